@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "paywall-tui",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "paywall-tui", targets: ["paywall-tui"]),
+    .library(name: "PaywallModel", targets: ["PaywallModel"]),
+    .library(name: "PaywallTUI", targets: ["PaywallTUI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CNCurses",
+      pkgConfig: "ncursesw",
+      providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+    ),
+    .target(name: "PaywallModel"),
+    .target(
+      name: "PaywallTUI",
+      dependencies: [
+        "PaywallModel",
+        "CNCurses",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "paywall-tui", dependencies: ["PaywallTUI"]),
+    .executableTarget(
+      name: "paywall-bench",
+      dependencies: ["PaywallModel", "PaywallTUI"],
+      path: "Benchmarks/paywall-bench"
+    ),
+    .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"]),
+    .testTarget(
+      name: "PaywallTUITests",
+      dependencies: ["PaywallTUI", "PaywallModel"],
+      resources: [.copy("Goldens")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

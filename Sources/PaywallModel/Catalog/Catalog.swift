@@ -1,0 +1,115 @@
+import Foundation
+
+/// Products grouped so one can be upgraded or downgraded to another by level (1 is the top tier).
+public struct SubscriptionGroup: Sendable, Hashable {
+  public var id: String
+  public var name: String
+  public var productIDs: [String]
+
+  public init(id: String, name: String, productIDs: [String]) {
+    self.id = id
+    self.name = name
+    self.productIDs = productIDs
+  }
+}
+
+/// Store-wide settings, as a `.storekit` file's `settings` holds them.
+public struct StoreSettings: Sendable, Hashable {
+  /// ISO 3166 alpha-3 storefront ("USA"); decides the currency of a `.storekit` catalog.
+  public var storefront: String?
+  public var locale: String?
+  /// StoreKit's `_timeRate` number (0 is real time); the simulated store maps it to a clock rate.
+  public var timeRate: Int?
+  public var askToBuyEnabled: Bool
+  public var billingGracePeriodEnabled: Bool
+
+  public init(storefront: String? = nil, locale: String? = nil, timeRate: Int? = nil,
+              askToBuyEnabled: Bool = false, billingGracePeriodEnabled: Bool = false) {
+    self.storefront = storefront
+    self.locale = locale
+    self.timeRate = timeRate
+    self.askToBuyEnabled = askToBuyEnabled
+    self.billingGracePeriodEnabled = billingGracePeriodEnabled
+  }
+}
+
+/// The products a project sells, in file order, from our JSON catalog or an Xcode `.storekit` file.
+public struct Catalog: Sendable {
+  public var products: [StoreProduct]
+  public var groups: [SubscriptionGroup]
+  public var settings: StoreSettings
+  /// The file it was read from, for messages.
+  public var file: String
+  private var indexByID: [String: Int]
+
+  public init(products: [StoreProduct], groups: [SubscriptionGroup] = [], settings: StoreSettings = StoreSettings(), file: String = "") {
+    self.products = products
+    self.groups = groups
+    self.settings = settings
+    self.file = file
+    var index: [String: Int] = [:]
+    for (i, product) in products.enumerated() where index[product.id] == nil {
+      index[product.id] = i
+    }
+    self.indexByID = index
+  }
+
+  public func product(id: String) -> StoreProduct? {
+    indexByID[id].map { products[$0] }
+  }
+
+  public var productIDs: [String] { products.map(\.id) }
+
+  /// Loads a catalog file, choosing the reader by extension (`.storekit`) or content.
+  public static func load(path: String) throws(ValidationFailure) -> Catalog {
+    let (root, diagnostics) = try SourceFile.parse(path: path)
+    let catalog: Catalog?
+    if path.hasSuffix(".storekit") {
+      catalog = StoreKitConfigurationReader.read(root, file: path, diagnostics: diagnostics)
+    } else {
+      catalog = CatalogReader.read(root, file: path, diagnostics: diagnostics)
+    }
+    guard let catalog, !diagnostics.hasErrors else { throw ValidationFailure(diagnostics.diagnostics) }
+    return catalog
+  }
+}
+
+/// Reading a file and parsing it as JSON, with read and syntax errors as diagnostics.
+public enum SourceFile {
+  /// Files larger than this are refused rather than read into memory.
+  public static let maximumBytes = 64 * 1024 * 1024
+
+  public static func read(path: String) throws(ValidationFailure) -> [UInt8] {
+    let url = URL(fileURLWithPath: path)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw failure(path, "no such file; check the path")
+    }
+    if isDirectory.boolValue { throw failure(path, "is a directory, expected a JSON file") }
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw failure(path, "cannot be read (\(error.localizedDescription)); check its permissions")
+    }
+    if data.count > maximumBytes {
+      throw failure(path, "is \(data.count / 1_048_576) MiB, larger than the \(maximumBytes / 1_048_576) MiB limit")
+    }
+    return [UInt8](data)
+  }
+
+  public static func parse(path: String) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
+    let bytes = try read(path: path)
+    do {
+      let root = try JSONParser.parse(bytes: bytes)
+      return (root, DiagnosticCollector(file: path))
+    } catch {
+      throw ValidationFailure([Diagnostic(file: path, location: error.location, severity: .error,
+                                          message: "invalid JSON: \(error.message)", path: nil)])
+    }
+  }
+
+  static func failure(_ path: String, _ message: String) -> ValidationFailure {
+    ValidationFailure([Diagnostic(file: path, location: .start, severity: .error, message: message, path: nil)])
+  }
+}

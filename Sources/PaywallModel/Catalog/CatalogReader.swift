@@ -1,0 +1,126 @@
+import Foundation
+
+/// Reads our own JSON catalog format:
+/// `{"products": [{"id", "name", "price": "59.99", "currency": "USD", "period": "P1Y", "trial": "P7D",
+/// "entitlements": ["pro"]}]}`, plus optional `intro`, `group`, `level`, `type`, `store`, `description`,
+/// and catalog-wide `currency`, `locale` and `storefront` defaults.
+public enum CatalogReader {
+  public static let productTypes = ["autoRenewable", "nonRenewing", "consumable", "nonConsumable"]
+  static let introModes = ["payAsYouGo", "payUpFront"]
+
+  public static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
+    guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a catalog") else { return nil }
+    let defaultCurrency = currency(reader, "currency") ?? "USD"
+    let defaultLocale = reader.string("locale") ?? "en_US"
+    let storefront = reader.string("storefront")
+    var products: [StoreProduct] = []
+    var seen: [String: SourceLocation] = [:]
+    let productsPath = JSONPath.root.appending("products")
+    for (i, node) in (reader.array("products", required: true) ?? []).enumerated() {
+      let path = productsPath.appending(i)
+      guard let product = readProduct(node, path: path, diagnostics: diagnostics,
+                                      currency: defaultCurrency, locale: defaultLocale) else { continue }
+      if let first = seen[product.id] {
+        diagnostics.error("duplicate product id '\(product.id)' (first defined at line \(first.line))",
+                          at: node["id"]?.location ?? node.location, path: path.appending("id"))
+        continue
+      }
+      seen[product.id] = node.location
+      products.append(product)
+    }
+    reader.finish()
+    var groups: [String: [StoreProduct]] = [:]
+    var groupOrder: [String] = []
+    for product in products {
+      guard let group = product.subscriptionGroup else { continue }
+      if groups[group] == nil { groupOrder.append(group) }
+      groups[group, default: []].append(product)
+    }
+    let subscriptionGroups = groupOrder.map { name in
+      SubscriptionGroup(id: name, name: name,
+                        productIDs: groups[name]!.sorted { ($0.groupLevel ?? .max) < ($1.groupLevel ?? .max) }.map(\.id))
+    }
+    return Catalog(products: products, groups: subscriptionGroups,
+                   settings: StoreSettings(storefront: storefront, locale: defaultLocale), file: file)
+  }
+
+  private static func currency(_ reader: ObjectReader, _ key: String) -> String? {
+    guard let code = reader.string(key) else { return nil }
+    guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+      reader.diagnostics.error("'\(key)' must be an ISO 4217 code such as \"USD\", found \"\(code)\"",
+                               at: reader.value(key)!.location, path: reader.path.appending(key))
+      return nil
+    }
+    return code
+  }
+
+  static func period(_ reader: ObjectReader, _ key: String) -> SubscriptionPeriod? {
+    guard let text = reader.string(key) else { return nil }
+    guard let period = SubscriptionPeriod(iso8601: text) else {
+      reader.diagnostics.error("'\(key)' must be an ISO 8601 period such as \"P1W\", \"P1M\" or \"P1Y\", found \"\(text)\"",
+                               at: reader.value(key)!.location, path: reader.path.appending(key))
+      return nil
+    }
+    return period
+  }
+
+  private static func readProduct(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector,
+                                  currency defaultCurrency: String, locale: String) -> StoreProduct? {
+    guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "a product") else { return nil }
+    defer { reader.finish() }
+    let id = reader.string("id", required: true)
+    let name = reader.string("name", required: true)
+    let description = reader.string("description", nonEmpty: false) ?? ""
+    let price = reader.decimal("price", required: true)
+    let currencyCode = currency(reader, "currency") ?? defaultCurrency
+    let period = Self.period(reader, "period")
+    let trial = Self.period(reader, "trial")
+    let intro = readIntro(reader)
+    if trial != nil && intro != nil {
+      diagnostics.error("a product has either 'trial' (free) or 'intro' (paid), not both",
+                        at: reader.value("intro")!.location, path: path.appending("intro"))
+    }
+    let group = reader.string("group")
+    let level = reader.int("level", range: 1...100)
+    let entitlements = reader.stringArray("entitlements")
+    let store = reader.choice("store", Store.allCases.map(\.rawValue)).flatMap(Store.init(rawValue:)) ?? .appStore
+    let explicitKind = reader.choice("type", productTypes).flatMap(ProductKind.init(rawValue:))
+    let kind = explicitKind ?? (period == nil ? .nonConsumable : .autoRenewable)
+    if kind == .autoRenewable && period == nil {
+      diagnostics.error("an auto-renewable product needs a 'period' such as \"P1M\"", at: node.location, path: path)
+    }
+    if !kind.isSubscription && (trial != nil || intro != nil) {
+      diagnostics.error("only subscriptions can have a 'trial' or 'intro' offer; add a 'period' or remove the offer",
+                        at: node.location, path: path)
+    }
+    if level != nil && group == nil {
+      diagnostics.error("'level' needs a 'group' to rank the product in", at: reader.value("level")!.location,
+                        path: path.appending("level"))
+    }
+    guard let id, let name, let price else { return nil }
+    let offer = trial.map { IntroductoryOffer(paymentMode: .freeTrial, period: $0) } ?? intro
+    let granted = entitlements.map { Set($0.map { Entitlement($0.0) }) } ?? (group.map { [Entitlement($0)] } ?? [])
+    return StoreProduct(id: id, displayName: name, description: description, price: price.0, currencyCode: currencyCode,
+                        locale: locale, kind: kind, subscriptionPeriod: period, introductoryOffer: offer,
+                        subscriptionGroup: group, groupLevel: level ?? (group == nil ? nil : 1),
+                        entitlements: granted, store: store)
+  }
+
+  private static func readIntro(_ parent: ObjectReader) -> IntroductoryOffer? {
+    guard let node = parent.value("intro"),
+          let reader = ObjectReader(node, path: parent.path.appending("intro"), diagnostics: parent.diagnostics,
+                                    what: "'intro'")
+    else { return nil }
+    defer { reader.finish() }
+    let mode = reader.choice("mode", introModes, required: true)
+    let price = reader.decimal("price", required: true)
+    let period = Self.period(reader, "period")
+    if period == nil && !reader.has("period") {
+      reader.diagnostics.error("missing required key 'period'", at: node.location, path: reader.path)
+    }
+    let count = reader.int("periods", range: 1...120) ?? 1
+    guard let mode, let price, let period else { return nil }
+    return IntroductoryOffer(paymentMode: IntroductoryOffer.PaymentMode(rawValue: mode)!, period: period,
+                             periodCount: count, price: price.0)
+  }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Formats prices for a currency and locale with Foundation's rules ("$4.99", "4,99 €", "¥600").
+/// Formatters are costly to create, so one per (locale, currency) is kept.
+public final class PriceFormatter: @unchecked Sendable {
+  public static let shared = PriceFormatter()
+
+  private let lock = NSLock()
+  private var formatters: [String: NumberFormatter] = [:]
+
+  public func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    let formatter = formatter(currencyCode: currencyCode, locale: locale)
+    return formatter.string(from: price as NSDecimalNumber) ?? "\(currencyCode) \(price)"
+  }
+
+  public func symbol(currencyCode: String, locale: String) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    return formatter(currencyCode: currencyCode, locale: locale).currencySymbol ?? currencyCode
+  }
+
+  /// Call with the lock held.
+  private func formatter(currencyCode: String, locale: String) -> NumberFormatter {
+    let key = "\(locale)|\(currencyCode)"
+    if let cached = formatters[key] { return cached }
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .currency
+    formatter.locale = Locale(identifier: locale)
+    formatter.currencyCode = currencyCode
+    formatters[key] = formatter
+    return formatter
+  }
+}

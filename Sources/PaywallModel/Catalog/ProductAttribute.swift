@@ -1,0 +1,182 @@
+import Foundation
+
+/// The derived attributes of a product that templates can use (`{{ products.primary.monthlyPrice }}`),
+/// named and computed as the Superwall SDK does.
+public enum ProductAttribute: String, Sendable, CaseIterable {
+  case identifier
+  case name
+  case description
+  case price
+  case rawPrice
+  case currencyCode
+  case currencySymbol
+  case locale
+  case period
+  case periodly
+  case localizedPeriod
+  case periodDays
+  case periodWeeks
+  case periodMonths
+  case periodYears
+  case dailyPrice
+  case weeklyPrice
+  case monthlyPrice
+  case yearlyPrice
+  case hasFreeTrial
+  case trialPeriodDays
+  case trialPeriodWeeks
+  case trialPeriodMonths
+  case trialPeriodYears
+  case trialPeriodText
+  case trialPeriodEndDate
+  case trialPeriodPrice
+}
+
+extension StoreProduct {
+  /// The value of one attribute as text. `now` anchors `trialPeriodEndDate`.
+  public func attribute(_ attribute: ProductAttribute, now: Date = Date()) -> String {
+    switch attribute {
+    case .identifier: id
+    case .name: displayName
+    case .description: description
+    case .price: formattedPrice(price)
+    case .rawPrice: "\(price)"
+    case .currencyCode: currencyCode
+    case .currencySymbol: PriceFormatter.shared.symbol(currencyCode: currencyCode, locale: locale)
+    case .locale: locale
+    case .period: periodWord
+    case .periodly: periodly
+    case .localizedPeriod: subscriptionPeriod?.spelledOut ?? ""
+    case .periodDays: "\(periodCount(in: .day))"
+    case .periodWeeks: "\(periodCount(in: .week))"
+    case .periodMonths: "\(periodCount(in: .month))"
+    case .periodYears: "\(periodCount(in: .year))"
+    case .dailyPrice: unitPrice(per: .day).map(formattedPrice) ?? "n/a"
+    case .weeklyPrice: unitPrice(per: .week).map(formattedPrice) ?? "n/a"
+    case .monthlyPrice: unitPrice(per: .month).map(formattedPrice) ?? "n/a"
+    case .yearlyPrice: unitPrice(per: .year).map(formattedPrice) ?? "n/a"
+    case .hasFreeTrial: hasFreeTrial ? "true" : "false"
+    case .trialPeriodDays: "\(trialCount(in: .day))"
+    case .trialPeriodWeeks: "\(trialCount(in: .week))"
+    case .trialPeriodMonths: "\(trialCount(in: .month))"
+    case .trialPeriodYears: "\(trialCount(in: .year))"
+    case .trialPeriodText: trialPeriod.map { "\($0.approximateDays)-day" } ?? ""
+    case .trialPeriodEndDate: trialEndDate(from: now).map(formattedDate) ?? ""
+    case .trialPeriodPrice: formattedPrice(introductoryOffer?.price ?? 0)
+    }
+  }
+
+  public func formattedPrice(_ amount: Decimal) -> String {
+    PriceFormatter.shared.format(amount, currencyCode: currencyCode, locale: locale)
+  }
+
+  /// "week", "month", "quarter", "6 months", "year" — Superwall's words; "" when not recurring.
+  public var periodWord: String {
+    guard let p = subscriptionPeriod else { return "" }
+    switch p.unit {
+    case .day: return p.value == 7 ? "week" : "day"
+    case .week: return "week"
+    case .month:
+      switch p.value {
+      case 2: return "2 months"
+      case 3: return "quarter"
+      case 6: return "6 months"
+      default: return "month"
+      }
+    case .year: return "year"
+    }
+  }
+
+  /// "weekly", "monthly", "quarterly", "every 6 months", "yearly" — Superwall's words.
+  public var periodly: String {
+    guard let p = subscriptionPeriod else { return "" }
+    if p.unit == .month && (p.value == 2 || p.value == 6) { return "every \(periodWord)" }
+    return "\(periodWord)ly"
+  }
+
+  /// How many whole `unit`s the subscription period spans, with Superwall's conversions.
+  public func periodCount(in unit: SubscriptionPeriod.Unit) -> Int {
+    guard let p = subscriptionPeriod else { return 0 }
+    return Self.count(p, in: unit)
+  }
+
+  private func trialCount(in unit: SubscriptionPeriod.Unit) -> Int {
+    guard let p = trialPeriod else { return 0 }
+    return Self.count(p, in: unit)
+  }
+
+  private static func count(_ p: SubscriptionPeriod, in unit: SubscriptionPeriod.Unit) -> Int {
+    let n = p.value
+    switch (p.unit, unit) {
+    case (.day, .day), (.week, .week), (.month, .month), (.year, .year): return n
+    case (.week, .day): return 7 * n
+    case (.month, .day): return 30 * n
+    case (.year, .day): return 365 * n
+    case (.day, .week): return n / 7
+    case (.month, .week): return 4 * n
+    case (.year, .week): return 52 * n
+    case (.day, .month): return n / 30
+    case (.week, .month): return n / 4
+    case (.year, .month): return 12 * n
+    case (.day, .year): return n / 365
+    case (.week, .year): return n / 52
+    case (.month, .year): return n / 12
+    }
+  }
+
+  /// The price for one `unit`, truncated (not rounded) to 2 decimals; a month is 365/12 days and
+  /// 52/12 weeks. Nil for non-recurring products (templates then show "n/a", as Superwall does).
+  public func unitPrice(per unit: SubscriptionPeriod.Unit) -> Decimal? {
+    guard let p = subscriptionPeriod else { return nil }
+    let n = Decimal(p.value)
+    // How many `unit`s one subscription period holds.
+    let periods: Decimal =
+      switch (unit, p.unit) {
+      case (.day, .year): Decimal(365) * n
+      case (.day, .month): Decimal(365) / Decimal(12) * n
+      case (.day, .week): Decimal(365) / Decimal(52) * n
+      case (.week, .year): Decimal(52) * n
+      case (.week, .month): Decimal(52) / Decimal(12) * n
+      case (.week, .day): n * Decimal(52) / Decimal(365)
+      case (.month, .year): Decimal(12) * n
+      case (.month, .week): n * Decimal(12) / Decimal(52)
+      case (.month, .day): n * Decimal(12) / Decimal(365)
+      case (.year, .month): n / Decimal(12)
+      case (.year, .week): n / Decimal(52)
+      case (.year, .day): n / Decimal(365)
+      case (.day, .day), (.week, .week), (.month, .month), (.year, .year): n
+      }
+    return Self.truncated(price / periods)
+  }
+
+  static func truncated(_ value: Decimal) -> Decimal {
+    var input = value
+    var result = Decimal()
+    NSDecimalRound(&result, &input, 2, .down)
+    return result
+  }
+
+  /// When a trial started at `now` would end.
+  public func trialEndDate(from now: Date) -> Date? {
+    guard let p = trialPeriod else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    var components = DateComponents()
+    switch p.unit {
+    case .day: components.day = p.value
+    case .week: components.day = 7 * p.value
+    case .month: components.month = p.value
+    case .year: components.year = p.value
+    }
+    return calendar.date(byAdding: components, to: now)
+  }
+
+  private func formattedDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .none
+    formatter.locale = Locale(identifier: locale)
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Which store a product is sold through; it changes nothing in the emulator but is shown and
+/// passed to purchase controllers, which often branch on it.
+public enum Store: String, Sendable, Hashable, CaseIterable {
+  case appStore, playStore, stripe, custom
+}
+
+/// What kind of purchase a product is, which decides renewals and which transaction event fires.
+public enum ProductKind: String, Sendable, Hashable {
+  case autoRenewable
+  case nonRenewing
+  case consumable
+  case nonConsumable
+
+  public var isSubscription: Bool { self == .autoRenewable || self == .nonRenewing }
+}
+
+/// An introductory offer: a free trial or a paid introductory price.
+public struct IntroductoryOffer: Sendable, Hashable {
+  public enum PaymentMode: String, Sendable, Hashable {
+    /// Free for `period` × `periodCount`.
+    case freeTrial
+    /// `price` each period for `periodCount` periods.
+    case payAsYouGo
+    /// `price` once, covering `period` × `periodCount`.
+    case payUpFront
+  }
+
+  public var paymentMode: PaymentMode
+  public var period: SubscriptionPeriod
+  public var periodCount: Int
+  public var price: Decimal
+
+  public init(paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int = 1, price: Decimal = 0) {
+    self.paymentMode = paymentMode
+    self.period = period
+    self.periodCount = max(1, periodCount)
+    self.price = paymentMode == .freeTrial ? 0 : price
+  }
+
+  /// The whole offer as one period (a 1-week trial for 2 periods is 2 weeks).
+  public var totalPeriod: SubscriptionPeriod {
+    SubscriptionPeriod(value: period.value * periodCount, unit: period.unit)
+  }
+}
+
+/// A product as a paywall shows it and a purchase controller receives it.
+public struct StoreProduct: Sendable, Hashable, Identifiable {
+  public var id: String
+  public var displayName: String
+  public var description: String
+  public var price: Decimal
+  /// ISO 4217 code ("USD").
+  public var currencyCode: String
+  /// The locale prices are formatted for ("en_US"); from the catalog or the storefront.
+  public var locale: String
+  public var kind: ProductKind
+  /// Nil for non-recurring products (consumables, lifetime unlocks).
+  public var subscriptionPeriod: SubscriptionPeriod?
+  public var introductoryOffer: IntroductoryOffer?
+  public var subscriptionGroup: String?
+  /// Level inside the subscription group: 1 is the highest tier, as in App Store Connect.
+  public var groupLevel: Int?
+  public var entitlements: Set<Entitlement>
+  public var store: Store
+  public var familyShareable: Bool
+
+  public init(
+    id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String = "USD",
+    locale: String = "en_US", kind: ProductKind, subscriptionPeriod: SubscriptionPeriod? = nil,
+    introductoryOffer: IntroductoryOffer? = nil, subscriptionGroup: String? = nil, groupLevel: Int? = nil,
+    entitlements: Set<Entitlement> = [], store: Store = .appStore, familyShareable: Bool = false
+  ) {
+    self.id = id
+    self.displayName = displayName
+    self.description = description
+    self.price = price
+    self.currencyCode = currencyCode
+    self.locale = locale
+    self.kind = kind
+    self.subscriptionPeriod = subscriptionPeriod
+    self.introductoryOffer = introductoryOffer
+    self.subscriptionGroup = subscriptionGroup
+    self.groupLevel = groupLevel
+    self.entitlements = entitlements
+    self.store = store
+    self.familyShareable = familyShareable
+  }
+
+  /// True when the product has a free trial (a paid introductory price is not a trial).
+  public var hasFreeTrial: Bool { introductoryOffer?.paymentMode == .freeTrial }
+
+  /// The free trial's length, when there is one.
+  public var trialPeriod: SubscriptionPeriod? { hasFreeTrial ? introductoryOffer?.totalPeriod : nil }
+}

@@ -1,0 +1,104 @@
+/// One problem found in a file, printed the way compilers print them so editors and CI link to it:
+/// `FILE:LINE:COL: error: MESSAGE ($.json.path)`.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+  public enum Severity: String, Sendable, Hashable {
+    case error
+    case warning
+  }
+
+  public var file: String
+  public var location: SourceLocation
+  public var severity: Severity
+  public var message: String
+  /// The JSON path of the offending value (`$.components[3].action`), or nil for file-level problems.
+  public var path: JSONPath?
+
+  public init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
+    self.file = file
+    self.location = location
+    self.severity = severity
+    self.message = message
+    self.path = path
+  }
+
+  public var description: String {
+    let suffix = path.map { " (\($0))" } ?? ""
+    return "\(file):\(location.line):\(location.column): \(severity.rawValue): \(message)\(suffix)"
+  }
+}
+
+/// A JSON path such as `$.components[3].action`, built as readers descend into a document.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+  public enum Component: Sendable, Hashable {
+    case key(String)
+    case index(Int)
+  }
+
+  public var components: [Component]
+
+  public init(_ components: [Component] = []) {
+    self.components = components
+  }
+
+  public static let root = JSONPath()
+
+  public func appending(_ key: String) -> JSONPath {
+    JSONPath(components + [.key(key)])
+  }
+
+  public func appending(_ index: Int) -> JSONPath {
+    JSONPath(components + [.index(index)])
+  }
+
+  public var description: String {
+    var out = "$"
+    for component in components {
+      switch component {
+      case .key(let key):
+        if !key.isEmpty && key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }) {
+          out += ".\(key)"
+        } else {
+          out += "[\"\(key)\"]"
+        }
+      case .index(let i):
+        out += "[\(i)]"
+      }
+    }
+    return out
+  }
+}
+
+/// Collects every problem in one pass so a person fixes them all at once, not one per run.
+public final class DiagnosticCollector {
+  public let file: String
+  public private(set) var diagnostics: [Diagnostic] = []
+
+  public init(file: String) {
+    self.file = file
+  }
+
+  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+  public func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
+    diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path))
+  }
+
+  public func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
+    diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message, path: path))
+  }
+
+  public func append(_ other: [Diagnostic]) {
+    diagnostics.append(contentsOf: other)
+  }
+}
+
+/// Thrown when a file cannot be used; carries every problem found, already sorted by position.
+public struct ValidationFailure: Error, Sendable, CustomStringConvertible {
+  public var diagnostics: [Diagnostic]
+
+  public init(_ diagnostics: [Diagnostic]) {
+    self.diagnostics = diagnostics
+  }
+
+  public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,309 @@
+/// A syntax error in a JSON file, with the position of the offending character.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+  public var message: String
+  public var location: SourceLocation
+}
+
+/// A strict JSON (RFC 8259) parser over UTF-8 bytes that records the line and column of every
+/// value and object key. Every string it produces has been through `UntrustedText.sanitize`,
+/// so no control or escape sequence from a file survives decoding.
+public struct JSONParser {
+  private let bytes: [UInt8]
+  private var index = 0
+  private var line = 1
+  private var lineStart = 0
+  private var depth = 0
+  /// Nesting deeper than this is refused instead of risking the stack.
+  public static let maximumDepth = 512
+
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
+    try parse(bytes: Array(text.utf8))
+  }
+
+  public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    var parser = JSONParser(bytes: bytes)
+    // A UTF-8 byte order mark is legal at the very start.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      parser.index = 3
+      parser.lineStart = 3
+    }
+    parser.skipWhitespace()
+    let root = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.index < bytes.count {
+      throw parser.error("unexpected \(parser.describeCurrent()) after the top-level value")
+    }
+    return root
+  }
+
+  // MARK: - Positions
+
+  private var location: SourceLocation {
+    SourceLocation(line: line, column: column(of: index))
+  }
+
+  /// Columns count Unicode scalars, so a multi-byte character before the error counts once.
+  private func column(of offset: Int) -> Int {
+    var column = 1
+    var i = lineStart
+    while i < offset && i < bytes.count {
+      if bytes[i] & 0xC0 != 0x80 { column += 1 }
+      i += 1
+    }
+    return column
+  }
+
+  private func error(_ message: String) -> JSONSyntaxError {
+    JSONSyntaxError(message: message, location: location)
+  }
+
+  private func describeCurrent() -> String {
+    guard index < bytes.count else { return "end of file" }
+    let b = bytes[index]
+    if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+    if b == 0x20 { return "space" }
+    if b < 0x20 || b == 0x7F { return "control character 0x\(String(b, radix: 16, uppercase: true))" }
+    return "character"
+  }
+
+  // MARK: - Grammar
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0D:
+        index += 1
+      case 0x0A:
+        index += 1
+        line += 1
+        lineStart = index
+      default:
+        return
+      }
+    }
+  }
+
+  private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+    guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+    let start = location
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return JSONNode(try parseObject(), at: start)
+    case UInt8(ascii: "["): return JSONNode(try parseArray(), at: start)
+    case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
+    case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
+    case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
+    case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return JSONNode(.number(try parseNumber()), at: start)
+    case UInt8(ascii: "'"):
+      throw error("strings must use double quotes (\"), not single quotes")
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      throw error("expected a value, found \(describeCurrent()) (a trailing comma?)")
+    default:
+      throw error("expected a value, found \(describeCurrent())")
+    }
+  }
+
+  private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
+    let utf8 = word.utf8
+    guard index + utf8.count <= bytes.count, bytes[index..<index + utf8.count].elementsEqual(utf8) else {
+      throw error("expected a value, found \(describeCurrent())")
+    }
+    index += utf8.count
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    index += 1  // {
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count else { throw error("unexpected end of file inside an object, expected '}'") }
+      guard bytes[index] == UInt8(ascii: "\"") else {
+        if bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+        throw error("expected a quoted key, found \(describeCurrent())")
+      }
+      let keyLocation = location
+      let key = try parseString()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())")
+      }
+      index += 1
+      skipWhitespace()
+      let value = try parseValue()
+      members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
+      skipWhitespace()
+      guard index < bytes.count else { throw error("unexpected end of file inside an object, expected '}'") }
+      switch bytes[index] {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "}"): index += 1; return .object(members)
+      default: throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+      }
+    }
+  }
+
+  private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    index += 1  // [
+    var elements: [JSONNode] = []
+    skipWhitespace()
+    if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      if index < bytes.count && bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+      elements.append(try parseValue())
+      skipWhitespace()
+      guard index < bytes.count else { throw error("unexpected end of file inside an array, expected ']'") }
+      switch bytes[index] {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"): index += 1; return .array(elements)
+      default: throw error("expected ',' or ']' in the array, found \(describeCurrent())")
+      }
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    let start = index
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '-'") }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count && isDigit(bytes[index]) { throw error("numbers must not have leading zeros") }
+    } else {
+      while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
+      while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count && (bytes[index] | 0x20) == UInt8(ascii: "e") {
+      index += 1
+      if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
+      while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+    }
+    return String(decoding: bytes[start..<index], as: UTF8.self)
+  }
+
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
+    let openQuote = location
+    index += 1  // "
+    let start = index
+    // Fast path: printable ASCII with no escapes needs no decoding and no sanitising.
+    while index < bytes.count {
+      let b = bytes[index]
+      if b == UInt8(ascii: "\"") {
+        let s = String(decoding: bytes[start..<index], as: UTF8.self)
+        index += 1
+        return s.utf8.count > UntrustedText.maximumScalars ? UntrustedText.sanitize(s) : s
+      }
+      if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x7F { break }
+      index += 1
+    }
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
+    var raw: [UInt8] = []
+    func flushRaw() {
+      if !raw.isEmpty {
+        scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+        raw.removeAll(keepingCapacity: true)
+      }
+    }
+    while true {
+      guard index < bytes.count else {
+        throw JSONSyntaxError(message: "unterminated string (opened here)", location: openQuote)
+      }
+      let b = bytes[index]
+      switch b {
+      case UInt8(ascii: "\""):
+        index += 1
+        flushRaw()
+        return UntrustedText.sanitize(String(scalars))
+      case UInt8(ascii: "\\"):
+        flushRaw()
+        index += 1
+        guard index < bytes.count else { throw error("unterminated escape sequence") }
+        let e = bytes[index]
+        index += 1
+        switch e {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"):
+          var code = try parseHex4()
+          if (0xD800...0xDBFF).contains(code) {
+            // A high surrogate must be followed by \uDC00-\uDFFF; a lone one becomes U+FFFD.
+            if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u") {
+              index += 2
+              let low = try parseHex4()
+              if (0xDC00...0xDFFF).contains(low) {
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+              } else {
+                scalars.append("\u{FFFD}")
+                code = low
+              }
+            } else {
+              code = 0xFFFD
+            }
+          }
+          scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+        default:
+          index -= 1
+          throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string")
+        }
+      case 0x0A:
+        throw error("unescaped line break inside a string (write \\n)")
+      case 0x00..<0x20:
+        throw error("unescaped control character 0x\(String(b, radix: 16, uppercase: true)) inside a string")
+      default:
+        raw.append(b)
+        index += 1
+      }
+    }
+  }
+
+  private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let b = bytes[index]
+      let digit: UInt32
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - 0x30)
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - 0x61 + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - 0x41 + 10)
+      default: throw error("expected four hex digits after \\u")
+      }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+}

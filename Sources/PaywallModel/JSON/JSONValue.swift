@@ -1,0 +1,81 @@
+/// A position in a source file: 1-based line and column (columns count Unicode scalars).
+public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+
+  public init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  public static let start = SourceLocation(line: 1, column: 1)
+
+  public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+    (a.line, a.column) < (b.line, b.column)
+  }
+
+  public var description: String { "\(line):\(column)" }
+}
+
+/// A decoded JSON value that remembers where it came from, so every validation error can name
+/// the line and column a person has to fix.
+public struct JSONNode: Sendable {
+  public var value: JSONValue
+  public var location: SourceLocation
+
+  public init(_ value: JSONValue, at location: SourceLocation) {
+    self.value = value
+    self.location = location
+  }
+}
+
+/// One `"key": value` pair of an object, in source order (duplicates are kept so they can be reported).
+public struct JSONMember: Sendable {
+  public var key: String
+  public var keyLocation: SourceLocation
+  public var value: JSONNode
+}
+
+public enum JSONValue: Sendable {
+  case null
+  case bool(Bool)
+  /// The number's source text, kept exact so prices become `Decimal` without binary rounding.
+  case number(String)
+  case string(String)
+  case array([JSONNode])
+  case object([JSONMember])
+
+  /// The JSON type name used in error messages ("expected a string, found an array").
+  public var typeName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+extension JSONNode {
+  public var stringValue: String? {
+    if case .string(let s) = value { return s }
+    return nil
+  }
+
+  public var members: [JSONMember]? {
+    if case .object(let m) = value { return m }
+    return nil
+  }
+
+  public var elements: [JSONNode]? {
+    if case .array(let a) = value { return a }
+    return nil
+  }
+
+  /// The first member named `key`, for readers that do not need unknown-key checks (`.storekit`).
+  public subscript(key: String) -> JSONNode? {
+    members?.first(where: { $0.key == key })?.value
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Reads one JSON object of a format we own: every key it is asked for is marked as known, and
+/// `finish()` reports the rest as unknown keys with a did-you-mean. Type mismatches and missing
+/// required keys are reported to the collector and read as nil, so one pass finds every problem.
+public final class ObjectReader {
+  public let node: JSONNode
+  public let path: JSONPath
+  public let diagnostics: DiagnosticCollector
+  private let members: [JSONMember]
+  private var known: Set<String> = ["$schema"]
+
+  /// Nil (after reporting) when `node` is not an object.
+  public init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, what: String) {
+    guard let members = node.members else {
+      diagnostics.error("\(what) must be an object, found \(node.value.typeName)", at: node.location, path: path)
+      return nil
+    }
+    self.node = node
+    self.path = path
+    self.diagnostics = diagnostics
+    self.members = members
+    var seen: Set<String> = []
+    for member in members where !seen.insert(member.key).inserted {
+      diagnostics.error("duplicate key '\(member.key)'", at: member.keyLocation, path: path.appending(member.key))
+    }
+  }
+
+  public func has(_ key: String) -> Bool {
+    members.contains { $0.key == key }
+  }
+
+  /// The member named `key`, marking it known. Reports a missing required key at the object.
+  public func member(_ key: String, required: Bool = false) -> JSONMember? {
+    known.insert(key)
+    if let found = members.first(where: { $0.key == key }) { return found }
+    if required {
+      diagnostics.error("missing required key '\(key)'", at: node.location, path: path)
+    }
+    return nil
+  }
+
+  public func value(_ key: String, required: Bool = false) -> JSONNode? {
+    member(key, required: required)?.value
+  }
+
+  private func mismatch(_ key: String, _ node: JSONNode, expected: String) {
+    diagnostics.error("'\(key)' must be \(expected), found \(node.value.typeName)", at: node.location, path: path.appending(key))
+  }
+
+  public func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
+    guard let node = value(key, required: required) else { return nil }
+    guard let s = node.stringValue else {
+      mismatch(key, node, expected: "a string")
+      return nil
+    }
+    if nonEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty {
+      diagnostics.error("'\(key)' must not be empty", at: node.location, path: path.appending(key))
+      return nil
+    }
+    return s
+  }
+
+  public func bool(_ key: String, required: Bool = false) -> Bool? {
+    guard let node = value(key, required: required) else { return nil }
+    guard case .bool(let b) = node.value else {
+      mismatch(key, node, expected: "true or false")
+      return nil
+    }
+    return b
+  }
+
+  public func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil) -> Int? {
+    guard let node = value(key, required: required) else { return nil }
+    guard case .number(let text) = node.value, let n = Int(text) else {
+      mismatch(key, node, expected: "a whole number")
+      return nil
+    }
+    if let range, !range.contains(n) {
+      diagnostics.error("'\(key)' must be between \(range.lowerBound) and \(range.upperBound), found \(n)",
+                        at: node.location, path: path.appending(key))
+      return nil
+    }
+    return n
+  }
+
+  /// A decimal given as a JSON string ("59.99", preferred: exact) or a JSON number.
+  public func decimal(_ key: String, required: Bool = false) -> (Decimal, SourceLocation)? {
+    guard let node = value(key, required: required) else { return nil }
+    let text: String
+    switch node.value {
+    case .string(let s): text = s
+    case .number(let s): text = s
+    default:
+      mismatch(key, node, expected: "a price such as \"4.99\"")
+      return nil
+    }
+    guard let d = DecimalParsing.parse(text), d >= 0 else {
+      diagnostics.error("'\(key)' must be a non-negative decimal such as \"4.99\", found \"\(text)\"",
+                        at: node.location, path: path.appending(key))
+      return nil
+    }
+    return (d, node.location)
+  }
+
+  public func array(_ key: String, required: Bool = false) -> [JSONNode]? {
+    guard let node = value(key, required: required) else { return nil }
+    guard let elements = node.elements else {
+      mismatch(key, node, expected: "an array")
+      return nil
+    }
+    return elements
+  }
+
+  public func stringArray(_ key: String, required: Bool = false) -> [(String, SourceLocation)]? {
+    guard let elements = array(key, required: required) else { return nil }
+    var out: [(String, SourceLocation)] = []
+    for (i, element) in elements.enumerated() {
+      if let s = element.stringValue {
+        out.append((s, element.location))
+      } else {
+        diagnostics.error("'\(key)' items must be strings, found \(element.value.typeName)",
+                          at: element.location, path: path.appending(key).appending(i))
+      }
+    }
+    return out
+  }
+
+  /// One of `choices`, with a did-you-mean when it is not.
+  public func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
+    guard let node = value(key, required: required) else { return nil }
+    guard let s = node.stringValue else {
+      mismatch(key, node, expected: "one of \(choices.map { "'\($0)'" }.joined(separator: ", "))")
+      return nil
+    }
+    guard choices.contains(s) else {
+      let list = choices.map { "'\($0)'" }.joined(separator: ", ")
+      diagnostics.error("unknown \(key) '\(s)'\(Suggestions.hint(for: s, in: choices)) (expected one of \(list))",
+                        at: node.location, path: path.appending(key))
+      return nil
+    }
+    return s
+  }
+
+  /// Reports every key nobody asked for.
+  public func finish() {
+    let names = Array(known)
+    for member in members where !known.contains(member.key) {
+      diagnostics.error("unknown key '\(member.key)'\(Suggestions.hint(for: member.key, in: names.sorted()))",
+                        at: member.keyLocation, path: path.appending(member.key))
+    }
+  }
+}
+
+/// Exact decimal parsing: `Decimal(string:)` accepts trailing garbage ("4.99abc"), so check the shape.
+public enum DecimalParsing {
+  public static func parse(_ text: String) -> Decimal? {
+    var sawDigit = false
+    var sawDot = false
+    for (i, c) in text.enumerated() {
+      if c.isASCII && c.isNumber {
+        sawDigit = true
+      } else if c == "." && !sawDot {
+        sawDot = true
+      } else if c == "-" && i == 0 {
+        continue
+      } else {
+        return nil
+      }
+    }
+    guard sawDigit else { return nil }
+    return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+  }
+}

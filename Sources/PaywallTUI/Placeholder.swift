@@ -1,0 +1,6 @@
+import ArgumentParser
+import CNCurses
+public struct PaywallCommand: ParsableCommand {
+  public init() {}
+  public func run() {}
+}

@@ -1,0 +1,2 @@
+import PaywallTUI
+PaywallCommand.main()
