@@ -1,0 +1,221 @@
+/// Reads and validates a paywall JSON file, reporting every problem at once with its line, column
+/// and JSON path. With a catalog, each slot's product must exist in it.
+public enum PaywallReader {
+  public static func read(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector) -> PaywallDefinition? {
+    guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a paywall") else { return nil }
+    let id = reader.string("id", required: true)
+    let name = reader.string("name", required: true)
+    let slots = readSlots(reader, catalog: catalog)
+    let slotNames = slots.map(\.name)
+    var selected = reader.string("selected")
+    if let chosen = selected, !slotNames.contains(chosen) {
+      diagnostics.error("'selected' names the slot '\(chosen)', which is not in 'products'\(Suggestions.hint(for: chosen, in: slotNames))",
+                        at: reader.value("selected")!.location, path: .root.appending("selected"))
+      selected = nil
+    }
+    let gating = reader.choice("featureGating", FeatureGating.allCases.map(\.rawValue)).flatMap(FeatureGating.init) ?? .nonGated
+    let condition = reader.choice("presentationCondition", PresentationCondition.allCases.map(\.rawValue))
+      .flatMap(PresentationCondition.init) ?? .checkUserSubscription
+    var components: [PaywallComponent] = []
+    if let nodes = reader.array("components", required: true) {
+      if nodes.isEmpty {
+        diagnostics.error("'components' is empty; add at least a title and a button", at: reader.value("components")!.location,
+                          path: .root.appending("components"))
+      }
+      let context = ComponentContext(slots: slotNames, diagnostics: diagnostics)
+      for (i, node) in nodes.enumerated() {
+        if let component = context.read(node, path: JSONPath.root.appending("components").appending(i)) {
+          components.append(component)
+        }
+      }
+    }
+    reader.finish()
+    let buysSomething = components.contains {
+      if case .button(let b) = $0, case .purchase = b.action { return true }
+      return false
+    }
+    if buysSomething && slots.isEmpty && reader.has("products") == false {
+      diagnostics.error("a paywall with a purchase button needs 'products' (slot name → product id)", at: root.location, path: .root)
+    }
+    guard let id, let name, !diagnostics.hasErrors else { return nil }
+    return PaywallDefinition(id: id, name: name, slots: slots, selectedSlot: selected ?? slotNames.first,
+                             featureGating: gating, presentationCondition: condition, components: components, file: file)
+  }
+
+  private static func readSlots(_ reader: ObjectReader, catalog: Catalog?) -> [ProductSlot] {
+    guard let node = reader.value("products") else { return [] }
+    let path = JSONPath.root.appending("products")
+    guard let members = node.members else {
+      reader.diagnostics.error("'products' must be an object of slot name → product id, e.g. {\"primary\": \"com.acme.pro.annual\"}",
+                               at: node.location, path: path)
+      return []
+    }
+    var slots: [ProductSlot] = []
+    for member in members {
+      let slotPath = path.appending(member.key)
+      if slots.contains(where: { $0.name == member.key }) {
+        reader.diagnostics.error("duplicate slot '\(member.key)'", at: member.keyLocation, path: slotPath)
+        continue
+      }
+      if member.key == "selected" {
+        reader.diagnostics.error("'selected' cannot be a slot name: templates use it for the selected product",
+                                 at: member.keyLocation, path: slotPath)
+        continue
+      }
+      guard let productID = member.value.stringValue, !productID.isEmpty else {
+        reader.diagnostics.error("slot '\(member.key)' must name a product id (a string)", at: member.value.location, path: slotPath)
+        continue
+      }
+      if let catalog, catalog.product(id: productID) == nil {
+        reader.diagnostics.error("slot '\(member.key)' names '\(productID)', which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
+                                 at: member.value.location, path: slotPath)
+      }
+      slots.append(ProductSlot(name: member.key, productID: productID))
+    }
+    return slots
+  }
+}
+
+/// Reads one component; knows the paywall's slots so templates and slot names can be checked.
+private struct ComponentContext {
+  let slots: [String]
+  let diagnostics: DiagnosticCollector
+
+  func read(_ node: JSONNode, path: JSONPath) -> PaywallComponent? {
+    guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "a component") else { return nil }
+    defer { reader.finish() }
+    guard let type = reader.string("type", required: true) else { return nil }
+    switch type {
+    case "title":
+      return content(reader, "text", trialKey: "freeTrialText", required: true).map { .title($0) }
+    case "text":
+      let style = reader.choice("style", TextStyle.allCases.map(\.rawValue)).flatMap(TextStyle.init) ?? .body
+      return content(reader, "text", trialKey: "freeTrialText", required: true).map { .text($0, style: style) }
+    case "features":
+      let title = content(reader, "title", trialKey: nil, required: false)
+      var items: [TextContent] = []
+      for (i, item) in (reader.array("items", required: true) ?? []).enumerated() {
+        guard let s = item.stringValue else {
+          diagnostics.error("feature items must be strings, found \(item.value.typeName)", at: item.location,
+                            path: path.appending("items").appending(i))
+          continue
+        }
+        if let t = template(s, at: item.location, path: path.appending("items").appending(i)) {
+          items.append(TextContent(text: t))
+        }
+      }
+      return .features(title: title, items: items)
+    case "products":
+      return .products(picker(reader))
+    case "button":
+      let label = content(reader, "label", trialKey: "freeTrialLabel", required: true)
+      let action = buttonAction(reader)
+      guard let label, let action else { return nil }
+      return .button(PaywallButton(label: label, action: action))
+    case "divider":
+      return .divider
+    case "spacer":
+      return .spacer(lines: reader.int("lines", range: 1...10) ?? 1)
+    case "art":
+      guard let lines = reader.stringArray("lines", required: true) else { return nil }
+      return .art(lines: lines.map(\.0))
+    default:
+      let known = PaywallComponent.typeNames.map { "'\($0)'" }.joined(separator: ", ")
+      diagnostics.error("unknown component type '\(type)'\(Suggestions.hint(for: type, in: PaywallComponent.typeNames)) (expected one of \(known))",
+                        at: reader.value("type")!.location, path: path.appending("type"))
+      // Mark the other keys known so one wrong type gives one error, not one per key.
+      for key in ["text", "freeTrialText", "items", "title", "label", "action", "slot", "placement", "lines", "style", "badges", "slots", "savings", "freeTrialLabel"] {
+        _ = reader.member(key)
+      }
+      return nil
+    }
+  }
+
+  private func template(_ text: String, at location: SourceLocation, path: JSONPath) -> TemplateText? {
+    switch TemplateText.parse(text, slots: slots) {
+    case .success(let t): return t
+    case .failure(let problem):
+      // The string's opening quote is at `location`; its characters start one column later.
+      let column = location.column + 1 + problem.offset
+      diagnostics.error(problem.message, at: SourceLocation(line: location.line, column: column), path: path)
+      return nil
+    }
+  }
+
+  private func content(_ reader: ObjectReader, _ key: String, trialKey: String?, required: Bool) -> TextContent? {
+    let main = reader.string(key, required: required).flatMap { template($0, at: reader.value(key)!.location, path: reader.path.appending(key)) }
+    var trial: TemplateText?
+    if let trialKey, let s = reader.string(trialKey) {
+      trial = template(s, at: reader.value(trialKey)!.location, path: reader.path.appending(trialKey))
+    }
+    return main.map { TextContent(text: $0, freeTrialText: trial) }
+  }
+
+  private func slot(_ reader: ObjectReader, _ key: String, required: Bool) -> String? {
+    guard let name = reader.string(key, required: required) else { return nil }
+    guard slots.contains(name) else {
+      let known = slots.isEmpty ? "the paywall has no 'products'" : "slots: " + slots.map { "'\($0)'" }.joined(separator: ", ")
+      diagnostics.error("unknown slot '\(name)'\(Suggestions.hint(for: name, in: slots)) (\(known))",
+                        at: reader.value(key)!.location, path: reader.path.appending(key))
+      return nil
+    }
+    return name
+  }
+
+  private func buttonAction(_ reader: ObjectReader) -> ButtonAction? {
+    guard let action = reader.choice("action", ButtonAction.names, required: true) else {
+      _ = reader.member("slot")
+      _ = reader.member("placement")
+      return nil
+    }
+    switch action {
+    case "purchase":
+      if reader.has("slot") {
+        return slot(reader, "slot", required: true).map { .purchase(slot: $0) }
+      }
+      return .purchase(slot: nil)
+    case "restore": return .restore
+    case "close": return .close
+    case "select": return slot(reader, "slot", required: true).map { .select(slot: $0) }
+    default: return reader.string("placement", required: true).map { .placement($0) }
+    }
+  }
+
+  private func picker(_ reader: ObjectReader) -> ProductPicker {
+    var chosen: [String]?
+    if let list = reader.stringArray("slots") {
+      chosen = []
+      for (i, (name, location)) in list.enumerated() {
+        if slots.contains(name) {
+          chosen?.append(name)
+        } else {
+          diagnostics.error("unknown slot '\(name)'\(Suggestions.hint(for: name, in: slots))", at: location,
+                            path: reader.path.appending("slots").appending(i))
+        }
+      }
+    }
+    var badges: [String: String] = [:]
+    if let node = reader.value("badges") {
+      if let members = node.members {
+        for member in members {
+          if !slots.contains(member.key) {
+            diagnostics.error("badge for unknown slot '\(member.key)'\(Suggestions.hint(for: member.key, in: slots))",
+                              at: member.keyLocation, path: reader.path.appending("badges").appending(member.key))
+          } else if let text = member.value.stringValue {
+            badges[member.key] = text
+          } else {
+            diagnostics.error("a badge must be a string", at: member.value.location,
+                              path: reader.path.appending("badges").appending(member.key))
+          }
+        }
+      } else {
+        diagnostics.error("'badges' must be an object of slot → text", at: node.location, path: reader.path.appending("badges"))
+      }
+    }
+    let savings = reader.bool("savings") ?? true
+    if slots.isEmpty {
+      diagnostics.error("a products component needs the paywall's 'products' slots", at: reader.node.location, path: reader.path)
+    }
+    return ProductPicker(slots: chosen, badges: badges, showsSavings: savings)
+  }
+}

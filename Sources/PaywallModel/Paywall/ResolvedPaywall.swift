@@ -1,0 +1,80 @@
+import Foundation
+
+/// A product in a slot with every attribute already formatted, so drawing a frame never formats a price.
+public struct SlotProduct: Sendable, Hashable {
+  public var slot: String
+  public var product: StoreProduct
+  private var values: [String]
+
+  init(slot: String, product: StoreProduct, now: Date) {
+    self.slot = slot
+    self.product = product
+    self.values = ProductAttribute.allCases.map { product.attribute($0, now: now) }
+  }
+
+  public subscript(attribute: ProductAttribute) -> String {
+    values[ProductAttribute.allCases.firstIndex(of: attribute)!]
+  }
+}
+
+/// A paywall joined with its catalog products, ready to show: what `render` and the flow use.
+public struct ResolvedPaywall: Sendable, Hashable {
+  public var definition: PaywallDefinition
+  public var slots: [SlotProduct]
+  /// True when a product on the paywall has a free trial the user is eligible for: texts then use
+  /// their `freeTrialText` variant.
+  public var showsFreeTrial: Bool
+
+  /// Joins `definition` with `catalog`. Slots whose product is missing were rejected by validation;
+  /// any left are dropped. `isTrialEligible` lets a store exclude trials the user already used.
+  public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
+              isTrialEligible: (StoreProduct) -> Bool = { _ in true }) {
+    self.definition = definition
+    self.slots = definition.slots.compactMap { slot in
+      catalog.product(id: slot.productID).map { SlotProduct(slot: slot.name, product: $0, now: now) }
+    }
+    self.showsFreeTrial = slots.contains { $0.product.hasFreeTrial && isTrialEligible($0.product) }
+  }
+
+  public func slot(named name: String) -> SlotProduct? {
+    slots.first { $0.slot == name }
+  }
+
+  /// The text to show for `content` with `selected` as the selected slot.
+  public func string(_ content: TextContent, selected: String?) -> String {
+    let template = showsFreeTrial ? (content.freeTrialText ?? content.text) : content.text
+    return string(template, selected: selected)
+  }
+
+  public func string(_ template: TemplateText, selected: String?) -> String {
+    var out = ""
+    for segment in template.segments {
+      switch segment {
+      case .literal(let s):
+        out += s
+      case .variable(let v):
+        let name: String? = switch v.slot {
+        case .selected: selected
+        case .named(let n): n
+        }
+        if let product = name.flatMap(slot(named:)) {
+          out += product[v.attribute]
+        }
+      }
+    }
+    return out
+  }
+
+  /// Savings of each recurring slot against the most expensive per-month recurring slot, in whole
+  /// percent (truncated), for "Save 50%" badges. Only slots that save at least 1% appear.
+  public var savingsPercent: [String: Int] {
+    let monthly = slots.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
+    guard let highest = monthly.map(\.1).max(), highest > 0 else { return [:] }
+    var result: [String: Int] = [:]
+    for (slot, price) in monthly {
+      let percent = NSDecimalNumber(decimal: (1 - price / highest) * 100).intValue
+      if percent >= 1 { result[slot] = percent }
+    }
+    return result
+  }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// A project: a catalog and its paywalls, from a directory with `app.json`, an `app.json` itself,
+/// or a single paywall file (its catalog then comes from `--catalog` or the paywall's directory).
+public struct Project: Sendable {
+  public var name: String
+  public var catalog: Catalog
+  public var paywalls: [PaywallDefinition]
+  /// Warnings found while loading (an override that could not apply, an unknown storefront…).
+  public var warnings: [Diagnostic]
+
+  public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], warnings: [Diagnostic] = []) {
+    self.name = name
+    self.catalog = catalog
+    self.paywalls = paywalls
+    self.warnings = warnings
+  }
+
+  public func paywall(id: String) -> PaywallDefinition? {
+    paywalls.first { $0.id == id }
+  }
+}
+
+/// What a path on the command line turned out to be, and everything found wrong with it.
+public struct ProjectLoadResult: Sendable {
+  /// Nil when any error was found: nothing that fails validation reaches the screen.
+  public var project: Project?
+  public var diagnostics: [Diagnostic]
+
+  public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+  public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+}
+
+public enum ProjectLoader {
+  public static let projectFileName = "app.json"
+  static let catalogFileName = "catalog.json"
+
+  /// Loads `path` (a project directory, its `app.json`, a paywall file, or a catalog file) and
+  /// reports every problem in every file it reaches.
+  public static func load(path: String, catalogPath: String? = nil) -> ProjectLoadResult {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return failed(path, "no such file or directory; give a project directory, its app.json, or a paywall .json file")
+    }
+    if isDirectory.boolValue {
+      let appFile = (path as NSString).appendingPathComponent(projectFileName)
+      if FileManager.default.fileExists(atPath: appFile) {
+        return loadProjectFile(appFile, catalogPath: catalogPath)
+      }
+      return loadDirectory(path, catalogPath: catalogPath)
+    }
+    if path.hasSuffix(".storekit") {
+      return loadCatalogOnly(path)
+    }
+    let root: JSONNode
+    do {
+      root = try SourceFile.parse(path: path).0
+    } catch {
+      return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
+    }
+    if root["components"] != nil {
+      return loadSinglePaywall(path, root: root, catalogPath: catalogPath)
+    }
+    if root["paywalls"] != nil || root["catalog"] != nil {
+      return loadProjectFile(path, catalogPath: catalogPath)
+    }
+    if root["products"]?.elements != nil {
+      return loadCatalogOnly(path)
+    }
+    return failed(path, "not a paywall (no 'components'), project (no 'paywalls') or catalog (no 'products' list)")
+  }
+
+  // MARK: - Kinds of path
+
+  private static func loadProjectFile(_ file: String, catalogPath: String?) -> ProjectLoadResult {
+    let directory = (file as NSString).deletingLastPathComponent
+    let root: JSONNode
+    let diagnostics: DiagnosticCollector
+    do {
+      (root, diagnostics) = try SourceFile.parse(path: file)
+    } catch {
+      return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
+    }
+    guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a project") else {
+      return ProjectLoadResult(project: nil, diagnostics: diagnostics.diagnostics)
+    }
+    let name = reader.string("name") ?? ((directory as NSString).lastPathComponent)
+    let catalogName = reader.string("catalog", required: catalogPath == nil)
+    let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
+    reader.finish()
+    var all = diagnostics.diagnostics
+    let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
+    var paywalls: [PaywallDefinition] = []
+    var ids: [String: String] = [:]
+    for (index, (name, location)) in paywallFiles.enumerated() {
+      let paywallFile = resolve(name, in: directory)
+      guard FileManager.default.fileExists(atPath: paywallFile) else {
+        all.append(Diagnostic(file: file, location: location, severity: .error,
+                              message: "paywall file '\(name)' does not exist (looked for \(paywallFile))",
+                              path: JSONPath.root.appending("paywalls").appending(index)))
+        continue
+      }
+      if let paywall = loadPaywall(paywallFile, catalog: catalog, into: &all) {
+        if let first = ids[paywall.id] {
+          all.append(Diagnostic(file: paywallFile, location: .start, severity: .error,
+                                message: "paywall id '\(paywall.id)' is already used by \(first); ids must be unique",
+                                path: JSONPath.root.appending("id")))
+        } else {
+          ids[paywall.id] = paywallFile
+          paywalls.append(paywall)
+        }
+      }
+    }
+    return finish(name: name, catalog: catalog, paywalls: paywalls, diagnostics: all)
+  }
+
+  private static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {
+    let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    var all: [Diagnostic] = []
+    let catalogFile: String?
+    if let catalogPath {
+      catalogFile = catalogPath
+    } else if entries.contains(catalogFileName) {
+      catalogFile = resolve(catalogFileName, in: directory)
+    } else if let storekit = entries.first(where: { $0.hasSuffix(".storekit") }) {
+      catalogFile = resolve(storekit, in: directory)
+    } else {
+      return failed(directory, "no \(projectFileName), \(catalogFileName) or .storekit file here; add an \(projectFileName) naming the catalog and paywalls")
+    }
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
+    var paywalls: [PaywallDefinition] = []
+    for entry in entries where entry.hasSuffix(".json") && entry != catalogFileName
+      && !entry.hasSuffix(".schema.json") && !entry.hasSuffix(".entitlements.json") {
+      let file = resolve(entry, in: directory)
+      guard let root = try? SourceFile.parse(path: file).0, root["components"] != nil else { continue }
+      if let paywall = loadPaywall(file, catalog: catalog, into: &all) { paywalls.append(paywall) }
+    }
+    if paywalls.isEmpty && !all.contains(where: { $0.severity == .error }) {
+      return failed(directory, "no paywall files (JSON with 'components') here")
+    }
+    return finish(name: (directory as NSString).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
+  }
+
+  private static func loadSinglePaywall(_ file: String, root: JSONNode, catalogPath: String?) -> ProjectLoadResult {
+    let directory = (file as NSString).deletingLastPathComponent
+    var all: [Diagnostic] = []
+    var catalogFile = catalogPath
+    if catalogFile == nil {
+      let appFile = resolve(projectFileName, in: directory)
+      if let app = try? SourceFile.parse(path: appFile).0, let name = app["catalog"]?.stringValue {
+        catalogFile = resolve(name, in: directory)
+      } else if FileManager.default.fileExists(atPath: resolve(catalogFileName, in: directory)) {
+        catalogFile = resolve(catalogFileName, in: directory)
+      } else if let storekit = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
+        .sorted().first(where: { $0.hasSuffix(".storekit") }) {
+        catalogFile = resolve(storekit, in: directory)
+      }
+    }
+    guard let catalogFile else {
+      return failed(file, "no catalog found beside the paywall; pass --catalog FILE (.json or .storekit)")
+    }
+    let catalog = loadCatalog(catalogFile, into: &all)
+    let diagnostics = DiagnosticCollector(file: file)
+    let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
+    all += diagnostics.diagnostics
+    return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
+  }
+
+  private static func loadCatalogOnly(_ file: String) -> ProjectLoadResult {
+    var all: [Diagnostic] = []
+    let catalog = loadCatalog(file, into: &all)
+    return finish(name: file, catalog: catalog, paywalls: [], diagnostics: all)
+  }
+
+  // MARK: - Pieces
+
+  private static func loadCatalog(_ file: String, into all: inout [Diagnostic]) -> Catalog? {
+    let diagnostics: DiagnosticCollector
+    let root: JSONNode
+    do {
+      (root, diagnostics) = try SourceFile.parse(path: file)
+    } catch {
+      all += error.diagnostics
+      return nil
+    }
+    let catalog = file.hasSuffix(".storekit")
+      ? StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics)
+      : CatalogReader.read(root, file: file, diagnostics: diagnostics)
+    all += diagnostics.diagnostics
+    return catalog
+  }
+
+  private static func loadPaywall(_ file: String, catalog: Catalog?, into all: inout [Diagnostic]) -> PaywallDefinition? {
+    let diagnostics: DiagnosticCollector
+    let root: JSONNode
+    do {
+      (root, diagnostics) = try SourceFile.parse(path: file)
+    } catch {
+      all += error.diagnostics
+      return nil
+    }
+    let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
+    all += diagnostics.diagnostics
+    return paywall
+  }
+
+  private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], diagnostics: [Diagnostic]) -> ProjectLoadResult {
+    let sorted = diagnostics.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
+    guard let catalog, !sorted.contains(where: { $0.severity == .error }) else {
+      return ProjectLoadResult(project: nil, diagnostics: sorted)
+    }
+    let warnings = sorted.filter { $0.severity == .warning }
+    return ProjectLoadResult(project: Project(name: name, catalog: catalog, paywalls: paywalls, warnings: warnings), diagnostics: sorted)
+  }
+
+  private static func failed(_ path: String, _ message: String) -> ProjectLoadResult {
+    ProjectLoadResult(project: nil, diagnostics: [Diagnostic(file: path, location: .start, severity: .error, message: message, path: nil)])
+  }
+
+  private static func resolve(_ name: String, in directory: String) -> String {
+    if name.hasPrefix("/") || directory.isEmpty { return name }
+    return (directory as NSString).appendingPathComponent(name)
+  }
+}
