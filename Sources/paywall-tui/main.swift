@@ -1,2 +1,3 @@
 import PaywallTUI
-PaywallCommand.main()
+
+PaywallCommand.run()

@@ -4,11 +4,14 @@ import Foundation
 public struct SlotProduct: Sendable, Hashable {
   public var slot: String
   public var product: StoreProduct
+  /// True when the product has a free trial this user may still take.
+  public var trialEligible: Bool
   private var values: [String]
 
-  init(slot: String, product: StoreProduct, now: Date) {
+  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool) {
     self.slot = slot
     self.product = product
+    self.trialEligible = product.hasFreeTrial && trialEligible
     self.values = ProductAttribute.allCases.map { product.attribute($0, now: now) }
   }
 
@@ -31,9 +34,11 @@ public struct ResolvedPaywall: Sendable, Hashable {
               isTrialEligible: (StoreProduct) -> Bool = { _ in true }) {
     self.definition = definition
     self.slots = definition.slots.compactMap { slot in
-      catalog.product(id: slot.productID).map { SlotProduct(slot: slot.name, product: $0, now: now) }
+      catalog.product(id: slot.productID).map {
+        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0))
+      }
     }
-    self.showsFreeTrial = slots.contains { $0.product.hasFreeTrial && isTrialEligible($0.product) }
+    self.showsFreeTrial = slots.contains(where: \.trialEligible)
   }
 
   public func slot(named name: String) -> SlotProduct? {

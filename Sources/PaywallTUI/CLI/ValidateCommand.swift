@@ -1,0 +1,35 @@
+import ArgumentParser
+import PaywallModel
+
+struct ValidateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate",
+    abstract: "Check paywalls, catalogs and projects; print every problem as FILE:LINE:COL: error: MESSAGE ($.path).",
+    discussion: "Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail)."
+  )
+
+  @Argument(help: ArgumentHelp("Project directories, app.json, paywall, catalog or .storekit files.", valueName: "path"))
+  var paths: [String]
+
+  @Option(name: .long, help: ArgumentHelp("Catalog for single paywall files (.json or .storekit).", valueName: "file"))
+  var catalog: String?
+
+  func run() throws {
+    var errors = 0
+    var checked: [String] = []
+    for path in paths {
+      let result = ProjectLoader.load(path: path, catalogPath: catalog)
+      for diagnostic in result.diagnostics {
+        Console.out(diagnostic.description)
+      }
+      errors += result.errors.count
+      if let project = result.project {
+        checked.append("\(path): \(project.paywalls.count) paywall\(project.paywalls.count == 1 ? "" : "s"), \(project.catalog.products.count) products")
+      }
+    }
+    if errors > 0 {
+      throw CLIFailure.invalid("\(errors) error\(errors == 1 ? "" : "s") found")
+    }
+    for line in checked { Console.error("ok: \(line)") }
+  }
+}

@@ -1,0 +1,158 @@
+/// What a cell means, not how it looks: only a backend maps styles to colours and attributes,
+/// so the same frame reads well in 256 colours, 8 colours or monochrome.
+public enum CellStyle: UInt8, Sendable, Hashable, CaseIterable {
+  case plain
+  case title
+  case muted
+  case accent
+  case price
+  case badge
+  case border
+  case selectedBorder
+  case selected
+  case button
+  case focusedButton
+  case statusBar
+  case statusActive
+  case warning
+}
+
+/// One terminal cell: a grapheme and the columns it covers. The cell after a 2-column grapheme
+/// holds a continuation (width 0) so columns stay where the terminal puts them.
+public struct Cell: Sendable, Hashable {
+  public var character: Character
+  public var width: UInt8
+  public var style: CellStyle
+
+  public init(_ character: Character, width: UInt8 = 1, style: CellStyle = .plain) {
+    self.character = character
+    self.width = width
+    self.style = style
+  }
+
+  public static let blank = Cell(" ")
+  static let continuation = Cell(" ", width: 0)
+
+  public var isContinuation: Bool { width == 0 }
+}
+
+public struct Size: Sendable, Hashable, CustomStringConvertible {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// Parses `80x24`.
+  public init?(_ text: String) {
+    let parts = text.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w), (1...1000).contains(h) else {
+      return nil
+    }
+    self.init(width: w, height: h)
+  }
+
+  public var description: String { "\(width)x\(height)" }
+}
+
+/// A rectangle of cells: what `render` produces and a backend presents.
+public struct Frame: Sendable, Hashable {
+  public let width: Int
+  public let height: Int
+  public private(set) var cells: [Cell]
+
+  public init(width: Int, height: Int, fill: Cell = .blank) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    self.cells = Array(repeating: fill, count: self.width * self.height)
+  }
+
+  public init(size: Size) {
+    self.init(width: size.width, height: size.height)
+  }
+
+  public var size: Size { Size(width: width, height: height) }
+
+  public subscript(x: Int, y: Int) -> Cell {
+    get { cells[y * width + x] }
+    set { cells[y * width + x] = newValue }
+  }
+
+  /// Writes `text` at (x, y) in `style`, clipped to `limit` columns (default: the frame's right
+  /// edge). A wide grapheme that does not fit whole is not drawn. Returns the columns used.
+  @discardableResult
+  public mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    guard y >= 0 && y < height && x < width else { return 0 }
+    let end = min(width, x + (limit ?? width))
+    var column = x
+    for character in text {
+      let w = DisplayWidth.of(character)
+      if w == 0 { continue }
+      if column + w > end { break }
+      if column >= 0 {
+        self[column, y] = Cell(character, width: UInt8(w), style: style)
+        if w == 2 { self[column + 1, y] = Cell(" ", width: 0, style: style) }
+      }
+      column += w
+    }
+    return column - x
+  }
+
+  /// Fills a run of cells with one character (borders, status bars).
+  public mutating func fill(_ character: Character, x: Int, y: Int, count: Int, style: CellStyle) {
+    guard y >= 0 && y < height else { return }
+    for column in max(0, x)..<min(width, x + count) {
+      self[column, y] = Cell(character, width: 1, style: style)
+    }
+  }
+
+  /// Changes the style of a run of cells, keeping their characters (focus and selection bars).
+  public mutating func restyle(x: Int, y: Int, count: Int, style: CellStyle) {
+    guard y >= 0 && y < height else { return }
+    for column in max(0, x)..<min(width, x + count) {
+      cells[y * width + column].style = style
+    }
+  }
+
+  /// Copies `other` with its top-left corner at (x, y), clipping at the edges.
+  public mutating func draw(_ other: Frame, x: Int, y: Int) {
+    for row in 0..<other.height where y + row >= 0 && y + row < height {
+      for column in 0..<other.width where x + column >= 0 && x + column < width {
+        self[x + column, y + row] = other[column, row]
+      }
+    }
+  }
+
+  // MARK: - Text
+
+  /// The rows as text, trailing spaces kept, so goldens pin every column.
+  public var lines: [String] {
+    (0..<height).map { row in
+      var line = ""
+      line.reserveCapacity(width)
+      for column in 0..<width {
+        let cell = self[column, row]
+        if !cell.isContinuation { line.append(cell.character) }
+      }
+      return line
+    }
+  }
+
+  public var text: String { lines.joined(separator: "\n") }
+
+  /// Runs of equal style per row: `row: [(start column, length, style)]`, for style goldens.
+  public func styleRuns(row: Int) -> [(start: Int, length: Int, style: CellStyle)] {
+    var runs: [(Int, Int, CellStyle)] = []
+    for column in 0..<width {
+      let style = self[column, row].style
+      if let last = runs.last, last.2 == style {
+        runs[runs.count - 1].1 += 1
+      } else {
+        runs.append((column, 1, style))
+      }
+    }
+    return runs
+  }
+}

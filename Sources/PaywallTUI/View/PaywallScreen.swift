@@ -1,0 +1,177 @@
+import PaywallModel
+
+/// Which element has the keyboard focus: the product picker or a button (by component index).
+public enum FocusTarget: Sendable, Hashable {
+  case products
+  case button(Int)
+}
+
+/// What a mouse click at a cell means.
+public enum HitTarget: Sendable, Hashable {
+  case slot(String)
+  case button(Int)
+}
+
+public struct HitRegion: Sendable, Hashable {
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+  public var target: HitTarget
+
+  public func contains(x px: Int, y py: Int) -> Bool {
+    px >= x && px < x + width && py >= y && py < y + height
+  }
+}
+
+/// Everything a paywall screen shows: the paywall, the selection, the focus and the status line.
+public struct PaywallScreenState: Sendable, Hashable {
+  public var paywall: ResolvedPaywall
+  public var selectedSlot: String?
+  public var focus: FocusTarget?
+  /// The subscription status as the status bar shows it ("unknown", "active: pro").
+  public var statusText: String
+
+  /// Opens `paywall` as the SDK does: its default slot selected, the focus on its first purchase
+  /// button so Enter alone buys the selected product.
+  public init(paywall: ResolvedPaywall, selectedSlot: String? = nil, statusText: String = "unknown") {
+    self.paywall = paywall
+    let slots = paywall.slots.map(\.slot)
+    let wanted = selectedSlot ?? paywall.definition.selectedSlot
+    self.selectedSlot = wanted.flatMap { slots.contains($0) ? $0 : nil } ?? slots.first
+    self.statusText = statusText
+    let order = Self.focusOrder(of: paywall.definition)
+    self.focus = order.first { if case .button(let i) = $0, case .button(let b) = paywall.definition.components[i], case .purchase = b.action { true } else { false } } ?? order.first
+  }
+
+  /// Focusable elements top to bottom: Tab and the arrows walk this list.
+  public static func focusOrder(of definition: PaywallDefinition) -> [FocusTarget] {
+    definition.components.indices.compactMap { i in
+      switch definition.components[i] {
+      case .products: .products
+      case .button: .button(i)
+      default: nil
+      }
+    }
+  }
+}
+
+/// A rendered screen: the frame and where each clickable thing landed.
+public struct RenderedScreen: Sendable {
+  public var frame: Frame
+  public var regions: [HitRegion]
+}
+
+/// Lays a paywall out into a frame. Pure: the same state and size always give the same frame.
+public enum PaywallRenderer {
+  /// Below this the screen says to enlarge the terminal instead of drawing a broken paywall.
+  public static let minimumSize = Size(width: 30, height: 10)
+  static let maximumContentWidth = 72
+
+  public static func render(_ state: PaywallScreenState, size: Size) -> Frame {
+    layout(state, size: size).frame
+  }
+
+  public static func layout(_ state: PaywallScreenState, size: Size) -> RenderedScreen {
+    var frame = Frame(size: size)
+    guard size.width >= minimumSize.width && size.height >= minimumSize.height else {
+      drawTooSmall(into: &frame)
+      return RenderedScreen(frame: frame, regions: [])
+    }
+    let margin = size.width >= 50 ? 3 : 1
+    let contentWidth = min(maximumContentWidth, size.width - 2 * margin)
+    let left = (size.width - contentWidth) / 2
+    let available = size.height - 1  // the status bar takes the last row
+    let builder = BlockBuilder(state: state, width: contentWidth)
+
+    // Roomiest first: cards with blank lines between blocks, then cards packed, then compact rows;
+    // then drop decoration (lowest priority first); then scroll so the focus stays visible.
+    var chosen: [Block] = []
+    var gap = 0
+    for (density, blockGap) in [(Density.roomy, 1), (.roomy, 0), (.compact, 0)] {
+      let blocks = builder.blocks(density)
+      chosen = blocks
+      gap = blockGap
+      if height(of: blocks, gap: blockGap) <= available { break }
+    }
+    while height(of: chosen, gap: gap) > available,
+          let drop = chosen.indices.filter({ chosen[$0].priority != nil }).min(by: { chosen[$0].priority! < chosen[$1].priority! }) {
+      chosen.remove(at: drop)
+    }
+
+    let total = height(of: chosen, gap: gap)
+    var offset = 0  // rows scrolled off the top
+    var top = 0
+    if total <= available {
+      top = total + 2 <= available ? 1 + (available - total - 1) / 3 : (available - total) / 2
+    } else if let focusEnd = focusBottom(of: chosen, gap: gap, focus: state.focus) {
+      offset = min(max(0, focusEnd - available), total - available)
+    }
+    var regions: [HitRegion] = []
+    var y = top - offset
+    for block in chosen {
+      frame.draw(block.frame, x: left, y: y)
+      for region in block.regions {
+        let absolute = HitRegion(x: left + region.x, y: y + region.y, width: region.width, height: region.height, target: region.target)
+        if absolute.y >= 0 && absolute.y + absolute.height <= available { regions.append(absolute) }
+      }
+      y += block.frame.height + gap
+    }
+    // Clear anything a block drew below the content area, then mark hidden content.
+    for row in available..<size.height { frame.fill(" ", x: 0, y: row, count: size.width, style: .plain) }
+    if offset > 0 { frame.put("▲", x: size.width - 1, y: 0, style: .muted) }
+    if total - offset > available { frame.put("▼", x: size.width - 1, y: available - 1, style: .muted) }
+    drawStatusBar(state, into: &frame)
+    return RenderedScreen(frame: frame, regions: regions)
+  }
+
+  private static func height(of blocks: [Block], gap: Int) -> Int {
+    blocks.reduce(0) { $0 + $1.frame.height } + max(0, blocks.count - 1) * gap
+  }
+
+  private static func focusBottom(of blocks: [Block], gap: Int, focus: FocusTarget?) -> Int? {
+    var y = 0
+    for block in blocks {
+      if let focus, block.focusTargets.contains(focus) { return y + block.frame.height }
+      y += block.frame.height + gap
+    }
+    return nil
+  }
+
+  static func drawStatusBar(_ state: PaywallScreenState, into frame: inout Frame) {
+    let row = frame.height - 1
+    frame.fill(" ", x: 0, y: row, count: frame.width, style: .statusBar)
+    let right = " status: \(state.statusText)  ? help "
+    let rightWidth = DisplayWidth.of(right)
+    let leftRoom = frame.width - rightWidth - 1
+    if leftRoom > 4 {
+      frame.put(TextLayout.truncate(" " + state.paywall.definition.name, width: leftRoom), x: 0, y: row, style: .statusBar)
+    }
+    let statusStyle: CellStyle = state.statusText.hasPrefix("active") ? .statusActive : .statusBar
+    frame.put(TextLayout.truncate(right, width: frame.width), x: max(0, frame.width - rightWidth), y: row, style: statusStyle)
+  }
+
+  static func drawTooSmall(into frame: inout Frame) {
+    let message = "Terminal too small: enlarge it to at least \(minimumSize.width)x\(minimumSize.height) (now \(frame.width)x\(frame.height))"
+    let lines = TextLayout.wrap(message, width: frame.width)
+    let top = max(0, (frame.height - lines.count) / 2)
+    for (i, line) in lines.enumerated() where top + i < frame.height {
+      let x = max(0, (frame.width - DisplayWidth.of(line)) / 2)
+      frame.put(line, x: x, y: top + i, style: .warning)
+    }
+  }
+}
+
+enum Density {
+  case roomy
+  case compact
+}
+
+/// One component (or a run of buttons) drawn at the content width.
+struct Block {
+  var frame: Frame
+  /// Nil for essentials that are never dropped; lower values are dropped first when space is short.
+  var priority: Int?
+  var regions: [HitRegion] = []
+  var focusTargets: [FocusTarget] = []
+}
