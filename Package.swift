@@ -37,7 +37,7 @@ let package = Package(
     .testTarget(
       name: "PaywallTUITests",
       dependencies: ["PaywallTUI", "PaywallModel"],
-      resources: [.copy("Goldens")]
+      exclude: ["Goldens"]
     ),
   ],
   swiftLanguageModes: [.v6]

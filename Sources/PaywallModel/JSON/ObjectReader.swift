@@ -8,7 +8,7 @@ public final class ObjectReader {
   public let path: JSONPath
   public let diagnostics: DiagnosticCollector
   private let members: [JSONMember]
-  private var known: Set<String> = ["$schema"]
+  private var known: Set<String> = ["$schema", "$comment"]
 
   /// Nil (after reporting) when `node` is not an object.
   public init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, what: String) {

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// The real `paywall-tui` binary, run as a user runs it: exit codes, stdout and stderr.
+@Suite("Command line")
+struct CommandLineTests {
+  struct Output {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static var binary: URL {
+    // Tests run from the build products directory, where `swift build --build-tests` put the binary.
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [products, products.deletingLastPathComponent()] {
+      let url = candidate.appendingPathComponent("paywall-tui")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/paywall-tui")
+  }
+
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = Fixtures.repositoryRoot
+    var env = ProcessInfo.processInfo.environment
+    env["SWIFT_BACKTRACE"] = "enable=no"
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                  stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  @Test func binaryIsBuilt() {
+    #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build with `swift build --build-tests` first")
+  }
+
+  @Test func validateBundledDemoSucceeds() throws {
+    let result = try Self.run(["validate", "paywalls", "paywalls/acme.storekit"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("ok: paywalls: 3 paywalls, 6 products"))
+  }
+
+  @Test func threePlantedMistakesGiveThreeLinesAndExitOne() throws {
+    let paywall = """
+      {
+        "id": "broken",
+        "name": "Broken",
+        "products": { "primary": "com.acme.pro.annual", "secondary": "com.acme.pro.monthly" },
+        "components": [
+          { "type": "title", "text": "Hello {{ products.primary.prise }}" },
+          { "type": "buton", "label": "Go", "action": "purchase" },
+          { "type": "button", "label": "Go", "action": "purchse" }
+        ]
+      }
+      """
+    let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "broken.json": paywall])
+    let file = dir + "/broken.json"
+    let result = try Self.run(["validate", file])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines == [
+      "\(file):6:39: error: unknown product attribute 'prise' in '{{ products.primary.prise }}'; did you mean 'price'? ($.components[0].text)",
+      "\(file):7:15: error: unknown component type 'buton'; did you mean 'button'? (expected one of 'title', 'text', 'features', 'products', 'button', 'divider', 'spacer', 'art') ($.components[1].type)",
+      "\(file):8:50: error: unknown action 'purchse'; did you mean 'purchase'? (expected one of 'purchase', 'restore', 'close', 'select', 'placement') ($.components[2].action)",
+    ])
+    #expect(result.stderr.contains("3 errors found"))
+  }
+
+  @Test func malformedJSONGivesTheSyntaxErrorPosition() throws {
+    let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
+    let result = try Self.run(["validate", dir + "/bad.json"])
+    #expect(result.status == 1)
+    #expect(result.stdout == "\(dir)/bad.json:3:14: error: invalid JSON: expected ',' or '}' after the value of \"name\", found end of line\n"
+      || result.stdout.hasPrefix("\(dir)/bad.json:4:3: error: invalid JSON: expected ',' or '}'"), "\(result.stdout)")
+    #expect(!result.stdout.contains("NSCocoaErrorDomain") && !result.stderr.contains("Fatal"))
+  }
+
+  @Test func renderPrintsTheFrameAtTheRequestedSize() throws {
+    let result = try Self.run(["render", "paywalls/onboarding.json", "--size", "60x20", "--color", "never"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(lines.count == 20)
+    #expect(lines.contains { $0.contains("Unlock Acme Pro") })
+    #expect(!result.stdout.contains("\u{1B}"))
+  }
+
+  @Test func renderColorAlwaysWritesANSI() throws {
+    let result = try Self.run(["render", "paywalls/onboarding.json", "--color", "always"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("\u{1B}[0;1m"))
+  }
+
+  @Test func renderStorekitWithOverride() throws {
+    let result = try Self.run(["render", "paywalls/onboarding.json", "--catalog", "paywalls/acme.storekit",
+                               "--override", "primary=com.acme.pro.weekly"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("$4.99/week"))
+    #expect(!result.stdout.contains("$59.99/year"))
+  }
+
+  @Test func overrideWithUnknownProductWarnsAndKeepsTheSlot() throws {
+    let result = try Self.run(["render", "paywalls", "--override", "primary=com.acme.pro.anual"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("no product 'com.acme.pro.anual' in the catalog; did you mean 'com.acme.pro.annual'?"))
+    #expect(result.stdout.contains("$59.99/year"))
+  }
+
+  @Test(arguments: [
+    ["render", "paywalls", "--size", "80by24"],
+    ["render", "paywalls", "--select", "primry"],
+    ["render", "paywalls", "--paywall", "onboardng"],
+    ["render", "paywalls", "--override", "primary"],
+    ["render", "paywalls", "--color", "sometimes"],
+    ["validate"],
+    ["frobnicate", "--nope"],
+  ])
+  func usageErrorsExitTwo(arguments: [String]) throws {
+    let result = try Self.run(arguments)
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(!result.stderr.isEmpty)
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func missingFileIsOneClearLine() throws {
+    let result = try Self.run(["render", "nowhere/paywall.json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("nowhere/paywall.json:1:1: error: no such file or directory"))
+  }
+
+  @Test func defaultCommandShowsTheDemoAndSaysItIsNotInteractiveYet() throws {
+    let result = try Self.run([])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("Unlock Acme Pro"))
+    #expect(result.stderr.contains("interactive mode is not built yet"))
+  }
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import PaywallTUI
+
+@Suite("Display width")
+struct DisplayWidthTests {
+  @Test(arguments: [
+    ("a", 1), (" ", 1), ("é", 1), ("e\u{301}", 1), ("漢", 2), ("ア", 2), ("한", 2), ("Ａ", 2),
+    ("😀", 2), ("👨‍👩‍👧", 2), ("🇫🇷", 2), ("❤️", 2), ("👍🏽", 2), ("\u{200D}", 0), ("\u{301}", 0), ("✓", 1), ("€", 1),
+  ] as [(String, Int)])
+  func graphemeWidths(text: String, width: Int) {
+    #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+  }
+
+  @Test func mixedLine() {
+    #expect(DisplayWidth.of("Acme 漢字 😀!") == 4 + 1 + 4 + 1 + 2 + 1)
+  }
+}
+
+@Suite("Text layout")
+struct TextLayoutTests {
+  @Test func wrapsOnWordBoundaries() {
+    #expect(TextLayout.wrap("Try 7-day free, then $59.99/year", width: 16) == ["Try 7-day free,", "then $59.99/year"])
+  }
+
+  @Test func breaksWordsLongerThanALine() {
+    #expect(TextLayout.wrap("abcdefghij kl", width: 4) == ["abcd", "efgh", "ij", "kl"])
+  }
+
+  @Test func wideCharactersWrapByColumns() {
+    let lines = TextLayout.wrap("漢字漢字漢字", width: 5)
+    #expect(lines == ["漢字", "漢字", "漢字"])
+    #expect(lines.allSatisfy { DisplayWidth.of($0) <= 5 })
+  }
+
+  @Test func keepsNewlines() {
+    #expect(TextLayout.wrap("one\ntwo three", width: 20) == ["one", "two three"])
+  }
+
+  @Test func truncatesWithEllipsis() {
+    #expect(TextLayout.truncate("Restore purchases", width: 8) == "Restore…")
+    #expect(TextLayout.truncate("short", width: 8) == "short")
+    #expect(TextLayout.truncate("漢字漢字", width: 4) == "漢…")
+  }
+}
+
+@Suite("Frame")
+struct FrameTests {
+  @Test func wideGraphemeTakesTwoCells() {
+    var frame = Frame(width: 6, height: 1)
+    let used = frame.put("a漢b", x: 0, y: 0, style: .title)
+    #expect(used == 4)
+    #expect(frame[1, 0].character == "漢" && frame[1, 0].width == 2)
+    #expect(frame[2, 0].isContinuation)
+    #expect(frame[3, 0].character == "b")
+    #expect(frame.lines == ["a漢b  "])
+  }
+
+  @Test func clipsAtTheEdgeWithoutSplittingAWideGrapheme() {
+    var frame = Frame(width: 3, height: 1)
+    #expect(frame.put("ab漢", x: 0, y: 0, style: .plain) == 2)
+    #expect(frame.lines == ["ab "])
+  }
+
+  @Test func styleRunsMergeEqualNeighbours() {
+    var frame = Frame(width: 5, height: 1)
+    frame.put("ab", x: 1, y: 0, style: .title)
+    let runs = frame.styleRuns(row: 0).map { "\($0.start)+\($0.length) \($0.style)" }
+    #expect(runs == ["0+1 plain", "1+2 title", "3+2 plain"])
+  }
+
+  @Test func ansiOutputResetsEveryLine() {
+    var frame = Frame(width: 4, height: 2)
+    frame.put("Hi", x: 0, y: 0, style: .title)
+    let ansi = FrameText.ansi(frame)
+    #expect(ansi.hasPrefix("\u{1B}[0;1mHi\u{1B}[0m  \u{1B}[0m\n"))
+    #expect(ansi.split(separator: "\n").allSatisfy { $0.hasSuffix("\u{1B}[0m") })
+  }
+
+  @Test(arguments: ["80x24", "40x12", "200x60"])
+  func sizesParse(text: String) {
+    #expect(Size(text)?.description == text)
+  }
+
+  @Test(arguments: ["80", "x24", "0x10", "80x24x2", "axb", ""])
+  func badSizesAreRejected(text: String) {
+    #expect(Size(text) == nil)
+  }
+}
