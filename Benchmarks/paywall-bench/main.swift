@@ -1,1 +1,147 @@
-print("bench placeholder")
+// paywall-bench: the figures issue #2 asks for, measured in one run.
+//   swift run -c release paywall-bench [--quick]
+// 1. parse + validate a generated 5,000-product .storekit file (target < 150 ms), with Foundation's
+//    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
+// 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24).
+import Foundation
+import PaywallModel
+import PaywallTUI
+
+let quick = CommandLine.arguments.contains("--quick")
+/// Skips the parse benchmark, for profiling render alone.
+let renderOnly = CommandLine.arguments.contains("--render-only")
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  try body()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+/// A .storekit file as Xcode writes it, with `count` products: a fifth one-time products, the rest
+/// subscriptions in groups of 40, every third with a free trial and every seventh a paid intro.
+func generateStoreKit(count: Int) -> String {
+  func localizations(_ name: String) -> String {
+    #"[ { "description" : "\#(name) for benchmarking", "displayName" : "\#(name)", "locale" : "en_US" } ]"#
+  }
+  let oneTime = count / 5
+  var products: [String] = []
+  for i in 0..<oneTime {
+    products.append("""
+        {
+          "displayPrice" : "\(i % 50).99", "familyShareable" : false, "internalID" : "\(100_000 + i)",
+          "localizations" : \(localizations("Item \(i)")),
+          "productID" : "com.bench.item\(i)", "referenceName" : "Item \(i)",
+          "type" : "\(i % 2 == 0 ? "Consumable" : "NonConsumable")"
+        }
+      """)
+  }
+  var groups: [String] = []
+  let periods = ["P1W", "P1M", "P3M", "P6M", "P1Y"]
+  var index = 0
+  var group = 0
+  while index < count - oneTime {
+    var subscriptions: [String] = []
+    for level in 1...40 where index < count - oneTime {
+      var intro = ""
+      if index % 3 == 0 {
+        intro = #""introductoryOffer" : { "internalID" : "9\#(index)", "numberOfPeriods" : 1, "paymentMode" : "free", "subscriptionPeriod" : "P1W" },"#
+      } else if index % 7 == 0 {
+        intro = #""introductoryOffer" : { "displayPrice" : "0.99", "internalID" : "9\#(index)", "numberOfPeriods" : 3, "paymentMode" : "payAsYouGo", "subscriptionPeriod" : "P1M" },"#
+      }
+      subscriptions.append("""
+            {
+              "adHocOffers" : [ ], "codeOffers" : [ ], "displayPrice" : "\(index % 90 + 1).99", "familyShareable" : false,
+              "groupNumber" : \(level), "internalID" : "\(200_000 + index)", \(intro)
+              "localizations" : \(localizations("Plan \(index)")),
+              "productID" : "com.bench.plan\(index)", "recurringSubscriptionPeriod" : "\(periods[index % periods.count])",
+              "referenceName" : "Plan \(index)", "subscriptionGroupID" : "\(300_000 + group)", "type" : "RecurringSubscription"
+            }
+        """)
+      index += 1
+    }
+    groups.append("""
+        { "id" : "\(300_000 + group)", "localizations" : [ ], "name" : "Group \(group)", "subscriptions" : [
+      \(subscriptions.joined(separator: ",\n"))
+        ] }
+      """)
+    group += 1
+  }
+  return """
+    {
+      "identifier" : "BENCH",
+      "nonRenewingSubscriptions" : [ ],
+      "products" : [
+    \(products.joined(separator: ",\n"))
+      ],
+      "settings" : { "_askToBuyEnabled" : false, "_locale" : "en_US", "_storefront" : "USA", "_timeRate" : 0 },
+      "subscriptionGroups" : [
+    \(groups.joined(separator: ",\n"))
+      ],
+      "version" : { "major" : 4, "minor" : 0 }
+    }
+    """
+}
+
+// MARK: 1. parse + validate
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-bench-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+let storekitURL = directory.appendingPathComponent("Bench.storekit")
+let storekit = generateStoreKit(count: 5_000)
+try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
+
+let runs = renderOnly ? 0 : quick ? 5 : 25
+var ours: [Double] = []
+var peer: [Double] = []
+var productCount = 0
+for _ in 0..<runs {
+  ours.append(seconds {
+    let result = ProjectLoader.load(path: storekitURL.path)
+    productCount = result.project?.catalog.products.count ?? -1
+    precondition(result.errors.isEmpty, "\(result.errors.prefix(3))")
+  })
+  peer.append(try seconds {
+    let data = try Data(contentsOf: storekitURL)
+    _ = try JSONSerialization.jsonObject(with: data)
+  })
+}
+if runs > 0 {
+print("parse+validate .storekit, \(productCount) products, \(storekit.utf8.count / 1024) KiB (median of \(runs)):")
+print(String(format: "  paywall-tui ProjectLoader   %7.1f ms   (target < 150 ms)", median(ours) * 1000))
+print(String(format: "  peer: JSONSerialization     %7.1f ms   (parse only: no positions, no validation)", median(peer) * 1000))
+}
+
+// MARK: 2. render
+
+let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent("paywalls").path
+guard let project = ProjectLoader.load(path: demo).project, let onboarding = project.paywall(id: "onboarding") else {
+  fatalError("cannot load the demo project at \(demo)")
+}
+let screen = PaywallScreenState(paywall: ResolvedPaywall(onboarding, catalog: project.catalog))
+for size in [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
+  var frames = 0
+  var checksum = 0
+  let budget = quick ? 0.3 : 1.5
+  let elapsed = seconds {
+    let start = DispatchTime.now().uptimeNanoseconds
+    while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < budget {
+      for _ in 0..<100 {
+        let frame = PaywallRenderer.render(screen, size: size)
+        checksum &+= frame.cells.count
+      }
+      frames += 100
+    }
+  }
+  let perSecond = Double(frames) / elapsed
+  print(String(format: "render onboarding at %@: %9.0f frames/s  (%.1f µs a frame, %.3f%% of a 60 Hz frame)%@",
+               size.description, perSecond, 1e6 / perSecond, 100 * (1 / perSecond) / (1.0 / 60),
+               size.width == 80 ? "  (target >= 10,000)" : ""))
+  precondition(checksum > 0)
+}

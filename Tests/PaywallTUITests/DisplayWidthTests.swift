@@ -49,9 +49,9 @@ struct FrameTests {
     var frame = Frame(width: 6, height: 1)
     let used = frame.put("a漢b", x: 0, y: 0, style: .title)
     #expect(used == 4)
-    #expect(frame[1, 0].character == "漢" && frame[1, 0].width == 2)
+    #expect(frame.character(x: 1, y: 0) == "漢" && frame[1, 0].width == 2)
     #expect(frame[2, 0].isContinuation)
-    #expect(frame[3, 0].character == "b")
+    #expect(frame.character(x: 3, y: 0) == "b")
     #expect(frame.lines == ["a漢b  "])
   }
 
@@ -59,6 +59,27 @@ struct FrameTests {
     var frame = Frame(width: 3, height: 1)
     #expect(frame.put("ab漢", x: 0, y: 0, style: .plain) == 2)
     #expect(frame.lines == ["ab "])
+  }
+
+  @Test func multiScalarGraphemesSurviveDrawingIntoAnotherFrame() {
+    var inner = Frame(width: 6, height: 1)
+    inner.put("🇫🇷e\u{301}👨‍👩‍👧", x: 0, y: 0, style: .accent)
+    var outer = Frame(width: 8, height: 2)
+    outer.put("🇯🇵", x: 0, y: 0, style: .plain)
+    outer.draw(inner, x: 1, y: 1)
+    #expect(outer.lines == ["🇯🇵      ", " 🇫🇷e\u{301}👨‍👩‍👧 "])
+    #expect(outer.character(x: 1, y: 1) == "🇫🇷")
+    #expect(outer.character(x: 3, y: 1) == "e\u{301}")
+    #expect(outer[4, 1].width == 2 && outer[5, 1].isContinuation)
+  }
+
+  @Test func drawingClipsAtEveryEdge() {
+    var inner = Frame(width: 3, height: 3)
+    for row in 0..<3 { inner.put("abc", x: 0, y: row, style: .plain) }
+    var outer = Frame(width: 4, height: 2)
+    outer.draw(inner, x: -1, y: -1)
+    outer.draw(inner, x: 3, y: 1)
+    #expect(outer.lines == ["bc  ", "bc a"])
   }
 
   @Test func styleRunsMergeEqualNeighbours() {

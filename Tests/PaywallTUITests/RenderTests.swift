@@ -110,7 +110,7 @@ struct RenderTests {
     let project = try #require(result.project, "\(result.diagnostics)")
     let screen = try Fixtures.screen(project, paywall: "evil")
     let frame = PaywallRenderer.render(screen, size: Size(width: 80, height: 24))
-    let scalars = frame.cells.flatMap { $0.character.unicodeScalars }
+    let scalars = Array(frame.text.unicodeScalars).filter { $0 != "\n" }
     #expect(!scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
     #expect(frame.text.contains("Pro]0;pwned now[2J evil"))
     let ansi = FrameText.ansi(frame)

@@ -6,17 +6,17 @@ public struct SlotProduct: Sendable, Hashable {
   public var product: StoreProduct
   /// True when the product has a free trial this user may still take.
   public var trialEligible: Bool
-  private var values: [String]
+  private var values: [ProductAttribute: String]
 
   init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool) {
     self.slot = slot
     self.product = product
     self.trialEligible = product.hasFreeTrial && trialEligible
-    self.values = ProductAttribute.allCases.map { product.attribute($0, now: now) }
+    self.values = Dictionary(uniqueKeysWithValues: ProductAttribute.allCases.map { ($0, product.attribute($0, now: now)) })
   }
 
   public subscript(attribute: ProductAttribute) -> String {
-    values[ProductAttribute.allCases.firstIndex(of: attribute)!]
+    values[attribute] ?? ""
   }
 }
 
@@ -27,6 +27,9 @@ public struct ResolvedPaywall: Sendable, Hashable {
   /// True when a product on the paywall has a free trial the user is eligible for: texts then use
   /// their `freeTrialText` variant.
   public var showsFreeTrial: Bool
+  /// Savings of each recurring slot against the most expensive per-month recurring slot, in whole
+  /// percent (truncated), for "Save 50%" badges. Only slots that save at least 1% appear.
+  public let savingsPercent: [String: Int]
 
   /// Joins `definition` with `catalog`. Slots whose product is missing were rejected by validation;
   /// any left are dropped. `isTrialEligible` lets a store exclude trials the user already used.
@@ -39,6 +42,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
       }
     }
     self.showsFreeTrial = slots.contains(where: \.trialEligible)
+    self.savingsPercent = Self.savings(slots)
   }
 
   public func slot(named name: String) -> SlotProduct? {
@@ -70,9 +74,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
     return out
   }
 
-  /// Savings of each recurring slot against the most expensive per-month recurring slot, in whole
-  /// percent (truncated), for "Save 50%" badges. Only slots that save at least 1% appear.
-  public var savingsPercent: [String: Int] {
+  private static func savings(_ slots: [SlotProduct]) -> [String: Int] {
     let monthly = slots.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
     guard let highest = monthly.map(\.1).max(), highest > 0 else { return [:] }
     var result: [String: Int] = [:]

@@ -17,7 +17,7 @@ public enum FrameText {
           line += "\u{1B}[0" + sgr(cell.style) + "m"
           current = cell.style
         }
-        line.append(cell.character)
+        line.append(frame.character(x: column, y: row))
       }
       out += line + "\u{1B}[0m"
       if row < frame.height - 1 { out += "\n" }

@@ -4,6 +4,7 @@
 /// family emoji joined with ZWJs is two.
 public enum DisplayWidth {
   public static func of(_ character: Character) -> Int {
+    if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if first.value < 0x7F {

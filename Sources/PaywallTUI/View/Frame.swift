@@ -19,19 +19,25 @@ public enum CellStyle: UInt8, Sendable, Hashable, CaseIterable {
 
 /// One terminal cell: a grapheme and the columns it covers. The cell after a 2-column grapheme
 /// holds a continuation (width 0) so columns stay where the terminal puts them.
+///
+/// Cells are plain data so frames copy and compare as flat memory: a grapheme of one scalar (nearly
+/// all of them) is stored inline; longer ones (flags, ZWJ sequences, combining marks) live in
+/// their frame's cluster table and the cell keeps its index.
 public struct Cell: Sendable, Hashable {
-  public var character: Character
+  public var scalar: Unicode.Scalar
+  /// 0 for a single-scalar grapheme, else 1 + its index in the frame's cluster table.
+  var cluster: UInt32
   public var width: UInt8
   public var style: CellStyle
 
-  public init(_ character: Character, width: UInt8 = 1, style: CellStyle = .plain) {
-    self.character = character
+  public init(_ scalar: Unicode.Scalar, width: UInt8 = 1, style: CellStyle = .plain) {
+    self.scalar = scalar
+    self.cluster = 0
     self.width = width
     self.style = style
   }
 
   public static let blank = Cell(" ")
-  static let continuation = Cell(" ", width: 0)
 
   public var isContinuation: Bool { width == 0 }
 }
@@ -62,6 +68,8 @@ public struct Frame: Sendable, Hashable {
   public let width: Int
   public let height: Int
   public private(set) var cells: [Cell]
+  /// Graphemes of more than one scalar, referenced by `Cell.cluster`.
+  private var clusters: [String] = []
 
   public init(width: Int, height: Int, fill: Cell = .blank) {
     self.width = max(0, width)
@@ -76,8 +84,26 @@ public struct Frame: Sendable, Hashable {
   public var size: Size { Size(width: width, height: height) }
 
   public subscript(x: Int, y: Int) -> Cell {
-    get { cells[y * width + x] }
-    set { cells[y * width + x] = newValue }
+    cells[y * width + x]
+  }
+
+  /// The grapheme drawn at (x, y).
+  public func character(x: Int, y: Int) -> Character {
+    character(of: cells[y * width + x])
+  }
+
+  private func character(of cell: Cell) -> Character {
+    cell.cluster == 0 ? Character(cell.scalar) : Character(clusters[Int(cell.cluster) - 1])
+  }
+
+  private mutating func set(_ character: Character, x: Int, y: Int, width w: Int, style: CellStyle) {
+    let scalars = character.unicodeScalars
+    var cell = Cell(scalars.first ?? " ", width: UInt8(w), style: style)
+    if scalars.count > 1 {
+      clusters.append(String(character))
+      cell.cluster = UInt32(clusters.count)
+    }
+    cells[y * width + x] = cell
   }
 
   /// Writes `text` at (x, y) in `style`, clipped to `limit` columns (default: the frame's right
@@ -92,8 +118,12 @@ public struct Frame: Sendable, Hashable {
       if w == 0 { continue }
       if column + w > end { break }
       if column >= 0 {
-        self[column, y] = Cell(character, width: UInt8(w), style: style)
-        if w == 2 { self[column + 1, y] = Cell(" ", width: 0, style: style) }
+        if let ascii = character.asciiValue {
+          cells[y * width + column] = Cell(Unicode.Scalar(ascii), width: 1, style: style)
+        } else {
+          set(character, x: column, y: y, width: w, style: style)
+          if w == 2 { cells[y * width + column + 1] = Cell(" ", width: 0, style: style) }
+        }
       }
       column += w
     }
@@ -101,10 +131,11 @@ public struct Frame: Sendable, Hashable {
   }
 
   /// Fills a run of cells with one character (borders, status bars).
-  public mutating func fill(_ character: Character, x: Int, y: Int, count: Int, style: CellStyle) {
-    guard y >= 0 && y < height else { return }
+  public mutating func fill(_ scalar: Unicode.Scalar, x: Int, y: Int, count: Int, style: CellStyle) {
+    guard y >= 0 && y < height && x < width else { return }
+    let cell = Cell(scalar, width: 1, style: style)
     for column in max(0, x)..<min(width, x + count) {
-      self[column, y] = Cell(character, width: 1, style: style)
+      cells[y * width + column] = cell
     }
   }
 
@@ -118,9 +149,22 @@ public struct Frame: Sendable, Hashable {
 
   /// Copies `other` with its top-left corner at (x, y), clipping at the edges.
   public mutating func draw(_ other: Frame, x: Int, y: Int) {
+    let base = UInt32(clusters.count)
+    clusters += other.clusters
+    let first = max(0, -x)
+    let last = min(other.width, width - x)
+    guard first < last else { return }
     for row in 0..<other.height where y + row >= 0 && y + row < height {
-      for column in 0..<other.width where x + column >= 0 && x + column < width {
-        self[x + column, y + row] = other[column, row]
+      let source = row * other.width
+      let target = (y + row) * width + x
+      if other.clusters.isEmpty {
+        cells.replaceSubrange((target + first)..<(target + last), with: other.cells[(source + first)..<(source + last)])
+      } else {
+        for column in first..<last {
+          var cell = other.cells[source + column]
+          if cell.cluster != 0 { cell.cluster += base }
+          cells[target + column] = cell
+        }
       }
     }
   }
@@ -134,7 +178,7 @@ public struct Frame: Sendable, Hashable {
       line.reserveCapacity(width)
       for column in 0..<width {
         let cell = self[column, row]
-        if !cell.isContinuation { line.append(cell.character) }
+        if !cell.isContinuation { line.append(character(of: cell)) }
       }
       return line
     }

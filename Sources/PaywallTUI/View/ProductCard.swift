@@ -54,7 +54,7 @@ struct ProductCard {
   func draw(width: Int) -> Frame {
     var frame = Frame(width: width, height: Self.height)
     let border: CellStyle = selected ? .selectedBorder : .border
-    let (h, v, tl, tr, bl, br): (Character, Character, Character, Character, Character, Character) =
+    let (h, v, tl, tr, bl, br): (Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar) =
       selected ? ("═", "║", "╔", "╗", "╚", "╝") : ("─", "│", "╭", "╮", "╰", "╯")
     frame.fill(h, x: 1, y: 0, count: width - 2, style: border)
     frame.fill(h, x: 1, y: Self.height - 1, count: width - 2, style: border)
