@@ -102,7 +102,7 @@ public enum SourceFile {
     let bytes = try read(path: path)
     do {
       let root = try JSONParser.parse(bytes: bytes)
-      return (root, DiagnosticCollector(file: path))
+      return (root, DiagnosticCollector(file: path, source: bytes))
     } catch {
       throw ValidationFailure([Diagnostic(file: path, location: error.location, severity: .error,
                                           message: "invalid JSON: \(error.message)", path: nil)])

@@ -71,10 +71,23 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 /// Collects every problem in one pass so a person fixes them all at once, not one per run.
 public final class DiagnosticCollector {
   public let file: String
+  /// The file's bytes, so a position inside a string can be mapped to its column.
+  let source: [UInt8]
   public private(set) var diagnostics: [Diagnostic] = []
 
-  public init(file: String) {
+  public init(file: String, source: [UInt8]) {
     self.file = file
+    self.source = source
+  }
+
+  /// The position of the decoded scalar at `offset` inside the string literal that opens at
+  /// `literal`. Escapes (`\u001b`, `\n`) and characters the sanitiser removed are skipped the way
+  /// the parser read them, so the column is the one an editor shows.
+  public func location(inStringAt literal: SourceLocation, offset: Int) -> SourceLocation {
+    // Only reached if the location does not match the source, which the parser never produces.
+    let fallback = SourceLocation(line: literal.line, column: literal.column + 1 + offset)
+    guard var index = StringLiteralScanner.byteOffset(of: literal, in: source) else { return fallback }
+    return StringLiteralScanner.location(ofDecodedScalar: offset, literalAt: &index, startingAt: literal, in: source) ?? fallback
   }
 
   public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

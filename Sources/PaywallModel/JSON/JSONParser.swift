@@ -136,6 +136,7 @@ public struct JSONParser {
       guard index < bytes.count else { throw error("unexpected end of file inside an object, expected '}'") }
       guard bytes[index] == UInt8(ascii: "\"") else {
         if bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+        if bytes[index] == UInt8(ascii: "'") { throw error("keys must use double quotes (\"), not single quotes") }
         throw error("expected a quoted key, found \(describeCurrent())")
       }
       let keyLocation = location

@@ -135,9 +135,7 @@ private struct ComponentContext {
     switch TemplateText.parse(text, slots: slots) {
     case .success(let t): return t
     case .failure(let problem):
-      // The string's opening quote is at `location`; its characters start one column later.
-      let column = location.column + 1 + problem.offset
-      diagnostics.error(problem.message, at: SourceLocation(line: location.line, column: column), path: path)
+      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
       return nil
     }
   }

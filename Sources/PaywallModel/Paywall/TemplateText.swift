@@ -31,7 +31,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     segments.compactMap { if case .variable(let v) = $0 { v } else { nil } }
   }
 
-  /// A problem in a template, with its offset (in characters) inside the string.
+  /// A problem in a template, with its offset (in Unicode scalars) inside the decoded string.
   public struct Problem: Error, Sendable, Equatable {
     public var message: String
     public var offset: Int
@@ -45,7 +45,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     while let open = rest.range(of: "{{") {
       let literal = rest[..<open.lowerBound]
       if !literal.isEmpty { segments.append(.literal(String(literal))) }
-      offset += literal.count
+      offset += literal.unicodeScalars.count
       let afterOpen = rest[open.upperBound...]
       guard let close = afterOpen.range(of: "}}") else {
         return .failure(Problem(message: "'{{' is never closed with '}}'", offset: offset))
@@ -55,7 +55,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
       case .success(let v): segments.append(.variable(v))
       case .failure(let problem): return .failure(Problem(message: problem.message, offset: offset))
       }
-      offset += 2 + inner.count + 2
+      offset += 2 + inner.unicodeScalars.count + 2
       rest = afterOpen[close.upperBound...]
     }
     if !rest.isEmpty { segments.append(.literal(String(rest))) }

@@ -53,13 +53,14 @@ public enum ProjectLoader {
       return loadCatalogOnly(path)
     }
     let root: JSONNode
+    let collector: DiagnosticCollector
     do {
-      root = try SourceFile.parse(path: path).0
+      (root, collector) = try SourceFile.parse(path: path)
     } catch {
       return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
     }
     if root["components"] != nil {
-      return loadSinglePaywall(path, root: root, catalogPath: catalogPath)
+      return loadSinglePaywall(path, root: root, diagnostics: collector, catalogPath: catalogPath)
     }
     if root["paywalls"] != nil || root["catalog"] != nil {
       return loadProjectFile(path, catalogPath: catalogPath)
@@ -101,9 +102,9 @@ public enum ProjectLoader {
                               path: JSONPath.root.appending("paywalls").appending(index)))
         continue
       }
-      if let paywall = loadPaywall(paywallFile, catalog: catalog, into: &all) {
+      if let (paywall, root) = loadPaywall(paywallFile, catalog: catalog, into: &all) {
         if let first = ids[paywall.id] {
-          all.append(Diagnostic(file: paywallFile, location: .start, severity: .error,
+          all.append(Diagnostic(file: paywallFile, location: root["id"]?.location ?? root.location, severity: .error,
                                 message: "paywall id '\(paywall.id)' is already used by \(first); ids must be unique",
                                 path: JSONPath.root.appending("id")))
         } else {
@@ -133,8 +134,16 @@ public enum ProjectLoader {
     for entry in entries where entry.hasSuffix(".json") && entry != catalogFileName
       && !entry.hasSuffix(".schema.json") && !entry.hasSuffix(".entitlements.json") {
       let file = resolve(entry, in: directory)
-      guard let root = try? SourceFile.parse(path: file).0, root["components"] != nil else { continue }
-      if let paywall = loadPaywall(file, catalog: catalog, into: &all) { paywalls.append(paywall) }
+      let root: JSONNode
+      do {
+        root = try SourceFile.parse(path: file).0
+      } catch {
+        // A file that does not parse may be a paywall with a typo: never skip it silently.
+        all += error.diagnostics
+        continue
+      }
+      guard root["components"] != nil else { continue }
+      if let (paywall, _) = loadPaywall(file, catalog: catalog, into: &all) { paywalls.append(paywall) }
     }
     if paywalls.isEmpty && !all.contains(where: { $0.severity == .error }) {
       return failed(directory, "no paywall files (JSON with 'components') here")
@@ -142,7 +151,8 @@ public enum ProjectLoader {
     return finish(name: (directory as NSString).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
   }
 
-  private static func loadSinglePaywall(_ file: String, root: JSONNode, catalogPath: String?) -> ProjectLoadResult {
+  private static func loadSinglePaywall(_ file: String, root: JSONNode, diagnostics: DiagnosticCollector,
+                                        catalogPath: String?) -> ProjectLoadResult {
     let directory = (file as NSString).deletingLastPathComponent
     var all: [Diagnostic] = []
     var catalogFile = catalogPath
@@ -161,7 +171,6 @@ public enum ProjectLoader {
       return failed(file, "no catalog found beside the paywall; pass --catalog FILE (.json or .storekit)")
     }
     let catalog = loadCatalog(catalogFile, into: &all)
-    let diagnostics = DiagnosticCollector(file: file)
     let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
     all += diagnostics.diagnostics
     return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
@@ -191,7 +200,7 @@ public enum ProjectLoader {
     return catalog
   }
 
-  private static func loadPaywall(_ file: String, catalog: Catalog?, into all: inout [Diagnostic]) -> PaywallDefinition? {
+  private static func loadPaywall(_ file: String, catalog: Catalog?, into all: inout [Diagnostic]) -> (PaywallDefinition, JSONNode)? {
     let diagnostics: DiagnosticCollector
     let root: JSONNode
     do {
@@ -202,7 +211,7 @@ public enum ProjectLoader {
     }
     let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
     all += diagnostics.diagnostics
-    return paywall
+    return paywall.map { ($0, root) }
   }
 
   private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], diagnostics: [Diagnostic]) -> ProjectLoadResult {
