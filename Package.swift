@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"]),
     .testTarget(
       name: "PaywallTUITests",
-      dependencies: ["PaywallTUI", "PaywallModel"],
+      dependencies: ["PaywallTUI", "PaywallModel", "CNCurses"],
       exclude: ["Goldens"]
     ),
   ],

@@ -67,7 +67,7 @@ struct FrameTests {
     var outer = Frame(width: 8, height: 2)
     outer.put("🇯🇵", x: 0, y: 0, style: .plain)
     outer.draw(inner, x: 1, y: 1)
-    #expect(outer.lines == ["🇯🇵      ", " 🇫🇷e\u{301}👨‍👩‍👧 "])
+    #expect(outer.lines == ["🇯🇵      ", " 🇫🇷e\u{301}👨‍👩‍👧  "])
     #expect(outer.character(x: 1, y: 1) == "🇫🇷")
     #expect(outer.character(x: 3, y: 1) == "e\u{301}")
     #expect(outer[4, 1].width == 2 && outer[5, 1].isContinuation)

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+import PaywallModel
+
+@Suite("JSONParser")
+struct JSONParserTests {
+  // MARK: - Values
+
+  @Test func objectsKeepMemberOrderAndDuplicateKeys() throws {
+    let root = try #require(Fixture.parse(#"{"b": 1, "a": 2, "b": 3, "c": {}}"#))
+    let members = try #require(root.members)
+    #expect(members.map(\.key) == ["b", "a", "b", "c"])
+    // The subscript answers with the first of duplicated members.
+    guard case .number(let first)? = root["b"]?.value else {
+      Issue.record("root[\"b\"] is not a number")
+      return
+    }
+    #expect(first == "1")
+    guard case .number(let third) = members[2].value.value else {
+      Issue.record("the third member is not a number")
+      return
+    }
+    #expect(third == "3")
+    #expect(root["c"]?.members?.isEmpty == true)
+    #expect(root["missing"] == nil)
+  }
+
+  @Test func arraysKeepElementsInOrder() throws {
+    let root = try #require(Fixture.parse(#"[true, false, null, "s", 1, [], [2, [3]]]"#))
+    let elements = try #require(root.elements)
+    #expect(elements.count == 7)
+    #expect(elements.map(\.value.typeName) ==
+      ["a boolean", "a boolean", "null", "a string", "a number", "an array", "an array"])
+    guard case .bool(true) = elements[0].value, case .bool(false) = elements[1].value, case .null = elements[2].value else {
+      Issue.record("literals decoded wrongly: \(elements.prefix(3).map(\.value))")
+      return
+    }
+    #expect(elements[3].stringValue == "s")
+    #expect(elements[5].elements?.count == 0)
+    let nested = try #require(elements[6].elements)
+    #expect(nested.count == 2)
+    #expect(nested[1].elements?.count == 1)
+  }
+
+  @Test(arguments: [
+    "0", "-0", "59.99", "4.990", "-0.5e+10", "1E3", "2e-7", "100000000000000000000000000001",
+    "0.1000000000000000055511151231257827",
+  ])
+  func numbersKeepTheirExactSourceText(_ text: String) throws {
+    let root = try #require(Fixture.parse("[\(text)]"))
+    let element = try #require(root.elements?.first)
+    guard case .number(let kept) = element.value else {
+      Issue.record("\(text) did not decode as a number: \(element.value)")
+      return
+    }
+    #expect(kept == text)
+  }
+
+  @Test func stringEscapesAreDecoded() throws {
+    let root = try #require(Fixture.parse(#"["quote \" backslash \\ slash \/ end", "line\nbreak", "caf\u00e9 \u00C9", "tab\there"]"#))
+    let strings = try #require(root.elements).map(\.stringValue)
+    #expect(strings[0] == #"quote " backslash \ slash / end"#)
+    #expect(strings[1] == "line\nbreak")
+    #expect(strings[2] == "caf\u{E9} \u{C9}")
+    // A tab is decoded, then the sanitiser turns it into a space.
+    #expect(strings[3] == "tab here")
+  }
+
+  @Test func surrogatePairsDecodeToOneScalar() throws {
+    let root = try #require(Fixture.parse(#"["\ud83d\ude00", "\uD834\uDD1E!", "x\ud83dy", "\ude00", "\ud83d\u0041"]"#))
+    let strings = try #require(root.elements).map(\.stringValue)
+    #expect(strings[0] == "\u{1F600}")
+    #expect(strings[0]?.unicodeScalars.count == 1)
+    #expect(strings[1] == "\u{1D11E}!")
+    // A lone high surrogate, a lone low surrogate, and a high surrogate followed by a non-surrogate
+    // each become U+FFFD rather than an invalid string.
+    #expect(strings[2] == "x\u{FFFD}y")
+    #expect(strings[3] == "\u{FFFD}")
+    #expect(strings[4] == "\u{FFFD}A")
+  }
+
+  @Test func rawUTF8IsKept() throws {
+    let root = try #require(Fixture.parse("[\"日本語 😀 caf\u{E9}\"]"))
+    #expect(root.elements?.first?.stringValue == "日本語 😀 caf\u{E9}")
+  }
+
+  @Test func byteOrderMarkIsSkippedAndDoesNotShiftColumns() throws {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)
+    let root = try JSONParser.parse(bytes: bytes)
+    #expect(root.location == Position(line: 1, column: 1))
+    let member = try #require(root.members?.first)
+    #expect(member.key == "a")
+    #expect(member.keyLocation == Position(line: 1, column: 2))
+    #expect(member.value.location == Position(line: 1, column: 7))
+  }
+
+  @Test func byteOrderMarkIsOnlyAllowedAtTheStart() throws {
+    let bytes: [UInt8] = Array(" ".utf8) + [0xEF, 0xBB, 0xBF] + Array("{}".utf8)
+    let error = try #require(Fixture.syntaxError(bytes: bytes))
+    #expect(error.location == Position(line: 1, column: 2))
+    #expect(error.message.contains("expected a value"))
+  }
+
+  // MARK: - Locations
+
+  @Test func nestedValuesAndKeysHaveLineAndColumn() throws {
+    let text = """
+      {
+        "a": [1, {"b": "x"}],
+        "c": {
+          "d": null
+        }
+      }
+      """
+    let root = try #require(Fixture.parse(text))
+    #expect(root.location == Position(line: 1, column: 1))
+    let members = try #require(root.members)
+    #expect(members[0].keyLocation == Position(line: 2, column: 3))
+    let array = members[0].value
+    #expect(array.location == Position(line: 2, column: 8))
+    let elements = try #require(array.elements)
+    #expect(elements[0].location == Position(line: 2, column: 9))
+    #expect(elements[1].location == Position(line: 2, column: 12))
+    let inner = try #require(elements[1].members?.first)
+    #expect(inner.keyLocation == Position(line: 2, column: 13))
+    #expect(inner.value.location == Position(line: 2, column: 18))
+    #expect(members[1].keyLocation == Position(line: 3, column: 3))
+    #expect(members[1].value.location == Position(line: 3, column: 8))
+    let d = try #require(members[1].value.members?.first)
+    #expect(d.keyLocation == Position(line: 4, column: 5))
+    #expect(d.value.location == Position(line: 4, column: 10))
+  }
+
+  @Test func columnsCountUnicodeScalarsNotBytes() throws {
+    // "é" is two UTF-8 bytes but one column; "😀" is four bytes but one column.
+    let root = try #require(Fixture.parse("{\"\u{E9}\": 1, \"k\": [\"😀\", 2]}"))
+    let members = try #require(root.members)
+    #expect(members[0].key == "\u{E9}")
+    #expect(members[0].value.location == Position(line: 1, column: 7))
+    #expect(members[1].keyLocation == Position(line: 1, column: 10))
+    let elements = try #require(members[1].value.elements)
+    #expect(elements[0].location == Position(line: 1, column: 16))
+    #expect(elements[1].location == Position(line: 1, column: 21))
+  }
+
+  @Test func errorColumnsCountUnicodeScalars() throws {
+    let error = try #require(Fixture.syntaxError("{\"caf\u{E9}\": x}"))
+    #expect(error.location == Position(line: 1, column: 10))
+  }
+
+  @Test func crlfLineEndingsCountOneLineEach() throws {
+    let root = try #require(Fixture.parse("{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}"))
+    let members = try #require(root.members)
+    #expect(members[0].keyLocation == Position(line: 2, column: 3))
+    #expect(members[1].value.location == Position(line: 3, column: 8))
+  }
+
+  // MARK: - Syntax errors
+
+  struct SyntaxCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var json: String
+    var line: Int
+    var column: Int
+    var message: String
+    var testDescription: String { name }
+  }
+
+  static let syntaxCases: [SyntaxCase] = [
+    SyntaxCase(name: "trailing comma in object", json: #"{"a": 1,}"#, line: 1, column: 9,
+               message: "trailing comma before '}'"),
+    SyntaxCase(name: "trailing comma in object, multi-line", json: "{\n  \"a\": 1,\n}", line: 3, column: 1,
+               message: "trailing comma before '}'"),
+    SyntaxCase(name: "trailing comma in array", json: "[1, 2,]", line: 1, column: 7,
+               message: "trailing comma before ']'"),
+    SyntaxCase(name: "trailing comma in nested array", json: "{\n  \"items\": [\n    \"a\",\n  ]\n}", line: 4, column: 3,
+               message: "trailing comma before ']'"),
+    SyntaxCase(name: "missing colon", json: #"{"a" 1}"#, line: 1, column: 6,
+               message: #"expected ':' after the key "a", found '1'"#),
+    SyntaxCase(name: "missing comma between members", json: "{\n  \"a\": 1\n  \"b\": 2\n}", line: 3, column: 3,
+               message: #"expected ',' or '}' after the value of "a", found '"'"#),
+    SyntaxCase(name: "missing comma in array", json: "[1 2]", line: 1, column: 4,
+               message: "expected ',' or ']' in the array, found '2'"),
+    SyntaxCase(name: "unterminated string", json: #"{"name": "abc"#, line: 1, column: 10,
+               message: "unterminated string (opened here)"),
+    SyntaxCase(name: "unterminated string on a later line", json: "[\n  \"ok\",\n  \"caf\u{E9} never closed", line: 3, column: 3,
+               message: "unterminated string (opened here)"),
+    SyntaxCase(name: "single-quoted string value", json: "{\"a\": 'x'}", line: 1, column: 7,
+               message: "strings must use double quotes (\"), not single quotes"),
+    SyntaxCase(name: "single-quoted key", json: "{'a': 1}", line: 1, column: 2,
+               message: "keys must use double quotes (\"), not single quotes"),
+    SyntaxCase(name: "leading zero", json: "[01]", line: 1, column: 3,
+               message: "numbers must not have leading zeros"),
+    SyntaxCase(name: "negative leading zero", json: #"{"n": -007}"#, line: 1, column: 9,
+               message: "numbers must not have leading zeros"),
+    SyntaxCase(name: "minus without digits", json: "[-]", line: 1, column: 3, message: "expected a digit after '-'"),
+    SyntaxCase(name: "dot without digits", json: "[1.]", line: 1, column: 4, message: "expected a digit after '.'"),
+    SyntaxCase(name: "exponent without digits", json: "[1e+]", line: 1, column: 5, message: "expected a digit in the exponent"),
+    SyntaxCase(name: "invalid escape", json: #"["a\x"]"#, line: 1, column: 5, message: #"invalid escape '\x' in a string"#),
+    SyntaxCase(name: "short unicode escape", json: #"["\u12G4"]"#, line: 1, column: 7, message: #"expected four hex digits after \u"#),
+    SyntaxCase(name: "raw newline in string", json: "[\"ab\ncd\"]", line: 1, column: 5,
+               message: "unescaped line break inside a string (write \\n)"),
+    SyntaxCase(name: "raw tab in string", json: "[\"a\tb\"]", line: 1, column: 4,
+               message: "unescaped control character 0x9 inside a string"),
+    SyntaxCase(name: "end of file instead of a value", json: #"{"a": "#, line: 1, column: 7,
+               message: "unexpected end of file, expected a value"),
+    SyntaxCase(name: "empty file", json: "", line: 1, column: 1, message: "unexpected end of file, expected a value"),
+    SyntaxCase(name: "end of file inside an object", json: "{\"a\": 1\n", line: 2, column: 1,
+               message: "unexpected end of file inside an object, expected '}'"),
+    SyntaxCase(name: "end of file inside an array", json: "[1, 2", line: 1, column: 6,
+               message: "unexpected end of file inside an array, expected ']'"),
+    SyntaxCase(name: "garbage after the top-level value", json: "{} x", line: 1, column: 4,
+               message: "unexpected 'x' after the top-level value"),
+    SyntaxCase(name: "second value after the top-level value", json: "{\"a\": 1}\n}", line: 2, column: 1,
+               message: "unexpected '}' after the top-level value"),
+    SyntaxCase(name: "misspelt literal", json: "[tru]", line: 1, column: 2, message: "expected a value, found 't'"),
+    SyntaxCase(name: "bare word", json: #"{"a": yes}"#, line: 1, column: 7, message: "expected a value, found 'y'"),
+    SyntaxCase(name: "comment", json: "{\n  // no comments in JSON\n  \"a\": 1\n}", line: 2, column: 3,
+               message: "expected a quoted key, found '/'"),
+  ]
+
+  @Test(arguments: syntaxCases)
+  func syntaxErrorsHaveExactPositionAndMessage(_ c: SyntaxCase) throws {
+    let error = try #require(Fixture.syntaxError(c.json), "\(c.name) should not parse")
+    #expect(error.location == Position(line: c.line, column: c.column))
+    #expect(error.message == c.message)
+  }
+
+  @Test func nestingUpToMaximumDepthIsAccepted() throws {
+    let depth = JSONParser.maximumDepth
+    let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    var node = try JSONParser.parse(text)
+    var levels = 1
+    while let inner = node.elements?.first {
+      node = inner
+      levels += 1
+    }
+    #expect(levels == depth)
+  }
+
+  @Test func nestingDeeperThanMaximumDepthIsRefused() throws {
+    let depth = JSONParser.maximumDepth + 1
+    let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    let error = try #require(Fixture.syntaxError(text))
+    #expect(error.message == "nesting deeper than \(JSONParser.maximumDepth) levels")
+    #expect(error.location == Position(line: 1, column: depth))
+  }
+
+  @Test func deeplyNestedObjectsAreRefusedWithoutCrashing() throws {
+    // 100 000 levels would overflow the stack of a naive recursive parser.
+    let text = String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000)
+    let error = try #require(Fixture.syntaxError(text))
+    #expect(error.message.contains("nesting deeper than"))
+    #expect(error.location == Position(line: 1, column: 5 * JSONParser.maximumDepth + 1))
+  }
+}

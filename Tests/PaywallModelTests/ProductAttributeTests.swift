@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+import PaywallModel
+
+@Suite("Product attributes")
+struct ProductAttributeTests {
+  static func subscription(_ period: String, price: String, currency: String = "USD", locale: String = "en_US",
+                           intro: IntroductoryOffer? = nil) -> StoreProduct {
+    StoreProduct(id: "com.acme.\(period.lowercased())", displayName: "Plan \(period)", price: Fixture.decimal(price),
+                 currencyCode: currency, locale: locale, kind: .autoRenewable,
+                 subscriptionPeriod: SubscriptionPeriod(iso8601: period), introductoryOffer: intro)
+  }
+
+  static func trial(_ period: String) -> IntroductoryOffer {
+    IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(iso8601: period)!)
+  }
+
+  /// 2026-01-01 00:00:00 UTC.
+  static let newYear2026 = Date(timeIntervalSince1970: 1_767_225_600)
+
+  // MARK: - Periods
+
+  struct PeriodCase: Sendable, CustomTestStringConvertible {
+    var iso: String
+    var period: String
+    var periodly: String
+    var localizedPeriod: String
+    var days: Int
+    var weeks: Int
+    var months: Int
+    var years: Int
+    var testDescription: String { iso }
+  }
+
+  // Superwall's words and whole-unit counts (a month is 30 days and 4 weeks, a year 365 days and 52 weeks).
+  static let periodCases: [PeriodCase] = [
+    PeriodCase(iso: "P7D", period: "week", periodly: "weekly", localizedPeriod: "7 days", days: 7, weeks: 1, months: 0, years: 0),
+    PeriodCase(iso: "P1W", period: "week", periodly: "weekly", localizedPeriod: "1 week", days: 7, weeks: 1, months: 0, years: 0),
+    PeriodCase(iso: "P1M", period: "month", periodly: "monthly", localizedPeriod: "1 month", days: 30, weeks: 4, months: 1, years: 0),
+    PeriodCase(iso: "P2M", period: "2 months", periodly: "every 2 months", localizedPeriod: "2 months", days: 60, weeks: 8, months: 2, years: 0),
+    PeriodCase(iso: "P3M", period: "quarter", periodly: "quarterly", localizedPeriod: "3 months", days: 90, weeks: 12, months: 3, years: 0),
+    PeriodCase(iso: "P6M", period: "6 months", periodly: "every 6 months", localizedPeriod: "6 months", days: 180, weeks: 24, months: 6, years: 0),
+    PeriodCase(iso: "P1Y", period: "year", periodly: "yearly", localizedPeriod: "1 year", days: 365, weeks: 52, months: 12, years: 1),
+  ]
+
+  @Test(arguments: periodCases)
+  func periodAttributes(_ c: PeriodCase) {
+    let product = Self.subscription(c.iso, price: "9.99")
+    #expect(product.attribute(.period) == c.period)
+    #expect(product.attribute(.periodly) == c.periodly)
+    #expect(product.attribute(.localizedPeriod) == c.localizedPeriod)
+    #expect(product.attribute(.periodDays) == "\(c.days)")
+    #expect(product.attribute(.periodWeeks) == "\(c.weeks)")
+    #expect(product.attribute(.periodMonths) == "\(c.months)")
+    #expect(product.attribute(.periodYears) == "\(c.years)")
+  }
+
+  // MARK: - Unit prices
+
+  struct UnitPriceCase: Sendable, CustomTestStringConvertible {
+    var iso: String
+    var price: String
+    var daily: String
+    var weekly: String
+    var monthly: String
+    var yearly: String
+    var testDescription: String { "\(iso) at $\(price)" }
+  }
+
+  // Worked by hand from Superwall's rules (a month is 365/12 days and 52/12 weeks, a year 365 days
+  // and 52 weeks), then truncated to cents:
+  //   P7D $2.99:  daily 2.99/7 = 0.427…; weekly 2.99×365/364 = 2.998…; monthly 2.99×365/84 = 12.992…;
+  //               yearly 2.99×365/7 = 155.907…
+  //   P1W $4.99:  daily 4.99×52/365 = 0.7109…; monthly 4.99×52/12 = 21.623…; yearly 4.99×52 = 259.48
+  //   P1M $9.99:  daily 9.99×12/365 = 0.3284…; weekly 9.99×12/52 = 2.3053…; yearly 9.99×12 = 119.88
+  //   P2M $17.99: daily 17.99×6/365 = 0.2957…; weekly 17.99×6/52 = 2.0757…; monthly 8.995; yearly 107.94
+  //   P3M $24.99: daily 24.99×4/365 = 0.2738…; weekly 24.99×4/52 = 1.9223…; monthly 8.33; yearly 99.96
+  //   P6M $39.99: daily 39.99×2/365 = 0.2191…; weekly 39.99×2/52 = 1.5380…; monthly 6.665; yearly 79.98
+  //   P1Y $59.99: daily 59.99/365 = 0.1643…; weekly 59.99/52 = 1.1536…; monthly 59.99/12 = 4.9991…
+  static let unitPriceCases: [UnitPriceCase] = [
+    UnitPriceCase(iso: "P7D", price: "2.99", daily: "$0.42", weekly: "$2.99", monthly: "$12.99", yearly: "$155.90"),
+    UnitPriceCase(iso: "P1W", price: "4.99", daily: "$0.71", weekly: "$4.99", monthly: "$21.62", yearly: "$259.48"),
+    UnitPriceCase(iso: "P1M", price: "9.99", daily: "$0.32", weekly: "$2.30", monthly: "$9.99", yearly: "$119.88"),
+    UnitPriceCase(iso: "P3M", price: "24.99", daily: "$0.27", weekly: "$1.92", monthly: "$8.33", yearly: "$99.96"),
+    UnitPriceCase(iso: "P6M", price: "39.99", daily: "$0.21", weekly: "$1.53", monthly: "$6.66", yearly: "$79.98"),
+    UnitPriceCase(iso: "P1Y", price: "59.99", daily: "$0.16", weekly: "$1.15", monthly: "$4.99", yearly: "$59.99"),
+  ]
+
+  @Test(arguments: unitPriceCases)
+  func unitPrices(_ c: UnitPriceCase) {
+    let product = Self.subscription(c.iso, price: c.price)
+    #expect(product.attribute(.dailyPrice) == c.daily)
+    #expect(product.attribute(.weeklyPrice) == c.weekly)
+    #expect(product.attribute(.monthlyPrice) == c.monthly)
+    #expect(product.attribute(.yearlyPrice) == c.yearly)
+  }
+
+  @Test func twoMonthUnitPrices() {
+    // $17.99 every 2 months: $0.2957… a day, $2.0757… a week, $8.995 a month, exactly $107.94 a year.
+    let product = Self.subscription("P2M", price: "17.99")
+    #expect(product.attribute(.dailyPrice) == "$0.29")
+    #expect(product.attribute(.weeklyPrice) == "$2.07")
+    #expect(product.attribute(.monthlyPrice) == "$8.99")
+    #expect(product.attribute(.yearlyPrice) == "$107.94")
+  }
+
+  /// Every (period, unit) pair against exact rational arithmetic: the unit price is
+  /// floor(cents × den / num) / 100 where one period holds num/den units. Catches any rounding of
+  /// the intermediate fractions (2/12, 1/52, 7/365…) that would tip an exact result below a cent.
+  @Test(arguments: ["P3D", "P7D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y", "P2Y"])
+  func unitPricesMatchExactArithmetic(_ iso: String) throws {
+    let period = try #require(SubscriptionPeriod(iso8601: iso))
+    let n = period.value
+    // Units of `unit` in one period, as num/den, from Superwall's rules.
+    func units(_ unit: SubscriptionPeriod.Unit) -> (num: Int, den: Int) {
+      switch (unit, period.unit) {
+      case (.day, .year): (365 * n, 1)
+      case (.day, .month): (365 * n, 12)
+      case (.day, .week): (365 * n, 52)
+      case (.week, .year): (52 * n, 1)
+      case (.week, .month): (52 * n, 12)
+      case (.week, .day): (52 * n, 365)
+      case (.month, .year): (12 * n, 1)
+      case (.month, .week): (12 * n, 52)
+      case (.month, .day): (12 * n, 365)
+      case (.year, .month): (n, 12)
+      case (.year, .week): (n, 52)
+      case (.year, .day): (n, 365)
+      default: (n, 1)
+      }
+    }
+    var mismatches: [String] = []
+    for cents in stride(from: 1, through: 99_999, by: 37) + [99, 499, 999, 1799, 2999, 5999, 11_988, 14_999] {
+      let product = StoreProduct(id: "p", displayName: "P", price: Decimal(cents) / 100, kind: .autoRenewable,
+                                 subscriptionPeriod: period)
+      for unit in SubscriptionPeriod.Unit.allCases {
+        let (num, den) = units(unit)
+        let expected = Decimal(cents * den / num) / 100
+        let actual = product.unitPrice(per: unit)
+        if actual != expected {
+          mismatches.append("\(Decimal(cents) / 100) \(iso) per \(unit): \(actual.map { "\($0)" } ?? "nil") ≠ \(expected)")
+        }
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(5))")
+  }
+
+  @Test func unitPricesAreTruncatedNotRounded() {
+    // $59.99 a year is $4.999… a month: truncated to $4.99, where rounding would say $5.00.
+    let annual = Self.subscription("P1Y", price: "59.99")
+    #expect(annual.unitPrice(per: .month) == Fixture.decimal("4.99"))
+    #expect(annual.unitPrice(per: .week) == Fixture.decimal("1.15"))
+    #expect(annual.unitPrice(per: .day) == Fixture.decimal("0.16"))
+    // $9.99 a month is $2.3053… a week and $0.3284… a day.
+    let monthly = Self.subscription("P1M", price: "9.99")
+    #expect(monthly.unitPrice(per: .week) == Fixture.decimal("2.3"))
+    #expect(monthly.unitPrice(per: .day) == Fixture.decimal("0.32"))
+    #expect(monthly.unitPrice(per: .year) == Fixture.decimal("119.88"))
+  }
+
+  @Test func nonRecurringProductHasNoUnitPricesOrPeriod() {
+    let lifetime = TestCatalog.lifetime
+    for attribute: ProductAttribute in [.dailyPrice, .weeklyPrice, .monthlyPrice, .yearlyPrice] {
+      #expect(lifetime.attribute(attribute) == "n/a", "\(attribute)")
+    }
+    #expect(lifetime.unitPrice(per: .month) == nil)
+    #expect(lifetime.attribute(.period) == "")
+    #expect(lifetime.attribute(.periodly) == "")
+    #expect(lifetime.attribute(.localizedPeriod) == "")
+    #expect(lifetime.attribute(.periodDays) == "0")
+    #expect(lifetime.attribute(.periodYears) == "0")
+    #expect(lifetime.attribute(.price) == "$149.99")
+    #expect(lifetime.attribute(.hasFreeTrial) == "false")
+    #expect(lifetime.attribute(.trialPeriodText) == "")
+  }
+
+  // MARK: - Trials
+
+  struct TrialCase: Sendable, CustomTestStringConvertible {
+    var iso: String
+    var text: String
+    var days: Int
+    var weeks: Int
+    var months: Int
+    var endDate: String
+    var testDescription: String { iso }
+  }
+
+  static let trialCases: [TrialCase] = [
+    TrialCase(iso: "P3D", text: "3-day", days: 3, weeks: 0, months: 0, endDate: "Jan 4, 2026"),
+    TrialCase(iso: "P7D", text: "7-day", days: 7, weeks: 1, months: 0, endDate: "Jan 8, 2026"),
+    TrialCase(iso: "P1W", text: "7-day", days: 7, weeks: 1, months: 0, endDate: "Jan 8, 2026"),
+    TrialCase(iso: "P2W", text: "14-day", days: 14, weeks: 2, months: 0, endDate: "Jan 15, 2026"),
+    TrialCase(iso: "P1M", text: "30-day", days: 30, weeks: 4, months: 1, endDate: "Feb 1, 2026"),
+  ]
+
+  @Test(arguments: trialCases)
+  func freeTrialAttributes(_ c: TrialCase) {
+    let product = Self.subscription("P1Y", price: "59.99", intro: Self.trial(c.iso))
+    #expect(product.hasFreeTrial)
+    #expect(product.attribute(.hasFreeTrial) == "true")
+    #expect(product.attribute(.trialPeriodText) == c.text)
+    #expect(product.attribute(.trialPeriodDays) == "\(c.days)")
+    #expect(product.attribute(.trialPeriodWeeks) == "\(c.weeks)")
+    #expect(product.attribute(.trialPeriodMonths) == "\(c.months)")
+    #expect(product.attribute(.trialPeriodYears) == "0")
+    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == c.endDate)
+    #expect(product.attribute(.trialPeriodPrice) == "$0.00")
+  }
+
+  @Test func trialOverSeveralPeriodsCountsTheWholeOffer() {
+    let offer = IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 2)
+    let product = Self.subscription("P1M", price: "9.99", intro: offer)
+    #expect(product.attribute(.trialPeriodText) == "14-day")
+    #expect(product.attribute(.trialPeriodWeeks) == "2")
+    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 15, 2026")
+  }
+
+  @Test func paidIntroductoryOfferIsNotAFreeTrial() {
+    let payUpFront = IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year),
+                                       price: Fixture.decimal("29.99"))
+    let winback = Self.subscription("P1Y", price: "59.99", intro: payUpFront)
+    #expect(!winback.hasFreeTrial)
+    #expect(winback.trialPeriod == nil)
+    #expect(winback.attribute(.hasFreeTrial) == "false")
+    #expect(winback.attribute(.trialPeriodText) == "")
+    #expect(winback.attribute(.trialPeriodDays) == "0")
+    #expect(winback.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "")
+    #expect(winback.attribute(.trialPeriodPrice) == "$29.99")
+
+    let payAsYouGo = IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
+                                       periodCount: 3, price: Fixture.decimal("0.99"))
+    let intro = Self.subscription("P1M", price: "9.99", intro: payAsYouGo)
+    #expect(!intro.hasFreeTrial)
+    #expect(intro.attribute(.trialPeriodText) == "")
+    #expect(intro.attribute(.trialPeriodPrice) == "$0.99")
+  }
+
+  @Test func freeTrialOfferIgnoresAPriceAndCountsAtLeastOnePeriod() {
+    let offer = IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 7, unit: .day),
+                                  periodCount: 0, price: Fixture.decimal("5"))
+    #expect(offer.price == 0)
+    #expect(offer.periodCount == 1)
+    #expect(offer.totalPeriod == SubscriptionPeriod(value: 7, unit: .day))
+  }
+
+  @Test func trialEndDateIsComputedInUTC() throws {
+    let product = Self.subscription("P1Y", price: "59.99", intro: Self.trial("P7D"))
+    // 23:30 UTC on Dec 31 plus 7 days is Jan 7, whatever the machine's time zone.
+    let lateEvening = Self.newYear2026.addingTimeInterval(-30 * 60)
+    #expect(product.attribute(.trialPeriodEndDate, now: lateEvening) == "Jan 7, 2026")
+    let end = try #require(product.trialEndDate(from: Self.newYear2026))
+    #expect(end.timeIntervalSince(Self.newYear2026) == 7 * 86_400)
+  }
+
+  // MARK: - Prices and currencies
+
+  struct PriceCase: Sendable, CustomTestStringConvertible {
+    var price: String
+    var currency: String
+    var locale: String
+    var formatted: String
+    var symbol: String
+    var testDescription: String { "\(currency) \(locale)" }
+  }
+
+  static let priceCases: [PriceCase] = [
+    PriceCase(price: "59.99", currency: "USD", locale: "en_US", formatted: "$59.99", symbol: "$"),
+    PriceCase(price: "59.99", currency: "EUR", locale: "de_DE", formatted: "59,99\u{A0}€", symbol: "€"),
+    PriceCase(price: "4.99", currency: "GBP", locale: "en_GB", formatted: "£4.99", symbol: "£"),
+    PriceCase(price: "1234.5", currency: "USD", locale: "en_US", formatted: "$1,234.50", symbol: "$"),
+  ]
+
+  @Test(arguments: priceCases)
+  func pricesAreFormattedForCurrencyAndLocale(_ c: PriceCase) {
+    let product = Self.subscription("P1M", price: c.price, currency: c.currency, locale: c.locale)
+    #expect(product.attribute(.price) == c.formatted)
+    #expect(product.attribute(.currencySymbol) == c.symbol)
+    #expect(product.attribute(.currencyCode) == c.currency)
+    #expect(product.attribute(.locale) == c.locale)
+  }
+
+  @Test func yenHasNoDecimals() {
+    let product = Self.subscription("P1M", price: "600", currency: "JPY", locale: "ja_JP")
+    #expect(product.attribute(.price) == "\u{A5}600")
+    #expect(product.attribute(.currencySymbol) == "\u{A5}")
+    #expect(product.attribute(.monthlyPrice) == "\u{A5}600")
+  }
+
+  @Test func rawPriceIsThePlainDecimal() {
+    #expect(Self.subscription("P1Y", price: "59.99").attribute(.rawPrice) == "59.99")
+    #expect(Self.subscription("P1Y", price: "59.99", currency: "EUR", locale: "de_DE").attribute(.rawPrice) == "59.99")
+    #expect(Self.subscription("P1M", price: "600", currency: "JPY", locale: "ja_JP").attribute(.rawPrice) == "600")
+  }
+
+  @Test func identityAttributes() {
+    let product = StoreProduct(id: "com.acme.pro.annual", displayName: "Annual", description: "Billed yearly",
+                               price: Fixture.decimal("59.99"), kind: .autoRenewable,
+                               subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .year))
+    #expect(product.attribute(.identifier) == "com.acme.pro.annual")
+    #expect(product.attribute(.name) == "Annual")
+    #expect(product.attribute(.description) == "Billed yearly")
+  }
+
+  @Test func unitPricesUseTheProductsCurrency() {
+    let product = Self.subscription("P1Y", price: "59.99", currency: "EUR", locale: "de_DE")
+    #expect(product.attribute(.monthlyPrice) == "4,99\u{A0}€")
+  }
+
+  // MARK: - Periods parsing
+
+  @Test(arguments: [("P7D", 7, SubscriptionPeriod.Unit.day), ("P1W", 1, .week), ("p3m", 3, .month), ("P1Y", 1, .year)])
+  func iso8601PeriodsParse(_ text: String, _ value: Int, _ unit: SubscriptionPeriod.Unit) throws {
+    let period = try #require(SubscriptionPeriod(iso8601: text))
+    #expect(period.value == value)
+    #expect(period.unit == unit)
+    #expect(period.iso8601 == text.uppercased())
+  }
+
+  @Test(arguments: ["", "P", "P0M", "P1Q", "1M", "P1M2D", "PT1H", "P-1M", "P1.5Y", "P1001D"])
+  func malformedPeriodsAreRejected(_ text: String) {
+    #expect(SubscriptionPeriod(iso8601: text) == nil)
+  }
+
+  // MARK: - Savings
+
+  @Test func annualSavesFiftyPercentAgainstMonthly() {
+    let definition = PaywallDefinition(
+      id: "p", name: "P",
+      slots: [ProductSlot(name: "primary", productID: TestCatalog.annual.id),
+              ProductSlot(name: "secondary", productID: TestCatalog.monthly.id),
+              ProductSlot(name: "tertiary", productID: TestCatalog.lifetime.id)],
+      components: [.products(ProductPicker())])
+    let resolved = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    // $4.99 a month against $9.99: 1 − 4.99/9.99 = 50.05 % → 50. The monthly plan saves nothing, and
+    // the lifetime unlock has no monthly price.
+    #expect(resolved.savingsPercent == ["primary": 50])
+  }
+
+  @Test func weeklyPlanIsTheMostExpensivePerMonth() {
+    let definition = PaywallDefinition(
+      id: "p", name: "P",
+      slots: [ProductSlot(name: "weekly", productID: TestCatalog.weekly.id),
+              ProductSlot(name: "monthly", productID: TestCatalog.monthly.id),
+              ProductSlot(name: "annual", productID: TestCatalog.annual.id)],
+      components: [])
+    let resolved = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    // Per month: weekly $21.62, monthly $9.99, annual $4.99.
+    // 1 − 9.99/21.62 = 53.79 % → 53; 1 − 4.99/21.62 = 76.91 % → 76.
+    #expect(resolved.savingsPercent == ["monthly": 53, "annual": 76])
+  }
+}

@@ -1,0 +1,37 @@
+import CNCurses
+import Foundation
+import Testing
+
+/// The C shim exposes what Swift cannot import from curses.h (function-like macros, globals) and
+/// the wide-character API that needs NCURSES_WIDECHAR defined before the header.
+@Suite("ncurses shim")
+struct CursesShimTests {
+  @Test func macroWrappersMatchTheHeaderConstants() {
+    #expect(pw_key_f(5) == KEY_F0 + 5)
+    #expect(pw_color_pair(3) == 3 << 8)
+    #expect(pw_a_bold() != 0 && pw_a_reverse() != 0 && pw_a_bold() != pw_a_reverse())
+    #expect(pw_err() == -1 && pw_ok() == 0)
+    #expect(pw_key_resize() != pw_key_mouse())
+  }
+
+  /// `initscr()` exits the process on an unknown TERM; `newterm()` returns NULL, so the app can
+  /// print a clear error instead. Nothing is drawn: both streams are /dev/null.
+  @Test func newtermRefusesAnUnknownTerminalWithoutExiting() throws {
+    let output = try #require(fopen("/dev/null", "w"))
+    let input = try #require(fopen("/dev/null", "r"))
+    defer {
+      fclose(output)
+      fclose(input)
+    }
+    #expect(newterm("paywall-tui-no-such-terminal", output, input) == nil)
+  }
+
+  @Test func wideCharacterAPIIsAvailable() {
+    // wget_wch and setcchar only exist when the shim enabled the wide API before curses.h.
+    let getWide = wget_wch
+    _ = getWide
+    var cell = cchar_t()
+    let text: [wchar_t] = [0x6F22, 0]  // 漢
+    #expect(setcchar(&cell, text, 0, 0, nil) == pw_ok())
+  }
+}
