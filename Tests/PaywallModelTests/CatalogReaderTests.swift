@@ -118,16 +118,6 @@ struct CatalogReaderTests {
 
   // MARK: - Errors
 
-  struct ErrorCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var json: String
-    var line: Int
-    var column: Int
-    var path: String
-    var message: String
-    var testDescription: String { name }
-  }
-
   static let errorCases: [ErrorCase] = [
     ErrorCase(name: "missing required key", json: """
       {

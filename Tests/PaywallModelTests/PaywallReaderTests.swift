@@ -161,16 +161,6 @@ struct PaywallReaderTests {
 
   // MARK: - One error each
 
-  struct ErrorCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var json: String
-    var line: Int
-    var column: Int
-    var path: String
-    var message: String
-    var testDescription: String { name }
-  }
-
   static let errorCases: [ErrorCase] = [
     ErrorCase(name: "unknown top-level key", json: """
       {

@@ -108,3 +108,14 @@ extension Array where Element == Diagnostic {
   var errors: [Diagnostic] { filter { $0.severity == .error } }
   var warnings: [Diagnostic] { filter { $0.severity == .warning } }
 }
+
+/// One validation mistake and the diagnostic it must produce, for parameterised error tables.
+struct ErrorCase: Sendable, CustomTestStringConvertible {
+  var name: String
+  var json: String
+  var line: Int
+  var column: Int
+  var path: String
+  var message: String
+  var testDescription: String { name }
+}

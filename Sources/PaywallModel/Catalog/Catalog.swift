@@ -63,14 +63,17 @@ public struct Catalog: Sendable {
   /// Loads a catalog file, choosing the reader by extension (`.storekit`) or content.
   public static func load(path: String) throws(ValidationFailure) -> Catalog {
     let (root, diagnostics) = try SourceFile.parse(path: path)
-    let catalog: Catalog?
-    if path.hasSuffix(".storekit") {
-      catalog = StoreKitConfigurationReader.read(root, file: path, diagnostics: diagnostics)
-    } else {
-      catalog = CatalogReader.read(root, file: path, diagnostics: diagnostics)
+    guard let catalog = read(root, file: path, diagnostics: diagnostics), !diagnostics.hasErrors else {
+      throw ValidationFailure(diagnostics.diagnostics)
     }
-    guard let catalog, !diagnostics.hasErrors else { throw ValidationFailure(diagnostics.diagnostics) }
     return catalog
+  }
+
+  /// Reads a parsed catalog file with the reader its extension calls for.
+  static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
+    file.hasSuffix(".storekit")
+      ? StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics)
+      : CatalogReader.read(root, file: file, diagnostics: diagnostics)
   }
 }
 

@@ -75,13 +75,8 @@ public enum ProjectLoader {
 
   private static func loadProjectFile(_ file: String, catalogPath: String?) -> ProjectLoadResult {
     let directory = (file as NSString).deletingLastPathComponent
-    let root: JSONNode
-    let diagnostics: DiagnosticCollector
-    do {
-      (root, diagnostics) = try SourceFile.parse(path: file)
-    } catch {
-      return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
-    }
+    var all: [Diagnostic] = []
+    guard let (root, diagnostics) = parse(file, into: &all) else { return ProjectLoadResult(project: nil, diagnostics: all) }
     guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a project") else {
       return ProjectLoadResult(project: nil, diagnostics: diagnostics.diagnostics)
     }
@@ -89,7 +84,7 @@ public enum ProjectLoader {
     let catalogName = reader.string("catalog", required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
     reader.finish()
-    var all = diagnostics.diagnostics
+    all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
     let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
     var paywalls: [PaywallDefinition] = []
@@ -134,16 +129,11 @@ public enum ProjectLoader {
     for entry in entries where entry.hasSuffix(".json") && entry != catalogFileName
       && !entry.hasSuffix(".schema.json") && !entry.hasSuffix(".entitlements.json") {
       let file = resolve(entry, in: directory)
-      let root: JSONNode
-      do {
-        root = try SourceFile.parse(path: file).0
-      } catch {
-        // A file that does not parse may be a paywall with a typo: never skip it silently.
-        all += error.diagnostics
-        continue
+      // A file that does not parse may be a paywall with a typo: its error is reported, never skipped.
+      guard let (root, diagnostics) = parse(file, into: &all), root["components"] != nil else { continue }
+      if let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all) {
+        paywalls.append(paywall)
       }
-      guard root["components"] != nil else { continue }
-      if let (paywall, _) = loadPaywall(file, catalog: catalog, into: &all) { paywalls.append(paywall) }
     }
     if paywalls.isEmpty && !all.contains(where: { $0.severity == .error }) {
       return failed(directory, "no paywall files (JSON with 'components') here")
@@ -171,8 +161,7 @@ public enum ProjectLoader {
       return failed(file, "no catalog found beside the paywall; pass --catalog FILE (.json or .storekit)")
     }
     let catalog = loadCatalog(catalogFile, into: &all)
-    let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
-    all += diagnostics.diagnostics
+    let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all)
     return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
   }
 
@@ -184,34 +173,33 @@ public enum ProjectLoader {
 
   // MARK: - Pieces
 
-  private static func loadCatalog(_ file: String, into all: inout [Diagnostic]) -> Catalog? {
-    let diagnostics: DiagnosticCollector
-    let root: JSONNode
+  /// Parses `file`, adding a read or syntax error to `all` and returning nil when it cannot.
+  private static func parse(_ file: String, into all: inout [Diagnostic]) -> (JSONNode, DiagnosticCollector)? {
     do {
-      (root, diagnostics) = try SourceFile.parse(path: file)
+      return try SourceFile.parse(path: file)
     } catch {
       all += error.diagnostics
       return nil
     }
-    let catalog = file.hasSuffix(".storekit")
-      ? StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics)
-      : CatalogReader.read(root, file: file, diagnostics: diagnostics)
+  }
+
+  private static func loadCatalog(_ file: String, into all: inout [Diagnostic]) -> Catalog? {
+    guard let (root, diagnostics) = parse(file, into: &all) else { return nil }
+    let catalog = Catalog.read(root, file: file, diagnostics: diagnostics)
     all += diagnostics.diagnostics
     return catalog
   }
 
   private static func loadPaywall(_ file: String, catalog: Catalog?, into all: inout [Diagnostic]) -> (PaywallDefinition, JSONNode)? {
-    let diagnostics: DiagnosticCollector
-    let root: JSONNode
-    do {
-      (root, diagnostics) = try SourceFile.parse(path: file)
-    } catch {
-      all += error.diagnostics
-      return nil
-    }
+    guard let (root, diagnostics) = parse(file, into: &all) else { return nil }
+    return readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all).map { ($0, root) }
+  }
+
+  private static func readPaywall(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector,
+                                  into all: inout [Diagnostic]) -> PaywallDefinition? {
     let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
     all += diagnostics.diagnostics
-    return paywall.map { ($0, root) }
+    return paywall
   }
 
   private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], diagnostics: [Diagnostic]) -> ProjectLoadResult {
