@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "paywall-tui",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "paywall-tui", targets: ["paywall-tui"]),
     .library(name: "PaywallModel", targets: ["PaywallModel"]),

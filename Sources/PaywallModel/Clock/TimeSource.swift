@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// Where time comes from: the wall clock when interactive, a simulated one in `play` and tests so
+/// latency, renewals and expiries happen when a script says `advance`, in no wall time.
+public protocol TimeSource: Sendable {
+  var now: Date { get }
+  /// Suspends for `seconds` of this source's time. Throws `CancellationError` when cancelled.
+  func sleep(seconds: Double) async throws
+}
+
+/// The real clock.
+public struct SystemTimeSource: TimeSource {
+  public init() {}
+
+  public var now: Date { Date() }
+
+  public func sleep(seconds: Double) async throws {
+    guard seconds > 0 else { return }
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+  }
+}
+
+/// A clock that only moves when told to. Sleepers are parked until `advance` passes their
+/// deadline, then woken in deadline order; `parkedCount` tells the runtime that they are waiting
+/// on time, not working, so the app counts as idle.
+public final class SimulatedTimeSource: TimeSource {
+  private struct Sleeper {
+    var id: Int
+    var deadline: Date
+    var continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: Date
+    var sleepers: [Sleeper] = []
+    var nextID = 0
+  }
+
+  private let state: Mutex<State>
+
+  /// 2026-01-01T00:00:00Z: a fixed start so `play` runs are reproducible.
+  public static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
+
+  public init(start: Date = SimulatedTimeSource.defaultStart) {
+    state = Mutex(State(now: start))
+  }
+
+  public var now: Date { state.withLock { $0.now } }
+
+  public var parkedCount: Int { state.withLock { $0.sleepers.count } }
+
+  /// The earliest deadline anyone is waiting for.
+  public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+
+  public func sleep(seconds: Double) async throws {
+    guard seconds > 0 else { return }
+    let id = state.withLock { state -> Int in
+      state.nextID += 1
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let cancelled = state.withLock { state -> Bool in
+          if Task.isCancelled { return true }
+          state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(seconds), continuation: continuation))
+          return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { state -> Sleeper? in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.sleepers.remove(at: index)
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward and wakes, in deadline order, everyone whose deadline has come.
+  public func advance(by seconds: Double) {
+    let due = state.withLock { state -> [Sleeper] in
+      state.now = state.now.addingTimeInterval(max(0, seconds))
+      let now = state.now
+      let due = state.sleepers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+      state.sleepers.removeAll { $0.deadline <= now }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+}

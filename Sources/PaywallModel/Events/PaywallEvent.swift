@@ -1,0 +1,94 @@
+import Foundation
+
+/// The Superwall SDK's raw event names, plus the handler callbacks and feature runs that `play`
+/// and `--events` record.
+public enum EventName: String, Sendable, CaseIterable {
+  case paywallOpen = "paywall_open"
+  case paywallClose = "paywall_close"
+  case paywallDecline = "paywall_decline"
+  case transactionStart = "transaction_start"
+  case transactionComplete = "transaction_complete"
+  case transactionAbandon = "transaction_abandon"
+  case transactionFail = "transaction_fail"
+  case transactionRestore = "transaction_restore"
+  case subscriptionStart = "subscription_start"
+  case freeTrialStart = "freeTrial_start"
+  case nonRecurringProductPurchase = "nonRecurringProduct_purchase"
+  case restoreStart = "restore_start"
+  case restoreComplete = "restore_complete"
+  case restoreFail = "restore_fail"
+  case subscriptionStatusDidChange = "subscriptionStatus_didChange"
+  case triggerFire = "trigger_fire"
+  case paywallPresentationRequest = "paywallPresentationRequest"
+  case handlerOnPresent = "handler.onPresent"
+  case handlerOnDismiss = "handler.onDismiss"
+  case handlerOnSkip = "handler.onSkip"
+  case handlerOnError = "handler.onError"
+  case featureRun = "feature.run"
+  /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
+  case controllerError = "controller_error"
+}
+
+/// One event: its raw name and parameters in a fixed order, so JSON lines are stable.
+public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
+  public var name: EventName
+  public var params: [(String, JSONOutput)]
+
+  public init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
+    self.name = name
+    self.params = params
+  }
+
+  public static func == (a: PaywallEvent, b: PaywallEvent) -> Bool { a.jsonLine == b.jsonLine }
+  public func hash(into hasher: inout Hasher) { hasher.combine(jsonLine) }
+
+  public subscript(key: String) -> JSONOutput? {
+    params.first { $0.0 == key }?.1
+  }
+
+  /// `{"event":"transaction_start","params":{"paywall_id":"onboarding",…}}`
+  public var jsonLine: String {
+    JSONOutput.object([("event", .string(name.rawValue)), ("params", .object(params))]).text
+  }
+
+  /// `transaction_start paywall_id=onboarding product_id=com.acme.pro.annual`, for the log pane.
+  public var description: String {
+    let parts = params.map { key, value -> String in
+      if case .string(let s) = value { return "\(key)=\(s)" }
+      return "\(key)=\(value.text)"
+    }
+    return ([name.rawValue] + parts).joined(separator: " ")
+  }
+}
+
+/// Appends events as JSON lines to a file (`--events FILE`), one line per event, flushed as written
+/// so a crash loses nothing already reported.
+public final class EventFile: @unchecked Sendable {
+  private let handle: FileHandle
+  private let lock = NSLock()
+  public let path: String
+
+  public init(path: String) throws {
+    self.path = path
+    if !FileManager.default.fileExists(atPath: path) {
+      guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw PurchaseError("cannot create the events file \(path); check the directory exists and is writable")
+      }
+    }
+    guard let handle = FileHandle(forWritingAtPath: path) else {
+      throw PurchaseError("cannot open the events file \(path) for writing")
+    }
+    handle.seekToEndOfFile()
+    self.handle = handle
+  }
+
+  public func write(_ event: PaywallEvent) {
+    lock.lock()
+    defer { lock.unlock() }
+    handle.write(Data((event.jsonLine + "\n").utf8))
+  }
+
+  deinit {
+    try? handle.close()
+  }
+}

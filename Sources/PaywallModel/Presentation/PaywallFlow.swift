@@ -1,0 +1,208 @@
+/// How a presented paywall ended, as the SDK's `PaywallResult` reports it.
+public enum PaywallResult: Sendable, Hashable, CustomStringConvertible {
+  case purchased(productID: String)
+  case declined
+  case restored
+
+  public var name: String {
+    switch self {
+    case .purchased: "purchased"
+    case .declined: "declined"
+    case .restored: "restored"
+    }
+  }
+
+  public var description: String {
+    if case .purchased(let id) = self { return "purchased(\(id))" }
+    return name
+  }
+}
+
+/// A modal alert over the paywall.
+public struct PaywallAlert: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
+    case pendingApproval, purchaseFailed, restoreFailed
+  }
+
+  public var kind: Kind
+  public var title: String
+  public var message: String
+  public var button: String
+
+  public static let pendingTitle = "Waiting for Approval"
+  public static let pendingMessage = "Thank you! This purchase is pending approval from your parent. Please try again once it is approved."
+  public static let failureTitle = "An error occurred"
+}
+
+/// What the controller is doing for the paywall right now.
+public enum PaywallActivity: Sendable, Hashable {
+  case idle
+  case purchasing(slot: String, productID: String)
+  case restoring
+}
+
+/// One presented paywall: what is selected, what is in flight, the alert, and how it ended.
+public struct PaywallSession: Sendable, Hashable {
+  public var paywall: ResolvedPaywall
+  public var selectedSlot: String?
+  public var activity: PaywallActivity = .idle
+  public var alert: PaywallAlert?
+  /// Set once the paywall is dismissed.
+  public var result: PaywallResult?
+
+  public var isBusy: Bool { activity != .idle }
+  public var isDismissed: Bool { result != nil }
+  public var id: String { paywall.definition.id }
+}
+
+/// What the user (or a script) does on a paywall.
+public enum PaywallAction: Sendable, Hashable {
+  case select(slot: String)
+  /// Buy the named slot, or the selected one.
+  case purchase(slot: String?)
+  case restore
+  case close
+  case dismissAlert
+}
+
+/// Work the flow asks the runtime to do; results come back through `purchaseFinished` and
+/// `restoreFinished`.
+public enum FlowEffect: Sendable, Hashable {
+  case purchase(StoreProduct, slot: String)
+  case restore
+  case emit(PaywallEvent)
+  case dismissed(PaywallResult)
+}
+
+/// The purchase, restore and close flow of a presented paywall, as the Superwall SDK runs it,
+/// written as pure functions of the session and one input. Events come out in the SDK's order:
+///
+/// - purchase: `transaction_start`, then for `purchased` `transaction_complete` and one of
+///   `freeTrial_start` / `subscription_start` / `nonRecurringProduct_purchase` (and dismiss when
+///   `automaticallyDismiss`); `cancelled` `transaction_abandon`; `pending` `transaction_fail` and
+///   "Waiting for Approval"; `failed` `transaction_fail` and "An error occurred" (when
+///   `shouldShowPurchaseFailureAlert`); `restored` (v3) the restore success path.
+/// - restore: `restore_start`, then `restore_complete` + `transaction_restore` + dismiss only when
+///   the controller restored **and** the status has an active entitlement; else `restore_fail` and
+///   the restore-failed alert.
+/// - close: `paywall_decline`, `paywall_close`, result `declined`.
+///
+/// While a purchase or restore is in flight every action is ignored: never two purchases.
+public enum PaywallFlow {
+  public static func open(_ paywall: ResolvedPaywall, selected: String? = nil) -> (PaywallSession, [FlowEffect]) {
+    let slots = paywall.slots.map(\.slot)
+    let wanted = selected ?? paywall.definition.selectedSlot
+    let session = PaywallSession(paywall: paywall, selectedSlot: wanted.flatMap { slots.contains($0) ? $0 : nil } ?? slots.first)
+    return (session, [.emit(event(.paywallOpen, session))])
+  }
+
+  public static func handle(_ action: PaywallAction, in session: inout PaywallSession, options: PaywallOptions) -> [FlowEffect] {
+    guard !session.isDismissed else { return [] }
+    if session.alert != nil {
+      guard action == .dismissAlert else { return [] }
+      session.alert = nil
+      return []
+    }
+    guard !session.isBusy else { return [] }
+    switch action {
+    case .dismissAlert:
+      return []
+    case .select(let slot):
+      guard session.paywall.slot(named: slot) != nil else { return [] }
+      session.selectedSlot = slot
+      return []
+    case .purchase(let slotName):
+      guard let name = slotName ?? session.selectedSlot, let slot = session.paywall.slot(named: name) else { return [] }
+      session.activity = .purchasing(slot: name, productID: slot.product.id)
+      return [.emit(event(.transactionStart, session, slot: slot)), .purchase(slot.product, slot: name)]
+    case .restore:
+      session.activity = .restoring
+      return [.emit(event(.restoreStart, session)), .restore]
+    case .close:
+      return [.emit(event(.paywallDecline, session))] + dismiss(&session, with: .declined)
+    }
+  }
+
+  public static func purchaseFinished(_ result: PurchaseResult, in session: inout PaywallSession,
+                                      options: PaywallOptions) -> [FlowEffect] {
+    guard case .purchasing(let name, _) = session.activity, let slot = session.paywall.slot(named: name) else { return [] }
+    session.activity = .idle
+    switch result {
+    case .purchased:
+      let product = slot.product
+      let kind: EventName =
+        if product.subscriptionPeriod == nil && !product.kind.isSubscription { .nonRecurringProductPurchase }
+        else if slot.trialEligible { .freeTrialStart }
+        else { .subscriptionStart }
+      var effects: [FlowEffect] = [
+        .emit(event(.transactionComplete, session, slot: slot, extra: [("transaction_type", .string(kind.rawValue))])),
+        .emit(event(kind, session, slot: slot)),
+      ]
+      if options.automaticallyDismiss {
+        effects += dismiss(&session, with: .purchased(productID: product.id))
+      }
+      return effects
+    case .cancelled:
+      return [.emit(event(.transactionAbandon, session, slot: slot))]
+    case .pending:
+      session.alert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
+                                   message: PaywallAlert.pendingMessage, button: "OK")
+      return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", "Needs parental approval")]))]
+    case .failed(let error):
+      let message = error.displayMessage
+      if options.shouldShowPurchaseFailureAlert {
+        session.alert = PaywallAlert(kind: .purchaseFailed, title: PaywallAlert.failureTitle, message: message, button: "OK")
+      }
+      return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", .string(message))]))]
+    case .restored:
+      var effects: [FlowEffect] = [.emit(event(.transactionRestore, session, slot: slot))]
+      if options.automaticallyDismiss {
+        effects += dismiss(&session, with: .restored)
+      }
+      return effects
+    }
+  }
+
+  /// `status` is the subscription status once the controller returned: restore only succeeds with
+  /// an active entitlement, whatever the controller said.
+  public static func restoreFinished(_ result: RestorationResult, status: SubscriptionStatus, in session: inout PaywallSession,
+                                     options: PaywallOptions) -> [FlowEffect] {
+    guard session.activity == .restoring else { return [] }
+    session.activity = .idle
+    if case .restored = result, status.isActive {
+      var effects: [FlowEffect] = [.emit(event(.restoreComplete, session)), .emit(event(.transactionRestore, session))]
+      if options.automaticallyDismiss {
+        effects += dismiss(&session, with: .restored)
+      }
+      return effects
+    }
+    let reason: String
+    switch result {
+    case .restored: reason = "restored, but the subscription status is \(status) (no active entitlement)"
+    case .failed(let error): reason = error?.displayMessage ?? "restore failed"
+    }
+    let texts = options.restoreFailed
+    session.alert = PaywallAlert(kind: .restoreFailed, title: texts.title, message: texts.message, button: texts.closeButtonTitle)
+    return [.emit(event(.restoreFail, session, extra: [("message", .string(reason))]))]
+  }
+
+  private static func dismiss(_ session: inout PaywallSession, with result: PaywallResult) -> [FlowEffect] {
+    session.result = result
+    var extra: [(String, JSONOutput)] = [("result", .string(result.name))]
+    if case .purchased(let id) = result { extra.append(("product_id", .string(id))) }
+    return [.emit(event(.paywallClose, session, extra: extra)), .dismissed(result)]
+  }
+
+  static func event(_ name: EventName, _ session: PaywallSession, slot: SlotProduct? = nil,
+                    extra: [(String, JSONOutput)] = []) -> PaywallEvent {
+    var params: [(String, JSONOutput)] = [
+      ("paywall_id", .string(session.paywall.definition.id)),
+      ("paywall_name", .string(session.paywall.definition.name)),
+    ]
+    if let slot {
+      params.append(("product_id", .string(slot.product.id)))
+      params.append(("slot", .string(slot.slot)))
+    }
+    return PaywallEvent(name, params + extra)
+  }
+}

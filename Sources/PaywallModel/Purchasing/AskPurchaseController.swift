@@ -1,0 +1,95 @@
+import Synchronization
+
+/// For manual QA: each purchase and restore waits for the tester to choose the result, and which
+/// entitlements to grant, in a dialog the app shows.
+public final class AskPurchaseController: PurchaseController {
+  public enum Question: Sendable, Hashable {
+    case purchase(StoreProduct)
+    case restore
+  }
+
+  public struct Request: Sendable, Hashable {
+    public var id: Int
+    public var question: Question
+  }
+
+  public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    case purchased, cancelled, pending, failed, restored
+  }
+
+  public struct Answer: Sendable, Hashable {
+    public var outcome: Outcome
+    public var entitlements: Set<Entitlement>
+    public var message: String
+
+    public init(outcome: Outcome, entitlements: Set<Entitlement> = [], message: String = "") {
+      self.outcome = outcome
+      self.entitlements = entitlements
+      self.message = message
+    }
+  }
+
+  private struct State {
+    var nextID = 0
+    var waiting: [Int: CheckedContinuation<Answer, Never>] = [:]
+    var handler: (@Sendable (Request) -> Void)?
+  }
+
+  private let status: SubscriptionStatusStore
+  private let state = Mutex(State())
+
+  public init(status: SubscriptionStatusStore) {
+    self.status = status
+  }
+
+  /// Where questions go: the app shows a dialog and calls `answer`.
+  public func setRequestHandler(_ handler: @escaping @Sendable (Request) -> Void) {
+    state.withLock { $0.handler = handler }
+  }
+
+  public func answer(_ id: Int, with answer: Answer) {
+    let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+    continuation?.resume(returning: answer)
+  }
+
+  public func purchase(product: StoreProduct) async -> PurchaseResult {
+    let answer = await ask(.purchase(product))
+    switch answer.outcome {
+    case .purchased:
+      status.set(.active(status.status.entitlements.union(answer.entitlements)))
+      return .purchased
+    case .cancelled: return .cancelled
+    case .pending: return .pending
+    case .failed: return .failed(PurchaseError(answer.message.isEmpty ? "Failed (chosen by the tester)" : answer.message))
+    case .restored:
+      if !answer.entitlements.isEmpty { status.set(.active(status.status.entitlements.union(answer.entitlements))) }
+      return .restored
+    }
+  }
+
+  public func restorePurchases() async -> RestorationResult {
+    let answer = await ask(.restore)
+    switch answer.outcome {
+    case .restored, .purchased:
+      if !answer.entitlements.isEmpty { status.set(.active(answer.entitlements)) }
+      return .restored
+    case .failed, .cancelled, .pending:
+      return .failed(answer.message.isEmpty ? nil : PurchaseError(answer.message))
+    }
+  }
+
+  private func ask(_ question: Question) async -> Answer {
+    await withCheckedContinuation { continuation in
+      let (request, handler) = state.withLock { state -> (Request, (@Sendable (Request) -> Void)?) in
+        state.nextID += 1
+        state.waiting[state.nextID] = continuation
+        return (Request(id: state.nextID, question: question), state.handler)
+      }
+      guard let handler else {
+        answer(request.id, with: Answer(outcome: .failed, message: "the ask controller has no screen to ask on"))
+        return
+      }
+      handler(request)
+    }
+  }
+}

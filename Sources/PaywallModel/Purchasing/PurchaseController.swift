@@ -1,0 +1,83 @@
+import Foundation
+
+/// What a purchase ended as, as the app's purchase controller reports it to the paywall.
+public enum PurchaseResult: Sendable {
+  /// The user cancelled (closed the payment sheet).
+  case cancelled
+  /// The product was bought; the controller has (or will) set the subscription status.
+  case purchased
+  /// Waiting on someone else, e.g. Ask to Buy: the paywall shows "Waiting for Approval".
+  case pending
+  /// The store failed; the paywall shows "An error occurred" with the error's description.
+  case failed(any Error)
+  /// SDK v3: the purchase found an existing purchase, and takes the restore success path.
+  case restored
+
+  /// The raw name used in logs, scripts and the `command` controller protocol.
+  public var name: String {
+    switch self {
+    case .cancelled: "cancelled"
+    case .purchased: "purchased"
+    case .pending: "pending"
+    case .failed: "failed"
+    case .restored: "restored"
+    }
+  }
+}
+
+/// What a restore ended as. `.restored` means the restore itself succeeded; the paywall still
+/// checks the subscription status and only treats it as a success with an active entitlement.
+public enum RestorationResult: Sendable {
+  case restored
+  case failed((any Error)?)
+
+  public var name: String {
+    switch self {
+    case .restored: "restored"
+    case .failed: "failed"
+    }
+  }
+}
+
+/// Handles purchases and restores for paywalls, as the app's own purchase controller does with the
+/// Superwall SDK. Implement it to drive the emulator with your own logic:
+///
+/// ```swift
+/// final class MyController: PurchaseController {
+///   let status: SubscriptionStatusStore
+///   init(status: SubscriptionStatusStore) { self.status = status }
+///   func purchase(product: StoreProduct) async -> PurchaseResult {
+///     status.set(.active(product.entitlements))
+///     return .purchased
+///   }
+///   func restorePurchases() async -> RestorationResult { .restored }
+/// }
+/// ```
+///
+/// Like an app's controller, it is responsible for setting the subscription status.
+public protocol PurchaseController: AnyObject, Sendable {
+  /// Buys `product`. Called at most once at a time: the paywall ignores presses while one runs.
+  func purchase(product: StoreProduct) async -> PurchaseResult
+  /// Restores earlier purchases.
+  func restorePurchases() async -> RestorationResult
+}
+
+/// An error with a message a tester wrote or a store gave, shown as is in the failure alert.
+public struct PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+extension Error {
+  /// The text the failure alert and the events show for an error.
+  public var displayMessage: String {
+    if let error = self as? PurchaseError { return error.message }
+    if let localized = self as? LocalizedError, let text = localized.errorDescription { return text }
+    return String(describing: self)
+  }
+}

@@ -1,0 +1,123 @@
+/// Results fixed in advance, for demos and CI: `--outcome purchase=pending,restore=failed`,
+/// `purchase=failed:Card declined`, `latency=2s`. Like an app's controller, it sets the status
+/// itself: a purchase activates the product's entitlements on top of the current ones.
+public final class ScriptedPurchaseController: PurchaseController {
+  public enum PurchaseOutcome: Sendable, Hashable {
+    case purchased, cancelled, pending, restored
+    case failed(String)
+  }
+
+  public enum RestoreOutcome: Sendable, Hashable {
+    case restored
+    case failed(String?)
+  }
+
+  public struct Outcomes: Sendable, Hashable {
+    public var purchase: PurchaseOutcome = .purchased
+    public var restore: RestoreOutcome = .restored
+    /// How long each call takes, in seconds of the app's clock.
+    public var latency: Double = 0
+
+    public init(purchase: PurchaseOutcome = .purchased, restore: RestoreOutcome = .restored, latency: Double = 0) {
+      self.purchase = purchase
+      self.restore = restore
+      self.latency = latency
+    }
+
+    /// Parses `purchase=pending,restore=failed:No receipt,latency=2s`; the error says what is wrong.
+    public init(parsing text: String) throws(PurchaseError) {
+      for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
+        guard pieces.count == 2 else {
+          throw PurchaseError("--outcome '\(part)' must be KEY=VALUE, e.g. purchase=pending")
+        }
+        let (key, value) = (pieces[0], pieces[1])
+        let (word, message) = value.firstIndex(of: ":").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) } ?? (value, nil)
+        switch key {
+        case "purchase":
+          switch word {
+          case "purchased": purchase = .purchased
+          case "cancelled": purchase = .cancelled
+          case "pending": purchase = .pending
+          case "restored": purchase = .restored
+          case "failed": purchase = .failed(message ?? "The purchase failed")
+          default:
+            let names = ["purchased", "cancelled", "pending", "failed", "restored"]
+            throw PurchaseError("--outcome purchase='\(word)' is not a purchase result\(Suggestions.hint(for: word, in: names)) (one of \(names.joined(separator: ", ")))")
+          }
+        case "restore":
+          switch word {
+          case "restored": restore = .restored
+          case "failed": restore = .failed(message)
+          default:
+            throw PurchaseError("--outcome restore='\(word)' is not a restore result\(Suggestions.hint(for: word, in: ["restored", "failed"])) (restored or failed)")
+          }
+        case "latency":
+          guard let seconds = Duration.seconds(parsing: value) else {
+            throw PurchaseError("--outcome latency='\(value)' must be a duration such as 500ms, 2s or 1m")
+          }
+          latency = seconds
+        default:
+          throw PurchaseError("--outcome key '\(key)' is unknown\(Suggestions.hint(for: key, in: ["purchase", "restore", "latency"])) (purchase, restore or latency)")
+        }
+      }
+    }
+  }
+
+  public let outcomes: Outcomes
+  private let status: SubscriptionStatusStore
+  private let clock: any TimeSource
+
+  public init(outcomes: Outcomes, status: SubscriptionStatusStore, clock: any TimeSource) {
+    self.outcomes = outcomes
+    self.status = status
+    self.clock = clock
+  }
+
+  public func purchase(product: StoreProduct) async -> PurchaseResult {
+    do {
+      try await clock.sleep(seconds: outcomes.latency)
+    } catch {
+      return .failed(PurchaseError("The purchase was interrupted"))
+    }
+    switch outcomes.purchase {
+    case .purchased:
+      status.set(.active(status.status.entitlements.union(product.entitlements)))
+      return .purchased
+    case .cancelled: return .cancelled
+    case .pending: return .pending
+    case .restored: return .restored
+    case .failed(let message): return .failed(PurchaseError(message))
+    }
+  }
+
+  public func restorePurchases() async -> RestorationResult {
+    do {
+      try await clock.sleep(seconds: outcomes.latency)
+    } catch {
+      return .failed(PurchaseError("The restore was interrupted"))
+    }
+    switch outcomes.restore {
+    case .restored: return .restored
+    case .failed(let message): return .failed(message.map(PurchaseError.init))
+    }
+  }
+}
+
+extension Duration {
+  /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`.
+  public static func seconds(parsing text: String) -> Double? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
+                                     ("M", 86_400 * 365 / 12), ("y", 86_400 * 365)]
+    for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+      let number = trimmed.dropLast(suffix.count)
+      // "ms" also ends in "s": only accept a suffix whose number parses.
+      guard let value = Double(number), value >= 0, value.isFinite else { continue }
+      return value * scale
+    }
+    return nil
+  }
+}
+
+import Foundation

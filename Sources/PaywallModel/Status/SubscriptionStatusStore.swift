@@ -1,0 +1,125 @@
+import Synchronization
+
+/// The one place the subscription status lives. Any number of observers get an `AsyncStream` that
+/// yields the current value first and then every change.
+///
+/// Each observer has a one-slot mailbox holding the newest value, so a slow observer never makes
+/// the store buffer without bound: a burst of changes it has not read collapses into the latest.
+/// The mailbox also remembers what it last delivered, so an observer never sees the same value
+/// twice in a row, even when a burst goes A → B → A, and always ends on the final value.
+public final class SubscriptionStatusStore: Sendable {
+  private struct State {
+    var status: SubscriptionStatus
+    var mailboxes: [Int: StatusMailbox] = [:]
+    var nextID = 0
+  }
+
+  private let state: Mutex<State>
+
+  public init(_ initial: SubscriptionStatus = .unknown) {
+    state = Mutex(State(status: initial.normalized))
+  }
+
+  /// The current status.
+  public var status: SubscriptionStatus {
+    state.withLock { $0.status }
+  }
+
+  /// Sets the status. Returns the change, or nil when the status was already `newValue`.
+  @discardableResult
+  public func set(_ newValue: SubscriptionStatus) -> (from: SubscriptionStatus, to: SubscriptionStatus)? {
+    let value = newValue.normalized
+    let change: (old: SubscriptionStatus, mailboxes: [StatusMailbox])? = state.withLock { state in
+      guard state.status != value else { return nil }
+      let old = state.status
+      state.status = value
+      return (old, Array(state.mailboxes.values))
+    }
+    guard let (old, mailboxes) = change else { return nil }
+    for mailbox in mailboxes { mailbox.offer(value) }
+    return (old, value)
+  }
+
+  /// A stream of the status: the current value first, then each change, de-duplicated.
+  public func updates() -> AsyncStream<SubscriptionStatus> {
+    let (id, mailbox) = state.withLock { state -> (Int, StatusMailbox) in
+      let mailbox = StatusMailbox(state.status)
+      let id = state.nextID
+      state.nextID += 1
+      state.mailboxes[id] = mailbox
+      return (id, mailbox)
+    }
+    return AsyncStream(unfolding: { await mailbox.next() }, onCancel: { [weak self] in
+      mailbox.finish()
+      self?.state.withLock { _ = $0.mailboxes.removeValue(forKey: id) }
+    })
+  }
+
+  /// How many observers are attached (for tests and diagnostics).
+  public var observerCount: Int {
+    state.withLock { $0.mailboxes.count }
+  }
+}
+
+/// The newest status for one observer, and the one it was last given.
+final class StatusMailbox: Sendable {
+  private struct Slot {
+    var latest: SubscriptionStatus
+    var delivered: SubscriptionStatus?
+    var waiter: CheckedContinuation<SubscriptionStatus?, Never>?
+    var finished = false
+  }
+
+  private let slot: Mutex<Slot>
+
+  init(_ initial: SubscriptionStatus) {
+    slot = Mutex(Slot(latest: initial))
+  }
+
+  func offer(_ value: SubscriptionStatus) {
+    let resume: (CheckedContinuation<SubscriptionStatus?, Never>, SubscriptionStatus)? = slot.withLock { slot in
+      slot.latest = value
+      guard let waiter = slot.waiter, slot.delivered != value else { return nil }
+      slot.waiter = nil
+      slot.delivered = value
+      return (waiter, value)
+    }
+    if let (waiter, value) = resume { waiter.resume(returning: value) }
+  }
+
+  func finish() {
+    let waiter = slot.withLock { slot -> CheckedContinuation<SubscriptionStatus?, Never>? in
+      slot.finished = true
+      defer { slot.waiter = nil }
+      return slot.waiter
+    }
+    waiter?.resume(returning: nil)
+  }
+
+  /// The next value this observer has not seen, waiting for one if need be; nil once finished.
+  func next() async -> SubscriptionStatus? {
+    let ready: SubscriptionStatus?? = slot.withLock { slot in
+      if slot.finished { return .some(nil) }
+      guard slot.delivered != slot.latest else { return nil }
+      slot.delivered = slot.latest
+      return .some(slot.latest)
+    }
+    if let ready { return ready }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let immediate: SubscriptionStatus?? = slot.withLock { slot in
+          if slot.finished { return .some(nil) }
+          if slot.delivered != slot.latest {
+            slot.delivered = slot.latest
+            return .some(slot.latest)
+          }
+          slot.waiter = continuation
+          return nil
+        }
+        if let immediate { continuation.resume(returning: immediate) }
+      }
+    } onCancel: {
+      finish()
+    }
+  }
+}
