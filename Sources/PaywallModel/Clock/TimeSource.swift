@@ -35,6 +35,7 @@ public final class SimulatedTimeSource: TimeSource {
     var now: Date
     var sleepers: [Sleeper] = []
     var nextID = 0
+    var onPark: (@Sendable () -> Void)?
   }
 
   private let state: Mutex<State>
@@ -50,6 +51,11 @@ public final class SimulatedTimeSource: TimeSource {
 
   public var parkedCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// Called whenever a sleeper parks, so a loop waiting for the app to go idle can look again.
+  public func setParkHandler(_ handler: @escaping @Sendable () -> Void) {
+    state.withLock { $0.onPark = handler }
+  }
+
   /// The earliest deadline anyone is waiting for.
   public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
@@ -61,12 +67,13 @@ public final class SimulatedTimeSource: TimeSource {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let cancelled = state.withLock { state -> Bool in
-          if Task.isCancelled { return true }
+        let (cancelled, onPark) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+          if Task.isCancelled { return (true, nil) }
           state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(seconds), continuation: continuation))
-          return false
+          return (false, state.onPark)
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
+        onPark?()
       }
     } onCancel: {
       let sleeper = state.withLock { state -> Sleeper? in

@@ -6,13 +6,17 @@ public struct Project: Sendable {
   public var name: String
   public var catalog: Catalog
   public var paywalls: [PaywallDefinition]
+  /// `options` from `app.json`: dismissal, the failure alert, the restore-failed texts.
+  public var options: PaywallOptions
   /// Warnings found while loading (an override that could not apply, an unknown storefront…).
   public var warnings: [Diagnostic]
 
-  public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], warnings: [Diagnostic] = []) {
+  public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
+              warnings: [Diagnostic] = []) {
     self.name = name
     self.catalog = catalog
     self.paywalls = paywalls
+    self.options = options
     self.warnings = warnings
   }
 
@@ -83,6 +87,7 @@ public enum ProjectLoader {
     let name = reader.string("name") ?? ((directory as NSString).lastPathComponent)
     let catalogName = reader.string("catalog", required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
+    let options = readOptions(reader)
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
@@ -108,7 +113,28 @@ public enum ProjectLoader {
         }
       }
     }
-    return finish(name: name, catalog: catalog, paywalls: paywalls, diagnostics: all)
+    return finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all)
+  }
+
+  /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",
+  /// "message", "closeButtonTitle"}}`, each optional with the SDK's default.
+  private static func readOptions(_ parent: ObjectReader) -> PaywallOptions {
+    var options = PaywallOptions()
+    guard let node = parent.value("options"),
+          let reader = ObjectReader(node, path: .root.appending("options"), diagnostics: parent.diagnostics, what: "'options'")
+    else { return options }
+    defer { reader.finish() }
+    options.automaticallyDismiss = reader.bool("automaticallyDismiss") ?? options.automaticallyDismiss
+    options.shouldShowPurchaseFailureAlert = reader.bool("shouldShowPurchaseFailureAlert") ?? options.shouldShowPurchaseFailureAlert
+    if let restoreNode = reader.value("restoreFailed"),
+       let texts = ObjectReader(restoreNode, path: reader.path.appending("restoreFailed"), diagnostics: reader.diagnostics,
+                                what: "'restoreFailed'") {
+      options.restoreFailed.title = texts.string("title") ?? options.restoreFailed.title
+      options.restoreFailed.message = texts.string("message") ?? options.restoreFailed.message
+      options.restoreFailed.closeButtonTitle = texts.string("closeButtonTitle") ?? options.restoreFailed.closeButtonTitle
+      texts.finish()
+    }
+    return options
   }
 
   private static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {
@@ -202,13 +228,15 @@ public enum ProjectLoader {
     return paywall
   }
 
-  private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], diagnostics: [Diagnostic]) -> ProjectLoadResult {
+  private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
+                             diagnostics: [Diagnostic]) -> ProjectLoadResult {
     let sorted = diagnostics.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
     guard let catalog, !sorted.contains(where: { $0.severity == .error }) else {
       return ProjectLoadResult(project: nil, diagnostics: sorted)
     }
     let warnings = sorted.filter { $0.severity == .warning }
-    return ProjectLoadResult(project: Project(name: name, catalog: catalog, paywalls: paywalls, warnings: warnings), diagnostics: sorted)
+    return ProjectLoadResult(project: Project(name: name, catalog: catalog, paywalls: paywalls, options: options, warnings: warnings),
+                             diagnostics: sorted)
   }
 
   private static func failed(_ path: String, _ message: String) -> ProjectLoadResult {

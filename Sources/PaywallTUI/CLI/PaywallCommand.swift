@@ -7,7 +7,7 @@ public struct PaywallCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "paywall-tui",
     abstract: "A terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
-    subcommands: [RunCommand.self, ValidateCommand.self, RenderCommand.self],
+    subcommands: [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self],
     defaultSubcommand: RunCommand.self
   )
 

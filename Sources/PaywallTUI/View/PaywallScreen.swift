@@ -29,8 +29,11 @@ public struct PaywallScreenState: Sendable, Hashable {
   public var paywall: ResolvedPaywall
   public var selectedSlot: String?
   public var focus: FocusTarget?
-  /// The subscription status as the status bar shows it ("unknown", "active: pro").
+  /// The subscription status as the status bar shows it ("unknown", "active:pro").
   public var statusText: String
+  /// Shown at the left of the status bar instead of the paywall's name: what is in progress
+  /// ("⠙ Purchasing Annual…") or a notice.
+  public var activityText: String?
 
   /// Opens `paywall` as the SDK does: its default slot selected, the focus on its first purchase
   /// button so Enter alone buys the selected product.
@@ -145,7 +148,8 @@ public enum PaywallRenderer {
     let rightWidth = DisplayWidth.of(right)
     let leftRoom = frame.width - rightWidth - 1
     if leftRoom > 4 {
-      frame.put(TextLayout.truncate(" " + state.paywall.definition.name, width: leftRoom), x: 0, y: row, style: .statusBar)
+      let left = state.activityText ?? state.paywall.definition.name
+      frame.put(TextLayout.truncate(" " + left, width: leftRoom), x: 0, y: row, style: .statusBar)
     }
     let statusStyle: CellStyle = state.statusText.hasPrefix("active") ? .statusActive : .statusBar
     frame.put(TextLayout.truncate(right, width: frame.width), x: max(0, frame.width - rightWidth), y: row, style: statusStyle)

@@ -1,0 +1,83 @@
+import PaywallModel
+
+/// The ask controller's dialog: the question and the tester's choices so far.
+public struct AskDialog: Sendable, Hashable {
+  public enum Row: Sendable, Hashable { case outcome, entitlements, message }
+
+  public var request: AskPurchaseController.Request
+  public var outcome: AskPurchaseController.Outcome
+  /// Every entitlement the catalog knows, in order, and which are ticked.
+  public var entitlements: [Entitlement]
+  public var granted: Set<Entitlement>
+  public var message: String = ""
+  public var row: Row = .outcome
+  public var cursor = 0
+
+  public var outcomes: [AskPurchaseController.Outcome] {
+    switch request.question {
+    case .purchase: AskPurchaseController.Outcome.allCases
+    case .restore: [.restored, .failed]
+    }
+  }
+}
+
+/// Everything on screen and everything the keys act on. Only `AppModel.update` changes it.
+public struct AppState: Sendable {
+  public var project: Project
+  public var options: PaywallOptions
+  public var status: SubscriptionStatus
+  /// The paywall on screen, if any.
+  public var session: PaywallSession?
+  public var focus: FocusTarget?
+  /// The last paywall that closed and how, shown until another opens.
+  public var closed: (paywall: String, result: PaywallResult)?
+  public var ask: AskDialog?
+  public var showsHelp = false
+  public var showsLog = false
+  /// The newest events and notices, oldest first, at most `logLimit`.
+  public private(set) var log: [String] = []
+  public static let logLimit = 500
+  /// Controller problems and warnings not yet acknowledged, shown in the status bar.
+  public var notice: String?
+  public var spinnerFrame = 0
+  public var quitRequested = false
+  public var userAttributes: [String: String] = [:]
+  /// The paywall `enter` reopens from the closed screen.
+  public var lastPaywallID: String?
+
+  public init(project: Project, options: PaywallOptions = PaywallOptions(), status: SubscriptionStatus = .unknown) {
+    self.project = project
+    self.options = options
+    self.status = status
+  }
+
+  mutating func appendLog(_ line: String) {
+    log.append(line)
+    if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+  }
+}
+
+/// Work `update` asks the runtime to do; results come back as messages.
+public enum AppEffect: Sendable {
+  case purchase(StoreProduct, slot: String)
+  case restore
+  case emit(PaywallEvent)
+  case saveStatus(SubscriptionStatus)
+  case answerAsk(id: Int, AskPurchaseController.Answer)
+  case quit
+}
+
+/// What reaches `update`: keys, results of effects, and changes from outside.
+public enum AppMessage: Sendable {
+  case key(Key)
+  case open(paywallID: String, selected: String?)
+  case statusChanged(SubscriptionStatus)
+  case purchaseFinished(PurchaseResult)
+  case restoreFinished(RestorationResult, status: SubscriptionStatus)
+  case askRequested(AskPurchaseController.Request)
+  case notice(String)
+  case userAttributes([String: String])
+  /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
+  case register(placement: String, params: [String: String])
+  case tick
+}

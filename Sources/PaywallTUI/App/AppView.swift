@@ -1,0 +1,145 @@
+import PaywallModel
+
+/// Draws the whole app for a state: the paywall (or the closed screen), the log pane, the status
+/// bar, and any modal on top. Pure, like `PaywallRenderer`.
+public enum AppView {
+  static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+  static let logHeight = 6
+
+  public static func render(_ state: AppState, size: Size) -> Frame {
+    guard size.width >= PaywallRenderer.minimumSize.width && size.height >= PaywallRenderer.minimumSize.height else {
+      var frame = Frame(size: size)
+      PaywallRenderer.drawTooSmall(into: &frame)
+      return frame
+    }
+    let logRows = state.showsLog ? min(logHeight, size.height / 3) : 0
+    let screenSize = Size(width: size.width, height: size.height - logRows)
+    var frame: Frame
+    if let session = state.session {
+      var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
+      screen.focus = state.focus
+      screen.activityText = activity(state, session)
+      frame = PaywallRenderer.render(screen, size: screenSize)
+    } else {
+      frame = closedScreen(state, size: screenSize)
+    }
+    if logRows > 0 {
+      var full = Frame(size: size)
+      full.draw(frame, x: 0, y: 0)
+      drawLog(state, into: &full, top: size.height - logRows - 1, rows: logRows)
+      // The status bar stays the last row.
+      full.draw(frame.row(frame.height - 1), x: 0, y: size.height - 1)
+      frame = full
+    }
+    if let alert = state.session?.alert {
+      Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
+    }
+    if let ask = state.ask { drawAsk(ask, into: &frame) }
+    if state.showsHelp { drawHelp(into: &frame) }
+    return frame
+  }
+
+  static func activity(_ state: AppState, _ session: PaywallSession) -> String? {
+    let glyph = spinner[state.spinnerFrame % spinner.count]
+    switch session.activity {
+    case .purchasing(let slot, _):
+      return "\(glyph) Purchasing \(session.paywall.slot(named: slot)?.product.displayName ?? slot)…"
+    case .restoring:
+      return "\(glyph) Restoring purchases…"
+    case .idle:
+      return state.notice.map { "! \($0)" }
+    }
+  }
+
+  static func closedScreen(_ state: AppState, size: Size) -> Frame {
+    var frame = Frame(size: size)
+    var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
+    if let (id, result) = state.closed {
+      let name = state.project.paywall(id: id)?.name ?? id
+      lines.append(("\(name) closed: \(result)", .accent))
+    }
+    lines.append(("", .plain))
+    lines.append(("enter: show the paywall again   q: quit   ?: help", .muted))
+    let top = max(0, (size.height - 1 - lines.count) / 2)
+    for (i, (text, style)) in lines.enumerated() {
+      let cut = TextLayout.truncate(text, width: size.width - 2)
+      frame.put(cut, x: (size.width - DisplayWidth.of(cut)) / 2, y: top + i, style: style)
+    }
+    let row = size.height - 1
+    frame.fill(" ", x: 0, y: row, count: size.width, style: .statusBar)
+    let left = state.notice.map { " ! \($0)" } ?? " \(state.project.name)"
+    let right = " status: \(state.status.description)  ? help "
+    frame.put(TextLayout.truncate(left, width: max(0, size.width - DisplayWidth.of(right) - 1)), x: 0, y: row, style: .statusBar)
+    frame.put(right, x: max(0, size.width - DisplayWidth.of(right)), y: row,
+              style: state.status.isActive ? .statusActive : .statusBar)
+    return frame
+  }
+
+  static func drawLog(_ state: AppState, into frame: inout Frame, top: Int, rows: Int) {
+    frame.fill("─", x: 0, y: top, count: frame.width, style: .border)
+    frame.put(" events (l hides) ", x: 2, y: top, style: .muted)
+    let shown = state.log.suffix(rows - 1)
+    for (i, line) in shown.enumerated() {
+      frame.fill(" ", x: 0, y: top + 1 + i, count: frame.width, style: .plain)
+      frame.put(TextLayout.truncate(line, width: frame.width - 2), x: 1, y: top + 1 + i, style: .muted)
+    }
+  }
+
+  static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
+    let title: String
+    switch ask.request.question {
+    case .purchase(let product): title = "Purchase \(product.displayName) (\(product.id))"
+    case .restore: title = "Restore purchases"
+    }
+    func marker(_ row: AskDialog.Row) -> (String, CellStyle) { ask.row == row ? ("▸ ", .accent) : ("  ", .plain) }
+    var outcomeLine: [(String, CellStyle)] = [marker(.outcome), ("Result: ", .plain)]
+    for (i, outcome) in ask.outcomes.enumerated() {
+      let chosen = outcome == ask.outcome
+      outcomeLine.append((chosen ? "(\(i + 1)) \(outcome.rawValue)" : " \(i + 1)  \(outcome.rawValue)", chosen ? .focusedButton : .plain))
+      outcomeLine.append((" ", .plain))
+    }
+    var entitlementLine: [(String, CellStyle)] = [marker(.entitlements), ("Grant: ", .plain)]
+    if ask.entitlements.isEmpty { entitlementLine.append(("(the catalog grants none)", .muted)) }
+    for (i, entitlement) in ask.entitlements.enumerated() {
+      let box = ask.granted.contains(entitlement) ? "[x] " : "[ ] "
+      let focused = ask.row == .entitlements && ask.cursor == i
+      entitlementLine.append((box + entitlement.id, focused ? .focusedButton : .plain))
+      entitlementLine.append(("  ", .plain))
+    }
+    var lines = [outcomeLine, entitlementLine]
+    if ask.outcome == .failed {
+      lines.append([marker(.message), ("Error: ", .plain), (ask.message.isEmpty ? "(type a message)" : ask.message, ask.message.isEmpty ? .muted : .plain)])
+    }
+    Overlay.box(title: title, lines: lines, footer: "←→/1-5 result  tab next row  space tick  enter answer  esc cancel",
+                into: &frame, preferredWidth: 72)
+  }
+
+  static let helpLines: [(String, String)] = [
+    ("1 2 3", "select the first, second, third product"),
+    ("← →", "select the previous or next product"),
+    ("tab ↓ / shift-tab ↑", "move the focus over the products and buttons"),
+    ("enter", "activate what has the focus (first: the purchase button)"),
+    ("space", "activate the focused button"),
+    ("r", "restore purchases"),
+    ("q  esc", "close the paywall (decline); on the closed screen: quit"),
+    ("l", "show or hide the event log"),
+    ("?", "this help; any key closes it"),
+  ]
+
+  static func drawHelp(into frame: inout Frame) {
+    let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
+    let lines = helpLines.map { key, text -> [(String, CellStyle)] in
+      [(key + String(repeating: " ", count: keyWidth - DisplayWidth.of(key) + 2), .accent), (text, .plain)]
+    }
+    Overlay.box(title: "Keys", lines: lines, footer: "any key closes", into: &frame, preferredWidth: 70)
+  }
+}
+
+extension Frame {
+  /// Row `y` as a frame of height 1.
+  func row(_ y: Int) -> Frame {
+    var out = Frame(width: width, height: 1)
+    out.draw(self, x: 0, y: -y)
+    return out
+  }
+}

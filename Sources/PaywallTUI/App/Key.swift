@@ -1,0 +1,48 @@
+/// A key press, decoded from the terminal or named in a `play` script.
+public enum Key: Sendable, Hashable, CustomStringConvertible {
+  case up, down, left, right, tab, backTab, enter, escape, space, backspace
+  case character(Character)
+  /// A mouse click at a cell.
+  case click(x: Int, y: Int)
+
+  /// Parses a script key name: `up down left right tab btab enter esc space backspace`, or one
+  /// printable character (`r`, `q`, `?`, `1`).
+  public init?(name: String) {
+    switch name {
+    case "up": self = .up
+    case "down": self = .down
+    case "left": self = .left
+    case "right": self = .right
+    case "tab": self = .tab
+    case "btab", "shift-tab": self = .backTab
+    case "enter", "return": self = .enter
+    case "esc", "escape": self = .escape
+    case "space": self = .space
+    case "backspace", "bs": self = .backspace
+    default:
+      guard name.count == 1, let c = name.first, !c.isWhitespace, c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+        return nil
+      }
+      self = .character(c)
+    }
+  }
+
+  public static let names = ["up", "down", "left", "right", "tab", "btab", "enter", "esc", "space", "backspace"]
+
+  public var description: String {
+    switch self {
+    case .up: "up"
+    case .down: "down"
+    case .left: "left"
+    case .right: "right"
+    case .tab: "tab"
+    case .backTab: "btab"
+    case .enter: "enter"
+    case .escape: "esc"
+    case .space: "space"
+    case .backspace: "backspace"
+    case .character(let c): String(c)
+    case .click(let x, let y): "click(\(x),\(y))"
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import PaywallModel
+
+enum ControllerKind: String, ExpressibleByArgument, CaseIterable {
+  case simulated, scripted, ask, command
+}
+
+/// Options shared by `run` and `play`: which controller, the status, state and events.
+struct SessionOptions: ParsableArguments {
+  @Option(name: .long, help: "Purchase controller: simulated (a local store, default), scripted, ask or command.")
+  var controller: ControllerKind = .simulated
+
+  @Option(name: .long, help: ArgumentHelp("Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s.", valueName: "outcomes"))
+  var outcome: String?
+
+  @Option(name: .customLong("controller-command"), help: ArgumentHelp("Shell command of a JSON-lines controller (with --controller command).", valueName: "cmd"))
+  var controllerCommand: String?
+
+  @Option(name: .customLong("controller-timeout"), help: ArgumentHelp("How long the command controller may take to answer (wall time).", valueName: "duration"))
+  var controllerTimeout: String = "10s"
+
+  @Option(name: .long, help: ArgumentHelp("Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).", valueName: "status"))
+  var status: String?
+
+  @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where the status cache and the store's ledger live (default: $XDG_STATE_HOME/paywall-tui/PROJECT).", valueName: "dir"))
+  var stateDir: String?
+
+  @Flag(name: .long, help: "Ignore cached state: start unknown with an empty ledger.")
+  var fresh = false
+
+  @Option(name: .long, help: ArgumentHelp("Also append every event as a JSON line to this file.", valueName: "file"))
+  var events: String?
+
+  @Option(name: .long, help: ArgumentHelp("Which paywall of a project to open first.", valueName: "id"))
+  var paywall: String?
+
+  @Option(name: .long, help: ArgumentHelp("Register this placement at start.", valueName: "name"))
+  var placement: String?
+}
+
+/// A ready-to-run app: the runtime, its store (when simulated) and what to tell the user.
+struct AppSession {
+  var runtime: AppRuntime
+  var store: SimulatedStore?
+  var command: CommandPurchaseController?
+  var firstPaywall: String?
+  var warnings: [String]
+
+  /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
+  static func make(project: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
+                   clock: any TimeSource, onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
+    var warnings: [String] = []
+    var project = project
+    var first = project.paywalls.first?.id
+    if let id = options.paywall {
+      let ids = project.paywalls.map(\.id)
+      guard ids.contains(id) else {
+        throw CLIFailure.usage("--paywall '\(id)': no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+      }
+      first = id
+    }
+    // Overrides replace slots before anything is shown, so controllers receive the new product.
+    project.paywalls = project.paywalls.map { definition in
+      let (overridden, found) = definition.applying(overrides, catalog: project.catalog)
+      if definition.id == first { warnings += found }
+      return overridden
+    }
+
+    var explicitStatus: SubscriptionStatus?
+    if let text = options.status {
+      guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
+        throw CLIFailure.usage("--status '\(text)' must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+      }
+      explicitStatus = parsed
+    }
+    guard let timeout = Duration.seconds(parsing: options.controllerTimeout), timeout > 0 else {
+      throw CLIFailure.usage("--controller-timeout '\(options.controllerTimeout)' must be a duration such as 10s")
+    }
+
+    let directory = StateDirectory.resolve(explicit: options.stateDir, projectName: project.name, projectPath: path)
+    let cache = StatusCache(directory: directory)
+    let statusStore = SubscriptionStatusStore()
+    if !options.fresh {
+      let (cached, warning) = cache.load()
+      statusStore.set(cached)
+      if let warning { warnings.append(warning) }
+    }
+
+    let relay = NoticeRelay()
+    var store: SimulatedStore?
+    var commandController: CommandPurchaseController?
+    let controller: any PurchaseController
+    switch options.controller {
+    case .simulated:
+      let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: clock, directory: directory,
+                                     fresh: options.fresh)
+      warnings += simulated.takeWarnings()
+      store = simulated
+      controller = simulated
+    case .scripted:
+      let outcomes: ScriptedPurchaseController.Outcomes
+      do {
+        outcomes = try options.outcome.map { text throws(PurchaseError) in try .init(parsing: text) } ?? .init()
+      } catch {
+        throw CLIFailure.usage(error.message)
+      }
+      controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
+    case .ask:
+      controller = AskPurchaseController(status: statusStore)
+    case .command:
+      guard let command = options.controllerCommand, !command.isEmpty else {
+        throw CLIFailure.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
+      }
+      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout) { relay.send($0) }
+      do {
+        try spawned.start()
+      } catch {
+        throw CLIFailure(message: "error: \(error.message)", code: 1)
+      }
+      commandController = spawned
+      controller = spawned
+    }
+    if options.controller != .scripted && options.outcome != nil {
+      throw CLIFailure.usage("--outcome applies to --controller scripted")
+    }
+    if let explicitStatus { statusStore.set(explicitStatus) }
+
+    let state = AppState(project: project, options: project.options, status: statusStore.status)
+    let runtime = AppRuntime(state: state, controller: controller, statusStore: statusStore, clock: clock,
+                             statusCache: cache, onEvent: onEvent)
+    relay.attach(runtime)
+    return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
+  }
+
+  static func allEntitlements(_ project: Project) -> Set<Entitlement> {
+    Set(project.catalog.products.flatMap(\.entitlements))
+  }
+}
+
+/// Carries controller notices to the runtime, which exists only after the controller does.
+final class NoticeRelay: @unchecked Sendable {
+  private let lock = NSLock()
+  private weak var runtime: AppRuntime?
+  private var early: [String] = []
+
+  func attach(_ runtime: AppRuntime) {
+    lock.lock()
+    self.runtime = runtime
+    let queued = early
+    early = []
+    lock.unlock()
+    for message in queued { runtime.send(.notice(message)) }
+  }
+
+  func send(_ message: String) {
+    lock.lock()
+    guard let runtime else {
+      early.append(message)
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    runtime.send(.notice(message))
+  }
+}

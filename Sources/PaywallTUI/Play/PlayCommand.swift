@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import PaywallModel
+import Synchronization
+
+/// Collects events in order as the runtime emits them.
+final class EventRecorder: Sendable {
+  private let events = Mutex<[PaywallEvent]>([])
+
+  func append(_ event: PaywallEvent) { events.withLock { $0.append(event) } }
+  var all: [PaywallEvent] { events.withLock { $0 } }
+}
+
+struct PlayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "play",
+    abstract: "Run the app with no terminal: feed keys and script steps, print the events as JSON lines, then the final status.",
+    discussion: """
+      Every timer (controller latency, expiries) runs on a simulated clock that only 'advance' moves, and each \
+      step waits until the app is idle, so the same input always gives the same output. A failed 'expect' \
+      stops the run with exit code 1 and says which line failed and what was there instead.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("A project directory, its app.json, or a paywall file.", valueName: "path"))
+  var path: String
+
+  @Option(name: .long, help: ArgumentHelp("Keys to press, e.g. \"down down enter\" (one 'press' line).", valueName: "keys"))
+  var keys: String?
+
+  @Option(name: .long, help: ArgumentHelp("A scenario script (see README: press, advance, status, expect…).", valueName: "file"))
+  var script: String?
+
+  @Flag(name: .long, help: "Print the last screen after the status.")
+  var screen = false
+
+  @Option(name: .long, help: ArgumentHelp("Screen size for 'expect screen' and --screen.", valueName: "size"))
+  var size: String = "80x24"
+
+  @OptionGroup var project: ProjectOptions
+  @OptionGroup var session: SessionOptions
+
+  func run() throws {
+    guard let size = Size(size) else { throw CLIFailure.usage("--size '\(self.size)' must be WIDTHxHEIGHT, e.g. 80x24") }
+    let scenario = try loadScript()
+    let overrides = try project.parsedOverrides()
+    let loaded = try project.load(path)
+    let events = EventRecorder()
+    let eventFile = try session.events.map { path in
+      do { return try EventFile(path: path) } catch { throw CLIFailure(message: "error: \(error.displayMessage)", code: 1) }
+    }
+    let clock = SimulatedTimeSource()
+    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock) { event in
+      events.append(event)
+      eventFile?.write(event)
+      Console.out(event.jsonLine)
+    }
+    defer { app.command?.stop() }
+    for warning in app.warnings { Console.error("warning: \(warning)") }
+
+    let player = Player(app: app, clock: clock, events: events, size: size)
+    let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
+    let state = app.runtime.state
+    Console.out(JSONOutput.object([
+      ("status", .string(state.status.rawName.lowercased())),
+      ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
+    ]).text)
+    if screen { Console.out(FrameText.plain(AppView.render(state, size: size))) }
+    if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
+  }
+
+  private func loadScript() throws -> PlayScript {
+    do {
+      switch (keys, script) {
+      case (let keys?, nil): return try PlayScript.keys(keys)
+      case (nil, let file?):
+        guard let data = FileManager.default.contents(atPath: file) else {
+          throw CLIFailure.usage("cannot read the script \(file); check the path")
+        }
+        return try PlayScript.parse(String(decoding: data, as: UTF8.self), file: file)
+      case (nil, nil): return PlayScript(file: "(none)", steps: [])
+      case (.some, .some): throw CLIFailure.usage("give --keys or --script, not both")
+      }
+    } catch let failure as ValidationFailure {
+      throw CLIFailure(message: failure.description, code: 2)
+    }
+  }
+}
+
+/// Runs an async body to completion from synchronous code (the CLI's `run`).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+  let box = Mutex<T?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    let value = await body()
+    box.withLock { $0 = value }
+    done.signal()
+  }
+  done.wait()
+  return box.withLock { $0! }
+}
+
+/// Executes a scenario against a runtime, one step at a time, waiting for idle after each.
+struct Player: Sendable {
+  enum Outcome: Sendable {
+    case passed
+    case failed(String)
+  }
+
+  let app: AppSession
+  let clock: SimulatedTimeSource
+  let events: EventRecorder
+  let size: Size
+
+  private var runtime: AppRuntime { app.runtime }
+
+  func play(_ script: PlayScript, placement: String?) async -> Outcome {
+    if let placement {
+      runtime.send(.register(placement: placement, params: [:]))
+    } else if let first = app.firstPaywall {
+      runtime.send(.open(paywallID: first, selected: nil))
+    }
+    await runtime.settle()
+    var matched = events.all.count  // `expect event` looks at events after the last match
+    var lastMatchLine: Int?
+    for step in script.steps {
+      let here = "\(script.file):\(step.line)"
+      switch step.command {
+      case .press(let keys):
+        for key in keys {
+          runtime.send(.key(key))
+          await runtime.settle()
+        }
+      case .advance(let seconds):
+        // Wake sleepers deadline by deadline, so latency and expiries fire in order.
+        let end = clock.now.addingTimeInterval(seconds)
+        while let next = clock.nextDeadline, next <= end {
+          clock.advance(by: max(0, next.timeIntervalSince(clock.now)))
+          app.store?.refreshStatus()
+          await runtime.settle()
+        }
+        clock.advance(by: max(0, end.timeIntervalSince(clock.now)))
+        app.store?.refreshStatus()
+        await runtime.settle()
+      case .status(let status):
+        runtime.statusStore.set(status)
+        await runtime.settle()
+      case .placement(let name, let params):
+        runtime.send(.register(placement: name, params: params))
+        await runtime.settle()
+      case .user(let attributes):
+        runtime.send(.userAttributes(attributes))
+        await runtime.settle()
+      case .open(let id):
+        guard runtime.state.project.paywall(id: id) != nil else {
+          return .failed("\(here): no paywall '\(id)'\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
+        }
+        runtime.send(.open(paywallID: id, selected: nil))
+        await runtime.settle()
+      case .approve, .decline, .refund, .cancel:
+        guard let store = app.store else {
+          return .failed("\(here): '\(step.text)' needs the simulated store (--controller simulated)")
+        }
+        let done: Bool
+        switch step.command {
+        case .approve: done = store.approve() != nil
+        case .decline: done = store.decline() != nil
+        case .refund(let id): done = store.refund(productID: id)
+        case .cancel(let id): done = store.cancel(productID: id)
+        default: done = false
+        }
+        guard done else {
+          return .failed("\(here): '\(step.text)' found nothing to act on (no pending purchase, or no live transaction of that product)")
+        }
+        await runtime.settle()
+      case .expectEvent(let name):
+        let all = events.all
+        if let index = all[matched...].firstIndex(where: { $0.name == name }) {
+          matched = index + 1
+          lastMatchLine = step.line
+        } else {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          let seen = all[matched...].map(\.name.rawValue)
+          return .failed("\(here): expected event \(name.rawValue); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+        }
+      case .expectScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: size))
+        guard frame.contains(text) else {
+          return .failed("\(here): expected the screen to show \"\(text)\"; the screen was:\n\(frame)")
+        }
+      case .expectStatus(let status, let anyActive):
+        let actual = runtime.state.status
+        guard anyActive ? actual.isActive : actual == status else {
+          return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
+        }
+      }
+    }
+    return .passed
+  }
+}

@@ -1,0 +1,177 @@
+import PaywallModel
+
+/// A `play` scenario: one command a line, `#` starts a comment.
+///
+///     press KEY…                 keys: up down left right tab btab enter esc space backspace, or a character
+///     advance DURATION           the simulated clock: 30s, 2h, 1M (a month), 1y
+///     status unknown|inactive|active:ENT,…
+///     placement NAME [key=value…]
+///     user key=value…
+///     open PAYWALL_ID            show a paywall directly
+///     approve | decline          a pending Ask to Buy purchase (simulated store)
+///     refund PRODUCT_ID | cancel PRODUCT_ID
+///     expect event NAME          NAME happened since the last matched `expect event`
+///     expect screen TEXT         the screen shows TEXT
+///     expect status STATUS       the status is STATUS (`active` alone: any entitlement)
+public struct PlayScript: Sendable {
+  public enum Command: Sendable, Hashable {
+    case press([Key])
+    case advance(seconds: Double)
+    case status(SubscriptionStatus)
+    case placement(String, params: [String: String])
+    case user([String: String])
+    case open(String)
+    case approve
+    case decline
+    case refund(String)
+    case cancel(String)
+    case expectEvent(EventName)
+    case expectScreen(String)
+    /// `anyActive`: `expect status active` with no entitlements matches any active status.
+    case expectStatus(SubscriptionStatus, anyActive: Bool)
+  }
+
+  public struct Step: Sendable, Hashable {
+    public var line: Int
+    public var text: String
+    public var command: Command
+  }
+
+  public var file: String
+  public var steps: [Step]
+
+  static let commands = ["press", "advance", "status", "placement", "user", "open", "approve", "decline", "refund",
+                         "cancel", "expect"]
+
+  /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`.
+  public static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
+    var steps: [Step] = []
+    var problems: [Diagnostic] = []
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let lineNumber = index + 1
+      let withoutComment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+      let line = UntrustedText.sanitize(String(withoutComment)).trimmingCharacters(in: .whitespaces)
+      guard !line.isEmpty else { continue }
+      let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
+      do {
+        steps.append(Step(line: lineNumber, text: line, command: try command(line)))
+      } catch {
+        problems.append(Diagnostic(file: file, location: SourceLocation(line: lineNumber, column: indent + 1 + error.column),
+                                   severity: .error, message: error.message, path: nil))
+      }
+    }
+    guard problems.isEmpty else { throw ValidationFailure(problems) }
+    return PlayScript(file: file, steps: steps)
+  }
+
+  /// `--keys "down down enter"`: one `press` line.
+  public static func keys(_ text: String) throws(ValidationFailure) -> PlayScript {
+    try parse("press " + text, file: "--keys")
+  }
+
+  struct LineError: Error {
+    var message: String
+    /// 0-based column in the trimmed line.
+    var column: Int
+  }
+
+  static func command(_ line: String) throws(LineError) -> Command {
+    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let name = words[0]
+    let args = Array(words.dropFirst())
+    // Where each word starts in the line, for error columns and for `expect screen TEXT`.
+    var starts: [Int] = []
+    var inWord = false
+    for (i, character) in line.enumerated() {
+      if character != " " && !inWord { starts.append(i) }
+      inWord = character != " "
+    }
+    func column(ofArgument i: Int) -> Int { i + 1 < starts.count ? starts[i + 1] : line.count }
+    func need(_ count: Int, _ usage: String) throws(LineError) {
+      guard args.count == count else { throw LineError(message: "'\(name)' takes \(usage)", column: 0) }
+    }
+    switch name {
+    case "press":
+      guard !args.isEmpty else { throw LineError(message: "'press' needs at least one key", column: 0) }
+      var keys: [Key] = []
+      for (i, word) in args.enumerated() {
+        guard let key = Key(name: word) else {
+          throw LineError(message: "unknown key '\(word)'\(Suggestions.hint(for: word, in: Key.names)) (keys: \(Key.names.joined(separator: " ")), or one character)",
+                          column: column(ofArgument: i))
+        }
+        keys.append(key)
+      }
+      return .press(keys)
+    case "advance":
+      try need(1, "one duration, e.g. 'advance 30s' or 'advance 1M'")
+      guard let seconds = Duration.seconds(parsing: args[0]) else {
+        throw LineError(message: "'\(args[0])' is not a duration; use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y",
+                        column: column(ofArgument: 0))
+      }
+      return .advance(seconds: seconds)
+    case "status":
+      try need(1, "one status: unknown, inactive or active:ENTITLEMENT,…")
+      guard let status = SubscriptionStatus(parsing: args[0]), args[0] != "active" else {
+        throw LineError(message: "'\(args[0])' is not a status; use unknown, inactive or active:ENTITLEMENT,… (e.g. active:pro)",
+                        column: column(ofArgument: 0))
+      }
+      return .status(status)
+    case "placement":
+      guard let placement = args.first else { throw LineError(message: "'placement' needs a name", column: 0) }
+      return .placement(placement, params: try pairs(Array(args.dropFirst()), offset: 1, column: column))
+    case "user":
+      guard !args.isEmpty else { throw LineError(message: "'user' needs key=value pairs", column: 0) }
+      return .user(try pairs(args, offset: 0, column: column))
+    case "open":
+      try need(1, "one paywall id")
+      return .open(args[0])
+    case "approve", "decline":
+      try need(0, "no arguments")
+      return name == "approve" ? .approve : .decline
+    case "refund", "cancel":
+      try need(1, "one product id")
+      return name == "refund" ? .refund(args[0]) : .cancel(args[0])
+    case "expect":
+      guard let what = args.first else { throw LineError(message: "'expect' needs event, screen or status", column: 0) }
+      let rest = starts.count > 2 ? String(line.dropFirst(starts[2])) : ""
+      switch what {
+      case "event":
+        guard args.count == 2 else { throw LineError(message: "'expect event' takes one event name", column: 0) }
+        guard let event = EventName(rawValue: args[1]) else {
+          let names = EventName.allCases.map(\.rawValue)
+          throw LineError(message: "unknown event '\(args[1])'\(Suggestions.hint(for: args[1], in: names))", column: column(ofArgument: 1))
+        }
+        return .expectEvent(event)
+      case "screen":
+        guard !rest.isEmpty else { throw LineError(message: "'expect screen' needs the text to find", column: 0) }
+        return .expectScreen(rest)
+      case "status":
+        guard args.count == 2 else { throw LineError(message: "'expect status' takes one status", column: 0) }
+        if args[1] == "active" { return .expectStatus(.active([]), anyActive: true) }
+        guard let status = SubscriptionStatus(parsing: args[1]) else {
+          throw LineError(message: "'\(args[1])' is not a status; use unknown, inactive, active or active:ENTITLEMENT,…",
+                          column: column(ofArgument: 1))
+        }
+        return .expectStatus(status, anyActive: false)
+      default:
+        throw LineError(message: "'expect \(what)': expect event, screen or status\(Suggestions.hint(for: what, in: ["event", "screen", "status"]))",
+                        column: column(ofArgument: 0))
+      }
+    default:
+      throw LineError(message: "unknown command '\(name)'\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
+                      column: 0)
+    }
+  }
+
+  static func pairs(_ words: [String], offset: Int, column: (Int) -> Int) throws(LineError) -> [String: String] {
+    var out: [String: String] = [:]
+    for (i, word) in words.enumerated() {
+      let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, !parts[0].isEmpty else {
+        throw LineError(message: "'\(word)' must be key=value", column: column(i + offset))
+      }
+      out[parts[0]] = parts[1]
+    }
+    return out
+  }
+}
