@@ -29,6 +29,13 @@ public struct PaywallAlert: Sendable, Hashable {
   public var message: String
   public var button: String
 
+  public init(kind: Kind, title: String, message: String, button: String) {
+    self.kind = kind
+    self.title = title
+    self.message = message
+    self.button = button
+  }
+
   public static let pendingTitle = "Waiting for Approval"
   public static let pendingMessage = "Thank you! This purchase is pending approval from your parent. Please try again once it is approved."
   public static let failureTitle = "An error occurred"

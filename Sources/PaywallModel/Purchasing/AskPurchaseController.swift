@@ -11,6 +11,11 @@ public final class AskPurchaseController: PurchaseController {
   public struct Request: Sendable, Hashable {
     public var id: Int
     public var question: Question
+
+    public init(id: Int, question: Question) {
+      self.id = id
+      self.question = question
+    }
   }
 
   public enum Outcome: String, Sendable, Hashable, CaseIterable {

@@ -121,7 +121,7 @@ struct Player: Sendable {
       runtime.send(.open(paywallID: first, selected: nil))
     }
     await runtime.settle()
-    var matched = events.all.count  // `expect event` looks at events after the last match
+    var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     for step in script.steps {
       let here = "\(script.file):\(step.line)"

@@ -1,0 +1,162 @@
+import Foundation
+import PaywallModel
+import Testing
+@testable import PaywallTUI
+
+/// Keys through `AppModel.update`, with no terminal and no controller: the effects it asks for
+/// are checked directly.
+@Suite("App model")
+struct AppModelTests {
+  static func opened(_ paywall: String = "onboarding") throws -> AppState {
+    var state = AppState(project: try Fixtures.demoProject())
+    _ = AppModel.update(&state, .open(paywallID: paywall, selected: nil))
+    return state
+  }
+
+  static func events(_ effects: [AppEffect]) -> [String] {
+    effects.compactMap { if case .emit(let e) = $0 { e.name.rawValue } else { nil } }
+  }
+
+  @Test func numberKeysAndArrowsSelectProducts() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.character("2")))
+    #expect(state.session?.selectedSlot == "secondary")
+    _ = AppModel.update(&state, .key(.right))
+    #expect(state.session?.selectedSlot == "tertiary")
+    _ = AppModel.update(&state, .key(.right))
+    #expect(state.session?.selectedSlot == "tertiary", "no wrap past the last product")
+    _ = AppModel.update(&state, .key(.left))
+    _ = AppModel.update(&state, .key(.left))
+    #expect(state.session?.selectedSlot == "primary")
+    _ = AppModel.update(&state, .key(.character("9")))
+    #expect(state.session?.selectedSlot == "primary", "no slot 9")
+  }
+
+  @Test func enterBuysTheSelectedProductFromTheFirstPurchaseButton() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.character("3")))
+    let effects = AppModel.update(&state, .key(.enter))
+    #expect(Self.events(effects) == ["transaction_start"])
+    #expect(effects.contains { if case .purchase(let p, "tertiary") = $0 { p.id == "com.acme.pro.lifetime" } else { false } })
+    #expect(AppModel.update(&state, .key(.enter)).isEmpty, "a second press while in flight does nothing")
+  }
+
+  @Test func tabWalksTheFocusAndEnterActivatesIt() throws {
+    var state = try Self.opened()
+    #expect(state.focus == .button(4))
+    _ = AppModel.update(&state, .key(.tab))
+    #expect(state.focus == .button(5))
+    let restore = AppModel.update(&state, .key(.enter))
+    #expect(Self.events(restore) == ["restore_start"])
+    #expect(restore.contains { if case .restore = $0 { true } else { false } })
+  }
+
+  @Test func focusWrapsBothWays() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.backTab))
+    #expect(state.focus == .products)
+    _ = AppModel.update(&state, .key(.up))
+    #expect(state.focus == .button(6), "wraps to the last button")
+    _ = AppModel.update(&state, .key(.down))
+    #expect(state.focus == .products)
+    _ = AppModel.update(&state, .key(.enter))
+    #expect(state.focus == .button(4), "enter on the picker moves to the purchase button, buying nothing")
+  }
+
+  @Test func qClosesWithDeclineAndEnterReopens() throws {
+    var state = try Self.opened()
+    let close = AppModel.update(&state, .key(.character("q")))
+    #expect(Self.events(close) == ["paywall_decline", "paywall_close"])
+    #expect(state.session == nil)
+    #expect(state.closed?.result == .declined)
+    let reopen = AppModel.update(&state, .key(.enter))
+    #expect(Self.events(reopen) == ["paywall_open"])
+    #expect(state.session?.id == "onboarding")
+    _ = AppModel.update(&state, .key(.escape))
+    let quit = AppModel.update(&state, .key(.character("q")))
+    #expect(state.quitRequested)
+    #expect(quit.contains { if case .quit = $0 { true } else { false } })
+  }
+
+  @Test func alertsTakeTheKeysUntilDismissed() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.enter))
+    _ = AppModel.update(&state, .purchaseFinished(.pending))
+    #expect(state.session?.alert?.title == "Waiting for Approval")
+    #expect(AppModel.update(&state, .key(.character("q"))).isEmpty)
+    #expect(state.session != nil)
+    _ = AppModel.update(&state, .key(.enter))
+    #expect(state.session?.alert == nil)
+  }
+
+  @Test func statusChangesAreEventsAndAreSaved() throws {
+    var state = try Self.opened()
+    let effects = AppModel.update(&state, .statusChanged(.active(["pro"])))
+    #expect(Self.events(effects) == ["subscriptionStatus_didChange"])
+    #expect(effects.contains { if case .saveStatus(.active(["pro"])) = $0 { true } else { false } })
+    #expect(AppModel.update(&state, .statusChanged(.active(["pro"]))).isEmpty, "no event for the same status")
+    #expect(state.log.last == "subscriptionStatus_didChange from=unknown to=active:pro")
+  }
+
+  @Test func askDialogChoosesResultEntitlementsAndMessage() throws {
+    var state = try Self.opened()
+    let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+    _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 7, question: .purchase(product))))
+    #expect(state.ask?.granted == ["pro"])
+    // 4 picks "failed"; then type a message on the message row.
+    _ = AppModel.update(&state, .key(.character("4")))
+    _ = AppModel.update(&state, .key(.tab))
+    _ = AppModel.update(&state, .key(.tab))
+    for c in "No card" { _ = AppModel.update(&state, .key(c == " " ? .space : .character(c))) }
+    let effects = AppModel.update(&state, .key(.enter))
+    guard case .answerAsk(let id, let answer)? = effects.first else {
+      Issue.record("no answer: \(effects)")
+      return
+    }
+    #expect(id == 7 && answer.outcome == .failed && answer.message == "No card" && answer.entitlements.isEmpty)
+    #expect(state.ask == nil)
+  }
+
+  @Test func askDialogTogglesEntitlements() throws {
+    var state = try Self.opened()
+    let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+    _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 1, question: .purchase(product))))
+    #expect(state.ask?.entitlements == ["lifetime", "pro"])
+    _ = AppModel.update(&state, .key(.down))
+    _ = AppModel.update(&state, .key(.space))  // tick lifetime
+    let effects = AppModel.update(&state, .key(.enter))
+    guard case .answerAsk(_, let answer)? = effects.first else {
+      Issue.record("no answer")
+      return
+    }
+    #expect(answer.outcome == .purchased && answer.entitlements == ["pro", "lifetime"])
+  }
+
+  @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
+    var state = AppState(project: try Fixtures.demoProject())
+    let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))
+    #expect(Self.events(effects) == ["handler.onSkip", "feature.run"])
+    let builtIn = AppModel.update(&state, .register(placement: "paywall_open", params: [:]))
+    #expect(Self.events(builtIn) == ["handler.onError"])
+    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    let busy = AppModel.update(&state, .register(placement: "x", params: [:]))
+    #expect(Self.events(busy) == ["handler.onError"])
+  }
+
+  @Test func theViewShowsSpinnerAlertHelpAndLog() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.enter))
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("Purchasing Annual…"))
+    _ = AppModel.update(&state, .purchaseFinished(.failed(PurchaseError("Card declined"))))
+    let alert = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(alert.contains("An error occurred") && alert.contains("Card declined"))
+    _ = AppModel.update(&state, .key(.enter))
+    _ = AppModel.update(&state, .key(.character("?")))
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("restore purchases"))
+    _ = AppModel.update(&state, .key(.space))
+    _ = AppModel.update(&state, .key(.character("l")))
+    let log = AppView.render(state, size: Size(width: 80, height: 24))
+    #expect(log.text.contains("transaction_fail"))
+    #expect(log.lines[23].contains("status:"), "the status bar stays on the last row")
+  }
+}
