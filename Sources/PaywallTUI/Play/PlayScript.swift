@@ -11,7 +11,7 @@ import PaywallModel
 ///     approve | decline          a pending Ask to Buy purchase (simulated store)
 ///     refund PRODUCT_ID | cancel PRODUCT_ID
 ///     expect event NAME          NAME happened since the last matched `expect event`
-///     expect screen TEXT         the screen shows TEXT
+///     expect screen TEXT         TEXT appears on one row of the screen
 ///     expect status STATUS       the status is STATUS (`active` alone: any entitlement)
 public struct PlayScript: Sendable {
   public enum Command: Sendable, Hashable {
