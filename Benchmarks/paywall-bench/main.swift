@@ -1,8 +1,10 @@
-// paywall-bench: the figures issue #2 asks for, measured in one run.
-//   swift run -c release paywall-bench [--quick]
+// paywall-bench: the project's performance figures, measured in one run.
+//   swift build -c release && .build/release/paywall-bench [--quick] [--render-only]
 // 1. parse + validate a generated 5,000-product .storekit file (target < 150 ms), with Foundation's
 //    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
-// 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24).
+// 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24);
+// 3. subscription status changes delivered to 3 observers (target >= 1,000,000 changes/s);
+// 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target < 1 s, the release binary).
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -144,4 +146,86 @@ for size in [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
                size.description, perSecond, 1e6 / perSecond, 100 * (1 / perSecond) / (1.0 / 60),
                size.width == 80 ? "  (target >= 10,000)" : ""))
   precondition(checksum > 0)
+}
+
+// MARK: 3. status changes to 3 observers
+
+if !renderOnly {
+  let changes = quick ? 200_000 : 1_000_000
+  let store = SubscriptionStatusStore(.inactive)
+  let final = SubscriptionStatus.active([Entitlement("final")])
+  let statuses: [SubscriptionStatus] = [.active([Entitlement("pro")]), .inactive, .active([Entitlement("pro"), Entitlement("lifetime")])]
+  let finished = DispatchSemaphore(value: 0)
+  var observers: [Task<Int, Never>] = []
+  for _ in 0..<3 {
+    let stream = store.updates()
+    observers.append(Task.detached {
+      var seen = 0
+      for await status in stream {
+        seen += 1
+        if status == final { break }
+      }
+      finished.signal()
+      return seen
+    })
+  }
+  let elapsed = seconds {
+    for i in 0..<changes { store.set(statuses[i % statuses.count]) }
+    store.set(final)
+    for _ in 0..<3 { finished.wait() }
+  }
+  var delivered: [Int] = []
+  for observer in observers { delivered.append(runBlockingValue(observer)) }
+  print(String(format: "status changes delivered to 3 observers: %9.0f changes/s  (%d changes in %.1f ms; observers woke %@ times)  (target >= 1,000,000)",
+               Double(changes + 1) / elapsed, changes + 1, elapsed * 1000, delivered.map(String.init).joined(separator: "/")))
+}
+
+func runBlockingValue(_ task: Task<Int, Never>) -> Int {
+  let done = DispatchSemaphore(value: 0)
+  let box = ResultBox()
+  Task.detached {
+    box.value = await task.value
+    done.signal()
+  }
+  done.wait()
+  return box.value
+}
+
+final class ResultBox: @unchecked Sendable {
+  var value = 0
+}
+
+// MARK: 4. play of 1,000 purchase-restore cycles
+
+if !renderOnly {
+  let cycles = quick ? 200 : 1_000
+  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
+  if FileManager.default.isExecutableFile(atPath: binary.path) {
+    // Each cycle: buy (the paywall closes), open it again, restore (closes: the status is active), open again.
+    var script = "expect event paywall_open\n"
+    for _ in 0..<cycles {
+      script += "press enter\nexpect event transaction_complete\npress enter\npress r\nexpect event restore_complete\npress enter\n"
+    }
+    let scriptURL = directory.appendingPathComponent("cycles.play")
+    try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["play", demo, "--controller", "scripted", "--fresh", "--status", "inactive",
+                         "--state-dir", directory.appendingPathComponent("state").path, "--script", scriptURL.path]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    var lines = 0
+    let elapsed = try seconds {
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+      process.waitUntilExit()
+    }
+    precondition(process.terminationStatus == 0, "play failed with status \(process.terminationStatus)")
+    print(String(format: "play of %d scripted purchase-restore cycles: %7.1f ms  (%d event lines; the whole process)  (target < 1 s for 1,000)",
+                 cycles, elapsed * 1000, lines))
+  } else {
+    print("play benchmark skipped: build paywall-tui in release first (swift build -c release)")
+  }
 }

@@ -42,6 +42,8 @@ public final class CommandPurchaseController: PurchaseController {
   private let input = Pipe()
   private let output = Pipe()
   private let errors = Pipe()
+  /// Writes go through here, so a controller that stops reading can never block a task.
+  private let writer = DispatchQueue(label: "command-controller-writer")
 
   public init(command: String, status: SubscriptionStatusStore, timeout: Double = 10,
               onProblem: @escaping @Sendable (String) -> Void) {
@@ -56,7 +58,9 @@ public final class CommandPurchaseController: PurchaseController {
     // A controller that dies must not take us with it when we write to its closed stdin.
     signal(SIGPIPE, SIG_IGN)
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
+    // A simple command replaces the shell, so stopping the process stops the controller itself.
+    let isSimple = !command.contains { ";&|()<>`$\n".contains($0) }
+    process.arguments = ["-c", isSimple ? "exec " + command : command]
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
@@ -113,15 +117,16 @@ public final class CommandPurchaseController: PurchaseController {
         return
       }
       let line = JSONOutput.object([("id", .number(String(id)))] + fields).text + "\n"
-      do {
-        try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
-      } catch {
-        fail(id, "cannot write to the controller command: \(error.localizedDescription)")
-        return
-      }
       let timeout = self.timeout
       DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
         self?.fail(id, "the controller command did not answer request \(id) within \(Self.format(timeout))")
+      }
+      writer.async { [input] in
+        do {
+          try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+        } catch {
+          self.fail(id, "cannot write to the controller command: \(error.localizedDescription)")
+        }
       }
     }
   }

@@ -41,6 +41,8 @@ public final class SimulatedStore: PurchaseController {
   private let ledger: LedgerFile?
   public let askToBuy: Bool
   private let state: Mutex<State>
+  /// Held while a snapshot is taken and written, so the newest state is always the one on disk.
+  private let saving = Mutex(())
 
   /// - Parameters:
   ///   - directory: where the ledger lives; nil keeps it in memory only.
@@ -194,9 +196,12 @@ public final class SimulatedStore: PurchaseController {
   }
 
   private func record(_ product: StoreProduct, at date: Date) {
-    let usedTrial = state.withLock { state in
-      state.transactions.contains { $0.isTrial && catalog.product(id: $0.productID)?.subscriptionGroup == product.subscriptionGroup }
-    }
+    // One introductory offer per subscription group, and none after any earlier subscription in it.
+    let usedTrial = product.subscriptionGroup.map { group in
+      state.withLock { state in
+        state.transactions.contains { catalog.product(id: $0.productID)?.subscriptionGroup == group }
+      }
+    } ?? false
     state.withLock { state in
       let id = String(state.nextID)
       state.nextID += 1
@@ -209,11 +214,13 @@ public final class SimulatedStore: PurchaseController {
 
   private func save() {
     guard let ledger else { return }
-    let contents = state.withLock { LedgerFile.Contents(transactions: $0.transactions, pending: $0.pending, nextID: $0.nextID) }
-    do {
-      try ledger.save(contents)
-    } catch {
-      state.withLock { $0.warnings.append("\(error.description); the ledger is kept in memory only") }
+    saving.withLock { _ in
+      let contents = state.withLock { LedgerFile.Contents(transactions: $0.transactions, pending: $0.pending, nextID: $0.nextID) }
+      do {
+        try ledger.save(contents)
+      } catch {
+        state.withLock { $0.warnings.append("\(error); the ledger is kept in memory only") }
+      }
     }
   }
 
@@ -254,9 +261,18 @@ struct LedgerFile: Sendable {
       let root = try SourceFile.parse(path: path).0
       return (try Self.decode(root), nil)
     } catch {
-      let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-      try? FileManager.default.moveItem(atPath: path, toPath: aside)
+      var aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+      var n = 1
+      while FileManager.default.fileExists(atPath: aside) {
+        n += 1
+        aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(n)"
+      }
       let reason = (error as? ValidationFailure)?.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "\(error)"
+      do {
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+      } catch {
+        return (Contents(), "\(path): the ledger is unreadable (\(reason)) and could not be moved aside (\(error.localizedDescription)); the store starts empty and will replace it")
+      }
       return (Contents(), "\(path): the ledger is unreadable (\(reason)); it was moved to \(aside) and the store starts empty")
     }
   }

@@ -62,7 +62,8 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
     case "active": self = .active(defaultEntitlements)
     default:
       guard trimmed.lowercased().hasPrefix("active:") else { return nil }
-      let names = trimmed.dropFirst("active:".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      let names = trimmed.dropFirst("active:".count).split(separator: ",", omittingEmptySubsequences: false)
+        .map { $0.trimmingCharacters(in: .whitespaces) }
       guard !names.contains(where: \.isEmpty) else { return nil }
       self = .active(Set(names.map { Entitlement($0) }))
     }

@@ -29,14 +29,16 @@ public final class SubscriptionStatusStore: Sendable {
   @discardableResult
   public func set(_ newValue: SubscriptionStatus) -> (from: SubscriptionStatus, to: SubscriptionStatus)? {
     let value = newValue.normalized
-    let change: (old: SubscriptionStatus, mailboxes: [StatusMailbox])? = state.withLock { state in
+    // Mailboxes are updated under the store's lock, so they see changes in the store's order even
+    // when several tasks set at once; only resuming a waiting observer happens outside it.
+    let change: (old: SubscriptionStatus, wake: [() -> Void])? = state.withLock { state in
       guard state.status != value else { return nil }
       let old = state.status
       state.status = value
-      return (old, Array(state.mailboxes.values))
+      return (old, state.mailboxes.values.compactMap { $0.offer(value) })
     }
-    guard let (old, mailboxes) = change else { return nil }
-    for mailbox in mailboxes { mailbox.offer(value) }
+    guard let (old, wake) = change else { return nil }
+    for resume in wake { resume() }
     return (old, value)
   }
 
@@ -49,15 +51,36 @@ public final class SubscriptionStatusStore: Sendable {
       state.mailboxes[id] = mailbox
       return (id, mailbox)
     }
-    return AsyncStream(unfolding: { await mailbox.next() }, onCancel: { [weak self] in
+    let detach: @Sendable () -> Void = { [weak self] in
       mailbox.finish()
       self?.state.withLock { _ = $0.mailboxes.removeValue(forKey: id) }
-    })
+    }
+    // The token lives as long as the stream: an observer that stops iterating and drops the stream
+    // is detached as surely as one whose task is cancelled.
+    let token = ObserverToken(onRelease: detach)
+    return AsyncStream(unfolding: {
+      let value = await mailbox.next()
+      _ = token  // captured: released with the stream
+      return value
+    }, onCancel: detach)
   }
 
   /// How many observers are attached (for tests and diagnostics).
   public var observerCount: Int {
     state.withLock { $0.mailboxes.count }
+  }
+}
+
+/// Runs `onRelease` when the last reference to it goes.
+final class ObserverToken: Sendable {
+  let onRelease: @Sendable () -> Void
+
+  init(onRelease: @escaping @Sendable () -> Void) {
+    self.onRelease = onRelease
+  }
+
+  deinit {
+    onRelease()
   }
 }
 
@@ -76,15 +99,17 @@ final class StatusMailbox: Sendable {
     slot = Mutex(Slot(latest: initial))
   }
 
-  func offer(_ value: SubscriptionStatus) {
-    let resume: (CheckedContinuation<SubscriptionStatus?, Never>, SubscriptionStatus)? = slot.withLock { slot in
+  /// Stores `value`; returns the work that wakes a waiting observer, to run outside any lock.
+  func offer(_ value: SubscriptionStatus) -> (() -> Void)? {
+    let waiter: CheckedContinuation<SubscriptionStatus?, Never>? = slot.withLock { slot in
       slot.latest = value
       guard let waiter = slot.waiter, slot.delivered != value else { return nil }
       slot.waiter = nil
       slot.delivered = value
-      return (waiter, value)
+      return waiter
     }
-    if let (waiter, value) = resume { waiter.resume(returning: value) }
+    guard let waiter else { return nil }
+    return { waiter.resume(returning: value) }
   }
 
   func finish() {

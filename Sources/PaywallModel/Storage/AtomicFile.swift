@@ -16,7 +16,8 @@ public enum AtomicFile {
     } catch {
       throw WriteError(path: path, reason: "cannot create \(directory) (\(error.localizedDescription))")
     }
-    let temporary = path + ".tmp-\(getpid())"
+    // Unique per write, so concurrent writers never truncate or rename each other's file.
+    let temporary = path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     var ok = data.withUnsafeBytes { buffer -> Bool in

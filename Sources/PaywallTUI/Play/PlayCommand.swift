@@ -91,7 +91,8 @@ struct PlayCommand: ParsableCommand {
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
   let box = Mutex<T?>(nil)
   let done = DispatchSemaphore(value: 0)
-  Task {
+  // Detached: the caller may be on the main actor, which this semaphore blocks.
+  Task.detached {
     let value = await body()
     box.withLock { $0 = value }
     done.signal()

@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// The `command` controller against real child processes: small Python 3 scripts that behave well,
+/// send garbage, crash, or never answer. Every await is raced against a deadline, and every
+/// script exits when its stdin closes, so nothing can hang or outlive the test.
+@Suite struct CommandControllerTests {
+  /// A controller running `script` (Python source), with the problems it reported.
+  final class Rig: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let status: SubscriptionStatusStore
+    let problems = Locked<[String]>([])
+    let controller: CommandPurchaseController
+
+    init(_ script: String, timeout: Double = 5, status: SubscriptionStatus = .inactive) throws {
+      directory = try TemporaryDirectory()
+      let path = try directory.write("controller.py", script)
+      self.status = SubscriptionStatusStore(status)
+      let problems = self.problems
+      controller = CommandPurchaseController(command: "python3 \(path)", status: self.status, timeout: timeout,
+                                             onProblem: { problems.append($0) })
+      try controller.start()
+    }
+
+    func purchase(_ product: StoreProduct, sourceLocation: Testing.SourceLocation = #_sourceLocation) async -> PurchaseResult? {
+      let controller = self.controller
+      return await within(10, "purchase(\(product.id))", sourceLocation: sourceLocation) {
+        await controller.purchase(product: product)
+      }
+    }
+
+    func restore(sourceLocation: Testing.SourceLocation = #_sourceLocation) async -> RestorationResult? {
+      let controller = self.controller
+      return await within(10, "restorePurchases()", sourceLocation: sourceLocation) {
+        await controller.restorePurchases()
+      }
+    }
+
+    func stop() {
+      controller.stop()
+      directory.remove()
+    }
+  }
+
+  /// The message of a failed purchase, or nil (with an issue) for any other result.
+  static func failureMessage(_ result: PurchaseResult?, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String? {
+    guard let result else { return nil }
+    guard case .failed(let error) = result else {
+      Issue.record("expected failed, got \(result.name)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return error.displayMessage
+  }
+
+  // MARK: - Scripts
+
+  /// A correct controller: checks it was asked for the annual product, sets the status, answers.
+  static let correct = """
+    import json, sys
+
+    EXPECTED = "com.acme.pro.annual"
+
+    def send(obj):
+        sys.stdout.write(json.dumps(obj) + "\\n")
+        sys.stdout.flush()
+
+    for line in iter(sys.stdin.readline, ""):
+        request = json.loads(line)
+        rid = request.get("id")
+        method = request.get("method")
+        if method == "purchase":
+            product = request.get("product") or {}
+            if product.get("id") != EXPECTED or product.get("type") != "autoRenewable" \\
+                    or product.get("entitlements") != ["pro"]:
+                send({"id": rid, "result": "failed", "error": "wrong product in request: %r" % product})
+                continue
+            send({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]})
+            send({"id": rid, "result": "purchased"})
+        elif method == "restorePurchases":
+            send({"id": rid, "result": "restored"})
+        else:
+            send({"id": rid, "result": "failed", "error": "unknown method %r" % method})
+    """
+
+  /// Answers every request with a line that is not JSON.
+  static let garbage = """
+    import sys
+    for line in iter(sys.stdin.readline, ""):
+        sys.stdout.write("this is not json\\n")
+        sys.stdout.flush()
+    """
+
+  /// Reads the request, then exits with status 3 without answering.
+  static let exitsMidPurchase = """
+    import sys
+    sys.stdin.readline()
+    sys.exit(3)
+    """
+
+  /// Reads requests and never answers; sleeps until the emulator closes its stdin.
+  static let silent = """
+    import os, sys, threading, time
+
+    def watch_stdin():
+        # Swallow every request; when stdin closes (stop()), leave at once.
+        while sys.stdin.readline():
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    while True:
+        time.sleep(3600)
+    """
+
+  /// Answers purchases with an unknown result word, and restores with a purchase result.
+  static let unknownResult = """
+    import json, sys
+    for line in iter(sys.stdin.readline, ""):
+        request = json.loads(line)
+        word = "maybe" if request["method"] == "purchase" else "purchased"
+        sys.stdout.write(json.dumps({"id": request["id"], "result": word}) + "\\n")
+        sys.stdout.flush()
+    """
+
+  // MARK: - Tests
+
+  @Test(.timeLimit(.minutes(1)))
+  func aCorrectControllerPurchasesSetsTheStatusAndRestores() async throws {
+    let rig = try Rig(Self.correct)
+    defer { rig.stop() }
+
+    let purchase = await rig.purchase(TestCatalog.annual)
+    #expect(purchase?.name == "purchased", "problems: \(rig.problems.value)")
+    #expect(await eventually { rig.status.status == .active(["pro"]) }, "status is \(rig.status.status)")
+
+    let restore = await rig.restore()
+    #expect(restore?.name == "restored")
+
+    // The script really checks the request: the wrong product fails with its message.
+    let wrong = await rig.purchase(TestCatalog.monthly)
+    let message = Self.failureMessage(wrong)
+    #expect(message?.contains("wrong product in request") == true, "\(message ?? "nil")")
+    #expect(message?.contains(TestCatalog.monthly.id) == true)
+    #expect(rig.problems.value.isEmpty, "\(rig.problems.value)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aControllerThatSendsGarbageFailsTheRequest() async throws {
+    let rig = try Rig(Self.garbage)
+    defer { rig.stop() }
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(message?.contains("not a JSON object") == true, "\(message ?? "nil")")
+    #expect(message?.contains("this is not json") == true, "the line is quoted: \(message ?? "nil")")
+    #expect(rig.problems.value.contains { $0.contains("not a JSON object") }, "onProblem: \(rig.problems.value)")
+    if let message { #expect(rig.problems.value.contains(message)) }
+
+    // It stays usable: the next request fails the same way, it does not hang.
+    let restore = await rig.restore()
+    guard case .failed(let error?)? = restore else {
+      Issue.record("expected a failed restore with an error, got \(String(describing: restore))")
+      return
+    }
+    #expect(error.displayMessage.contains("not a JSON object"))
+    #expect(rig.status.status == .inactive)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aControllerThatExitsMidPurchaseFailsItAndTheNextOneAtOnce() async throws {
+    let rig = try Rig(Self.exitsMidPurchase)
+    defer { rig.stop() }
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(message?.contains("exited with status 3") == true, "\(message ?? "nil")")
+    #expect(rig.problems.value.contains { $0.contains("exited with status 3") }, "\(rig.problems.value)")
+
+    let started = ContinuousClock.now
+    let second = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(second?.contains("not running") == true, "\(second ?? "nil")")
+    #expect(second?.contains("exited with status 3") == true, "says why: \(second ?? "nil")")
+    #expect(ContinuousClock.now - started < .seconds(2), "fails at once, without waiting for a timeout")
+
+    let restore = await rig.restore()
+    guard case .failed(let error?)? = restore else {
+      Issue.record("expected a failed restore, got \(String(describing: restore))")
+      return
+    }
+    #expect(error.displayMessage.contains("not running"))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aControllerThatNeverAnswersTimesOut() async throws {
+    let rig = try Rig(Self.silent, timeout: 0.5)
+    defer { rig.stop() }
+    let started = ContinuousClock.now
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    let elapsed = ContinuousClock.now - started
+    #expect(message?.contains("did not answer") == true, "\(message ?? "nil")")
+    #expect(message?.contains("0.5 s") == true, "\(message ?? "nil")")
+    #expect(elapsed >= .milliseconds(450), "waited the timeout: \(elapsed)")
+    #expect(elapsed < .seconds(5), "gave up soon after the timeout: \(elapsed)")
+    #expect(rig.problems.value.contains { $0.contains("did not answer") }, "\(rig.problems.value)")
+
+    // The process is still running: the next request times out the same way.
+    let again = Self.failureMessage(await rig.purchase(TestCatalog.monthly))
+    #expect(again?.contains("did not answer request 2") == true, "\(again ?? "nil")")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func anUnknownResultWordFailsNamingIt() async throws {
+    let rig = try Rig(Self.unknownResult)
+    defer { rig.stop() }
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(message?.contains("'maybe'") == true, "\(message ?? "nil")")
+    #expect(message?.contains("purchased, cancelled, pending, failed or restored") == true, "\(message ?? "nil")")
+    #expect(rig.problems.value.contains { $0.contains("'maybe'") })
+
+    let restore = await rig.restore()
+    guard case .failed(let error?)? = restore else {
+      Issue.record("expected a failed restore, got \(String(describing: restore))")
+      return
+    }
+    #expect(error.displayMessage.contains("'purchased'"), "\(error.displayMessage)")
+    #expect(error.displayMessage.contains("restored or failed"), "\(error.displayMessage)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theControllerMaySetTheStatusAtAnyTime() async throws {
+    let script = """
+      import json, sys
+      def send(obj):
+          sys.stdout.write(json.dumps(obj) + "\\n")
+          sys.stdout.flush()
+      send({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro", "lifetime"]})
+      for line in iter(sys.stdin.readline, ""):
+          request = json.loads(line)
+          send({"method": "setSubscriptionStatus", "status": "inactive"})
+          send({"id": request["id"], "result": "failed", "error": "No receipt"})
+      """
+    let rig = try Rig(script, status: .unknown)
+    defer { rig.stop() }
+    #expect(await eventually { rig.status.status == .active(["pro", "lifetime"]) }, "status is \(rig.status.status)")
+    let restore = await rig.restore()
+    guard case .failed(let error?)? = restore else {
+      Issue.record("expected a failed restore, got \(String(describing: restore))")
+      return
+    }
+    #expect(error.displayMessage == "No receipt")
+    #expect(rig.status.status == .inactive, "set before the answer, in line order")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func stderrAndStrayLinesAreReportedAsProblems() async throws {
+    let script = """
+      import json, sys
+      sys.stderr.write("warming up\\n")
+      sys.stderr.flush()
+      for line in iter(sys.stdin.readline, ""):
+          request = json.loads(line)
+          sys.stdout.write(json.dumps({"id": 999, "result": "purchased"}) + "\\n")
+          sys.stdout.write(json.dumps({"note": "no id here"}) + "\\n")
+          sys.stdout.flush()
+      """
+    let rig = try Rig(script)
+    defer { rig.stop() }
+    #expect(await eventually { rig.problems.value.contains("controller stderr: warming up") }, "\(rig.problems.value)")
+    // A stray answer to an unknown id is a problem; the line without an id fails the request.
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(message?.contains("no request id or method") == true, "\(message ?? "nil")")
+    #expect(rig.problems.value.contains { $0.contains("request 999") }, "\(rig.problems.value)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aCommandThatCannotRunFailsQuickly() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let problems = Locked<[String]>([])
+    let controller = CommandPurchaseController(command: directory.file("no-such-controller"),
+                                               status: SubscriptionStatusStore(), timeout: 5,
+                                               onProblem: { problems.append($0) })
+    try controller.start()
+    defer { controller.stop() }
+    let result = await within(10, "the purchase") { await controller.purchase(product: TestCatalog.annual) }
+    let message = Self.failureMessage(result)
+    #expect(message?.contains("127") == true || message?.contains("cannot write") == true, "\(message ?? "nil")")
+  }
+}
