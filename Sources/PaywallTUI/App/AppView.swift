@@ -93,9 +93,9 @@ public enum AppView {
     }
     func marker(_ row: AskDialog.Row) -> (String, CellStyle) { ask.row == row ? ("▸ ", .accent) : ("  ", .plain) }
     var outcomeLine: [(String, CellStyle)] = [marker(.outcome), ("Result: ", .plain)]
-    for (i, outcome) in ask.outcomes.enumerated() {
+    for outcome in ask.outcomes {
       let chosen = outcome == ask.outcome
-      outcomeLine.append((chosen ? "(\(i + 1)) \(outcome.rawValue)" : " \(i + 1)  \(outcome.rawValue)", chosen ? .focusedButton : .plain))
+      outcomeLine.append((chosen ? "[\(outcome.rawValue)]" : " \(outcome.rawValue) ", chosen ? .focusedButton : .plain))
       outcomeLine.append((" ", .plain))
     }
     var entitlementLine: [(String, CellStyle)] = [marker(.entitlements), ("Grant: ", .plain)]
@@ -110,7 +110,8 @@ public enum AppView {
     if ask.outcome == .failed {
       lines.append([marker(.message), ("Error: ", .plain), (ask.message.isEmpty ? "(type a message)" : ask.message, ask.message.isEmpty ? .muted : .plain)])
     }
-    Overlay.box(title: title, lines: lines, footer: "←→/1-5 result  tab next row  space tick  enter answer  esc cancel",
+    let numbers = ask.outcomes.count == 5 ? "1-5" : "1-\(ask.outcomes.count)"
+    Overlay.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
                 into: &frame, preferredWidth: 72)
   }
 
