@@ -18,12 +18,14 @@ let package = Package(
       pkgConfig: "ncursesw",
       providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
     ),
+    .target(name: "CTerminalGuard"),
     .target(name: "PaywallModel"),
     .target(
       name: "PaywallTUI",
       dependencies: [
         "PaywallModel",
         "CNCurses",
+        "CTerminalGuard",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

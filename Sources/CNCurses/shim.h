@@ -41,6 +41,11 @@ static inline int pw_key_btab(void) { return KEY_BTAB; }
 static inline int pw_err(void) { return ERR; }
 static inline int pw_ok(void) { return OK; }
 
+static inline mmask_t pw_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t pw_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t pw_button1_released(void) { return BUTTON1_RELEASED; }
+static inline int pw_key_code_yes(void) { return KEY_CODE_YES; }
+
 // Put one grapheme (a short wide string: base plus combining marks) with attributes and a colour pair.
 static inline int pw_put_grapheme(WINDOW *w, int y, int x, const wchar_t *wcs, attr_t attrs, short pair) {
   cchar_t cc;

@@ -139,10 +139,11 @@ struct CommandLineTests {
     #expect(result.stderr.hasPrefix("nowhere/paywall.json:1:1: error: no such file or directory"))
   }
 
-  @Test func defaultCommandShowsTheDemoAndSaysItIsNotInteractiveYet() throws {
+  @Test func runWithoutATerminalExitsWithCode3AndPointsAtRenderAndPlay() throws {
     let result = try Self.run([])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("Unlock Acme Pro"))
-    #expect(result.stderr.contains("interactive mode is not built yet"))
+    #expect(result.status == 3)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("paywall-tui render") && result.stderr.contains("paywall-tui play"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
   }
 }

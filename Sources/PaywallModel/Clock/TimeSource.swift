@@ -9,6 +9,35 @@ public protocol TimeSource: Sendable {
   func sleep(seconds: Double) async throws
 }
 
+/// A clock QA can move forward (`advance` in play, the debug panel interactively).
+public protocol AdjustableTimeSource: TimeSource {
+  func advance(by seconds: Double)
+}
+
+/// The wall clock plus whatever QA has advanced it by: interactive sessions run in real time, and
+/// the debug panel can jump ahead (a sleeper whose deadline is jumped over wakes at once).
+public final class LiveTimeSource: AdjustableTimeSource {
+  private let offset = Mutex<Double>(0)
+
+  public init() {}
+
+  public var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+  public func advance(by seconds: Double) {
+    offset.withLock { $0 += max(0, seconds) }
+  }
+
+  public func sleep(seconds: Double) async throws {
+    let deadline = now.addingTimeInterval(seconds)
+    while true {
+      let remaining = deadline.timeIntervalSince(now)
+      if remaining <= 0 { return }
+      // Re-check at least every 250 ms so an advance past the deadline is noticed.
+      try await Task.sleep(nanoseconds: UInt64(min(remaining, 0.25) * 1e9))
+    }
+  }
+}
+
 /// The real clock.
 public struct SystemTimeSource: TimeSource {
   public init() {}
@@ -24,7 +53,7 @@ public struct SystemTimeSource: TimeSource {
 /// A clock that only moves when told to. Sleepers are parked until `advance` passes their
 /// deadline, then woken in deadline order; `parkedCount` tells the runtime that they are waiting
 /// on time, not working, so the app counts as idle.
-public final class SimulatedTimeSource: TimeSource {
+public final class SimulatedTimeSource: AdjustableTimeSource {
   private struct Sleeper {
     var id: Int
     var deadline: Date

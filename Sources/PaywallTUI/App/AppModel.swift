@@ -37,6 +37,13 @@ public enum AppModel {
     case .tick:
       if state.session?.isBusy == true { state.spinnerFrame &+= 1 }
       return []
+    case .resized(let size):
+      state.size = size
+      return []
+    case .terminate(let reason):
+      state.quitRequested = true
+      state.notice = reason
+      return [.quit]
     }
   }
 
@@ -108,7 +115,9 @@ public enum AppModel {
   // MARK: - Keys
 
   static func handle(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    if case .click(let x, let y) = key { return click(x: x, y: y, &state) }
     if state.ask != nil { return handleAsk(key, &state) }
+    if state.showsDebug { return handleDebug(key, &state) }
     if state.showsHelp {
       state.showsHelp = false
       return []
@@ -119,6 +128,10 @@ public enum AppModel {
     }
     if key == .character("l") {
       state.showsLog.toggle()
+      return []
+    }
+    if key == .character("d") {
+      state.showsDebug = true
       return []
     }
     guard var session = state.session else { return handleClosed(key, &state) }
@@ -201,6 +214,71 @@ public enum AppModel {
     case .character("q"), .escape:
       state.quitRequested = true
       return [.quit]
+    default:
+      return []
+    }
+  }
+
+  // MARK: - Mouse
+
+  /// A click hits what the view drew there: a card selects its product (and takes the focus), a
+  /// button is activated; a click anywhere on an alert dismisses it.
+  static func click(x: Int, y: Int, _ state: inout AppState) -> [AppEffect] {
+    guard state.ask == nil, !state.showsHelp, !state.showsDebug else { return [] }
+    guard var session = state.session else { return handleClosed(.enter, &state) }
+    if session.alert != nil { return act(.dismissAlert, &session, &state) }
+    guard !session.isBusy else { return [] }
+    var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: "")
+    screen.focus = state.focus
+    let regions = PaywallRenderer.layout(screen, size: AppView.paywallSize(state)).regions
+    guard let hit = regions.first(where: { $0.contains(x: x, y: y) }) else { return [] }
+    switch hit.target {
+    case .slot(let slot):
+      state.focus = .products
+      return act(.select(slot: slot), &session, &state)
+    case .button(let index):
+      state.focus = .button(index)
+      guard case .button(let button) = session.paywall.definition.components[index] else { return [] }
+      return activate(button.action, &session, &state)
+    }
+  }
+
+  // MARK: - The debug panel
+
+  /// The panel's keys, shown in the panel itself.
+  static let debugKeys: [(Character, String)] = [
+    ("s", "status: cycle unknown → inactive → active (all entitlements)"),
+    ("a", "advance the clock by 1 day"),
+    ("m", "advance the clock by 1 month"),
+    ("y", "approve the pending Ask to Buy purchase"),
+    ("n", "decline it"),
+    ("f", "refund the latest purchase"),
+    ("x", "fail the next purchase (\"Card declined\")"),
+  ]
+
+  static func handleDebug(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    guard case .character(let c) = key else {
+      if key == .escape || key == .enter { state.showsDebug = false }
+      return []
+    }
+    switch c {
+    case "s":
+      let all = Set(state.project.catalog.products.flatMap(\.entitlements))
+      let next: SubscriptionStatus = switch state.status {
+      case .unknown: .inactive
+      case .inactive: .active(all)
+      case .active: .unknown
+      }
+      return [.debug(.setStatus(next))]
+    case "a": return [.debug(.advanceClock(seconds: 86_400))]
+    case "m": return [.debug(.advanceClock(seconds: 86_400 * 365 / 12))]
+    case "y": return [.debug(.approvePending)]
+    case "n": return [.debug(.declinePending)]
+    case "f": return [.debug(.refundLatest)]
+    case "x": return [.debug(.failNextPurchase("Card declined"))]
+    case "d", "q":
+      state.showsDebug = false
+      return []
     default:
       return []
     }

@@ -12,6 +12,8 @@ public final class AppRuntime: @unchecked Sendable {
   public let controller: any PurchaseController
   public let statusStore: SubscriptionStatusStore
   public let clock: any TimeSource
+  /// The simulated store behind `controller`, when there is one: the debug panel acts on it.
+  public let store: SimulatedStore?
   private let statusCache: StatusCache?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
@@ -26,19 +28,26 @@ public final class AppRuntime: @unchecked Sendable {
   private let shared = Mutex(Shared())
 
   public init(state: AppState, controller: any PurchaseController, statusStore: SubscriptionStatusStore,
-              clock: any TimeSource, statusCache: StatusCache?, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+              clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil,
+              onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     var initial = state
     initial.status = statusStore.status
     self.state = initial
     self.controller = controller
+    self.store = store
     self.statusStore = statusStore
     self.clock = clock
     self.statusCache = statusCache
     self.onEvent = onEvent
-    if let ask = controller as? AskPurchaseController {
+    if let ask = askController {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
     }
     (clock as? SimulatedTimeSource)?.setParkHandler { [weak self] in self?.wakeLoop() }
+  }
+
+  /// The ask controller, when that is what drives purchases (possibly behind fault injection).
+  private var askController: AskPurchaseController? {
+    (controller as? FaultInjectingController)?.inner as? AskPurchaseController ?? controller as? AskPurchaseController
   }
 
   /// Lets a waiting `settle` look again (an effect parked on the clock: the app may be idle now).
@@ -65,26 +74,36 @@ public final class AppRuntime: @unchecked Sendable {
   /// tester's answer. Deterministic for a given sequence of inputs.
   public func settle() async {
     while true {
-      // A controller sets the status before it returns, so the change is handled before the
-      // result that follows it (as in the SDK: subscriptionStatus_didChange, then transaction_complete).
-      syncStatus()
-      while let message = shared.withLock({ $0.inbox.isEmpty ? nil : $0.inbox.removeFirst() }) {
-        dispatch(message)
-        syncStatus()
-      }
+      drain()
       if isIdle { return }
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let ready = shared.withLock { shared -> Bool in
-          if !shared.inbox.isEmpty { return true }
-          shared.wake = continuation
-          return false
-        }
-        // Re-check after registering: a task may have parked between the idle check and now.
-        if ready {
-          continuation.resume()
-        } else if isIdle {
-          wakeLoop()
-        }
+      await waitForMessages(orIdle: true)
+    }
+  }
+
+  /// Handles every queued message now.
+  public func drain() {
+    // A controller sets the status before it returns, so the change is handled before the
+    // result that follows it (as in the SDK: subscriptionStatus_didChange, then transaction_complete).
+    syncStatus()
+    while let message = shared.withLock({ $0.inbox.isEmpty ? nil : $0.inbox.removeFirst() }) {
+      dispatch(message)
+      syncStatus()
+    }
+  }
+
+  /// Suspends until a message is queued (or, with `orIdle`, until the app may have gone idle).
+  public func waitForMessages(orIdle: Bool = false) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = shared.withLock { shared -> Bool in
+        if !shared.inbox.isEmpty { return true }
+        shared.wake = continuation
+        return false
+      }
+      if ready {
+        continuation.resume()
+      } else if orIdle && isIdle {
+        // A task parked between the idle check and now: look again.
+        wakeLoop()
       }
     }
   }
@@ -132,9 +151,42 @@ public final class AppRuntime: @unchecked Sendable {
         if first { send(.notice("\(error.description); the status is not cached this session")) }
       }
     case .answerAsk(let id, let answer):
-      (controller as? AskPurchaseController)?.answer(id, with: answer)
+      askController?.answer(id, with: answer)
+    case .debug(let action):
+      perform(action)
     case .quit:
       break
+    }
+  }
+
+  private func perform(_ action: DebugAction) {
+    func needsStore(_ what: String) { send(.notice("\(what) needs the simulated store (--controller simulated)")) }
+    switch action {
+    case .setStatus(let status):
+      statusStore.set(status)
+    case .advanceClock(let seconds):
+      guard let clock = clock as? any AdjustableTimeSource else { return send(.notice("this clock cannot be advanced")) }
+      clock.advance(by: seconds)
+      store?.refreshStatus()
+      send(.notice("clock advanced \(seconds >= 86_400 * 28 ? "1 month" : "1 day")"))
+    case .approvePending:
+      guard let store else { return needsStore("approve") }
+      send(.notice(store.approve().map { "approved \($0)" } ?? "no pending purchase to approve"))
+    case .declinePending:
+      guard let store else { return needsStore("decline") }
+      send(.notice(store.decline().map { "declined \($0)" } ?? "no pending purchase to decline"))
+    case .refundLatest:
+      guard let store else { return needsStore("refund") }
+      let latest = store.transactions.last { $0.revocationDate == nil }
+      if let latest, store.refund(productID: latest.productID) {
+        send(.notice("refunded \(latest.productID)"))
+      } else {
+        send(.notice("nothing to refund"))
+      }
+    case .failNextPurchase(let message):
+      guard let injector = controller as? FaultInjectingController else { return send(.notice("this controller cannot inject failures")) }
+      injector.failNextPurchase(message)
+      send(.notice("the next purchase fails: \(message)"))
     }
   }
 

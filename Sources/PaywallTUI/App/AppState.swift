@@ -34,6 +34,10 @@ public struct AppState: Sendable {
   public var ask: AskDialog?
   public var showsHelp = false
   public var showsLog = false
+  /// The QA debug panel (`d`).
+  public var showsDebug = false
+  /// The terminal's size, for mouse hit-testing (the same layout the view draws).
+  public var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
   public private(set) var log: [String] = []
   public static let logLimit = 500
@@ -57,8 +61,19 @@ public struct AppState: Sendable {
   }
 }
 
+/// What the QA debug panel can do to the world around the app.
+public enum DebugAction: Sendable, Hashable {
+  case setStatus(SubscriptionStatus)
+  case advanceClock(seconds: Double)
+  case approvePending
+  case declinePending
+  case refundLatest
+  case failNextPurchase(String)
+}
+
 /// Work `update` asks the runtime to do; results come back as messages.
 public enum AppEffect: Sendable {
+  case debug(DebugAction)
   case purchase(StoreProduct, slot: String)
   case restore
   case emit(PaywallEvent)
@@ -80,4 +95,7 @@ public enum AppMessage: Sendable {
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
   case tick
+  case resized(Size)
+  /// Ctrl-C, SIGTERM, SIGHUP: leave cleanly.
+  case terminate(reason: String)
 }

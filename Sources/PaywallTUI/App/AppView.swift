@@ -12,8 +12,8 @@ public enum AppView {
       PaywallRenderer.drawTooSmall(into: &frame)
       return frame
     }
-    let logRows = state.showsLog ? min(logHeight, size.height / 3) : 0
-    let screenSize = Size(width: size.width, height: size.height - logRows)
+    let screenSize = paywallSize(state, size: size)
+    let logRows = size.height - screenSize.height
     var frame: Frame
     if let session = state.session {
       var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
@@ -35,8 +35,24 @@ public enum AppView {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
+    if state.showsDebug { drawDebug(state, into: &frame) }
     if state.showsHelp { drawHelp(into: &frame) }
     return frame
+  }
+
+  /// The part of the screen the paywall gets: all of it, less the log pane when it is shown.
+  static func paywallSize(_ state: AppState, size: Size? = nil) -> Size {
+    let size = size ?? state.size
+    let logRows = state.showsLog ? min(logHeight, size.height / 3) : 0
+    return Size(width: size.width, height: size.height - logRows)
+  }
+
+  static func drawDebug(_ state: AppState, into frame: inout Frame) {
+    var lines = AppModel.debugKeys.map { key, text -> [(String, CellStyle)] in [("\(key)  ", .accent), (text, .plain)] }
+    lines.append([])
+    lines.append([("status ", .muted), (state.status.description, .plain)])
+    if let notice = state.notice { lines.append([("last   ", .muted), (notice, .plain)]) }
+    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: "d / esc closes", into: &frame, preferredWidth: 66)
   }
 
   static func activity(_ state: AppState, _ session: PaywallSession) -> String? {
@@ -124,6 +140,8 @@ public enum AppView {
     ("r", "restore purchases"),
     ("q  esc", "close the paywall (decline); on the closed screen: quit"),
     ("l", "show or hide the event log"),
+    ("d", "debug panel: set the status, advance the clock, approve, refund, fail"),
+    ("click", "select a product or press a button"),
     ("?", "this help; any key closes it"),
   ]
 

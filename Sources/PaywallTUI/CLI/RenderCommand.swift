@@ -68,23 +68,41 @@ struct RenderCommand: ParsableCommand {
 struct RunCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
-    abstract: "Open a project or paywall (default: the bundled demo)."
+    abstract: "Open a project or paywall in the terminal (default: the bundled demo).",
+    discussion: "Needs a terminal: without one it exits with code 3 and points at render and play."
   )
 
   @Argument(help: ArgumentHelp("A project directory, its app.json, or a paywall file.", valueName: "path"))
   var path: String?
 
   @OptionGroup var project: ProjectOptions
+  @OptionGroup var session: SessionOptions
 
   func run() throws {
     guard let path = path ?? DemoProject.locate() else {
       throw CLIFailure.usage("no project given and the bundled demo (paywalls/app.json) was not found; pass a path")
     }
+    // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(path)' to print a paywall or 'paywall-tui play \(path) --keys \"…\"' to script one", code: 3)
+    }
     let loaded = try project.load(path)
-    let screen = try RenderCommand.screen(for: loaded, paywall: nil, select: nil, overrides: try project.parsedOverrides())
-    // The interactive ncurses front end is the next milestone; until it lands, `run` prints what
-    // it will show, exactly as `render` does, and says so.
-    Console.error("note: the interactive mode is not built yet; showing \(path) as 'paywall-tui render' draws it (80x24)")
-    Console.out(FrameText.plain(PaywallRenderer.render(screen, size: Size(width: 80, height: 24))))
+    let eventFile = try session.events.map { path in
+      do { return try EventFile(path: path) } catch { throw CLIFailure(message: "error: \(error.displayMessage)", code: 1) }
+    }
+    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
+                                  clock: LiveTimeSource()) { event in eventFile?.write(event) }
+    defer { app.command?.stop() }
+    for warning in app.warnings { app.runtime.send(.notice(warning)) }
+    let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
+      ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+    let ending: InteractiveLoop.Ending
+    do {
+      ending = try InteractiveLoop.run(app.runtime, start: start)
+    } catch {
+      throw CLIFailure(message: "error: \(error.description)", code: 3)
+    }
+    if let summary = ending.summary { Console.out(summary) }
+    if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
   }
 }

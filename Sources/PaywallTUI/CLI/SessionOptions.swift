@@ -127,8 +127,8 @@ struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let state = AppState(project: project, options: project.options, status: statusStore.status)
-    let runtime = AppRuntime(state: state, controller: controller, statusStore: statusStore, clock: clock,
-                             statusCache: cache, onEvent: onEvent)
+    let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller), statusStore: statusStore,
+                             clock: clock, statusCache: cache, store: store, onEvent: onEvent)
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
   }

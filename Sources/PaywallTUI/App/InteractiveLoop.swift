@@ -1,0 +1,127 @@
+import Foundation
+import PaywallModel
+
+/// The interactive session: the terminal feeds keys, resizes and signals into the runtime; the
+/// status stream feeds changes the moment they happen; after each batch of messages the screen is
+/// drawn again (ncurses sends only what changed). Nothing wakes up while nothing happens, except
+/// the spinner while a controller works.
+enum InteractiveLoop {
+  /// How the session ended, for the exit code: 0 after `q`, 128 + the signal after one.
+  struct Ending {
+    var exitCode: Int32
+    var summary: String?
+  }
+
+  static func run(_ runtime: AppRuntime, start: AppMessage?) throws(TerminalUnavailable) -> Ending {
+    let terminal = CursesTerminal { event in
+      switch event {
+      case .key(let key): runtime.send(.key(key))
+      case .resized(let size): runtime.send(.resized(size))
+      case .terminate(let reason): runtime.send(.terminate(reason: reason))
+      }
+    }
+    try terminal.start()
+    defer { terminal.stop() }
+    runtime.send(.resized(terminal.initialSize))
+    if let start { runtime.send(start) }
+    let observer = Task.detached {
+      for await status in runtime.statusStore.updates() { runtime.send(.statusChanged(status)) }
+    }
+    defer { observer.cancel() }
+    return runBlocking { await loop(runtime, terminal) }
+  }
+
+  private static func loop(_ runtime: AppRuntime, _ terminal: CursesTerminal) async -> Ending {
+    var ticker: Task<Void, Never>?
+    defer { ticker?.cancel() }
+    while true {
+      runtime.drain()
+      let state = runtime.state
+      if state.quitRequested { return ending(state) }
+      terminal.present(AppView.render(state, size: state.size))
+      let busy = state.session?.isBusy ?? false
+      if busy && ticker == nil {
+        ticker = Task.detached {
+          while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            runtime.send(.tick)
+          }
+        }
+      } else if !busy, let running = ticker {
+        running.cancel()
+        ticker = nil
+      }
+      await runtime.waitForMessages()
+    }
+  }
+
+  private static func ending(_ state: AppState) -> Ending {
+    var code: Int32 = 0
+    if let notice = state.notice {
+      if notice.hasPrefix("interrupted") { code = 130 }
+      else if notice.hasPrefix("terminated") { code = 143 }
+      else if notice.hasPrefix("hung up") { code = 129 }
+    }
+    var summary = "status: \(state.status)"
+    if let (id, result) = state.closed { summary = "\(id): \(result) · " + summary }
+    return Ending(exitCode: code, summary: summary)
+  }
+}
+
+/// The interactive app as a library, for Swift users who plug in their own `PurchaseController`:
+///
+/// ```swift
+/// let project = try PaywallApp.loadProject("paywalls")
+/// let status = SubscriptionStatusStore()
+/// try PaywallApp(project: project, controller: MyController(status: status), status: status).run()
+/// ```
+public final class PaywallApp {
+  public struct Options: Sendable {
+    /// The paywall to open first (default: the project's first).
+    public var paywall: String?
+    /// Where the status is cached between launches; nil keeps it in memory.
+    public var stateDirectory: StateDirectory?
+    /// Also called with every event, in order (e.g. to log them).
+    public var onEvent: (@Sendable (PaywallEvent) -> Void)?
+
+    public init(paywall: String? = nil, stateDirectory: StateDirectory? = nil, onEvent: (@Sendable (PaywallEvent) -> Void)? = nil) {
+      self.paywall = paywall
+      self.stateDirectory = stateDirectory
+      self.onEvent = onEvent
+    }
+  }
+
+  public let project: Project
+  public let controller: any PurchaseController
+  public let status: SubscriptionStatusStore
+  public let options: Options
+
+  public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore, options: Options = Options()) {
+    self.project = project
+    self.controller = controller
+    self.status = status
+    self.options = options
+  }
+
+  /// Loads a project directory, app.json or paywall file; the error lists every problem.
+  public static func loadProject(_ path: String, catalog: String? = nil) throws(ValidationFailure) -> Project {
+    let result = ProjectLoader.load(path: path, catalogPath: catalog)
+    guard let project = result.project else { throw ValidationFailure(result.errors) }
+    return project
+  }
+
+  /// Runs in the terminal until the user quits; the terminal is restored on every exit path.
+  /// Throws when stdin/stdout are not a terminal or TERM is unknown.
+  @discardableResult
+  public func run() throws(TerminalUnavailable) -> Int32 {
+    let cache = options.stateDirectory.map(StatusCache.init(directory:))
+    if let cache, status.status == .unknown { status.set(cache.load().0) }
+    let onEvent = options.onEvent
+    let runtime = AppRuntime(state: AppState(project: project, options: project.options), controller: FaultInjectingController(controller),
+                             statusStore: status, clock: LiveTimeSource(), statusCache: cache) { event in onEvent?(event) }
+    let first = options.paywall ?? project.paywalls.first?.id
+    let ending = try InteractiveLoop.run(runtime, start: first.map { .open(paywallID: $0, selected: nil) })
+    if let summary = ending.summary { print(summary) }
+    return ending.exitCode
+  }
+}

@@ -1,0 +1,299 @@
+import CNCurses
+import CTerminalGuard
+import Foundation
+import Synchronization
+
+/// Why the terminal could not be opened; the CLI exits with code 3 and points at render/play.
+public struct TerminalUnavailable: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// What the terminal reports.
+enum TerminalEvent: Sendable {
+  case key(Key)
+  case resized(Size)
+  /// SIGINT (Ctrl-C), SIGTERM or SIGHUP: quit cleanly.
+  case terminate(String)
+}
+
+/// The ncurses backend: the only code that imports CNCurses. One dedicated thread owns every
+/// ncurses call; it waits on stdin and a wake pipe with `poll` (no busy polling), decodes keys,
+/// resizes, and draws the newest frame it was given (older ones are skipped). Signals arrive on the
+/// same pipe through async-signal-safe handlers, so they are handled in order with everything else.
+final class CursesTerminal: @unchecked Sendable {
+  private struct Mailbox {
+    var frame: Frame?
+    var stopping = false
+  }
+
+  private let mailbox = Mutex(Mailbox())
+  private let onEvent: @Sendable (TerminalEvent) -> Void
+  private var wakeRead: Int32 = -1
+  private var wakeWrite: Int32 = -1
+  private var thread: Thread?
+  private let started = DispatchSemaphore(value: 0)
+  private let finished = DispatchSemaphore(value: 0)
+  private var startError: TerminalUnavailable?
+  /// The size at start; later sizes come as `.resized` events.
+  private(set) var initialSize = Size(width: 80, height: 24)
+
+  init(onEvent: @escaping @Sendable (TerminalEvent) -> Void) {
+    self.onEvent = onEvent
+  }
+
+  /// Opens the terminal on its own thread; throws when stdin/stdout are not a terminal or TERM is unknown.
+  func start() throws(TerminalUnavailable) {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      throw TerminalUnavailable(description: "stdin and stdout must be a terminal for the interactive mode; use 'paywall-tui render PATH' to print a paywall or 'paywall-tui play PATH --keys \"…\"' to script one")
+    }
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw TerminalUnavailable(description: "cannot create a pipe: \(String(cString: strerror(errno)))") }
+    (wakeRead, wakeWrite) = (fds[0], fds[1])
+    _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
+    _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
+    let thread = Thread { [self] in self.main() }
+    thread.name = "paywall-tui-terminal"
+    self.thread = thread
+    thread.start()
+    started.wait()
+    if let startError { throw startError }
+  }
+
+  /// Shows `frame` as soon as the terminal thread gets to it; a newer frame replaces an unshown one.
+  func present(_ frame: Frame) {
+    mailbox.withLock { $0.frame = frame }
+    wake(UInt8(ascii: "F"))
+  }
+
+  /// Gives the terminal back (endwin, modes, signals) and waits for the thread to finish.
+  func stop() {
+    let already = mailbox.withLock { mailbox -> Bool in
+      defer { mailbox.stopping = true }
+      return mailbox.stopping
+    }
+    guard !already, thread != nil else { return }
+    wake(UInt8(ascii: "Q"))
+    finished.wait()
+  }
+
+  private func wake(_ byte: UInt8) {
+    var b = byte
+    _ = write(wakeWrite, &b, 1)
+  }
+
+  // MARK: - The terminal thread
+
+  private var colors = ColorScheme.monochrome
+
+  private func main() {
+    // Wide characters need a UTF-8 locale; fall back to C.UTF-8 when the environment has none.
+    setlocale(LC_ALL, "")
+    if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    _ = tg_save_terminal(STDIN_FILENO)
+    // newterm, unlike initscr, returns NULL on an unknown TERM instead of exiting.
+    guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
+      let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
+      startError = TerminalUnavailable(description: "unknown terminal type '\(term)' (TERM); set TERM=xterm-256color, or use 'paywall-tui render' / 'paywall-tui play'")
+      started.signal()
+      finished.signal()
+      return
+    }
+    _ = set_term(screen)
+    let window = pw_stdscr()
+    cbreak()
+    noecho()
+    nonl()
+    keypad(window, true)
+    nodelay(window, true)
+    set_escdelay(25)  // Esc answers at once, not after ncurses' default second
+    curs_set(0)
+    colors = ColorScheme.make()
+    mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
+    mouseinterval(0)
+    tg_install_signal_pipe(wakeWrite)
+    tg_install_crash_handlers()
+    initialSize = Size(width: Int(pw_getmaxx(window)), height: Int(pw_getmaxy(window)))
+    started.signal()
+
+    var running = true
+    while running {
+      var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                 pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+      let ready = poll(&fds, 2, -1)
+      if ready < 0 && errno != EINTR { break }
+      if fds[1].revents & Int16(POLLIN) != 0 { running = handleWake(window) }
+      if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        if !readKeys(window) {
+          onEvent(.terminate("the terminal closed"))
+        }
+      }
+      if running, let frame = mailbox.withLock({ mailbox -> Frame? in
+        defer { mailbox.frame = nil }
+        return mailbox.frame
+      }) {
+        draw(frame, window)
+      }
+    }
+    endwin()
+    delscreen(screen)
+    tg_reset_signals()
+    tg_restore_terminal()
+    finished.signal()
+  }
+
+  /// Reads the wake pipe; false when asked to stop.
+  private func handleWake(_ window: UnsafeMutablePointer<WINDOW>?) -> Bool {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    var keepGoing = true
+    while true {
+      let n = read(wakeRead, &bytes, bytes.count)
+      if n <= 0 { break }
+      for byte in bytes.prefix(n) {
+        switch byte {
+        case UInt8(ascii: "W"):
+          var rows: Int32 = 0
+          var cols: Int32 = 0
+          if tg_window_size(STDOUT_FILENO, &rows, &cols) == 0 && rows > 0 && cols > 0 {
+            resizeterm(rows, cols)
+            onEvent(.resized(Size(width: Int(cols), height: Int(rows))))
+          }
+        case UInt8(ascii: "I"): onEvent(.terminate("interrupted (Ctrl-C)"))
+        case UInt8(ascii: "T"): onEvent(.terminate("terminated (SIGTERM)"))
+        case UInt8(ascii: "H"): onEvent(.terminate("hung up (SIGHUP)"))
+        case UInt8(ascii: "Q"): keepGoing = false
+        default: break
+        }
+      }
+    }
+    return keepGoing
+  }
+
+  /// Decodes every key ncurses has queued; false at end of input.
+  private func readKeys(_ window: UnsafeMutablePointer<WINDOW>?) -> Bool {
+    var sawAny = false
+    while true {
+      var code: wint_t = 0
+      let result = wget_wch(window, &code)
+      if result == pw_err() { break }
+      sawAny = true
+      if result == pw_key_code_yes() {
+        if let key = functionKey(Int32(code)) { onEvent(.key(key)) }
+        if Int32(code) == pw_key_resize() {
+          onEvent(.resized(Size(width: Int(pw_getmaxx(window)), height: Int(pw_getmaxy(window)))))
+        }
+      } else if let key = characterKey(UInt32(code)) {
+        onEvent(.key(key))
+      }
+    }
+    // poll said readable but nothing came: stdin is at end of file (the terminal went away).
+    if !sawAny {
+      var probe = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+      _ = poll(&probe, 1, 0)
+      if probe.revents & Int16(POLLHUP) != 0 { return false }
+    }
+    return true
+  }
+
+  private func functionKey(_ code: Int32) -> Key? {
+    switch code {
+    case KEY_UP: return .up
+    case KEY_DOWN: return .down
+    case KEY_LEFT: return .left
+    case KEY_RIGHT: return .right
+    case pw_key_btab(): return .backTab
+    case KEY_ENTER: return .enter
+    case KEY_BACKSPACE: return .backspace
+    case pw_key_mouse():
+      var event = MEVENT()
+      guard getmouse(&event) == pw_ok() else { return nil }
+      let buttons = event.bstate
+      guard buttons & (pw_button1_clicked() | pw_button1_pressed()) != 0 else { return nil }
+      return .click(x: Int(event.x), y: Int(event.y))
+    default: return nil
+    }
+  }
+
+  private func characterKey(_ code: UInt32) -> Key? {
+    switch code {
+    case 9: return .tab
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 32: return .space
+    case 8, 127: return .backspace
+    case 3: return nil  // Ctrl-C arrives as SIGINT in cbreak mode
+    default:
+      guard code >= 0x20, let scalar = Unicode.Scalar(code) else { return nil }
+      return .character(Character(scalar))
+    }
+  }
+
+  /// Full redraw into ncurses' buffer; `doupdate` sends only what changed since the last frame.
+  private func draw(_ frame: Frame, _ window: UnsafeMutablePointer<WINDOW>?) {
+    werase(window)
+    let rows = min(frame.height, Int(pw_getmaxy(window)))
+    let cols = min(frame.width, Int(pw_getmaxx(window)))
+    var text = [wchar_t](repeating: 0, count: 6)
+    for y in 0..<rows {
+      for x in 0..<cols {
+        let cell = frame[x, y]
+        if cell.isContinuation { continue }
+        // werase already blanked the window: plain spaces need no call.
+        if cell.scalar == " " && cell.style == .plain { continue }
+        let (attributes, pair) = colors.style(cell.style)
+        let scalars = cell.scalar.isASCII ? [cell.scalar] : Array(frame.character(x: x, y: y).unicodeScalars.prefix(5))
+        for (i, scalar) in scalars.enumerated() { text[i] = wchar_t(bitPattern: scalar.value) }
+        text[scalars.count] = 0
+        _ = pw_put_grapheme(window, Int32(y), Int32(x), &text, attributes, pair)
+      }
+    }
+    wnoutrefresh(window)
+    doupdate()
+  }
+}
+
+/// How semantic styles look on this terminal: colour pairs when it has colours (and NO_COLOR is
+/// unset), attributes alone on monochrome terminals (TERM=vt100), readable either way.
+struct ColorScheme {
+  private var table: [CellStyle: (attr_t, Int16)]
+
+  static let monochrome: ColorScheme = {
+    let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse(), underline = pw_a_underline()
+    return ColorScheme(table: [
+      .plain: (0, 0), .title: (bold, 0), .muted: (dim, 0), .accent: (underline, 0), .price: (bold, 0),
+      .badge: (reverse, 0), .border: (0, 0), .selectedBorder: (bold, 0), .selected: (bold, 0), .button: (0, 0),
+      .focusedButton: (reverse | bold, 0), .statusBar: (reverse, 0), .statusActive: (reverse | bold, 0), .warning: (bold, 0),
+    ])
+  }()
+
+  func style(_ style: CellStyle) -> (attr_t, Int16) {
+    table[style] ?? (0, 0)
+  }
+
+  /// Call on the terminal thread after newterm.
+  static func make() -> ColorScheme {
+    guard has_colors(), ProcessInfo.processInfo.environment["NO_COLOR"] == nil, start_color() == pw_ok() else {
+      return .monochrome
+    }
+    use_default_colors()
+    // Pairs on the terminal's own background (-1), in the 8 basic colours every colour terminal has.
+    let pairs: [(Int16, Int16, Int16)] = [
+      (1, Int16(COLOR_CYAN), -1), (2, Int16(COLOR_BLACK), Int16(COLOR_YELLOW)), (3, Int16(COLOR_GREEN), -1),
+      (4, Int16(COLOR_BLACK), Int16(COLOR_WHITE)), (5, Int16(COLOR_BLACK), Int16(COLOR_GREEN)), (6, Int16(COLOR_YELLOW), -1),
+      (7, Int16(COLOR_BLUE), -1),
+    ]
+    for (pair, foreground, background) in pairs { init_pair(pair, foreground, background) }
+    let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse()
+    var scheme = ColorScheme.monochrome
+    scheme.table[.accent] = (0, 1)
+    scheme.table[.badge] = (bold, 2)
+    scheme.table[.selectedBorder] = (bold, 3)
+    scheme.table[.selected] = (bold, 3)
+    scheme.table[.border] = (dim, 0)
+    scheme.table[.statusBar] = (0, 4)
+    scheme.table[.statusActive] = (bold, 5)
+    scheme.table[.warning] = (bold, 6)
+    scheme.table[.focusedButton] = (reverse | bold, 0)
+    scheme.table[.title] = (bold, 0)
+    return scheme
+  }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+
+struct TmuxError: Error {
+  var message: String
+}
+
+/// A tmux server of our own, running one command in an 80x24 (or other) pane, so the real binary
+/// meets a real terminal: keys go in with send-keys, the screen comes back with capture-pane.
+final class TmuxPane {
+  let socket = "paywall-tui-test-\(UUID().uuidString.prefix(8))"
+  let directory: String
+
+  /// `shell` runs inside the pane; it can refer to $BIN (the binary) and $DIR (a scratch directory).
+  init(_ shell: String, width: Int = 80, height: Int = 24, term: String = "xterm-256color") throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-e2e-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let script = """
+      export BIN='\(CommandLineTests.binary.path)' DIR='\(directory)' TERM='\(term)' SWIFT_BACKTRACE=enable=no LANG=C.UTF-8
+      cd '\(Fixtures.repositoryRoot.path)'
+      \(shell)
+      sleep 600
+      """
+    try script.write(toFile: directory + "/pane.sh", atomically: true, encoding: .utf8)
+    // The server this starts outlives the command: give it no pipe to hold open.
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh \(directory)/pane.sh"],
+             readOutput: false)
+  }
+
+  deinit {
+    _ = try? tmux(["kill-server"], readOutput: false)
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// Runs tmux with `posix_spawnp` and reaps it with `waitpid` (Foundation's Process can miss a
+  /// client that exits while the server it started lives on). Output goes through a file.
+  @discardableResult
+  func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
+    let outputPath = directory + "/tmux-out-\(UUID().uuidString.prefix(6))"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, readOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    // The tmux server outlives this call: it must not inherit pipes other tests are reading from,
+    // or their reads never reach end of file. The child closes every descriptor above 2 itself
+    // (listing them in the parent would race with other tests opening pipes), then becomes tmux.
+    let closeAll = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec tmux "$@""#
+    let argv = ["bash", "-c", closeAll, "tmux", "-L", socket] + arguments
+    var cArguments = argv.map { strdup($0) } + [nil]
+    defer { for pointer in cArguments { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, "bash", &actions, nil, &cArguments, environ)
+    guard spawned == 0 else { throw TmuxError(message: "cannot run tmux: \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    guard readOutput else { return "" }
+    defer { unlink(outputPath) }
+    return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+  }
+
+  var screen: String { (try? tmux(["capture-pane", "-p", "-t", "main"])) ?? "" }
+
+  func send(_ keys: String...) throws {
+    try tmux(["send-keys", "-t", "main"] + keys)
+  }
+
+  func resize(width: Int, height: Int) throws {
+    try tmux(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+  }
+
+  var title: String { ((try? tmux(["display-message", "-p", "-t", "main", "#{pane_title}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+
+  func file(_ name: String) -> String? {
+    (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Waits until `condition` holds for the screen, up to `seconds`; records the last screen if not.
+  @discardableResult
+  func wait(for what: String, within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+            _ condition: (String) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last = ""
+    while Date() < deadline {
+      last = screen
+      if condition(last) { return true }
+      usleep(20_000)
+    }
+    Issue.record("waited \(seconds) s for \(what); the screen was:\n\(last)", sourceLocation: sourceLocation)
+    return false
+  }
+
+  @discardableResult
+  func wait(forText text: String, within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    wait(for: "'\(text)'", within: seconds, sourceLocation: sourceLocation) { $0.contains(text) }
+  }
+
+  /// Waits for a file the pane's script writes (an exit code, stty settings).
+  @discardableResult
+  func wait(forFile name: String, within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if let text = file(name), !text.isEmpty { return text }
+      usleep(20_000)
+    }
+    Issue.record("waited \(seconds) s for \(name); the screen was:\n\(screen)", sourceLocation: sourceLocation)
+    return nil
+  }
+
+  /// The pid of the app: the child of the pane's shell.
+  func appPID() throws -> Int32? {
+    let shell = try tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+    return children.split(separator: " ").first.flatMap { Int32($0) }
+  }
+}
+
+/// The interactive mode in a real terminal, as a person meets it.
+@Suite("Terminal end to end", .serialized)
+struct TerminalEndToEndTests {
+  /// Runs the app between two `stty -g` snapshots and records its exit code.
+  static func wrapped(_ arguments: String) -> String {
+    // `trap : INT` keeps this shell alive through the app's Ctrl-C (the app handles its own).
+    """
+    trap : INT
+    stty -g > "$DIR/stty.before"
+    "$BIN" run \(arguments) --state-dir "$DIR/state" --fresh
+    echo $? > "$DIR/exit"
+    stty -g > "$DIR/stty.after"
+    """
+  }
+
+  @Test func firstPaintShowsThePaywallAndPrices() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(for: "the paywall with its prices") { screen in
+      ["Unlock Acme Pro", "$59.99/year", "$9.99/month", "$149.99 once", "7-day free trial", "▸ Start my free trial ◂", "status: unknown"]
+        .allSatisfy(screen.contains)
+    }
+  }
+
+  @Test func arrowsAndNumbersMoveTheSelection() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "● Annual")
+    try pane.send("Right")
+    pane.wait(forText: "● Monthly")
+    try pane.send("3")
+    pane.wait(forText: "● Lifetime")
+    try pane.send("Left")
+    pane.wait(forText: "● Monthly")
+  }
+
+  @Test func enterWithTheScriptedControllerTurnsTheStatusActive() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted --status inactive"))
+    pane.wait(forText: "status: inactive")
+    try pane.send("Enter")
+    pane.wait(forText: "status: active:pro")
+    pane.wait(forText: "closed: purchased(com.acme.pro.annual)")
+  }
+
+  @Test func pendingShowsTheAlert() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted --outcome purchase=pending"))
+    pane.wait(forText: "Start my free trial")
+    try pane.send("Enter")
+    pane.wait(forText: "Waiting for Approval")
+    try pane.send("Enter")
+    pane.wait(for: "the alert to close") { !$0.contains("Waiting for Approval") && $0.contains("Start my free trial") }
+  }
+
+  @Test func escClosesAtOnce() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "Start my free trial")
+    try pane.send("Escape")
+    // ncurses' default Esc delay is a full second; ours answers well within it.
+    pane.wait(forText: "closed: declined", within: 0.8)
+  }
+
+  @Test func resizeRelayoutsAndComesBack() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "╭────────────────────╮", within: 10)
+    try pane.resize(width: 50, height: 20)
+    pane.wait(for: "one-line product rows at 50x20") { screen in
+      !screen.contains("╭") && screen.contains("○ Monthly") && screen.contains("$9.99/month")
+        && screen.split(separator: "\n").allSatisfy { $0.count <= 50 }
+    }
+    try pane.resize(width: 80, height: 24)
+    pane.wait(forText: "╭────────────────────╮")
+  }
+
+  @Test func aTinyTerminalAsksToBeEnlargedAndRecovers() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"), width: 20, height: 6)
+    pane.wait(forText: "too small")
+    pane.wait(forText: "30x10")
+    try pane.resize(width: 80, height: 24)
+    pane.wait(forText: "Unlock Acme Pro")
+  }
+
+  @Test func sigtermLeavesTheTerminalAsItWas() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "Unlock Acme Pro")
+    let pid = try #require(try pane.appPID())
+    kill(pid, SIGTERM)
+    #expect(pane.wait(forFile: "exit") == "143")
+    let after = pane.wait(forFile: "stty.after")
+    #expect(after == pane.file("stty.before"))
+  }
+
+  @Test func ctrlCLeavesTheTerminalAsItWas() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "Unlock Acme Pro")
+    try pane.send("C-c")
+    #expect(pane.wait(forFile: "exit") == "130")
+    let after = pane.wait(forFile: "stty.after")
+    #expect(after == pane.file("stty.before"))
+  }
+
+  @Test func escapeSequencesInCopyNeverReachTheTerminal() throws {
+    let paywall = #"""
+      {"id": "evil", "name": "Evil", "products": {"primary": "com.acme.pro.annual"},
+       "components": [
+         {"type": "title", "text": "Pro\u001b]0;pwned\u0007 now\u001b[2J"},
+         {"type": "products"},
+         {"type": "button", "label": "Buy", "action": "purchase"}]}
+      """#
+    let dir = try Fixtures.directory(["catalog.json": try String(contentsOfFile: Fixtures.demoDirectory + "/catalog.json", encoding: .utf8),
+                                      "evil.json": paywall])
+    let pane = try TmuxPane(Self.wrapped("'\(dir)/evil.json' --controller scripted"))
+    pane.wait(forText: "Pro]0;pwned now[2J")
+    pane.wait(forText: "$59.99/year")
+    #expect(pane.title != "pwned", "an OSC title sequence reached the terminal")
+  }
+
+  @Test func theStatusBarFollowsTheStreamWithNoKeyPressed() throws {
+    // A command controller that sets the status on its own, a moment after it starts.
+    let controller = """
+      import sys, time, json
+      time.sleep(0.3)
+      print(json.dumps({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]}), flush=True)
+      for line in sys.stdin: pass
+      """
+    let dir = try Fixtures.directory(["ctl.py": controller])
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller command --controller-command 'python3 \(dir)/ctl.py'"))
+    pane.wait(forText: "Unlock Acme Pro")
+    pane.wait(forText: "status: active:pro")
+  }
+
+  @Test func theDebugPanelSetsTheStatus() throws {
+    // The simulated store derives inactive from its empty ledger.
+    let pane = try TmuxPane(Self.wrapped("paywalls"))
+    pane.wait(forText: "status: inactive")
+    try pane.send("d")
+    pane.wait(forText: "Debug panel (QA)")
+    try pane.send("s")
+    pane.wait(forText: "status: active:lifetime,pro")
+    try pane.send("s")
+    pane.wait(forText: "status: unknown")
+  }
+
+  @Test func anUnknownTermExitsWithCode3() throws {
+    let pane = try TmuxPane(#""$BIN" run paywalls 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: "paywall-tui-no-such-term")
+    #expect(pane.wait(forFile: "exit") == "3")
+    #expect(pane.file("err")?.contains("unknown terminal type 'paywall-tui-no-such-term'") == true)
+  }
+}
