@@ -31,6 +31,11 @@ let package = Package(
     ),
     .executableTarget(name: "paywall-tui", dependencies: ["PaywallTUI"]),
     .executableTarget(
+      name: "custom-controller-example",
+      dependencies: ["PaywallModel", "PaywallTUI"],
+      path: "Examples/custom-controller"
+    ),
+    .executableTarget(
       name: "paywall-bench",
       dependencies: ["PaywallModel", "PaywallTUI"],
       path: "Benchmarks/paywall-bench"

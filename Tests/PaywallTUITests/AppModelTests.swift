@@ -132,6 +132,49 @@ struct AppModelTests {
     #expect(answer.outcome == .purchased && answer.entitlements == ["pro", "lifetime"])
   }
 
+  /// A click lands on what the view drew at that cell: the same layout decides both.
+  @Test func clicksSelectCardsAndPressButtons() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .resized(Size(width: 80, height: 24)))
+    let frame = AppView.render(state, size: state.size)
+    let monthlyRow = try #require(frame.lines.firstIndex { $0.contains("○ Monthly") })
+    let monthlyColumn = try #require(frame.lines[monthlyRow].range(of: "Monthly")).lowerBound.utf16Offset(in: frame.lines[monthlyRow])
+    _ = AppModel.update(&state, .key(.click(x: monthlyColumn, y: monthlyRow)))
+    #expect(state.session?.selectedSlot == "secondary")
+    #expect(state.focus == .products)
+    let restoreRow = try #require(frame.lines.firstIndex { $0.contains("Restore purchases") })
+    let restoreColumn = try #require(frame.lines[restoreRow].range(of: "Restore")).lowerBound.utf16Offset(in: frame.lines[restoreRow])
+    let effects = AppModel.update(&state, .key(.click(x: restoreColumn, y: restoreRow)))
+    #expect(Self.events(effects) == ["restore_start"])
+    #expect(AppModel.update(&state, .key(.click(x: 0, y: 0))).isEmpty, "a click on nothing does nothing")
+  }
+
+  @Test func theDebugPanelAsksForItsEffects() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.character("d")))
+    #expect(state.showsDebug)
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("fail the next purchase"))
+    let set = AppModel.update(&state, .key(.character("s")))
+    guard case .debug(.setStatus(.inactive))? = set.first else {
+      Issue.record("expected setStatus(inactive), got \(set)")
+      return
+    }
+    guard case .debug(.failNextPurchase("Card declined"))? = AppModel.update(&state, .key(.character("x"))).first else {
+      Issue.record("expected failNextPurchase")
+      return
+    }
+    _ = AppModel.update(&state, .key(.escape))
+    #expect(!state.showsDebug)
+    #expect(state.session != nil, "esc closed the panel, not the paywall")
+  }
+
+  @Test func signalsQuitWithTheirReason() throws {
+    var state = try Self.opened()
+    let effects = AppModel.update(&state, .terminate(reason: "terminated (SIGTERM)"))
+    #expect(state.quitRequested)
+    #expect(effects.contains { if case .quit = $0 { true } else { false } })
+  }
+
   @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
     var state = AppState(project: try Fixtures.demoProject())
     let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PaywallTUI
 
 struct TmuxError: Error {
   var message: String
@@ -254,6 +255,53 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "status: active:lifetime,pro")
     try pane.send("s")
     pane.wait(forText: "status: unknown")
+  }
+
+  /// Monochrome terminals and NO_COLOR get attributes only, and every text stays readable.
+  @Test(arguments: [("vt100", false), ("xterm-256color", true), ("xterm-color", false), ("linux", false), ("screen", false)])
+  func everyTerminalKindPaints(term: String, noColor: Bool) throws {
+    let prefix = noColor ? "NO_COLOR=1 " : ""
+    let pane = try TmuxPane(prefix + Self.wrapped("paywalls --controller scripted"), term: term)
+    pane.wait(for: "the paywall on \(term)") { screen in
+      ["Unlock Acme Pro", "$59.99/year", "▸ Start my free trial ◂", "status: unknown"].allSatisfy(screen.contains)
+    }
+    try pane.send("Right")
+    pane.wait(forText: "● Monthly")
+  }
+
+  /// Wide characters keep their columns: the card borders after a CJK and emoji name line up.
+  @Test func cjkAndEmojiKeepTheirColumns() throws {
+    let catalog = """
+      {"products": [
+        {"id": "a", "name": "年間プラン 🎉", "price": "59.99", "period": "P1Y", "entitlements": ["pro"]},
+        {"id": "b", "name": "月額", "price": "9.99", "period": "P1M", "entitlements": ["pro"]}]}
+      """
+    let paywall = """
+      {"id": "jp", "name": "日本語", "products": {"primary": "a", "secondary": "b"},
+       "components": [{"type": "title", "text": "プロにアップグレード 🚀"}, {"type": "products"},
+                      {"type": "button", "label": "続ける", "action": "purchase"}]}
+      """
+    let dir = try Fixtures.directory(["catalog.json": catalog, "jp.json": paywall])
+    let pane = try TmuxPane(Self.wrapped("'\(dir)/jp.json' --controller scripted"))
+    pane.wait(forText: "プロにアップグレード 🚀")
+    pane.wait(for: "card borders aligned after wide names") { screen in
+      let lines = screen.split(separator: "\n").map(String.init)
+      guard let top = lines.first(where: { $0.contains("╔") }), let name = lines.first(where: { $0.contains("年間プラン") }) else {
+        return false
+      }
+      return Self.columns(of: ["╔", "╗"], in: top) == Self.columns(of: ["║"], in: name)
+    }
+  }
+
+  /// Display columns at which any of `markers` appear in `line`.
+  static func columns(of markers: Set<Character>, in line: String) -> [Int] {
+    var width = 0
+    var found: [Int] = []
+    for character in line {
+      if markers.contains(character) { found.append(width) }
+      width += DisplayWidth.of(character)
+    }
+    return found
   }
 
   @Test func anUnknownTermExitsWithCode3() throws {
