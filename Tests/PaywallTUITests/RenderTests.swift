@@ -22,9 +22,12 @@ struct RenderTests {
                                       size: Size(width: 80, height: 24)).text
     #expect(text.contains("● Monthly"))
     #expect(text.contains("○ Annual"))
-    // The selected card has the double border.
-    let monthlyColumn = try #require(text.split(separator: "\n").first { $0.contains("● Monthly") })
-    #expect(monthlyColumn.contains("║ ● Monthly"))
+    // The selected card's name is highlighted; the borders stay the same for every card.
+    let frame = PaywallRenderer.render(try Fixtures.screen(project, paywall: "onboarding", select: "secondary"),
+                                       size: Size(width: 80, height: 24))
+    let row = try #require(frame.lines.firstIndex { $0.contains("● Monthly") })
+    #expect(frame.lines[row].contains("│ ● Monthly"))
+    #expect(frame.styleRuns(row: row).contains { $0.style == .selected && $0.length == "● Monthly".count })
   }
 
   @Test func templatesFollowTheSelection() throws {

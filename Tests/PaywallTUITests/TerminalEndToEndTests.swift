@@ -286,10 +286,11 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "プロにアップグレード 🚀")
     pane.wait(for: "card borders aligned after wide names") { screen in
       let lines = screen.split(separator: "\n").map(String.init)
-      guard let top = lines.first(where: { $0.contains("╔") }), let name = lines.first(where: { $0.contains("年間プラン") }) else {
+      guard let top = lines.first(where: { $0.contains("╭") }), let name = lines.first(where: { $0.contains("年間プラン") }) else {
         return false
       }
-      return Self.columns(of: ["╔", "╗"], in: top) == Self.columns(of: ["║"], in: name)
+      let corners = Self.columns(of: ["╭", "╮"], in: top)
+      return corners.count == 4 && corners == Self.columns(of: ["│"], in: name)
     }
   }
 

@@ -1,12 +1,27 @@
 import Foundation
 
-/// Formats prices for a currency and locale with Foundation's rules ("$4.99", "4,99 €", "¥600").
-/// Formatters are costly to create, so one per (locale, currency) is kept.
+/// Formats prices for a currency and locale with Foundation's rules ("$4.99", "4,99 €", "¥600"),
+/// and trial end dates. Formatters are costly to create, so one per locale (and currency) is kept.
 public final class PriceFormatter: @unchecked Sendable {
   public static let shared = PriceFormatter()
 
   private let lock = NSLock()
   private var formatters: [String: NumberFormatter] = [:]
+  private var dateFormatters: [String: DateFormatter] = [:]
+
+  /// "Jan 8, 2026" in `locale`, in UTC.
+  public func mediumDate(_ date: Date, locale: String) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    if let cached = dateFormatters[locale] { return cached.string(from: date) }
+    let formatter = DateFormatter()
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .none
+    formatter.locale = Locale(identifier: locale)
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    dateFormatters[locale] = formatter
+    return formatter.string(from: date)
+  }
 
   public func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
     lock.lock()

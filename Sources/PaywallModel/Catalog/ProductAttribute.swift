@@ -172,11 +172,6 @@ extension StoreProduct {
   }
 
   private func formattedDate(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.dateStyle = .medium
-    formatter.timeStyle = .none
-    formatter.locale = Locale(identifier: locale)
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: date)
+    PriceFormatter.shared.mediumDate(date, locale: locale)
   }
 }

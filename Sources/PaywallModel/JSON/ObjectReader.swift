@@ -169,6 +169,9 @@ public enum DecimalParsing {
       }
     }
     guard sawDigit else { return nil }
-    return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    return Decimal(string: text, locale: posix)
   }
+
+  /// Created once: building a Locale loads ICU data, and a catalog has a price per product.
+  private static let posix = Locale(identifier: "en_US_POSIX")
 }

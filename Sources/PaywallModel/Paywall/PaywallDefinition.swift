@@ -115,6 +115,20 @@ public struct PaywallDefinition: Sendable, Hashable {
 
   public var slotNames: [String] { slots.map(\.name) }
 
+  /// Every product attribute a text of this paywall uses.
+  public var templateAttributes: Set<ProductAttribute> {
+    var texts: [TextContent] = []
+    for component in components {
+      switch component {
+      case .title(let t), .text(let t, _): texts.append(t)
+      case .features(let title, let items): texts += (title.map { [$0] } ?? []) + items
+      case .button(let button): texts.append(button.label)
+      case .products, .divider, .spacer, .art: break
+      }
+    }
+    return Set(texts.flatMap { ($0.freeTrialText.map { [$0] } ?? []) + [$0.text] }.flatMap(\.variables).map(\.attribute))
+  }
+
   public func productID(forSlot name: String) -> String? {
     slots.first { $0.name == name }?.productID
   }

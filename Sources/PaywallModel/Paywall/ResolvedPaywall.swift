@@ -8,15 +8,19 @@ public struct SlotProduct: Sendable, Hashable {
   public var trialEligible: Bool
   private var values: [ProductAttribute: String]
 
-  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool) {
+  private var now: Date
+
+  /// Formats `attributes` now; any other attribute is formatted when asked for.
+  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool, attributes: Set<ProductAttribute>) {
     self.slot = slot
     self.product = product
+    self.now = now
     self.trialEligible = product.hasFreeTrial && trialEligible
-    self.values = Dictionary(uniqueKeysWithValues: ProductAttribute.allCases.map { ($0, product.attribute($0, now: now)) })
+    self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now)) })
   }
 
   public subscript(attribute: ProductAttribute) -> String {
-    values[attribute] ?? ""
+    values[attribute] ?? product.attribute(attribute, now: now)
   }
 }
 
@@ -36,14 +40,20 @@ public struct ResolvedPaywall: Sendable, Hashable {
   public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
               isTrialEligible: (StoreProduct) -> Bool = { _ in true }) {
     self.definition = definition
+    // Only what the paywall shows is formatted up front (formatting loads locale data; a date
+    // formatter alone costs milliseconds at start-up): the templates' attributes and the cards'.
+    let used = Self.cardAttributes.union(definition.templateAttributes)
     self.slots = definition.slots.compactMap { slot in
       catalog.product(id: slot.productID).map {
-        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0))
+        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0), attributes: used)
       }
     }
     self.showsFreeTrial = slots.contains(where: \.trialEligible)
     self.savingsPercent = Self.savings(slots)
   }
+
+  /// What product cards draw.
+  static let cardAttributes: Set<ProductAttribute> = [.price, .period, .periodly, .monthlyPrice, .trialPeriodText]
 
   public func slot(named name: String) -> SlotProduct? {
     slots.first { $0.slot == name }

@@ -260,7 +260,7 @@ struct ColorScheme {
     let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse(), underline = pw_a_underline()
     return ColorScheme(table: [
       .plain: (0, 0), .title: (bold, 0), .muted: (dim, 0), .accent: (underline, 0), .price: (bold, 0),
-      .badge: (reverse, 0), .border: (0, 0), .selectedBorder: (bold, 0), .selected: (bold, 0), .button: (0, 0),
+      .badge: (reverse, 0), .border: (0, 0), .selected: (bold, 0), .button: (0, 0),
       .focusedButton: (reverse | bold, 0), .statusBar: (reverse, 0), .statusActive: (reverse | bold, 0), .warning: (bold, 0),
     ])
   }()
@@ -286,7 +286,6 @@ struct ColorScheme {
     var scheme = ColorScheme.monochrome
     scheme.table[.accent] = (0, 1)
     scheme.table[.badge] = (bold, 2)
-    scheme.table[.selectedBorder] = (bold, 3)
     scheme.table[.selected] = (bold, 3)
     scheme.table[.border] = (dim, 0)
     scheme.table[.statusBar] = (0, 4)

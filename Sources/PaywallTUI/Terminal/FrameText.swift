@@ -34,7 +34,6 @@ public enum FrameText {
     case .price: ";1"
     case .badge: ";30;43"
     case .border: ";2"
-    case .selectedBorder: ";1;32"
     case .selected: ";1;32"
     case .button: ""
     case .focusedButton: ";1;7"

@@ -8,7 +8,6 @@ public enum CellStyle: UInt8, Sendable, Hashable, CaseIterable {
   case price
   case badge
   case border
-  case selectedBorder
   case selected
   case button
   case focusedButton

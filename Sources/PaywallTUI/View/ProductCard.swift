@@ -53,9 +53,11 @@ struct ProductCard {
 
   func draw(width: Int) -> Frame {
     var frame = Frame(width: width, height: Self.height)
-    let border: CellStyle = selected ? .selectedBorder : .border
+    // The border is the same for every card: the selection is the radio and the highlighted name,
+    // so changing it rewrites a few cells, not two whole outlines (bytes per key press).
+    let border = CellStyle.border
     let (h, v, tl, tr, bl, br): (Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar, Unicode.Scalar) =
-      selected ? ("═", "║", "╔", "╗", "╚", "╝") : ("─", "│", "╭", "╮", "╰", "╯")
+      ("─", "│", "╭", "╮", "╰", "╯")
     frame.fill(h, x: 1, y: 0, count: width - 2, style: border)
     frame.fill(h, x: 1, y: Self.height - 1, count: width - 2, style: border)
     frame.put(String(tl), x: 0, y: 0, style: border)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Terminal cost of the interactive mode against whiptail (the peer), measured in the same run:
+# time to first paint, bytes written per selection change, idle CPU over 10 s, peak memory.
+#   bash Benchmarks/tty-bench.sh        (needs: pip install pyte; apt-get install whiptail tmux)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+probe=../shared/tools/ttyprobe.py
+runs=${RUNS:-7}
+swift build -c release --static-swift-stdlib --product paywall-tui >/dev/null
+bin=.build/release/paywall-tui
+state=$(mktemp -d)
+trap 'rm -rf "$state"; tmux -L tty-bench kill-server 2>/dev/null || true' EXIT
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+ours=(); peer=(); ours_bytes=""; ours_first=""; peer_bytes=""
+for _ in $(seq "$runs"); do
+  out=$(python3 "$probe" --rows 24 --cols 80 --term xterm-256color --expect "Start my free trial" \
+        --key right --wait "● Monthly" --key left --wait "● Annual" -- "$bin" run paywalls --controller scripted --state-dir "$state" --fresh)
+  ours+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_paint_ms"])')")
+  ours_first=$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["startup_bytes"])')
+  ours_bytes=$(echo "$out" | python3 -c 'import json,sys; print(max(s["bytes"] for s in json.load(sys.stdin)["steps"]))')
+  out=$(python3 "$probe" --rows 24 --cols 80 --term xterm-256color --expect "Lifetime" --key down --wait "" --key up --wait "" -- \
+        whiptail --menu "Choose a plan" 15 50 3 a Annual b Monthly c Lifetime)
+  peer+=("$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_paint_ms"])')")
+  peer_bytes=$(echo "$out" | python3 -c 'import json,sys; print(max(s["bytes"] for s in json.load(sys.stdin)["steps"]))')
+done
+ours_paint=$(printf '%s\n' "${ours[@]}" | median)
+peer_paint=$(printf '%s\n' "${peer[@]}" | median)
+echo "time to first paint (median of $runs, 80x24): paywall-tui ${ours_paint} ms, whiptail ${peer_paint} ms, ratio $(python3 -c "print(round($ours_paint/$peer_paint, 2))") (target <= 1.2)"
+echo "bytes per selection change: paywall-tui ${ours_bytes} (first paint ${ours_first}: $(python3 -c "print(round(100*$ours_bytes/$ours_first, 1))")%), whiptail ${peer_bytes} (target <= 300 and < 10%)"
+
+# Idle: CPU used over 10 s with nothing happening; peak RSS after some keys.
+measure() {  # $1 session, $2 pattern of the process to watch
+  local pid u1 s1 u2 s2
+  pid=$(pgrep -f "$2" | head -1)
+  read -r u1 s1 < <(awk '{print $14, $15}' "/proc/$pid/stat")
+  sleep 10
+  read -r u2 s2 < <(awk '{print $14, $15}' "/proc/$pid/stat")
+  local ticks; ticks=$(getconf CLK_TCK)
+  for k in Right Left Down Up; do tmux -L tty-bench send-keys -t "$1" "$k"; sleep 0.1; done
+  echo "$(( (u2 - u1 + s2 - s1) * 1000 / ticks )) $(awk '/VmHWM/ {print $2}' "/proc/$pid/status")"
+}
+tmux -L tty-bench -f /dev/null new-session -d -s ours -x 80 -y 24 "exec $bin run paywalls --controller scripted --state-dir $state --fresh"
+tmux -L tty-bench new-session -d -s peer -x 80 -y 24 "exec whiptail --menu 'Choose a plan' 15 50 3 a Annual b Monthly c Lifetime"
+sleep 1
+read -r ours_cpu ours_rss < <(measure ours "^$bin run")
+read -r peer_cpu peer_rss < <(measure peer "^whiptail --menu")
+echo "idle CPU over 10 s: paywall-tui ${ours_cpu} ms, whiptail ${peer_cpu} ms (target < 50 ms)"
+echo "peak RSS: paywall-tui $((ours_rss / 1024)) MB, whiptail $((peer_rss / 1024)) MB (target < 30 MB)"
