@@ -158,17 +158,7 @@ extension StoreProduct {
 
   /// When a trial started at `now` would end.
   public func trialEndDate(from now: Date) -> Date? {
-    guard let p = trialPeriod else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    var components = DateComponents()
-    switch p.unit {
-    case .day: components.day = p.value
-    case .week: components.day = 7 * p.value
-    case .month: components.month = p.value
-    case .year: components.year = p.value
-    }
-    return calendar.date(byAdding: components, to: now)
+    trialPeriod?.added(to: now)
   }
 
   private func formattedDate(_ date: Date) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A subscription or offer period such as `P1W`, `P1M`, `P3M`, `P1Y` (ISO 8601, one unit).
 public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
   public enum Unit: String, Sendable, Hashable, CaseIterable {
@@ -48,6 +50,24 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     case .year: 365 * value
     }
   }
+
+  /// `date` plus this period on the Gregorian calendar in UTC (a month from Jan 31 is Feb 28/29).
+  public func added(to date: Date) -> Date {
+    var components = DateComponents()
+    switch unit {
+    case .day: components.day = value
+    case .week: components.day = 7 * value
+    case .month: components.month = value
+    case .year: components.year = value
+    }
+    return Self.calendar.date(byAdding: components, to: date) ?? date
+  }
+
+  private static let calendar: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar
+  }()
 
   /// "1 week", "3 months": how a card or a template spells the length of a period.
   public var spelledOut: String {

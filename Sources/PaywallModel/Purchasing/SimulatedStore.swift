@@ -180,12 +180,12 @@ public final class SimulatedStore: PurchaseController {
     guard let period = product.subscriptionPeriod else { return nil }
     guard let cancelled = transaction.cancelledDate else {
       // Non-renewing subscriptions end after one period whatever happens.
-      return product.kind == .nonRenewing ? Self.add(period, to: transaction.purchaseDate) : nil
+      return product.kind == .nonRenewing ? period.added(to: transaction.purchaseDate) : nil
     }
     // Ends at the end of the period that was running when auto-renewal was turned off.
-    var end = transaction.isTrial ? Self.add(product.trialPeriod ?? period, to: transaction.purchaseDate)
-      : Self.add(period, to: transaction.purchaseDate)
-    while end <= cancelled { end = Self.add(period, to: end) }
+    var end = transaction.isTrial ? (product.trialPeriod ?? period).added(to: transaction.purchaseDate)
+      : period.added(to: transaction.purchaseDate)
+    while end <= cancelled { end = period.added(to: end) }
     return end
   }
 
@@ -222,19 +222,6 @@ public final class SimulatedStore: PurchaseController {
         state.withLock { $0.warnings.append("\(error); the ledger is kept in memory only") }
       }
     }
-  }
-
-  static func add(_ period: SubscriptionPeriod, to date: Date) -> Date {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    var components = DateComponents()
-    switch period.unit {
-    case .day: components.day = period.value
-    case .week: components.day = 7 * period.value
-    case .month: components.month = period.value
-    case .year: components.year = period.value
-    }
-    return calendar.date(byAdding: components, to: date) ?? date
   }
 }
 
