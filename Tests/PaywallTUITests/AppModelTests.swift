@@ -168,6 +168,14 @@ struct AppModelTests {
     #expect(state.session != nil, "esc closed the panel, not the paywall")
   }
 
+  @Test func noticesAreLoggedAndOnlyControllerProblemsAreEvents() throws {
+    var state = try Self.opened()
+    #expect(AppModel.update(&state, .notice("clock advanced 1 day")).isEmpty)
+    #expect(state.notice == "clock advanced 1 day" && state.log.last == "! clock advanced 1 day")
+    let problem = AppModel.update(&state, .controllerProblem("the controller command exited with status 3"))
+    #expect(Self.events(problem) == ["controller_error"])
+  }
+
   @Test func signalsQuitWithTheirReason() throws {
     var state = try Self.opened()
     let effects = AppModel.update(&state, .terminate(reason: "terminated (SIGTERM)"))

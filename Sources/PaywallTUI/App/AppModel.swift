@@ -28,6 +28,10 @@ public enum AppModel {
       return []
     case .notice(let text):
       state.notice = text
+      state.appendLog("! \(text)")
+      return []
+    case .controllerProblem(let text):
+      state.notice = text
       return record([.emit(PaywallEvent(.controllerError, [("message", .string(text))]))], &state)
     case .userAttributes(let attributes):
       state.userAttributes.merge(attributes) { $1 }

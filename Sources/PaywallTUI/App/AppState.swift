@@ -90,7 +90,11 @@ public enum AppMessage: Sendable {
   case purchaseFinished(PurchaseResult)
   case restoreFinished(RestorationResult, status: SubscriptionStatus)
   case askRequested(AskPurchaseController.Request)
+  /// Something to tell the tester (a warning, what a debug action did): the status bar and the log.
   case notice(String)
+  /// The purchase controller misbehaved (a malformed line, a crash, a timeout): also a
+  /// `controller_error` event, so `--events` and `play` record it.
+  case controllerProblem(String)
   case userAttributes([String: String])
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])

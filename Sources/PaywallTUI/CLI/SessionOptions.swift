@@ -138,7 +138,7 @@ struct AppSession {
   }
 }
 
-/// Carries controller notices to the runtime, which exists only after the controller does.
+/// Carries controller problems to the runtime, which exists only after the controller does.
 final class NoticeRelay: @unchecked Sendable {
   private let lock = NSLock()
   private weak var runtime: AppRuntime?
@@ -150,7 +150,7 @@ final class NoticeRelay: @unchecked Sendable {
     let queued = early
     early = []
     lock.unlock()
-    for message in queued { runtime.send(.notice(message)) }
+    for message in queued { runtime.send(.controllerProblem(message)) }
   }
 
   func send(_ message: String) {
@@ -161,6 +161,6 @@ final class NoticeRelay: @unchecked Sendable {
       return
     }
     lock.unlock()
-    runtime.send(.notice(message))
+    runtime.send(.controllerProblem(message))
   }
 }
