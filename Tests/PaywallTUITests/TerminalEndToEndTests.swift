@@ -206,6 +206,21 @@ struct TerminalEndToEndTests {
     #expect(after == pane.file("stty.before"))
   }
 
+  /// SIGHUP quits cleanly; SIGILL is what a Swift trap raises on x86-64 (ud2), and SIGSEGV a
+  /// crash: the handlers restore the terminal before the process dies of the signal.
+  @Test(arguments: [(SIGHUP, "129"), (SIGILL, "132"), (SIGSEGV, "139"), (SIGABRT, "134")])
+  func everyExitPathLeavesTheTerminalAsItWas(signal: Int32, exitCode: String) throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "Unlock Acme Pro")
+    let pid = try #require(try pane.appPID())
+    kill(pid, signal)
+    #expect(pane.wait(forFile: "exit") == exitCode)
+    let after = pane.wait(forFile: "stty.after")
+    #expect(after == pane.file("stty.before"))
+    // Nothing of the app's screen is left behind on the main screen.
+    pane.wait(for: "the paywall to be gone") { !$0.contains("Unlock Acme Pro") }
+  }
+
   @Test func ctrlCLeavesTheTerminalAsItWas() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "Unlock Acme Pro")
