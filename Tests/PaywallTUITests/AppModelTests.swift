@@ -203,7 +203,11 @@ struct AppModelTests {
     #expect(alert.contains("An error occurred") && alert.contains("Card declined"))
     _ = AppModel.update(&state, .key(.enter))
     _ = AppModel.update(&state, .key(.character("?")))
-    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("restore purchases"))
+    let help = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(help.contains("restore purchases"))
+    // Long help lines wrap under themselves instead of being cut.
+    #expect(help.contains("purchase button)") && help.contains("screen: quit"))
+    #expect(!help.contains("…"))
     _ = AppModel.update(&state, .key(.space))
     _ = AppModel.update(&state, .key(.character("l")))
     let log = AppView.render(state, size: Size(width: 80, height: 24))

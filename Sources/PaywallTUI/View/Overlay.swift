@@ -9,11 +9,16 @@ enum Overlay {
     let inner = width - 4
     var rows: [[(String, CellStyle)]] = []
     for line in lines {
-      if line.count == 1 {
-        let wrapped = TextLayout.wrap(line[0].0, width: inner)
-        rows += (wrapped.isEmpty ? [""] : wrapped).map { [($0, line[0].1)] }
-      } else {
-        rows.append(line)
+      guard let last = line.last else {
+        rows.append([])
+        continue
+      }
+      // The last piece wraps under itself (a hanging indent after a key or a label).
+      let lead = Array(line.dropLast())
+      let indent = lead.reduce(0) { $0 + DisplayWidth.of($1.0) }
+      let wrapped = TextLayout.wrap(last.0, width: max(8, inner - indent))
+      for (i, text) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
+        rows.append((i == 0 ? lead : [(String(repeating: " ", count: indent), .plain)]) + [(text, last.1)])
       }
     }
     if let footer { rows += [[], [(footer, .muted)]] }
