@@ -168,6 +168,16 @@ struct AppModelTests {
     #expect(state.session != nil, "esc closed the panel, not the paywall")
   }
 
+  @Test func theClosedScreenWrapsOnNarrowTerminals() throws {
+    var state = try Self.opened()
+    _ = AppModel.update(&state, .key(.enter))
+    _ = AppModel.update(&state, .purchaseFinished(.purchased))
+    let text = AppView.render(state, size: Size(width: 40, height: 12)).text
+    #expect(text.contains("purchased(com.acme.pro.annual)"))
+    #expect(text.contains("q: quit"))
+    #expect(!text.contains("…"))
+  }
+
   @Test func noticesAreLoggedAndOnlyControllerProblemsAreEvents() throws {
     var state = try Self.opened()
     #expect(AppModel.update(&state, .notice("clock advanced 1 day")).isEmpty)

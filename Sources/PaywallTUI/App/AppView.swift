@@ -75,11 +75,13 @@ public enum AppView {
       lines.append(("\(name) closed: \(result)", .accent))
     }
     lines.append(("", .plain))
-    lines.append(("enter: show the paywall again   q: quit   ?: help", .muted))
-    let top = max(0, (size.height - 1 - lines.count) / 2)
-    for (i, (text, style)) in lines.enumerated() {
-      let cut = TextLayout.truncate(text, width: size.width - 2)
-      frame.put(cut, x: (size.width - DisplayWidth.of(cut)) / 2, y: top + i, style: style)
+    lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
+    let rows = lines.flatMap { text, style in
+      text.isEmpty ? [("", style)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style) }
+    }
+    let top = max(0, (size.height - 1 - rows.count) / 2)
+    for (i, (text, style)) in rows.enumerated() {
+      frame.put(text, x: (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
     }
     let row = size.height - 1
     frame.fill(" ", x: 0, y: row, count: size.width, style: .statusBar)
