@@ -174,7 +174,7 @@ struct AppModelTests {
     _ = AppModel.update(&state, .purchaseFinished(.purchased))
     let text = AppView.render(state, size: Size(width: 40, height: 12)).text
     #expect(text.contains("purchased(com.acme.pro.annual)"))
-    #expect(text.contains("q: quit"))
+    #expect(text.contains("show the paywall again"))
     #expect(!text.contains("…"))
   }
 
