@@ -196,19 +196,9 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "Unlock Acme Pro")
   }
 
-  @Test func sigtermLeavesTheTerminalAsItWas() throws {
-    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
-    pane.wait(forText: "Unlock Acme Pro")
-    let pid = try #require(try pane.appPID())
-    kill(pid, SIGTERM)
-    #expect(pane.wait(forFile: "exit") == "143")
-    let after = pane.wait(forFile: "stty.after")
-    #expect(after == pane.file("stty.before"))
-  }
-
-  /// SIGHUP quits cleanly; SIGILL is what a Swift trap raises on x86-64 (ud2), and SIGSEGV a
+  /// SIGTERM and SIGHUP quit cleanly; SIGILL is what a Swift trap raises on x86-64 (ud2), and SIGSEGV a
   /// crash: the handlers restore the terminal before the process dies of the signal.
-  @Test(arguments: [(SIGHUP, "129"), (SIGILL, "132"), (SIGSEGV, "139"), (SIGABRT, "134")])
+  @Test(arguments: [(SIGTERM, "143"), (SIGHUP, "129"), (SIGILL, "132"), (SIGSEGV, "139"), (SIGABRT, "134")])
   func everyExitPathLeavesTheTerminalAsItWas(signal: Int32, exitCode: String) throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "Unlock Acme Pro")

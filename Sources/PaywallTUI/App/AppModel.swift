@@ -168,7 +168,7 @@ public enum AppModel {
     case .enter:
       switch state.focus {
       case .products:
-        state.focus = order.first { if case .button(let i) = $0, case .button(let b) = session.paywall.definition.components[i], case .purchase = b.action { true } else { false } } ?? state.focus
+        state.focus = PaywallScreenState.firstPurchaseButton(of: session.paywall.definition) ?? state.focus
         return []
       case .button(let index):
         guard case .button(let button) = session.paywall.definition.components[index] else { return [] }

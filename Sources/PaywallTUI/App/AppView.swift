@@ -83,13 +83,8 @@ public enum AppView {
     for (i, (text, style)) in rows.enumerated() {
       frame.put(text, x: (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
     }
-    let row = size.height - 1
-    frame.fill(" ", x: 0, y: row, count: size.width, style: .statusBar)
-    let left = state.notice.map { " ! \($0)" } ?? " \(state.project.name)"
-    let right = " status: \(state.status.description)  ? help "
-    frame.put(TextLayout.truncate(left, width: max(0, size.width - DisplayWidth.of(right) - 1)), x: 0, y: row, style: .statusBar)
-    frame.put(right, x: max(0, size.width - DisplayWidth.of(right)), y: row,
-              style: state.status.isActive ? .statusActive : .statusBar)
+    PaywallRenderer.drawStatusBar(left: state.notice.map { "! \($0)" } ?? state.project.name, status: state.status.description,
+                                  into: &frame)
     return frame
   }
 

@@ -87,9 +87,7 @@ struct RunCommand: ParsableCommand {
       throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(path)' to print a paywall or 'paywall-tui play \(path) --keys \"…\"' to script one", code: 3)
     }
     let loaded = try project.load(path)
-    let eventFile = try session.events.map { path in
-      do { return try EventFile(path: path) } catch { throw CLIFailure(message: "error: \(error.displayMessage)", code: 1) }
-    }
+    let eventFile = try session.openEventFile()
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
                                   clock: LiveTimeSource()) { event in eventFile?.write(event) }
     defer { app.command?.stop() }

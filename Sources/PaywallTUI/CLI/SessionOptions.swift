@@ -37,6 +37,16 @@ struct SessionOptions: ParsableArguments {
 
   @Option(name: .long, help: ArgumentHelp("Register this placement at start.", valueName: "name"))
   var placement: String?
+
+  /// The `--events` file, opened for appending; nil without the option.
+  func openEventFile() throws -> EventFile? {
+    guard let events else { return nil }
+    do {
+      return try EventFile(path: events)
+    } catch {
+      throw CLIFailure(message: "error: \(error.displayMessage)", code: 1)
+    }
+  }
 }
 
 /// A ready-to-run app: the runtime, its store (when simulated) and what to tell the user.

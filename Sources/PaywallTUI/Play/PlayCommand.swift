@@ -46,9 +46,7 @@ struct PlayCommand: ParsableCommand {
     let overrides = try project.parsedOverrides()
     let loaded = try project.load(path)
     let events = EventRecorder()
-    let eventFile = try session.events.map { path in
-      do { return try EventFile(path: path) } catch { throw CLIFailure(message: "error: \(error.displayMessage)", code: 1) }
-    }
+    let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock) { event in
       events.append(event)

@@ -43,8 +43,15 @@ public struct PaywallScreenState: Sendable, Hashable {
     let wanted = selectedSlot ?? paywall.definition.selectedSlot
     self.selectedSlot = wanted.flatMap { slots.contains($0) ? $0 : nil } ?? slots.first
     self.statusText = statusText
-    let order = Self.focusOrder(of: paywall.definition)
-    self.focus = order.first { if case .button(let i) = $0, case .button(let b) = paywall.definition.components[i], case .purchase = b.action { true } else { false } } ?? order.first
+    self.focus = Self.firstPurchaseButton(of: paywall.definition) ?? Self.focusOrder(of: paywall.definition).first
+  }
+
+  /// The first button that buys: where the focus starts, and where Enter on the picker goes.
+  public static func firstPurchaseButton(of definition: PaywallDefinition) -> FocusTarget? {
+    definition.components.indices.first { i in
+      if case .button(let button) = definition.components[i], case .purchase = button.action { return true }
+      return false
+    }.map { .button($0) }
   }
 
   /// Focusable elements top to bottom: Tab and the arrows walk this list.
@@ -142,16 +149,20 @@ public enum PaywallRenderer {
   }
 
   static func drawStatusBar(_ state: PaywallScreenState, into frame: inout Frame) {
+    drawStatusBar(left: state.activityText ?? state.paywall.definition.name, status: state.statusText, into: &frame)
+  }
+
+  /// The last row: `left` (what is on screen, or what is happening) and the live status.
+  static func drawStatusBar(left: String, status: String, into frame: inout Frame) {
     let row = frame.height - 1
     frame.fill(" ", x: 0, y: row, count: frame.width, style: .statusBar)
-    let right = " status: \(state.statusText)  ? help "
+    let right = " status: \(status)  ? help "
     let rightWidth = DisplayWidth.of(right)
     let leftRoom = frame.width - rightWidth - 1
     if leftRoom > 4 {
-      let left = state.activityText ?? state.paywall.definition.name
       frame.put(TextLayout.truncate(" " + left, width: leftRoom), x: 0, y: row, style: .statusBar)
     }
-    let statusStyle: CellStyle = state.statusText.hasPrefix("active") ? .statusActive : .statusBar
+    let statusStyle: CellStyle = status.hasPrefix("active") ? .statusActive : .statusBar
     frame.put(TextLayout.truncate(right, width: frame.width), x: max(0, frame.width - rightWidth), y: row, style: statusStyle)
   }
 
