@@ -9,9 +9,6 @@ let package = Package(
     .library(name: "PaywallModel", targets: ["PaywallModel"]),
     .library(name: "PaywallTUI", targets: ["PaywallTUI"]),
   ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
-  ],
   targets: [
     .systemLibrary(
       name: "CNCurses",
@@ -26,7 +23,6 @@ let package = Package(
         "PaywallModel",
         "CNCurses",
         "CTerminalGuard",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "paywall-tui", dependencies: ["PaywallTUI"]),

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=../shared/tools/ttyprobe.py
 runs=${RUNS:-7}
-swift build -c release --static-swift-stdlib --product paywall-tui >/dev/null
+swift build -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --product paywall-tui >/dev/null
 bin=.build/release/paywall-tui
 state=$(mktemp -d)
 trap 'rm -rf "$state"; tmux -L tty-bench kill-server 2>/dev/null || true' EXIT

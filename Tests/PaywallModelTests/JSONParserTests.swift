@@ -254,3 +254,21 @@ struct JSONParserTests {
     #expect(error.location == Position(line: 1, column: 5 * JSONParser.maximumDepth + 1))
   }
 }
+
+@Suite("DecimalParsing")
+struct DecimalParsingTests {
+  /// Prices are built without a Locale; they must equal what the POSIX locale parse gives.
+  @Test(arguments: ["0", "0.99", "9.99", "10.50", "0.05", "100", "-3.5", "-0", "00012.3400", "1234567890123456789",
+                    "12345678901234567890.5", "0.000000000000000000001", "59.99", "1"])
+  func agreesWithTheLocaleParse(text: String) throws {
+    let ours = try #require(DecimalParsing.parse(text))
+    let reference = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+    #expect(ours == reference)
+    #expect(ours.description == reference.description)
+  }
+
+  @Test(arguments: ["", "-", ".", "1e5", "1.2.3", "--1", "1-", " 1", "0x10", "١٢"])
+  func refusesWhatIsNotAPlainDecimal(text: String) {
+    #expect(DecimalParsing.parse(text) == nil)
+  }
+}

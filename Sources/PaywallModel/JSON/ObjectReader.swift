@@ -169,9 +169,31 @@ public enum DecimalParsing {
       }
     }
     guard sawDigit else { return nil }
-    return Decimal(string: text, locale: posix)
+    // Checked above to be [-]digits[.digits], so the value is built directly: no Locale (and no
+    // ICU data load, which costs a millisecond at startup) for the usual price of up to 19 digits.
+    var significand: UInt64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var afterDot = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "."): afterDot = true
+      case UInt8(ascii: "-"): continue
+      default:
+        if significand == 0 && byte == UInt8(ascii: "0") {
+          if afterDot { fractionDigits += 1 }
+          continue
+        }
+        digits += 1
+        guard digits <= 19 else { return Decimal(string: text, locale: posix) }
+        significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
+        if afterDot { fractionDigits += 1 }
+      }
+    }
+    let sign: FloatingPointSign = text.utf8.first == UInt8(ascii: "-") && significand != 0 ? .minus : .plus
+    return Decimal(sign: sign, exponent: -fractionDigits, significand: Decimal(significand))
   }
 
-  /// Created once: building a Locale loads ICU data, and a catalog has a price per product.
+  /// Only for the rare number of more than 19 significant digits.
   private static let posix = Locale(identifier: "en_US_POSIX")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+import Synchronization
 
 /// The interactive session: the terminal feeds keys, resizes and signals into the runtime; the
 /// status stream feeds changes the moment they happen; after each batch of messages the screen is
@@ -13,15 +14,60 @@ enum InteractiveLoop {
   }
 
   static func run(_ runtime: AppRuntime, start: AppMessage?) throws(TerminalUnavailable) -> Ending {
-    let terminal = CursesTerminal { event in
+    let opening = try Opening()
+    return try run(runtime, opening: opening, start: start)
+  }
+
+  /// A terminal that starts opening before the app exists (ncurses starts while the project
+  /// loads); what it reports waits, in order, until `run` hands it a runtime.
+  final class Opening: Sendable {
+    let terminal: CursesTerminal
+    private let relay: Relay
+
+    private final class Relay: Sendable {
+      let state = Mutex<(runtime: AppRuntime?, pending: [TerminalEvent])>((nil, []))
+    }
+
+    init() throws(TerminalUnavailable) {
+      let relay = Relay()
+      self.relay = relay
+      terminal = CursesTerminal { event in
+        let runtime = relay.state.withLock { state -> AppRuntime? in
+          if state.runtime == nil { state.pending.append(event) }
+          return state.runtime
+        }
+        runtime.map { Opening.deliver(event, to: $0) }
+      }
+      try terminal.begin()
+    }
+
+    /// Gives the terminal back without running the app (loading the project failed).
+    func cancel() {
+      try? terminal.waitUntilStarted()
+      terminal.stop()
+    }
+
+    fileprivate func attach(_ runtime: AppRuntime) {
+      relay.state.withLock { state in
+        for event in state.pending { Opening.deliver(event, to: runtime) }
+        state = (runtime, [])
+      }
+    }
+
+    private static func deliver(_ event: TerminalEvent, to runtime: AppRuntime) {
       switch event {
       case .key(let key): runtime.send(.key(key))
       case .resized(let size): runtime.send(.resized(size))
       case .terminate(let reason): runtime.send(.terminate(reason: reason))
       }
     }
-    try terminal.start()
+  }
+
+  static func run(_ runtime: AppRuntime, opening: Opening, start: AppMessage?) throws(TerminalUnavailable) -> Ending {
+    let terminal = opening.terminal
     defer { terminal.stop() }
+    try terminal.waitUntilStarted()
+    opening.attach(runtime)
     runtime.send(.resized(terminal.initialSize))
     if let start { runtime.send(start) }
     let observer = Task.detached {

@@ -1,38 +1,58 @@
-import ArgumentParser
 import Foundation
 import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
-public struct PaywallCommand: ParsableCommand {
-  public static let configuration = CommandConfiguration(
-    commandName: "paywall-tui",
-    abstract: "A terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
-    subcommands: [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self],
-    defaultSubcommand: RunCommand.self
-  )
+public enum PaywallCommand {
+  static var subcommands: [any CLICommand.Type] { [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self] }
 
-  public init() {}
+  static var help: String {
+    var lines = [
+      "OVERVIEW: A terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
+      "",
+      "USAGE: paywall-tui [<subcommand>] [<arguments>] [options]",
+      "",
+      "SUBCOMMANDS:",
+    ]
+    for command in subcommands {
+      lines.append(HelpTable.row(command.spec.name + (command == RunCommand.self ? " (default)" : ""), command.spec.abstract))
+    }
+    lines += ["", "  See 'paywall-tui help <subcommand>' or 'paywall-tui <subcommand> --help' for its options."]
+    return lines.joined(separator: "\n")
+  }
 
   /// Runs the command line with the exit codes the spec names: 0 ok, 1 validation or scenario
   /// failure, 2 usage error, 3 no terminal. Errors are one line on stderr, never a stack trace.
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     do {
-      var command = try parseAsRoot(arguments)
-      try command.run()
+      var rest = arguments
+      let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
+      if named != nil { rest.removeFirst() }
+      if named == nil, rest.first == "help" {
+        guard let topic = rest.dropFirst().first else { print(help); Foundation.exit(0) }
+        guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
+          throw CLIFailure.usage("no subcommand '\(topic)'\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
+        }
+        print(command.spec.help)
+        Foundation.exit(0)
+      }
+      if named == nil, rest.first == "-h" || rest.first == "--help" {
+        print(help)
+        Foundation.exit(0)
+      }
+      let type = named ?? RunCommand.self
+      let parsed = try Arguments(rest, spec: type.spec)
+      if parsed.wantsHelp {
+        print(type.spec.help)
+        Foundation.exit(0)
+      }
+      try type.init(parsed).run()
       Foundation.exit(0)
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.error(failure.message) }
       Foundation.exit(failure.code)
     } catch {
-      let code = exitCode(for: error)
-      let message = fullMessage(for: error)
-      if code == .success {
-        if !message.isEmpty { print(message) }
-        Foundation.exit(0)
-      }
-      Console.error(message)
-      // ArgumentParser reports usage errors as 64 (EX_USAGE); ours is 2.
-      Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+      Console.error("error: \(error)")
+      Foundation.exit(1)
     }
   }
 }
@@ -78,12 +98,19 @@ enum DemoProject {
 }
 
 /// Options shared by commands that open a project.
-struct ProjectOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Catalog for a single paywall file (.json or .storekit).", valueName: "file"))
-  var catalog: String?
+struct ProjectOptions {
+  static let options: [OptionSpec] = [
+    .option("catalog", "file", "Catalog for a single paywall file (.json or .storekit)."),
+    .option("override", "name=id", "Replace a slot's product before display.", repeatable: true),
+  ]
 
-  @Option(name: .customLong("override"), help: ArgumentHelp("Replace a slot's product before display (repeatable).", valueName: "name=id"))
+  var catalog: String?
   var overrides: [String] = []
+
+  init(_ arguments: Arguments) {
+    catalog = arguments.value("catalog")
+    overrides = arguments.values("override")
+  }
 
   func parsedOverrides() throws -> [SlotOverride] {
     try overrides.map { text in

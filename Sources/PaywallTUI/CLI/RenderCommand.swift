@@ -1,33 +1,38 @@
-import ArgumentParser
 import Foundation
 import PaywallModel
 
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+enum ColorChoice: String, CaseIterable {
   case auto, always, never
 }
 
-struct RenderCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "render",
-    abstract: "Print a paywall exactly as the interactive mode draws it, as text."
+struct RenderCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "render",
+    abstract: "Print a paywall exactly as the interactive mode draws it, as text.",
+    positionals: [PositionalSpec(name: "path", help: "A paywall file or a project directory (its first paywall, or --paywall).", count: .one)],
+    options: ProjectOptions.options + [
+      .option("paywall", "id", "Which paywall of a project to draw."),
+      .option("size", "size", "Screen size, WIDTHxHEIGHT (default 80x24)."),
+      .option("select", "slot", "Slot to show as selected."),
+      .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never."),
+    ]
   )
 
-  @Argument(help: ArgumentHelp("A paywall file or a project directory (its first paywall, or --paywall).", valueName: "path"))
   var path: String
-
-  @OptionGroup var project: ProjectOptions
-
-  @Option(name: .long, help: ArgumentHelp("Which paywall of a project to draw.", valueName: "id"))
+  var project: ProjectOptions
   var paywall: String?
-
-  @Option(name: .long, help: ArgumentHelp("Screen size, WIDTHxHEIGHT.", valueName: "size"))
-  var size: String = "80x24"
-
-  @Option(name: .long, help: ArgumentHelp("Slot to show as selected.", valueName: "slot"))
+  var size: String
   var select: String?
+  var color: ColorChoice
 
-  @Option(name: .long, help: "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never.")
-  var color: ColorChoice = .auto
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    path = arguments.positionals[0]
+    project = ProjectOptions(arguments)
+    paywall = arguments.value("paywall")
+    size = arguments.value("size") ?? "80x24"
+    select = arguments.value("select")
+    color = try arguments.choice("color", default: .auto)
+  }
 
   func run() throws {
     guard let size = Size(size) else {
@@ -65,18 +70,24 @@ struct RenderCommand: ParsableCommand {
   }
 }
 
-struct RunCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "run",
+struct RunCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "run",
     abstract: "Open a project or paywall in the terminal (default: the bundled demo).",
-    discussion: "Needs a terminal: without one it exits with code 3 and points at render and play."
+    discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
+    positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
+    options: ProjectOptions.options + SessionOptions.options
   )
 
-  @Argument(help: ArgumentHelp("A project directory, its app.json, or a paywall file.", valueName: "path"))
   var path: String?
+  var project: ProjectOptions
+  var session: SessionOptions
 
-  @OptionGroup var project: ProjectOptions
-  @OptionGroup var session: SessionOptions
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    path = arguments.positionals.first
+    project = ProjectOptions(arguments)
+    session = try SessionOptions(arguments)
+  }
 
   func run() throws {
     guard let path = path ?? DemoProject.locate() else {
@@ -86,17 +97,34 @@ struct RunCommand: ParsableCommand {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(path)' to print a paywall or 'paywall-tui play \(path) --keys \"…\"' to script one", code: 3)
     }
-    let loaded = try project.load(path)
-    let eventFile = try session.openEventFile()
-    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
-                                  clock: LiveTimeSource()) { event in eventFile?.write(event) }
+    // Independent of the project, so they run while it loads: ncurses opens on the terminal
+    // thread, and ICU's number formatting data warms up on another (together about half the
+    // time to first paint when done one after the other).
+    let opening: InteractiveLoop.Opening
+    do {
+      opening = try InteractiveLoop.Opening()
+    } catch {
+      throw CLIFailure(message: "error: \(error.description)", code: 3)
+    }
+    Thread.detachNewThread { PriceFormatter.shared.warmUp() }
+    let app: AppSession
+    let eventFile: EventFile?
+    do {
+      let loaded = try project.load(path)
+      eventFile = try session.openEventFile()
+      app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
+                                clock: LiveTimeSource()) { event in eventFile?.write(event) }
+    } catch {
+      opening.cancel()
+      throw error
+    }
     defer { app.command?.stop() }
     for warning in app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
     let ending: InteractiveLoop.Ending
     do {
-      ending = try InteractiveLoop.run(app.runtime, start: start)
+      ending = try InteractiveLoop.run(app.runtime, opening: opening, start: start)
     } catch {
       throw CLIFailure(message: "error: \(error.description)", code: 3)
     }

@@ -1,44 +1,51 @@
-import ArgumentParser
 import Foundation
 import PaywallModel
 
-enum ControllerKind: String, ExpressibleByArgument, CaseIterable {
+enum ControllerKind: String, CaseIterable {
   case simulated, scripted, ask, command
 }
 
 /// Options shared by `run` and `play`: which controller, the status, state and events.
-struct SessionOptions: ParsableArguments {
-  @Option(name: .long, help: "Purchase controller: simulated (a local store, default), scripted, ask or command.")
+struct SessionOptions {
+  static let options: [OptionSpec] = [
+    .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command."),
+    .option("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s."),
+    .option("controller-command", "cmd", "Shell command of a JSON-lines controller (with --controller command)."),
+    .option("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s)."),
+    .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one)."),
+    .option("state-dir", "dir", "Where the status cache and the store's ledger live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
+    .flag("fresh", "Ignore cached state: start unknown with an empty ledger."),
+    .option("events", "file", "Also append every event as a JSON line to this file."),
+    .option("paywall", "id", "Which paywall of a project to open first."),
+    .option("placement", "name", "Register this placement at start."),
+  ]
+
   var controller: ControllerKind = .simulated
-
-  @Option(name: .long, help: ArgumentHelp("Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s.", valueName: "outcomes"))
   var outcome: String?
-
-  @Option(name: .customLong("controller-command"), help: ArgumentHelp("Shell command of a JSON-lines controller (with --controller command).", valueName: "cmd"))
   var controllerCommand: String?
-
-  @Option(name: .customLong("controller-timeout"), help: ArgumentHelp("How long the command controller may take to answer (wall time).", valueName: "duration"))
-  var controllerTimeout: String = "10s"
-
-  @Option(name: .long, help: ArgumentHelp("Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).", valueName: "status"))
+  var controllerTimeout = "10s"
   var status: String?
-
-  @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where the status cache and the store's ledger live (default: $XDG_STATE_HOME/paywall-tui/PROJECT).", valueName: "dir"))
   var stateDir: String?
-
-  @Flag(name: .long, help: "Ignore cached state: start unknown with an empty ledger.")
   var fresh = false
-
-  @Option(name: .long, help: ArgumentHelp("Also append every event as a JSON line to this file.", valueName: "file"))
   var events: String?
-
-  @Option(name: .long, help: ArgumentHelp("Which paywall of a project to open first.", valueName: "id"))
   var paywall: String?
-
-  @Option(name: .long, help: ArgumentHelp("Register this placement at start.", valueName: "name"))
   var placement: String?
 
-  /// The `--events` file, opened for appending; nil without the option.
+  init() {}
+
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    controller = try arguments.choice("controller", default: .simulated)
+    outcome = arguments.value("outcome")
+    controllerCommand = arguments.value("controller-command")
+    controllerTimeout = arguments.value("controller-timeout") ?? "10s"
+    status = arguments.value("status")
+    stateDir = arguments.value("state-dir")
+    fresh = arguments.flag("fresh")
+    events = arguments.value("events")
+    paywall = arguments.value("paywall")
+    placement = arguments.value("placement")
+  }
+
   func openEventFile() throws -> EventFile? {
     guard let events else { return nil }
     do {

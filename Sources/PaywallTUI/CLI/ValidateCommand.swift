@@ -1,18 +1,21 @@
-import ArgumentParser
 import PaywallModel
 
-struct ValidateCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "validate",
+struct ValidateCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "validate",
     abstract: "Check paywalls, catalogs and projects; print every problem as FILE:LINE:COL: error: MESSAGE ($.path).",
-    discussion: "Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail)."
+    discussion: "Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail).",
+    positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
+    options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit).")]
   )
 
-  @Argument(help: ArgumentHelp("Project directories, app.json, paywall, catalog or .storekit files.", valueName: "path"))
   var paths: [String]
-
-  @Option(name: .long, help: ArgumentHelp("Catalog for single paywall files (.json or .storekit).", valueName: "file"))
   var catalog: String?
+
+  init(_ arguments: Arguments) {
+    paths = arguments.positionals
+    catalog = arguments.value("catalog")
+  }
 
   func run() throws {
     var errors = 0

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import PaywallModel
 import Synchronization
@@ -11,34 +10,41 @@ final class EventRecorder: Sendable {
   var all: [PaywallEvent] { events.withLock { $0 } }
 }
 
-struct PlayCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "play",
+struct PlayCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "play",
     abstract: "Run the app with no terminal: feed keys and script steps, print the events as JSON lines, then the final status.",
     discussion: """
       Every timer (controller latency, expiries) runs on a simulated clock that only 'advance' moves, and each \
       step waits until the app is idle, so the same input always gives the same output. A failed 'expect' \
       stops the run with exit code 1 and says which line failed and what was there instead.
-      """
+      """,
+    positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .one)],
+    options: [
+      .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
+      .option("script", "file", "A scenario script (see README: press, advance, status, expect…)."),
+      .flag("screen", "Print the last screen after the status."),
+      .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
+    ] + ProjectOptions.options + SessionOptions.options
   )
 
-  @Argument(help: ArgumentHelp("A project directory, its app.json, or a paywall file.", valueName: "path"))
   var path: String
-
-  @Option(name: .long, help: ArgumentHelp("Keys to press, e.g. \"down down enter\" (one 'press' line).", valueName: "keys"))
   var keys: String?
-
-  @Option(name: .long, help: ArgumentHelp("A scenario script (see README: press, advance, status, expect…).", valueName: "file"))
   var script: String?
+  var screen: Bool
+  var size: String
+  var project: ProjectOptions
+  var session: SessionOptions
 
-  @Flag(name: .long, help: "Print the last screen after the status.")
-  var screen = false
-
-  @Option(name: .long, help: ArgumentHelp("Screen size for 'expect screen' and --screen.", valueName: "size"))
-  var size: String = "80x24"
-
-  @OptionGroup var project: ProjectOptions
-  @OptionGroup var session: SessionOptions
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    path = arguments.positionals[0]
+    keys = arguments.value("keys")
+    script = arguments.value("script")
+    screen = arguments.flag("screen")
+    size = arguments.value("size") ?? "80x24"
+    project = ProjectOptions(arguments)
+    session = try SessionOptions(arguments)
+  }
 
   func run() throws {
     guard let size = Size(size) else { throw CLIFailure.usage("--size '\(self.size)' must be WIDTHxHEIGHT, e.g. 80x24") }

@@ -43,6 +43,13 @@ final class CursesTerminal: @unchecked Sendable {
 
   /// Opens the terminal on its own thread; throws when stdin/stdout are not a terminal or TERM is unknown.
   func start() throws(TerminalUnavailable) {
+    try begin()
+    try waitUntilStarted()
+  }
+
+  /// Starts opening the terminal on its own thread and returns at once, so the caller can load
+  /// while ncurses starts; `waitUntilStarted` reports how it went.
+  func begin() throws(TerminalUnavailable) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw TerminalUnavailable(description: "stdin and stdout must be a terminal for the interactive mode; use 'paywall-tui render PATH' to print a paywall or 'paywall-tui play PATH --keys \"…\"' to script one")
     }
@@ -55,9 +62,18 @@ final class CursesTerminal: @unchecked Sendable {
     thread.name = "paywall-tui-terminal"
     self.thread = thread
     thread.start()
-    started.wait()
+  }
+
+  /// Waits for the thread `begin` started to have the terminal open (once; later calls return).
+  func waitUntilStarted() throws(TerminalUnavailable) {
+    if !hasStarted {
+      started.wait()
+      hasStarted = true
+    }
     if let startError { throw startError }
   }
+
+  private var hasStarted = false
 
   /// Shows `frame` as soon as the terminal thread gets to it; a newer frame replaces an unshown one.
   func present(_ frame: Frame) {
