@@ -7,6 +7,15 @@ public protocol TimeSource: Sendable {
   var now: Date { get }
   /// Suspends for `seconds` of this source's time. Throws `CancellationError` when cancelled.
   func sleep(seconds: Double) async throws
+  /// Like `sleep`, for a timer that waits in the background (the simulated store's next renewal):
+  /// `play` does not count it as work in progress, so the app is idle while it waits.
+  func sleepInBackground(seconds: Double) async throws
+}
+
+extension TimeSource {
+  public func sleepInBackground(seconds: Double) async throws {
+    try await sleep(seconds: seconds)
+  }
 }
 
 /// A clock QA can move forward (`advance` in play, the debug panel interactively).
@@ -38,6 +47,40 @@ public final class LiveTimeSource: AdjustableTimeSource {
   }
 }
 
+/// The store's clock in an interactive session: it starts at `start` and runs `rate` times faster
+/// than the wall clock (`--time-rate month=30s` is about 87,600 times), plus whatever QA has
+/// advanced it by. Sleepers wake on time at that rate, and at once when an advance jumps them.
+public final class AcceleratedTimeSource: AdjustableTimeSource {
+  public let rate: Double
+  private let start: Date
+  private let wallStart: Date
+  private let offset = Mutex<Double>(0)
+
+  public init(rate: Double, start: Date = Date()) {
+    self.rate = max(rate, 1e-9)
+    self.start = start
+    self.wallStart = Date()
+  }
+
+  public var now: Date {
+    start.addingTimeInterval(Date().timeIntervalSince(wallStart) * rate + offset.withLock { $0 })
+  }
+
+  public func advance(by seconds: Double) {
+    offset.withLock { $0 += max(0, seconds) }
+  }
+
+  public func sleep(seconds: Double) async throws {
+    let deadline = now.addingTimeInterval(seconds)
+    while true {
+      let remaining = deadline.timeIntervalSince(now) / rate
+      if remaining <= 0 { return }
+      // Re-check at least every 250 ms of wall time so an advance past the deadline is noticed.
+      try await Task.sleep(nanoseconds: UInt64(min(remaining, 0.25) * 1e9) + 1)
+    }
+  }
+}
+
 /// The real clock.
 public struct SystemTimeSource: TimeSource {
   public init() {}
@@ -58,6 +101,8 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
     var id: Int
     var deadline: Date
     var continuation: CheckedContinuation<Void, any Error>
+    /// A background timer: it wakes with `advance` like any sleeper, but is not work in progress.
+    var background = false
   }
 
   private struct State {
@@ -78,7 +123,8 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
 
   public var now: Date { state.withLock { $0.now } }
 
-  public var parkedCount: Int { state.withLock { $0.sleepers.count } }
+  /// Sleepers that are work in progress waiting on time (a controller's latency), not background timers.
+  public var parkedCount: Int { state.withLock { $0.sleepers.count { !$0.background } } }
 
   /// Called whenever a sleeper parks, so a loop waiting for the app to go idle can look again.
   public func setParkHandler(_ handler: @escaping @Sendable () -> Void) {
@@ -89,6 +135,14 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
   public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
   public func sleep(seconds: Double) async throws {
+    try await park(seconds: seconds, background: false)
+  }
+
+  public func sleepInBackground(seconds: Double) async throws {
+    try await park(seconds: seconds, background: true)
+  }
+
+  private func park(seconds: Double, background: Bool) async throws {
     guard seconds > 0 else { return }
     let id = state.withLock { state -> Int in
       state.nextID += 1
@@ -98,7 +152,8 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let (cancelled, onPark) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
           if Task.isCancelled { return (true, nil) }
-          state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(seconds), continuation: continuation))
+          state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(seconds), continuation: continuation,
+                                        background: background))
           return (false, state.onPark)
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
