@@ -18,9 +18,16 @@ struct SimulatedStoreRig {
     self.catalog = catalog
   }
 
-  func makeStore(fresh: Bool = false, askToBuy: Bool? = nil, status: SubscriptionStatusStore? = nil) -> SimulatedStore {
-    SimulatedStore(catalog: catalog, status: status ?? self.status, clock: clock, directory: state, fresh: fresh,
-                   askToBuy: askToBuy)
+  func makeStore(fresh: Bool = false, askToBuy: Bool? = nil, status: SubscriptionStatusStore? = nil,
+                 settings: SimulatedStore.Settings? = nil, clock: SimulatedTimeSource? = nil) -> SimulatedStore {
+    SimulatedStore(catalog: catalog, status: status ?? self.status, clock: clock ?? self.clock, directory: state, fresh: fresh,
+                   askToBuy: askToBuy, settings: settings)
+  }
+
+  /// Moves the clock and lets the store catch up, as `advance` in play does.
+  func advance(_ store: SimulatedStore, by seconds: Double) {
+    clock.advance(by: seconds)
+    store.refreshStatus()
   }
 
   var ledgerPath: String { state.file("ledger.json") }
@@ -35,15 +42,21 @@ struct SimulatedStoreRig {
 /// Seconds in `days` days.
 func days(_ n: Double) -> Double { n * 86_400 }
 
+extension SimulatedStore {
+  func kinds() -> [LedgerEntry.Kind] { entries.map(\.kind) }
+  func subscription(_ productID: String) -> StoreSubscription? { derived.subscription(productID: productID) }
+}
+
 @Suite struct SimulatedStoreTests {
   @Test func aNewStoreWithAnEmptyLedgerSetsInactive() throws {
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }
     let store = rig.makeStore()
     #expect(rig.status.status == .inactive)
-    #expect(store.transactions.isEmpty)
+    #expect(store.entries.isEmpty)
     #expect(store.pendingPurchases.isEmpty)
     #expect(store.takeWarnings().isEmpty)
+    #expect(store.nextEvent == nil)
   }
 
   @Test func buyingASubscriptionActivatesItsEntitlements() async throws {
@@ -53,12 +66,15 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let result = await store.purchase(product: TestCatalog.monthly)
     #expect(result.name == "purchased")
     #expect(rig.status.status == .active(["pro"]))
-    #expect(store.transactions.count == 1)
-    let transaction = try #require(store.transactions.first)
-    #expect(transaction.productID == TestCatalog.monthly.id)
-    #expect(transaction.purchaseDate == rig.clock.now)
-    #expect(transaction.cancelledDate == nil)
-    #expect(transaction.revocationDate == nil)
+    let entry = try #require(store.entries.first)
+    #expect(store.entries.count == 1)
+    #expect(entry.kind == .purchase)
+    #expect(entry.productID == TestCatalog.monthly.id)
+    #expect(entry.date == rig.clock.now)
+    #expect(entry.originalID == entry.id)
+    #expect(entry.expirationDate == rig.clock.now.addingTimeInterval(days(31)), "2026-01-01 plus a month")
+    #expect(entry.price == TestCatalog.monthly.price)
+    #expect(store.nextEvent == entry.expirationDate, "the renewal is the next thing to happen")
     #expect(FileManager.default.fileExists(atPath: rig.ledgerPath))
     #expect(store.takeWarnings().isEmpty)
   }
@@ -80,19 +96,20 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let first = rig.makeStore()
     #expect(await first.purchase(product: TestCatalog.annual).name == "purchased")
     #expect(await first.purchase(product: TestCatalog.lifetime).name == "purchased")
-    let original = first.transactions
+    let original = first.entries
 
     // The next launch: a new store and a new status store on the same directory.
     let status = SubscriptionStatusStore()
     let second = rig.makeStore(status: status)
     #expect(status.status == .active(["pro", "lifetime"]))
-    #expect(second.transactions == original)
+    #expect(second.entries == original)
+    #expect(second.derived == first.derived)
     #expect(second.takeWarnings().isEmpty)
 
     // New ids continue after the old ones.
     _ = await second.purchase(product: TestCatalog.monthly)
-    let ids = second.transactions.map(\.id)
-    #expect(Set(ids).count == 3, "ids are unique: \(ids)")
+    let ids = second.entries.map(\.id)
+    #expect(ids == ids.sorted() && Set(ids).count == ids.count, "ids are unique and growing: \(ids)")
   }
 
   @Test func theLedgerFileLeavesNoTemporaryFile() async throws {
@@ -125,17 +142,32 @@ func days(_ n: Double) -> Double { n * 86_400 }
     #expect(rig.status.status == .active(["pro", "lifetime"]))
   }
 
+  @Test func theStoreOnlySetsTheStatusWhenItsOwnDerivationChanges() async throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = await store.purchase(product: TestCatalog.monthly)
+    rig.status.set(.unknown)  // a tester's override
+    rig.advance(store, by: days(40))  // a renewal: still active, nothing to tell
+    #expect(rig.status.status == .unknown, "a renewal that changes nothing leaves the override alone")
+    store.refund(productID: TestCatalog.monthly.id)
+    #expect(rig.status.status == .inactive, "a change the store derives is set")
+  }
+
   @Test func aRefundEndsTheEntitlementAtOnce() async throws {
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }
     let store = rig.makeStore()
     _ = await store.purchase(product: TestCatalog.monthly)
-    rig.clock.advance(by: days(3))
-    store.refreshStatus()
+    rig.advance(store, by: days(3))
     #expect(rig.status.status == .active(["pro"]))
     #expect(store.refund(productID: TestCatalog.monthly.id))
     #expect(rig.status.status == .inactive)
-    #expect(store.transactions.first?.revocationDate == rig.clock.now)
+    let refund = try #require(store.entries.last)
+    #expect(refund.kind == .refund && refund.date == rig.clock.now && refund.reason == .refunded)
+    #expect(refund.revokedID == store.entries.first?.id, "it takes back the purchase")
+    #expect(store.subscription(TestCatalog.monthly.id)?.state == .revoked)
+    #expect(store.nextEvent == nil, "a refunded subscription never renews")
     #expect(!store.refund(productID: TestCatalog.monthly.id), "nothing live is left to refund")
     #expect(!store.refund(productID: "com.acme.unknown"))
     // And it stays refunded on the next launch.
@@ -150,21 +182,21 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let store = rig.makeStore()
     let start = rig.clock.now  // 2026-01-01: a month is 31 days
     _ = await store.purchase(product: TestCatalog.monthly)
-    rig.clock.advance(by: days(1))
+    rig.advance(store, by: days(1))
     #expect(store.cancel(productID: TestCatalog.monthly.id))
     #expect(!store.cancel(productID: TestCatalog.monthly.id), "already cancelled")
     #expect(rig.status.status == .active(["pro"]), "still active after cancelling")
+    let subscription = try #require(store.subscription(TestCatalog.monthly.id))
+    #expect(!subscription.autoRenew)
+    #expect(subscription.expirationDate == start.addingTimeInterval(days(31)))
 
-    let transaction = try #require(store.transactions.first)
-    let end = try #require(store.expirationDate(of: transaction))
-    #expect(end == start.addingTimeInterval(days(31)))
-
-    rig.clock.advance(by: days(29))  // day 30
-    store.refreshStatus()
+    rig.advance(store, by: days(29))  // day 30
     #expect(rig.status.status == .active(["pro"]))
-    rig.clock.advance(by: days(2))  // day 32, past the end
-    store.refreshStatus()
+    rig.advance(store, by: days(2))  // day 32, past the end
     #expect(rig.status.status == .inactive)
+    let expiry = try #require(store.entries.last)
+    #expect(expiry.kind == .expiry && expiry.reason == .autoRenewDisabled)
+    #expect(expiry.date == start.addingTimeInterval(days(31)), "it expired at the end of the period, not when the clock was looked at")
   }
 
   @Test func aCancelInALaterPeriodEndsAtTheEndOfThatPeriod() async throws {
@@ -172,15 +204,13 @@ func days(_ n: Double) -> Double { n * 86_400 }
     defer { rig.remove() }
     let store = rig.makeStore()
     _ = await store.purchase(product: TestCatalog.weekly)
-    rig.clock.advance(by: days(17))  // in the third week
-    store.refreshStatus()
+    rig.advance(store, by: days(17))  // in the third week
     #expect(rig.status.status == .active(["pro"]), "it renews while auto-renewal is on")
+    #expect(store.kinds() == [.purchase, .renewal, .renewal])
     store.cancel(productID: TestCatalog.weekly.id)
-    rig.clock.advance(by: days(3.5))  // day 20.5, still in the third week
-    store.refreshStatus()
+    rig.advance(store, by: days(3.5))  // day 20.5, still in the third week
     #expect(rig.status.status == .active(["pro"]))
-    rig.clock.advance(by: days(1))  // day 21.5
-    store.refreshStatus()
+    rig.advance(store, by: days(1))  // day 21.5
     #expect(rig.status.status == .inactive)
   }
 
@@ -189,15 +219,15 @@ func days(_ n: Double) -> Double { n * 86_400 }
     defer { rig.remove() }
     let store = rig.makeStore()
     _ = await store.purchase(product: TestCatalog.annual)  // 7-day free trial
-    #expect(store.transactions.first?.isTrial == true)
-    rig.clock.advance(by: days(2))
+    #expect(store.entries.first?.offer == .freeTrial)
+    #expect(store.entries.first?.price == 0)
+    rig.advance(store, by: days(2))
     store.cancel(productID: TestCatalog.annual.id)
-    rig.clock.advance(by: days(4.5))  // day 6.5
-    store.refreshStatus()
+    rig.advance(store, by: days(4.5))  // day 6.5
     #expect(rig.status.status == .active(["pro"]))
-    rig.clock.advance(by: days(1))  // day 7.5
-    store.refreshStatus()
+    rig.advance(store, by: days(1))  // day 7.5
     #expect(rig.status.status == .inactive)
+    #expect(!store.kinds().contains(.renewal), "a cancelled trial never converts")
   }
 
   @Test func anUncancelledSubscriptionKeepsRenewing() async throws {
@@ -205,9 +235,13 @@ func days(_ n: Double) -> Double { n * 86_400 }
     defer { rig.remove() }
     let store = rig.makeStore()
     _ = await store.purchase(product: TestCatalog.monthly)
-    rig.clock.advance(by: days(400))
-    store.refreshStatus()
+    rig.advance(store, by: days(400))
     #expect(rig.status.status == .active(["pro"]))
+    let renewals = store.entries.filter { $0.kind == .renewal }
+    #expect(renewals.count == 13, "Feb 2026 to Feb 2027")
+    #expect(Set(renewals.map(\.originalID)) == [store.entries[0].id], "every renewal keeps the original id")
+    #expect(zip(store.entries, store.entries.dropFirst()).allSatisfy { $0.expirationDate == $1.date },
+            "each renewal starts where the last period ended")
   }
 
   @Test func aLifetimePurchaseNeverEnds() async throws {
@@ -216,10 +250,11 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let store = rig.makeStore()
     #expect(await store.purchase(product: TestCatalog.lifetime).name == "purchased")
     #expect(rig.status.status == .active(["pro", "lifetime"]))
-    rig.clock.advance(by: days(3653))  // ten years
-    store.refreshStatus()
+    rig.advance(store, by: days(3653))  // ten years
     #expect(rig.status.status == .active(["pro", "lifetime"]))
-    #expect(store.expirationDate(of: try #require(store.transactions.first)) == nil)
+    #expect(store.subscription(TestCatalog.lifetime.id)?.expirationDate == nil)
+    #expect(await store.purchase(product: TestCatalog.lifetime).name == "purchased")
+    #expect(store.entries.count == 1, "buying an owned non-consumable again adds nothing")
     #expect(!store.cancel(productID: "com.acme.unknown"))
   }
 
@@ -227,11 +262,11 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }
     let store = rig.makeStore(askToBuy: true)
-    #expect(store.askToBuy)
+    #expect(store.settings.askToBuy)
     #expect(await store.purchase(product: TestCatalog.monthly).name == "pending")
     #expect(store.pendingPurchases.map(\.productID) == [TestCatalog.monthly.id])
     #expect(store.pendingPurchases.first?.requestDate == rig.clock.now)
-    #expect(store.transactions.isEmpty)
+    #expect(store.entries.isEmpty)
     #expect(rig.status.status == .inactive)
 
     // The request survives a restart.
@@ -239,11 +274,11 @@ func days(_ n: Double) -> Double { n * 86_400 }
     #expect(other.pendingPurchases.map(\.productID) == [TestCatalog.monthly.id])
 
     rig.clock.advance(by: 60)
-    #expect(store.approve() == TestCatalog.monthly.id)
+    #expect(store.approve() != nil)
     #expect(rig.status.status == .active(["pro"]))
     #expect(store.pendingPurchases.isEmpty)
-    #expect(store.transactions.map(\.productID) == [TestCatalog.monthly.id])
-    #expect(store.transactions.first?.purchaseDate == rig.clock.now, "bought when approved")
+    #expect(store.entries.map(\.productID) == [TestCatalog.monthly.id])
+    #expect(store.entries.first?.date == rig.clock.now, "bought when approved")
     #expect(store.approve() == nil, "nothing left to approve")
   }
 
@@ -252,10 +287,10 @@ func days(_ n: Double) -> Double { n * 86_400 }
     defer { rig.remove() }
     let store = rig.makeStore(askToBuy: true)
     #expect(await store.purchase(product: TestCatalog.lifetime).name == "pending")
-    #expect(store.decline() == TestCatalog.lifetime.id)
+    #expect(store.decline() != nil)
     #expect(rig.status.status == .inactive)
     #expect(store.pendingPurchases.isEmpty)
-    #expect(store.transactions.isEmpty)
+    #expect(store.entries.isEmpty)
     #expect(store.decline() == nil)
     #expect(store.approve() == nil)
     let other = rig.makeStore(askToBuy: true, status: SubscriptionStatusStore())
@@ -268,10 +303,38 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let rig = try SimulatedStoreRig(catalog: catalog)
     defer { rig.remove() }
     let store = rig.makeStore()
-    #expect(store.askToBuy)
+    #expect(store.settings.askToBuy)
     #expect(await store.purchase(product: TestCatalog.monthly).name == "pending")
     let overridden = rig.makeStore(askToBuy: false, status: SubscriptionStatusStore())
-    #expect(!overridden.askToBuy)
+    #expect(!overridden.settings.askToBuy)
+  }
+
+  @Test func anInterruptedPurchaseFailsThenCompletesWhenResolved() async throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(throws: Never.self) { try store.perform(.interruptNextPurchase).get() }
+    let result = await store.purchase(product: TestCatalog.monthly)
+    guard case .failed(let error) = result else { Issue.record("expected a failure, got \(result.name)"); return }
+    #expect(error.displayMessage.contains("interrupted"))
+    #expect(rig.status.status == .inactive)
+    #expect(store.pendingPurchases.map(\.kind) == [.interrupted])
+    #expect(await store.purchase(product: TestCatalog.lifetime).name == "purchased", "only the next purchase is interrupted")
+    #expect(throws: Never.self) { try store.perform(.resolveInterrupted).get() }
+    #expect(rig.status.status == .active(["pro", "lifetime"]), "the interrupted purchase completes and the status follows")
+    #expect(throws: StoreActionError.self) { try store.perform(.resolveInterrupted).get() }
+  }
+
+  @Test func failTransactionsFailsEveryPurchase() async throws {
+    var catalog = TestCatalog.catalog
+    catalog.settings.failTransactionsEnabled = true
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let result = await store.purchase(product: TestCatalog.monthly)
+    guard case .failed(let error) = result else { Issue.record("expected a failure, got \(result.name)"); return }
+    #expect(error.displayMessage == StoreError.unknown.message)
+    #expect(store.entries.isEmpty)
   }
 
   @Test func freshIgnoresTheOldLedger() async throws {
@@ -284,13 +347,13 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let status = SubscriptionStatusStore()
     let fresh = rig.makeStore(fresh: true, status: status)
     #expect(status.status == .inactive)
-    #expect(fresh.transactions.isEmpty)
+    #expect(fresh.entries.isEmpty)
     #expect(fresh.takeWarnings().isEmpty)
 
     // The first write replaces the old ledger.
     _ = await fresh.purchase(product: TestCatalog.weekly)
     let next = rig.makeStore(status: SubscriptionStatusStore())
-    #expect(next.transactions.map(\.productID) == [TestCatalog.weekly.id])
+    #expect(next.entries.map(\.productID) == [TestCatalog.weekly.id])
   }
 
   @Test func aCorruptLedgerIsMovedAsideWithAWarning() async throws {
@@ -302,7 +365,7 @@ func days(_ n: Double) -> Double { n * 86_400 }
 
     let store = rig.makeStore()
     #expect(rig.status.status == .inactive)
-    #expect(store.transactions.isEmpty)
+    #expect(store.entries.isEmpty)
 
     let files = rig.files()
     let aside = try #require(files.first { $0.hasPrefix("ledger.json.corrupt-") }, "no aside file in \(files)")
@@ -323,12 +386,14 @@ func days(_ n: Double) -> Double { n * 86_400 }
   }
 
   @Test(arguments: [
-    "{\"format\": \"someone-else\", \"version\": 1, \"transactions\": []}",
+    "{\"format\": \"someone-else\", \"version\": 2, \"transactions\": []}",
     "{\"format\": \"paywall-tui.ledger\", \"version\": 7, \"transactions\": []}",
-    "{\"format\": \"paywall-tui.ledger\", \"version\": 1, \"transactions\": [{\"id\": \"1\"}]}",
-    "{\"format\": \"paywall-tui.ledger\", \"version\": 1, \"transactions\": [{\"id\": \"1\", \"productID\": \"x\", \"purchaseDate\": \"yesterday\"}]}",
-    "{\"format\": \"paywall-tui.ledger\", \"version\": 1, \"pending\": [{\"productID\": \"x\"}]}",
-    "{\"format\": \"paywall-tui.ledger\", \"version\": 1, \"transactions\": [",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 1, \"transactions\": [{\"id\": \"1\", \"productID\": \"x\", \"purchaseDate\": 1}]}",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 2, \"transactions\": [{\"id\": \"1\"}]}",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 2, \"transactions\": [{\"id\": \"1\", \"type\": \"purchase\", \"productID\": \"x\", \"date\": \"yesterday\"}]}",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 2, \"transactions\": [{\"id\": \"1\", \"type\": \"gift\", \"productID\": \"x\", \"date\": 1}]}",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 2, \"pending\": [{\"productID\": \"x\"}]}",
+    "{\"format\": \"paywall-tui.ledger\", \"version\": 2, \"transactions\": [",
   ])
   func anUnusableLedgerIsMovedAside(_ text: String) throws {
     let rig = try SimulatedStoreRig()
@@ -337,11 +402,30 @@ func days(_ n: Double) -> Double { n * 86_400 }
     try text.write(toFile: rig.ledgerPath, atomically: true, encoding: .utf8)
     let store = rig.makeStore()
     #expect(rig.status.status == .inactive)
-    #expect(store.transactions.isEmpty)
+    #expect(store.entries.isEmpty)
     let warnings = store.takeWarnings()
     #expect(warnings.count == 1)
     #expect(warnings.first?.contains("ledger.json.corrupt-") == true, "\(warnings)")
     #expect(rig.files().contains { $0.hasPrefix("ledger.json.corrupt-") })
+  }
+
+  @Test func aLedgerThatDoesNotAddUpIsReportedButKept() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    // A renewal of a subscription that was never bought: edited by hand.
+    let ledger = """
+      {"format":"paywall-tui.ledger","version":2,"transactions":[
+      {"id":"7","type":"renewal","date":1767225600,"originalID":"3","productID":"com.acme.pro.monthly","expirationDate":1769904000}],
+      "pending":[]}
+      """
+    try FileManager.default.createDirectory(atPath: rig.state.path, withIntermediateDirectories: true)
+    try ledger.write(toFile: rig.ledgerPath, atomically: true, encoding: .utf8)
+    let store = rig.makeStore()
+    let warnings = store.takeWarnings()
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("has no purchase before it") == true, "\(warnings)")
+    #expect(store.entries.count == 1, "kept as it is, not dropped")
+    #expect(rig.files() == ["ledger.json"])
   }
 
   @Test func aFreeTrialIsUsedOncePerGroup() async throws {
@@ -349,14 +433,21 @@ func days(_ n: Double) -> Double { n * 86_400 }
     defer { rig.remove() }
     let store = rig.makeStore()
     #expect(TestCatalog.annual.hasFreeTrial)
+    #expect(store.derived.isEligibleForIntroOffer(TestCatalog.annual))
     _ = await store.purchase(product: TestCatalog.annual)
-    _ = await store.purchase(product: TestCatalog.annual)
-    _ = await store.purchase(product: TestCatalog.monthly)
-    let trials = store.transactions.map(\.isTrial)
-    #expect(trials == [true, false, false], "\(trials)")
+    #expect(!store.derived.isEligibleForIntroOffer(TestCatalog.annual))
+    #expect(!store.derived.isEligibleForIntroOffer(TestCatalog.weekly), "the whole group is used")
+    store.cancel(productID: TestCatalog.annual.id)
+    rig.advance(store, by: days(8))  // the trial ended
+    #expect(rig.status.status == .inactive)
+    _ = await store.purchase(product: TestCatalog.annual)  // back to the group
+    let back = try #require(store.entries.last)
+    #expect(back.kind == .purchase && back.offer == nil && back.price == TestCatalog.annual.price, "no second trial")
+    #expect(back.originalID == store.entries[0].id, "a return to a group keeps its original transaction")
     // The flag is saved with the ledger.
     let next = rig.makeStore(status: SubscriptionStatusStore())
-    #expect(next.transactions.map(\.isTrial) == [true, false, false])
+    #expect(next.entries.map(\.offer) == store.entries.map(\.offer))
+    #expect(!next.derived.isEligibleForIntroOffer(TestCatalog.annual))
   }
 
   @Test func aProductWithoutATrialIsNeverATrial() async throws {
@@ -365,7 +456,7 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let store = rig.makeStore()
     _ = await store.purchase(product: TestCatalog.monthly)
     _ = await store.purchase(product: TestCatalog.lifetime)
-    #expect(store.transactions.map(\.isTrial) == [false, false])
+    #expect(store.entries.map(\.offer) == [nil, nil])
   }
 
   @Test func worksWithTheBundledCatalog() async throws {
@@ -376,14 +467,13 @@ func days(_ n: Double) -> Double { n * 86_400 }
     let annual = try #require(catalog.product(id: "com.acme.pro.annual"))
     let lifetime = try #require(catalog.product(id: "com.acme.pro.lifetime"))
     #expect(await store.purchase(product: annual).name == "purchased")
-    #expect(store.transactions.first?.isTrial == true)
+    #expect(store.entries.first?.offer == .freeTrial)
     #expect(rig.status.status == .active(["pro"]))
     #expect(await store.purchase(product: lifetime).name == "purchased")
     #expect(rig.status.status == .active(["pro", "lifetime"]))
     store.refund(productID: lifetime.id)
     store.cancel(productID: annual.id)
-    rig.clock.advance(by: days(8))  // past the 7-day trial
-    store.refreshStatus()
+    rig.advance(store, by: days(8))  // past the 7-day trial
     #expect(rig.status.status == .inactive)
   }
 
@@ -396,26 +486,44 @@ func days(_ n: Double) -> Double { n * 86_400 }
   }
 
   /// Purchases from concurrent tasks must all reach the ledger file: each save writes a snapshot
-  /// through the same temporary name (`ledger.json.tmp-PID`), outside the store's lock.
+  /// atomically, outside the store's lock.
   @Test func concurrentPurchasesAllReachTheLedger() async throws {
-    let rig = try SimulatedStoreRig()
+    let coins = StoreProduct(id: "com.acme.coins", displayName: "Coins", price: Fixture.decimal("0.99"), kind: .consumable)
+    let rig = try SimulatedStoreRig(catalog: Catalog(products: TestCatalog.catalog.products + [coins]))
     defer { rig.remove() }
     let store = rig.makeStore()
     let count = 40
     await withTaskGroup(of: Void.self) { group in
-      for i in 0..<count {
-        group.addTask {
-          _ = await store.purchase(product: i % 2 == 0 ? TestCatalog.monthly : TestCatalog.weekly)
-        }
+      for _ in 0..<count {
+        group.addTask { _ = await store.purchase(product: coins) }
       }
     }
-    #expect(store.transactions.count == count)
+    #expect(store.entries.count == count)
+    #expect(rig.status.status == .inactive, "consumables grant nothing")
     let warnings = store.takeWarnings()
-    let failedSaves = warnings.count
-    #expect(failedSaves == 0, "\(failedSaves) saves failed, e.g. \(warnings.first ?? "")")
+    #expect(warnings.isEmpty, "\(warnings.count) saves failed, e.g. \(warnings.first ?? "")")
     let next = rig.makeStore(status: SubscriptionStatusStore())
-    #expect(next.transactions.count == count, "the saved ledger has \(next.transactions.count) of \(count)")
+    #expect(next.entries.count == count, "the saved ledger has \(next.entries.count) of \(count)")
     #expect(next.takeWarnings().isEmpty)
     #expect(!rig.files().contains { $0.contains(".tmp-") }, "\(rig.files())")
+  }
+
+  @Test func aNewSessionContinuesOnTheStoresClock() async throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = await store.purchase(product: TestCatalog.monthly)
+    rig.advance(store, by: days(45))
+    store.checkpoint()
+    let later = rig.clock.now
+
+    // The next `play` starts its clock at the fixed start date; the store moves it on.
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let next = rig.makeStore(status: status, clock: clock)
+    #expect(clock.now == later)
+    #expect(status.status == .active(["pro"]))
+    #expect(next.entries == store.entries)
+    #expect(next.nextEvent == store.nextEvent)
   }
 }

@@ -22,14 +22,21 @@ public struct StoreSettings: Sendable, Hashable {
   public var timeRate: Int?
   public var askToBuyEnabled: Bool
   public var billingGracePeriodEnabled: Bool
+  /// Every renewal fails with a billing issue (`_renewalBillingIssuesEnabled`).
+  public var renewalBillingIssuesEnabled: Bool
+  /// Every purchase fails (`_failTransactionsEnabled`).
+  public var failTransactionsEnabled: Bool
 
   public init(storefront: String? = nil, locale: String? = nil, timeRate: Int? = nil,
-              askToBuyEnabled: Bool = false, billingGracePeriodEnabled: Bool = false) {
+              askToBuyEnabled: Bool = false, billingGracePeriodEnabled: Bool = false,
+              renewalBillingIssuesEnabled: Bool = false, failTransactionsEnabled: Bool = false) {
     self.storefront = storefront
     self.locale = locale
     self.timeRate = timeRate
     self.askToBuyEnabled = askToBuyEnabled
     self.billingGracePeriodEnabled = billingGracePeriodEnabled
+    self.renewalBillingIssuesEnabled = renewalBillingIssuesEnabled
+    self.failTransactionsEnabled = failTransactionsEnabled
   }
 }
 

@@ -84,6 +84,8 @@ public enum StoreKitConfigurationReader {
       settings.locale = string("_locale")
       settings.askToBuyEnabled = bool("_askToBuyEnabled")
       settings.billingGracePeriodEnabled = bool("_billingGracePeriodEnabled")
+      settings.renewalBillingIssuesEnabled = bool("_renewalBillingIssuesEnabled")
+      settings.failTransactionsEnabled = bool("_failTransactionsEnabled")
       if let rate = node["_timeRate"] {
         if case .number(let text) = rate.value, let n = Int(text), n >= 0 {
           settings.timeRate = n

@@ -1,31 +1,122 @@
+import Foundation
 import Synchronization
 
-/// Wraps any controller so QA can make the next purchase fail with a chosen error, whatever the
-/// controller (the debug panel's "fail the next purchase").
+/// Wraps any controller so QA can make it misbehave, whatever the controller: fail the next
+/// purchase or restore with a named store error, answer every request late, or drop the next
+/// response so the app times out waiting (the debug panel's and `play`'s fault commands).
 public final class FaultInjectingController: PurchaseController {
-  public let inner: any PurchaseController
-  private let nextFailure = Mutex<String?>(nil)
+  /// What is armed: shown in the debug panel.
+  public struct Faults: Sendable, Hashable {
+    public var nextPurchaseFailure: String?
+    /// `userCancelled` makes the next purchase come back cancelled rather than failed.
+    public var nextPurchaseCancels = false
+    public var nextRestoreFailure: String?
+    /// Added before every request, on the app's clock.
+    public var latency: Double = 0
+    /// The next request reaches the controller, but its answer never reaches the app.
+    public var dropNextResponse = false
 
-  public init(_ inner: any PurchaseController) {
-    self.inner = inner
+    /// One phrase per armed fault, for the debug panel.
+    public var descriptions: [String] {
+      var out: [String] = []
+      if nextPurchaseCancels { out.append("next purchase: cancelled") }
+      if let failure = nextPurchaseFailure { out.append("next purchase fails: \(failure)") }
+      if let failure = nextRestoreFailure { out.append("next restore fails: \(failure)") }
+      if latency > 0 { out.append("latency \(TimeRate.spell(latency))") }
+      if dropNextResponse { out.append("next response dropped") }
+      return out
+    }
   }
+
+  public let inner: any PurchaseController
+  private let clock: any TimeSource
+  /// How long the app waits for a dropped response before giving up.
+  public let responseTimeout: Double
+  private let faults = Mutex(Faults())
+
+  public init(_ inner: any PurchaseController, clock: any TimeSource = SystemTimeSource(), responseTimeout: Double = 10) {
+    self.inner = inner
+    self.clock = clock
+    self.responseTimeout = responseTimeout
+  }
+
+  public var armed: Faults { faults.withLock { $0 } }
 
   /// The next purchase returns `.failed(message)` without reaching the wrapped controller.
   public func failNextPurchase(_ message: String) {
-    nextFailure.withLock { $0 = message }
+    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false }
+  }
+
+  /// The next purchase fails with a store error (`userCancelled`: comes back cancelled).
+  public func failNextPurchase(with error: StoreError) {
+    faults.withLock { faults in
+      faults.nextPurchaseCancels = error == .userCancelled
+      faults.nextPurchaseFailure = error == .userCancelled ? nil : error.message
+    }
+  }
+
+  /// The next restore returns `.failed` with the error's message without reaching the controller.
+  public func failNextRestore(with error: StoreError) {
+    faults.withLock { $0.nextRestoreFailure = error.message }
+  }
+
+  public func setLatency(seconds: Double) {
+    faults.withLock { $0.latency = max(0, seconds) }
+  }
+
+  public func dropNextResponse() {
+    faults.withLock { $0.dropNextResponse = true }
   }
 
   public func purchase(product: StoreProduct) async -> PurchaseResult {
-    if let message = nextFailure.withLock({ failure -> String? in
-      defer { failure = nil }
-      return failure
-    }) {
-      return .failed(PurchaseError(message))
+    let (failure, cancels, latency, drop) = faults.withLock { faults in
+      defer {
+        faults.nextPurchaseFailure = nil
+        faults.nextPurchaseCancels = false
+        faults.dropNextResponse = false
+      }
+      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.latency, faults.dropNextResponse)
     }
-    return await inner.purchase(product: product)
+    let started = clock.now
+    guard await wait(latency) else { return .failed(PurchaseError("The purchase was interrupted")) }
+    if cancels { return .cancelled }
+    if let failure { return .failed(PurchaseError(failure)) }
+    let result = await inner.purchase(product: product)
+    guard drop else { return result }
+    return await timeOut(since: started, what: "purchase")
   }
 
   public func restorePurchases() async -> RestorationResult {
-    await inner.restorePurchases()
+    let (failure, latency, drop) = faults.withLock { faults in
+      defer {
+        faults.nextRestoreFailure = nil
+        faults.dropNextResponse = false
+      }
+      return (faults.nextRestoreFailure, faults.latency, faults.dropNextResponse)
+    }
+    let started = clock.now
+    guard await wait(latency) else { return .failed(PurchaseError("The restore was interrupted")) }
+    if let failure { return .failed(PurchaseError(failure)) }
+    let result = await inner.restorePurchases()
+    guard drop else { return result }
+    if case .failed(let error) = await timeOut(since: started, what: "restore") { return .failed(error) }
+    return result
+  }
+
+  private func wait(_ seconds: Double) async -> Bool {
+    guard seconds > 0 else { return true }
+    do {
+      try await clock.sleep(seconds: seconds)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// The answer was dropped: the app hears nothing until its timeout runs out.
+  private func timeOut(since start: Date, what: String) async -> PurchaseResult {
+    let remaining = responseTimeout - clock.now.timeIntervalSince(start)
+    _ = await wait(remaining)
+    return .failed(PurchaseError("No answer from the store within \(TimeRate.spell(responseTimeout)) (the \(what) response was dropped); the app gave up waiting"))
   }
 }

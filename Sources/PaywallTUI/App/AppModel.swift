@@ -36,6 +36,9 @@ public enum AppModel {
     case .userAttributes(let attributes):
       state.userAttributes.merge(attributes) { $1 }
       return []
+    case .storeChanged(let panel):
+      state.store = panel
+      return []
     case .register(let placement, let params):
       return register(placement, params: params, &state)
     case .tick:
@@ -85,7 +88,7 @@ public enum AppModel {
   static func open(_ id: String, selected: String?, _ state: inout AppState) -> [AppEffect] {
     guard state.session == nil || state.session?.isDismissed == true,
           let definition = state.project.paywall(id: id) else { return [] }
-    let resolved = ResolvedPaywall(definition, catalog: state.project.catalog)
+    let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, isTrialEligible: { state.isTrialEligible($0) })
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id
@@ -249,18 +252,26 @@ public enum AppModel {
 
   // MARK: - The debug panel
 
-  /// The panel's keys, shown in the panel itself.
-  static let debugKeys: [(Character, String)] = [
-    ("s", "status: cycle unknown → inactive → active (all entitlements)"),
-    ("a", "advance the clock by 1 day"),
-    ("m", "advance the clock by 1 month"),
-    ("y", "approve the pending Ask to Buy purchase"),
-    ("n", "decline it"),
-    ("f", "refund the latest purchase"),
-    ("x", "fail the next purchase (\"Card declined\")"),
+  /// The panel's keys by topic, shown in the panel itself.
+  static let debugSections: [(String, [(Character, String)])] = [
+    ("clock", [("h", "+1 hour"), ("a", "+1 day"), ("w", "+1 week"), ("m", "+1 month"), (">", "to the next renewal or expiry"),
+               ("+", "type a duration")]),
+    ("status", [("s", "cycle unknown → inactive → active (all entitlements)")]),
+    ("purchase", [("y", "approve Ask to Buy"), ("n", "decline it"), ("i", "interrupt the next purchase"),
+                  ("e", "complete the interrupted one")]),
+    ("subscription", [("c", "cancel (auto-renew off)"), ("f", "refund"), ("v", "revoke"), ("u", "upgrade"), ("o", "downgrade")]),
+    ("billing", [("b", "billing issue"), ("g", "resolve it"), ("p", "price increase"), ("k", "accept it"), ("j", "decline it")]),
+    ("family", [("F", "share a product"), ("R", "stop sharing")]),
+    ("faults", [("x", "fail the next purchase (\"Card declined\")"), ("z", "fail the next restore (networkError)"),
+                ("t", "latency 2s on/off"), ("D", "drop the next response")]),
   ]
 
+  static var debugKeys: [(Character, String)] { debugSections.flatMap(\.1) }
+
+  static let month: Double = 86_400 * 365 / 12
+
   static func handleDebug(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    if let input = state.debugInput { return handleDebugInput(key, input, &state) }
     guard case .character(let c) = key else {
       if key == .escape || key == .enter { state.showsDebug = false }
       return []
@@ -274,18 +285,64 @@ public enum AppModel {
       case .active: .unknown
       }
       return [.debug(.setStatus(next))]
+    case "h": return [.debug(.advanceClock(seconds: 3600))]
     case "a": return [.debug(.advanceClock(seconds: 86_400))]
-    case "m": return [.debug(.advanceClock(seconds: 86_400 * 365 / 12))]
-    case "y": return [.debug(.approvePending)]
-    case "n": return [.debug(.declinePending)]
-    case "f": return [.debug(.refundLatest)]
+    case "w": return [.debug(.advanceClock(seconds: 7 * 86_400))]
+    case "m": return [.debug(.advanceClock(seconds: month))]
+    case ">": return [.debug(.advanceToNextEvent)]
+    case "+":
+      state.debugInput = ""
+      return []
+    case "y": return [.debug(.store(.approve))]
+    case "n": return [.debug(.store(.decline))]
+    case "i": return [.debug(.store(.interruptNextPurchase))]
+    case "e": return [.debug(.store(.resolveInterrupted))]
+    case "c": return [.debug(.store(.cancel(productID: nil)))]
+    case "f": return [.debug(.store(.refund(productID: nil)))]
+    case "v": return [.debug(.store(.revoke(productID: nil)))]
+    case "u": return [.debug(.store(.upgrade(productID: nil)))]
+    case "o": return [.debug(.store(.downgrade(productID: nil)))]
+    case "b": return [.debug(.store(.billingIssue(productID: nil, grace: nil)))]
+    case "g": return [.debug(.store(.resolveBilling(productID: nil)))]
+    case "p": return [.debug(.store(.priceIncrease(productID: nil, price: nil)))]
+    case "k": return [.debug(.store(.acceptPrice(productID: nil)))]
+    case "j": return [.debug(.store(.declinePrice(productID: nil)))]
+    case "F": return [.debug(.store(.familyShare(productID: nil)))]
+    case "R": return [.debug(.store(.familyRevoke(productID: nil)))]
     case "x": return [.debug(.failNextPurchase("Card declined"))]
+    case "z": return [.debug(.failNextRestore(.networkError))]
+    case "t":
+      let on = state.store?.faults.contains { $0.hasPrefix("latency") } ?? false
+      return [.debug(.setLatency(seconds: on ? 0 : 2))]
+    case "D": return [.debug(.dropNextResponse)]
     case "d", "q":
       state.showsDebug = false
       return []
     default:
       return []
     }
+  }
+
+  /// Typing a duration after `+`: enter advances the clock by it, esc gives up.
+  static func handleDebugInput(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+    switch key {
+    case .enter:
+      guard let seconds = Duration.seconds(parsing: input), seconds > 0 else {
+        state.notice = "'\(input)' is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
+        return []
+      }
+      state.debugInput = nil
+      return [.debug(.advanceClock(seconds: seconds))]
+    case .escape:
+      state.debugInput = nil
+    case .backspace:
+      state.debugInput = String(input.dropLast())
+    case .character(let c) where input.count < 12 && (c.isNumber || c.isLetter || c == "."):
+      state.debugInput = input + String(c)
+    default:
+      break
+    }
+    return []
   }
 
   // MARK: - The ask dialog

@@ -14,6 +14,8 @@ public final class AppRuntime: @unchecked Sendable {
   public let clock: any TimeSource
   /// The simulated store behind `controller`, when there is one: the debug panel acts on it.
   public let store: SimulatedStore?
+  /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
+  public let timeRate: String
   private let statusCache: StatusCache?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
@@ -23,18 +25,21 @@ public final class AppRuntime: @unchecked Sendable {
     var running = 0
     var wake: CheckedContinuation<Void, Never>?
     var cacheWarningShown = false
+    /// What the debug panel last got from the store, to send it again only when it changed.
+    var storeSeen: (changes: Int, faults: [String], second: Int)?
   }
 
   private let shared = Mutex(Shared())
 
   public init(state: AppState, controller: any PurchaseController, statusStore: SubscriptionStatusStore,
-              clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil,
+              clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil, timeRate: String = "realtime",
               onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     var initial = state
     initial.status = statusStore.status
     self.state = initial
     self.controller = controller
     self.store = store
+    self.timeRate = timeRate
     self.statusStore = statusStore
     self.clock = clock
     self.statusCache = statusCache
@@ -84,11 +89,34 @@ public final class AppRuntime: @unchecked Sendable {
   public func drain() {
     // A controller sets the status before it returns, so the change is handled before the
     // result that follows it (as in the SDK: subscriptionStatus_didChange, then transaction_complete).
+    syncStore()
     syncStatus()
     while let message = shared.withLock({ $0.inbox.isEmpty ? nil : $0.inbox.removeFirst() }) {
       dispatch(message)
+      syncStore()
       syncStatus()
     }
+  }
+
+  /// Hands the debug panel (and trial eligibility) what the store looks like now, when it changed;
+  /// while the panel is open, also when its clock moves on to another second.
+  private func syncStore() {
+    guard let store else { return }
+    let faults = (controller as? FaultInjectingController)?.armed.descriptions ?? []
+    let now = store.clock.now
+    let second = state.showsDebug ? Int(now.timeIntervalSince1970) : 0
+    let changes = store.changeCount
+    let fresh = shared.withLock { shared -> Bool in
+      if let seen = shared.storeSeen, seen.changes == changes, seen.faults == faults, seen.second == second { return false }
+      shared.storeSeen = (changes, faults, second)
+      return true
+    }
+    guard fresh else { return }
+    let derived = store.derived
+    let pending = store.pendingPurchases
+    let panel = StorePanel(clock: now, timeRate: timeRate, subscriptions: derived.subscriptions, pending: pending,
+                           nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups, faults: faults)
+    dispatch(.storeChanged(panel))
   }
 
   /// Suspends until a message is queued (or, with `orIdle`, until the app may have gone idle).
@@ -160,34 +188,52 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   private func perform(_ action: DebugAction) {
-    func needsStore(_ what: String) { send(.notice("\(what) needs the simulated store (--controller simulated)")) }
     switch action {
     case .setStatus(let status):
       statusStore.set(status)
     case .advanceClock(let seconds):
-      guard let clock = clock as? any AdjustableTimeSource else { return send(.notice("this clock cannot be advanced")) }
-      clock.advance(by: seconds)
-      store?.refreshStatus()
-      send(.notice("clock advanced \(seconds >= 86_400 * 28 ? "1 month" : "1 day")"))
-    case .approvePending:
-      guard let store else { return needsStore("approve") }
-      send(.notice(store.approve().map { "approved \($0)" } ?? "no pending purchase to approve"))
-    case .declinePending:
-      guard let store else { return needsStore("decline") }
-      send(.notice(store.decline().map { "declined \($0)" } ?? "no pending purchase to decline"))
-    case .refundLatest:
-      guard let store else { return needsStore("refund") }
-      let latest = store.transactions.last { $0.revocationDate == nil }
-      if let latest, store.refund(productID: latest.productID) {
-        send(.notice("refunded \(latest.productID)"))
-      } else {
-        send(.notice("nothing to refund"))
+      advance(by: seconds)
+      send(.notice("clock advanced \(TimeRate.spell(seconds))"))
+    case .advanceToNextEvent:
+      guard let store else { return send(.notice("the clock jumps to renewals of the simulated store (--controller simulated)")) }
+      guard let next = store.nextEvent else { return send(.notice("nothing is due: no renewal or expiry ahead")) }
+      advance(by: max(0, next.timeIntervalSince(store.clock.now)))
+      send(.notice("clock advanced to \(StoreDates.format(next)) UTC"))
+    case .store(let action):
+      guard let store else { return send(.notice("\(action.name) needs the simulated store (--controller simulated)")) }
+      switch store.perform(action) {
+      case .success(let message): send(.notice(message))
+      case .failure(let error): send(.notice(error.message))
       }
     case .failNextPurchase(let message):
-      guard let injector = controller as? FaultInjectingController else { return send(.notice("this controller cannot inject failures")) }
+      guard let injector else { return send(.notice("this controller cannot inject failures")) }
       injector.failNextPurchase(message)
       send(.notice("the next purchase fails: \(message)"))
+    case .failNextRestore(let error):
+      guard let injector else { return send(.notice("this controller cannot inject failures")) }
+      injector.failNextRestore(with: error)
+      send(.notice("the next restore fails: \(error.rawValue)"))
+    case .setLatency(let seconds):
+      guard let injector else { return send(.notice("this controller cannot inject failures")) }
+      injector.setLatency(seconds: seconds)
+      send(.notice(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off"))
+    case .dropNextResponse:
+      guard let injector else { return send(.notice("this controller cannot inject failures")) }
+      injector.dropNextResponse()
+      send(.notice("the next response is dropped: the app gives up after \(TimeRate.spell(injector.responseTimeout))"))
     }
+  }
+
+  private var injector: FaultInjectingController? { controller as? FaultInjectingController }
+
+  /// Moves the app's clock and the store's (when it has its own, accelerated one), then lets the
+  /// store catch up with renewals and expiries that fell due.
+  private func advance(by seconds: Double) {
+    if let adjustable = clock as? any AdjustableTimeSource { adjustable.advance(by: seconds) }
+    if let store, store.clock as AnyObject !== clock as AnyObject, let adjustable = store.clock as? any AdjustableTimeSource {
+      adjustable.advance(by: seconds)
+    }
+    store?.refreshStatus()
   }
 
   /// Starts an effect task; its result is queued before it counts as finished, so the loop never

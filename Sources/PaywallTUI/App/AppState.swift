@@ -1,3 +1,4 @@
+import Foundation
 import PaywallModel
 
 /// The ask controller's dialog: the question and the tester's choices so far.
@@ -36,6 +37,10 @@ public struct AppState: Sendable {
   public var showsLog = false
   /// The QA debug panel (`d`).
   public var showsDebug = false
+  /// A duration being typed in the debug panel (`+`), to advance the clock by.
+  public var debugInput: String?
+  /// The simulated store as the debug panel shows it; nil with other controllers.
+  public var store: StorePanel?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   public var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
@@ -55,9 +60,40 @@ public struct AppState: Sendable {
     self.status = status
   }
 
+  /// Whether a product's free trial may be offered: not in a group whose introductory offer the
+  /// simulated store has seen used (a subscriber opening a paywall is not offered a trial).
+  public func isTrialEligible(_ product: StoreProduct) -> Bool {
+    guard let store else { return true }
+    return !store.usedIntroGroups.contains(product.subscriptionGroup ?? product.id)
+  }
+
   mutating func appendLog(_ line: String) {
     log.append(line)
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+  }
+}
+
+/// What the debug panel shows of the simulated store: its clock, subscriptions, pending purchases
+/// and armed faults, as of the store's last change.
+public struct StorePanel: Sendable, Hashable {
+  public var clock: Date
+  public var timeRate: String
+  public var subscriptions: [StoreSubscription]
+  public var pending: [PendingPurchase]
+  public var nextEvent: Date?
+  /// Subscription groups whose introductory offer is used: their trials are not offered again.
+  public var usedIntroGroups: Set<String>
+  public var faults: [String]
+
+  public init(clock: Date, timeRate: String, subscriptions: [StoreSubscription], pending: [PendingPurchase],
+              nextEvent: Date?, usedIntroGroups: Set<String>, faults: [String]) {
+    self.clock = clock
+    self.timeRate = timeRate
+    self.subscriptions = subscriptions
+    self.pending = pending
+    self.nextEvent = nextEvent
+    self.usedIntroGroups = usedIntroGroups
+    self.faults = faults
   }
 }
 
@@ -65,10 +101,15 @@ public struct AppState: Sendable {
 public enum DebugAction: Sendable, Hashable {
   case setStatus(SubscriptionStatus)
   case advanceClock(seconds: Double)
-  case approvePending
-  case declinePending
-  case refundLatest
+  /// Jump the clock to the store's next renewal, expiry or grace period end.
+  case advanceToNextEvent
+  /// Anything a play script can do to the simulated store.
+  case store(StoreAction)
   case failNextPurchase(String)
+  case failNextRestore(StoreError)
+  /// Every request waits this long (0: no latency).
+  case setLatency(seconds: Double)
+  case dropNextResponse
 }
 
 /// Work `update` asks the runtime to do; results come back as messages.
@@ -96,6 +137,8 @@ public enum AppMessage: Sendable {
   /// `controller_error` event, so `--events` and `play` record it.
   case controllerProblem(String)
   case userAttributes([String: String])
+  /// The simulated store changed (or its clock moved while the debug panel is open).
+  case storeChanged(StorePanel)
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
   case tick

@@ -48,11 +48,36 @@ public enum AppView {
   }
 
   static func drawDebug(_ state: AppState, into frame: inout Frame) {
-    var lines = AppModel.debugKeys.map { key, text -> [(String, CellStyle)] in [("\(key)  ", .accent), (text, .plain)] }
+    var lines: [[(String, CellStyle)]] = AppModel.debugSections.map { topic, keys in
+      var line: [(String, CellStyle)] = [(topic.padding(toLength: 13, withPad: " ", startingAt: 0), .muted)]
+      for (i, (key, text)) in keys.enumerated() {
+        if i > 0 { line.append((" · ", .muted)) }
+        line += [("\(key) ", .accent), (text, .plain)]
+      }
+      return line
+    }
     lines.append([])
-    lines.append([("status ", .muted), (state.status.description, .plain)])
-    if let notice = state.notice { lines.append([("last   ", .muted), (notice, .plain)]) }
-    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: "d / esc closes", into: &frame, preferredWidth: 66)
+    if let store = state.store {
+      let next = store.nextEvent.map { " · next change \(StoreDates.format($0))" } ?? ""
+      lines.append([("store clock  ", .muted), ("\(StoreDates.format(store.clock)) UTC (\(store.timeRate))\(next)", .plain)])
+      for subscription in store.subscriptions.suffix(4) {
+        lines.append([("  \(subscription.productID)  ", .plain), (subscription.summary, .muted)])
+      }
+      if store.subscriptions.isEmpty { lines.append([("  the ledger is empty", .muted)]) }
+      if !store.pending.isEmpty {
+        let pending = store.pending.map { "\($0.kind == .askToBuy ? "Ask to Buy" : "interrupted") \($0.productID)" }
+        lines.append([("pending      ", .muted), (pending.joined(separator: ", "), .plain)])
+      }
+      if !store.faults.isEmpty { lines.append([("armed        ", .muted), (store.faults.joined(separator: " · "), .plain)]) }
+    }
+    lines.append([("status       ", .muted), (state.status.description, .plain)])
+    if let notice = state.notice { lines.append([("last         ", .muted), (notice, .plain)]) }
+    var footer = "d / esc closes"
+    if let input = state.debugInput {
+      lines.append([("advance by   ", .accent), (input + "▏", .plain)])
+      footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
+    }
+    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: footer, into: &frame, preferredWidth: 76)
   }
 
   static func activity(_ state: AppState, _ session: PaywallSession) -> String? {
@@ -137,7 +162,7 @@ public enum AppView {
     ("r", "restore purchases"),
     ("q  esc", "close the paywall (decline); on the closed screen: quit"),
     ("l", "show or hide the event log"),
-    ("d", "debug panel: set the status, advance the clock, approve, refund, fail"),
+    ("d", "debug panel: clock, status, Ask to Buy, refunds, upgrades, billing, faults"),
     ("click", "select a product or press a button"),
     ("?", "this help; any key closes it"),
   ]

@@ -85,7 +85,8 @@ enum InteractiveLoop {
       let state = runtime.state
       if state.quitRequested { return ending(state) }
       terminal.present(AppView.render(state, size: state.size))
-      let busy = state.session?.isBusy ?? false
+      // Ticks drive the spinner, and keep the debug panel's store clock current while it is open.
+      let busy = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
       if busy && ticker == nil {
         ticker = Task.detached {
           while !Task.isCancelled {

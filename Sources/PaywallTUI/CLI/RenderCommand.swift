@@ -128,6 +128,8 @@ struct RunCommand: CLICommand {
     } catch {
       throw CLIFailure(message: "error: \(error.description)", code: 3)
     }
+    // The next session on this state directory continues from this moment of the store's clock.
+    app.store?.checkpoint()
     if let summary = ending.summary { Console.out(summary) }
     if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
   }

@@ -18,6 +18,11 @@ struct SessionOptions {
     .option("events", "file", "Also append every event as a JSON line to this file."),
     .option("paywall", "id", "Which paywall of a project to open first."),
     .option("placement", "name", "Register this placement at start."),
+    .option("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate)."),
+    .flag("ask-to-buy", "Simulated store: purchases wait for approval (Ask to Buy)."),
+    .option("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).", repeatable: true),
+    .flag("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled)."),
+    .flag("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled)."),
   ]
 
   var controller: ControllerKind = .simulated
@@ -30,6 +35,11 @@ struct SessionOptions {
   var events: String?
   var paywall: String?
   var placement: String?
+  var timeRate: String?
+  var askToBuy = false
+  var start: [String] = []
+  var gracePeriod = false
+  var renewalBillingIssues = false
 
   init() {}
 
@@ -44,6 +54,60 @@ struct SessionOptions {
     events = arguments.value("events")
     paywall = arguments.value("paywall")
     placement = arguments.value("placement")
+    timeRate = arguments.value("time-rate")
+    askToBuy = arguments.flag("ask-to-buy")
+    start = arguments.values("start")
+    gracePeriod = arguments.flag("grace-period")
+    renewalBillingIssues = arguments.flag("renewal-billing-issues")
+  }
+
+  /// The simulated store's settings: the catalog's, then what the command line changes. The time
+  /// rate comes back too, for the store's clock.
+  func storeSettings(for catalog: Catalog, warnings: inout [String]) throws(CLIFailure) -> (SimulatedStore.Settings, TimeRate) {
+    var settings = SimulatedStore.Settings(catalog: catalog.settings)
+    var rate = TimeRate.realTime
+    if let value = catalog.settings.timeRate {
+      if let known = TimeRate(storeKitValue: value) {
+        rate = known
+      } else {
+        warnings.append("\(catalog.file): _timeRate \(value) is not a StoreKit time rate; the store runs in real time (or give --time-rate)")
+      }
+    }
+    if let text = timeRate {
+      guard let parsed = TimeRate(parsing: text) else {
+        throw CLIFailure.usage("--time-rate '\(text)': \(TimeRate.usage)")
+      }
+      rate = parsed
+    }
+    settings.rules.renewalInterval = rate.renewalInterval
+    if askToBuy { settings.askToBuy = true }
+    if gracePeriod { settings.rules.gracePeriodEnabled = true }
+    if renewalBillingIssues { settings.rules.renewalBillingIssues = true }
+    return (settings, rate)
+  }
+
+  /// The `--start` states, each checked.
+  func startStates() throws(CLIFailure) -> [StartState] {
+    var states: [StartState] = []
+    for text in start {
+      do {
+        states.append(try StartState(parsing: text))
+      } catch {
+        throw CLIFailure.usage("--start \(error.message)")
+      }
+    }
+    return states
+  }
+
+  /// The options only the simulated store understands, given with another controller.
+  var storeOnlyOptions: [String] {
+    var given: [String] = []
+    if timeRate != nil { given.append("--time-rate") }
+    if askToBuy { given.append("--ask-to-buy") }
+    if !start.isEmpty { given.append("--start") }
+    if gracePeriod { given.append("--grace-period") }
+    if renewalBillingIssues { given.append("--renewal-billing-issues") }
+    return given
   }
 
   func openEventFile() throws -> EventFile? {
@@ -65,6 +129,8 @@ struct AppSession {
   var warnings: [String]
 
   /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
+  /// `clock` is the app's: in `play` a simulated one the store shares; otherwise the store gets
+  /// its own clock, accelerated by `--time-rate`.
   static func make(project: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
                    clock: any TimeSource, onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
@@ -104,14 +170,31 @@ struct AppSession {
       if let warning { warnings.append(warning) }
     }
 
+    // Checked before any controller starts (the command controller spawns a process).
+    if options.controller != .simulated, let option = options.storeOnlyOptions.first {
+      throw CLIFailure.usage("\(option) applies to the simulated store (--controller simulated)")
+    }
     let relay = NoticeRelay()
     var store: SimulatedStore?
+    var timeRate = "realtime"
     var commandController: CommandPurchaseController?
     let controller: any PurchaseController
     switch options.controller {
     case .simulated:
-      let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: clock, directory: directory,
-                                     fresh: options.fresh)
+      let (settings, rate) = try options.storeSettings(for: project.catalog, warnings: &warnings)
+      let starts = try options.startStates()
+      let storeClock: any TimeSource = (clock as? SimulatedTimeSource) ?? AcceleratedTimeSource(rate: rate.clockRate, start: clock.now)
+      timeRate = rate.description
+      // A starting state is a new history: the old ledger is replaced on the first write.
+      let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock, directory: directory,
+                                     fresh: options.fresh || !starts.isEmpty, settings: settings)
+      if !starts.isEmpty {
+        do {
+          try simulated.start(starts)
+        } catch {
+          throw CLIFailure.usage(error.message)
+        }
+      }
       warnings += simulated.takeWarnings()
       store = simulated
       controller = simulated
@@ -141,11 +224,12 @@ struct AppSession {
     if options.controller != .scripted && options.outcome != nil {
       throw CLIFailure.usage("--outcome applies to --controller scripted")
     }
+
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let state = AppState(project: project, options: project.options, status: statusStore.status)
-    let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller), statusStore: statusStore,
-                             clock: clock, statusCache: cache, store: store, onEvent: onEvent)
+    let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore,
+                             clock: clock, statusCache: cache, store: store, timeRate: timeRate, onEvent: onEvent)
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
   }

@@ -15,7 +15,7 @@ struct PlayCommand: CLICommand {
     name: "play",
     abstract: "Run the app with no terminal: feed keys and script steps, print the events as JSON lines, then the final status.",
     discussion: """
-      Every timer (controller latency, expiries) runs on a simulated clock that only 'advance' moves, and each \
+      Every timer (controller latency, renewals, expiries) runs on a simulated clock that only 'advance' moves, and each \
       step waits until the app is idle, so the same input always gives the same output. A failed 'expect' \
       stops the run with exit code 1 and says which line failed and what was there instead.
       """,
@@ -64,6 +64,8 @@ struct PlayCommand: CLICommand {
 
     let player = Player(app: app, clock: clock, events: events, size: size)
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
+    // The next run on this state directory continues from this moment of the store's clock.
+    app.store?.checkpoint()
     let state = app.runtime.state
     Console.out(JSONOutput.object([
       ("status", .string(state.status.rawName.lowercased())),
@@ -118,6 +120,13 @@ struct Player: Sendable {
   let size: Size
 
   private var runtime: AppRuntime { app.runtime }
+  private var injector: FaultInjectingController? { runtime.controller as? FaultInjectingController }
+
+  /// The next moment something waits for: a sleeper on the clock, or the store's next event.
+  private func nextDeadline() -> Date? {
+    let storeNext = app.store?.nextEvent.flatMap { $0 > clock.now ? $0 : nil }
+    return [clock.nextDeadline, storeNext].compactMap { $0 }.min()
+  }
 
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
     if let placement {
@@ -137,9 +146,10 @@ struct Player: Sendable {
           await runtime.settle()
         }
       case .advance(let seconds):
-        // Wake sleepers deadline by deadline, so latency and expiries fire in order.
+        // Step from deadline to deadline (a controller's latency, the store's renewals and
+        // expiries), so each fires in order and its status change is seen.
         let end = clock.now.addingTimeInterval(seconds)
-        while let next = clock.nextDeadline, next <= end {
+        while let next = nextDeadline(), next <= end {
           clock.advance(by: max(0, next.timeIntervalSince(clock.now)))
           app.store?.refreshStatus()
           await runtime.settle()
@@ -162,22 +172,38 @@ struct Player: Sendable {
         }
         runtime.send(.open(paywallID: id, selected: nil))
         await runtime.settle()
-      case .approve, .decline, .refund, .cancel:
+      case .store(let action):
         guard let store = app.store else {
           return .failed("\(here): '\(step.text)' needs the simulated store (--controller simulated)")
         }
-        let done: Bool
-        switch step.command {
-        case .approve: done = store.approve() != nil
-        case .decline: done = store.decline() != nil
-        case .refund(let id): done = store.refund(productID: id)
-        case .cancel(let id): done = store.cancel(productID: id)
-        default: done = false
-        }
-        guard done else {
-          return .failed("\(here): '\(step.text)' found nothing to act on (no pending purchase, or no live transaction of that product)")
+        if case .failure(let error) = store.perform(action) {
+          return .failed("\(here): '\(step.text)' did nothing: \(error.message)")
         }
         await runtime.settle()
+      case .fail(let target, let error):
+        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
+        switch target {
+        case .purchase: injector.failNextPurchase(with: error)
+        case .restore: injector.failNextRestore(with: error)
+        }
+      case .latency(let seconds):
+        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
+        injector.setLatency(seconds: seconds)
+      case .drop:
+        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
+        injector.dropNextResponse()
+      case .expectSubscription(let productID, let expectation):
+        guard let store = app.store else {
+          return .failed("\(here): '\(step.text)' needs the simulated store (--controller simulated)")
+        }
+        let derived = store.derived
+        guard let subscription = derived.subscription(productID: productID) else {
+          let known = derived.subscriptions.map { "\($0.productID) (\($0.summary))" }
+          return .failed("\(here): expected a subscription to \(productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+        }
+        guard expectation.matches(subscription) else {
+          return .failed("\(here): expected \(productID) to be \(expectation.rawValue); it is \(subscription.summary)")
+        }
       case .expectEvent(let name):
         let all = events.all
         if let index = all[matched...].firstIndex(where: { $0.name == name }) {

@@ -1,3 +1,4 @@
+import Foundation
 import PaywallModel
 
 /// A `play` scenario: one command a line, `#` starts a comment.
@@ -9,10 +10,19 @@ import PaywallModel
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
 ///     approve | decline          a pending Ask to Buy purchase (simulated store)
-///     refund PRODUCT_ID | cancel PRODUCT_ID
+///     refund|cancel|revoke [PRODUCT_ID], buy PRODUCT_ID, upgrade|downgrade|crossgrade [PRODUCT_ID],
+///     billing-issue [PRODUCT_ID] [grace|no-grace], resolve-billing [PRODUCT_ID],
+///     family-share|family-revoke [PRODUCT_ID], price-increase [PRODUCT_ID] [PRICE],
+///     accept-price|decline-price [PRODUCT_ID], interrupt, resolve-interrupted
+///                                the simulated store (`StoreAction`)
+///     fail purchase|restore ERROR, latency DURATION, drop
+///                                faults for any controller (ERROR: a StoreKit error name)
 ///     expect event NAME          NAME happened since the last matched `expect event`
 ///     expect screen TEXT         TEXT appears on one row of the screen
 ///     expect status STATUS       the status is STATUS (`active` alone: any entitlement)
+///     expect subscription PRODUCT_ID STATE
+///                                the store's subscription to it is in STATE (subscribed, trial,
+///                                intro, paid, inGracePeriod, inBillingRetryPeriod, expired, revoked)
 public struct PlayScript: Sendable {
   public enum Command: Sendable, Hashable {
     case press([Key])
@@ -21,14 +31,41 @@ public struct PlayScript: Sendable {
     case placement(String, params: [String: String])
     case user([String: String])
     case open(String)
-    case approve
-    case decline
-    case refund(String)
-    case cancel(String)
+    case store(StoreAction)
+    case fail(FaultTarget, StoreError)
+    case latency(seconds: Double)
+    case drop
     case expectEvent(EventName)
     case expectScreen(String)
     /// `anyActive`: `expect status active` with no entitlements matches any active status.
     case expectStatus(SubscriptionStatus, anyActive: Bool)
+    case expectSubscription(productID: String, SubscriptionExpectation)
+  }
+
+  public enum FaultTarget: String, Sendable, Hashable, CaseIterable {
+    case purchase, restore
+  }
+
+  /// What `expect subscription PRODUCT_ID STATE` checks.
+  public enum SubscriptionExpectation: String, Sendable, Hashable, CaseIterable {
+    /// Any subscribed state (a trial or intro period included).
+    case subscribed
+    /// Subscribed in a free trial, at an introductory price, or at the regular price.
+    case trial, intro, paid
+    case inGracePeriod, inBillingRetryPeriod, expired, revoked
+
+    public func matches(_ subscription: StoreSubscription) -> Bool {
+      switch self {
+      case .subscribed: subscription.state == .subscribed
+      case .trial: subscription.state == .subscribed && subscription.offer == .freeTrial
+      case .intro: subscription.state == .subscribed && (subscription.offer == .payAsYouGo || subscription.offer == .payUpFront)
+      case .paid: subscription.state == .subscribed && subscription.offer == nil
+      case .inGracePeriod: subscription.state == .inGracePeriod
+      case .inBillingRetryPeriod: subscription.state == .inBillingRetryPeriod
+      case .expired: subscription.state == .expired
+      case .revoked: subscription.state == .revoked
+      }
+    }
   }
 
   public struct Step: Sendable, Hashable {
@@ -40,8 +77,11 @@ public struct PlayScript: Sendable {
   public var file: String
   public var steps: [Step]
 
-  static let commands = ["press", "advance", "status", "placement", "user", "open", "approve", "decline", "refund",
-                         "cancel", "expect"]
+  static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
+                              "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
+                              "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
+  static let commands = ["press", "advance", "status", "placement", "user", "open"] + storeCommands
+    + ["fail", "latency", "drop", "expect"]
 
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`.
   public static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
@@ -125,14 +165,32 @@ public struct PlayScript: Sendable {
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])
-    case "approve", "decline":
-      try need(0, "no arguments")
-      return name == "approve" ? .approve : .decline
-    case "refund", "cancel":
-      try need(1, "one product id")
-      return name == "refund" ? .refund(args[0]) : .cancel(args[0])
+    case "fail":
+      guard args.count == 2 else {
+        throw LineError(message: "'fail' takes purchase or restore and a store error, e.g. 'fail purchase networkError'", column: 0)
+      }
+      guard let target = FaultTarget(rawValue: args[0]) else {
+        throw LineError(message: "'\(args[0])': fail purchase or restore\(Suggestions.hint(for: args[0], in: ["purchase", "restore"]))",
+                        column: column(ofArgument: 0))
+      }
+      guard let error = StoreError(rawValue: args[1]) else {
+        throw LineError(message: "unknown store error '\(args[1])'\(Suggestions.hint(for: args[1], in: StoreError.names)) (errors: \(StoreError.names.joined(separator: ", ")))",
+                        column: column(ofArgument: 1))
+      }
+      return .fail(target, error)
+    case "latency":
+      try need(1, "one duration, e.g. 'latency 2s' (0s turns it off)")
+      guard let seconds = Duration.seconds(parsing: args[0]) else {
+        throw LineError(message: "'\(args[0])' is not a duration; use e.g. 500ms, 2s or 0s", column: column(ofArgument: 0))
+      }
+      return .latency(seconds: seconds)
+    case "drop":
+      try need(0, "no arguments (it drops the next response)")
+      return .drop
+    case _ where storeCommands.contains(name):
+      return .store(try storeAction(name, args, column: column))
     case "expect":
-      guard let what = args.first else { throw LineError(message: "'expect' needs event, screen or status", column: 0) }
+      guard let what = args.first else { throw LineError(message: "'expect' needs event, screen, status or subscription", column: 0) }
       let rest = starts.count > 2 ? String(line.dropFirst(starts[2])) : ""
       switch what {
       case "event":
@@ -145,6 +203,16 @@ public struct PlayScript: Sendable {
       case "screen":
         guard !rest.isEmpty else { throw LineError(message: "'expect screen' needs the text to find", column: 0) }
         return .expectScreen(rest)
+      case "subscription":
+        guard args.count == 3 else {
+          throw LineError(message: "'expect subscription' takes a product id and a state, e.g. 'expect subscription com.acme.pro.annual trial'", column: 0)
+        }
+        let names = SubscriptionExpectation.allCases.map(\.rawValue)
+        guard let expectation = SubscriptionExpectation(rawValue: args[2]) else {
+          throw LineError(message: "unknown subscription state '\(args[2])'\(Suggestions.hint(for: args[2], in: names)) (states: \(names.joined(separator: ", ")))",
+                          column: column(ofArgument: 2))
+        }
+        return .expectSubscription(productID: args[1], expectation)
       case "status":
         guard args.count == 2 else { throw LineError(message: "'expect status' takes one status", column: 0) }
         if args[1] == "active" { return .expectStatus(.active([]), anyActive: true) }
@@ -154,12 +222,74 @@ public struct PlayScript: Sendable {
         }
         return .expectStatus(status, anyActive: false)
       default:
-        throw LineError(message: "'expect \(what)': expect event, screen or status\(Suggestions.hint(for: what, in: ["event", "screen", "status"]))",
+        throw LineError(message: "'expect \(what)': expect event, screen, status or subscription\(Suggestions.hint(for: what, in: ["event", "screen", "status", "subscription"]))",
                         column: column(ofArgument: 0))
       }
     default:
       throw LineError(message: "unknown command '\(name)'\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
                       column: 0)
+    }
+  }
+
+  /// A simulated-store command: an optional product id first, then what the command takes.
+  static func storeAction(_ name: String, _ args: [String], column: (Int) -> Int) throws(LineError) -> StoreAction {
+    func product(max extra: Int = 0) throws(LineError) -> String? {
+      guard args.count <= 1 + extra else {
+        throw LineError(message: "'\(name)' takes at most \(1 + extra) argument\(extra == 0 ? "" : "s")", column: column(1 + extra))
+      }
+      return args.first
+    }
+    switch name {
+    case "buy":
+      guard args.count == 1 else { throw LineError(message: "'buy' takes one product id", column: 0) }
+      return .buy(productID: args[0])
+    case "approve", "decline", "interrupt", "resolve-interrupted":
+      guard args.isEmpty else { throw LineError(message: "'\(name)' takes no arguments", column: column(0)) }
+      return switch name {
+      case "approve": .approve
+      case "decline": .decline
+      case "interrupt": .interruptNextPurchase
+      default: .resolveInterrupted
+      }
+    case "billing-issue":
+      var rest = args
+      var grace: Bool?
+      if let last = rest.last, last == "grace" || last == "no-grace" {
+        grace = last == "grace"
+        rest.removeLast()
+      }
+      guard rest.count <= 1 else {
+        throw LineError(message: "'billing-issue' takes [PRODUCT_ID] [grace|no-grace]", column: column(1))
+      }
+      return .billingIssue(productID: rest.first, grace: grace)
+    case "price-increase":
+      var rest = args
+      var price: Decimal?
+      if let last = rest.last, let parsed = DecimalParsing.parse(last) {
+        guard parsed > 0 else { throw LineError(message: "a price must be more than 0", column: column(rest.count - 1)) }
+        price = parsed
+        rest.removeLast()
+      }
+      guard rest.count <= 1 else {
+        throw LineError(message: "'price-increase' takes [PRODUCT_ID] [PRICE], e.g. 'price-increase com.acme.pro.monthly 12.99'",
+                        column: column(1))
+      }
+      return .priceIncrease(productID: rest.first, price: price)
+    default:
+      let id = try product()
+      switch name {
+      case "refund": return .refund(productID: id)
+      case "cancel": return .cancel(productID: id)
+      case "revoke": return .revoke(productID: id)
+      case "upgrade": return .upgrade(productID: id)
+      case "downgrade": return .downgrade(productID: id)
+      case "crossgrade": return .crossgrade(productID: id)
+      case "resolve-billing": return .resolveBilling(productID: id)
+      case "family-share": return .familyShare(productID: id)
+      case "family-revoke": return .familyRevoke(productID: id)
+      case "accept-price": return .acceptPrice(productID: id)
+      default: return .declinePrice(productID: id)
+      }
     }
   }
 

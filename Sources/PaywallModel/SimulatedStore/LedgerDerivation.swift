@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a ledger means at one moment: the subscription status, every subscription's state, and
+/// when something next changes by itself.
+public struct DerivedState: Sendable, Hashable {
+  public var date: Date
+  /// `active` with the entitlements of every active subscription and purchase, else `inactive`.
+  public var status: SubscriptionStatus
+  /// Every subscription and one-time purchase, in the order they were first bought.
+  public var subscriptions: [StoreSubscription]
+  /// The next renewal, expiry, grace period end… on the clock; nil when nothing is due.
+  public var nextEvent: Date?
+  /// Subscription groups whose introductory offer this user has used.
+  public var usedIntroGroups: Set<String>
+  public var transactionCount: Int
+  /// Lines that do not fit the lines before them; empty for a ledger the store wrote.
+  public var issues: [String]
+
+  public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
+    !usedIntroGroups.contains(LedgerReplay.groupKey(product))
+  }
+
+  /// The newest subscription whose current product is `productID` (the user's own before a
+  /// family-shared one).
+  public func subscription(productID: String) -> StoreSubscription? {
+    subscriptions.last { $0.productID == productID && $0.ownership == .purchased }
+      ?? subscriptions.last { $0.productID == productID }
+  }
+}
+
+/// The subscription status as a pure function of the ledger, the catalog, the store's rules and
+/// the clock. The store derives it the same way after every change and on its renewal timer, so
+/// anything it shows can be checked against a replay from scratch.
+public enum LedgerDerivation {
+  public static func derive(_ entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> DerivedState {
+    var replay = LedgerReplay(catalog: catalog, rules: rules)
+    for entry in entries { replay.apply(entry) }
+    replay.advance(to: now)
+    return replay.snapshot(at: now)
+  }
+
+  /// Every way `entries` is not a ledger the store would have written by `now`: lines out of time
+  /// or id order, lines that do not fit those before them, and lifecycle records (renewals,
+  /// billing retries, expiries) other than exactly those the actions imply under `rules` (replayed
+  /// without the records, the actions must produce the same records, ids included). Empty when
+  /// consistent.
+  public static func problems(in entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> [String] {
+    var problems: [String] = []
+    for (previous, entry) in zip(entries, entries.dropFirst()) {
+      if entry.date < previous.date { problems.append("line \(entry.id) is dated before line \(previous.id)") }
+      if entry.id <= previous.id { problems.append("line \(entry.id) does not have a larger id than line \(previous.id)") }
+    }
+    var replay = LedgerReplay(catalog: catalog, rules: rules)
+    for entry in entries { replay.apply(entry) }
+    replay.advance(to: now)
+    problems += replay.issues
+
+    var actionsOnly = LedgerReplay(catalog: catalog, rules: rules)
+    var implied: [LedgerEntry] = []
+    for entry in entries where !entry.kind.isLifecycleRecord {
+      implied += actionsOnly.apply(entry)
+    }
+    implied += actionsOnly.advance(to: now)
+    let recorded = entries.filter(\.kind.isLifecycleRecord)
+    if recorded != implied {
+      let index = zip(recorded, implied).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(recorded.count, implied.count)
+      let have = index < recorded.count ? describe(recorded[index]) : "nothing more"
+      let want = index < implied.count ? describe(implied[index]) : "nothing more"
+      problems.append("lifecycle record \(index + 1): the ledger has \(have), the actions imply \(want)")
+    }
+    if replay.snapshot(at: now) != actionsOnly.snapshot(at: now) {
+      problems.append("the state replayed with the records differs from the state the actions alone imply")
+    }
+    return problems
+  }
+
+  static func describe(_ entry: LedgerEntry) -> String {
+    "\(entry.kind.rawValue) \(entry.id) of \(entry.productID) at \(StoreDates.format(entry.date))"
+  }
+}

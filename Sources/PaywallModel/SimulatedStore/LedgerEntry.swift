@@ -1,0 +1,151 @@
+import Foundation
+
+/// One line of the simulated store's ledger. The ledger is append-only and in time order; the
+/// subscription status is never stored, only derived from these lines and the clock
+/// (`LedgerDerivation`).
+///
+/// Transactions (`purchase`, `renewal`, `upgrade`, `crossgrade`, …) carry the period they pay for;
+/// every line of one subscription shares its `originalID`, the id of its first purchase, as
+/// StoreKit's `originalID` does. Some lines change what happens at the next renewal
+/// (`autoRenewOff`, `billingIssue`, `priceIncrease`, a `downgrade`). The store's clock writes the
+/// lifecycle records (`renewal`, `billingRetry`, `expiry`) when their time comes; a replay trusts
+/// them, so a ledger replays the same however long ago it was written.
+public struct LedgerEntry: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// A new subscription or one-time purchase (or a return to an expired subscription group).
+    case purchase
+    /// A renewal at the end of a period (or when a billing issue is resolved). Lifecycle record.
+    case renewal
+    /// To a higher level in the group: immediately, the unused part of the old period prorated.
+    case upgrade
+    /// To a lower level: takes effect at the next renewal.
+    case downgrade
+    /// To the same level: immediately when the periods match, else at the next renewal.
+    case crossgrade
+    /// The buyer got their money back: access ends now.
+    case refund
+    /// Apple or the developer revoked it (or a family organizer stopped sharing): access ends now.
+    case revocation
+    /// The subscription ended (auto-renewal off, billing retry over, a price increase declined, a
+    /// non-renewing period over). Lifecycle record.
+    case expiry
+    case autoRenewOff
+    case autoRenewOn
+    /// The payment method fails from now on: the next renewal enters billing retry.
+    case billingIssue
+    /// A renewal failed: grace period (still active) or billing retry (inactive). Lifecycle record.
+    case billingRetry
+    /// The billing issue was fixed; in grace or retry, the subscription renews now.
+    case billingResolved
+    /// The next renewal needs the subscriber's consent to `price`.
+    case priceIncrease
+    /// The subscriber accepted (`accepted`) or declined the price increase.
+    case priceConsent
+
+    /// Written by the store's clock rather than by an action; a replay applies them as they are.
+    public var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
+
+    /// Lines StoreKit would show as transactions (with a price or a refund).
+    public var isTransaction: Bool {
+      switch self {
+      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation: true
+      default: false
+      }
+    }
+  }
+
+  /// Bought by this user, or shared by a family organizer (Family Sharing).
+  public enum Ownership: String, Sendable, Hashable {
+    case purchased, familyShared
+  }
+
+  /// When an upgrade, downgrade or crossgrade changes the product.
+  public enum Effect: String, Sendable, Hashable {
+    case immediately, atRenewal
+  }
+
+  /// Why access ended, in StoreKit's words.
+  public enum Reason: String, Sendable, Hashable, CaseIterable {
+    case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, periodEnded, refunded, revoked,
+         familySharingRevoked
+  }
+
+  public var id: UInt64
+  public var kind: Kind
+  /// When it happened, on the store's clock.
+  public var date: Date
+  public var originalID: UInt64
+  public var productID: String
+  /// The end of the period a transaction pays for (nil for one-time purchases).
+  public var expirationDate: Date?
+  /// The introductory offer this period was bought with, if any.
+  public var offer: IntroductoryOffer.PaymentMode?
+  /// Pay-as-you-go periods at the intro price still to come after this one.
+  public var offerPeriodsLeft: Int
+  /// What the period cost, or the new price of a `priceIncrease`, or the credit of an upgrade.
+  public var price: Decimal?
+  /// The unused part of the old period an upgrade credits.
+  public var proratedCredit: Decimal?
+  public var ownership: Ownership
+  public var reason: Reason?
+  /// The transaction a refund or revocation takes back.
+  public var revokedID: UInt64?
+  /// `billingRetry`: when the grace period ends (nil without one) and when retrying stops.
+  public var graceUntil: Date?
+  public var retryUntil: Date?
+  /// `billingIssue`: whether the failure gets a grace period.
+  public var grace: Bool?
+  /// `priceConsent`: accepted or declined.
+  public var accepted: Bool?
+  public var effect: Effect?
+
+  public init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
+              offer: IntroductoryOffer.PaymentMode? = nil, offerPeriodsLeft: Int = 0, price: Decimal? = nil,
+              proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
+              revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
+              accepted: Bool? = nil, effect: Effect? = nil) {
+    self.id = id
+    self.kind = kind
+    self.date = date
+    self.originalID = originalID
+    self.productID = productID
+    self.expirationDate = expirationDate
+    self.offer = offer
+    self.offerPeriodsLeft = offerPeriodsLeft
+    self.price = price
+    self.proratedCredit = proratedCredit
+    self.ownership = ownership
+    self.reason = reason
+    self.revokedID = revokedID
+    self.graceUntil = graceUntil
+    self.retryUntil = retryUntil
+    self.grace = grace
+    self.accepted = accepted
+    self.effect = effect
+  }
+
+  /// The same line without its id, to compare what happened regardless of numbering.
+  var withoutID: LedgerEntry {
+    var copy = self
+    copy.id = 0
+    return copy
+  }
+}
+
+/// A purchase waiting for someone: a parent (Ask to Buy) or the buyer (an interrupted purchase,
+/// e.g. new terms to accept). Not a transaction until it completes.
+public struct PendingPurchase: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable {
+    case askToBuy, interrupted
+  }
+
+  public var kind: Kind
+  public var productID: String
+  public var requestDate: Date
+
+  public init(kind: Kind, productID: String, requestDate: Date) {
+    self.kind = kind
+    self.productID = productID
+    self.requestDate = requestDate
+  }
+}

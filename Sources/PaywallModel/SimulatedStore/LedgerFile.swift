@@ -1,0 +1,198 @@
+import Foundation
+
+/// The ledger file: `ledger.json` in the state directory, written atomically, one line per
+/// ledger line so it diffs and reads well. A corrupt ledger is set aside as
+/// `ledger.json.corrupt-TIMESTAMP` with a warning, never silently dropped.
+public struct LedgerFile: Sendable {
+  public struct Contents: Sendable, Hashable {
+    public var entries: [LedgerEntry] = []
+    public var pending: [PendingPurchase] = []
+    /// The store's clock when the file was written: the next session continues from there.
+    public var clock: Date?
+    /// The rules the last session ran with (for `paywall-tui store`).
+    public var rules: StoreRules?
+
+    public init(entries: [LedgerEntry] = [], pending: [PendingPurchase] = [], clock: Date? = nil, rules: StoreRules? = nil) {
+      self.entries = entries
+      self.pending = pending
+      self.clock = clock
+      self.rules = rules
+    }
+  }
+
+  public static let format = "paywall-tui.ledger"
+  public static let version = 2
+  public let path: String
+
+  public init(directory: StateDirectory) {
+    path = directory.file("ledger.json")
+  }
+
+  public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+  /// Reads the ledger without touching it: for `paywall-tui store`.
+  public func read() throws(PurchaseError) -> Contents {
+    let root: JSONNode
+    do {
+      root = try SourceFile.parse(path: path).0
+    } catch {
+      throw PurchaseError(error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "\(error)")
+    }
+    return try Self.decode(root)
+  }
+
+  /// Reads the ledger; a missing one is empty, an unreadable one is moved aside with a warning.
+  public func load() -> (Contents, String?) {
+    guard exists else { return (Contents(), nil) }
+    do {
+      return (try read(), nil)
+    } catch {
+      var aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+      var n = 1
+      while FileManager.default.fileExists(atPath: aside) {
+        n += 1
+        aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(n)"
+      }
+      do {
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+      } catch let moveError {
+        return (Contents(), "\(path): the ledger is unreadable (\(error.message)) and could not be moved aside (\(moveError.localizedDescription)); the store starts empty and will replace it")
+      }
+      return (Contents(), "\(path): the ledger is unreadable (\(error.message)); it was moved to \(aside) and the store starts empty")
+    }
+  }
+
+  public func save(_ contents: Contents) throws(AtomicFile.WriteError) {
+    try AtomicFile.write(Data(Self.encode(contents).utf8), to: path)
+  }
+
+  // MARK: - Encoding
+
+  static func date(_ date: Date) -> JSONOutput { .number(String(format: "%.3f", date.timeIntervalSince1970)) }
+
+  static func decimal(_ value: Decimal) -> JSONOutput { .string("\(value)") }
+
+  public static func json(_ entry: LedgerEntry) -> JSONOutput {
+    var members: [(String, JSONOutput)] = [
+      ("id", .string(String(entry.id))), ("type", .string(entry.kind.rawValue)), ("date", date(entry.date)),
+      ("originalID", .string(String(entry.originalID))), ("productID", .string(entry.productID)),
+    ]
+    if let expiration = entry.expirationDate { members.append(("expirationDate", date(expiration))) }
+    if let offer = entry.offer { members.append(("offer", .string(offer.rawValue))) }
+    if entry.offerPeriodsLeft > 0 { members.append(("offerPeriodsLeft", .number(String(entry.offerPeriodsLeft)))) }
+    if let price = entry.price { members.append(("price", decimal(price))) }
+    if let credit = entry.proratedCredit { members.append(("proratedCredit", decimal(credit))) }
+    if entry.ownership != .purchased { members.append(("ownership", .string(entry.ownership.rawValue))) }
+    if let reason = entry.reason { members.append(("reason", .string(reason.rawValue))) }
+    if let revoked = entry.revokedID { members.append(("revokedID", .string(String(revoked)))) }
+    if let grace = entry.graceUntil { members.append(("graceUntil", date(grace))) }
+    if let retry = entry.retryUntil { members.append(("retryUntil", date(retry))) }
+    if let grace = entry.grace { members.append(("grace", .bool(grace))) }
+    if let accepted = entry.accepted { members.append(("accepted", .bool(accepted))) }
+    if let effect = entry.effect { members.append(("effect", .string(effect.rawValue))) }
+    return .object(members)
+  }
+
+  public static func json(_ rules: StoreRules) -> JSONOutput {
+    .object([("renewalInterval", rules.renewalInterval.map { .number(String($0)) } ?? .null),
+             ("gracePeriod", .bool(rules.gracePeriodEnabled)), ("renewalBillingIssues", .bool(rules.renewalBillingIssues))])
+  }
+
+  static func encode(_ contents: Contents) -> String {
+    let pending = contents.pending.map { p -> String in
+      JSONOutput.object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
+                         ("requestDate", date(p.requestDate))]).text
+    }
+    var text = "{\"format\":\"\(format)\",\"version\":\(version)"
+    if let clock = contents.clock { text += ",\"clock\":\(date(clock).text)" }
+    if let rules = contents.rules { text += ",\"rules\":\(json(rules).text)" }
+    text += ",\n\"transactions\":["
+    text += contents.entries.map { "\n" + json($0).text }.joined(separator: ",")
+    text += "],\n\"pending\":["
+    text += pending.map { "\n" + $0 }.joined(separator: ",")
+    text += "]}\n"
+    return text
+  }
+
+  // MARK: - Decoding
+
+  static func decode(_ root: JSONNode) throws(PurchaseError) -> Contents {
+    guard root["format"]?.stringValue == format else { throw PurchaseError("not a paywall-tui ledger") }
+    guard case .number(let v)? = root["version"]?.value, let number = Int(v) else { throw PurchaseError("the ledger has no version") }
+    guard number == version else {
+      throw PurchaseError("ledger version \(number) is not the version \(version) this paywall-tui reads")
+    }
+    var contents = Contents()
+    contents.clock = try date(root["clock"])
+    if let rules = root["rules"] {
+      var interval: Double?
+      if case .number(let text)? = rules["renewalInterval"]?.value { interval = Double(text) }
+      contents.rules = StoreRules(renewalInterval: interval, gracePeriodEnabled: bool(rules["gracePeriod"]) ?? false,
+                                  renewalBillingIssues: bool(rules["renewalBillingIssues"]) ?? false)
+    }
+    for node in root["transactions"]?.elements ?? [] {
+      contents.entries.append(try entry(node))
+    }
+    for node in root["pending"]?.elements ?? [] {
+      guard let productID = node["productID"]?.stringValue, let requested = try date(node["requestDate"]) else {
+        throw PurchaseError("a pending purchase at \(node.location) lacks its productID or requestDate")
+      }
+      let kind = node["kind"]?.stringValue.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy
+      contents.pending.append(PendingPurchase(kind: kind, productID: productID, requestDate: requested))
+    }
+    return contents
+  }
+
+  static func entry(_ node: JSONNode) throws(PurchaseError) -> LedgerEntry {
+    func choice<T: RawRepresentable>(_ key: String, _: T.Type) throws(PurchaseError) -> T? where T.RawValue == String {
+      guard let value = node[key] else { return nil }
+      guard let text = value.stringValue, let choice = T(rawValue: text) else {
+        throw PurchaseError("'\(key)' at \(value.location) has an unknown value")
+      }
+      return choice
+    }
+    func price(_ key: String) throws(PurchaseError) -> Decimal? {
+      guard let value = node[key] else { return nil }
+      guard let text = value.stringValue, let decimal = DecimalParsing.parse(text) else {
+        throw PurchaseError("'\(key)' at \(value.location) must be a price such as \"9.99\"")
+      }
+      return decimal
+    }
+    guard let id = try Self.id(node, "id"), let kind = try choice("type", LedgerEntry.Kind.self), let when = try date(node["date"]),
+          let productID = node["productID"]?.stringValue else {
+      throw PurchaseError("the line at \(node.location) lacks its id, type, date or productID")
+    }
+    var periodsLeft = 0
+    if case .number(let text)? = node["offerPeriodsLeft"]?.value, let n = Int(text) { periodsLeft = n }
+    return LedgerEntry(
+      id: id, kind: kind, date: when, originalID: try Self.id(node, "originalID") ?? id, productID: productID,
+      expirationDate: try date(node["expirationDate"]), offer: try choice("offer", IntroductoryOffer.PaymentMode.self),
+      offerPeriodsLeft: periodsLeft, price: try price("price"), proratedCredit: try price("proratedCredit"),
+      ownership: try choice("ownership", LedgerEntry.Ownership.self) ?? .purchased,
+      reason: try choice("reason", LedgerEntry.Reason.self), revokedID: try Self.id(node, "revokedID"),
+      graceUntil: try date(node["graceUntil"]), retryUntil: try date(node["retryUntil"]), grace: bool(node["grace"]),
+      accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self))
+  }
+
+  private static func id(_ node: JSONNode, _ key: String) throws(PurchaseError) -> UInt64? {
+    guard let value = node[key] else { return nil }
+    guard let text = value.stringValue, let id = UInt64(text) else { throw PurchaseError("'\(key)' at \(value.location) must be a transaction id") }
+    return id
+  }
+
+  static func bool(_ node: JSONNode?) -> Bool? {
+    if case .bool(let b)? = node?.value { return b }
+    return nil
+  }
+
+  static func date(_ node: JSONNode?) throws(PurchaseError) -> Date? {
+    guard let node else { return nil }
+    switch node.value {
+    case .null: return nil
+    case .number(let text):
+      guard let seconds = Double(text) else { throw PurchaseError("bad date at \(node.location)") }
+      return Date(timeIntervalSince1970: seconds)
+    default: throw PurchaseError("bad date at \(node.location)")
+    }
+  }
+}

@@ -1,0 +1,471 @@
+import Foundation
+
+/// Replays a ledger line by line into the state of every subscription: the one fold that both the
+/// pure derivation (`LedgerDerivation.derive`) and the live store use, so what the store shows is
+/// by construction what a replay from scratch gives.
+///
+/// Time between lines is not empty: before each line, every subscription is moved along the clock
+/// to the line's date (renewals, trial to paid conversion, billing retry, expiry). Those lifecycle
+/// events come back from `apply` and `advance` as ledger lines; the store appends them, and a later
+/// replay applies them as they are instead of generating them again (they come after any earlier
+/// action at the same instant, so an action at date D sees every event at D, and a record at D is
+/// applied in place of the event it records). Events at one instant fire in subscription order.
+///
+/// Cost: O(1) per line plus O(log n) per subscription change; no calendar arithmetic on replayed
+/// records (their dates are in the ledger).
+public struct LedgerReplay: Sendable {
+  public let catalog: Catalog
+  public var rules: StoreRules
+  public private(set) var subscriptions: [StoreSubscription] = []
+  /// Groups where this user has had a subscription: no introductory offer there again.
+  public private(set) var usedIntroGroups: Set<String> = []
+  /// The id the next line gets.
+  public private(set) var nextID: UInt64
+  /// The time of the newest line or event replayed.
+  public private(set) var date: Date
+  public private(set) var transactionCount = 0
+  /// Lines that do not fit the ledger before them (edited by hand, or a catalog that changed).
+  public private(set) var issues: [String] = []
+
+  /// The largest id applied or generated: ids only grow, down the ledger.
+  private var lastID: UInt64 = 0
+  private var byOriginalID: [UInt64: Int] = [:]
+  /// The user's own subscription in each group.
+  private(set) var byGroup: [String: Int] = [:]
+  private var events = EventQueue()
+  /// The time each subscription is queued for, to skip re-queuing an unchanged one.
+  private var queued: [Double?] = []
+  private var versions: [Int] = []
+
+  public static let firstID: UInt64 = 2_000_000_001
+
+  public init(catalog: Catalog, rules: StoreRules, start: Date = .distantPast) {
+    self.catalog = catalog
+    self.rules = rules
+    self.nextID = Self.firstID
+    self.date = start
+  }
+
+  // MARK: - Replaying
+
+  /// Moves every subscription along the clock to `entry.date`, then applies the line. Returns the
+  /// lifecycle records that fell due before it.
+  @discardableResult
+  public mutating func apply(_ entry: LedgerEntry) -> [LedgerEntry] {
+    let due = advance(to: entry.date, inclusive: !entry.kind.isLifecycleRecord)
+    if entry.date < date { note(entry, "is dated before the line above it") }
+    date = max(date, entry.date)
+    if entry.id <= lastID { note(entry, "does not have a larger id than the line above it") }
+    lastID = max(lastID, entry.id)
+    nextID = max(nextID, entry.id &+ 1)
+    if entry.kind.isTransaction { transactionCount += 1 }
+    switch entry.kind {
+    case .purchase:
+      applyPurchase(entry)
+    case .renewal, .expiry, .billingRetry:
+      guard let index = subscription(entry) else { break }
+      switch entry.kind {
+      case .renewal: applyRenewal(entry, to: index, replayed: true)
+      case .expiry: applyExpiry(entry, to: index, replayed: true)
+      default: applyBillingRetry(entry, to: index, replayed: true)
+      }
+    default:
+      guard let index = subscription(entry) else { break }
+      applyAction(entry, to: index)
+    }
+    return due
+  }
+
+  /// Moves every subscription along the clock to `now` (events at `now` included) and returns the
+  /// lifecycle records that fell due, in time order.
+  @discardableResult
+  public mutating func advance(to now: Date) -> [LedgerEntry] {
+    let due = advance(to: now, inclusive: true)
+    date = max(date, now)
+    return due
+  }
+
+  /// The state at the replay's time: call `advance(to:)` first to look at a later moment.
+  public func snapshot(at now: Date) -> DerivedState {
+    var entitlements: Set<Entitlement> = []
+    var next: Date?
+    for subscription in subscriptions {
+      if subscription.isActive { entitlements.formUnion(subscription.entitlements) }
+      if let event = subscription.nextEvent, next.map({ event < $0 }) ?? true { next = event }
+    }
+    return DerivedState(date: now, status: .active(entitlements), subscriptions: subscriptions, nextEvent: next,
+                        usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
+  }
+
+  /// The earliest moment a subscription changes by itself.
+  public var nextEvent: Date? {
+    subscriptions.lazy.compactMap(\.nextEvent).min()
+  }
+
+  public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
+    !usedIntroGroups.contains(Self.groupKey(product))
+  }
+
+  /// Takes an id for a line the caller is about to apply.
+  public mutating func takeID() -> UInt64 {
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  static func groupKey(_ product: StoreProduct) -> String {
+    product.subscriptionGroup ?? product.id
+  }
+
+  // MARK: - The clock
+
+  private mutating func advance(to time: Date, inclusive: Bool) -> [LedgerEntry] {
+    var due: [LedgerEntry] = []
+    let limit = time.timeIntervalSince1970
+    while let top = events.first, inclusive ? top.time <= limit : top.time < limit {
+      events.removeFirst()
+      guard top.version == versions[top.index] else { continue }
+      queued[top.index] = nil
+      if let record = fire(top.index, at: Date(timeIntervalSince1970: top.time)) { due.append(record) }
+      schedule(top.index)
+    }
+    return due
+  }
+
+  /// What happens to subscription `index` when its next event comes.
+  private mutating func fire(_ index: Int, at time: Date) -> LedgerEntry? {
+    let subscription = subscriptions[index]
+    switch subscription.state {
+    case .subscribed:
+      if subscription.kind != .autoRenewable {
+        return record(.expiry, index, at: time, reason: .periodEnded)
+      }
+      if !subscription.autoRenew {
+        return record(.expiry, index, at: time,
+                      reason: subscription.priceConsent == false ? .didNotConsentToPriceIncrease : .autoRenewDisabled)
+      }
+      if subscription.priceIncrease != nil && subscription.priceConsent != true {
+        return record(.expiry, index, at: time, reason: .didNotConsentToPriceIncrease)
+      }
+      if subscription.billingIssue || rules.renewalBillingIssues {
+        let grace = subscription.billingIssue ? subscription.billingIssueGrace : rules.gracePeriodEnabled
+        let period = catalog.product(id: subscription.productID)?.subscriptionPeriod
+        var entry = line(.billingRetry, index, at: time)
+        entry.graceUntil = grace ? time.addingTimeInterval(rules.graceDuration(for: period)) : nil
+        entry.retryUntil = time.addingTimeInterval(rules.retryDuration(for: period))
+        applyBillingRetry(entry, to: index, replayed: false)
+        return entry
+      }
+      return renewal(index, at: time, periodStart: time)
+    case .inGracePeriod:
+      if let resolved = subscription.resolvedAt, resolved <= time {
+        // Recovered in grace: no paid day was lost, the new period starts where the old one ended.
+        return renewal(index, at: time, periodStart: subscription.expirationDate ?? time)
+      }
+      subscriptions[index].state = .inBillingRetryPeriod
+      subscriptions[index].gracePeriodEnd = nil
+      return nil
+    case .inBillingRetryPeriod:
+      if let resolved = subscription.resolvedAt, resolved <= time {
+        // Recovered in billing retry: service was paused, the new period starts now.
+        return renewal(index, at: time, periodStart: time)
+      }
+      return record(.expiry, index, at: time, reason: .billingError)
+    case .expired, .revoked, .consumed:
+      return nil
+    }
+  }
+
+  private mutating func record(_ kind: LedgerEntry.Kind, _ index: Int, at time: Date, reason: LedgerEntry.Reason) -> LedgerEntry {
+    var entry = line(kind, index, at: time)
+    entry.reason = reason
+    applyExpiry(entry, to: index, replayed: false)
+    return entry
+  }
+
+  private mutating func line(_ kind: LedgerEntry.Kind, _ index: Int, at time: Date) -> LedgerEntry {
+    let subscription = subscriptions[index]
+    let id = takeID()
+    lastID = id
+    if kind.isTransaction { transactionCount += 1 }
+    return LedgerEntry(id: id, kind: kind, date: time, originalID: subscription.originalID,
+                       productID: subscription.productID, ownership: subscription.ownership)
+  }
+
+  /// The renewal that is due: the product it switches to, the intro price while pay-as-you-go
+  /// periods are left, an accepted price increase.
+  private mutating func renewal(_ index: Int, at time: Date, periodStart: Date) -> LedgerEntry {
+    let subscription = subscriptions[index]
+    let productID = subscription.renewalProductID ?? subscription.productID
+    guard let product = catalog.product(id: productID), let period = product.subscriptionPeriod else {
+      // The catalog lost the product: nothing to renew into.
+      if issues.count < 100 {
+        issues.append("subscription \(subscription.originalID): cannot renew \(productID), which the catalog does not sell as a subscription")
+      }
+      return record(.expiry, index, at: time, reason: .periodEnded)
+    }
+    var entry = line(.renewal, index, at: time)
+    entry.productID = productID
+    var length = period
+    var price = subscription.renewalPrice ?? product.price
+    if subscription.priceConsent == true, let increased = subscription.priceIncrease { price = increased }
+    if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
+       let intro = product.introductoryOffer, intro.paymentMode == .payAsYouGo {
+      entry.offer = .payAsYouGo
+      entry.offerPeriodsLeft = subscription.offerPeriodsLeft - 1
+      length = intro.period
+      price = intro.price
+    }
+    entry.price = price
+    entry.expirationDate = rules.end(of: length, from: periodStart)
+    applyRenewal(entry, to: index, replayed: false)
+    return entry
+  }
+
+  private mutating func schedule(_ index: Int) {
+    let next = subscriptions[index].nextEvent?.timeIntervalSince1970
+    guard next != queued[index] else { return }
+    versions[index] += 1
+    queued[index] = next
+    if let next { events.insert(EventQueue.Event(time: next, index: index, version: versions[index])) }
+  }
+
+  // MARK: - Applying lines
+
+  private mutating func subscription(_ entry: LedgerEntry) -> Int? {
+    guard let index = byOriginalID[entry.originalID] else {
+      note(entry, "belongs to subscription \(entry.originalID), which has no purchase before it")
+      return nil
+    }
+    return index
+  }
+
+  private mutating func note(_ entry: LedgerEntry, _ problem: String) {
+    if issues.count < 100 { issues.append("line \(entry.id) (\(entry.kind.rawValue) \(entry.productID)) \(problem)") }
+  }
+
+  private mutating func applyPurchase(_ entry: LedgerEntry) {
+    let product = catalog.product(id: entry.productID)
+    if product == nil { note(entry, "names a product the catalog does not have") }
+    let kind = product?.kind
+    let group = product.map { kind == .autoRenewable ? Self.groupKey($0) : $0.id }
+    let fresh = StoreSubscription(
+      originalID: entry.originalID, transactionID: entry.id, productID: entry.productID, kind: kind, group: group,
+      ownership: entry.ownership, state: kind == .consumable ? .consumed : .subscribed, periodStart: entry.date,
+      expirationDate: entry.expirationDate, offer: entry.offer, offerPeriodsLeft: entry.offerPeriodsLeft, price: entry.price,
+      renewalPrice: nil, autoRenew: kind == .autoRenewable, renewalProductID: nil, billingIssue: false,
+      billingIssueGrace: false, priceIncrease: nil, priceConsent: nil, gracePeriodEnd: nil, billingRetryEnd: nil,
+      resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [])
+    let index: Int
+    if let existing = byOriginalID[entry.originalID] {
+      // Back to a group after its subscription ended: the same subscription, as StoreKit keeps it.
+      if subscriptions[existing].isLive { note(entry, "buys into subscription \(entry.originalID) while it is still live") }
+      index = existing
+      subscriptions[index] = fresh
+    } else {
+      if entry.originalID != entry.id { note(entry, "names original \(entry.originalID), which has no purchase before it") }
+      index = subscriptions.count
+      subscriptions.append(fresh)
+      queued.append(nil)
+      versions.append(0)
+      byOriginalID[entry.originalID] = index
+    }
+    if entry.ownership == .purchased, kind == .autoRenewable, let group {
+      byGroup[group] = index
+      usedIntroGroups.insert(group)
+    }
+    schedule(index)
+  }
+
+  private mutating func applyRenewal(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    var subscription = subscriptions[index]
+    if replayed {
+      let expected = subscription.state == .subscribed ? subscription.expirationDate : subscription.resolvedAt
+      if !(subscription.isLive && expected == entry.date) {
+        note(entry, "renews when nothing was due (state \(subscription.state.rawValue), due \(expected.map(Self.format) ?? "never"))")
+      }
+    }
+    if entry.productID != subscription.productID {
+      let product = catalog.product(id: entry.productID)
+      subscription.kind = product?.kind ?? subscription.kind
+      subscription.entitlements = product?.entitlements ?? []
+    }
+    if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
+    subscription.productID = entry.productID
+    subscription.transactionID = entry.id
+    subscription.periodStart = entry.date
+    subscription.expirationDate = entry.expirationDate
+    subscription.offer = entry.offer
+    subscription.offerPeriodsLeft = entry.offerPeriodsLeft
+    subscription.price = entry.price
+    if subscription.priceConsent == true {
+      subscription.renewalPrice = subscription.priceIncrease
+      subscription.priceIncrease = nil
+      subscription.priceConsent = nil
+    }
+    subscription.resolvedAt = nil
+    subscription.gracePeriodEnd = nil
+    subscription.billingRetryEnd = nil
+    subscription.state = .subscribed
+    subscriptions[index] = subscription
+    schedule(index)
+  }
+
+  private mutating func applyExpiry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    if replayed, subscriptions[index].nextEvent != entry.date {
+      note(entry, "expires when nothing was due")
+    }
+    end(index, state: .expired, at: entry.date, reason: entry.reason ?? .autoRenewDisabled)
+  }
+
+  private mutating func applyBillingRetry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    if replayed, !(subscriptions[index].state == .subscribed && subscriptions[index].expirationDate == entry.date) {
+      note(entry, "fails a renewal that was not due")
+    }
+    subscriptions[index].state = entry.graceUntil == nil ? .inBillingRetryPeriod : .inGracePeriod
+    subscriptions[index].gracePeriodEnd = entry.graceUntil
+    subscriptions[index].billingRetryEnd = entry.retryUntil ?? entry.date
+    subscriptions[index].resolvedAt = nil
+    schedule(index)
+  }
+
+  private mutating func end(_ index: Int, state: StoreSubscription.State, at time: Date, reason: LedgerEntry.Reason) {
+    subscriptions[index].state = state
+    subscriptions[index].endDate = time
+    subscriptions[index].endReason = reason
+    subscriptions[index].autoRenew = false
+    subscriptions[index].resolvedAt = nil
+    subscriptions[index].gracePeriodEnd = nil
+    subscriptions[index].billingRetryEnd = nil
+    schedule(index)
+  }
+
+  private mutating func applyAction(_ entry: LedgerEntry, to index: Int) {
+    var subscription = subscriptions[index]
+    let live = subscription.isLive
+    switch entry.kind {
+    case .upgrade, .downgrade, .crossgrade:
+      guard live else { return note(entry, "changes a subscription that has ended") }
+      if entry.effect == .immediately || entry.kind == .upgrade {
+        let product = catalog.product(id: entry.productID)
+        subscription.productID = entry.productID
+        subscription.kind = product?.kind ?? subscription.kind
+        subscription.entitlements = product?.entitlements ?? []
+        subscription.transactionID = entry.id
+        subscription.periodStart = entry.date
+        subscription.expirationDate = entry.expirationDate
+        subscription.offer = nil
+        subscription.offerPeriodsLeft = 0
+        subscription.price = entry.price
+        subscription.renewalPrice = nil
+        subscription.renewalProductID = nil
+        subscription.priceIncrease = nil
+        subscription.priceConsent = nil
+        subscription.billingIssue = false
+        subscription.resolvedAt = nil
+        subscription.gracePeriodEnd = nil
+        subscription.billingRetryEnd = nil
+        subscription.state = .subscribed
+      } else {
+        subscription.renewalProductID = entry.productID
+      }
+      subscription.autoRenew = true
+    case .refund, .revocation:
+      subscriptions[index] = subscription
+      end(index, state: .revoked, at: entry.date, reason: entry.reason ?? (entry.kind == .refund ? .refunded : .revoked))
+      return
+    case .autoRenewOff:
+      subscription.autoRenew = false
+      if subscription.state == .inGracePeriod || subscription.state == .inBillingRetryPeriod {
+        // Nothing left to retry for: it ends now.
+        subscriptions[index] = subscription
+        end(index, state: .expired, at: entry.date, reason: .autoRenewDisabled)
+        return
+      }
+    case .autoRenewOn:
+      guard live else { return note(entry, "turns auto-renewal on for a subscription that has ended") }
+      subscription.autoRenew = true
+      subscription.renewalProductID = nil
+      if subscription.priceIncrease != nil { subscription.priceConsent = true }
+    case .billingIssue:
+      subscription.billingIssue = true
+      subscription.billingIssueGrace = entry.grace ?? rules.gracePeriodEnabled
+    case .billingResolved:
+      subscription.billingIssue = false
+      if subscription.state == .inGracePeriod || subscription.state == .inBillingRetryPeriod {
+        subscription.resolvedAt = entry.date
+      }
+    case .priceIncrease:
+      subscription.priceIncrease = entry.price
+      subscription.priceConsent = nil
+    case .priceConsent:
+      subscription.priceConsent = entry.accepted ?? false
+      if entry.accepted != true { subscription.autoRenew = false }
+    case .purchase, .renewal, .expiry, .billingRetry:
+      return
+    }
+    subscriptions[index] = subscription
+    schedule(index)
+  }
+
+  static func format(_ date: Date) -> String {
+    StoreDates.format(date)
+  }
+}
+
+/// Subscriptions ordered by their next event (time, then subscription order), with stale entries
+/// skipped by version: a binary heap.
+struct EventQueue: Sendable {
+  struct Event: Sendable {
+    var time: Double
+    var index: Int
+    var version: Int
+
+    func precedes(_ other: Event) -> Bool {
+      time < other.time || (time == other.time && index < other.index)
+    }
+  }
+
+  private var heap: [Event] = []
+
+  var first: Event? { heap.first }
+
+  mutating func insert(_ event: Event) {
+    heap.append(event)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].precedes(heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func removeFirst() {
+    let last = heap.removeLast()
+    guard !heap.isEmpty else { return }
+    heap[0] = last
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var first = parent
+      if left < heap.count && heap[left].precedes(heap[first]) { first = left }
+      if right < heap.count && heap[right].precedes(heap[first]) { first = right }
+      if first == parent { return }
+      heap.swapAt(parent, first)
+      parent = first
+    }
+  }
+}
+
+/// Dates as the store prints them: `2026-01-08 00:00:00` (UTC), without a formatter.
+public enum StoreDates {
+  public static func format(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970
+    let day = (seconds / 86_400).rounded(.down)
+    let (y, m, d) = CivilDate.from(days: Int(day))
+    let time = Int((seconds - day * 86_400).rounded(.down))
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(y)-\(two(m))-\(two(d)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+  }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Decides which ledger lines an action adds, from the replayed state: where a purchase becomes an
+/// upgrade, a downgrade or a return to a group, which introductory offer applies, what a refund
+/// takes back. Pure: the store applies what it returns.
+extension LedgerReplay {
+  /// The line a purchase of `product` at `date` adds, or nil when it changes nothing (already
+  /// subscribed to it, or a non-consumable already owned).
+  mutating func planPurchase(_ product: StoreProduct, at date: Date) -> LedgerEntry? {
+    switch product.kind {
+    case .consumable:
+      return newPurchase(product, at: date, offer: nil)
+    case .nonConsumable:
+      if subscriptions.contains(where: { $0.productID == product.id && $0.ownership == .purchased && $0.isLive }) { return nil }
+      return newPurchase(product, at: date, offer: nil)
+    case .nonRenewing:
+      return newPurchase(product, at: date, offer: nil)
+    case .autoRenewable:
+      let group = Self.groupKey(product)
+      if let index = byGroup[group], subscriptions[index].isLive {
+        return planChange(from: index, to: product, at: date)
+      }
+      let offer = isEligibleForIntroOffer(product) ? product.introductoryOffer : nil
+      var entry = newPurchase(product, at: date, offer: offer)
+      // A return to a group keeps its original transaction, as StoreKit does.
+      if let index = byGroup[group] { entry.originalID = subscriptions[index].originalID }
+      return entry
+    }
+  }
+
+  /// Buying `product` while subscribed to another product of its group: an upgrade to a higher
+  /// level (now, prorated), a downgrade to a lower one (at the next renewal), a crossgrade at the
+  /// same level (now when the periods match, else at renewal). Buying the current product again
+  /// turns auto-renewal back on and cancels a pending change.
+  mutating func planChange(from index: Int, to product: StoreProduct, at date: Date) -> LedgerEntry? {
+    let current = subscriptions[index]
+    if current.productID == product.id {
+      guard !current.autoRenew || current.renewalProductID != nil else { return nil }
+      return LedgerEntry(id: takeID(), kind: .autoRenewOn, date: date, originalID: current.originalID, productID: product.id)
+    }
+    if current.renewalProductID == product.id { return nil }
+    let from = catalog.product(id: current.productID)
+    let kind = Self.changeKind(from: from, to: product)
+    var entry = LedgerEntry(id: takeID(), kind: kind, date: date, originalID: current.originalID, productID: product.id)
+    let immediate = kind == .upgrade || (kind == .crossgrade && from?.subscriptionPeriod == product.subscriptionPeriod)
+    entry.effect = immediate ? .immediately : .atRenewal
+    if immediate, let period = product.subscriptionPeriod {
+      entry.expirationDate = rules.end(of: period, from: date)
+      entry.price = product.price
+      entry.proratedCredit = Self.unusedPart(of: current, at: date)
+    }
+    return entry
+  }
+
+  /// `upgrade`, `downgrade` or `crossgrade` by group level (1 is the highest).
+  static func changeKind(from: StoreProduct?, to: StoreProduct) -> LedgerEntry.Kind {
+    let old = from?.groupLevel ?? Int.max
+    let new = to.groupLevel ?? Int.max
+    return new < old ? .upgrade : new > old ? .downgrade : .crossgrade
+  }
+
+  /// What the rest of the current period is worth: the refund an upgrade credits.
+  static func unusedPart(of subscription: StoreSubscription, at date: Date) -> Decimal? {
+    guard let price = subscription.price, price > 0, let end = subscription.expirationDate, end > date,
+          subscription.periodStart < end else { return nil }
+    let fraction = end.timeIntervalSince(date) / end.timeIntervalSince(subscription.periodStart)
+    var credit = price * Decimal(fraction)
+    var rounded = Decimal()
+    NSDecimalRound(&rounded, &credit, 2, .plain)
+    return rounded
+  }
+
+  mutating func newPurchase(_ product: StoreProduct, at date: Date, offer: IntroductoryOffer?,
+                            ownership: LedgerEntry.Ownership = .purchased) -> LedgerEntry {
+    let id = takeID()
+    var entry = LedgerEntry(id: id, kind: .purchase, date: date, originalID: id, productID: product.id,
+                            price: product.price, ownership: ownership)
+    guard let period = product.subscriptionPeriod, product.kind.isSubscription else { return entry }
+    switch offer?.paymentMode {
+    case .freeTrial?:
+      entry.offer = .freeTrial
+      entry.price = 0
+      entry.expirationDate = rules.end(of: offer!.totalPeriod, from: date)
+    case .payAsYouGo?:
+      entry.offer = .payAsYouGo
+      entry.price = offer!.price
+      entry.offerPeriodsLeft = offer!.periodCount - 1
+      entry.expirationDate = rules.end(of: offer!.period, from: date)
+    case .payUpFront?:
+      entry.offer = .payUpFront
+      entry.price = offer!.price
+      entry.expirationDate = rules.end(of: offer!.totalPeriod, from: date)
+    case nil:
+      entry.expirationDate = rules.end(of: period, from: date)
+    }
+    return entry
+  }
+
+  // MARK: - Finding what an action acts on
+
+  /// The newest subscription matching `productID` (any product when nil) and `condition`, by
+  /// ownership.
+  func find(_ productID: String?, ownership: LedgerEntry.Ownership = .purchased,
+            _ condition: (StoreSubscription) -> Bool) -> Int? {
+    subscriptions.lastIndex { subscription in
+      subscription.ownership == ownership && (productID == nil || subscription.productID == productID) && condition(subscription)
+    }
+  }
+
+  /// The next level up (`direction` -1) or down (+1) from `product` in its group, or (0) another
+  /// product at its level.
+  func neighbour(of product: StoreProduct, direction: Int) -> StoreProduct? {
+    guard let group = product.subscriptionGroup, let level = product.groupLevel else { return nil }
+    let candidates = catalog.products.filter {
+      $0.kind == .autoRenewable && $0.subscriptionGroup == group && $0.id != product.id
+        && $0.groupLevel.map { direction < 0 ? $0 < level : direction > 0 ? $0 > level : $0 == level } == true
+    }
+    if direction == 0 { return candidates.first }
+    return direction < 0 ? candidates.max { ($0.groupLevel ?? 0) < ($1.groupLevel ?? 0) }
+      : candidates.min { ($0.groupLevel ?? 0) < ($1.groupLevel ?? 0) }
+  }
+
+  // MARK: - Starting states
+
+  /// The lines that put the user in `start.state` at `now`: a purchase in the past and what
+  /// followed it. Applied in order (with `advance(to: now)` after) on an empty ledger.
+  mutating func plan(_ start: StartState, product: StoreProduct, at now: Date) -> [LedgerEntry] {
+    let period = product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month)
+    let length = rules.renewalInterval ?? Double(period.approximateDays) * 86_400
+    func purchase(at date: Date, expiring: Date?, offer: IntroductoryOffer? = nil) -> LedgerEntry {
+      var entry = newPurchase(product, at: date, offer: offer)
+      if product.kind == .autoRenewable, let expiring { entry.expirationDate = expiring }
+      return entry
+    }
+    func follow(_ kind: LedgerEntry.Kind, _ first: LedgerEntry, at date: Date) -> LedgerEntry {
+      LedgerEntry(id: takeID(), kind: kind, date: date, originalID: first.originalID, productID: product.id)
+    }
+    switch start.state {
+    case .subscribed:
+      return [purchase(at: now, expiring: nil)]
+    case .trial:
+      return [purchase(at: now, expiring: nil, offer: product.introductoryOffer)]
+    case .gracePeriod, .billingRetry:
+      // Bought a period ago with a failing card: the renewal fails now, with a grace period
+      // (still active) or straight into billing retry.
+      let bought = now.addingTimeInterval(-length)
+      let first = purchase(at: bought, expiring: now)
+      var issue = follow(.billingIssue, first, at: bought)
+      issue.grace = start.state == .gracePeriod
+      return [first, issue]
+    case .expired:
+      let first = purchase(at: now.addingTimeInterval(-length), expiring: now)
+      return [first, follow(.autoRenewOff, first, at: first.date)]
+    case .revoked:
+      let first = purchase(at: now, expiring: nil)
+      var revocation = follow(.revocation, first, at: now)
+      revocation.revokedID = first.id
+      revocation.reason = .revoked
+      return [first, revocation]
+    }
+  }
+}

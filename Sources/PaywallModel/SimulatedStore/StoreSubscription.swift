@@ -1,0 +1,111 @@
+import Foundation
+
+/// One subscription (or one-time purchase) as the ledger has it at some moment: every line with
+/// the same `originalID`, folded. This is what `LedgerReplay` keeps per subscription and what
+/// `paywall-tui store`, the debug panel and `expect subscription` show.
+public struct StoreSubscription: Sendable, Hashable {
+  /// StoreKit's renewal states, plus `consumed` for consumables (they never grant access).
+  public enum State: String, Sendable, Hashable, CaseIterable {
+    case subscribed, inGracePeriod, inBillingRetryPeriod, expired, revoked, consumed
+  }
+
+  public var originalID: UInt64
+  /// The newest transaction: the purchase, renewal or upgrade that pays for the current period.
+  public var transactionID: UInt64
+  public var productID: String
+  /// Nil when the catalog no longer has the product.
+  public var kind: ProductKind?
+  /// The subscription group (for auto-renewables without one, the product id).
+  public var group: String?
+  public var ownership: LedgerEntry.Ownership
+  public var state: State
+  public var periodStart: Date
+  /// The end of the current period; nil for one-time purchases.
+  public var expirationDate: Date?
+  /// The introductory offer the current period was bought with.
+  public var offer: IntroductoryOffer.PaymentMode?
+  public var offerPeriodsLeft: Int
+  /// What the current period cost.
+  public var price: Decimal?
+  /// The price of the next regular renewal when a price increase was accepted; nil: the catalog's.
+  public var renewalPrice: Decimal?
+  public var autoRenew: Bool
+  /// The product the next renewal switches to (a downgrade or crossgrade at renewal).
+  public var renewalProductID: String?
+  /// The payment method fails: the next renewal enters billing retry.
+  public var billingIssue: Bool
+  public var billingIssueGrace: Bool
+  /// A price increase waiting for consent at the next renewal, and the answer (nil: none yet).
+  public var priceIncrease: Decimal?
+  public var priceConsent: Bool?
+  public var gracePeriodEnd: Date?
+  public var billingRetryEnd: Date?
+  /// A billing issue resolved during grace or retry: the subscription renews at this time.
+  public var resolvedAt: Date?
+  /// When it expired or was revoked, and why.
+  public var endDate: Date?
+  public var endReason: LedgerEntry.Reason?
+  public var entitlements: Set<Entitlement>
+
+  /// Whether it grants its entitlements: subscribed, or in a billing grace period.
+  public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
+
+  /// Still a subscription the store acts on: not expired, revoked or consumed.
+  public var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod }
+
+  /// The next moment its state changes by itself on the clock, if any.
+  public var nextEvent: Date? {
+    switch state {
+    case .subscribed:
+      return expirationDate
+    case .inGracePeriod:
+      return [resolvedAt, gracePeriodEnd].compactMap { $0 }.min()
+    case .inBillingRetryPeriod:
+      return [resolvedAt, billingRetryEnd].compactMap { $0 }.min()
+    case .expired, .revoked, .consumed:
+      return nil
+    }
+  }
+
+  /// A word for the current period: `trial`, `intro` (a paid introductory price), or nil.
+  public var offerName: String? {
+    switch offer {
+    case .freeTrial: "trial"
+    case .payAsYouGo, .payUpFront: "intro"
+    case nil: nil
+    }
+  }
+}
+
+extension StoreSubscription {
+  /// One line for people: `trial · renews 2026-01-08 00:00:00`, `billing retry until …`.
+  public var summary: String {
+    var parts: [String] = []
+    if ownership == .familyShared { parts.append("family-shared") }
+    switch state {
+    case .subscribed:
+      parts.append(offerName ?? "subscribed")
+      if let end = expirationDate {
+        parts.append("\(autoRenew && kind == .autoRenewable ? "renews" : "expires") \(StoreDates.format(end))")
+      } else {
+        parts.append("owned")
+      }
+    case .inGracePeriod:
+      parts.append("billing grace period until \(gracePeriodEnd.map(StoreDates.format) ?? "?")")
+    case .inBillingRetryPeriod:
+      parts.append("billing retry until \(billingRetryEnd.map(StoreDates.format) ?? "?")")
+    case .expired, .revoked:
+      parts.append("\(state.rawValue) \(endDate.map(StoreDates.format) ?? "") (\(endReason?.rawValue ?? "?"))")
+    case .consumed:
+      parts.append("consumed")
+    }
+    if isLive {
+      if let next = renewalProductID { parts.append("then \(next)") }
+      if billingIssue { parts.append("payment failing") }
+      if let price = priceIncrease {
+        parts.append("price increase to \(price) \(priceConsent.map { $0 ? "accepted" : "declined" } ?? "awaiting consent")")
+      }
+    }
+    return parts.joined(separator: " · ")
+  }
+}
