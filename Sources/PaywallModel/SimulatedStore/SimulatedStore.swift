@@ -216,23 +216,22 @@ public final class SimulatedStore: PurchaseController {
       var replay = LedgerReplay(catalog: catalog, rules: book.settings.rules)
       var lines: [LedgerEntry] = []
       for (start, product) in plans { lines += replay.plan(start, product: product, at: now) }
-      // Several starting states interleave in time; ids follow time order.
+      // Several starting states interleave in time. Ids are given as lines are applied, after
+      // the renewals and expiries that fall due before each, so they follow time order.
       lines.sort { ($0.date, $0.id) < ($1.date, $1.id) }
-      var numbered: [LedgerEntry] = []
+      book.replay = LedgerReplay(catalog: catalog, rules: book.settings.rules)
+      book.entries = []
+      book.pending = []
       var ids: [UInt64: UInt64] = [:]
-      var fresh = LedgerReplay(catalog: catalog, rules: book.settings.rules)
       for var line in lines {
-        let id = fresh.takeID()
+        book.entries += book.replay.advance(to: line.date)
+        let id = book.replay.takeID()
         ids[line.id] = id
         line.id = id
         line.originalID = ids[line.originalID] ?? line.originalID
         line.revokedID = line.revokedID.flatMap { ids[$0] }
-        numbered.append(line)
+        Self.append(line, to: &book)
       }
-      book.replay = LedgerReplay(catalog: catalog, rules: book.settings.rules)
-      book.entries = []
-      book.pending = []
-      for line in numbered { Self.append(line, to: &book) }
       return nil
     }
     if let outcome { throw outcome }
@@ -428,7 +427,9 @@ public final class SimulatedStore: PurchaseController {
       }
       return .success("\(refund ? "refunded" : "revoked") \(entry.productID) (transaction \(entry.revokedID ?? 0)): access ends now")
     case .upgrade(let id), .downgrade(let id), .crossgrade(let id):
-      return live(nil, action.name, { $0.kind == .autoRenewable }).flatMap { index -> Result<String, StoreActionError> in
+      // With a product, the subscription in its group; without, the newest one.
+      let group = id.flatMap { catalog.product(id: $0) }.map(LedgerReplay.groupKey)
+      return live(nil, action.name, { $0.kind == .autoRenewable && (group == nil || $0.group == group) }).flatMap { index -> Result<String, StoreActionError> in
         let current = book.replay.subscriptions[index]
         guard let from = catalog.product(id: current.productID) else {
           return .failure(StoreActionError("the catalog no longer has \(current.productID)"))
@@ -439,8 +440,8 @@ public final class SimulatedStore: PurchaseController {
         } else if let neighbour = book.replay.neighbour(of: from, direction: action.name == "upgrade" ? -1 : action.name == "downgrade" ? 1 : 0) {
           target = .success(neighbour)
         } else {
-          let place = action.name == "upgrade" ? "a level above" : action.name == "downgrade" ? "a level below" : "another product at the level of"
-          target = .failure(StoreActionError("\(from.id)'s group has no \(place) it"))
+          let place = action.name == "upgrade" ? "no level above" : action.name == "downgrade" ? "no level below" : "no other product at the level of"
+          target = .failure(StoreActionError("\(from.id)'s group has \(place) it"))
         }
         return target.flatMap { to -> Result<String, StoreActionError> in
           guard to.kind == .autoRenewable, LedgerReplay.groupKey(to) == LedgerReplay.groupKey(from) else {

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// Random sequences of what testers do to the store, from a fixed seed: whatever happens, the
+/// ledger stays consistent and the status the store shows is the one derived from scratch.
+@Suite struct LedgerPropertyTests {
+  typealias C = LifecycleCatalog
+
+  enum Operation: CaseIterable {
+    case purchase, advance, cancel, refund, approve, decline, upgrade, downgrade, askToBuy, billingIssue, resolve,
+         priceIncrease, answerPrice, familyShare, familyRevoke, interrupt, resolveInterrupted
+  }
+
+  @Test(arguments: [UInt64(1), 2, 3])
+  func tenThousandRandomOperationsKeepTheLedgerConsistent(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    let rig = LifecycleRig(settings: SimulatedStore.Settings(rules: StoreRules(gracePeriodEnabled: seed == 2)))
+    var counts: [String: Int] = [:]
+    var changes = 0
+    // A replay fed the ledger line by line is a replay from scratch, kept up to date cheaply, so
+    // every step can be compared (a copy moves to the clock's time; the replay itself never does,
+    // or it would see the store's records of events it had already generated).
+    var shadow = LedgerReplay(catalog: rig.catalog, rules: rig.store.settings.rules)
+    var fed = 0
+    for step in 0..<10_000 {
+      let operation = Self.pick(&rng)
+      counts["\(operation)", default: 0] += 1
+      let before = rig.store.entries.count
+      switch operation {
+      case .purchase:
+        rig.store.purchaseNow(C.catalog.products[Int(rng.next() % UInt64(C.catalog.products.count))])
+      case .advance:
+        // From an hour to about two months, often landing exactly on a renewal.
+        if rng.next() % 4 == 0, let next = rig.store.nextEvent {
+          rig.clock.advance(by: max(0, next.timeIntervalSince(rig.clock.now)))
+        } else {
+          rig.clock.advance(by: Double(rng.next() % (60 * 24)) * 3600 + 3600)
+        }
+        rig.store.refreshStatus()
+      case .cancel: rig.store.perform(.cancel(productID: nil))
+      case .refund: rig.store.perform(.refund(productID: nil))
+      case .approve: rig.store.perform(.approve)
+      case .decline: rig.store.perform(.decline)
+      case .upgrade: rig.store.perform(.upgrade(productID: nil))
+      case .downgrade: rig.store.perform(.downgrade(productID: nil))
+      case .askToBuy: rig.store.setAskToBuy(!rig.store.settings.askToBuy)
+      case .billingIssue: rig.store.perform(.billingIssue(productID: nil, grace: rng.next() % 2 == 0 ? nil : true))
+      case .resolve: rig.store.perform(.resolveBilling(productID: nil))
+      case .priceIncrease: rig.store.perform(.priceIncrease(productID: nil, price: nil))
+      case .answerPrice:
+        rig.store.perform(rng.next() % 2 == 0 ? .acceptPrice(productID: nil) : .declinePrice(productID: nil))
+      case .familyShare: rig.store.perform(.familyShare(productID: nil))
+      case .familyRevoke: rig.store.perform(.familyRevoke(productID: nil))
+      case .interrupt: rig.store.perform(.interruptNextPurchase)
+      case .resolveInterrupted: rig.store.perform(.resolveInterrupted)
+      }
+      if rig.store.entries.count != before { changes += 1 }
+      let entries = rig.store.entries
+      for entry in entries[fed...] { shadow.apply(entry) }
+      fed = entries.count
+      var probe = shadow
+      probe.advance(to: rig.clock.now)
+      let replayed = probe.snapshot(at: rig.clock.now)
+      if replayed != rig.store.derived {
+        Issue.record("step \(step) (\(operation)): the store differs from its ledger replayed: \(Self.difference(replayed, rig.store.derived))")
+        return
+      }
+      // The status the app sees is always the derived one (nothing else sets it here).
+      if rig.status.status != rig.store.derived.status {
+        Issue.record("step \(step) (\(operation)): the status store has \(rig.status.status), the store derived \(rig.store.derived.status)")
+        return
+      }
+      if step % 500 == 499 {
+        let fromScratch = LedgerDerivation.derive(rig.store.entries, catalog: rig.catalog, rules: rig.store.settings.rules,
+                                                  at: rig.clock.now)
+        if fromScratch != rig.store.derived {
+          Issue.record("step \(step): the store differs from a replay from scratch: \(Self.difference(fromScratch, rig.store.derived))")
+          return
+        }
+      }
+    }
+    rig.expectConsistent()
+    let entries = rig.store.entries
+    #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.date <= $1.date && $0.id < $1.id })
+    // Each subscription's history is its own: every line names a subscription bought before it.
+    var bought: Set<UInt64> = []
+    for entry in entries {
+      if entry.kind == .purchase { bought.insert(entry.originalID) }
+      #expect(bought.contains(entry.originalID), "line \(entry.id) names an unknown subscription")
+    }
+    // The run exercised the lifecycle, not just failed actions.
+    let kinds = Set(entries.map(\.kind))
+    for kind in [LedgerEntry.Kind.purchase, .renewal, .upgrade, .downgrade, .refund, .expiry, .autoRenewOff, .billingRetry,
+                 .priceIncrease, .priceConsent, .revocation] {
+      #expect(kinds.contains(kind), "no \(kind) in \(entries.count) lines")
+    }
+    #expect(changes > 3000, "only \(changes) of 10,000 operations changed the ledger: \(counts)")
+  }
+
+  /// The first thing that differs, in a line.
+  static func difference(_ replayed: DerivedState, _ store: DerivedState) -> String {
+    if replayed.status != store.status { return "status \(replayed.status) replayed, \(store.status) in the store" }
+    for (a, b) in zip(replayed.subscriptions, store.subscriptions) where a != b {
+      return "\(a.productID) (\(a.originalID)): replayed \(a.summary) [\(a.state.rawValue)], in the store \(b.summary) [\(b.state.rawValue)]"
+    }
+    if replayed.subscriptions.count != store.subscriptions.count {
+      return "\(replayed.subscriptions.count) subscriptions replayed, \(store.subscriptions.count) in the store"
+    }
+    return "next event \(replayed.nextEvent.map(StoreDates.format) ?? "none") replayed, \(store.nextEvent.map(StoreDates.format) ?? "none") in the store; issues \(replayed.issues) / \(store.issues)"
+  }
+
+  /// Purchases, advances and cancels most often, as testers do.
+  static func pick(_ rng: inout SplitMix64) -> Operation {
+    let roll = rng.next() % 100
+    switch roll {
+    case 0..<22: return .purchase
+    case 22..<44: return .advance
+    case 44..<52: return .cancel
+    case 52..<57: return .refund
+    case 57..<61: return .approve
+    case 61..<63: return .decline
+    case 63..<68: return .upgrade
+    case 68..<72: return .downgrade
+    case 72..<75: return .askToBuy
+    case 75..<80: return .billingIssue
+    case 80..<85: return .resolve
+    case 85..<88: return .priceIncrease
+    case 88..<91: return .answerPrice
+    case 91..<94: return .familyShare
+    case 94..<96: return .familyRevoke
+    case 96..<98: return .interrupt
+    default: return .resolveInterrupted
+    }
+  }
+}
