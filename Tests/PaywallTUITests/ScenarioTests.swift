@@ -11,7 +11,7 @@ struct ScenarioTests {
   }
 
   @Test func thereAreScenarios() {
-    #expect(Self.files.count >= 6)
+    #expect(Self.files.count >= 21)
   }
 
   @Test(arguments: files)

@@ -84,6 +84,7 @@ public enum CatalogReader {
     let level = reader.int("level", range: 1...100)
     let entitlements = reader.stringArray("entitlements")
     let store = reader.choice("store", Store.allCases.map(\.rawValue)).flatMap(Store.init(rawValue:)) ?? .appStore
+    let familyShareable = reader.bool("familyShareable") ?? false
     let explicitKind = reader.choice("type", productTypes).flatMap(ProductKind.init(rawValue:))
     let kind = explicitKind ?? (period == nil ? .nonConsumable : .autoRenewable)
     if kind == .autoRenewable && period == nil {
@@ -103,7 +104,7 @@ public enum CatalogReader {
     return StoreProduct(id: id, displayName: name, description: description, price: price.0, currencyCode: currencyCode,
                         locale: locale, kind: kind, subscriptionPeriod: period, introductoryOffer: offer,
                         subscriptionGroup: group, groupLevel: level ?? (group == nil ? nil : 1),
-                        entitlements: granted, store: store)
+                        entitlements: granted, store: store, familyShareable: familyShareable)
   }
 
   private static func readIntro(_ parent: ObjectReader) -> IntroductoryOffer? {

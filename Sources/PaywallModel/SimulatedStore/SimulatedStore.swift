@@ -363,8 +363,8 @@ public final class SimulatedStore: PurchaseController {
               _ condition: (StoreSubscription) -> Bool = { _ in true }) -> Result<Int, StoreActionError> {
       if let index = book.replay.find(id, ownership: ownership, { $0.isLive && condition($0) }) { return .success(index) }
       let live = book.replay.subscriptions.filter { $0.isLive && $0.ownership == ownership }.map(\.productID)
-      let which = id.map { "of \($0)" } ?? ""
-      return .failure(StoreActionError("no live \(ownership == .familyShared ? "family-shared " : "")subscription \(which) to \(what)\(live.isEmpty ? "" : " (live: \(live.joined(separator: ", ")))")"))
+      let which = id.map { " of \($0)" } ?? ""
+      return .failure(StoreActionError("no live \(ownership == .familyShared ? "family-shared " : "")subscription\(which) to \(what)\(live.isEmpty ? "" : " (live: \(live.joined(separator: ", ")))")"))
     }
     func add(_ kind: LedgerEntry.Kind, _ index: Int, _ edit: (inout LedgerEntry) -> Void = { _ in }) -> LedgerEntry {
       let subscription = book.replay.subscriptions[index]

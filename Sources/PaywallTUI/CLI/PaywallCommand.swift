@@ -3,7 +3,9 @@ import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
 public enum PaywallCommand {
-  static var subcommands: [any CLICommand.Type] { [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self] }
+  static var subcommands: [any CLICommand.Type] {
+    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, StoreCommand.self]
+  }
 
   static var help: String {
     var lines = [
@@ -110,6 +112,10 @@ struct ProjectOptions {
   init(_ arguments: Arguments) {
     catalog = arguments.value("catalog")
     overrides = arguments.values("override")
+  }
+
+  init(catalog: String?) {
+    self.catalog = catalog
   }
 
   func parsedOverrides() throws -> [SlotOverride] {
