@@ -153,7 +153,7 @@ struct AppModelTests {
     var state = try Self.opened()
     _ = AppModel.update(&state, .key(.character("d")))
     #expect(state.showsDebug)
-    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("fail the next purchase"))
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("x fail purchase"))
     let set = AppModel.update(&state, .key(.character("s")))
     guard case .debug(.setStatus(.inactive))? = set.first else {
       Issue.record("expected setStatus(inactive), got \(set)")

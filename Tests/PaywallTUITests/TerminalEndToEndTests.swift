@@ -262,6 +262,22 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "status: unknown")
   }
 
+  /// The simulated store's timer changes the status bar by itself: at renewal=2s a cancelled
+  /// subscription expires within two seconds of the last key.
+  @Test func theStatusBarChangesOnTheStoresClockWithNoKeyPressed() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --time-rate renewal=2s --start pro=subscribed"))
+    pane.wait(forText: "status: active:pro")
+    try pane.send("d")
+    pane.wait(forText: "Debug panel (QA)")
+    pane.wait(forText: "(renewal=2s)")
+    try pane.send("c")
+    pane.wait(forText: "auto-renewal off")
+    try pane.send("Escape")
+    pane.wait(for: "the debug panel to close") { !$0.contains("Debug panel (QA)") }
+    // No key from here on: the store's timer ends the period and the status bar follows.
+    pane.wait(forText: "status: inactive", within: 10)
+  }
+
   /// Monochrome terminals and NO_COLOR get attributes only, and every text stays readable.
   @Test(arguments: [("vt100", false), ("xterm-256color", true), ("xterm-color", false), ("linux", false), ("screen", false)])
   func everyTerminalKindPaints(term: String, noColor: Bool) throws {

@@ -254,16 +254,14 @@ public enum AppModel {
 
   /// The panel's keys by topic, shown in the panel itself.
   static let debugSections: [(String, [(Character, String)])] = [
-    ("clock", [("h", "+1 hour"), ("a", "+1 day"), ("w", "+1 week"), ("m", "+1 month"), (">", "to the next renewal or expiry"),
+    ("clock", [("h", "+1 hour"), ("a", "+1 day"), ("w", "+1 week"), ("m", "+1 month"), (">", "next change"),
                ("+", "type a duration")]),
     ("status", [("s", "cycle unknown → inactive → active (all entitlements)")]),
-    ("purchase", [("y", "approve Ask to Buy"), ("n", "decline it"), ("i", "interrupt the next purchase"),
-                  ("e", "complete the interrupted one")]),
-    ("subscription", [("c", "cancel (auto-renew off)"), ("f", "refund"), ("v", "revoke"), ("u", "upgrade"), ("o", "downgrade")]),
-    ("billing", [("b", "billing issue"), ("g", "resolve it"), ("p", "price increase"), ("k", "accept it"), ("j", "decline it")]),
+    ("purchases", [("y", "approve Ask to Buy"), ("n", "decline"), ("i", "interrupt"), ("e", "resume")]),
+    ("renewals", [("c", "cancel"), ("f", "refund"), ("v", "revoke"), ("u", "upgrade"), ("o", "downgrade")]),
+    ("billing", [("b", "card fails"), ("g", "fix it"), ("p", "raise price"), ("k", "accept"), ("j", "decline")]),
     ("family", [("F", "share a product"), ("R", "stop sharing")]),
-    ("faults", [("x", "fail the next purchase (\"Card declined\")"), ("z", "fail the next restore (networkError)"),
-                ("t", "latency 2s on/off"), ("D", "drop the next response")]),
+    ("faults", [("x", "fail purchase"), ("z", "fail restore"), ("t", "latency"), ("D", "drop reply")]),
   ]
 
   static var debugKeys: [(Character, String)] { debugSections.flatMap(\.1) }

@@ -48,36 +48,50 @@ public enum AppView {
   }
 
   static func drawDebug(_ state: AppState, into frame: inout Frame) {
-    var lines: [[(String, CellStyle)]] = AppModel.debugSections.map { topic, keys in
-      var line: [(String, CellStyle)] = [(topic.padding(toLength: 13, withPad: " ", startingAt: 0), .muted)]
-      for (i, (key, text)) in keys.enumerated() {
-        if i > 0 { line.append((" · ", .muted)) }
-        line += [("\(key) ", .accent), (text, .plain)]
+    let width = min(frame.width - 2, 78)
+    let topicWidth = 11
+    // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
+    // last piece, and these lines are many pieces).
+    var lines: [[(String, CellStyle)]] = []
+    for (topic, keys) in AppModel.debugSections {
+      var row: [(String, CellStyle)] = [(topic.padding(toLength: topicWidth, withPad: " ", startingAt: 0), .muted)]
+      var used = 0
+      for (key, text) in keys {
+        let item = DisplayWidth.of(text) + 2
+        if used > 0 && used + 3 + item > width - 4 - topicWidth {
+          lines.append(row)
+          row = [(String(repeating: " ", count: topicWidth), .plain)]
+          used = 0
+        }
+        if used > 0 { row.append((" · ", .muted)) }
+        row += [("\(key) ", .accent), (text, .plain)]
+        used += (used > 0 ? 3 : 0) + item
       }
-      return line
+      lines.append(row)
     }
     lines.append([])
     if let store = state.store {
       let next = store.nextEvent.map { " · next change \(StoreDates.format($0))" } ?? ""
-      lines.append([("store clock  ", .muted), ("\(StoreDates.format(store.clock)) UTC (\(store.timeRate))\(next)", .plain)])
-      for subscription in store.subscriptions.suffix(4) {
-        lines.append([("  \(subscription.productID)  ", .plain), (subscription.summary, .muted)])
+      lines.append([("store clock ", .muted), ("\(StoreDates.format(store.clock)) UTC (\(store.timeRate))\(next)", .plain)])
+      // The newest two, a row each: `paywall-tui store` has them all.
+      for subscription in store.subscriptions.suffix(2) {
+        let name = "  \(subscription.productID)  "
+        lines.append([(name, .plain), (TextLayout.truncate(subscription.summary, width: width - 4 - DisplayWidth.of(name)), .muted)])
       }
       if store.subscriptions.isEmpty { lines.append([("  the ledger is empty", .muted)]) }
       if !store.pending.isEmpty {
         let pending = store.pending.map { "\($0.kind == .askToBuy ? "Ask to Buy" : "interrupted") \($0.productID)" }
-        lines.append([("pending      ", .muted), (pending.joined(separator: ", "), .plain)])
+        lines.append([("pending     ", .muted), (pending.joined(separator: ", "), .plain)])
       }
-      if !store.faults.isEmpty { lines.append([("armed        ", .muted), (store.faults.joined(separator: " · "), .plain)]) }
+      if !store.faults.isEmpty { lines.append([("armed       ", .muted), (store.faults.joined(separator: " · "), .plain)]) }
     }
-    lines.append([("status       ", .muted), (state.status.description, .plain)])
-    if let notice = state.notice { lines.append([("last         ", .muted), (notice, .plain)]) }
+    if let notice = state.notice { lines.append([("last        ", .muted), (notice, .plain)]) }
     var footer = "d / esc closes"
     if let input = state.debugInput {
-      lines.append([("advance by   ", .accent), (input + "▏", .plain)])
+      lines.append([("advance by  ", .accent), (input + "▏", .plain)])
       footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
     }
-    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: footer, into: &frame, preferredWidth: 76)
+    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: footer, into: &frame, preferredWidth: width)
   }
 
   static func activity(_ state: AppState, _ session: PaywallSession) -> String? {

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import PaywallModel
+@testable import PaywallTUI
+
+/// The QA debug panel: its keys, the typed duration, what it shows of the store, and the runtime
+/// carrying its actions out on a real simulated store.
+@Suite struct DebugPanelTests {
+  static func panel() throws -> AppState {
+    var state = try AppModelTests.opened()
+    _ = AppModel.update(&state, .key(.character("d")))
+    return state
+  }
+
+  static func action(_ key: Character, _ state: inout AppState) -> DebugAction? {
+    guard case .debug(let action)? = AppModel.update(&state, .key(.character(key))).first else { return nil }
+    return action
+  }
+
+  @Test(arguments: [
+    (Character("h"), DebugAction.advanceClock(seconds: 3600)),
+    ("a", .advanceClock(seconds: 86_400)),
+    ("w", .advanceClock(seconds: 7 * 86_400)),
+    ("m", .advanceClock(seconds: 86_400 * 365 / 12)),
+    (">", .advanceToNextEvent),
+    ("y", .store(.approve)),
+    ("n", .store(.decline)),
+    ("i", .store(.interruptNextPurchase)),
+    ("e", .store(.resolveInterrupted)),
+    ("c", .store(.cancel(productID: nil))),
+    ("f", .store(.refund(productID: nil))),
+    ("v", .store(.revoke(productID: nil))),
+    ("u", .store(.upgrade(productID: nil))),
+    ("o", .store(.downgrade(productID: nil))),
+    ("b", .store(.billingIssue(productID: nil, grace: nil))),
+    ("g", .store(.resolveBilling(productID: nil))),
+    ("p", .store(.priceIncrease(productID: nil, price: nil))),
+    ("k", .store(.acceptPrice(productID: nil))),
+    ("j", .store(.declinePrice(productID: nil))),
+    ("F", .store(.familyShare(productID: nil))),
+    ("R", .store(.familyRevoke(productID: nil))),
+    ("x", .failNextPurchase("Card declined")),
+    ("z", .failNextRestore(.networkError)),
+    ("t", .setLatency(seconds: 2)),
+    ("D", .dropNextResponse),
+  ])
+  func everyKeyAsksForItsAction(key: Character, expected: DebugAction) throws {
+    var state = try Self.panel()
+    #expect(Self.action(key, &state) == expected)
+    #expect(state.showsDebug, "the panel stays open")
+    #expect(AppModel.debugKeys.contains { $0.0 == key }, "the panel lists \(key)")
+  }
+
+  @Test func theKeysAreUniqueAndAllShown() throws {
+    let keys = AppModel.debugKeys.map(\.0)
+    #expect(Set(keys).count == keys.count)
+    let text = AppView.render(try Self.panel(), size: Size(width: 80, height: 24)).text
+    for topic in AppModel.debugSections.map(\.0) {
+      #expect(text.contains(topic), "the panel shows \(topic)")
+    }
+    for phrase in ["+1 month", "card fails", "drop reply", "share a product", "d / esc closes"] {
+      #expect(text.contains(phrase), "the panel shows '\(phrase)':\n\(text)")
+    }
+  }
+
+  @Test func aTypedDurationAdvancesTheClock() throws {
+    var state = try Self.panel()
+    _ = AppModel.update(&state, .key(.character("+")))
+    #expect(state.debugInput == "")
+    for c in "3dx" { _ = AppModel.update(&state, .key(.character(c))) }
+    _ = AppModel.update(&state, .key(.backspace))
+    #expect(state.debugInput == "3d")
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("advance by  3d▏"))
+    let effects = AppModel.update(&state, .key(.enter))
+    guard case .debug(.advanceClock(let seconds))? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
+    #expect(seconds == 3 * 86_400)
+    #expect(state.debugInput == nil && state.showsDebug)
+
+    _ = AppModel.update(&state, .key(.character("+")))
+    for c in "soon" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppModel.update(&state, .key(.enter)).isEmpty)
+    #expect(state.notice?.contains("'soon' is not a duration") == true)
+    _ = AppModel.update(&state, .key(.escape))
+    #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
+  }
+
+  @Test func latencyTogglesOff() throws {
+    var state = try Self.panel()
+    state.store = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
+                             usedIntroGroups: [], faults: ["latency 2s"])
+    #expect(Self.action("t", &state) == .setLatency(seconds: 0))
+  }
+
+  /// A subscriber is not offered the group's trial again: the paywall opens without it.
+  @Test func aUsedIntroOfferHidesTheTrialOnTheNextPaywall() throws {
+    var state = AppState(project: try Fixtures.demoProject())
+    state.store = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
+                             usedIntroGroups: ["pro"], faults: [])
+    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    #expect(state.session?.paywall.showsFreeTrial == false)
+    let text = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(!text.contains("Start my free trial") && text.contains("Continue"))
+    state.store?.usedIntroGroups = []
+    state.session = nil
+    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    #expect(state.session?.paywall.showsFreeTrial == true)
+  }
+
+  /// The runtime carries the panel's actions out on the store and shows what happened.
+  @Test func theRuntimePerformsStoreActionsAndShowsTheStore() async throws {
+    let project = try Fixtures.demoProject()
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let runtime = AppRuntime(state: AppState(project: project), controller: FaultInjectingController(store, clock: clock),
+                             statusStore: status, clock: clock, statusCache: nil, store: store, timeRate: "month=30s") { _ in }
+    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    await runtime.settle()
+    runtime.send(.key(.character("d")))
+    await runtime.settle()
+    store.purchaseNow(try #require(project.catalog.product(id: "com.acme.pro.monthly")))
+    runtime.send(.key(.character("c")))
+    await runtime.settle()
+    #expect(runtime.state.notice?.hasPrefix("auto-renewal off for com.acme.pro.monthly, ends 2026-02-01 00:00:00") == true,
+            "\(runtime.state.notice ?? "")")
+    runtime.send(.key(.character(">")))
+    await runtime.settle()
+    #expect(runtime.state.notice == "clock advanced to 2026-02-01 00:00:00 UTC")
+    #expect(runtime.state.status == .inactive, "the jump reached the expiry")
+    let panel = try #require(runtime.state.store)
+    #expect(panel.timeRate == "month=30s" && panel.clock == clock.now)
+    #expect(panel.subscriptions.first?.state == .expired)
+    let text = AppView.render(runtime.state, size: Size(width: 80, height: 24)).text
+    #expect(text.contains("store clock 2026-02-01 00:00:00 UTC (month=30s)"), "\(text)")
+    #expect(text.contains("com.acme.pro.monthly  expired 2026-02-01 00:00:00 (autoRenewDisabled)"), "\(text)")
+    runtime.send(.key(.character("g")))
+    await runtime.settle()
+    #expect(runtime.state.notice?.hasPrefix("no live subscription to resolve billing for") == true)
+    runtime.send(.key(.character("D")))
+    await runtime.settle()
+    #expect(runtime.state.store?.faults == ["next response dropped"])
+    #expect(AppView.render(runtime.state, size: Size(width: 80, height: 24)).text.contains("armed       next response dropped"))
+  }
+}
