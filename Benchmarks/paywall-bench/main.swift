@@ -4,12 +4,15 @@
 //    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
 // 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24);
 // 3. subscription status changes delivered to 3 observers (target >= 1,000,000 changes/s);
-// 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target < 1 s, the release binary).
+// 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target < 1 s, the release binary);
+// 5. the subscription status derived from a ledger of 100,000 transactions (target < 50 ms).
 import Foundation
 import PaywallModel
 import PaywallTUI
 
 let quick = CommandLine.arguments.contains("--quick")
+/// Runs only the ledger derivation benchmark.
+let ledgerOnly = CommandLine.arguments.contains("--ledger-only")
 /// Skips the parse benchmark, for profiling render alone.
 let renderOnly = CommandLine.arguments.contains("--render-only")
 
@@ -98,7 +101,7 @@ let storekitURL = directory.appendingPathComponent("Bench.storekit")
 let storekit = generateStoreKit(count: 5_000)
 try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
 
-let runs = renderOnly ? 0 : quick ? 5 : 25
+let runs = renderOnly || ledgerOnly ? 0 : quick ? 5 : 25
 var ours: [Double] = []
 var peer: [Double] = []
 var productCount = 0
@@ -127,7 +130,7 @@ guard let project = ProjectLoader.load(path: demo).project, let onboarding = pro
   fatalError("cannot load the demo project at \(demo)")
 }
 let screen = PaywallScreenState(paywall: ResolvedPaywall(onboarding, catalog: project.catalog))
-for size in [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
+for size in ledgerOnly ? [] : [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
   var frames = 0
   var checksum = 0
   let budget = quick ? 0.3 : 1.5
@@ -150,7 +153,7 @@ for size in [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
 
 // MARK: 3. status changes to 3 observers
 
-if !renderOnly {
+if !renderOnly && !ledgerOnly {
   let changes = quick ? 200_000 : 1_000_000
   let store = SubscriptionStatusStore(.inactive)
   let final = SubscriptionStatus.active([Entitlement("final")])
@@ -197,7 +200,7 @@ final class ResultBox: @unchecked Sendable {
 
 // MARK: 4. play of 1,000 purchase-restore cycles
 
-if !renderOnly {
+if !renderOnly && !ledgerOnly {
   let cycles = quick ? 200 : 1_000
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
   if FileManager.default.isExecutableFile(atPath: binary.path) {
@@ -228,4 +231,80 @@ if !renderOnly {
   } else {
     print("play benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
+}
+
+// MARK: 5. the status derived from a ledger of 100,000 transactions
+
+/// A ledger as the store writes it: 100 subscription groups renewing weekly for years, with
+/// cancels and returns, billing issues with grace and their fixes, upgrades to an annual plan,
+/// downgrades back at renewal and refunds mixed in, until it holds `transactions` transactions.
+func benchmarkLedger(transactions: Int) -> (Catalog, [LedgerEntry], Date) {
+  var products: [StoreProduct] = []
+  for g in 0..<100 {
+    let entitlement: Set<Entitlement> = [Entitlement("feature\(g % 10)")]
+    products.append(StoreProduct(id: "bench.g\(g).weekly", displayName: "Weekly \(g)", price: Decimal(string: "4.99")!,
+                                 kind: .autoRenewable, subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .week),
+                                 subscriptionGroup: "g\(g)", groupLevel: 2, entitlements: entitlement))
+    products.append(StoreProduct(id: "bench.g\(g).annual", displayName: "Annual \(g)", price: Decimal(string: "59.99")!,
+                                 kind: .autoRenewable, subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .year),
+                                 introductoryOffer: IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)),
+                                 subscriptionGroup: "g\(g)", groupLevel: 1, entitlements: entitlement))
+  }
+  let catalog = Catalog(products: products)
+  let clock = SimulatedTimeSource()
+  let store = SimulatedStore(catalog: catalog, status: SubscriptionStatusStore(), clock: clock, directory: nil)
+  var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+  func random(_ n: Int) -> Int {
+    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return Int((seed >> 33) % UInt64(n))
+  }
+  for g in 0..<100 { store.purchaseNow(catalog.products[2 * g]) }
+  while store.derived.transactionCount < transactions {
+    clock.advance(by: 7 * 86_400)
+    store.refreshStatus()
+    for _ in 0..<4 {
+      let g = random(100)
+      let weekly = catalog.products[2 * g]
+      switch random(12) {
+      case 0: store.perform(.cancel(productID: nil))
+      case 1, 2: store.purchaseNow(weekly)  // a return, or auto-renewal back on
+      case 3: store.perform(.billingIssue(productID: nil, grace: true))
+      case 4: store.perform(.resolveBilling(productID: nil))
+      case 5: store.purchaseNow(catalog.products[2 * g + 1])  // an upgrade
+      case 6: store.perform(.downgrade(productID: weekly.id))
+      case 7: store.perform(.refund(productID: nil))
+      default: break
+      }
+    }
+  }
+  // The lines up to the 100,000th transaction: a prefix of a ledger is a ledger.
+  var count = 0
+  let entries = Array(store.entries.prefix { entry in
+    if count == transactions { return false }
+    if entry.kind.isTransaction { count += 1 }
+    return true
+  })
+  return (catalog, entries, entries.last!.date)
+}
+
+if !renderOnly {
+  let (catalog, entries, end) = benchmarkLedger(transactions: 100_000)
+  let rules = StoreRules()
+  var derived: DerivedState?
+  var times: [Double] = []
+  for _ in 0..<(quick ? 5 : 21) {
+    times.append(seconds { derived = LedgerDerivation.derive(entries, catalog: catalog, rules: rules, at: end) })
+  }
+  let state = derived!
+  precondition(state.transactionCount >= 100_000 && state.issues.isEmpty, "\(state.transactionCount) \(state.issues.prefix(3))")
+  let kinds = Dictionary(grouping: entries, by: \.kind).mapValues(\.count)
+  let mix = ["renewal", "upgrade", "downgrade", "refund", "billingRetry", "expiry"].map { name in
+    "\(kinds[LedgerEntry.Kind(rawValue: name)!] ?? 0) \(name)"
+  }.joined(separator: ", ")
+  print(String(format: "derive the status from a ledger of 100,000 transactions (%d lines: %@): %6.2f ms median of %d, %@  (target < 50 ms)",
+               entries.count, mix, median(times) * 1000, times.count, state.status.isActive ? "active" : "inactive"))
+  // From actions alone the derivation generates every renewal itself (calendar arithmetic included).
+  let actions = entries.filter { !$0.kind.isLifecycleRecord }
+  let fromActions = seconds { _ = LedgerDerivation.derive(actions, catalog: catalog, rules: rules, at: end) }
+  print(String(format: "  the same from its %d actions alone (every renewal generated):  %6.2f ms", actions.count, fromActions * 1000))
 }

@@ -277,20 +277,28 @@ public struct LedgerReplay: Sendable {
   }
 
   private mutating func applyRenewal(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
-    var subscription = subscriptions[index]
     if replayed {
-      let expected = subscription.state == .subscribed ? subscription.expirationDate : subscription.resolvedAt
-      if !(subscription.isLive && expected == entry.date) {
-        note(entry, "renews when nothing was due (state \(subscription.state.rawValue), due \(expected.map(Self.format) ?? "never"))")
+      // Field by field, not a copy of the whole subscription: once per renewal of a long ledger.
+      let state = subscriptions[index].state
+      let expected = state == .subscribed ? subscriptions[index].expirationDate : subscriptions[index].resolvedAt
+      if !(subscriptions[index].isLive && expected == entry.date) {
+        note(entry, "renews when nothing was due (state \(state.rawValue), due \(expected.map(Self.format) ?? "never"))")
       }
     }
+    let catalog = self.catalog
+    // In place: this runs once per renewal, the bulk of a long ledger.
+    Self.renew(&subscriptions[index], with: entry, catalog: catalog)
+    schedule(index)
+  }
+
+  private static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, catalog: Catalog) {
     if entry.productID != subscription.productID {
       let product = catalog.product(id: entry.productID)
       subscription.kind = product?.kind ?? subscription.kind
       subscription.entitlements = product?.entitlements ?? []
+      subscription.productID = entry.productID
     }
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
-    subscription.productID = entry.productID
     subscription.transactionID = entry.id
     subscription.periodStart = entry.date
     subscription.expirationDate = entry.expirationDate
@@ -306,8 +314,6 @@ public struct LedgerReplay: Sendable {
     subscription.gracePeriodEnd = nil
     subscription.billingRetryEnd = nil
     subscription.state = .subscribed
-    subscriptions[index] = subscription
-    schedule(index)
   }
 
   private mutating func applyExpiry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
