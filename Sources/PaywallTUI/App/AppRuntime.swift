@@ -15,6 +15,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// The simulated store behind `controller`, when there is one: the debug panel acts on it.
   public let store: SimulatedStore?
   private let statusCache: StatusCache?
+  private let assignmentFile: AssignmentFile?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
   private struct Shared {
@@ -29,7 +30,7 @@ public final class AppRuntime: @unchecked Sendable {
 
   public init(state: AppState, controller: any PurchaseController, statusStore: SubscriptionStatusStore,
               clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil,
-              onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+              assignmentFile: AssignmentFile? = nil, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     var initial = state
     initial.status = statusStore.status
     self.state = initial
@@ -38,6 +39,7 @@ public final class AppRuntime: @unchecked Sendable {
     self.statusStore = statusStore
     self.clock = clock
     self.statusCache = statusCache
+    self.assignmentFile = assignmentFile
     self.onEvent = onEvent
     if let ask = askController {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
@@ -152,6 +154,18 @@ public final class AppRuntime: @unchecked Sendable {
       }
     case .answerAsk(let id, let answer):
       askController?.answer(id, with: answer)
+    case .startStatusTimeout(let id, let seconds):
+      start { runtime in
+        try? await runtime.clock.sleep(seconds: seconds)
+        return .registrationTimedOut(id: id)
+      }
+    case .saveAssignments(let book):
+      guard let assignmentFile else { return }
+      do {
+        try assignmentFile.save(book)
+      } catch {
+        send(.notice("\(error.description); audience assignments are not kept this session"))
+      }
     case .debug(let action):
       perform(action)
     case .quit:

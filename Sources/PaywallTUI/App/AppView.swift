@@ -67,15 +67,35 @@ public enum AppView {
     }
   }
 
+  /// With no paywall up: the home screen. It lists the project's placements (with their gating)
+  /// to register, and what the last registration did; a project without campaigns offers to show
+  /// the last paywall again.
   static func closedScreen(_ state: AppState, size: Size) -> Frame {
     var frame = Frame(size: size)
     var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
-    if let (id, result) = state.closed {
+    let placements = state.project.placements
+    if !state.outcome.isEmpty {
+      for (i, line) in state.outcome.enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
+      lines.append(("", .plain))
+    } else if let (id, result) = state.closed {
       let name = state.project.paywall(id: id)?.name ?? id
       lines.append(("\(name) closed: \(result)", .accent))
+      lines.append(("", .plain))
     }
-    lines.append(("", .plain))
-    lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
+    if placements.isEmpty {
+      lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
+    } else {
+      lines.append(("Placements", .muted))
+      let selected = min(state.homeSelection, placements.count - 1)
+      let nameWidth = placements.map { DisplayWidth.of($0) }.max() ?? 0
+      for (i, placement) in placements.enumerated() {
+        let gating = state.project.gating(of: placement) ?? "holdout"
+        let name = placement + String(repeating: " ", count: nameWidth - DisplayWidth.of(placement))
+        lines.append(("\(i == selected ? "▸" : " ") \(i + 1) \(name)  \(gating)", i == selected ? .selected : .plain))
+      }
+      lines.append(("", .plain))
+      lines.append(("↑↓ choose · enter register · q quit · ? help", .muted))
+    }
     let rows = lines.flatMap { text, style in
       text.isEmpty ? [("", style)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style) }
     }
@@ -135,7 +155,8 @@ public enum AppView {
     ("enter", "activate what has the focus (first: the purchase button)"),
     ("space", "activate the focused button"),
     ("r", "restore purchases"),
-    ("q  esc", "close the paywall (decline); on the closed screen: quit"),
+    ("q  esc", "close the paywall (decline); on the home screen: quit"),
+    ("↑↓ enter", "home screen: choose a placement and register it"),
     ("l", "show or hide the event log"),
     ("d", "debug panel: set the status, advance the clock, approve, refund, fail"),
     ("click", "select a product or press a button"),

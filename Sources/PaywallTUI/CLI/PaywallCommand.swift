@@ -3,7 +3,7 @@ import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
 public enum PaywallCommand {
-  static var subcommands: [any CLICommand.Type] { [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self] }
+  static var subcommands: [any CLICommand.Type] { [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self] }
 
   static var help: String {
     var lines = [
