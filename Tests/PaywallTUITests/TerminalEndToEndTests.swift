@@ -176,6 +176,20 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "closed: declined", within: 0.8)
   }
 
+  @Test func theHomeScreenRegistersAPlacementAndShowsTheOutcome() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --home --controller scripted --status inactive"))
+    pane.wait(forText: "export_pdf")
+    try pane.send("Down")
+    pane.wait(forText: "▸ 2 export_pdf")
+    try pane.send("Enter")
+    pane.wait(forText: "Choose your plan")
+    try pane.send("q")
+    pane.wait(forText: "feature did not run (gated)")
+    try pane.send("5")
+    pane.wait(forText: "beta_sync: skipped (holdout)")
+    pane.wait(forText: "feature ran: beta_sync")
+  }
+
   @Test func resizeRelayoutsAndComesBack() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "╭────────────────────╮", within: 10)
