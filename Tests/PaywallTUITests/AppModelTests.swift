@@ -306,3 +306,22 @@ struct RegistrationTests {
     #expect(state.session?.id == "onboarding")
   }
 }
+
+extension RegistrationTests {
+  @Test func theDebugPanelSetsUserAttributesThatAudiencesRead() throws {
+    var state = try Self.home()
+    _ = AppModel.update(&state, .key(.character("d")))
+    _ = AppModel.update(&state, .key(.character("u")))
+    for c in "should_display=true" { _ = AppModel.update(&state, .key(.character(c))) }
+    _ = AppModel.update(&state, .key(.enter))
+    _ = AppModel.update(&state, .key(.character("u")))
+    for c in "some_value=13" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("some_value=13"))
+    _ = AppModel.update(&state, .key(.enter))
+    #expect(state.userAttributes == ["should_display": "true", "some_value": "13"])
+    _ = AppModel.update(&state, .key(.escape))
+    let effects = AppModel.update(&state, .register(placement: "power_user_offer", params: [:]))
+    #expect(Self.events(effects).contains("paywall_open"))
+    #expect(state.session?.id == "winback")
+  }
+}

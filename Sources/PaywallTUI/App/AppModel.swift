@@ -405,9 +405,39 @@ public enum AppModel {
     ("n", "decline it"),
     ("f", "refund the latest purchase"),
     ("x", "fail the next purchase (\"Card declined\")"),
+    ("u", "set a user attribute (key=value) for audience filters"),
   ]
 
   static func handleDebug(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    if var input = state.attributeInput {
+      switch key {
+      case .enter:
+        state.attributeInput = nil
+        guard let eq = input.firstIndex(of: "="), eq != input.startIndex else {
+          state.notice = "'\(input)' is not key=value; press u to try again"
+          return []
+        }
+        let name = String(input[..<eq]), value = String(input[input.index(after: eq)...])
+        state.userAttributes[name] = value
+        state.notice = "user.\(name) = \(FilterValue(parsing: value))"
+      case .escape:
+        state.attributeInput = nil
+      case .backspace:
+        if !input.isEmpty { input.removeLast() }
+        state.attributeInput = input
+      case .space:
+        state.attributeInput = input + " "
+      case .character(let c):
+        if input.count < 200 { state.attributeInput = input + String(c) }
+      default:
+        break
+      }
+      return []
+    }
+    if key == .character("u") {
+      state.attributeInput = ""
+      return []
+    }
     guard case .character(let c) = key else {
       if key == .escape || key == .enter { state.showsDebug = false }
       return []

@@ -36,6 +36,8 @@ public struct AppState: Sendable {
   public var showsLog = false
   /// The QA debug panel (`d`).
   public var showsDebug = false
+  /// A user attribute being typed in the debug panel (`u`), as `key=value`.
+  public var attributeInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   public var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.

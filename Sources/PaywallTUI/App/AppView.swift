@@ -51,6 +51,14 @@ public enum AppView {
     var lines = AppModel.debugKeys.map { key, text -> [(String, CellStyle)] in [("\(key)  ", .accent), (text, .plain)] }
     lines.append([])
     lines.append([("status ", .muted), (state.status.description, .plain)])
+    if !state.userAttributes.isEmpty {
+      let attributes = state.userAttributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+      lines.append([("user   ", .muted), (attributes, .plain)])
+    }
+    if let input = state.attributeInput {
+      lines.append([("set    ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
+      lines.append([("       enter sets it · esc cancels", .muted)])
+    }
     if let notice = state.notice { lines.append([("last   ", .muted), (notice, .plain)]) }
     Overlay.box(title: "Debug panel (QA)", lines: lines, footer: "d / esc closes", into: &frame, preferredWidth: 66)
   }
