@@ -26,10 +26,20 @@ final class TmuxPane {
     // The server this starts outlives the command: give it no pipe to hold open.
     try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh \(directory)/pane.sh"],
              readOutput: false)
+    let pids = try tmux(["display-message", "-p", "-t", "main", "#{pid} #{pane_pid}"]).split(separator: " ")
+      .compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    (serverPID, panePID) = pids.count == 2 ? (pids[0], pids[1]) : (0, 0)
   }
 
+  private var serverPID: pid_t = 0
+  private var panePID: pid_t = 0
+
   deinit {
+    // `kill-server` alone can leave the server (and the app in its pane) running; nothing may
+    // outlive a test, so the pane's process group and the server are killed outright.
+    if panePID > 0 { kill(-panePID, SIGKILL) }
     _ = try? tmux(["kill-server"], readOutput: false)
+    if serverPID > 0 { kill(serverPID, SIGKILL) }
     try? FileManager.default.removeItem(atPath: directory)
   }
 
