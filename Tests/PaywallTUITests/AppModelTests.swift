@@ -7,8 +7,8 @@ import Testing
 /// are checked directly.
 @Suite("App model")
 struct AppModelTests {
-  static func opened(_ paywall: String = "onboarding") throws -> AppState {
-    var state = AppState(project: try Fixtures.demoProject())
+  static func opened(_ paywall: String = "onboarding", campaigns: Bool = true) throws -> AppState {
+    var state = AppState(project: campaigns ? try Fixtures.demoProject() : try Fixtures.demoProjectWithoutCampaigns())
     _ = AppModel.update(&state, .open(paywallID: paywall, selected: nil))
     return state
   }
@@ -64,7 +64,7 @@ struct AppModelTests {
   }
 
   @Test func qClosesWithDeclineAndEnterReopens() throws {
-    var state = try Self.opened()
+    var state = try Self.opened(campaigns: false)
     let close = AppModel.update(&state, .key(.character("q")))
     #expect(Self.events(close) == ["paywall_decline", "paywall_close"])
     #expect(state.session == nil)
@@ -169,7 +169,7 @@ struct AppModelTests {
   }
 
   @Test func theClosedScreenWrapsOnNarrowTerminals() throws {
-    var state = try Self.opened()
+    var state = try Self.opened(campaigns: false)
     _ = AppModel.update(&state, .key(.enter))
     _ = AppModel.update(&state, .purchaseFinished(.purchased))
     let text = AppView.render(state, size: Size(width: 40, height: 12)).text
@@ -194,9 +194,9 @@ struct AppModelTests {
   }
 
   @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
-    var state = AppState(project: try Fixtures.demoProject())
+    var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), status: .inactive)
     let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))
-    #expect(Self.events(effects) == ["handler.onSkip", "feature.run"])
+    #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
     let builtIn = AppModel.update(&state, .register(placement: "paywall_open", params: [:]))
     #expect(Self.events(builtIn) == ["handler.onError"])
     _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
@@ -223,5 +223,105 @@ struct AppModelTests {
     let log = AppView.render(state, size: Size(width: 80, height: 24))
     #expect(log.text.contains("transaction_fail"))
     #expect(log.lines[23].contains("status:"), "the status bar stays on the last row")
+  }
+}
+
+/// `register` and the home screen through `AppModel.update`, on the demo project's campaigns.
+@Suite("Registration")
+struct RegistrationTests {
+  static func events(_ effects: [AppEffect]) -> [String] { AppModelTests.events(effects) }
+
+  static func home(_ status: SubscriptionStatus = .inactive) throws -> AppState {
+    AppState(project: try Fixtures.demoProject(), status: status, assignments: AssignmentBook(userID: "tester"))
+  }
+
+  @Test func theHomeScreenListsPlacementsWithTheirGatingAndRegistersTheChosenOne() throws {
+    var state = try Self.home()
+    let text = AppView.render(state, size: Size(width: 80, height: 24)).text
+    for line in ["onboarding", "export_pdf", "settings_upgrade", "power_user_offer", "beta_sync"] {
+      #expect(text.contains(line), "\(text)")
+    }
+    #expect(!text.contains("transaction_abandon"), "implicit placements are not offered")
+    #expect(text.contains("non-gated") && text.contains("gated") && text.contains("holdout"))
+    _ = AppModel.update(&state, .key(.down))
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("▸ 2 export_pdf"))
+    let effects = AppModel.update(&state, .key(.enter))
+    #expect(Self.events(effects) == ["trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
+    #expect(state.session?.id == "plans")
+    _ = AppModel.update(&state, .key(.character("q")))
+    let after = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(after.contains("export_pdf: plans declined") && after.contains("feature did not run (gated)"), "\(after)")
+    let skipped = AppModel.update(&state, .key(.character("5")))
+    #expect(Self.events(skipped) == ["trigger_fire", "paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("beta_sync: skipped (holdout)"))
+  }
+
+  @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
+    var state = try Self.home(.unknown)
+    let wait = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
+    guard case .startStatusTimeout(let id, 5)? = wait.first else {
+      Issue.record("expected a 5 s timeout, got \(wait)")
+      return
+    }
+    let known = AppModel.update(&state, .statusChanged(.inactive))
+    #expect(Self.events(known).contains("paywall_open"))
+    #expect(AppModel.update(&state, .registrationTimedOut(id: id)).isEmpty, "a timeout after the status came is ignored")
+
+    var late = try Self.home(.unknown)
+    guard case .startStatusTimeout(let lateID, _)? = AppModel.update(&late, .register(placement: "onboarding", params: [:])).first else {
+      Issue.record("expected a timeout")
+      return
+    }
+    let failed = AppModel.update(&late, .registrationTimedOut(id: lateID))
+    #expect(Self.events(failed) == ["handler.onError"])
+    #expect(late.session == nil)
+    #expect(Self.events(AppModel.update(&late, .statusChanged(.inactive))) == ["subscriptionStatus_didChange"], "nothing waits any more")
+  }
+
+  @Test func anAbandonedPurchaseChainsToTheWinBackOnce() throws {
+    var state = try Self.home()
+    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
+    _ = AppModel.update(&state, .key(.enter))
+    let abandon = AppModel.update(&state, .purchaseFinished(.cancelled))
+    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onDismiss", "trigger_fire",
+                                     "paywallPresentationRequest", "paywall_open"])
+    #expect(state.session?.id == "winback")
+    #expect(state.registration?.isImplicit == true)
+    _ = AppModel.update(&state, .key(.enter))
+    let again = AppModel.update(&state, .purchaseFinished(.cancelled))
+    #expect(Self.events(again) == ["transaction_abandon"], "a paywall shown by an implicit placement never chains")
+    let decline = AppModel.update(&state, .key(.character("q")))
+    #expect(Self.events(decline) == ["paywall_decline", "paywall_close"], "no handler and no feature for an implicit paywall")
+  }
+
+  @Test func aPlacementButtonOnAPaywallSkipsOrRefuses() throws {
+    var state = try Self.home()
+    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    var session = try #require(state.session)
+    let skip = AppModel.activate(.placement("no_campaign"), &session, &state)
+    #expect(Self.events(skip) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    var again = try #require(state.session)
+    let refused = AppModel.activate(.placement("export_pdf"), &again, &state)
+    #expect(Self.events(refused) == ["handler.onError"], "presenting over a paywall is the SDK's paywallAlreadyPresented")
+    #expect(state.session?.id == "onboarding")
+  }
+}
+
+extension RegistrationTests {
+  @Test func theDebugPanelSetsUserAttributesThatAudiencesRead() throws {
+    var state = try Self.home()
+    _ = AppModel.update(&state, .key(.character("d")))
+    _ = AppModel.update(&state, .key(.character("u")))
+    for c in "should_display=true" { _ = AppModel.update(&state, .key(.character(c))) }
+    _ = AppModel.update(&state, .key(.enter))
+    _ = AppModel.update(&state, .key(.character("u")))
+    for c in "some_value=13" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("some_value=13"))
+    _ = AppModel.update(&state, .key(.enter))
+    #expect(state.userAttributes == ["should_display": "true", "some_value": "13"])
+    _ = AppModel.update(&state, .key(.escape))
+    let effects = AppModel.update(&state, .register(placement: "power_user_offer", params: [:]))
+    #expect(Self.events(effects).contains("paywall_open"))
+    #expect(state.session?.id == "winback")
   }
 }

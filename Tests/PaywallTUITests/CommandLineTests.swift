@@ -146,4 +146,36 @@ struct CommandLineTests {
     #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("paywall-tui render") && result.stderr.contains("paywall-tui play"))
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
+
+  // MARK: - explain and the option parser
+
+  @Test func explainSaysWhichAudienceMatchedAndWhy() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
+    let at12 = try Self.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=12",
+                             "--state-dir", dir])
+    #expect(at12.status == 0, "\(at12.stderr)")
+    #expect(at12.stdout.contains("no match because user.should_display is true, user.some_value is 12"))
+    #expect(at12.stdout.contains("→ skipped (noAudienceMatch); the feature runs"))
+    let at13 = try Self.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=13",
+                             "--state-dir", dir])
+    #expect(at13.stdout.contains("→ presents paywall 'winback'"))
+    let subscriber = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--state-dir", dir])
+    #expect(subscriber.stdout.contains("→ skipped (userIsSubscribed)"), "\(subscriber.stdout)")
+    let unknown = try Self.run(["explain", "paywalls", "onbording", "--state-dir", dir])
+    #expect(unknown.stdout.contains("no campaign; did you mean 'onboarding'?"))
+    let usage = try Self.run(["explain", "paywalls"])
+    #expect(usage.status == 2)
+    #expect(usage.stderr == "error: 'explain' needs <placement>; see 'paywall-tui explain --help'\n")
+  }
+
+  @Test func usageErrorsAreOneLineWithExitCode2() throws {
+    let typo = try Self.run(["render", "paywalls", "--colour", "never"])
+    #expect(typo.status == 2)
+    #expect(typo.stderr == "error: unknown option '--colour' for 'render' (did you mean '--color'?); see 'paywall-tui render --help'\n")
+    let help = try Self.run(["help", "play"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: paywall-tui play <path> [options]") && help.stdout.contains("--user <key=value>"))
+    let root = try Self.run(["--help"])
+    #expect(root.stdout.contains("explain") && root.stdout.contains("run (default)"))
+  }
 }

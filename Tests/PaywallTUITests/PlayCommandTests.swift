@@ -22,7 +22,9 @@ struct PlayCommandTests {
   /// The table: each scripted outcome gives the SDK's events and screen.
   @Test(arguments: [
     ("purchase=purchased", "enter", ["paywall_open", "transaction_start", "subscriptionStatus_didChange", "transaction_complete", "freeTrial_start", "paywall_close"], "closed: purchased"),
-    ("purchase=cancelled", "enter", ["paywall_open", "transaction_start", "transaction_abandon"], "Start my free trial"),
+    // The demo's campaign on transaction_abandon puts the win-back paywall in the first one's place.
+    ("purchase=cancelled", "enter", ["paywall_open", "transaction_start", "transaction_abandon", "paywall_close", "trigger_fire",
+                                     "paywallPresentationRequest", "paywall_open"], "Come back for half price"),
     ("purchase=pending", "enter", ["paywall_open", "transaction_start", "transaction_fail"], "Waiting for Approval"),
     ("purchase=failed:Card declined", "enter", ["paywall_open", "transaction_start", "transaction_fail"], "Card declined"),
     ("restore=restored", "r", ["paywall_open", "restore_start", "restore_fail"], "No Subscription Found"),

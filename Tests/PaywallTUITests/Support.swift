@@ -17,6 +17,13 @@ enum Fixtures {
     return project
   }
 
+  /// The demo without its campaigns: a project that only has paywalls.
+  static func demoProjectWithoutCampaigns() throws -> Project {
+    var project = try demoProject()
+    project.campaigns = []
+    return project
+  }
+
   static func screen(_ project: Project, paywall: String, select: String? = nil, overrides: [SlotOverride] = []) throws -> PaywallScreenState {
     try RenderCommand.screen(for: project, paywall: paywall, select: select, overrides: overrides, now: now)
   }

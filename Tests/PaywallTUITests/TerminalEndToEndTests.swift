@@ -26,10 +26,20 @@ final class TmuxPane {
     // The server this starts outlives the command: give it no pipe to hold open.
     try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh \(directory)/pane.sh"],
              readOutput: false)
+    let pids = try tmux(["display-message", "-p", "-t", "main", "#{pid} #{pane_pid}"]).split(separator: " ")
+      .compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    (serverPID, panePID) = pids.count == 2 ? (pids[0], pids[1]) : (0, 0)
   }
 
+  private var serverPID: pid_t = 0
+  private var panePID: pid_t = 0
+
   deinit {
+    // `kill-server` alone can leave the server (and the app in its pane) running; nothing may
+    // outlive a test, so the pane's process group and the server are killed outright.
+    if panePID > 0 { kill(-panePID, SIGKILL) }
     _ = try? tmux(["kill-server"], readOutput: false)
+    if serverPID > 0 { kill(serverPID, SIGKILL) }
     try? FileManager.default.removeItem(atPath: directory)
   }
 
@@ -174,6 +184,20 @@ struct TerminalEndToEndTests {
     try pane.send("Escape")
     // ncurses' default Esc delay is a full second; ours answers well within it.
     pane.wait(forText: "closed: declined", within: 0.8)
+  }
+
+  @Test func theHomeScreenRegistersAPlacementAndShowsTheOutcome() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --home --controller scripted --status inactive"))
+    pane.wait(forText: "export_pdf")
+    try pane.send("Down")
+    pane.wait(forText: "▸ 2 export_pdf")
+    try pane.send("Enter")
+    pane.wait(forText: "Choose your plan")
+    try pane.send("q")
+    pane.wait(forText: "feature did not run (gated)")
+    try pane.send("5")
+    pane.wait(forText: "beta_sync: skipped (holdout)")
+    pane.wait(forText: "feature ran: beta_sync")
   }
 
   @Test func resizeRelayoutsAndComesBack() throws {

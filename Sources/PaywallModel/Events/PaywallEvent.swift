@@ -34,6 +34,17 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   public var name: EventName
   public var params: [(String, JSONOutput)]
 
+  /// Whether every `key=value` is among the parameters (a string's text, or any other value's JSON).
+  public func matches(_ expected: [String: String]) -> Bool {
+    expected.allSatisfy { key, value in
+      params.contains { name, actual in
+        guard name == key else { return false }
+        if case .string(let s) = actual { return s == value }
+        return actual.text == value
+      }
+    }
+  }
+
   public init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
     self.name = name
     self.params = params

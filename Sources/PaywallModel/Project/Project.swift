@@ -10,14 +10,38 @@ public struct Project: Sendable {
   public var options: PaywallOptions
   /// Warnings found while loading (an override that could not apply, an unknown storefront…).
   public var warnings: [Diagnostic]
+  /// Placements and their audiences (`campaigns` in app.json).
+  public var campaigns: [Campaign]
+  /// `options.overrideProductsByName`: slot → product, applied to every paywall presented.
+  public var productOverrides: [SlotOverride]
 
   public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
-              warnings: [Diagnostic] = []) {
+              warnings: [Diagnostic] = [], campaigns: [Campaign] = [], productOverrides: [SlotOverride] = []) {
     self.name = name
     self.catalog = catalog
     self.paywalls = paywalls
     self.options = options
     self.warnings = warnings
+    self.campaigns = campaigns
+    self.productOverrides = productOverrides
+  }
+
+  /// The placements a user can register, in the order app.json lists them (implicit ones excluded).
+  public var placements: [String] {
+    campaigns.filter { !$0.isImplicit }.map(\.placement)
+  }
+
+  /// How a placement's paywalls gate its feature: "gated", "non-gated", "mixed", or nil when it
+  /// presents none (holdout only).
+  public func gating(of placement: String) -> String? {
+    guard let campaign = campaigns.first(where: { $0.placement == placement }) else { return nil }
+    var kinds: Set<FeatureGating> = []
+    for audience in campaign.audiences {
+      guard case .paywalls(let variants, _) = audience.outcome else { continue }
+      for variant in variants { kinds.insert(paywall(id: variant.paywallID)?.featureGating ?? .nonGated) }
+    }
+    if kinds.count > 1 { return "mixed" }
+    return kinds.first.map { $0 == .gated ? "gated" : "non-gated" }
   }
 
   public func paywall(id: String) -> PaywallDefinition? {
@@ -87,7 +111,8 @@ public enum ProjectLoader {
     let name = reader.string("name") ?? ((directory as NSString).lastPathComponent)
     let catalogName = reader.string("catalog", required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
-    let options = readOptions(reader)
+    let (options, overrides) = readOptions(reader)
+    let campaigns = CampaignReader.read(reader)
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
@@ -113,17 +138,50 @@ public enum ProjectLoader {
         }
       }
     }
-    return finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all)
+    if !paywallFiles.isEmpty || paywalls.count > 0 {
+      CampaignReader.check(campaigns, paywallIDs: paywalls.map(\.id), file: file, into: &all)
+    }
+    var checkedOverrides: [SlotOverride] = []
+    if let catalog {
+      for (o, location, path) in overrides {
+        if catalog.product(id: o.productID) == nil {
+          all.append(Diagnostic(file: file, location: location, severity: .error,
+                                message: "overrideProductsByName: no product '\(o.productID)' in the catalog\(Suggestions.hint(for: o.productID, in: catalog.productIDs))",
+                                path: path))
+        } else {
+          checkedOverrides.append(o)
+        }
+      }
+    }
+    return finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
+                  campaigns: campaigns.campaigns, overrides: checkedOverrides)
   }
 
   /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",
   /// "message", "closeButtonTitle"}}`, each optional with the SDK's default.
-  private static func readOptions(_ parent: ObjectReader) -> PaywallOptions {
+  private static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(SlotOverride, SourceLocation, JSONPath)]) {
     var options = PaywallOptions()
+    var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
     guard let node = parent.value("options"),
           let reader = ObjectReader(node, path: .root.appending("options"), diagnostics: parent.diagnostics, what: "'options'")
-    else { return options }
+    else { return (options, overrides) }
     defer { reader.finish() }
+    if let byName = reader.value("overrideProductsByName") {
+      let path = reader.path.appending("overrideProductsByName")
+      if let members = byName.members {
+        for member in members {
+          if let id = member.value.stringValue {
+            overrides.append((SlotOverride(slot: member.key, productID: id), member.value.location, path.appending(member.key)))
+          } else {
+            reader.diagnostics.error("slot '\(member.key)' must name a product id (a string)", at: member.value.location,
+                                     path: path.appending(member.key))
+          }
+        }
+      } else {
+        reader.diagnostics.error("'overrideProductsByName' must be an object of slot name → product id, e.g. {\"primary\": \"com.acme.pro.monthly\"}",
+                                 at: byName.location, path: path)
+      }
+    }
     options.automaticallyDismiss = reader.bool("automaticallyDismiss") ?? options.automaticallyDismiss
     options.shouldShowPurchaseFailureAlert = reader.bool("shouldShowPurchaseFailureAlert") ?? options.shouldShowPurchaseFailureAlert
     if let restoreNode = reader.value("restoreFailed"),
@@ -134,7 +192,7 @@ public enum ProjectLoader {
       options.restoreFailed.closeButtonTitle = texts.string("closeButtonTitle") ?? options.restoreFailed.closeButtonTitle
       texts.finish()
     }
-    return options
+    return (options, overrides)
   }
 
   private static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {
@@ -229,13 +287,14 @@ public enum ProjectLoader {
   }
 
   private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
-                             diagnostics: [Diagnostic]) -> ProjectLoadResult {
+                             diagnostics: [Diagnostic], campaigns: [Campaign] = [], overrides: [SlotOverride] = []) -> ProjectLoadResult {
     let sorted = diagnostics.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
     guard let catalog, !sorted.contains(where: { $0.severity == .error }) else {
       return ProjectLoadResult(project: nil, diagnostics: sorted)
     }
     let warnings = sorted.filter { $0.severity == .warning }
-    return ProjectLoadResult(project: Project(name: name, catalog: catalog, paywalls: paywalls, options: options, warnings: warnings),
+    return ProjectLoadResult(project: Project(name: name, catalog: catalog, paywalls: paywalls, options: options, warnings: warnings,
+                                              campaigns: campaigns, productOverrides: overrides),
                              diagnostics: sorted)
   }
 

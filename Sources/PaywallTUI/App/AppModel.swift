@@ -14,7 +14,22 @@ public enum AppModel {
       let event = PaywallEvent(.subscriptionStatusDidChange, [("from", .string(state.status.description)),
                                                              ("to", .string(status.description))])
       state.status = status
-      return record([.emit(event)], &state) + [.saveStatus(status)]
+      var effects = record([.emit(event)], &state) + [.saveStatus(status)]
+      // A register waiting for a known status goes on the moment there is one.
+      if status != .unknown, let waiting = state.waiting {
+        state.waiting = nil
+        effects += evaluate(waiting, &state)
+      }
+      return effects
+    case .registrationTimedOut(let id):
+      guard let waiting = state.waiting, waiting.id == id else { return [] }
+      state.waiting = nil
+      return registrationError(waiting.placement, code: "subscriptionStatusTimeout",
+                               message: "The subscription status was not set within 5 seconds; the feature did not run", &state)
+    case .setOverrides(let overrides):
+      state.overrides = overrides
+      state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
+      return []
     case .purchaseFinished(let result):
       guard var session = state.session else { return [] }
       let effects = PaywallFlow.purchaseFinished(result, in: &session, options: state.options)
@@ -54,64 +69,178 @@ public enum AppModel {
     }
   }
 
-  /// Names the SDK tracks itself; registering one is refused.
-  static let builtInPlacements: Set<String> = Set(EventName.allCases.map(\.rawValue)).union([
-    "app_open", "app_launch", "app_install", "app_close", "session_start", "first_seen", "deepLink_open",
-    "user_attributes", "touches_began", "survey_response",
-  ])
-
-  /// The SDK's register order, as far as this project defines campaigns: a built-in name is
-  /// refused, a paywall already on screen is an error, and a placement with no campaign is
-  /// skipped (`placementNotFound`), which runs the feature.
+  /// `register(placement, params, feature)` in the SDK's order: a built-in name is refused, a
+  /// paywall already on screen is an error, an unknown status waits (up to 5 s) for a known one;
+  /// then the campaign decides: skip (the feature runs) or present.
   static func register(_ placement: String, params: [String: String], _ state: inout AppState) -> [AppEffect] {
-    func error(_ code: String, _ message: String) -> [AppEffect] {
-      state.notice = message
-      return record([.emit(PaywallEvent(.handlerOnError, [("placement", .string(placement)), ("code", .string(code)),
-                                                         ("message", .string(message))]))], &state)
-    }
-    if builtInPlacements.contains(placement) {
-      return error("isBuiltInEvent", "'\(placement)' is a built-in event name and cannot be registered")
+    if PlacementNames.builtIn.contains(placement) {
+      return registrationError(placement, code: "isBuiltInEvent",
+                               message: "'\(placement)' is a built-in event name and cannot be registered", &state)
     }
     if let session = state.session, !session.isDismissed {
-      return error("paywallAlreadyPresented", "a paywall is already on screen (\(session.id)); close it first")
+      return registrationError(placement, code: "paywallAlreadyPresented",
+                               message: "a paywall is already on screen (\(session.id)); close it first", &state)
     }
-    let paramList = params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
-    state.notice = "placement \(placement): no campaign (placementNotFound); the feature ran"
-    return record([
-      .emit(PaywallEvent(.handlerOnSkip, [("placement", .string(placement)), ("reason", "placementNotFound")] + paramList)),
-      .emit(PaywallEvent(.featureRun, [("placement", .string(placement))])),
-    ], &state)
+    let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params)
+    if state.status == .unknown {
+      state.waiting = registration
+      state.notice = "placement \(placement): waiting up to 5 s for the subscription status"
+      state.outcome = ["\(placement): waiting for the subscription status…"]
+      return [.startStatusTimeout(id: registration.id, seconds: 5)]
+    }
+    return evaluate(registration, &state)
+  }
+
+  static func registrationError(_ placement: String, code: String, message: String, _ state: inout AppState) -> [AppEffect] {
+    state.notice = message
+    state.outcome = ["\(placement): error (\(code))", message, "the feature did not run"]
+    return record([.emit(PaywallEvent(.handlerOnError, [("placement", .string(placement)), ("code", .string(code)),
+                                                       ("message", .string(message))]))], &state)
+  }
+
+  /// The campaign's decision for a registration with a known status, and what follows from it.
+  static func evaluate(_ registration: Registration, _ state: inout AppState) -> [AppEffect] {
+    let placement = registration.placement
+    var context = state.filterContext
+    context.params = registration.params.mapValues(FilterValue.init(parsing:))
+    let before = state.assignments
+    let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context, book: &state.assignments)
+    var effects: [AppEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
+    let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
+    let base: [(String, JSONOutput)] = [("placement", .string(placement))]
+    let triggerResult: String = switch evaluation.outcome {
+    case .present, .skip(.userIsSubscribed): "paywall"
+    case .skip(let reason): reason.rawValue
+    }
+    var events: [PaywallEvent] = []
+    if evaluation.outcome != .skip(.placementNotFound) {
+      events.append(PaywallEvent(.triggerFire, base + [("result", .string(triggerResult))] + paramList))
+    }
+    switch evaluation.outcome {
+    case .skip(let reason):
+      events.append(PaywallEvent(.paywallPresentationRequest, base + [("status", "noPresentation"),
+                                                                      ("status_reason", .string(reason.rawValue))]))
+      if registration.isImplicit { return effects + record(events.map { .emit($0) }, &state) }
+      events.append(PaywallEvent(.handlerOnSkip, base + [("reason", .string(reason.rawValue))] + paramList))
+      events.append(PaywallEvent(.featureRun, base))
+      state.notice = "placement \(placement): skipped (\(reason.rawValue)); the feature ran"
+      state.outcome = ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
+      return effects + record(events.map { .emit($0) }, &state)
+    case .present(let paywallID):
+      events.append(PaywallEvent(.paywallPresentationRequest, base + [("status", "presentation"), ("paywall_id", .string(paywallID))]))
+      effects += record(events.map { .emit($0) }, &state)
+      effects += open(paywallID, selected: nil, registration: registration, &state)
+      if !registration.isImplicit {
+        effects += record([.emit(PaywallEvent(.handlerOnPresent, base + [("paywall_id", .string(paywallID))]))], &state)
+      }
+      state.outcome = ["\(placement): presented \(paywallID)"]
+      return effects
+    }
   }
 
   // MARK: - Opening and flow results
 
-  static func open(_ id: String, selected: String?, _ state: inout AppState) -> [AppEffect] {
+  static func open(_ id: String, selected: String?, registration: Registration? = nil, _ state: inout AppState) -> [AppEffect] {
     guard state.session == nil || state.session?.isDismissed == true,
-          let definition = state.project.paywall(id: id) else { return [] }
+          var definition = state.project.paywall(id: id) else { return [] }
+    if !state.overrides.isEmpty {
+      definition = definition.applying(state.overrides, catalog: state.project.catalog).0
+    }
     let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, isTrialEligible: { state.isTrialEligible($0) })
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id
+    state.registration = registration
     state.focus = PaywallScreenState(paywall: resolved).focus
     return apply(effects, session, &state)
   }
 
   /// Stores the session and turns flow effects into app effects; a dismissal clears the screen.
+  /// Also where a registration ends: the handler hears the result, the feature runs as the SDK
+  /// runs it (after purchased or restored; after declined only when non-gated), and an implicit
+  /// placement (`transaction_abandon`, `transaction_fail`, `paywall_decline`) with a campaign
+  /// replaces the paywall with its own, once.
   static func apply(_ effects: [FlowEffect], _ session: PaywallSession, _ state: inout AppState) -> [AppEffect] {
     state.session = session
+    let registration = state.registration
+    var chained: (Registration, PlacementEvaluation)?
+    if registration?.isImplicit != true {
+      for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
+        var book = state.assignments
+        var context = state.filterContext
+        context.params = Dictionary(event.params.compactMap { key, value in
+          if case .string(let s) = value { return (key, FilterValue(parsing: s)) }
+          return nil
+        }, uniquingKeysWith: { a, _ in a })
+        let evaluation = PlacementRules.evaluate(event.name.rawValue, project: state.project, context: context, book: &book)
+        if case .present = evaluation.outcome {
+          chained = (Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: [:], isImplicit: true), evaluation)
+          break
+        }
+      }
+    }
     var out: [AppEffect] = []
+    var dismissed = false
     for effect in effects {
       switch effect {
       case .purchase(let product, let slot): out.append(.purchase(product, slot: slot))
       case .restore: out.append(.restore)
-      case .emit(let event): out += record([.emit(event)], &state)
+      case .emit(let event):
+        out += record([.emit(event)], &state)
+        if event.name == .transactionComplete, let id = event.params.first(where: { $0.0 == "product_id" }).flatMap({ param -> String? in
+          if case .string(let s) = param.1 { return s }
+          return nil
+        }), !state.purchasedProducts.contains(id) {
+          state.purchasedProducts.append(id)
+        }
       case .dismissed(let result):
+        dismissed = true
         state.closed = (session.id, result)
         state.session = nil
         state.focus = nil
+        out += finishRegistration(registration, paywallID: session.id, result: result, forNextPaywall: chained != nil, &state)
       }
     }
+    if let (next, _) = chained {
+      if !dismissed, var current = state.session {
+        // The SDK closes the paywall "for the next paywall": its feature does not run.
+        current.result = .declined
+        out += record([.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
+                                                          ("paywall_name", .string(current.paywall.definition.name)),
+                                                          ("result", "declined"), ("close_reason", "forNextPaywall")]))], &state)
+        state.closed = (current.id, .declined)
+        state.session = nil
+        state.focus = nil
+        out += finishRegistration(registration, paywallID: current.id, result: .declined, forNextPaywall: true, &state)
+      }
+      out += evaluate(next, &state)
+    }
     return out
+  }
+
+  /// The handler's `onDismiss` and the feature, for a paywall that `register` presented.
+  static func finishRegistration(_ registration: Registration?, paywallID: String, result: PaywallResult, forNextPaywall: Bool,
+                                 _ state: inout AppState) -> [AppEffect] {
+    state.registration = nil
+    guard let registration, !registration.isImplicit else { return [] }
+    let gating = state.project.paywall(id: paywallID)?.featureGating ?? .nonGated
+    var params: [(String, JSONOutput)] = [("placement", .string(registration.placement)), ("paywall_id", .string(paywallID)),
+                                          ("result", .string(result.name))]
+    if forNextPaywall { params.append(("close_reason", "forNextPaywall")) }
+    var events = [PaywallEvent(.handlerOnDismiss, params)]
+    let runs: Bool = switch result {
+    case .purchased, .restored: !forNextPaywall
+    case .declined: !forNextPaywall && gating == .nonGated
+    }
+    var outcome = ["\(registration.placement): \(paywallID) \(result)\(forNextPaywall ? " (for the next paywall)" : "")"]
+    if runs {
+      events.append(PaywallEvent(.featureRun, [("placement", .string(registration.placement))]))
+      outcome.append("feature ran: \(registration.placement)")
+    } else {
+      outcome.append("feature did not run" + (forNextPaywall ? " (closed for the next paywall)" : " (\(gating == .gated ? "gated" : "non-gated"))"))
+    }
+    state.outcome = outcome
+    return record(events.map { .emit($0) }, &state)
   }
 
   static func record(_ effects: [AppEffect], _ state: inout AppState) -> [AppEffect] {
@@ -200,10 +329,13 @@ public enum AppModel {
     case .close: return act(.close, &session, &state)
     case .select(let slot): return act(.select(slot: slot), &session, &state)
     case .placement(let name):
-      // A placement fired from a paywall: the paywall stays, so only skips can follow.
-      let event = PaywallEvent(.handlerOnSkip, [("placement", .string(name)), ("reason", "placementNotFound")])
-      state.notice = "placement \(name): no campaign (placementNotFound)"
-      return record([.emit(event)], &state)
+      // A placement fired from a paywall while it is up: only a skip can follow (a paywall is
+      // already on screen), so the campaign is evaluated for its events and the feature.
+      if PlacementNames.builtIn.contains(name) { return register(name, params: [:], &state) }
+      var book = state.assignments
+      let evaluation = PlacementRules.evaluate(name, project: state.project, context: state.filterContext, book: &book)
+      if case .present = evaluation.outcome { return register(name, params: [:], &state) }
+      return evaluate(Registration(id: state.newRegistrationID(), placement: name, params: [:]), &state)
     }
   }
 
@@ -212,10 +344,25 @@ public enum AppModel {
     return apply(effects, session, &state)
   }
 
-  /// With no paywall up: Enter shows the last one again, q or Esc quits.
+  /// With no paywall up, the home screen: ↑↓ choose a placement and Enter registers it (without
+  /// campaigns Enter shows the last paywall again); q or Esc quits.
   static func handleClosed(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    let placements = state.project.placements
     switch key {
+    case .up, .backTab where !placements.isEmpty:
+      state.homeSelection = (state.homeSelection + placements.count - 1) % placements.count
+      return []
+    case .down, .tab where !placements.isEmpty:
+      state.homeSelection = (state.homeSelection + 1) % placements.count
+      return []
+    case .character(let c) where c.isWholeNumber && !placements.isEmpty:
+      guard let n = c.wholeNumberValue, n >= 1, n <= placements.count else { return [] }
+      state.homeSelection = n - 1
+      return register(placements[n - 1], params: [:], &state)
     case .enter:
+      if !placements.isEmpty {
+        return register(placements[min(state.homeSelection, placements.count - 1)], params: [:], &state)
+      }
       guard let id = state.lastPaywallID ?? state.project.paywalls.first?.id else { return [] }
       return open(id, selected: nil, &state)
     case .character("q"), .escape:
@@ -258,10 +405,11 @@ public enum AppModel {
                ("+", "type a duration")]),
     ("status", [("s", "cycle unknown → inactive → active (all entitlements)")]),
     ("purchases", [("y", "approve Ask to Buy"), ("n", "decline"), ("i", "interrupt"), ("e", "resume")]),
-    ("renewals", [("c", "cancel"), ("f", "refund"), ("v", "revoke"), ("u", "upgrade"), ("o", "downgrade")]),
+    ("renewals", [("c", "cancel"), ("f", "refund"), ("v", "revoke"), ("U", "upgrade"), ("O", "downgrade")]),
     ("billing", [("b", "card fails"), ("g", "fix it"), ("p", "raise price"), ("k", "accept"), ("j", "decline")]),
     ("family", [("F", "share a product"), ("R", "stop sharing")]),
     ("faults", [("x", "fail purchase"), ("z", "fail restore"), ("t", "latency"), ("D", "drop reply")]),
+    ("user", [("u", "set a user attribute (key=value) for audience filters")]),
   ]
 
   static var debugKeys: [(Character, String)] { debugSections.flatMap(\.1) }
@@ -270,6 +418,35 @@ public enum AppModel {
 
   static func handleDebug(_ key: Key, _ state: inout AppState) -> [AppEffect] {
     if let input = state.debugInput { return handleDebugInput(key, input, &state) }
+    if var input = state.attributeInput {
+      switch key {
+      case .enter:
+        state.attributeInput = nil
+        guard let eq = input.firstIndex(of: "="), eq != input.startIndex else {
+          state.notice = "'\(input)' is not key=value; press u to try again"
+          return []
+        }
+        let name = String(input[..<eq]), value = String(input[input.index(after: eq)...])
+        state.userAttributes[name] = value
+        state.notice = "user.\(name) = \(FilterValue(parsing: value))"
+      case .escape:
+        state.attributeInput = nil
+      case .backspace:
+        if !input.isEmpty { input.removeLast() }
+        state.attributeInput = input
+      case .space:
+        state.attributeInput = input + " "
+      case .character(let c):
+        if input.count < 200 { state.attributeInput = input + String(c) }
+      default:
+        break
+      }
+      return []
+    }
+    if key == .character("u") {
+      state.attributeInput = ""
+      return []
+    }
     guard case .character(let c) = key else {
       if key == .escape || key == .enter { state.showsDebug = false }
       return []
@@ -298,8 +475,8 @@ public enum AppModel {
     case "c": return [.debug(.store(.cancel(productID: nil)))]
     case "f": return [.debug(.store(.refund(productID: nil)))]
     case "v": return [.debug(.store(.revoke(productID: nil)))]
-    case "u": return [.debug(.store(.upgrade(productID: nil)))]
-    case "o": return [.debug(.store(.downgrade(productID: nil)))]
+    case "U": return [.debug(.store(.upgrade(productID: nil)))]
+    case "O": return [.debug(.store(.downgrade(productID: nil)))]
     case "b": return [.debug(.store(.billingIssue(productID: nil, grace: nil)))]
     case "g": return [.debug(.store(.resolveBilling(productID: nil)))]
     case "p": return [.debug(.store(.priceIncrease(productID: nil, price: nil)))]

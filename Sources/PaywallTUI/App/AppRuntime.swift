@@ -17,6 +17,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
   public let timeRate: String
   private let statusCache: StatusCache?
+  private let assignmentFile: AssignmentFile?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
   private struct Shared {
@@ -33,7 +34,7 @@ public final class AppRuntime: @unchecked Sendable {
 
   public init(state: AppState, controller: any PurchaseController, statusStore: SubscriptionStatusStore,
               clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil, timeRate: String = "realtime",
-              onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+              assignmentFile: AssignmentFile? = nil, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     var initial = state
     initial.status = statusStore.status
     self.state = initial
@@ -43,6 +44,7 @@ public final class AppRuntime: @unchecked Sendable {
     self.statusStore = statusStore
     self.clock = clock
     self.statusCache = statusCache
+    self.assignmentFile = assignmentFile
     self.onEvent = onEvent
     if let ask = askController {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
@@ -180,6 +182,18 @@ public final class AppRuntime: @unchecked Sendable {
       }
     case .answerAsk(let id, let answer):
       askController?.answer(id, with: answer)
+    case .startStatusTimeout(let id, let seconds):
+      start { runtime in
+        try? await runtime.clock.sleep(seconds: seconds)
+        return .registrationTimedOut(id: id)
+      }
+    case .saveAssignments(let book):
+      guard let assignmentFile else { return }
+      do {
+        try assignmentFile.save(book)
+      } catch {
+        send(.notice("\(error.description); audience assignments are not kept this session"))
+      }
     case .debug(let action):
       perform(action)
     case .quit:

@@ -41,6 +41,8 @@ public struct AppState: Sendable {
   public var debugInput: String?
   /// The simulated store as the debug panel shows it; nil with other controllers.
   public var store: StorePanel?
+  /// A user attribute being typed in the debug panel (`u`), as `key=value`.
+  public var attributeInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   public var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
@@ -53,11 +55,40 @@ public struct AppState: Sendable {
   public var userAttributes: [String: String] = [:]
   /// The paywall `enter` reopens from the closed screen.
   public var lastPaywallID: String?
+  /// Why the paywall on screen was presented: by `register` (its feature, its gating) or by an
+  /// implicit placement. Nil when opened directly (`--paywall`, `open`).
+  public var registration: Registration?
+  /// A `register` waiting (up to 5 s) for a known subscription status.
+  public var waiting: Registration?
+  /// Sticky audience assignments for this user.
+  public var assignments: AssignmentBook
+  /// Product ids bought this session (with `device.activeProducts` while the status is active).
+  public var purchasedProducts: [String] = []
+  /// Session-wide slot overrides, applied to every paywall presented while set (`override` in play).
+  public var overrides: [SlotOverride] = []
+  /// The outcome of the last registration, for the home screen: skipped and why, the paywall, the feature.
+  public var outcome: [String] = []
+  /// The highlighted placement on the home screen.
+  public var homeSelection = 0
+  private var nextRegistrationID = 1
 
-  public init(project: Project, options: PaywallOptions = PaywallOptions(), status: SubscriptionStatus = .unknown) {
+  public init(project: Project, options: PaywallOptions = PaywallOptions(), status: SubscriptionStatus = .unknown,
+              assignments: AssignmentBook = AssignmentBook(userID: "anonymous")) {
     self.project = project
     self.options = options
     self.status = status
+    self.assignments = assignments
+  }
+
+  mutating func newRegistrationID() -> Int {
+    defer { nextRegistrationID += 1 }
+    return nextRegistrationID
+  }
+
+  /// What audience filters read now.
+  var filterContext: FilterContext {
+    FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
+                  user: userAttributes.mapValues(FilterValue.init(parsing:)))
   }
 
   /// Whether a product's free trial may be offered: not in a group whose introductory offer the
@@ -97,6 +128,23 @@ public struct StorePanel: Sendable, Hashable {
   }
 }
 
+/// One `register(placement, params, feature)` call, as far as it has got.
+public struct Registration: Sendable, Hashable {
+  public var id: Int
+  public var placement: String
+  public var params: [String: String]
+  /// Presented by an implicit placement (`transaction_abandon`…): no handler, no feature, and
+  /// it never chains to another paywall.
+  public var isImplicit = false
+
+  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false) {
+    self.id = id
+    self.placement = placement
+    self.params = params
+    self.isImplicit = isImplicit
+  }
+}
+
 /// What the QA debug panel can do to the world around the app.
 public enum DebugAction: Sendable, Hashable {
   case setStatus(SubscriptionStatus)
@@ -120,6 +168,9 @@ public enum AppEffect: Sendable {
   case emit(PaywallEvent)
   case saveStatus(SubscriptionStatus)
   case answerAsk(id: Int, AskPurchaseController.Answer)
+  /// Send `.registrationTimedOut(id)` after `seconds` of the app's clock.
+  case startStatusTimeout(id: Int, seconds: Double)
+  case saveAssignments(AssignmentBook)
   case quit
 }
 
@@ -141,6 +192,10 @@ public enum AppMessage: Sendable {
   case storeChanged(StorePanel)
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
+  /// A waiting `register` saw no known status in time.
+  case registrationTimedOut(id: Int)
+  /// Session-wide slot overrides (empty: back to the paywalls as written).
+  case setOverrides([SlotOverride])
   case tick
   case resized(Size)
   /// Ctrl-C, SIGTERM, SIGHUP: leave cleanly.

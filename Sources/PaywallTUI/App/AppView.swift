@@ -87,6 +87,14 @@ public enum AppView {
     }
     if let notice = state.notice { lines.append([("last        ", .muted), (notice, .plain)]) }
     var footer = "d / esc closes"
+    if !state.userAttributes.isEmpty {
+      let attributes = state.userAttributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+      lines.append([("user        ", .muted), (attributes, .plain)])
+    }
+    if let input = state.attributeInput {
+      lines.append([("set         ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
+      footer = "enter sets it · esc cancels"
+    }
     if let input = state.debugInput {
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
       footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
@@ -106,15 +114,35 @@ public enum AppView {
     }
   }
 
+  /// With no paywall up: the home screen. It lists the project's placements (with their gating)
+  /// to register, and what the last registration did; a project without campaigns offers to show
+  /// the last paywall again.
   static func closedScreen(_ state: AppState, size: Size) -> Frame {
     var frame = Frame(size: size)
     var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
-    if let (id, result) = state.closed {
+    let placements = state.project.placements
+    if !state.outcome.isEmpty {
+      for (i, line) in state.outcome.enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
+      lines.append(("", .plain))
+    } else if let (id, result) = state.closed {
       let name = state.project.paywall(id: id)?.name ?? id
       lines.append(("\(name) closed: \(result)", .accent))
+      lines.append(("", .plain))
     }
-    lines.append(("", .plain))
-    lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
+    if placements.isEmpty {
+      lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
+    } else {
+      lines.append(("Placements", .muted))
+      let selected = min(state.homeSelection, placements.count - 1)
+      let nameWidth = placements.map { DisplayWidth.of($0) }.max() ?? 0
+      for (i, placement) in placements.enumerated() {
+        let gating = state.project.gating(of: placement) ?? "holdout"
+        let name = placement + String(repeating: " ", count: nameWidth - DisplayWidth.of(placement))
+        lines.append(("\(i == selected ? "▸" : " ") \(i + 1) \(name)  \(gating)", i == selected ? .selected : .plain))
+      }
+      lines.append(("", .plain))
+      lines.append(("↑↓ choose · enter register · q quit · ? help", .muted))
+    }
     let rows = lines.flatMap { text, style in
       text.isEmpty ? [("", style)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style) }
     }
@@ -174,7 +202,8 @@ public enum AppView {
     ("enter", "activate what has the focus (first: the purchase button)"),
     ("space", "activate the focused button"),
     ("r", "restore purchases"),
-    ("q  esc", "close the paywall (decline); on the closed screen: quit"),
+    ("q  esc", "close the paywall (decline); on the home screen: quit"),
+    ("↑↓ enter", "home screen: choose a placement and register it"),
     ("l", "show or hide the event log"),
     ("d", "debug panel: clock, status, Ask to Buy, refunds, upgrades, billing, faults"),
     ("click", "select a product or press a button"),

@@ -4,7 +4,7 @@ import PaywallModel
 /// `paywall-tui`: the root command. `run` is the default subcommand.
 public enum PaywallCommand {
   static var subcommands: [any CLICommand.Type] {
-    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, StoreCommand.self]
+    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self]
   }
 
   static var help: String {

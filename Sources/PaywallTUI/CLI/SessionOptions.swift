@@ -23,6 +23,9 @@ struct SessionOptions {
     .option("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).", repeatable: true),
     .flag("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled)."),
     .flag("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled)."),
+    .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
+    .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory)."),
+    .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
   ]
 
   var controller: ControllerKind = .simulated
@@ -40,6 +43,9 @@ struct SessionOptions {
   var start: [String] = []
   var gracePeriod = false
   var renewalBillingIssues = false
+  var userID: String?
+  var userAttributes: [String: String] = [:]
+  var home = false
 
   init() {}
 
@@ -54,6 +60,18 @@ struct SessionOptions {
     events = arguments.value("events")
     paywall = arguments.value("paywall")
     placement = arguments.value("placement")
+    userID = arguments.value("user-id")
+    home = arguments.flag("home")
+    if home && paywall != nil { throw .usage("give --home or --paywall, not both") }
+    if let id = userID, id.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw .usage("--user-id must not be empty")
+    }
+    for pair in arguments.values("user") {
+      guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+        throw .usage("--user '\(pair)' must be KEY=VALUE, e.g. --user age=13")
+      }
+      userAttributes[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+    }
     timeRate = arguments.value("time-rate")
     askToBuy = arguments.flag("ask-to-buy")
     start = arguments.values("start")
@@ -135,7 +153,7 @@ struct AppSession {
                    clock: any TimeSource, onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
     var project = project
-    var first = project.paywalls.first?.id
+    var first = options.home ? nil : project.paywalls.first?.id
     if let id = options.paywall {
       let ids = project.paywalls.map(\.id)
       guard ids.contains(id) else {
@@ -143,9 +161,10 @@ struct AppSession {
       }
       first = id
     }
-    // Overrides replace slots before anything is shown, so controllers receive the new product.
+    // Overrides replace slots before anything is shown, so controllers receive the new product:
+    // the project's overrideProductsByName first, then --override on top.
     project.paywalls = project.paywalls.map { definition in
-      let (overridden, found) = definition.applying(overrides, catalog: project.catalog)
+      let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
       if definition.id == first { warnings += found }
       return overridden
     }
@@ -227,9 +246,16 @@ struct AppSession {
 
     if let explicitStatus { statusStore.set(explicitStatus) }
 
-    let state = AppState(project: project, options: project.options, status: statusStore.status)
+    let assignmentFile = AssignmentFile(directory: directory)
+    let (book, userWarning) = assignmentFile.load(userID: options.userID, fresh: options.fresh)
+    if let userWarning { warnings.append(userWarning) }
+    var state = AppState(project: project, options: project.options, status: statusStore.status, assignments: book)
+    state.userAttributes = options.userAttributes
     let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore,
-                             clock: clock, statusCache: cache, store: store, timeRate: timeRate, onEvent: onEvent)
+                             clock: clock, statusCache: cache, store: store, timeRate: timeRate, assignmentFile: assignmentFile,
+                             onEvent: onEvent)
+    // A new user's id is kept at once, so the next run is the same user.
+    if book.entries.isEmpty { try? assignmentFile.save(book) }
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
   }

@@ -166,6 +166,13 @@ struct Player: Sendable {
       case .user(let attributes):
         runtime.send(.userAttributes(attributes))
         await runtime.settle()
+      case .override(let overrides):
+        let catalog = runtime.state.project.catalog
+        if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
+          return .failed("\(here): no product '\(unknown.productID)' in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+        }
+        runtime.send(.setOverrides(overrides))
+        await runtime.settle()
       case .open(let id):
         guard runtime.state.project.paywall(id: id) != nil else {
           return .failed("\(here): no paywall '\(id)'\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
@@ -204,15 +211,26 @@ struct Player: Sendable {
         guard expectation.matches(subscription) else {
           return .failed("\(here): expected \(productID) to be \(expectation.rawValue); it is \(subscription.summary)")
         }
-      case .expectEvent(let name):
+      case .expectEvent(let name, let params):
         let all = events.all
-        if let index = all[matched...].firstIndex(where: { $0.name == name }) {
+        if let index = all[matched...].firstIndex(where: { $0.name == name && $0.matches(params) }) {
           matched = index + 1
           lastMatchLine = step.line
         } else {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          let seen = all[matched...].map(\.name.rawValue)
-          return .failed("\(here): expected event \(name.rawValue); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+          let seen = all[matched...].map { $0.name == name ? $0.description : $0.name.rawValue }
+          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+        }
+      case .expectNoEvent(let name, let params):
+        let all = events.all
+        if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.description)")
+        }
+      case .expectNoScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: size))
+        if frame.contains(text) {
+          return .failed("\(here): expected the screen not to show \"\(text)\"; the screen was:\n\(frame)")
         }
       case .expectScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: size))

@@ -30,13 +30,20 @@ public struct PlayScript: Sendable {
     case status(SubscriptionStatus)
     case placement(String, params: [String: String])
     case user([String: String])
+    /// Slot overrides for the paywalls presented from now on; empty clears them.
+    case override([SlotOverride])
     case open(String)
     case store(StoreAction)
     case fail(FaultTarget, StoreError)
     case latency(seconds: Double)
     case drop
-    case expectEvent(EventName)
+    /// The next such event (after the last one matched), with these parameters.
+    case expectEvent(EventName, params: [String: String])
+    /// No such event since the last one matched.
+    case expectNoEvent(EventName, params: [String: String])
     case expectScreen(String)
+    /// The screen does not show the text.
+    case expectNoScreen(String)
     /// `anyActive`: `expect status active` with no entitlements matches any active status.
     case expectStatus(SubscriptionStatus, anyActive: Bool)
     case expectSubscription(productID: String, SubscriptionExpectation)
@@ -80,7 +87,7 @@ public struct PlayScript: Sendable {
   static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
-  static let commands = ["press", "advance", "status", "placement", "user", "open"] + storeCommands
+  static let commands = ["press", "advance", "status", "placement", "user", "override", "open"] + storeCommands
     + ["fail", "latency", "drop", "expect"]
 
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`.
@@ -162,6 +169,19 @@ public struct PlayScript: Sendable {
     case "user":
       guard !args.isEmpty else { throw LineError(message: "'user' needs key=value pairs", column: 0) }
       return .user(try pairs(args, offset: 0, column: column))
+    case "override":
+      guard !args.isEmpty else {
+        throw LineError(message: "'override' needs SLOT=PRODUCT_ID pairs (e.g. override primary=com.acme.pro.monthly), or 'none'", column: 0)
+      }
+      if args == ["none"] { return .override([]) }
+      var overrides: [SlotOverride] = []
+      for (i, word) in args.enumerated() {
+        guard let o = SlotOverride(argument: word) else {
+          throw LineError(message: "'\(word)' must be SLOT=PRODUCT_ID, e.g. primary=com.acme.pro.monthly", column: column(ofArgument: i))
+        }
+        overrides.append(o)
+      }
+      return .override(overrides)
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])
@@ -193,13 +213,25 @@ public struct PlayScript: Sendable {
       guard let what = args.first else { throw LineError(message: "'expect' needs event, screen, status or subscription", column: 0) }
       let rest = starts.count > 2 ? String(line.dropFirst(starts[2])) : ""
       switch what {
-      case "event":
-        guard args.count == 2 else { throw LineError(message: "'expect event' takes one event name", column: 0) }
-        guard let event = EventName(rawValue: args[1]) else {
-          let names = EventName.allCases.map(\.rawValue)
-          throw LineError(message: "unknown event '\(args[1])'\(Suggestions.hint(for: args[1], in: names))", column: column(ofArgument: 1))
+      case "no" where args.count > 1 && args[1] == "screen":
+        let text = starts.count > 3 ? String(line.dropFirst(starts[3])) : ""
+        guard !text.isEmpty else { throw LineError(message: "'expect no screen' needs the text that must not show", column: 0) }
+        return .expectNoScreen(text)
+      case "event", "no":
+        let negated = what == "no"
+        let first = negated ? 2 : 1
+        if negated && args.count > 1 && args[1] != "event" {
+          throw LineError(message: "'expect no' is followed by 'event NAME' or 'screen TEXT'", column: column(ofArgument: 1))
         }
-        return .expectEvent(event)
+        guard args.count > first else {
+          throw LineError(message: "'expect \(negated ? "no event" : "event")' takes an event name, then optional key=value parameters", column: 0)
+        }
+        guard let event = EventName(rawValue: args[first]) else {
+          let names = EventName.allCases.map(\.rawValue)
+          throw LineError(message: "unknown event '\(args[first])'\(Suggestions.hint(for: args[first], in: names))", column: column(ofArgument: first))
+        }
+        let params = try pairs(Array(args.dropFirst(first + 1)), offset: first + 1, column: column)
+        return negated ? .expectNoEvent(event, params: params) : .expectEvent(event, params: params)
       case "screen":
         guard !rest.isEmpty else { throw LineError(message: "'expect screen' needs the text to find", column: 0) }
         return .expectScreen(rest)

@@ -1,0 +1,191 @@
+import Foundation
+
+/// What an audience does with the users its filter matches.
+public enum AudienceOutcome: Sendable, Hashable {
+  /// Variants by percentage (one variant at 100 for a plain `"paywall"`); `holdout` percent of
+  /// the matched users see nothing.
+  case paywalls([Variant], holdout: Int)
+
+  public struct Variant: Sendable, Hashable {
+    public var paywallID: String
+    public var percent: Int
+
+    public init(paywallID: String, percent: Int) {
+      self.paywallID = paywallID
+      self.percent = percent
+    }
+  }
+}
+
+/// One audience of a campaign: a filter (nil matches everyone) and what matched users get.
+public struct Audience: Sendable, Hashable {
+  public var filter: AudienceFilter?
+  public var outcome: AudienceOutcome
+
+  public init(filter: AudienceFilter?, outcome: AudienceOutcome) {
+    self.filter = filter
+    self.outcome = outcome
+  }
+}
+
+/// A placement and its audiences, tried in order.
+public struct Campaign: Sendable, Hashable {
+  public var placement: String
+  public var audiences: [Audience]
+
+  public init(placement: String, audiences: [Audience]) {
+    self.placement = placement
+    self.audiences = audiences
+  }
+
+  /// The SDK's implicit placements: when a paywall emits one of these events, a campaign on it
+  /// presents its paywall in place of the current one.
+  public static let implicitPlacements: [String] = [
+    EventName.transactionAbandon.rawValue, EventName.transactionFail.rawValue, EventName.paywallDecline.rawValue,
+  ]
+
+  public var isImplicit: Bool { Self.implicitPlacements.contains(placement) }
+}
+
+/// Why a registration did not present a paywall, as the SDK's `PaywallSkippedReason` names it.
+public enum SkipReason: String, Sendable, Hashable {
+  case placementNotFound, noAudienceMatch, holdout, userIsSubscribed
+}
+
+/// The result of evaluating a placement's campaign (no side effects): what `register` then does,
+/// and what `explain` prints.
+public struct PlacementEvaluation: Sendable, Hashable {
+  public enum Outcome: Sendable, Hashable {
+    case present(paywallID: String)
+    case skip(SkipReason)
+  }
+
+  /// One audience as it was tried.
+  public struct Step: Sendable, Hashable {
+    public var index: Int
+    public var filter: String?
+    public var matched: Bool
+    /// The values the filter read ("user.some_value is 12").
+    public var because: [String]
+  }
+
+  public var placement: String
+  public var steps: [Step]
+  public var outcome: Outcome
+  /// The matched audience's assignment: which variant (or the holdout) and the user's bucket.
+  public var assignment: Assignment?
+
+  /// Lines for `paywall-tui explain` and the home screen.
+  public var lines: [String] {
+    var lines: [String] = []
+    if steps.isEmpty, outcome == .skip(.placementNotFound) {
+      return ["placement '\(placement)': no campaign → skipped (placementNotFound); the feature runs"]
+    }
+    for step in steps {
+      let filter = step.filter.map { "filter \($0)" } ?? "no filter (everyone)"
+      let because = step.because.isEmpty ? "" : " because " + step.because.joined(separator: ", ")
+      lines.append("audience \(step.index + 1): \(filter) → \(step.matched ? "matched" : "no match")\(because)")
+    }
+    if let assignment, assignment.isSplit {
+      lines.append("assignment: \(assignment.description)")
+    }
+    switch outcome {
+    case .present(let id): lines.append("→ presents paywall '\(id)'")
+    case .skip(let reason): lines.append("→ skipped (\(reason.rawValue)); the feature runs")
+    }
+    return lines
+  }
+}
+
+/// Where a user falls in an audience's split: a bucket 0–99 from a stable hash of the user id,
+/// the placement and the audience, so the same user always gets the same variant, on any machine.
+public struct Assignment: Sendable, Hashable, CustomStringConvertible {
+  /// The paywall, or nil for the holdout.
+  public var paywallID: String?
+  public var bucket: Int
+  /// Whether the audience splits users at all (variants or a holdout); a single paywall does not.
+  public var isSplit = true
+
+  public var description: String {
+    "bucket \(bucket) of 0–99 → " + (paywallID.map { "variant '\($0)'" } ?? "holdout")
+  }
+
+  public static func bucket(userID: String, placement: String, audience: Int) -> Int {
+    // FNV-1a, 64 bit: stable across runs and platforms, unlike Swift's seeded Hasher.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in "\(userID)|\(placement)|\(audience)".utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return Int(hash % 100)
+  }
+
+  /// The variant for `bucket`: the first `holdout` buckets are held out, the rest split by percent.
+  public static func pick(_ variants: [AudienceOutcome.Variant], holdout: Int, bucket: Int) -> String? {
+    if bucket < holdout { return nil }
+    let total = variants.reduce(0) { $0 + $1.percent }
+    guard total > 0 else { return nil }
+    // Spread the remaining buckets over the variants in proportion to their percentages.
+    let position = Double(bucket - holdout) / Double(100 - holdout) * Double(total)
+    var running = 0
+    for variant in variants {
+      running += variant.percent
+      if position < Double(running) { return variant.paywallID }
+    }
+    return variants.last?.paywallID
+  }
+}
+
+/// Sticky assignments: once a user got a variant (or the holdout) for an audience, they keep it
+/// across runs even if the percentages change, as the SDK confirms assignments.
+public struct AssignmentBook: Sendable, Hashable {
+  public var userID: String
+  /// "placement#audience" → paywall id, or "" for the holdout.
+  public var entries: [String: String]
+
+  public init(userID: String, entries: [String: String] = [:]) {
+    self.userID = userID
+    self.entries = entries
+  }
+
+  static func key(_ placement: String, _ audience: Int) -> String { "\(placement)#\(audience)" }
+}
+
+public enum PlacementRules {
+  /// Evaluates `placement` against the project's campaigns: audiences in order, the first whose
+  /// filter matches decides; then the holdout and variant split (sticky in `book`); then the
+  /// paywall's presentation condition (`checkUserSubscription` skips an active user).
+  public static func evaluate(_ placement: String, project: Project, context: FilterContext,
+                              book: inout AssignmentBook) -> PlacementEvaluation {
+    guard let campaign = project.campaigns.first(where: { $0.placement == placement }) else {
+      return PlacementEvaluation(placement: placement, steps: [], outcome: .skip(.placementNotFound), assignment: nil)
+    }
+    var steps: [PlacementEvaluation.Step] = []
+    for (index, audience) in campaign.audiences.enumerated() {
+      let matched = audience.filter?.evaluate(context) ?? true
+      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched,
+                         because: audience.filter?.explain(context) ?? []))
+      guard matched else { continue }
+      guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
+      let key = AssignmentBook.key(placement, index)
+      let chosen: String?
+      let bucket = Assignment.bucket(userID: book.userID, placement: placement, audience: index)
+      if let sticky = book.entries[key], sticky.isEmpty || variants.contains(where: { $0.paywallID == sticky }) {
+        chosen = sticky.isEmpty ? nil : sticky
+      } else {
+        chosen = Assignment.pick(variants, holdout: holdout, bucket: bucket)
+        book.entries[key] = chosen ?? ""
+      }
+      let assignment = Assignment(paywallID: chosen, bucket: bucket, isSplit: variants.count > 1 || holdout > 0)
+      guard let paywallID = chosen else {
+        return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.holdout), assignment: assignment)
+      }
+      let condition = project.paywall(id: paywallID)?.presentationCondition ?? .checkUserSubscription
+      if condition == .checkUserSubscription, context.status.isActive {
+        return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.userIsSubscribed), assignment: assignment)
+      }
+      return PlacementEvaluation(placement: placement, steps: steps, outcome: .present(paywallID: paywallID), assignment: assignment)
+    }
+    return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
+  }
+}

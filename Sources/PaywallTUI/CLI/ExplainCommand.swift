@@ -1,0 +1,91 @@
+import Foundation
+import PaywallModel
+
+/// `paywall-tui explain PATH PLACEMENT`: what `register` would do, and why, without showing
+/// anything — the SDK's `getPresentationResult`, with each audience's filter and the values it read.
+struct ExplainCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "explain",
+    abstract: "Say which audience of a placement's campaign matches and what register would do, and why.",
+    discussion: "Reads the project's campaigns; nothing is presented and nothing is written. Assignments already made for the user (in the state directory) are shown as they stand.",
+    positionals: [
+      PositionalSpec(name: "path", help: "A project directory or its app.json.", count: .one),
+      PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one),
+    ],
+    options: [
+      .option("status", "status", "The subscription status: inactive (default), active or active:ENT,…"),
+      .option("user", "key=value", "A user attribute, e.g. --user age=13.", repeatable: true),
+      .option("param", "key=value", "A placement parameter, e.g. --param source=settings.", repeatable: true),
+      .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
+      .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
+    ]
+  )
+
+  var path: String
+  var placement: String
+  var status: String
+  var user: [String: String]
+  var params: [String: String]
+  var userID: String?
+  var stateDir: String?
+
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    path = arguments.positionals[0]
+    placement = arguments.positionals[1]
+    status = arguments.value("status") ?? "inactive"
+    user = try Self.pairs(arguments.values("user"), option: "user")
+    params = try Self.pairs(arguments.values("param"), option: "param")
+    userID = arguments.value("user-id")
+    stateDir = arguments.value("state-dir")
+  }
+
+  static func pairs(_ texts: [String], option: String) throws(CLIFailure) -> [String: String] {
+    var out: [String: String] = [:]
+    for text in texts {
+      guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+        throw .usage("--\(option) '\(text)' must be KEY=VALUE, e.g. --\(option) age=13")
+      }
+      out[String(text[..<eq])] = String(text[text.index(after: eq)...])
+    }
+    return out
+  }
+
+  func run() throws {
+    let result = ProjectLoader.load(path: path)
+    for diagnostic in result.diagnostics { Console.error(diagnostic.description) }
+    guard let project = result.project else {
+      throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "" : "s"); fix them or run 'paywall-tui validate \(path)'")
+    }
+    let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
+    guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
+      throw CLIFailure.usage("--status '\(self.status)' must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
+    }
+    if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
+      Console.out("placement '\(placement)': a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
+      return
+    }
+    let directory = StateDirectory.resolve(explicit: stateDir, projectName: project.name, projectPath: path)
+    var (book, _) = AssignmentFile(directory: directory).load(userID: userID)
+    if userID == nil && !FileManager.default.fileExists(atPath: AssignmentFile(directory: directory).path) {
+      book = AssignmentBook(userID: "anonymous")
+    }
+    let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
+                                params: params.mapValues(FilterValue.init(parsing:)))
+    let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
+    if evaluation.outcome == .skip(.placementNotFound) {
+      let known = project.campaigns.map(\.placement)
+      Console.out("placement '\(placement)': no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
+      return
+    }
+    Console.out("placement '\(placement)' for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
+    for line in evaluation.lines { Console.out("  " + line) }
+    if case .skip(.userIsSubscribed) = evaluation.outcome {
+      Console.out("  (the paywall's presentationCondition is checkUserSubscription; \"always\" would show it to subscribers)")
+    }
+    if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
+      let gating = paywall.featureGating == .gated ? "gated: the feature runs only after a purchase or restore"
+        : "non-gated: the feature runs when the paywall closes, whatever the result"
+      Console.out("  \(gating)")
+    }
+  }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+import PaywallModel
+
+@Suite("Audience filters")
+struct AudienceFilterTests {
+  static func check(_ text: String, _ context: FilterContext) throws -> Bool {
+    try AudienceFilter(parsing: text).evaluate(context)
+  }
+
+  static let inactive = FilterContext(status: .inactive)
+
+  @Test func theSDKsAudienceOnUserAttributes() throws {
+    let filter = try AudienceFilter(parsing: "user.should_display == true && user.some_value > 12")
+    let at13 = FilterContext(status: .inactive, user: ["should_display": .bool(true), "some_value": .number(13)])
+    let at12 = FilterContext(status: .inactive, user: ["should_display": .bool(true), "some_value": .number(12)])
+    let hidden = FilterContext(status: .inactive, user: ["should_display": .bool(false), "some_value": .number(13)])
+    #expect(filter.evaluate(at13))
+    #expect(!filter.evaluate(at12))
+    #expect(!filter.evaluate(hidden))
+    #expect(!filter.evaluate(Self.inactive), "missing attributes are null: no match")
+    #expect(filter.explain(at12) == ["user.should_display is true", "user.some_value is 12"])
+  }
+
+  @Test func deviceNamesReadTheStatus() throws {
+    let pro = FilterContext(status: .active([Entitlement("pro")]), activeProducts: ["com.acme.pro.annual"])
+    #expect(try Self.check(#"device.subscriptionStatus == "ACTIVE""#, pro))
+    #expect(try Self.check(#"device.subscriptionStatus == "INACTIVE""#, Self.inactive))
+    #expect(try Self.check(#"device.subscriptionStatus == "UNKNOWN""#, FilterContext(status: .unknown)))
+    #expect(try Self.check(#""pro" in device.activeEntitlements"#, pro))
+    #expect(try !Self.check(#""pro" in device.activeEntitlements"#, Self.inactive))
+    #expect(try Self.check(#"!("pro" in device.activeEntitlements)"#, Self.inactive))
+    #expect(try Self.check(#""com.acme.pro.annual" in device.activeProducts"#, pro))
+  }
+
+  @Test func operatorsAndPrecedence() throws {
+    let c = FilterContext(status: .inactive, user: ["age": .number(30), "name": .string("ana"), "plan": .string("13")],
+                          params: ["source": .string("banner")])
+    #expect(try Self.check("user.age >= 30 && user.age <= 30 && user.age < 31 && user.age > 29", c))
+    #expect(try Self.check("user.age != 31", c))
+    #expect(try Self.check("false || true && true", c), "&& binds tighter than ||")
+    #expect(try !Self.check("(false || true) && false", c))
+    #expect(try Self.check("!false && !(user.age == 1)", c))
+    #expect(try Self.check(#"params.source in ["banner", "settings"]"#, c))
+    #expect(try !Self.check(#"params.source in []"#, c))
+    #expect(try Self.check(#"user.name < "bob""#, c), "strings order as strings")
+    #expect(try Self.check("user.plan == 13 && user.plan > 12", c), "a number typed as text compares as a number")
+    #expect(try Self.check("user.missing == null && user.missing != 1", c))
+    #expect(try !Self.check("user.missing > 1", c), "ordering with null is false")
+    #expect(try Self.check("user.age == 30.0", c))
+    #expect(try Self.check("-1 < 0", c))
+  }
+
+  @Test(arguments: [
+    ("", 0, "the filter is empty"),
+    ("user.age >", 10, "the filter ends where a value was expected"),
+    ("user.age > 1 2", 13, "unexpected '2'"),
+    ("(user.age > 1", 13, "missing ')' for the '(' at column 1"),
+    (#"user.name == "x"#, 13, "unterminated string"),
+    ("device.subscriptonStatus == 1", 0, "unknown name 'device.subscriptonStatus'; did you mean 'device.subscriptionStatus'?"),
+    ("usr.age > 1", 0, "unknown name 'usr.age'"),
+    ("user. > 1", 0, "unknown name 'user.'"),
+    ("1 < 2 < 3", 6, "comparisons cannot be chained"),
+    ("user.age = 1", 9, "unexpected '='"),
+    ("[1, 2", 5, "missing ']' for the '[' at column 1"),
+  ])
+  func mistakesHaveTheirColumn(text: String, offset: Int, message: String) {
+    do {
+      _ = try AudienceFilter(parsing: text)
+      Issue.record("'\(text)' parsed")
+    } catch {
+      #expect(error.offset == offset, "\(error.message)")
+      #expect(error.message.hasPrefix(message), "\(error.message)")
+    }
+  }
+
+  @Test func valuesTypedOnTheCommandLine() {
+    #expect(FilterValue(parsing: "true") == .bool(true))
+    #expect(FilterValue(parsing: "13") == .number(13))
+    #expect(FilterValue(parsing: "null") == .null)
+    #expect(FilterValue(parsing: "ana") == .string("ana"))
+  }
+}
+
+@Suite("Campaigns")
+struct CampaignTests {
+  static let catalog = ProjectLoaderTests.catalog
+
+  static func project(_ campaigns: String, options: String = "{}") throws -> ProjectLoadResult {
+    var result: ProjectLoadResult?
+    try withTemporaryDirectory { dir in
+      try dir.write("catalog.json", Self.catalog)
+      try dir.write("a.json", ProjectLoaderTests.paywall(id: "a"))
+      try dir.write("b.json", ProjectLoaderTests.paywall(id: "b").replacingOccurrences(of: "\"components\"", with: "\"presentationCondition\": \"always\", \"featureGating\": \"gated\", \"components\""))
+      let app = "{\n\"catalog\": \"catalog.json\",\n\"paywalls\": [\"a.json\", \"b.json\"],\n\"options\": \(options),\n\"campaigns\": \(campaigns)\n}\n"
+      let file = try dir.write("app.json", app)
+      result = ProjectLoader.load(path: file)
+    }
+    return try #require(result)
+  }
+
+  static func messages(_ result: ProjectLoadResult) -> [String] {
+    result.errors.map { "\($0.location): \($0.message)" }
+  }
+
+  @Test func campaignsLoadWithTheirAudiences() throws {
+    let result = try Self.project(#"""
+      [{"placement": "p", "audiences": [
+        {"filter": "user.age > 12", "paywall": "a"},
+        {"variants": [{"paywall": "a", "percent": 30}, {"paywall": "b", "percent": 70}], "holdout": 10},
+        {"holdout": 100}]}]
+      """#)
+    #expect(result.errors.isEmpty, "\(Self.messages(result))")
+    let project = try #require(result.project)
+    #expect(project.placements == ["p"])
+    #expect(project.campaigns[0].audiences.count == 3)
+    #expect(project.campaigns[0].audiences[0].filter?.text == "user.age > 12")
+    #expect(project.campaigns[0].audiences[1].outcome == .paywalls([.init(paywallID: "a", percent: 30), .init(paywallID: "b", percent: 70)], holdout: 10))
+    #expect(project.campaigns[0].audiences[2].outcome == .paywalls([], holdout: 100))
+    #expect(project.gating(of: "p") == "mixed")
+  }
+
+  /// app.json lines: 1 "{", 2 catalog, 3 paywalls, 4 options, 5 "campaigns": <first line of the argument>.
+  @Test func filterMistakesPointAtTheirColumn() throws {
+    let result = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "user.age > 12 && devise.x", "paywall": "a"}]}]"#)
+    #expect(Self.messages(result) == ["5:77: filter: unknown name 'devise.x' (a filter reads device.subscriptionStatus, device.activeEntitlements, device.activeProducts, user.NAME, params.NAME)"])
+    let syntax = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "(user.age > 12", "paywall": "a"}]}]"#)
+    #expect(Self.messages(syntax) == ["5:74: filter: missing ')' for the '(' at column 1"])
+  }
+
+  @Test func everyShapeMistakeIsReported() throws {
+    let result = try Self.project(#"""
+      [{"placement": "p", "audiences": [{"paywall": "c"}, {"variants": [{"paywall": "a", "percent": 60}, {"paywall": "b", "percent": 60}]},
+        {"filter": "true"}, {"paywall": "a", "variants": []}, {"holdout": 101}]},
+       {"placement": "p", "audiences": []},
+       {"placement": "paywall_open", "audiences": [{"paywall": "a"}]},
+       {"audiences": [{"paywall": "a"}], "placment": "x"}]
+      """#)
+    let messages = Self.messages(result).joined(separator: "\n")
+    #expect(messages.contains("no paywall 'c' in this project; did you mean 'a'? (paywalls: a, b)"))
+    #expect(messages.contains("variant percentages add up to 120; make them add up to 100"))
+    #expect(messages.contains("an audience needs a 'paywall', 'variants', or \"holdout\": 100"))
+    #expect(messages.contains("an audience has 'paywall' or 'variants', not both"))
+    #expect(messages.contains("'holdout' must be between 0 and 100, found 101"))
+    #expect(messages.contains("placement 'p' already has a campaign"))
+    #expect(messages.contains("'audiences' is empty"))
+    #expect(messages.contains("'paywall_open' is a built-in event name and never fires a campaign"))
+    #expect(messages.contains("missing required key 'placement'"))
+    #expect(messages.contains("unknown key 'placment'; did you mean 'placement'?"))
+    #expect(result.project == nil)
+  }
+
+  @Test func overrideProductsByNameIsCheckedAgainstTheCatalog() throws {
+    let good = try Self.project("[]", options: #"{"overrideProductsByName": {"primary": "com.acme.pro.monthly"}}"#)
+    #expect(good.project?.productOverrides == [SlotOverride(slot: "primary", productID: "com.acme.pro.monthly")])
+    let bad = try Self.project("[]", options: #"{"overrideProductsByName": {"primary": "com.acme.pro.mothly"}}"#)
+    #expect(Self.messages(bad) == ["4:51: overrideProductsByName: no product 'com.acme.pro.mothly' in the catalog; did you mean 'com.acme.pro.monthly'?"])
+  }
+
+  // MARK: - Evaluation
+
+  static func evaluate(_ project: Project, _ placement: String, status: SubscriptionStatus = .inactive,
+                       user: [String: FilterValue] = [:], userID: String = "u1") -> PlacementEvaluation {
+    var book = AssignmentBook(userID: userID)
+    return PlacementRules.evaluate(placement, project: project, context: FilterContext(status: status, user: user), book: &book)
+  }
+
+  @Test func audiencesAreTriedInOrderAndTheFirstMatchDecides() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"filter": "user.vip == true", "holdout": 100}, {"filter": "user.age > 12", "paywall": "a"}]},
+       {"placement": "always", "audiences": [{"paywall": "b"}]}]
+      """#).project)
+    #expect(Self.evaluate(project, "p", user: ["age": .number(13)]).outcome == .present(paywallID: "a"))
+    #expect(Self.evaluate(project, "p", user: ["age": .number(12)]).outcome == .skip(.noAudienceMatch))
+    #expect(Self.evaluate(project, "p", user: ["age": .number(13), "vip": .bool(true)]).outcome == .skip(.holdout))
+    #expect(Self.evaluate(project, "nope").outcome == .skip(.placementNotFound))
+    // checkUserSubscription (paywall a) skips a subscriber; "always" (paywall b) shows to them.
+    let pro = SubscriptionStatus.active([Entitlement("pro")])
+    #expect(Self.evaluate(project, "p", status: pro, user: ["age": .number(13)]).outcome == .skip(.userIsSubscribed))
+    #expect(Self.evaluate(project, "always", status: pro).outcome == .present(paywallID: "b"))
+  }
+
+  @Test func variantsSplitByUserAndStick() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"variants": [{"paywall": "a", "percent": 50}, {"paywall": "b", "percent": 50}], "holdout": 20}]}]
+      """#).project)
+    var counts: [String: Int] = [:]
+    for i in 0..<2_000 {
+      let outcome = Self.evaluate(project, "p", userID: "user-\(i)").outcome
+      let key = switch outcome {
+      case .present(let id): id
+      case .skip(let reason): reason.rawValue
+      }
+      counts[key, default: 0] += 1
+    }
+    #expect((300...500).contains(counts["holdout"] ?? 0), "\(counts)")
+    #expect((650...950).contains(counts["a"] ?? 0), "\(counts)")
+    #expect((650...950).contains(counts["b"] ?? 0), "\(counts)")
+    // The same user gets the same answer every time, and a saved assignment outlives new percentages.
+    let first = Self.evaluate(project, "p", userID: "same").outcome
+    #expect((0..<10).allSatisfy { _ in Self.evaluate(project, "p", userID: "same").outcome == first })
+    var book = AssignmentBook(userID: "same", entries: ["p#0": "b"])
+    let sticky = PlacementRules.evaluate("p", project: project, context: FilterContext(status: .inactive), book: &book)
+    #expect(sticky.outcome == .present(paywallID: "b"))
+    #expect(Assignment.bucket(userID: "u1", placement: "p", audience: 0) == Assignment.bucket(userID: "u1", placement: "p", audience: 0))
+  }
+
+  @Test func assignmentsAndTheUserIdSurviveARestart() throws {
+    try withTemporaryDirectory { dir in
+      let file = AssignmentFile(directory: StateDirectory(path: dir.path))
+      let (fresh, warning) = file.load(userID: nil)
+      #expect(warning == nil)
+      #expect(fresh.userID.hasPrefix("$anon:"))
+      var book = fresh
+      book.entries["p#0"] = "a"
+      try file.save(book)
+      #expect(file.load(userID: nil).0 == book)
+      #expect(file.load(userID: "someone-else").0 == AssignmentBook(userID: "someone-else"))
+      try dir.write("user.json", "{ not json")
+      let (recovered, corrupt) = file.load(userID: nil)
+      #expect(corrupt?.contains("ignoring the saved user") == true)
+      #expect(recovered.entries.isEmpty)
+    }
+  }
+}
