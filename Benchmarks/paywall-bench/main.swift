@@ -205,9 +205,10 @@ if !renderOnly && !ledgerOnly {
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
   if FileManager.default.isExecutableFile(atPath: binary.path) {
     // Each cycle: buy (the paywall closes), open it again, restore (closes: the status is active), open again.
+    // (`open`, not enter: on the closed screen enter registers a placement from the home screen.)
     var script = "expect event paywall_open\n"
     for _ in 0..<cycles {
-      script += "press enter\nexpect event transaction_complete\npress enter\npress r\nexpect event restore_complete\npress enter\n"
+      script += "press enter\nexpect event transaction_complete\nopen onboarding\npress r\nexpect event restore_complete\nopen onboarding\n"
     }
     let scriptURL = directory.appendingPathComponent("cycles.play")
     try script.write(to: scriptURL, atomically: true, encoding: .utf8)
