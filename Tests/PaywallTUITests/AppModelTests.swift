@@ -325,3 +325,30 @@ extension RegistrationTests {
     #expect(state.session?.id == "winback")
   }
 }
+
+extension RegistrationTests {
+  /// An implicit placement's filters read the event's parameters, both when deciding to replace the
+  /// paywall and when presenting the replacement.
+  @Test func anImplicitCampaignFiltersOnTheEventsParameters() throws {
+    var project = try Fixtures.demoProject()
+    let filter = try AudienceFilter(parsing: #"params.product_id == "com.acme.pro.annual""#)
+    project.campaigns = project.campaigns.filter { $0.placement != "transaction_abandon" } + [
+      Campaign(placement: "transaction_abandon", audiences: [Audience(filter: filter, outcome: .paywalls([.init(paywallID: "winback", percent: 100)], holdout: 0))])
+    ]
+    var state = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
+    _ = AppModel.update(&state, .key(.enter))  // the annual plan is selected
+    let abandon = AppModel.update(&state, .purchaseFinished(.cancelled))
+    #expect(Self.events(abandon).suffix(3) == ["trigger_fire", "paywallPresentationRequest", "paywall_open"])
+    #expect(state.session?.id == "winback")
+    #expect(state.registration?.params["product_id"] == "com.acme.pro.annual")
+
+    var monthly = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    _ = AppModel.update(&monthly, .register(placement: "onboarding", params: [:]))
+    _ = AppModel.update(&monthly, .key(.character("2")))
+    _ = AppModel.update(&monthly, .key(.enter))
+    let kept = AppModel.update(&monthly, .purchaseFinished(.cancelled))
+    #expect(Self.events(kept) == ["transaction_abandon"], "no audience for the monthly plan: the paywall stays")
+    #expect(monthly.session?.id == "onboarding")
+  }
+}

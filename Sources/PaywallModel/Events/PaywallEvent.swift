@@ -38,9 +38,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   public func matches(_ expected: [String: String]) -> Bool {
     expected.allSatisfy { key, value in
       params.contains { name, actual in
-        guard name == key else { return false }
-        if case .string(let s) = actual { return s == value }
-        return actual.text == value
+        name == key && (actual.stringValue ?? actual.text) == value
       }
     }
   }
@@ -64,10 +62,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
 
   /// `transaction_start paywall_id=onboarding product_id=com.acme.pro.annual`, for the log pane.
   public var description: String {
-    let parts = params.map { key, value -> String in
-      if case .string(let s) = value { return "\(key)=\(s)" }
-      return "\(key)=\(value.text)"
-    }
+    let parts = params.map { key, value in "\(key)=\(value.stringValue ?? value.text)" }
     return ([name.rawValue] + parts).joined(separator: " ")
   }
 }

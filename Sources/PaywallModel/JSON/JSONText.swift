@@ -50,6 +50,12 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
     }
   }
 
+  /// The text of a `.string`, nil for any other value.
+  public var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
   public static func == (a: JSONOutput, b: JSONOutput) -> Bool { a.text == b.text }
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

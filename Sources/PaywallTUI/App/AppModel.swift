@@ -91,6 +91,22 @@ public enum AppModel {
     return evaluate(registration, &state)
   }
 
+  /// What a registration's audience filters read: the app's state and its params.
+  static func context(for registration: Registration, _ state: AppState) -> FilterContext {
+    var context = state.filterContext
+    context.params = registration.params.mapValues(FilterValue.init(parsing:))
+    return context
+  }
+
+  /// Whether `registration` would present a paywall, without recording an assignment.
+  static func wouldPresent(_ registration: Registration, _ state: AppState) -> Bool {
+    var book = state.assignments
+    let evaluation = PlacementRules.evaluate(registration.placement, project: state.project,
+                                             context: context(for: registration, state), book: &book)
+    if case .present = evaluation.outcome { return true }
+    return false
+  }
+
   static func registrationError(_ placement: String, code: String, message: String, _ state: inout AppState) -> [AppEffect] {
     state.notice = message
     state.outcome = ["\(placement): error (\(code))", message, "the feature did not run"]
@@ -101,10 +117,9 @@ public enum AppModel {
   /// The campaign's decision for a registration with a known status, and what follows from it.
   static func evaluate(_ registration: Registration, _ state: inout AppState) -> [AppEffect] {
     let placement = registration.placement
-    var context = state.filterContext
-    context.params = registration.params.mapValues(FilterValue.init(parsing:))
     let before = state.assignments
-    let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context, book: &state.assignments)
+    let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context(for: registration, state),
+                                             book: &state.assignments)
     var effects: [AppEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
     let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
     let base: [(String, JSONOutput)] = [("placement", .string(placement))]
@@ -163,18 +178,14 @@ public enum AppModel {
   static func apply(_ effects: [FlowEffect], _ session: PaywallSession, _ state: inout AppState) -> [AppEffect] {
     state.session = session
     let registration = state.registration
-    var chained: (Registration, PlacementEvaluation)?
+    var chained: Registration?
     if registration?.isImplicit != true {
       for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
-        var book = state.assignments
-        var context = state.filterContext
-        context.params = Dictionary(event.params.compactMap { key, value in
-          if case .string(let s) = value { return (key, FilterValue(parsing: s)) }
-          return nil
-        }, uniquingKeysWith: { a, _ in a })
-        let evaluation = PlacementRules.evaluate(event.name.rawValue, project: state.project, context: context, book: &book)
-        if case .present = evaluation.outcome {
-          chained = (Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: [:], isImplicit: true), evaluation)
+        let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
+                                uniquingKeysWith: { first, _ in first })
+        let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
+        if wouldPresent(candidate, state) {
+          chained = candidate
           break
         }
       }
@@ -187,10 +198,7 @@ public enum AppModel {
       case .restore: out.append(.restore)
       case .emit(let event):
         out += record([.emit(event)], &state)
-        if event.name == .transactionComplete, let id = event.params.first(where: { $0.0 == "product_id" }).flatMap({ param -> String? in
-          if case .string(let s) = param.1 { return s }
-          return nil
-        }), !state.purchasedProducts.contains(id) {
+        if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
         }
       case .dismissed(let result):
@@ -201,7 +209,7 @@ public enum AppModel {
         out += finishRegistration(registration, paywallID: session.id, result: result, forNextPaywall: chained != nil, &state)
       }
     }
-    if let (next, _) = chained {
+    if let next = chained {
       if !dismissed, var current = state.session {
         // The SDK closes the paywall "for the next paywall": its feature does not run.
         current.result = .declined
@@ -331,11 +339,9 @@ public enum AppModel {
     case .placement(let name):
       // A placement fired from a paywall while it is up: only a skip can follow (a paywall is
       // already on screen), so the campaign is evaluated for its events and the feature.
-      if PlacementNames.builtIn.contains(name) { return register(name, params: [:], &state) }
-      var book = state.assignments
-      let evaluation = PlacementRules.evaluate(name, project: state.project, context: state.filterContext, book: &book)
-      if case .present = evaluation.outcome { return register(name, params: [:], &state) }
-      return evaluate(Registration(id: state.newRegistrationID(), placement: name, params: [:]), &state)
+      let registration = Registration(id: state.newRegistrationID(), placement: name, params: [:])
+      if PlacementNames.builtIn.contains(name) || wouldPresent(registration, state) { return register(name, params: [:], &state) }
+      return evaluate(registration, &state)
     }
   }
 

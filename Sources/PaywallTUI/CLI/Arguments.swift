@@ -170,6 +170,18 @@ struct Arguments {
     return flags.contains(name)
   }
 
+  /// A repeatable `KEY=VALUE` option as a dictionary, e.g. `--user age=13 --user vip=true`.
+  func pairs(_ name: String) throws(CLIFailure) -> [String: String] {
+    var out: [String: String] = [:]
+    for text in values(name) {
+      guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+        throw .usage("--\(name) '\(text)' must be KEY=VALUE, e.g. --\(name) age=13")
+      }
+      out[String(text[..<eq])] = String(text[text.index(after: eq)...])
+    }
+    return out
+  }
+
   /// A value that must be one of an enum's cases, e.g. `--controller scripted`.
   func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws(CLIFailure) -> T where T.RawValue == String {
     guard let text = value(name) else { return fallback }

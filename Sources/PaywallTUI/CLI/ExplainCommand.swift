@@ -33,29 +33,14 @@ struct ExplainCommand: CLICommand {
     path = arguments.positionals[0]
     placement = arguments.positionals[1]
     status = arguments.value("status") ?? "inactive"
-    user = try Self.pairs(arguments.values("user"), option: "user")
-    params = try Self.pairs(arguments.values("param"), option: "param")
+    user = try arguments.pairs("user")
+    params = try arguments.pairs("param")
     userID = arguments.value("user-id")
     stateDir = arguments.value("state-dir")
   }
 
-  static func pairs(_ texts: [String], option: String) throws(CLIFailure) -> [String: String] {
-    var out: [String: String] = [:]
-    for text in texts {
-      guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-        throw .usage("--\(option) '\(text)' must be KEY=VALUE, e.g. --\(option) age=13")
-      }
-      out[String(text[..<eq])] = String(text[text.index(after: eq)...])
-    }
-    return out
-  }
-
   func run() throws {
-    let result = ProjectLoader.load(path: path)
-    for diagnostic in result.diagnostics { Console.error(diagnostic.description) }
-    guard let project = result.project else {
-      throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "" : "s"); fix them or run 'paywall-tui validate \(path)'")
-    }
+    let project = try ProjectOptions.load(path, catalog: nil)
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
       throw CLIFailure.usage("--status '\(self.status)' must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
@@ -65,10 +50,10 @@ struct ExplainCommand: CLICommand {
       return
     }
     let directory = StateDirectory.resolve(explicit: stateDir, projectName: project.name, projectPath: path)
-    var (book, _) = AssignmentFile(directory: directory).load(userID: userID)
-    if userID == nil && !FileManager.default.fileExists(atPath: AssignmentFile(directory: directory).path) {
-      book = AssignmentBook(userID: "anonymous")
-    }
+    // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
+    let file = AssignmentFile(directory: directory)
+    var book = userID == nil && !FileManager.default.fileExists(atPath: file.path)
+      ? AssignmentBook(userID: "anonymous") : file.load(userID: userID).0
     let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: params.mapValues(FilterValue.init(parsing:)))
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)

@@ -129,6 +129,10 @@ struct ProjectOptions {
 
   /// Loads `path`, printing warnings; a path with errors prints them and fails with exit code 1.
   func load(_ path: String) throws -> Project {
+    try Self.load(path, catalog: catalog)
+  }
+
+  static func load(_ path: String, catalog: String?) throws -> Project {
     let result = ProjectLoader.load(path: path, catalogPath: catalog)
     for diagnostic in result.diagnostics {
       Console.error(diagnostic.description)

@@ -66,12 +66,7 @@ struct SessionOptions {
     if let id = userID, id.trimmingCharacters(in: .whitespaces).isEmpty {
       throw .usage("--user-id must not be empty")
     }
-    for pair in arguments.values("user") {
-      guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-        throw .usage("--user '\(pair)' must be KEY=VALUE, e.g. --user age=13")
-      }
-      userAttributes[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-    }
+    userAttributes = try arguments.pairs("user")
     timeRate = arguments.value("time-rate")
     askToBuy = arguments.flag("ask-to-buy")
     start = arguments.values("start")
