@@ -208,16 +208,18 @@ struct CampaignTests {
   @Test func assignmentsAndTheUserIdSurviveARestart() throws {
     try withTemporaryDirectory { dir in
       let file = AssignmentFile(directory: StateDirectory(path: dir.path))
-      let (fresh, warning) = file.load(userID: nil)
+      let (fresh, warning, isNew) = file.load(userID: nil)
       #expect(warning == nil)
+      #expect(isNew)
       #expect(fresh.userID.hasPrefix("$anon:"))
       var book = fresh
       book.entries["p#0"] = "a"
       try file.save(book)
       #expect(file.load(userID: nil).0 == book)
+      #expect(!file.load(userID: nil).isNew)
       #expect(file.load(userID: "someone-else").0 == AssignmentBook(userID: "someone-else"))
       try dir.write("user.json", "{ not json")
-      let (recovered, corrupt) = file.load(userID: nil)
+      let (recovered, corrupt, _) = file.load(userID: nil)
       #expect(corrupt?.contains("ignoring the saved user") == true)
       #expect(recovered.entries.isEmpty)
     }

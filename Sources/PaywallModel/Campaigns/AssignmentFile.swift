@@ -14,23 +14,29 @@ public struct AssignmentFile: Sendable {
     self.path = directory.file(Self.fileName)
   }
 
-  /// The saved book, or a new one for `userID` (or a fresh random id). An explicit `userID`
-  /// that differs from the saved one starts that user's own, empty book.
-  public func load(userID explicit: String?, fresh: Bool = false) -> (AssignmentBook, warning: String?) {
-    let newBook = AssignmentBook(userID: explicit ?? "$anon:" + UUID().uuidString.lowercased())
-    guard !fresh, FileManager.default.fileExists(atPath: path) else { return (newBook, nil) }
+  /// The saved book, or a new one for `userID` (or a fresh random id); `isNew` says which, so a
+  /// new user is written once, not on every launch. An explicit `userID` that differs from the
+  /// saved one starts that user's own, empty book.
+  public func load(userID explicit: String?, fresh: Bool = false) -> (AssignmentBook, warning: String?, isNew: Bool) {
+    let (book, warning) = read(userID: explicit, fresh: fresh)
+    return (book ?? AssignmentBook(userID: explicit ?? "$anon:" + UUID().uuidString.lowercased()), warning, book == nil)
+  }
+
+  /// The saved book when it is usable for `explicit`, else nil (and why, when the file was bad).
+  private func read(userID explicit: String?, fresh: Bool) -> (AssignmentBook?, warning: String?) {
+    guard !fresh, FileManager.default.fileExists(atPath: path) else { return (nil, nil) }
     let root: JSONNode
     do {
       root = try SourceFile.parse(path: path).0
     } catch {
       let why = error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "unreadable"
-      return (newBook, "\(path): ignoring the saved user (\(why)); starting a new one")
+      return (nil, "\(path): ignoring the saved user (\(why)); starting a new one")
     }
     guard root["format"]?.stringValue == Self.format, case .number(let v)? = root["version"]?.value, Int(v) == Self.version,
           let userID = root["userId"]?.stringValue, !userID.isEmpty else {
-      return (newBook, "\(path): not a paywall-tui user file of version \(Self.version); starting a new user")
+      return (nil, "\(path): not a paywall-tui user file of version \(Self.version); starting a new user")
     }
-    if let explicit, explicit != userID { return (newBook, nil) }
+    if let explicit, explicit != userID { return (nil, nil) }
     var entries: [String: String] = [:]
     for member in root["assignments"]?.members ?? [] {
       if let value = member.value.stringValue { entries[member.key] = value }

@@ -242,7 +242,7 @@ struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let assignmentFile = AssignmentFile(directory: directory)
-    let (book, userWarning) = assignmentFile.load(userID: options.userID, fresh: options.fresh)
+    let (book, userWarning, isNewUser) = assignmentFile.load(userID: options.userID, fresh: options.fresh)
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, options: project.options, status: statusStore.status, assignments: book)
     state.userAttributes = options.userAttributes
@@ -250,7 +250,7 @@ struct AppSession {
                              clock: clock, statusCache: cache, store: store, timeRate: timeRate, assignmentFile: assignmentFile,
                              onEvent: onEvent)
     // A new user's id is kept at once, so the next run is the same user.
-    if book.entries.isEmpty { try? assignmentFile.save(book) }
+    if isNewUser { try? assignmentFile.save(book) }
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
   }
