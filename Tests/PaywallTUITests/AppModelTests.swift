@@ -243,6 +243,13 @@ struct RegistrationTests {
     }
     #expect(!text.contains("transaction_abandon"), "implicit placements are not offered")
     #expect(text.contains("non-gated") && text.contains("gated") && text.contains("holdout"))
+    // The list is a block: the gatings stand in one column.
+    let rows = text.split(separator: "\n").map(String.init)
+    let listed = ["onboarding", "export_pdf", "beta_sync"].compactMap { name in rows.first { $0.contains(" \(name) ") } }
+    let gatingColumns = zip(listed, ["non-gated", "gated", "holdout"]).compactMap { row, gating in
+      row.range(of: gating).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+    }
+    #expect(gatingColumns.count == 3 && Set(gatingColumns).count == 1, "\(listed)")
     _ = AppModel.update(&state, .key(.down))
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("▸ 2 export_pdf"))
     let effects = AppModel.update(&state, .key(.enter))

@@ -120,6 +120,7 @@ public enum AppView {
   static func closedScreen(_ state: AppState, size: Size) -> Frame {
     var frame = Frame(size: size)
     var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
+    var listRange = 0..<0
     let placements = state.project.placements
     if !state.outcome.isEmpty {
       for (i, line) in state.outcome.enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
@@ -140,15 +141,22 @@ public enum AppView {
         let name = placement + String(repeating: " ", count: nameWidth - DisplayWidth.of(placement))
         lines.append(("\(i == selected ? "▸" : " ") \(i + 1) \(name)  \(gating)", i == selected ? .selected : .plain))
       }
+      listRange = lines.count - placements.count..<lines.count
       lines.append(("", .plain))
       lines.append(("↑↓ choose · enter register · q quit · ? help", .muted))
     }
-    let rows = lines.flatMap { text, style in
-      text.isEmpty ? [("", style)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style) }
+    // Text wraps and is centred line by line; the placement list is one left-aligned block, its
+    // columns kept (wrapping would collapse the padding), cut to the width if it must be.
+    let listWidth = listRange.map { lines[$0].0 }.map { DisplayWidth.of($0) }.max() ?? 0
+    let listX = max(1, (size.width - listWidth) / 2)
+    let rows = lines.enumerated().flatMap { index, line -> [(String, CellStyle, x: Int?)] in
+      let (text, style) = line
+      if listRange.contains(index) { return [(TextLayout.truncate(text, width: size.width - listX - 1), style, listX)] }
+      return text.isEmpty ? [("", style, nil)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style, nil) }
     }
     let top = max(0, (size.height - 1 - rows.count) / 2)
-    for (i, (text, style)) in rows.enumerated() {
-      frame.put(text, x: (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
+    for (i, (text, style, x)) in rows.enumerated() {
+      frame.put(text, x: x ?? (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
     }
     PaywallRenderer.drawStatusBar(left: state.notice.map { "! \($0)" } ?? state.project.name, status: state.status.description,
                                   into: &frame)
