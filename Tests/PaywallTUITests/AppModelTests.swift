@@ -193,6 +193,18 @@ struct AppModelTests {
     #expect(effects.contains { if case .quit = $0 { true } else { false } })
   }
 
+  /// Found by fuzzing: `case .up, .backTab where …` guarded only `.backTab`, so ↑ (and ↓) on the
+  /// home screen of a project without placements divided by zero.
+  @Test func arrowsOnAHomeScreenWithoutPlacementsDoNothing() throws {
+    var state = try Self.opened(campaigns: false)
+    _ = AppModel.update(&state, .key(.character("q")))
+    #expect(state.session == nil)
+    for key in [Key.up, .down, .tab, .backTab] {
+      #expect(AppModel.update(&state, .key(key)).isEmpty)
+    }
+    #expect(state.homeSelection == 0)
+  }
+
   @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
     var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), status: .inactive)
     let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))
