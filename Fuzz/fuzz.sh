@@ -118,7 +118,7 @@ export FUZZ_REPO=$ROOT
 # The state-file targets write a file per input (and the app fsyncs what it saves): on tmpfs when
 # there is one, so that costs no disk I/O.
 if [[ -d /dev/shm && -w /dev/shm ]]; then
-  export FUZZ_SCRATCH=/dev/shm/paywall-fuzz-$(id -u)
+  export FUZZ_SCRATCH=/dev/shm/paywall-fuzz-$(id -u)-$$
 else
   export FUZZ_SCRATCH=$OUT/scratch
 fi
@@ -164,10 +164,11 @@ for target in "${chosen[@]}"; do
   shopt -u nullglob
   if [[ ${#regressions[@]} -gt 0 ]]; then
     log=$log_dir/$target.regressions.log
-    if ! FUZZ_TARGET=$target "$BIN" -timeout="$timeout" -rss_limit_mb=2048 "${regressions[@]}" > "$log" 2>&1; then
-      status=$?
+    FUZZ_TARGET=$target "$BIN" -timeout="$timeout" -rss_limit_mb=2048 "${regressions[@]}" > "$log" 2>&1
+    status=$?
+    if [[ $status -ne 0 ]]; then
       echo "FAIL $target: a saved regression fails again: $(failure_kind "$log" $status)"
-      echo "  reproducer: $(grep -m1 -o 'Running: [^ ]*' "$log" | tail -1 | cut -c10-) (log: $log)"
+      echo "  reproducer: $(grep -o 'Running: .*' "$log" | tail -1 | cut -c10-) (log: $log)"
       grep -B2 -A12 -m1 -e 'PROPERTY FAILED' -e 'Fatal error' -e 'ERROR:' "$log" | head -20 | sed 's/^/  | /'
       failures=$((failures + 1))
       summary+=("$(printf '%-13s FAILED (regression)' "$target")")
