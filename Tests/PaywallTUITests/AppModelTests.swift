@@ -263,6 +263,17 @@ struct RegistrationTests {
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("beta_sync: skipped (holdout)"))
   }
 
+  /// Found while reading `handleClosed`: `where` bound only the second pattern, so ↑ on a home
+  /// screen with no placements took a remainder by zero and trapped.
+  @Test func arrowKeysOnAHomeScreenWithoutPlacementsDoNothing() throws {
+    var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), assignments: AssignmentBook(userID: "tester"))
+    #expect(state.project.placements.isEmpty)
+    for key in [Key.up, .down, .tab, .backTab] {
+      #expect(AppModel.update(&state, .key(key)).isEmpty)
+      #expect(state.homeSelection == 0)
+    }
+  }
+
   @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
     var state = try Self.home(.unknown)
     let wait = AppModel.update(&state, .register(placement: "onboarding", params: [:]))

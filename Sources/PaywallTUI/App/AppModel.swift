@@ -355,10 +355,10 @@ public enum AppModel {
   static func handleClosed(_ key: Key, _ state: inout AppState) -> [AppEffect] {
     let placements = state.project.placements
     switch key {
-    case .up, .backTab where !placements.isEmpty:
+    case .up where !placements.isEmpty, .backTab where !placements.isEmpty:
       state.homeSelection = (state.homeSelection + placements.count - 1) % placements.count
       return []
-    case .down, .tab where !placements.isEmpty:
+    case .down where !placements.isEmpty, .tab where !placements.isEmpty:
       state.homeSelection = (state.homeSelection + 1) % placements.count
       return []
     case .character(let c) where c.isWholeNumber && !placements.isEmpty:
