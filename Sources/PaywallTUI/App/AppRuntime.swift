@@ -26,6 +26,7 @@ public final class AppRuntime: @unchecked Sendable {
     var running = 0
     var wake: CheckedContinuation<Void, Never>?
     var cacheWarningShown = false
+    var stateProblemHandler: (@Sendable (String) -> Void)?
     /// What the debug panel last got from the store, to send it again only when it changed.
     var storeSeen: (changes: Int, faults: [String], second: Int)?
   }
@@ -50,6 +51,18 @@ public final class AppRuntime: @unchecked Sendable {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
     }
     (clock as? SimulatedTimeSource)?.setParkHandler { [weak self] in self?.wakeLoop() }
+    // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
+    store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
+  }
+
+  /// Also hears every problem saving state (`play` prints them; the screen shows them anyway).
+  public func setStateProblemHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    shared.withLock { $0.stateProblemHandler = handler }
+  }
+
+  private func reportStateProblem(_ message: String) {
+    send(.notice(message))
+    shared.withLock { $0.stateProblemHandler }?(message)
   }
 
   /// The ask controller, when that is what drives purchases (possibly behind fault injection).
@@ -178,7 +191,7 @@ public final class AppRuntime: @unchecked Sendable {
           defer { shared.cacheWarningShown = true }
           return !shared.cacheWarningShown
         }
-        if first { send(.notice("\(error.description); the status is not cached this session")) }
+        if first { reportStateProblem("\(error.description); the status is kept in memory (saved again at the next change)") }
       }
     case .answerAsk(let id, let answer):
       askController?.answer(id, with: answer)
@@ -192,7 +205,7 @@ public final class AppRuntime: @unchecked Sendable {
       do {
         try assignmentFile.save(book)
       } catch {
-        send(.notice("\(error.description); audience assignments are not kept this session"))
+        reportStateProblem("\(error.description); audience assignments are kept in memory (saved again at the next change)")
       }
     case .debug(let action):
       perform(action)

@@ -61,6 +61,7 @@ struct PlayCommand: CLICommand {
     }
     defer { app.command?.stop() }
     for warning in app.warnings { Console.error("warning: \(warning)") }
+    app.runtime.setStateProblemHandler { Console.error("warning: \($0)") }
 
     let player = Player(app: app, clock: clock, events: events, size: size)
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
