@@ -323,17 +323,19 @@ public final class SimulatedStore: PurchaseController {
         return (result, save, newStatus, book.derived.nextEvent)
       }
       if let save, let file {
-        let outcome: String?
-        do {
+        var failure: AtomicFile.WriteError?
+        do throws(AtomicFile.WriteError) {
           try file.save(save)
-          outcome = book.withLock { book in
-            defer { book.saveFailing = false }
-            return book.saveFailing ? "\(file.path) is saved again: the ledger on disk is complete" : nil
-          }
         } catch {
-          outcome = book.withLock { book in
-            defer { book.saveFailing = true }
-            return book.saveFailing ? nil : "\(error); the ledger is kept in memory and saved again at the next change"
+          failure = error
+        }
+        let outcome = book.withLock { book -> String? in
+          defer { book.saveFailing = failure != nil }
+          switch (failure, book.saveFailing) {
+          case (let failure?, false):
+            return "ledger not saved: \(failure.reason) (\(file.path)); it is kept in memory and saved whole at the next change"
+          case (nil, true): return "ledger saved again: \(file.path) is complete"
+          default: return nil
           }
         }
         if let outcome { warn(outcome) }

@@ -60,7 +60,10 @@ public enum AtomicFile {
     let previous = path + previousSuffix
     let temporary = previous + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
     guard link(path, temporary) == 0 else { return }
-    if rename(temporary, previous) != 0 { unlink(temporary) }
+    // When NAME.bak already is this file (a writer killed between the two renames), rename does
+    // nothing and leaves the temporary name: unlink it either way.
+    _ = rename(temporary, previous)
+    unlink(temporary)
   }
 
   /// A file-system error in a few words ("Permission denied"), not Foundation's paragraph.

@@ -191,7 +191,7 @@ public final class AppRuntime: @unchecked Sendable {
           defer { shared.cacheWarningShown = true }
           return !shared.cacheWarningShown
         }
-        if first { reportStateProblem("\(error.description); the status is kept in memory (saved again at the next change)") }
+        if first { reportStateProblem("status not cached: \(error.reason) (\(error.path)); kept in memory, saved again at the next change") }
       }
     case .answerAsk(let id, let answer):
       askController?.answer(id, with: answer)
@@ -205,7 +205,7 @@ public final class AppRuntime: @unchecked Sendable {
       do {
         try assignmentFile.save(book)
       } catch {
-        reportStateProblem("\(error.description); audience assignments are kept in memory (saved again at the next change)")
+        reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
       }
     case .debug(let action):
       perform(action)
