@@ -355,4 +355,43 @@ struct TerminalEndToEndTests {
     #expect(pane.wait(forFile: "exit") == "3")
     #expect(pane.file("err")?.contains("unknown terminal type 'paywall-tui-no-such-term'") == true)
   }
+
+  /// A controller that sets the status a thousand times a second (Benchmarks/flood_controller.py)
+  /// while keys are pressed: every key shows within two seconds, the last status shows, memory
+  /// does not grow with the changes, and the status cache holds the last one after quitting.
+  /// (`python3 Benchmarks/status_flood.py` runs the same for a minute and prints the figures.)
+  @Test func aFloodOfStatusChangesNeverHoldsUpTheKeys() throws {
+    let pane = try TmuxPane("""
+      FLOOD_SECONDS=4 FLOOD_REPORT="$DIR/report" "$BIN" run paywalls --controller command \\
+        --controller-command 'python3 Benchmarks/flood_controller.py' --state-dir "$DIR/state" --fresh
+      echo $? > "$DIR/exit"
+      """)
+    pane.wait(forText: "● Annual")
+    let pid = try #require(try pane.appPID())
+    func rss() -> Int {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    }
+    pane.wait(for: "the flood to start") { $0.contains("status: active:pro") || $0.contains("status: inactive") }
+    let before = rss()
+    var rounds = 0
+    while pane.file("report") == nil {
+      try pane.send("Right")
+      guard pane.wait(forText: "● Monthly", within: 2) else { break }
+      try pane.send("Left")
+      guard pane.wait(forText: "● Annual", within: 2) else { break }
+      rounds += 1
+    }
+    let after = rss()
+    let sent = Int(pane.file("report")?.split(separator: " ").first ?? "") ?? 0
+    #expect(sent >= 3000, "the flood ran: \(sent) changes")
+    #expect(rounds >= 3, "keys were answered all through the flood (\(rounds) rounds)")
+    pane.wait(forText: "status: active:done", within: 2)
+    #expect(after - before < 4096, "RSS grew \(after - before) KiB over \(sent) status changes")
+    try pane.send("q")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+    #expect(pane.file("state/status.json")?.contains("\"active:done\"") == true, "\(pane.file("state/status.json") ?? "nil")")
+  }
 }

@@ -81,7 +81,7 @@ enum InteractiveLoop {
     var ticker: Task<Void, Never>?
     defer { ticker?.cancel() }
     while true {
-      runtime.drain()
+      runtime.drain(budget: .milliseconds(30))
       let state = runtime.state
       if state.quitRequested { return ending(state) }
       terminal.present(AppView.render(state, size: state.size))
@@ -171,6 +171,7 @@ public final class PaywallApp {
     if let warning = access?.warning { runtime.send(.notice(warning)) }
     let first = options.paywall ?? project.paywalls.first?.id
     let ending = try InteractiveLoop.run(runtime, start: first.map { .open(paywallID: $0, selected: nil) })
+    runtime.flushState()
     if let summary = ending.summary { print(summary) }
     withExtendedLifetime(access) {}
     return ending.exitCode

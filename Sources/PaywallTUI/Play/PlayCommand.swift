@@ -67,6 +67,7 @@ struct PlayCommand: CLICommand {
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
+    app.runtime.flushState()
     let state = app.runtime.state
     Console.out(JSONOutput.object([
       ("status", .string(state.status.rawName.lowercased())),
