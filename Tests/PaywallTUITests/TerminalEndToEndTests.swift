@@ -31,7 +31,7 @@ final class TmuxPane {
     (serverPID, panePID) = pids.count == 2 ? (pids[0], pids[1]) : (0, 0)
   }
 
-  private var serverPID: pid_t = 0
+  private(set) var serverPID: pid_t = 0
   private var panePID: pid_t = 0
 
   deinit {
@@ -393,5 +393,29 @@ struct TerminalEndToEndTests {
     try pane.send("q")
     #expect(pane.wait(forFile: "exit") == "0")
     #expect(pane.file("state/status.json")?.contains("\"active:done\"") == true, "\(pane.file("state/status.json") ?? "nil")")
+  }
+
+  /// Found with the flood: when the terminal went away mid-flood, the hangup waited behind the
+  /// queued changes while the terminal thread, polling a stdin at end of file, reported it in a
+  /// busy loop; the app lived on at full CPU. Now it exits.
+  @Test func closingTheTerminalMidFloodEndsTheApp() throws {
+    let pane = try TmuxPane("""
+      FLOOD_SECONDS=60 "$BIN" run paywalls --controller command \\
+        --controller-command 'python3 Benchmarks/flood_controller.py' --state-dir "$DIR/state" --fresh
+      """)
+    pane.wait(for: "the flood to start") { $0.contains("status: active:pro") || $0.contains("status: inactive") }
+    let pid = try #require(try pane.appPID())
+    // As when a terminal window is closed: the terminal's end goes away, the app's side hangs up.
+    #expect(pane.serverPID > 0 && kill(pane.serverPID, SIGKILL) == 0)
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline && kill(pid, 0) == 0 && !Self.isZombie(pid) { usleep(20_000) }
+    let alive = kill(pid, 0) == 0 && !Self.isZombie(pid)
+    #expect(!alive, "the app (pid \(pid)) still runs 5 s after its terminal closed: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
+    if alive { kill(pid, SIGKILL) }
+  }
+
+  static func isZombie(_ pid: Int32) -> Bool {
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 }
