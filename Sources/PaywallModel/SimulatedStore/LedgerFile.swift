@@ -57,7 +57,7 @@ public struct LedgerFile: Sendable {
     }
   }
 
-  static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
+  public static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
     do {
       return try decode(root)
     } catch {
