@@ -212,6 +212,14 @@ struct JSONParserTests {
     SyntaxCase(name: "dot without digits", json: "[1.]", line: 1, column: 4, message: "expected a digit after '.'"),
     SyntaxCase(name: "exponent without digits", json: "[1e+]", line: 1, column: 5, message: "expected a digit in the exponent"),
     SyntaxCase(name: "invalid escape", json: #"["a\x"]"#, line: 1, column: 5, message: #"invalid escape '\x' in a string"#),
+    // Found by fuzzing: the byte after the backslash was echoed raw, so a file could put an escape
+    // sequence into `validate`'s output.
+    SyntaxCase(name: "invalid escape of a control character", json: "[\"a\\\u{1B}[31m\"]", line: 1, column: 5,
+               message: "invalid escape: '\\' followed by control character 0x1B in a string"),
+    SyntaxCase(name: "invalid escape of a non-ASCII character", json: "[\"\\\u{9B}\"]", line: 1, column: 4,
+               message: "invalid escape: '\\' followed by a non-ASCII character in a string"),
+    SyntaxCase(name: "missing colon after a key with a line break", json: #"{"a\nb" 1}"#, line: 1, column: 9,
+               message: #"expected ':' after the key "a\nb", found '1'"#),
     SyntaxCase(name: "short unicode escape", json: #"["\u12G4"]"#, line: 1, column: 7, message: #"expected four hex digits after \u"#),
     SyntaxCase(name: "raw newline in string", json: "[\"ab\ncd\"]", line: 1, column: 5,
                message: "unescaped line break inside a string (write \\n)"),

@@ -158,6 +158,16 @@ struct ProductAttributeTests {
     #expect(monthly.unitPrice(per: .year) == Fixture.decimal("119.88"))
   }
 
+  /// Found by fuzzing: Foundation on Linux traps formatting for a locale identifier that starts
+  /// with a non-ASCII character, and a catalog's `locale` is any string. Such a locale formats as en_US.
+  @Test(arguments: ["\u{FFFD}de_DE", "日本", "é"])
+  func aLocaleThatIsNoIdentifierFormatsAsEnglish(locale: String) {
+    var product = TestCatalog.annual
+    product.locale = locale
+    #expect(product.attribute(.price) == "$59.99")
+    #expect(!product.attribute(.trialPeriodEndDate, now: Date(timeIntervalSince1970: 0)).isEmpty)
+  }
+
   @Test func nonRecurringProductHasNoUnitPricesOrPeriod() {
     let lifetime = TestCatalog.lifetime
     for attribute: ProductAttribute in [.dailyPrice, .weeklyPrice, .monthlyPrice, .yearlyPrice] {

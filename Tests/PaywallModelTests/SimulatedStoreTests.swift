@@ -409,6 +409,26 @@ extension SimulatedStore {
     #expect(rig.files().contains { $0.hasPrefix("ledger.json.corrupt-") })
   }
 
+  /// Found by fuzzing: a date such as 1e999 read as infinity and was saved as `inf`, which is not
+  /// JSON, so the next launch set the whole ledger aside. Such a date is refused when read, and an
+  /// infinite renewal interval is dropped, so whatever reads saves as a ledger that reads back.
+  @Test func aDateOutOfRangeIsRefusedAndWhatReadsSavesReadably() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    try FileManager.default.createDirectory(atPath: rig.state.path, withIntermediateDirectories: true)
+    let file = LedgerFile(directory: rig.state)
+    let infiniteClock = #"{"format":"paywall-tui.ledger","version":2,"clock":1e999,"transactions":[],"pending":[]}"#
+    #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: Data(infiniteClock.utf8)))
+    #expect(throws: PurchaseError.self) { try file.read() }
+
+    let infiniteInterval = #"{"format":"paywall-tui.ledger","version":2,"rules":{"renewalInterval":1e999},"transactions":[],"pending":[]}"#
+    #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: Data(infiniteInterval.utf8)))
+    let contents = try file.read()
+    #expect(contents.rules?.renewalInterval == nil)
+    try file.save(contents)
+    #expect(try file.read() == contents)
+  }
+
   @Test func aLedgerThatDoesNotAddUpIsReportedButKept() throws {
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }

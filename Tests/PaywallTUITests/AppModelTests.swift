@@ -193,6 +193,18 @@ struct AppModelTests {
     #expect(effects.contains { if case .quit = $0 { true } else { false } })
   }
 
+  /// Found by fuzzing: `case .up, .backTab where …` guarded only `.backTab`, so ↑ (and ↓) on the
+  /// home screen of a project without placements divided by zero.
+  @Test func arrowsOnAHomeScreenWithoutPlacementsDoNothing() throws {
+    var state = try Self.opened(campaigns: false)
+    _ = AppModel.update(&state, .key(.character("q")))
+    #expect(state.session == nil)
+    for key in [Key.up, .down, .tab, .backTab] {
+      #expect(AppModel.update(&state, .key(key)).isEmpty)
+    }
+    #expect(state.homeSelection == 0)
+  }
+
   @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
     var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), status: .inactive)
     let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))
@@ -261,17 +273,6 @@ struct RegistrationTests {
     let skipped = AppModel.update(&state, .key(.character("5")))
     #expect(Self.events(skipped) == ["trigger_fire", "paywallPresentationRequest", "handler.onSkip", "feature.run"])
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("beta_sync: skipped (holdout)"))
-  }
-
-  /// Found while reading `handleClosed`: `where` bound only the second pattern, so ↑ on a home
-  /// screen with no placements took a remainder by zero and trapped.
-  @Test func arrowKeysOnAHomeScreenWithoutPlacementsDoNothing() throws {
-    var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), assignments: AssignmentBook(userID: "tester"))
-    #expect(state.project.placements.isEmpty)
-    for key in [Key.up, .down, .tab, .backTab] {
-      #expect(AppModel.update(&state, .key(key)).isEmpty)
-      #expect(state.homeSelection == 0)
-    }
   }
 
   @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {

@@ -82,6 +82,34 @@ struct FrameTests {
     #expect(outer.lines == ["bc  ", "bc a"])
   }
 
+  /// Found by fuzzing: an overlay's border drawn on the second column of a wide grapheme left its
+  /// first half in the row, which a terminal draws two columns wide, shifting the rest of the row.
+  @Test func overwritingHalfAWideGraphemeBlanksTheOtherHalf() {
+    var frame = Frame(width: 6, height: 4)
+    for row in 0..<4 { frame.put("a漢b漢", x: 0, y: row, style: .plain) }
+    frame.put("│", x: 2, y: 0, style: .border)
+    frame.put("│", x: 1, y: 1, style: .border)
+    frame.fill("─", x: 2, y: 2, count: 2, style: .border)
+    var box = Frame(width: 2, height: 1)
+    box.put("xy", x: 0, y: 0, style: .plain)
+    frame.draw(box, x: 4, y: 3)
+    #expect(frame.lines == ["a │b漢", "a│ b漢", "a ──漢", "a漢bxy"])
+    for row in 0..<4 {
+      for column in 0..<6 where frame[column, row].isContinuation {
+        #expect(column > 0 && frame[column - 1, row].width == 2, "row \(row): column \(column) continues nothing")
+      }
+    }
+  }
+
+  @Test func drawingThatClipsAWideGraphemeLeavesABlank() {
+    var inner = Frame(width: 4, height: 1)
+    inner.put("漢漢", x: 0, y: 0, style: .plain)
+    var outer = Frame(width: 3, height: 2)
+    outer.draw(inner, x: -1, y: 0)
+    outer.draw(inner, x: 0, y: 1)
+    #expect(outer.lines == [" 漢", "漢 "])
+  }
+
   @Test func styleRunsMergeEqualNeighbours() {
     var frame = Frame(width: 5, height: 1)
     frame.put("ab", x: 1, y: 0, style: .title)

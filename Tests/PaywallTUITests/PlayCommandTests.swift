@@ -1,4 +1,6 @@
 import Foundation
+import PaywallModel
+import PaywallTUI
 import Testing
 
 /// `paywall-tui play` end to end: the real binary, scripted controllers, state across runs.
@@ -98,6 +100,21 @@ struct PlayCommandTests {
                                "--state-dir", Self.stateDir(), "--script", dir + "/events.play"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("events.play:2: expected event transaction_complete; the events so far were: paywall_open, transaction_start, transaction_abandon"))
+  }
+
+  /// Found by fuzzing: Swift reads "\r\n" as one Character, so splitting on "\n" left a script
+  /// saved with CRLF line ends as one line (and its error messages with line breaks in them).
+  @Test func scriptsWithCRLFLineEndsParseLineByLine() throws {
+    let script = try PlayScript.parse("press down enter\r\nadvance 1d\r\n\r\n# done\r\nexpect event paywall_open\r\n", file: "crlf.play")
+    #expect(script.steps.map(\.line) == [1, 2, 5])
+    #expect(script.steps.map(\.text) == ["press down enter", "advance 1d", "expect event paywall_open"])
+    do throws(ValidationFailure) {
+      _ = try PlayScript.parse("press enter\r\npres enter\r\n", file: "bad.play")
+      Issue.record("a bad command parsed")
+    } catch {
+      #expect(error.diagnostics.count == 1)
+      #expect(error.diagnostics.first?.description.hasPrefix("bad.play:2:1: error: unknown command 'pres'; did you mean 'press'?") == true)
+    }
   }
 
   @Test func scriptErrorsAreUsageErrorsWithPositions() throws {

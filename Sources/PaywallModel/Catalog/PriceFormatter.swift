@@ -17,7 +17,7 @@ public final class PriceFormatter: @unchecked Sendable {
     let formatter = DateFormatter()
     formatter.dateStyle = .medium
     formatter.timeStyle = .none
-    formatter.locale = Locale(identifier: locale)
+    formatter.locale = Self.locale(locale)
     formatter.timeZone = TimeZone(identifier: "UTC")
     dateFormatters[locale] = formatter
     return formatter.string(from: date)
@@ -43,13 +43,20 @@ public final class PriceFormatter: @unchecked Sendable {
     _ = mediumDate(Date(timeIntervalSince1970: 0), locale: "en_US")
   }
 
+  /// Foundation on Linux traps formatting for a locale identifier that starts with a non-ASCII
+  /// character (found by fuzzing a catalog's `locale`); such an identifier is no locale anyway,
+  /// so it formats as en_US.
+  static func locale(_ identifier: String) -> Locale {
+    Locale(identifier: identifier.unicodeScalars.allSatisfy(\.isASCII) ? identifier : "en_US")
+  }
+
   /// Call with the lock held.
   private func formatter(currencyCode: String, locale: String) -> NumberFormatter {
     let key = "\(locale)|\(currencyCode)"
     if let cached = formatters[key] { return cached }
     let formatter = NumberFormatter()
     formatter.numberStyle = .currency
-    formatter.locale = Locale(identifier: locale)
+    formatter.locale = Self.locale(locale)
     formatter.currencyCode = currencyCode
     formatters[key] = formatter
     return formatter

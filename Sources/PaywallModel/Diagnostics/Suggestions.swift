@@ -5,8 +5,12 @@ public enum Suggestions {
     let lowered = Array(word.lowercased())
     var best: (String, Int)?
     for candidate in candidates {
-      let distance = editDistance(lowered, Array(candidate.lowercased()))
       let limit = max(1, min(3, (max(lowered.count, candidate.count) + 2) / 4))
+      // The distance is at least the difference in length: a long word (a line of garbage) is
+      // dismissed without filling a table of its length times the candidate's.
+      let other = Array(candidate.lowercased())
+      if abs(lowered.count - other.count) > limit { continue }
+      let distance = editDistance(lowered, other)
       if distance <= limit && distance < (best?.1 ?? Int.max) {
         best = (candidate, distance)
       }

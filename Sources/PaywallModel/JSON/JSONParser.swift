@@ -158,7 +158,7 @@ public struct JSONParser {
       let key = try parseString()
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())")
+        throw error("expected ':' after the key \(JSONText.quote(key)), found \(describeCurrent())")
       }
       index += 1
       skipWhitespace()
@@ -169,7 +169,7 @@ public struct JSONParser {
       switch bytes[index] {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"): index += 1; return .object(members)
-      default: throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+      default: throw error("expected ',' or '}' after the value of \(JSONText.quote(key)), found \(describeCurrent())")
       }
     }
   }
@@ -292,6 +292,10 @@ public struct JSONParser {
           scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
         default:
           index -= 1
+          // The offending byte is described, never echoed: it may be a control character.
+          guard e >= 0x21 && e < 0x7F else {
+            throw error("invalid escape: '\\' followed by \(e >= 0x80 ? "a non-ASCII character" : describeCurrent()) in a string")
+          }
           throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string")
         }
       case 0x0A:

@@ -197,27 +197,56 @@ public final class CommandPurchaseController: PurchaseController {
     }
   }
 
-  private func handle(line bytes: [UInt8]) {
-    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+  /// One line from the controller process, decoded without touching any state, so what a
+  /// line means can be tested (and fuzzed) apart from the process and the waiting requests.
+  enum ReplyLine: Sendable, Equatable {
+    /// Only spaces, tabs and carriage returns: ignored.
+    case blank
+    /// Not a JSON object, or an object with neither a request id nor a method.
+    case malformed(String)
+    case setStatus(SubscriptionStatus)
+    /// `setSubscriptionStatus` with a status other than active, inactive or unknown.
+    case badStatus(String)
+    /// An answer to request `id`; `shown` is the line as messages quote it (sanitised, cut short).
+    case answer(id: Int, result: String, error: String?, shown: String)
+  }
+
+  static func decode(line bytes: [UInt8]) -> ReplyLine {
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
     let shown = UntrustedText.sanitize(String(decoding: bytes.prefix(120), as: UTF8.self))
     guard let node = try? JSONParser.parse(bytes: bytes), node.members != nil else {
-      malformed("the controller command sent a line that is not a JSON object: \(shown)")
-      return
+      return .malformed("the controller command sent a line that is not a JSON object: \(shown)")
     }
     if node["method"]?.stringValue == "setSubscriptionStatus" {
-      setStatus(node, shown: shown)
-      return
+      let names = (node["entitlements"]?.elements ?? []).compactMap(\.stringValue)
+      switch node["status"]?.stringValue {
+      case "active": return .setStatus(.active(Set(names.map { Entitlement($0) })))
+      case "inactive": return .setStatus(.inactive)
+      case "unknown": return .setStatus(.unknown)
+      default: return .badStatus("setSubscriptionStatus needs status active, inactive or unknown: \(shown)")
+      }
     }
     guard case .number(let idText)? = node["id"]?.value, let id = Int(idText) else {
-      malformed("the controller command sent a line with no request id or method: \(shown)")
-      return
+      return .malformed("the controller command sent a line with no request id or method: \(shown)")
     }
+    return .answer(id: id, result: node["result"]?.stringValue ?? "", error: node["error"]?.stringValue, shown: shown)
+  }
+
+  private func handle(line bytes: [UInt8]) {
+    switch Self.decode(line: bytes) {
+    case .blank: return
+    case .malformed(let message): malformed(message)
+    case .setStatus(let newStatus): status.set(newStatus)
+    case .badStatus(let message): onProblem(message)
+    case .answer(let id, let result, let error, let shown): answer(id: id, result: result, error: error, shown: shown)
+    }
+  }
+
+  private func answer(id: Int, result: String, error: String?, shown: String) {
     guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) else {
       onProblem("the controller command answered request \(id), which is not waiting (late or unknown): \(shown)")
       return
     }
-    let result = node["result"]?.stringValue ?? ""
-    let error = node["error"]?.stringValue
     let reply: Reply
     switch (waiting.kind, result) {
     case (.purchase, "purchased"): reply = .purchase(.purchased)
@@ -243,16 +272,6 @@ public final class CommandPurchaseController: PurchaseController {
       fail(oldest, message)
     } else {
       onProblem(message)
-    }
-  }
-
-  private func setStatus(_ node: JSONNode, shown: String) {
-    let names = (node["entitlements"]?.elements ?? []).compactMap(\.stringValue)
-    switch node["status"]?.stringValue {
-    case "active": status.set(.active(Set(names.map { Entitlement($0) })))
-    case "inactive": status.set(.inactive)
-    case "unknown": status.set(.unknown)
-    default: onProblem("setSubscriptionStatus needs status active, inactive or unknown: \(shown)")
     }
   }
 

@@ -129,7 +129,8 @@ public struct LedgerFile: Sendable {
     contents.clock = try date(root["clock"])
     if let rules = root["rules"] {
       var interval: Double?
-      if case .number(let text)? = rules["renewalInterval"]?.value { interval = Double(text) }
+      // Finite only: `inf` (from 1e999) would be saved as text JSON cannot read back.
+      if case .number(let text)? = rules["renewalInterval"]?.value { interval = Double(text).flatMap { $0.isFinite ? $0 : nil } }
       contents.rules = StoreRules(renewalInterval: interval, gracePeriodEnabled: bool(rules["gracePeriod"]) ?? false,
                                   renewalBillingIssues: bool(rules["renewalBillingIssues"]) ?? false)
     }
@@ -193,7 +194,8 @@ public struct LedgerFile: Sendable {
     switch node.value {
     case .null: return nil
     case .number(let text):
-      guard let seconds = Double(text) else { throw PurchaseError("bad date at \(node.location)") }
+      // 1e999 reads as infinity, which would be saved as `inf` and make the whole file unreadable.
+      guard let seconds = Double(text), seconds.isFinite else { throw PurchaseError("bad date at \(node.location)") }
       return Date(timeIntervalSince1970: seconds)
     default: throw PurchaseError("bad date at \(node.location)")
     }

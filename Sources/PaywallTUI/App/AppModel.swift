@@ -355,6 +355,7 @@ public enum AppModel {
   static func handleClosed(_ key: Key, _ state: inout AppState) -> [AppEffect] {
     let placements = state.project.placements
     switch key {
+    // The condition is on each pattern: a `where` after a list only guards the last one.
     case .up where !placements.isEmpty, .backTab where !placements.isEmpty:
       state.homeSelection = (state.homeSelection + placements.count - 1) % placements.count
       return []

@@ -94,7 +94,8 @@ public struct PlayScript: Sendable {
   public static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
     var steps: [Step] = []
     var problems: [Diagnostic] = []
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // "\r\n" is one Character in Swift, so a script saved with CRLF line ends is split on it too.
+    for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       let lineNumber = index + 1
       let withoutComment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
       let line = UntrustedText.sanitize(String(withoutComment)).trimmingCharacters(in: .whitespaces)

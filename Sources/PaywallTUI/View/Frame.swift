@@ -117,6 +117,8 @@ public struct Frame: Sendable, Hashable {
       if w == 0 { continue }
       if column + w > end { break }
       if column >= 0 {
+        detach(x: column, y: y)
+        if w == 2 { detach(x: column + 1, y: y) }
         if let ascii = character.asciiValue {
           cells[y * width + column] = Cell(Unicode.Scalar(ascii), width: 1, style: style)
         } else {
@@ -133,8 +135,23 @@ public struct Frame: Sendable, Hashable {
   public mutating func fill(_ scalar: Unicode.Scalar, x: Int, y: Int, count: Int, style: CellStyle) {
     guard y >= 0 && y < height && x < width else { return }
     let cell = Cell(scalar, width: 1, style: style)
-    for column in max(0, x)..<min(width, x + count) {
+    let columns = max(0, x)..<min(width, x + count)
+    guard !columns.isEmpty else { return }
+    detach(x: columns.lowerBound, y: y)
+    detach(x: columns.upperBound - 1, y: y)
+    for column in columns {
       cells[y * width + column] = cell
+    }
+  }
+
+  /// Before the cell at (x, y) is overwritten: the other half of a wide grapheme it belongs to
+  /// becomes a blank, so no row is left with half a character (a terminal would shift the rest).
+  private mutating func detach(x: Int, y: Int) {
+    let i = y * width + x
+    if cells[i].isContinuation, x > 0, cells[i - 1].width == 2 {
+      cells[i - 1] = Cell(" ", width: 1, style: cells[i - 1].style)
+    } else if cells[i].width == 2, x + 1 < width, cells[i + 1].isContinuation {
+      cells[i + 1] = Cell(" ", width: 1, style: cells[i + 1].style)
     }
   }
 
@@ -156,6 +173,8 @@ public struct Frame: Sendable, Hashable {
     for row in 0..<other.height where y + row >= 0 && y + row < height {
       let source = row * other.width
       let target = (y + row) * width + x
+      detach(x: x + first, y: y + row)
+      detach(x: x + last - 1, y: y + row)
       if other.clusters.isEmpty {
         cells.replaceSubrange((target + first)..<(target + last), with: other.cells[(source + first)..<(source + last)])
       } else {
@@ -164,6 +183,13 @@ public struct Frame: Sendable, Hashable {
           if cell.cluster != 0 { cell.cluster += base }
           cells[target + column] = cell
         }
+      }
+      // A wide grapheme cut in two by the clipping edges is drawn as a blank.
+      if cells[target + first].isContinuation {
+        cells[target + first] = Cell(" ", width: 1, style: cells[target + first].style)
+      }
+      if cells[target + last - 1].width == 2 {
+        cells[target + last - 1] = Cell(" ", width: 1, style: cells[target + last - 1].style)
       }
     }
   }

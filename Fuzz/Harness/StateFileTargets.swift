@@ -1,0 +1,91 @@
+import Foundation
+@testable import PaywallModel
+
+/// The state files are read the way the app reads them, from a real file in a scratch state
+/// directory, so the targets cover reading as well as decoding.
+let scratchState = StateDirectory(path: scratchDirectory)
+
+func writeScratch(_ name: String, _ bytes: [UInt8]) {
+  let path = scratchState.file(name)
+  require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
+}
+
+func checkWarning(_ warning: String?) {
+  guard let warning else { return }
+  require(controlScalars(in: warning, allowNewline: false).isEmpty, "warning with control characters: \(warning.debugDescription)")
+}
+
+/// ledger.json. Property: it reads or fails with a message; what reads saves to a file that reads
+/// back (dates are kept to the millisecond, so the second save is the fixed point); the replay the
+/// store starts with does not crash.
+let ledgerTarget = FuzzTarget(name: "ledger", setUp: loadBundledCatalog) { bytes in
+  writeScratch("ledger.json", bytes)
+  let file = LedgerFile(directory: scratchState)
+  let contents: LedgerFile.Contents
+  do throws(PurchaseError) {
+    contents = try file.read()
+  } catch {
+    checkWarning(error.message)
+    return
+  }
+  var replay = LedgerReplay(catalog: bundledCatalog, rules: contents.rules ?? StoreRules())
+  for entry in contents.entries.prefix(64) { replay.apply(entry) }
+  _ = replay.snapshot(at: fixedNow)
+  func roundTrip(_ contents: LedgerFile.Contents) -> LedgerFile.Contents {
+    do {
+      try file.save(contents)
+    } catch {
+      require(false, "cannot save the ledger: \(error)")
+    }
+    do throws(PurchaseError) {
+      return try file.read()
+    } catch {
+      let text = (try? String(contentsOfFile: file.path, encoding: .utf8)) ?? ""
+      require(false, "a saved ledger does not read back (\(error.message)): \(text.prefix(600))")
+      fatalError()
+    }
+  }
+  let once = roundTrip(contents)
+  require(once.entries.count == contents.entries.count && once.pending.count == contents.pending.count,
+          "saving changed the number of lines")
+  let twice = roundTrip(once)
+  require(twice == once, "a saved ledger reads back different: \(once) then \(twice)")
+}
+
+/// status.json. Property: it gives a status and at most a warning; a status without a warning
+/// saves and reads back the same, without a warning.
+let statusTarget = FuzzTarget(name: "status") { bytes in
+  writeScratch(StatusCache.fileName, bytes)
+  let cache = StatusCache(directory: scratchState)
+  let (status, warning) = cache.load()
+  checkWarning(warning)
+  if warning != nil {
+    require(status == .unknown, "a warning but status \(status)")
+    return
+  }
+  do {
+    try cache.save(status)
+  } catch {
+    require(false, "cannot save the status: \(error)")
+  }
+  let (again, warningAgain) = cache.load()
+  require(warningAgain == nil && again == status, "status \(status) saved reads back as \(again) (\(warningAgain ?? "no warning"))")
+}
+
+/// user.json. Property: as for the status: a book read without a warning saves and reads back the same.
+let userTarget = FuzzTarget(name: "user") { bytes in
+  writeScratch(AssignmentFile.fileName, bytes)
+  let file = AssignmentFile(directory: scratchState)
+  let (book, warning, isNew) = file.load(userID: nil)
+  checkWarning(warning)
+  require(!book.userID.isEmpty, "an empty user id")
+  guard !isNew else { return }
+  require(warning == nil, "a saved book read with a warning")
+  do {
+    try file.save(book)
+  } catch {
+    require(false, "cannot save the user file: \(error)")
+  }
+  let (again, warningAgain, isNewAgain) = file.load(userID: nil)
+  require(!isNewAgain && warningAgain == nil && again == book, "user \(book) saved reads back as \(again)")
+}

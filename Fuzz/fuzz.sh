@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (one binary, the target picked by FUZZ_TARGET) and runs each for a
+# fixed number of inputs: first the saved regressions (Fuzz/regressions/TARGET/), then a fuzzing
+# run seeded from Fuzz/corpus/TARGET/ with its dictionary Fuzz/dict/TARGET.dict.
+#
+#   bash Fuzz/fuzz.sh                       # the CI pass: 20000 runs of each target, seed 1
+#   bash Fuzz/fuzz.sh --runs 1000000        # a long run
+#   bash Fuzz/fuzz.sh --target play         # one target (repeat --target for several)
+#   bash Fuzz/fuzz.sh --list                # the target names
+#
+# Other options: --seed N (default 1), --timeout SECONDS per input (default 10), --max-len BYTES
+# (default 8192), --keep-corpus (continue from the working corpus of earlier runs instead of
+# starting from the seeds alone), --build-only.
+#
+# Exits non-zero on any crash, hang, leak, out-of-memory or failed property, naming the target and
+# the reproducer. Everything generated (build, working corpus, reproducers, logs) lives in
+# .build-fuzz/, which git ignores; the seed corpora are never written to.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=$ROOT/.build-fuzz
+TARGETS=(paywall catalog storekit template audience command-line play ledger status user render)
+
+runs=20000
+seed=1
+timeout=10
+max_len=8192
+keep_corpus=0
+build_only=0
+chosen=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --max-len) max_len=$2; shift 2 ;;
+    --target) chosen+=("$2"); shift 2 ;;
+    --keep-corpus) keep_corpus=1; shift ;;
+    --build-only) build_only=1; shift ;;
+    --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for t in "${chosen[@]}"; do
+  [[ " ${TARGETS[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t' (targets: ${TARGETS[*]})" >&2; exit 2; }
+done
+[[ ${#chosen[@]} -gt 0 ]] || chosen=("${TARGETS[@]}")
+
+# MARK: - Build
+
+BUILD=$OUT/build
+mkdir -p "$BUILD/CTerminalGuard"
+SWIFT_FLAGS=(-O -suppress-warnings -wmo -num-threads 2 -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -sanitize=fuzzer,address)
+# The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
+# render target's speed and finds nothing the edge counters do not.
+TUI_FLAGS=("${SWIFT_FLAGS[@]/-sanitize=fuzzer,address/-sanitize=address}" -sanitize-coverage=edge,inline-8bit-counters,pc-table)
+NCURSES_LIBS=$(pkg-config --libs ncursesw 2>/dev/null || echo "-lncursesw -ltinfo")
+
+# The linker (gold) warns about every local symbol the sanitizers touch; the warnings are harmless.
+quiet() { "$@" 2>&1 | grep -v -e 'Cannot export local symbol' -e '^$' ; return "${PIPESTATUS[0]}"; }
+
+# Rebuilds a stage when its inputs or the flags changed since the last build.
+stale() { # stage inputs…
+  local stage=$1; shift
+  local sum
+  sum=$( { printf '%s\n' "${SWIFT_FLAGS[*]}" "${TUI_FLAGS[*]}" "$NCURSES_LIBS"; cat "$@"; } | sha256sum | cut -d' ' -f1)
+  if [[ -f $BUILD/$stage.stamp && $(cat "$BUILD/$stage.stamp") == "$sum" ]]; then return 1; fi
+  echo "$sum" > "$BUILD/$stage.pending"
+  return 0
+}
+built() { mv "$BUILD/$1.pending" "$BUILD/$1.stamp"; }
+
+build() {
+  local start=$SECONDS
+  mapfile -t model < <(find Sources/PaywallModel -name '*.swift' | sort)
+  mapfile -t tui < <(find Sources/PaywallTUI -name '*.swift' | sort)
+  mapfile -t harness < <(find Fuzz/Harness -name '*.swift' | sort)
+  if stale model "${model[@]}"; then
+    echo "fuzz.sh: building PaywallModel…"
+    quiet swiftc "${SWIFT_FLAGS[@]}" -module-name PaywallModel -emit-library -static -emit-module \
+      -emit-module-path "$BUILD/PaywallModel.swiftmodule" -o "$BUILD/libPaywallModel.a" "${model[@]}" || return 1
+    built model
+  fi
+  printf 'module CTerminalGuard {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CTerminalGuard/include/terminal_guard.h" \
+    > "$BUILD/CTerminalGuard/module.modulemap"
+  if stale tui "${tui[@]}" Sources/CNCurses/shim.h Sources/CTerminalGuard/terminal_guard.c "$BUILD/model.stamp"; then
+    echo "fuzz.sh: building PaywallTUI…"
+    quiet clang -O1 -c -fsanitize=address -I Sources/CTerminalGuard/include Sources/CTerminalGuard/terminal_guard.c \
+      -o "$BUILD/terminal_guard.o" || return 1
+    quiet swiftc "${TUI_FLAGS[@]}" -module-name PaywallTUI -emit-library -static -emit-module \
+      -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
+      -emit-module-path "$BUILD/PaywallTUI.swiftmodule" -o "$BUILD/libPaywallTUI.a" "${tui[@]}" || return 1
+    built tui
+  fi
+  if stale harness "${harness[@]}" "$BUILD/model.stamp" "$BUILD/tui.stamp" || [[ ! -x $BUILD/paywall-fuzz ]]; then
+    echo "fuzz.sh: building the fuzz targets…"
+    # shellcheck disable=SC2086
+    quiet swiftc "${SWIFT_FLAGS[@]}" -module-name PaywallFuzz -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
+      "${harness[@]}" -L "$BUILD" -lPaywallTUI -lPaywallModel "$BUILD/terminal_guard.o" $NCURSES_LIBS \
+      -o "$BUILD/paywall-fuzz" || return 1
+    built harness
+  fi
+  echo "fuzz.sh: build ready in $((SECONDS - start)) s"
+}
+
+if ! build; then
+  echo "fuzz.sh: FAILED to build the fuzz targets" >&2
+  exit 1
+fi
+[[ $build_only == 1 ]] && exit 0
+
+# MARK: - Run
+
+BIN=$BUILD/paywall-fuzz
+export FUZZ_REPO=$ROOT
+# The state-file targets write a file per input (and the app fsyncs what it saves): on tmpfs when
+# there is one, so that costs no disk I/O.
+if [[ -d /dev/shm && -w /dev/shm ]]; then
+  export FUZZ_SCRATCH=/dev/shm/paywall-fuzz-$(id -u)
+else
+  export FUZZ_SCRATCH=$OUT/scratch
+fi
+mkdir -p "$FUZZ_SCRATCH"
+trap 'rm -rf "$FUZZ_SCRATCH"' EXIT
+# Leaks are failures; a Swift trap's backtracer would only slow a crash report down.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0}
+export SWIFT_BACKTRACE=enable=no
+
+failures=0
+summary=()
+
+# Prints where libFuzzer saved the input that failed, from its log.
+reproducer() { grep -o -E '(Test unit written to|artifact_prefix.*Test unit written to) [^ ]+' "$1" | tail -1 | awk '{print $NF}'; }
+
+# What kind of failure a log shows.
+failure_kind() {
+  local log=$1
+  if grep -q 'PROPERTY FAILED' "$log"; then echo "property failed: $(grep -m1 'PROPERTY FAILED' "$log" | cut -c19-300)"
+  elif grep -q 'ERROR: libFuzzer: timeout' "$log"; then echo "hang (over ${timeout} s on one input)"
+  elif grep -q 'ERROR: LeakSanitizer' "$log"; then echo "leak"
+  elif grep -q -e 'out-of-memory' -e 'rss limit' "$log"; then echo "out of memory"
+  elif grep -q 'ERROR: AddressSanitizer' "$log"; then echo "memory error: $(grep -m1 'ERROR: AddressSanitizer' "$log" | cut -c1-200)"
+  elif grep -q -e 'Fatal error' -e 'deadly signal' "$log"; then echo "crash: $(grep -m1 -e 'Fatal error' -e 'deadly signal' "$log" | cut -c1-200)"
+  else echo "exit status $2"
+  fi
+}
+
+for target in "${chosen[@]}"; do
+  log_dir=$OUT/logs
+  artifacts=$OUT/artifacts/$target/
+  work=$OUT/corpus/$target
+  mkdir -p "$log_dir" "$artifacts"
+  [[ $keep_corpus == 1 ]] || rm -rf "$work"
+  mkdir -p "$work"
+  dict=()
+  [[ -f Fuzz/dict/$target.dict ]] && dict=(-dict="Fuzz/dict/$target.dict")
+
+  # Every input that once failed must keep passing.
+  shopt -s nullglob
+  regressions=(Fuzz/regressions/"$target"/*)
+  shopt -u nullglob
+  if [[ ${#regressions[@]} -gt 0 ]]; then
+    log=$log_dir/$target.regressions.log
+    if ! FUZZ_TARGET=$target "$BIN" -timeout="$timeout" -rss_limit_mb=2048 "${regressions[@]}" > "$log" 2>&1; then
+      status=$?
+      echo "FAIL $target: a saved regression fails again: $(failure_kind "$log" $status)"
+      echo "  reproducer: $(grep -m1 -o 'Running: [^ ]*' "$log" | tail -1 | cut -c10-) (log: $log)"
+      grep -B2 -A12 -m1 -e 'PROPERTY FAILED' -e 'Fatal error' -e 'ERROR:' "$log" | head -20 | sed 's/^/  | /'
+      failures=$((failures + 1))
+      summary+=("$(printf '%-13s FAILED (regression)' "$target")")
+      continue
+    fi
+  fi
+
+  log=$log_dir/$target.log
+  start=$(date +%s%N)
+  FUZZ_TARGET=$target "$BIN" "$work" "Fuzz/corpus/$target" "${dict[@]}" -runs="$runs" -seed="$seed" \
+    -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len" -artifact_prefix="$artifacts" \
+    -print_final_stats=1 > "$log" 2>&1
+  status=$?
+  seconds=$(awk -v ns=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }')
+  executed=$(grep -o -E 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{print $2}')
+  rate=$(grep -o -E 'stat::average_exec_per_sec: *[0-9]+' "$log" | awk '{print $2}')
+  rss=$(grep -o -E 'stat::peak_rss_mb: *[0-9]+' "$log" | awk '{print $2}')
+  if [[ $status -ne 0 ]]; then
+    echo "FAIL $target: $(failure_kind "$log" $status)"
+    echo "  reproducer: $(reproducer "$log") (log: $log)"
+    echo "  replay it: FUZZ_TARGET=$target FUZZ_REPO=$ROOT $BIN $(reproducer "$log")"
+    grep -A8 -m1 -e 'PROPERTY FAILED' -e 'Fatal error' -e '==ERROR' "$log" | head -8 | sed 's/^/  | /'
+    failures=$((failures + 1))
+    summary+=("$(printf '%-13s FAILED after %s s' "$target" "$seconds")")
+    continue
+  fi
+  line=$(printf '%-13s ok  runs %8s  %7s s  %6s exec/s  peak RSS %5s MB  regressions %d' \
+    "$target" "${executed:-?}" "$seconds" "${rate:-?}" "${rss:-?}" "${#regressions[@]}")
+  echo "$line"
+  summary+=("$line")
+done
+
+echo
+echo "fuzz.sh summary ($runs runs each, seed $seed):"
+printf '  %s\n' "${summary[@]}"
+if [[ $failures -gt 0 ]]; then
+  echo "fuzz.sh: $failures target(s) FAILED; reproducers are in $OUT/artifacts/TARGET/" >&2
+  exit 1
+fi
