@@ -410,8 +410,9 @@ extension SimulatedStore {
   }
 
   /// Found by fuzzing: a date such as 1e999 read as infinity and was saved as `inf`, which is not
-  /// JSON, so the next launch set the whole ledger aside. Such a date is refused when read, and an
-  /// infinite renewal interval is dropped, so whatever reads saves as a ledger that reads back.
+  /// JSON, so the next launch set the whole ledger aside; a line dated millions of years ahead had
+  /// the store replay renewals until then (a hang at launch). Dates outside 1970…9999 are refused
+  /// when read, and an infinite renewal interval is dropped, so whatever reads saves readably.
   @Test func aDateOutOfRangeIsRefusedAndWhatReadsSavesReadably() throws {
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }
@@ -420,6 +421,12 @@ extension SimulatedStore {
     let infiniteClock = #"{"format":"paywall-tui.ledger","version":2,"clock":1e999,"transactions":[],"pending":[]}"#
     #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: Data(infiniteClock.utf8)))
     #expect(throws: PurchaseError.self) { try file.read() }
+    for date in ["1767916767225600", "-1e15", "253402300800"] {
+      let farOff = #"{"format":"paywall-tui.ledger","version":2,"transactions":[{"id":"1","type":"purchase","date":"#
+        + date + #","originalID":"1","productID":"com.acme.pro.weekly","expirationDate":1767830400}],"pending":[]}"#
+      #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: Data(farOff.utf8)))
+      #expect(throws: PurchaseError.self, "date \(date)") { try file.read() }
+    }
 
     let infiniteInterval = #"{"format":"paywall-tui.ledger","version":2,"rules":{"renewalInterval":1e999},"transactions":[],"pending":[]}"#
     #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: Data(infiniteInterval.utf8)))

@@ -189,13 +189,20 @@ public struct LedgerFile: Sendable {
     return nil
   }
 
+  /// Seconds since 1970 a ledger date may hold: from 1970-01-01 to 9999-12-31 (an accelerated
+  /// clock runs years ahead, never millennia).
+  static let dateRange: ClosedRange<Double> = 0...253_402_300_799
+
   static func date(_ node: JSONNode?) throws(PurchaseError) -> Date? {
     guard let node else { return nil }
     switch node.value {
     case .null: return nil
     case .number(let text):
-      // 1e999 reads as infinity, which would be saved as `inf` and make the whole file unreadable.
-      guard let seconds = Double(text), seconds.isFinite else { throw PurchaseError("bad date at \(node.location)") }
+      // 1e999 reads as infinity, which would be saved as `inf` and make the whole file unreadable;
+      // a line dated millions of years on would have the replay renew the subscription until then.
+      guard let seconds = Double(text), dateRange.contains(seconds) else {
+        throw PurchaseError("bad date at \(node.location): dates lie between 1970 and 9999")
+      }
       return Date(timeIntervalSince1970: seconds)
     default: throw PurchaseError("bad date at \(node.location)")
     }
