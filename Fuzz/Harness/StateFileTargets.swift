@@ -6,6 +6,11 @@ import Foundation
 let scratchState = StateDirectory(path: scratchDirectory)
 
 func writeScratch(_ name: String, _ bytes: [UInt8]) {
+  // Each input starts from an empty directory: no last good copy (`NAME.bak`) or damaged file set
+  // aside (`NAME.corrupt-…`) from an earlier input, so what a load returns depends on these bytes.
+  for leftover in (try? FileManager.default.contentsOfDirectory(atPath: scratchState.path)) ?? [] {
+    unlink(scratchState.file(leftover))
+  }
   let path = scratchState.file(name)
   require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
 }

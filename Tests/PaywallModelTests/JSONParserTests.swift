@@ -6,6 +6,21 @@ import PaywallModel
 struct JSONParserTests {
   // MARK: - Values
 
+  /// Found by the kill test, whose `store --json` output is one 40 KB line: every value's column
+  /// was counted from the start of its line, so a minified file took time quadratic in its size
+  /// (minutes for a few hundred KB). The time limit is a thousand times what a linear parse takes.
+  @Test(.timeLimit(.minutes(1)))
+  func aLongSingleLineDocumentParsesInOnePassWithTheRightColumns() throws {
+    let count = 200_000
+    let text = "[" + (0..<count).map { "{\"k\":\"é\($0 % 10)\"}" }.joined(separator: ",") + "]"
+    let root = try JSONParser.parse(text)
+    let elements = try #require(root.elements)
+    #expect(elements.count == count)
+    // Each element is 10 scalars ({"k":"éN"}) and a comma: element n starts at column 2 + 11n.
+    #expect(elements[count - 1].location == SourceLocation(line: 1, column: 2 + 11 * (count - 1)))
+    #expect(elements[count - 1]["k"]?.location == SourceLocation(line: 1, column: 2 + 11 * (count - 1) + 5))
+  }
+
   @Test func objectsKeepMemberOrderAndDuplicateKeys() throws {
     let root = try #require(Fixture.parse(#"{"b": 1, "a": 2, "b": 3, "c": {}}"#))
     let members = try #require(root.members)

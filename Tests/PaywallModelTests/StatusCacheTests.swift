@@ -31,7 +31,10 @@ import PaywallModel
       try cache.save(.active(["pro", "lifetime"]))
       try cache.save(.inactive)
       #expect(cache.load() == (.inactive, nil))
-      #expect(try Self.files(in: directory) == ["status.json"])
+      // The replaced contents stay beside it as the last good copy.
+      #expect(try Self.files(in: directory) == ["status.json", "status.json.bak"])
+      let previous = try String(contentsOfFile: directory.file("status.json.bak"), encoding: .utf8)
+      #expect(previous.contains("\"active:lifetime,pro\""), "\(previous)")
       // A new cache on the same directory (the next launch) reads the same.
       let again = StatusCache(directory: StateDirectory(path: directory.path))
       #expect(again.load().0 == .inactive)
@@ -150,7 +153,7 @@ import PaywallModel
       }
       let files = try Self.files(in: directory)
       #expect(!files.contains { $0.contains(".tmp-") }, "left behind: \(files)")
-      #expect(files == ["status.json"])
+      #expect(files == ["status.json", "status.json.bak"])
     }
   }
 

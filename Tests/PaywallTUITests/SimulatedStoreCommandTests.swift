@@ -96,6 +96,27 @@ struct SimulatedStoreCommandTests {
     #expect(badDate.stderr == "error: --at 'soon' must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z\n")
   }
 
+  @Test func theStoreCommandShowsADamagedLedgersLastGoodCopyAndChangesNothing() throws {
+    let state = PlayCommandTests.stateDir()
+    let bought = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--state-dir", state,
+                               "--keys", "2 enter"])
+    #expect(bought.status == 0, "\(bought.stderr)")
+    let again = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--keys", "3 enter"])
+    #expect(again.status == 0, "\(again.stderr)")
+    let ledger = state + "/ledger.json"
+    let whole = try #require(FileManager.default.contents(atPath: ledger))
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: ledger))
+    let before = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
+    let shown = try Self.run(["store", "paywalls", "--state-dir", state, "--json"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.stderr.hasPrefix("warning: \(ledger): damaged ("), "\(shown.stderr)")
+    #expect(shown.stderr.contains("using its last good copy, ledger.json.bak"))
+    // The session's last save (its clock at the end) replaced one with the same transactions.
+    #expect(shown.stdout.contains("com.acme.pro.monthly") && shown.stdout.contains("com.acme.pro.lifetime"),
+            "both purchases survive: \(shown.stdout.prefix(300))")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: state).sorted() == before, "store only reads")
+  }
+
   @Test(arguments: [
     (["--time-rate", "month=fast"], "error: --time-rate 'month=fast': use realtime, UNIT=DURATION"),
     (["--time-rate", "fortnight=30s"], "error: --time-rate 'fortnight=30s': use realtime"),

@@ -31,7 +31,7 @@ final class TmuxPane {
     (serverPID, panePID) = pids.count == 2 ? (pids[0], pids[1]) : (0, 0)
   }
 
-  private var serverPID: pid_t = 0
+  private(set) var serverPID: pid_t = 0
   private var panePID: pid_t = 0
 
   deinit {
@@ -354,5 +354,68 @@ struct TerminalEndToEndTests {
     let pane = try TmuxPane(#""$BIN" run paywalls 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: "paywall-tui-no-such-term")
     #expect(pane.wait(forFile: "exit") == "3")
     #expect(pane.file("err")?.contains("unknown terminal type 'paywall-tui-no-such-term'") == true)
+  }
+
+  /// A controller that sets the status a thousand times a second (Benchmarks/flood_controller.py)
+  /// while keys are pressed: every key shows within two seconds, the last status shows, memory
+  /// does not grow with the changes, and the status cache holds the last one after quitting.
+  /// (`python3 Benchmarks/status_flood.py` runs the same for a minute and prints the figures.)
+  @Test func aFloodOfStatusChangesNeverHoldsUpTheKeys() throws {
+    let pane = try TmuxPane("""
+      FLOOD_SECONDS=4 FLOOD_REPORT="$DIR/report" "$BIN" run paywalls --controller command \\
+        --controller-command 'python3 Benchmarks/flood_controller.py' --state-dir "$DIR/state" --fresh
+      echo $? > "$DIR/exit"
+      """)
+    pane.wait(forText: "● Annual")
+    let pid = try #require(try pane.appPID())
+    func rss() -> Int {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    }
+    pane.wait(for: "the flood to start") { $0.contains("status: active:pro") || $0.contains("status: inactive") }
+    let before = rss()
+    var rounds = 0
+    while pane.file("report") == nil {
+      try pane.send("Right")
+      guard pane.wait(forText: "● Monthly", within: 2) else { break }
+      try pane.send("Left")
+      guard pane.wait(forText: "● Annual", within: 2) else { break }
+      rounds += 1
+    }
+    let after = rss()
+    let sent = Int(pane.file("report")?.split(separator: " ").first ?? "") ?? 0
+    #expect(sent >= 3000, "the flood ran: \(sent) changes")
+    #expect(rounds >= 3, "keys were answered all through the flood (\(rounds) rounds)")
+    pane.wait(forText: "status: active:done", within: 2)
+    #expect(after - before < 4096, "RSS grew \(after - before) KiB over \(sent) status changes")
+    try pane.send("q")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+    #expect(pane.file("state/status.json")?.contains("\"active:done\"") == true, "\(pane.file("state/status.json") ?? "nil")")
+  }
+
+  /// Found with the flood: when the terminal went away mid-flood, the hangup waited behind the
+  /// queued changes while the terminal thread, polling a stdin at end of file, reported it in a
+  /// busy loop; the app lived on at full CPU. Now it exits.
+  @Test func closingTheTerminalMidFloodEndsTheApp() throws {
+    let pane = try TmuxPane("""
+      FLOOD_SECONDS=60 "$BIN" run paywalls --controller command \\
+        --controller-command 'python3 Benchmarks/flood_controller.py' --state-dir "$DIR/state" --fresh
+      """)
+    pane.wait(for: "the flood to start") { $0.contains("status: active:pro") || $0.contains("status: inactive") }
+    let pid = try #require(try pane.appPID())
+    // As when a terminal window is closed: the terminal's end goes away, the app's side hangs up.
+    #expect(pane.serverPID > 0 && kill(pane.serverPID, SIGKILL) == 0)
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline && kill(pid, 0) == 0 && !Self.isZombie(pid) { usleep(20_000) }
+    let alive = kill(pid, 0) == 0 && !Self.isZombie(pid)
+    #expect(!alive, "the app (pid \(pid)) still runs 5 s after its terminal closed: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
+    if alive { kill(pid, SIGKILL) }
+  }
+
+  static func isZombie(_ pid: Int32) -> Bool {
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 }

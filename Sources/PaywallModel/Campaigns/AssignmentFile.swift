@@ -17,31 +17,39 @@ public struct AssignmentFile: Sendable {
   /// The saved book, or a new one for `userID` (or a fresh random id); `isNew` says which, so a
   /// new user is written once, not on every launch. An explicit `userID` that differs from the
   /// saved one starts that user's own, empty book.
-  public func load(userID explicit: String?, fresh: Bool = false) -> (AssignmentBook, warning: String?, isNew: Bool) {
-    let (book, warning) = read(userID: explicit, fresh: fresh)
+  public func load(userID explicit: String?, fresh: Bool = false, repair: Bool = true) -> (AssignmentBook, warning: String?, isNew: Bool) {
+    let (book, warning) = read(userID: explicit, fresh: fresh, repair: repair)
     return (book ?? AssignmentBook(userID: explicit ?? "$anon:" + UUID().uuidString.lowercased()), warning, book == nil)
   }
 
   /// The saved book when it is usable for `explicit`, else nil (and why, when the file was bad).
-  private func read(userID explicit: String?, fresh: Bool) -> (AssignmentBook?, warning: String?) {
-    guard !fresh, FileManager.default.fileExists(atPath: path) else { return (nil, nil) }
-    let root: JSONNode
-    do {
-      root = try SourceFile.parse(path: path).0
-    } catch {
-      let why = error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "unreadable"
-      return (nil, "\(path): ignoring the saved user (\(why)); starting a new one")
+  private func read(userID explicit: String?, fresh: Bool, repair: Bool) -> (AssignmentBook?, warning: String?) {
+    guard !fresh else { return (nil, nil) }
+    var warning: String?
+    let book: AssignmentBook
+    switch StateFile.load(path, repair: repair, decode: Self.decode) {
+    case .missing: return (nil, nil)
+    case .loaded(let saved): book = saved
+    case .recovered(let saved, let why):
+      book = saved
+      warning = why
+    case .unusable(let why, let kept):
+      return (nil, "\(path): ignoring the saved user (\(why))\(kept.map { ", kept as \($0)" } ?? ""); starting a new one")
     }
+    if let explicit, explicit != book.userID { return (nil, warning) }
+    return (book, warning)
+  }
+
+  static func decode(_ root: JSONNode) throws(StateFile.Problem) -> AssignmentBook {
     guard root["format"]?.stringValue == Self.format, case .number(let v)? = root["version"]?.value, Int(v) == Self.version,
           let userID = root["userId"]?.stringValue, !userID.isEmpty else {
-      return (nil, "\(path): not a paywall-tui user file of version \(Self.version); starting a new user")
+      throw StateFile.Problem("not a paywall-tui user file of version \(Self.version)")
     }
-    if let explicit, explicit != userID { return (nil, nil) }
     var entries: [String: String] = [:]
     for member in root["assignments"]?.members ?? [] {
       if let value = member.value.stringValue { entries[member.key] = value }
     }
-    return (AssignmentBook(userID: userID, entries: entries), nil)
+    return AssignmentBook(userID: userID, entries: entries)
   }
 
   public func save(_ book: AssignmentBook) throws(AtomicFile.WriteError) {
@@ -52,6 +60,6 @@ public struct AssignmentFile: Sendable {
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("userId", .string(book.userID)),
       ("assignments", .object(entries)),
     ]).text + "\n"
-    try AtomicFile.write(Data(json.utf8), to: path)
+    try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }
 }

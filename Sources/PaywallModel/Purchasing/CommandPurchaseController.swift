@@ -138,17 +138,18 @@ public final class CommandPurchaseController: PurchaseController {
     waiting.continuation.resume(returning: .problem(message))
   }
 
-  private func exited(status: Int32, reason: Process.TerminationReason) {
+  private func exited(status: Int32, reason: Process.TerminationReason, cutLine: String? = nil) {
     let message = reason == .uncaughtSignal ? "the controller command was killed by signal \(status)"
       : "the controller command exited with status \(status)"
     let waiting = state.withLock { state -> [Int] in
       state.exitMessage = message
       return state.waiting.keys.sorted()
     }
+    let how = cutLine.map { " in the middle of a line (\($0))" }
     if waiting.isEmpty {
-      onProblem(message)
+      onProblem(message + (how ?? ""))
     }
-    for id in waiting { fail(id, message + " before answering") }
+    for id in waiting { fail(id, message + (how ?? " before answering")) }
   }
 
   // MARK: - Reading
@@ -170,10 +171,19 @@ public final class CommandPurchaseController: PurchaseController {
         buffer.removeAll()
       }
     }
-    if !buffer.isEmpty { self.handle(line: Array(buffer)) }
+    // A last line with no newline counts when it is whole; one cut off by the process ending (a
+    // kill mid-write) is reported as that, not as a malformed line.
+    var cut: String?
+    if !buffer.isEmpty {
+      if (try? JSONParser.parse(bytes: Array(buffer)))?.members != nil {
+        self.handle(line: Array(buffer))
+      } else {
+        cut = UntrustedText.sanitize(String(decoding: buffer.prefix(120), as: UTF8.self))
+      }
+    }
     // Reported only after every line it wrote has been handled, so a last answer is never lost.
     process.waitUntilExit()
-    exited(status: process.terminationStatus, reason: process.terminationReason)
+    exited(status: process.terminationStatus, reason: process.terminationReason, cutLine: cut)
   }
 
   private func readErrors() {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The ledger file: `ledger.json` in the state directory, written atomically, one line per
-/// ledger line so it diffs and reads well. A corrupt ledger is set aside as
-/// `ledger.json.corrupt-TIMESTAMP` with a warning, never silently dropped.
+/// ledger line so it diffs and reads well. Every save keeps the previous file as `ledger.json.bak`;
+/// a damaged ledger is recovered from it, and set aside as `ledger.json.corrupt-TIMESTAMP`, never
+/// silently dropped.
 public struct LedgerFile: Sendable {
   public struct Contents: Sendable, Hashable {
     public var entries: [LedgerEntry] = []
@@ -41,29 +42,31 @@ public struct LedgerFile: Sendable {
     return try Self.decode(root)
   }
 
-  /// Reads the ledger; a missing one is empty, an unreadable one is moved aside with a warning.
-  public func load() -> (Contents, String?) {
-    guard exists else { return (Contents(), nil) }
+  /// Reads the ledger; a missing one is empty. A damaged one is replaced by its last good copy;
+  /// with none, it is moved aside with a warning. Without `repair` (a session that does not own
+  /// the state directory) nothing on disk changes.
+  public func load(repair: Bool = true) -> (Contents, String?) {
+    switch StateFile.load(path, repair: repair, decode: Self.decodeState) {
+    case .missing: return (Contents(), nil)
+    case .loaded(let contents): return (contents, nil)
+    case .recovered(let contents, let warning): return (contents, warning)
+    case .unusable(let why, let kept?):
+      return (Contents(), "\(path): the ledger is unreadable (\(why)); it was moved to \(kept) and the store starts empty")
+    case .unusable(let why, nil):
+      return (Contents(), "\(path): the ledger is unreadable (\(why)); the store starts empty\(repair ? " and will replace it" : "")")
+    }
+  }
+
+  public static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
     do {
-      return (try read(), nil)
+      return try decode(root)
     } catch {
-      var aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-      var n = 1
-      while FileManager.default.fileExists(atPath: aside) {
-        n += 1
-        aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(n)"
-      }
-      do {
-        try FileManager.default.moveItem(atPath: path, toPath: aside)
-      } catch let moveError {
-        return (Contents(), "\(path): the ledger is unreadable (\(error.message)) and could not be moved aside (\(moveError.localizedDescription)); the store starts empty and will replace it")
-      }
-      return (Contents(), "\(path): the ledger is unreadable (\(error.message)); it was moved to \(aside) and the store starts empty")
+      throw StateFile.Problem(error.message)
     }
   }
 
   public func save(_ contents: Contents) throws(AtomicFile.WriteError) {
-    try AtomicFile.write(Data(Self.encode(contents).utf8), to: path)
+    try AtomicFile.write(Data(Self.encode(contents).utf8), to: path, keepingPrevious: true)
   }
 
   // MARK: - Encoding

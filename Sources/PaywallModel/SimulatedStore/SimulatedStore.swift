@@ -46,6 +46,9 @@ public final class SimulatedStore: PurchaseController {
     var interruptNext = false
     var warnings: [String] = []
     var unsaved = false
+    /// The last save failed: the next failure says nothing new, the next success says so.
+    var saveFailing = false
+    var onWarning: (@Sendable (String) -> Void)?
     var timer: Task<Void, Never>?
     var timerDate: Date?
     var changes = 0
@@ -56,6 +59,8 @@ public final class SimulatedStore: PurchaseController {
   public let clock: any TimeSource
   private let status: SubscriptionStatusStore
   private let file: LedgerFile?
+  /// Whether this session saves the ledger (it owns the state directory).
+  private let saves: Bool
   private let book: Mutex<Book>
   /// One change at a time, from deriving to saving to setting the status, so they land in order.
   private let serial = Mutex(())
@@ -63,10 +68,12 @@ public final class SimulatedStore: PurchaseController {
   /// - Parameters:
   ///   - directory: where the ledger lives; nil keeps it in memory only.
   ///   - fresh: start from an empty ledger (the old one is replaced on the first write).
+  ///   - writable: false when another session owns the state directory: the ledger is read but
+  ///     never written or repaired.
   ///   - askToBuy: overrides the catalog's `_askToBuyEnabled`.
   ///   - settings: overrides every catalog setting (then `askToBuy` still wins when given).
   public init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, directory: StateDirectory?,
-              fresh: Bool = false, askToBuy: Bool? = nil, settings: Settings? = nil) {
+              fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil) {
     self.catalog = catalog
     self.status = status
     self.clock = clock
@@ -74,10 +81,11 @@ public final class SimulatedStore: PurchaseController {
     if let askToBuy { settings.askToBuy = askToBuy }
     let file = directory.map(LedgerFile.init)
     self.file = file
+    self.saves = writable
     var contents = LedgerFile.Contents()
     var warnings: [String] = []
     if let file, !fresh {
-      let (loaded, warning) = file.load()
+      let (loaded, warning) = file.load(repair: writable)
       contents = loaded
       if let warning { warnings.append(warning) }
     }
@@ -154,6 +162,25 @@ public final class SimulatedStore: PurchaseController {
       defer { book.warnings.removeAll() }
       return book.warnings
     }
+  }
+
+  /// Delivers problems reading or writing the ledger as they happen (those so far at once),
+  /// instead of keeping them for `takeWarnings`.
+  public func setWarningHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    let queued = book.withLock { book -> [String] in
+      book.onWarning = handler
+      defer { book.warnings.removeAll() }
+      return book.warnings
+    }
+    queued.forEach(handler)
+  }
+
+  private func warn(_ message: String) {
+    let handler = book.withLock { book -> (@Sendable (String) -> Void)? in
+      if book.onWarning == nil { book.warnings.append(message) }
+      return book.onWarning
+    }
+    handler?(message)
   }
 
   public func setAskToBuy(_ on: Bool) {
@@ -284,7 +311,7 @@ public final class SimulatedStore: PurchaseController {
         let ledgerChanged = book.entries.count != before.0 || book.pending != before.1
         if ledgerChanged || book.interruptNext != before.2 || book.derived != before.3 { book.changes += 1 }
         var save: LedgerFile.Contents?
-        if ledgerChanged || book.unsaved, file != nil {
+        if ledgerChanged || book.unsaved, file != nil, saves {
           save = LedgerFile.Contents(entries: book.entries, pending: book.pending, clock: now, rules: book.settings.rules)
         }
         book.unsaved = false
@@ -296,11 +323,22 @@ public final class SimulatedStore: PurchaseController {
         return (result, save, newStatus, book.derived.nextEvent)
       }
       if let save, let file {
-        do {
+        var failure: AtomicFile.WriteError?
+        do throws(AtomicFile.WriteError) {
           try file.save(save)
         } catch {
-          book.withLock { $0.warnings.append("\(error); the ledger is kept in memory only") }
+          failure = error
         }
+        let outcome = book.withLock { book -> String? in
+          defer { book.saveFailing = failure != nil }
+          switch (failure, book.saveFailing) {
+          case (let failure?, false):
+            return "ledger not saved: \(failure.reason) (\(file.path)); it is kept in memory and saved whole at the next change"
+          case (nil, true): return "ledger saved again: \(file.path) is complete"
+          default: return nil
+          }
+        }
+        if let outcome { warn(outcome) }
       }
       if let newStatus { status.set(newStatus) }
       schedule(next)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The subscription status saved in the state directory between launches, written atomically.
-/// A missing file means `unknown`; a corrupt or foreign one gives a warning and `unknown`.
+/// A missing file means `unknown`; a damaged one is recovered from its last good copy, else it
+/// gives a warning and `unknown`.
 public struct StatusCache: Sendable {
   public static let fileName = "status.json"
   static let format = "paywall-tui.status"
@@ -13,30 +14,33 @@ public struct StatusCache: Sendable {
     self.path = directory.file(Self.fileName)
   }
 
-  /// The cached status, and a warning when the file was there but unusable.
-  public func load() -> (SubscriptionStatus, warning: String?) {
-    guard FileManager.default.fileExists(atPath: path) else { return (.unknown, nil) }
-    let root: JSONNode
-    do {
-      root = try SourceFile.parse(path: path).0
-    } catch {
-      let why = error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "unreadable"
-      return (.unknown, "\(path): ignoring the cached status (\(why)); starting as unknown")
+  /// The cached status, and a warning when the file was there but unusable. A damaged file is
+  /// replaced by its last good copy (`repair`: when this session owns the state directory).
+  public func load(repair: Bool = true) -> (SubscriptionStatus, warning: String?) {
+    switch StateFile.load(path, repair: repair, decode: Self.decode) {
+    case .missing: return (.unknown, nil)
+    case .loaded(let status): return (status, nil)
+    case .recovered(let status, let warning): return (status, warning)
+    case .unusable(let why, let kept):
+      return (.unknown, "\(path): ignoring the cached status (\(why))\(kept.map { ", kept as \($0)" } ?? ""); starting as unknown")
     }
+  }
+
+  static func decode(_ root: JSONNode) throws(StateFile.Problem) -> SubscriptionStatus {
     guard root["format"]?.stringValue == Self.format else {
-      return (.unknown, "\(path): not a paywall-tui status file; starting as unknown")
+      throw StateFile.Problem("not a paywall-tui status file")
     }
     guard case .number(let v)? = root["version"]?.value, Int(v) == Self.version else {
-      return (.unknown, "\(path): status file version is not \(Self.version); starting as unknown")
+      throw StateFile.Problem("status file version is not \(Self.version)")
     }
     guard let text = root["status"]?.stringValue, let status = SubscriptionStatus(parsing: text) else {
-      return (.unknown, "\(path): the cached status is not unknown, inactive or active:ENTITLEMENTS; starting as unknown")
+      throw StateFile.Problem("the cached status is not unknown, inactive or active:ENTITLEMENTS")
     }
-    return (status, nil)
+    return status
   }
 
   public func save(_ status: SubscriptionStatus) throws(AtomicFile.WriteError) {
     let json = "{\"format\": \"\(Self.format)\", \"version\": \(Self.version), \"status\": \(JSONText.quote(status.description))}\n"
-    try AtomicFile.write(Data(json.utf8), to: path)
+    try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }
 }

@@ -1,7 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Writes a file so that a reader (or the next launch after a crash) sees either the old contents
 /// or the new, never half of either: write a temporary file beside it, flush it to disk, rename.
+/// With `keepingPrevious`, the contents being replaced stay beside it as `NAME.bak` (a hard link,
+/// no copy), the last good copy a damaged file is recovered from.
 public enum AtomicFile {
   public struct WriteError: Error, CustomStringConvertible {
     public var path: String
@@ -9,36 +12,98 @@ public enum AtomicFile {
     public var description: String { "cannot write \(path): \(reason)" }
   }
 
-  public static func write(_ data: Data, to path: String) throws(WriteError) {
+  /// The suffix of a file that keeps the previous contents.
+  public static let previousSuffix = ".bak"
+  /// Temporary files carry this marker (`NAME.tmp-PID-RANDOM`); one left by a killed writer is
+  /// removed by the next owner of the state directory.
+  public static let temporaryMarker = ".tmp-"
+
+  public static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
     } catch {
-      throw WriteError(path: path, reason: "cannot create \(directory) (\(error.localizedDescription))")
+      throw WriteError(path: path, reason: "cannot create \(directory) (\(Self.reason(error)))")
     }
     // Unique per write, so concurrent writers never truncate or rename each other's file.
-    let temporary = path + ".tmp-\(getpid())-\(UUID().uuidString.prefix(8))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let temporary = path + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-    var ok = data.withUnsafeBytes { buffer -> Bool in
+    let fault = SimulatedFault.matching(path)
+    var failure: Int32 = 0
+    data.withUnsafeBytes { buffer in
       var offset = 0
-      while offset < buffer.count {
-        let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      let limit = fault.map { min($0.afterBytes, buffer.count) } ?? buffer.count
+      while offset < limit {
+        let written = Foundation.write(fd, buffer.baseAddress! + offset, limit - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          return false
+          failure = errno
+          return
         }
         offset += written
       }
-      return true
+      if let fault { failure = fault.code }
     }
-    let reason = ok ? "" : String(cString: strerror(errno))
-    ok = ok && fsync(fd) == 0
+    if failure == 0, fsync(fd) != 0 { failure = errno }
     close(fd)
-    guard ok, rename(temporary, path) == 0 else {
-      let message = reason.isEmpty ? String(cString: strerror(errno)) : reason
+    if failure == 0, keepingPrevious { keepPrevious(of: path) }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    guard failure == 0 else {
       unlink(temporary)
-      throw WriteError(path: path, reason: message)
+      throw WriteError(path: path, reason: String(cString: strerror(failure)))
+    }
+  }
+
+  /// Points `NAME.bak` at the current contents of `path` (when there are any), atomically too.
+  private static func keepPrevious(of path: String) {
+    let previous = path + previousSuffix
+    let temporary = previous + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
+    guard link(path, temporary) == 0 else { return }
+    // When NAME.bak already is this file (a writer killed between the two renames), rename does
+    // nothing and leaves the temporary name: unlink it either way.
+    _ = rename(temporary, previous)
+    unlink(temporary)
+  }
+
+  /// A file-system error in a few words ("Permission denied"), not Foundation's paragraph.
+  static func reason(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? any Error {
+      let posix = underlying as NSError
+      if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+    }
+    return ns.localizedDescription
+  }
+
+  // MARK: - Faults, for tests
+
+  /// Makes every write under a directory fail with an errno after writing some bytes, as a full
+  /// disk (`ENOSPC`) or a failing one (`EIO`) would: for tests of what the app does then.
+  public struct SimulatedFault: Sendable {
+    public var code: Int32
+    public var afterBytes: Int
+
+    private static let registry = Mutex<[String: SimulatedFault]>([:])
+
+    public static func install(_ fault: SimulatedFault, under directory: String) {
+      registry.withLock { $0[directory.hasSuffix("/") ? directory : directory + "/"] = fault }
+    }
+
+    public static func remove(under directory: String) {
+      registry.withLock { _ = $0.removeValue(forKey: directory.hasSuffix("/") ? directory : directory + "/") }
+    }
+
+    public init(code: Int32, afterBytes: Int = 0) {
+      self.code = code
+      self.afterBytes = afterBytes
+    }
+
+    static func matching(_ path: String) -> SimulatedFault? {
+      registry.withLock { faults in
+        guard !faults.isEmpty else { return nil }
+        return faults.first { path.hasPrefix($0.key) }?.value
+      }
     }
   }
 }

@@ -16,7 +16,9 @@ public final class AppRuntime: @unchecked Sendable {
   public let store: SimulatedStore?
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
   public let timeRate: String
-  private let statusCache: StatusCache?
+  /// Writes the status cache on its own queue, newest status first: a write (an fsync) never
+  /// holds up a key, and a flood of changes is one write per write's duration, not one each.
+  private let statusWriter: StatusWriter?
   private let assignmentFile: AssignmentFile?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
@@ -25,7 +27,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// Effect tasks started and not yet finished.
     var running = 0
     var wake: CheckedContinuation<Void, Never>?
-    var cacheWarningShown = false
+    var stateProblemHandler: (@Sendable (String) -> Void)?
     /// What the debug panel last got from the store, to send it again only when it changed.
     var storeSeen: (changes: Int, faults: [String], second: Int)?
   }
@@ -43,13 +45,28 @@ public final class AppRuntime: @unchecked Sendable {
     self.timeRate = timeRate
     self.statusStore = statusStore
     self.clock = clock
-    self.statusCache = statusCache
+    statusWriter = statusCache.map(StatusWriter.init)
     self.assignmentFile = assignmentFile
     self.onEvent = onEvent
     if let ask = askController {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
     }
     (clock as? SimulatedTimeSource)?.setParkHandler { [weak self] in self?.wakeLoop() }
+    // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
+    store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
+    statusWriter?.onFirstFailure = { [weak self] error in
+      self?.reportStateProblem("status not cached: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
+    }
+  }
+
+  /// Also hears every problem saving state (`play` prints them; the screen shows them anyway).
+  public func setStateProblemHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    shared.withLock { $0.stateProblemHandler = handler }
+  }
+
+  private func reportStateProblem(_ message: String) {
+    send(.notice(message))
+    shared.withLock { $0.stateProblemHandler }?(message)
   }
 
   /// The ask controller, when that is what drives purchases (possibly behind fault injection).
@@ -69,6 +86,11 @@ public final class AppRuntime: @unchecked Sendable {
   /// Queues a message from any thread; the loop handles it on its next step.
   public func send(_ message: AppMessage) {
     let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
+      // Only the newest status matters: a controller that sets it a thousand times a second must
+      // not queue a thousand messages ahead of the next key (or the Ctrl-C) the person presses.
+      if case .statusChanged = message, let queued = shared.inbox.lastIndex(where: \.isStatusChange) {
+        shared.inbox.remove(at: queued)
+      }
       shared.inbox.append(message)
       defer { shared.wake = nil }
       return shared.wake
@@ -87,8 +109,12 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// Handles every queued message now.
-  public func drain() {
+  /// Handles the queued messages now: all of them, or with a `budget`, those that fit in it (the
+  /// interactive loop draws between batches, so messages that never stop coming cannot starve
+  /// the screen).
+  public func drain(budget: Duration? = nil) {
+    let clock = ContinuousClock()
+    let deadline = budget.map { clock.now + $0 }
     // A controller sets the status before it returns, so the change is handled before the
     // result that follows it (as in the SDK: subscriptionStatus_didChange, then transaction_complete).
     syncStore()
@@ -97,7 +123,13 @@ public final class AppRuntime: @unchecked Sendable {
       dispatch(message)
       syncStore()
       syncStatus()
+      if let deadline, clock.now >= deadline { return }
     }
+  }
+
+  /// Waits for state files still being written (the status cache is written off the loop).
+  public func flushState() {
+    statusWriter?.flush()
   }
 
   /// Hands the debug panel (and trial eligibility) what the store looks like now, when it changed;
@@ -170,16 +202,7 @@ public final class AppRuntime: @unchecked Sendable {
     case .emit(let event):
       onEvent(event)
     case .saveStatus(let status):
-      guard let statusCache else { return }
-      do {
-        try statusCache.save(status)
-      } catch {
-        let first = shared.withLock { shared -> Bool in
-          defer { shared.cacheWarningShown = true }
-          return !shared.cacheWarningShown
-        }
-        if first { send(.notice("\(error.description); the status is not cached this session")) }
-      }
+      statusWriter?.save(status)
     case .answerAsk(let id, let answer):
       askController?.answer(id, with: answer)
     case .startStatusTimeout(let id, let seconds):
@@ -192,7 +215,7 @@ public final class AppRuntime: @unchecked Sendable {
       do {
         try assignmentFile.save(book)
       } catch {
-        send(.notice("\(error.description); audience assignments are not kept this session"))
+        reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
       }
     case .debug(let action):
       perform(action)
@@ -264,5 +287,53 @@ public final class AppRuntime: @unchecked Sendable {
       }
       waiter?.resume()
     }
+  }
+}
+
+/// Saves the status cache off the app's loop: the newest status waits while a write runs, and
+/// is written next; statuses in between are never written.
+final class StatusWriter: @unchecked Sendable {
+  private let cache: StatusCache
+  private let queue = DispatchQueue(label: "status-cache-writer")
+  private let state = Mutex<(pending: SubscriptionStatus?, writing: Bool, failed: Bool)>((nil, false, false))
+  /// Told once, at the first failed write.
+  var onFirstFailure: (@Sendable (AtomicFile.WriteError) -> Void)?
+
+  init(_ cache: StatusCache) {
+    self.cache = cache
+  }
+
+  func save(_ status: SubscriptionStatus) {
+    let start = state.withLock { state -> Bool in
+      state.pending = status
+      defer { state.writing = true }
+      return !state.writing
+    }
+    if start { queue.async { self.writePending() } }
+  }
+
+  private func writePending() {
+    while let status = state.withLock({ state -> SubscriptionStatus? in
+      defer { state.pending = nil }
+      if state.pending == nil { state.writing = false }
+      return state.pending
+    }) {
+      do {
+        try cache.save(status)
+      } catch {
+        let first = state.withLock { state -> Bool in
+          defer { state.failed = true }
+          return !state.failed
+        }
+        if first { onFirstFailure?(error) }
+      }
+    }
+  }
+
+  /// Returns once every status handed to `save` so far is written (or failed).
+  func flush() {
+    queue.sync {}
+    // A save that raced with the last write started a new one: wait for it too.
+    if state.withLock({ $0.writing }) { queue.sync {} }
   }
 }

@@ -176,6 +176,11 @@ public enum AppEffect: Sendable {
 
 /// What reaches `update`: keys, results of effects, and changes from outside.
 public enum AppMessage: Sendable {
+  var isStatusChange: Bool {
+    if case .statusChanged = self { return true }
+    return false
+  }
+
   case key(Key)
   case open(paywallID: String, selected: String?)
   case statusChanged(SubscriptionStatus)

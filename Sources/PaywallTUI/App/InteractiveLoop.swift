@@ -81,7 +81,7 @@ enum InteractiveLoop {
     var ticker: Task<Void, Never>?
     defer { ticker?.cancel() }
     while true {
-      runtime.drain()
+      runtime.drain(budget: .milliseconds(30))
       let state = runtime.state
       if state.quitRequested { return ending(state) }
       terminal.present(AppView.render(state, size: state.size))
@@ -161,14 +161,19 @@ public final class PaywallApp {
   /// Throws when stdin/stdout are not a terminal or TERM is unknown.
   @discardableResult
   public func run() throws(TerminalUnavailable) -> Int32 {
+    // Like the command line: one writer per state directory, a second session only reads.
+    let access = options.stateDirectory.map(StateAccess.open)
     let cache = options.stateDirectory.map(StatusCache.init(directory:))
-    if let cache, status.status == .unknown { status.set(cache.load().0) }
+    if let cache, status.status == .unknown { status.set(cache.load(repair: access?.canWrite ?? false).0) }
     let onEvent = options.onEvent
     let runtime = AppRuntime(state: AppState(project: project, options: project.options), controller: FaultInjectingController(controller),
-                             statusStore: status, clock: LiveTimeSource(), statusCache: cache) { event in onEvent?(event) }
+                             statusStore: status, clock: LiveTimeSource(), statusCache: access?.canWrite == true ? cache : nil) { event in onEvent?(event) }
+    if let warning = access?.warning { runtime.send(.notice(warning)) }
     let first = options.paywall ?? project.paywalls.first?.id
     let ending = try InteractiveLoop.run(runtime, start: first.map { .open(paywallID: $0, selected: nil) })
+    runtime.flushState()
     if let summary = ending.summary { print(summary) }
+    withExtendedLifetime(access) {}
     return ending.exitCode
   }
 }

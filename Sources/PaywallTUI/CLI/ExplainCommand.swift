@@ -53,7 +53,7 @@ struct ExplainCommand: CLICommand {
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)
     var book = userID == nil && !FileManager.default.fileExists(atPath: file.path)
-      ? AssignmentBook(userID: "anonymous") : file.load(userID: userID).0
+      ? AssignmentBook(userID: "anonymous") : file.load(userID: userID, repair: false).0
     let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: params.mapValues(FilterValue.init(parsing:)))
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)

@@ -130,6 +130,7 @@ struct RunCommand: CLICommand {
     }
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
+    app.runtime.flushState()
     if let summary = ending.summary { Console.out(summary) }
     if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
   }

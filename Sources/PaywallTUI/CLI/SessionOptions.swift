@@ -140,6 +140,8 @@ struct AppSession {
   var command: CommandPurchaseController?
   var firstPaywall: String?
   var warnings: [String]
+  /// Holds the state directory's lock for as long as the session lives.
+  var stateAccess: StateAccess
 
   /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
   /// `clock` is the app's: in `play` a simulated one the store shares; otherwise the store gets
@@ -176,10 +178,13 @@ struct AppSession {
     }
 
     let directory = StateDirectory.resolve(explicit: options.stateDir, projectName: project.name, projectPath: path)
+    // One writer per state directory; a second session (or an unwritable directory) reads only.
+    let access = StateAccess.open(directory)
+    if let warning = access.warning { warnings.append(warning) }
     let cache = StatusCache(directory: directory)
     let statusStore = SubscriptionStatusStore()
     if !options.fresh {
-      let (cached, warning) = cache.load()
+      let (cached, warning) = cache.load(repair: access.canWrite)
       statusStore.set(cached)
       if let warning { warnings.append(warning) }
     }
@@ -201,7 +206,7 @@ struct AppSession {
       timeRate = rate.description
       // A starting state is a new history: the old ledger is replaced on the first write.
       let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock, directory: directory,
-                                     fresh: options.fresh || !starts.isEmpty, settings: settings)
+                                     fresh: options.fresh || !starts.isEmpty, writable: access.canWrite, settings: settings)
       if !starts.isEmpty {
         do {
           try simulated.start(starts)
@@ -242,17 +247,18 @@ struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let assignmentFile = AssignmentFile(directory: directory)
-    let (book, userWarning, isNewUser) = assignmentFile.load(userID: options.userID, fresh: options.fresh)
+    let (book, userWarning, isNewUser) = assignmentFile.load(userID: options.userID, fresh: options.fresh, repair: access.canWrite)
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, options: project.options, status: statusStore.status, assignments: book)
     state.userAttributes = options.userAttributes
     let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore,
-                             clock: clock, statusCache: cache, store: store, timeRate: timeRate, assignmentFile: assignmentFile,
-                             onEvent: onEvent)
+                             clock: clock, statusCache: access.canWrite ? cache : nil, store: store, timeRate: timeRate,
+                             assignmentFile: access.canWrite ? assignmentFile : nil, onEvent: onEvent)
     // A new user's id is kept at once, so the next run is the same user.
-    if isNewUser { try? assignmentFile.save(book) }
+    if isNewUser && access.canWrite { try? assignmentFile.save(book) }
     relay.attach(runtime)
-    return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings)
+    return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
+                      stateAccess: access)
   }
 
   static func allEntitlements(_ project: Project) -> Set<Entitlement> {

@@ -42,11 +42,18 @@ struct StoreCommand: CLICommand {
     guard file.exists else {
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
     }
+    // Read only: a damaged ledger is shown from its last good copy, as the next session would use it.
     let contents: LedgerFile.Contents
-    do {
-      contents = try file.read()
-    } catch {
-      throw CLIFailure.invalid("error: \(file.path): the ledger is unreadable (\(error.message)); the next run moves it aside")
+    switch StateFile.load(file.path, repair: false, decode: LedgerFile.decodeState) {
+    case .loaded(let loaded):
+      contents = loaded
+    case .recovered(let loaded, let warning):
+      contents = loaded
+      Console.error("warning: \(warning)")
+    case .unusable(let why, _):
+      throw CLIFailure.invalid("error: \(file.path): the ledger is unreadable (\(why)) and has no usable last good copy; the next run moves it aside")
+    case .missing:
+      throw CLIFailure.invalid("error: \(file.path): the ledger went away while being read")
     }
     let rules = contents.rules ?? SimulatedStore.Settings(catalog: project.catalog.settings).rules
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()

@@ -61,11 +61,13 @@ struct PlayCommand: CLICommand {
     }
     defer { app.command?.stop() }
     for warning in app.warnings { Console.error("warning: \(warning)") }
+    app.runtime.setStateProblemHandler { Console.error("warning: \($0)") }
 
     let player = Player(app: app, clock: clock, events: events, size: size)
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
+    app.runtime.flushState()
     let state = app.runtime.state
     Console.out(JSONOutput.object([
       ("status", .string(state.status.rawName.lowercased())),

@@ -132,14 +132,18 @@ final class CursesTerminal: @unchecked Sendable {
     started.signal()
 
     var running = true
+    // Once the terminal has gone (a hangup), stdin stays readable at end of file forever: stop
+    // polling it, or this loop spins and reports the hangup over and over.
+    var inputOpen = true
     while running {
-      var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+      var fds = [pollfd(fd: inputOpen ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
                  pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       let ready = poll(&fds, 2, -1)
       if ready < 0 && errno != EINTR { break }
       if fds[1].revents & Int16(POLLIN) != 0 { running = handleWake(window) }
       if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         if !readKeys(window) {
+          inputOpen = false
           onEvent(.terminate("the terminal closed"))
         }
       }

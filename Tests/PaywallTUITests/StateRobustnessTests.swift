@@ -1,0 +1,218 @@
+import Foundation
+import PaywallModel
+import Testing
+
+/// The state directory as the real binary meets trouble: a second instance, a directory it cannot
+/// write, a disk that fills up mid-session, and `kill -9` in the middle of purchases. After each,
+/// the files on disk and what the next launch shows are checked exactly.
+@Suite("State robustness", .serialized)
+struct StateRobustnessTests {
+  typealias Output = CommandLineTests.Output
+
+  /// Runs the binary (after `prefix`, e.g. setpriv), or with `binary: false` just `prefix + arguments`.
+  static func run(_ arguments: [String], prefix: [String] = [], binary: Bool = true) throws -> Output {
+    guard !prefix.isEmpty else { return try CommandLineTests.run(arguments) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = prefix + (binary ? [CommandLineTests.binary.path] : []) + arguments
+    process.currentDirectoryURL = Fixtures.repositoryRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                  stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  static func shell(_ command: String) throws -> Output {
+    try run(["-c", command], prefix: ["sh"], binary: false)
+  }
+
+  static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+  static func files(_ directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+  }
+
+  /// The last line of `play`'s output: {"status":…,"entitlements":[…]}.
+  static func finalStatus(_ output: Output) -> String {
+    output.stdout.split(separator: "\n").last.map(String.init) ?? ""
+  }
+
+  /// A scratch directory, removed by `remove()`.
+  struct TemporaryDirectory {
+    let path = NSTemporaryDirectory() + "paywall-tui-state-\(UUID().uuidString)"
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+  }
+
+  // MARK: - Two instances
+
+  @Test func aSecondInstanceOnTheSameStateDirectoryReadsButNeverWrites() throws {
+    let pane = try TmuxPane("""
+      "$BIN" run paywalls --controller simulated --status inactive --state-dir "$DIR/state"
+      echo $? > "$DIR/exit"
+      """)
+    let state = pane.directory + "/state"
+    pane.wait(forText: "status: inactive")
+    try pane.send("Enter")
+    pane.wait(forText: "status: active:pro")
+    let ledger = try #require(Self.bytes(state + "/ledger.json"), "the first instance saved its purchase")
+    let owner = try #require(try pane.appPID())
+
+    let second = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--keys", "3 enter"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stderr.contains("warning: \(state) is in use by another paywall-tui (pid \(owner)); this session reads its state but saves nothing"),
+            "\(second.stderr)")
+    #expect(Self.finalStatus(second).contains("\"lifetime\""), "the second session bought, in memory: \(second.stdout)")
+    #expect(Self.bytes(state + "/ledger.json") == ledger, "the owner's ledger is untouched")
+    #expect(!Self.files(state).contains { $0.contains(".tmp-") })
+
+    // The first instance quits; the directory is free again.
+    try pane.send("q")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+    let third = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--keys", "3 enter"])
+    #expect(third.status == 0 && !third.stderr.contains("in use"), "\(third.stderr)")
+    #expect(Self.bytes(state + "/ledger.json") != ledger, "the new owner saves")
+  }
+
+  // MARK: - A directory that cannot be written
+
+  @Test func aStateDirectoryThatCannotBeCreatedRunsTheSessionWithoutSaving() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let blocker = directory.path + "/file"
+    try "not a directory".write(toFile: blocker, atomically: true, encoding: .utf8)
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive",
+                               "--state-dir", blocker + "/state", "--keys", "enter"])
+    #expect(output.status == 0, "\(output.stderr)")
+    let warnings = output.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+    #expect(warnings == ["warning: cannot write the state directory \(blocker)/state (cannot create it: Not a directory); this session saves nothing: status, ledger and assignments are kept in memory"],
+            "one line, and nothing else complains: \(output.stderr)")
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["pro"]}"#)
+  }
+
+  @Test func aReadOnlyStateDirectoryIsReadAndLeftAlone() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = directory.path + "/state"
+    let first = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--state-dir", state, "--keys", "enter"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = Self.files(state).map { ($0, Self.bytes(state + "/" + $0)) }
+    // root writes anywhere, so the read-only session runs as nobody; anyone else meets the mode bits.
+    chmod(state, 0o555)
+    chmod(directory.path, 0o755)
+    defer { chmod(state, 0o755) }
+    let prefix = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--keys", "3 enter"], prefix: prefix)
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stderr.contains("warning: cannot write the state directory \(state) (Permission denied)"), "\(output.stderr)")
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["lifetime","pro"]}"#,
+            "it read the saved annual subscription and bought lifetime in memory: \(output.stdout)")
+    let after = Self.files(state).map { ($0, Self.bytes(state + "/" + $0)) }
+    #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing written: \(after.map(\.0))")
+  }
+
+  // MARK: - A full disk
+
+  /// A 256 KiB tmpfs, where mounting is allowed (root, or a container that permits it).
+  static let tmpfsAvailable: Bool = {
+    guard getuid() == 0 else { return false }
+    let point = NSTemporaryDirectory() + "paywall-tui-mount-probe-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: point) }
+    guard (try? Self.shell("mount -t tmpfs -o size=64k tmpfs '\(point)' && umount '\(point)'"))?.status == 0 else { return false }
+    return true
+  }()
+
+  @Test(.enabled(if: tmpfsAvailable, "mounting a small tmpfs needs root"))
+  func aDiskThatFillsUpMidSessionLosesNothing() throws {
+    let pane = try TmuxPane("""
+      mkdir -p "$DIR/disk" && mount -t tmpfs -o size=256k tmpfs "$DIR/disk" && echo mounted > "$DIR/mounted"
+      "$BIN" run paywalls --controller simulated --status inactive --state-dir "$DIR/disk/state"
+      echo $? > "$DIR/exit"
+      """)
+    let disk = pane.directory + "/disk"
+    defer { _ = try? Self.shell("umount '\(disk)'") }
+    #expect(pane.wait(forFile: "mounted") == "mounted")
+    pane.wait(forText: "status: inactive")
+    // Fill the disk to the last block.
+    _ = try Self.shell("dd if=/dev/zero of='\(disk)/filler' bs=4k 2>/dev/null; sync")
+    try pane.send("Enter")
+    pane.wait(forText: "status: active:pro")
+    try pane.send("l")
+    pane.wait(forText: "ledger not saved: No space left on device")
+    pane.wait(forText: "status not cached: No space left on device")
+    #expect(!Self.files(disk + "/state").contains("ledger.json"), "no half-written ledger")
+    #expect(!Self.files(disk + "/state").contains { $0.contains(".tmp-") })
+
+    // Space again: the next change saves the whole ledger, and says so.
+    try FileManager.default.removeItem(atPath: disk + "/filler")
+    try pane.send("d")
+    pane.wait(forText: "Debug panel")
+    try pane.send("c")
+    try pane.send("d")
+    pane.wait(forText: "ledger saved again")
+    let entries = try LedgerFile(directory: StateDirectory(path: disk + "/state")).read().entries
+    #expect(entries.map(\.kind) == [.purchase, .autoRenewOff], "\(entries.map(\.kind))")
+  }
+
+  // MARK: - kill -9 mid-purchase
+
+  /// Buys, refunds and advances over and over, so a kill lands in the middle of a purchase.
+  static let busyScript: String = (0..<60).map { _ in
+    "open onboarding\npress 2 enter\nadvance 3d\nrefund\nopen onboarding\npress 3 enter\nrefund\nadvance 1d\n"
+  }.joined()
+
+  @Test func killingTheAppMidPurchaseLeavesAConsistentLedgerAndStatus() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let script = directory.path + "/busy.play"
+    try Self.busyScript.write(toFile: script, atomically: true, encoding: .utf8)
+    let state = directory.path + "/state"
+    var killedMidRun = 0
+    // Fixed delays, so a failure reproduces; spread over the run (about a second in a debug build).
+    for delay in [40, 90, 150, 230, 320, 430, 560, 700] {
+      let process = Process()
+      process.executableURL = CommandLineTests.binary
+      process.arguments = ["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--script", script]
+      process.currentDirectoryURL = Fixtures.repositoryRoot
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(useconds_t(delay * 1000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      if process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
+
+      // What is on disk is whole and adds up.
+      let file = LedgerFile(directory: StateDirectory(path: state))
+      if file.exists {
+        let contents = try file.read()
+        let rules = contents.rules ?? StoreRules()
+        let problems = LedgerDerivation.problems(in: contents.entries, catalog: try Fixtures.demoProject().catalog, rules: rules,
+                                                 at: contents.clock ?? Date())
+        #expect(problems.isEmpty, "after a kill at \(delay) ms: \(problems)")
+      }
+      // The next launch: no warning, no leftovers, and the status is the one the ledger gives.
+      let next = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state])
+      #expect(next.status == 0 && !next.stderr.contains("warning"), "after a kill at \(delay) ms: \(next.stderr)")
+      #expect(!Self.files(state).contains { $0.contains(".tmp-") }, "\(Self.files(state))")
+      let store = try Self.run(["store", "paywalls", "--state-dir", state, "--json"])
+      let derived = try #require(try JSONParser.parse(bytes: Array(store.stdout.utf8)))
+      let status = derived["status"]?.stringValue ?? "?"
+      let entitlements = (derived["entitlements"]?.elements ?? []).compactMap(\.stringValue)
+      let expected = "{\"status\":\"\(status)\",\"entitlements\":[\(entitlements.map { "\"\($0)\"" }.joined(separator: ","))]}"
+      #expect(Self.finalStatus(next) == expected, "after a kill at \(delay) ms")
+    }
+    #expect(killedMidRun >= 4, "most kills must land while the script runs (\(killedMidRun) of 8 did)")
+  }
+}
