@@ -21,8 +21,13 @@ struct CommandLineTests {
   }
 
   static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    try spawn(binary, arguments, environment: environment)
+  }
+
+  /// Runs any program from the repository root (Swift's crash prompt off) and collects its output.
+  static func spawn(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = Fixtures.repositoryRoot
     var env = ProcessInfo.processInfo.environment

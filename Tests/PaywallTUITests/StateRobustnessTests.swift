@@ -9,30 +9,14 @@ import Testing
 struct StateRobustnessTests {
   typealias Output = CommandLineTests.Output
 
-  /// Runs the binary (after `prefix`, e.g. setpriv), or with `binary: false` just `prefix + arguments`.
-  static func run(_ arguments: [String], prefix: [String] = [], binary: Bool = true) throws -> Output {
+  /// Runs the binary, after `prefix` (e.g. setpriv) when there is one.
+  static func run(_ arguments: [String], prefix: [String] = []) throws -> Output {
     guard !prefix.isEmpty else { return try CommandLineTests.run(arguments) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = prefix + (binary ? [CommandLineTests.binary.path] : []) + arguments
-    process.currentDirectoryURL = Fixtures.repositoryRoot
-    var environment = ProcessInfo.processInfo.environment
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderr, as: UTF8.self))
+    return try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), prefix + [CommandLineTests.binary.path] + arguments)
   }
 
   static func shell(_ command: String) throws -> Output {
-    try run(["-c", command], prefix: ["sh"], binary: false)
+    try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
   }
 
   static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
