@@ -39,7 +39,7 @@ let package = Package(
     .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"]),
     .testTarget(
       name: "PaywallTUITests",
-      dependencies: ["PaywallTUI", "PaywallModel", "CNCurses"],
+      dependencies: ["PaywallTUI", "PaywallModel", "CNCurses", "CTerminalGuard"],
       exclude: ["Goldens"]
     ),
   ],

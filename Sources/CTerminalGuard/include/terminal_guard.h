@@ -1,7 +1,8 @@
 #ifndef PAYWALL_TUI_TERMINAL_GUARD_H
 #define PAYWALL_TUI_TERMINAL_GUARD_H
 
-/// Saves the terminal's settings (termios of `fd`) so every exit path can put them back.
+/// Saves the terminal's settings (termios of `fd`) so every exit path can put them back, and keeps a
+/// duplicate of stdout for the restore to write to.
 /// Returns 0 on success, -1 if `fd` is not a terminal.
 int tg_save_terminal(int fd);
 
@@ -22,5 +23,27 @@ void tg_reset_signals(void);
 
 /// The terminal's size from TIOCGWINSZ; 0 on success.
 int tg_window_size(int fd, int *rows, int *cols);
+
+/// Output batching. ncurses 6.4 flushes after every cursor move, so one doupdate reaches the
+/// terminal as dozens of write()s, each a wakeup and a half-drawn screen for whoever reads the
+/// terminal. While a batch is open, the batched descriptor points at an in-memory file; ending it
+/// sends everything written since in one write. Linux only (memfd): elsewhere open returns NULL
+/// and callers write unbatched.
+typedef struct tg_batch tg_batch;
+
+/// Prepares to batch what is written to `fd` (keeps a duplicate of it to send to); NULL when
+/// batching is not available.
+tg_batch *tg_batch_open(int fd);
+
+/// Points the descriptor at the batch file; 0 on success, -1 without a batch or when one is open.
+int tg_batch_begin(tg_batch *batch);
+
+/// Points the descriptor back. With `send`, writes everything batched so far (this batch and
+/// earlier unsent ones) in one write and empties the file; without, keeps the bytes for the next
+/// batch that sends. 0 on success.
+int tg_batch_end(tg_batch *batch, int send);
+
+/// Ends an open batch without sending and frees everything.
+void tg_batch_close(tg_batch *batch);
 
 #endif

@@ -119,12 +119,17 @@ final class CursesTerminal: @unchecked Sendable {
     cbreak()
     noecho()
     nonl()
-    keypad(window, true)
+    // From here on ncurses only writes to stdout (the mode calls above set the terminal through
+    // it): what it writes goes out in one piece with the first frame, and each frame after in one.
+    output = tg_batch_open(STDOUT_FILENO)
+    batch {
+      keypad(window, true)
+      curs_set(0)
+      colors = ColorScheme.make()
+      mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
+    }
     nodelay(window, true)
     set_escdelay(25)  // Esc answers at once, not after ncurses' default second
-    curs_set(0)
-    colors = ColorScheme.make()
-    mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
     mouseinterval(0)
     tg_install_signal_pipe(wakeWrite)
     tg_install_crash_handlers()
@@ -154,6 +159,8 @@ final class CursesTerminal: @unchecked Sendable {
         draw(frame, window)
       }
     }
+    tg_batch_close(output)
+    output = nil
     endwin()
     delscreen(screen)
     tg_reset_signals()
@@ -267,7 +274,20 @@ final class CursesTerminal: @unchecked Sendable {
       }
     }
     wnoutrefresh(window)
-    doupdate()
+    batch(send: true) { doupdate() }
+  }
+
+  /// Gathers ncurses' output to send it in one write (Linux; nil elsewhere).
+  private var output: OpaquePointer?
+
+  /// Runs `body` with stdout gathered; `send` writes everything gathered so far in one piece,
+  /// otherwise it waits for the next batch that sends. ncurses 6.4 flushes after every cursor move,
+  /// so unbatched a first paint is some thirty writes, each a wakeup and a half-drawn screen for
+  /// the terminal reading it.
+  private func batch(send: Bool = false, _ body: () -> Void) {
+    guard tg_batch_begin(output) == 0 else { return body() }
+    body()
+    _ = tg_batch_end(output, send ? 1 : 0)
   }
 }
 
