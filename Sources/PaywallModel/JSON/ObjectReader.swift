@@ -54,7 +54,7 @@ public final class ObjectReader {
       mismatch(key, node, expected: "a string")
       return nil
     }
-    if nonEmpty && s.trimmingCharacters(in: .whitespaces).isEmpty {
+    if nonEmpty && s.trimmingSpaces().isEmpty {
       diagnostics.error("'\(key)' must not be empty", at: node.location, path: path.appending(key))
       return nil
     }

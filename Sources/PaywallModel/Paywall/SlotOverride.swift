@@ -11,7 +11,7 @@ public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `NAME=ID`.
   public init?(argument: String) {
-    let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+    let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
     self.init(slot: parts[0], productID: parts[1])
   }

@@ -42,12 +42,12 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var segments: [Segment] = []
     var rest = Substring(text)
     var offset = 0
-    while let open = rest.range(of: "{{") {
+    while let open = rest.firstRange(of: "{{") {
       let literal = rest[..<open.lowerBound]
       if !literal.isEmpty { segments.append(.literal(String(literal))) }
       offset += literal.unicodeScalars.count
       let afterOpen = rest[open.upperBound...]
-      guard let close = afterOpen.range(of: "}}") else {
+      guard let close = afterOpen.firstRange(of: "}}") else {
         return .failure(Problem(message: "'{{' is never closed with '}}'", offset: offset))
       }
       let inner = afterOpen[..<close.lowerBound]
@@ -63,7 +63,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
   }
 
   private static func variable(_ inner: String, slots: [String]) -> Result<TemplateVariable, Problem> {
-    let expression = inner.trimmingCharacters(in: .whitespaces)
+    let expression = inner.trimmingSpaces()
     var parts = expression.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     if parts.count == 3 && parts[0] == "products" { parts.removeFirst() }
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {

@@ -26,7 +26,7 @@ public final class ScriptedPurchaseController: PurchaseController {
 
     /// Parses `purchase=pending,restore=failed:No receipt,latency=2s`; the error says what is wrong.
     public init(parsing text: String) throws(PurchaseError) {
-      for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+      for part in text.split(separator: ",").map({ $0.trimmingSpaces() }) where !part.isEmpty {
         let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2 else {
           throw PurchaseError("--outcome '\(part)' must be KEY=VALUE, e.g. purchase=pending")
@@ -107,7 +107,7 @@ public final class ScriptedPurchaseController: PurchaseController {
 extension Duration {
   /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`.
   public static func seconds(parsing text: String) -> Double? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
                                      ("M", 86_400 * 365 / 12), ("y", 86_400 * 365)]
     for (suffix, scale) in units where trimmed.hasSuffix(suffix) {

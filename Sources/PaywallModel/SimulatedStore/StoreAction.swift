@@ -95,7 +95,7 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `pro=trial`; the error says what is wrong and what would be right.
   public init(parsing text: String) throws(StoreActionError) {
-    let parts = text.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+    let parts = text.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty else {
       throw StoreActionError("'\(text)' must be \(Self.usage)")
     }

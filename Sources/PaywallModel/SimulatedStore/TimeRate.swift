@@ -52,7 +52,7 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `realtime`, `month=30s`, `day=1s`, `renewal=10s`; nil for anything else.
   public init?(parsing text: String) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     if ["realtime", "real-time", "real"].contains(trimmed.lowercased()) {
       self = .realTime
       return

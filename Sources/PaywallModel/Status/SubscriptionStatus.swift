@@ -55,7 +55,7 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `unknown`, `inactive`, `active` (with `defaultEntitlements`) or `active:pro,lifetime`.
   public init?(parsing text: String, defaultEntitlements: Set<Entitlement> = []) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     switch trimmed.lowercased() {
     case "unknown": self = .unknown
     case "inactive": self = .inactive
@@ -63,7 +63,7 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
     default:
       guard trimmed.lowercased().hasPrefix("active:") else { return nil }
       let names = trimmed.dropFirst("active:".count).split(separator: ",", omittingEmptySubsequences: false)
-        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .map { $0.trimmingSpaces() }
       guard !names.contains(where: \.isEmpty) else { return nil }
       self = .active(Set(names.map { Entitlement($0) }))
     }

@@ -136,7 +136,7 @@ struct StoreCommand: CLICommand {
     func line(_ cells: [String]) -> String {
       cells.enumerated().map { i, cell in
         i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - DisplayWidth.of(cell) + 2)
-      }.joined().trimmingCharacters(in: .whitespaces)
+      }.joined().trimmingSpaces()
     }
     return [line(header)] + rows.map(line)
   }

@@ -98,7 +98,7 @@ public struct PlayScript: Sendable {
     for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       let lineNumber = index + 1
       let withoutComment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-      let line = UntrustedText.sanitize(String(withoutComment)).trimmingCharacters(in: .whitespaces)
+      let line = UntrustedText.sanitize(String(withoutComment)).trimmingSpaces()
       guard !line.isEmpty else { continue }
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
       do {

@@ -1,0 +1,34 @@
+/// Trimming without Foundation's character sets, which go through ICU: the first
+/// `trimmingCharacters(in:)` in a process builds an ICU set, a noticeable part of the time to
+/// first paint. Same sets as Foundation's `.whitespaces` and `.whitespacesAndNewlines`.
+extension StringProtocol {
+  /// Without leading and trailing spaces and tabs: Unicode space separators (Zs), U+0009, and
+  /// U+200B (zero width space), which Foundation's sets hold too.
+  public func trimmingSpaces() -> String {
+    trimming { $0.isSpaceOrTab }
+  }
+
+  /// Without leading and trailing spaces, tabs and line breaks (U+000A…U+000D, U+0085, U+2028, U+2029).
+  public func trimmingSpacesAndNewlines() -> String {
+    trimming { $0.isSpaceOrTab || $0.isLineBreak }
+  }
+
+  private func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !drop($0) }),
+          let last = scalars.lastIndex(where: { !drop($0) }) else { return "" }
+    var result = String.UnicodeScalarView()
+    result.append(contentsOf: scalars[first...last])
+    return String(result)
+  }
+}
+
+extension Unicode.Scalar {
+  fileprivate var isSpaceOrTab: Bool {
+    value == 0x09 || value == 0x200B || (value >= 0x20 && properties.generalCategory == .spaceSeparator)
+  }
+
+  fileprivate var isLineBreak: Bool {
+    (0x0A...0x0D).contains(value) || value == 0x85 || value == 0x2028 || value == 0x2029
+  }
+}
