@@ -288,6 +288,48 @@ struct ProjectLoaderTests {
     }
   }
 
+  /// Files are read with plain system calls; each failure names the file and says why in a few words.
+  @Test func readingAFileSaysWhyItCannot() throws {
+    try withTemporaryDirectory { dir in
+      func message(_ path: String) -> String? {
+        do {
+          _ = try SourceFile.read(path: path)
+          return nil
+        } catch {
+          #expect(error.diagnostics.first?.file == path)
+          return error.diagnostics.first?.message
+        }
+      }
+      #expect(message(dir.file("missing.json")) == "no such file; check the path")
+      #expect(message(dir.file("missing/inside.json")) == "no such file; check the path")
+      let notADirectory = try dir.write("plain.json", "{}")
+      #expect(message(notADirectory + "/inside.json") == "no such file; check the path")
+      #expect(message(dir.path) == "is a directory, expected a JSON file")
+      // A sparse file: 65 MiB on paper, nothing on disk.
+      let huge = dir.file("huge.json")
+      let fd = open(huge, O_WRONLY | O_CREAT, 0o644)
+      #expect(ftruncate(fd, 65 * 1_048_576) == 0)
+      close(fd)
+      #expect(message(huge) == "is 65 MiB, larger than the 64 MiB limit")
+      // Without read permission (unless the tests run as root, who reads anyway).
+      let locked = try dir.write("locked.json", "{}")
+      chmod(locked, 0)
+      if geteuid() != 0 { #expect(message(locked) == "cannot be read (Permission denied); check its permissions") }
+    }
+  }
+
+  /// What reports a size of 0 (/proc, and pipes) is read to its end all the same.
+  @Test func aFileThatReportsNoSizeIsReadWhole() throws {
+    let bytes = try SourceFile.read(path: "/proc/self/status")
+    #expect(String(decoding: bytes, as: UTF8.self).contains("VmRSS"))
+    try withTemporaryDirectory { dir in
+      let text = String(repeating: "0123456789abcdef", count: 5000)  // 80,000 bytes, several reads
+      let file = try dir.write("many.json", text)
+      #expect(try SourceFile.read(path: file) == Array(text.utf8))
+      #expect(try SourceFile.read(path: try dir.write("empty.json", "")) == [])
+    }
+  }
+
   @Test func storeKitFileAloneLoadsAsACatalog() throws {
     try withTemporaryDirectory { dir in
       let file = try dir.write("Shop.storekit", StoreKitFixtures.version1)

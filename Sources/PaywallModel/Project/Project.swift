@@ -196,7 +196,7 @@ public enum ProjectLoader {
   }
 
   private static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {
-    let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    let entries = FileSystem.names(in: directory).sorted()
     var all: [Diagnostic] = []
     let catalogFile: String?
     if let catalogPath {
@@ -236,7 +236,7 @@ public enum ProjectLoader {
         catalogFile = resolve(name, in: directory)
       } else if FileManager.default.fileExists(atPath: resolve(catalogFileName, in: directory)) {
         catalogFile = resolve(catalogFileName, in: directory)
-      } else if let storekit = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
+      } else if let storekit = FileSystem.names(in: directory)
         .sorted().first(where: { $0.hasSuffix(".storekit") }) {
         catalogFile = resolve(storekit, in: directory)
       }

@@ -20,10 +20,8 @@ public enum AtomicFile {
 
   public static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
     let directory = (path as NSString).deletingLastPathComponent
-    do {
-      try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
-    } catch {
-      throw WriteError(path: path, reason: "cannot create \(directory) (\(Self.reason(error)))")
+    if let why = FileSystem.makeDirectories(directory) {
+      throw WriteError(path: path, reason: "cannot create \(directory.isEmpty ? "." : directory) (\(why))")
     }
     // Unique per write, so concurrent writers never truncate or rename each other's file.
     let temporary = path + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -64,16 +62,6 @@ public enum AtomicFile {
     // nothing and leaves the temporary name: unlink it either way.
     _ = rename(temporary, previous)
     unlink(temporary)
-  }
-
-  /// A file-system error in a few words ("Permission denied"), not Foundation's paragraph.
-  static func reason(_ error: any Error) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? any Error {
-      let posix = underlying as NSError
-      if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
-    }
-    return ns.localizedDescription
   }
 
   // MARK: - Faults, for tests

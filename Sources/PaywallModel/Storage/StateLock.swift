@@ -28,11 +28,7 @@ public final class StateLock: Sendable {
   }
 
   public static func acquire(_ directory: StateDirectory) -> Acquisition {
-    do {
-      try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
-    } catch {
-      return .unwritable("cannot create it: \(AtomicFile.reason(error))")
-    }
+    if let why = FileSystem.makeDirectories(directory.path) { return .unwritable("cannot create it: \(why)") }
     let path = directory.file(fileName)
     // Close-on-exec: a controller process we start must not inherit (and outlive us with) the lock.
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -60,8 +56,7 @@ public final class StateLock: Sendable {
 
   /// Temporary files of writers that were killed mid-write: no writer is left to finish them.
   private func removeLeftovers() {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for name in names where name.contains(AtomicFile.temporaryMarker) {
+    for name in FileSystem.names(in: directory.path) where name.contains(AtomicFile.temporaryMarker) {
       unlink(directory.file(name))
     }
   }
@@ -70,7 +65,7 @@ public final class StateLock: Sendable {
     var buffer = [UInt8](repeating: 0, count: 32)
     let count = pread(fd, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
-    return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingSpacesAndNewlines())
   }
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The few directory operations the app needs at start, as plain system calls: FileManager's
+/// versions build URLs and error objects on the way, a measurable part of the time to first paint.
+public enum FileSystem {
+  /// Creates `path` and any missing parents (like `mkdir -p`); nil on success, else why not
+  /// ("Permission denied").
+  public static func makeDirectories(_ path: String) -> String? {
+    let target = path.isEmpty ? "." : path
+    if isDirectory(target) { return nil }
+    var prefix = target.hasPrefix("/") ? "/" : ""
+    for component in target.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        return String(cString: strerror(errno))
+      }
+      prefix += "/"
+    }
+    return isDirectory(target) ? nil : String(cString: strerror(ENOTDIR))
+  }
+
+  public static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// The names in a directory (no "." or ".."), unsorted; empty when it cannot be read.
+  public static func names(in directory: String) -> [String] {
+    guard let stream = opendir(directory.isEmpty ? "." : directory) else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+}
