@@ -16,10 +16,11 @@ public final class AppRuntime: @unchecked Sendable {
   public let store: SimulatedStore?
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
   public let timeRate: String
-  /// Writes the status cache on its own queue, newest status first: a write (an fsync) never
-  /// holds up a key, and a flood of changes is one write per write's duration, not one each.
-  private let statusWriter: StatusWriter?
-  private let assignmentFile: AssignmentFile?
+  /// Write the status cache and the audience assignments on their own queues, newest first: a
+  /// write (an fsync) never holds up a key or the first paint, and a flood of changes is one write
+  /// per write's duration, not one each.
+  private let statusWriter: StateWriter<SubscriptionStatus>?
+  private let assignmentWriter: StateWriter<AssignmentBook>?
   private let onEvent: @Sendable (PaywallEvent) -> Void
 
   private struct Shared {
@@ -45,8 +46,8 @@ public final class AppRuntime: @unchecked Sendable {
     self.timeRate = timeRate
     self.statusStore = statusStore
     self.clock = clock
-    statusWriter = statusCache.map(StatusWriter.init)
-    self.assignmentFile = assignmentFile
+    statusWriter = statusCache.map { cache in StateWriter("status-cache-writer") { status throws(AtomicFile.WriteError) in try cache.save(status) } }
+    assignmentWriter = assignmentFile.map { file in StateWriter("assignment-writer") { book throws(AtomicFile.WriteError) in try file.save(book) } }
     self.onEvent = onEvent
     if let ask = askController {
       ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
@@ -54,8 +55,12 @@ public final class AppRuntime: @unchecked Sendable {
     (clock as? SimulatedTimeSource)?.setParkHandler { [weak self] in self?.wakeLoop() }
     // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
     store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
-    statusWriter?.onFirstFailure = { [weak self] error in
+    statusWriter?.onFailure = { [weak self] error, earlier in
+      guard earlier == 0 else { return }
       self?.reportStateProblem("status not cached: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
+    }
+    assignmentWriter?.onFailure = { [weak self] error, _ in
+      self?.reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
     }
   }
 
@@ -130,6 +135,13 @@ public final class AppRuntime: @unchecked Sendable {
   /// Waits for state files still being written (the status cache is written off the loop).
   public func flushState() {
     statusWriter?.flush()
+    assignmentWriter?.flush()
+  }
+
+  /// Saves the audience assignments off the loop (a new user's id, kept before anything else
+  /// happens to it).
+  func keepAssignments(_ book: AssignmentBook) {
+    assignmentWriter?.save(book)
   }
 
   /// Hands the debug panel (and trial eligibility) what the store looks like now, when it changed;
@@ -211,12 +223,7 @@ public final class AppRuntime: @unchecked Sendable {
         return .registrationTimedOut(id: id)
       }
     case .saveAssignments(let book):
-      guard let assignmentFile else { return }
-      do {
-        try assignmentFile.save(book)
-      } catch {
-        reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
-      }
+      assignmentWriter?.save(book)
     case .debug(let action):
       perform(action)
     case .quit:
@@ -290,22 +297,23 @@ public final class AppRuntime: @unchecked Sendable {
   }
 }
 
-/// Saves the status cache off the app's loop: the newest status waits while a write runs, and
-/// is written next; statuses in between are never written.
-final class StatusWriter: @unchecked Sendable {
-  private let cache: StatusCache
-  private let queue = DispatchQueue(label: "status-cache-writer")
-  private let state = Mutex<(pending: SubscriptionStatus?, writing: Bool, failed: Bool)>((nil, false, false))
-  /// Told once, at the first failed write.
-  var onFirstFailure: (@Sendable (AtomicFile.WriteError) -> Void)?
+/// Saves a state file off the app's loop: the newest value waits while a write runs, and is
+/// written next; values in between are never written.
+final class StateWriter<Value: Sendable>: @unchecked Sendable {
+  private let write: @Sendable (Value) throws(AtomicFile.WriteError) -> Void
+  private let queue: DispatchQueue
+  private let state = Mutex<(pending: Value?, writing: Bool, failures: Int)>((nil, false, 0))
+  /// Told at each failed write, with how many failed before it.
+  var onFailure: (@Sendable (AtomicFile.WriteError, _ earlierFailures: Int) -> Void)?
 
-  init(_ cache: StatusCache) {
-    self.cache = cache
+  init(_ label: String, write: @escaping @Sendable (Value) throws(AtomicFile.WriteError) -> Void) {
+    self.write = write
+    queue = DispatchQueue(label: label)
   }
 
-  func save(_ status: SubscriptionStatus) {
+  func save(_ value: Value) {
     let start = state.withLock { state -> Bool in
-      state.pending = status
+      state.pending = value
       defer { state.writing = true }
       return !state.writing
     }
@@ -313,24 +321,24 @@ final class StatusWriter: @unchecked Sendable {
   }
 
   private func writePending() {
-    while let status = state.withLock({ state -> SubscriptionStatus? in
+    while let value = state.withLock({ state -> Value? in
       defer { state.pending = nil }
       if state.pending == nil { state.writing = false }
       return state.pending
     }) {
       do {
-        try cache.save(status)
+        try write(value)
       } catch {
-        let first = state.withLock { state -> Bool in
-          defer { state.failed = true }
-          return !state.failed
+        let earlier = state.withLock { state -> Int in
+          defer { state.failures += 1 }
+          return state.failures
         }
-        if first { onFirstFailure?(error) }
+        onFailure?(error, earlier)
       }
     }
   }
 
-  /// Returns once every status handed to `save` so far is written (or failed).
+  /// Returns once every value handed to `save` so far is written (or failed).
   func flush() {
     queue.sync {}
     // A save that raced with the last write started a new one: wait for it too.

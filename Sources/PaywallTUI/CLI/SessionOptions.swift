@@ -254,8 +254,8 @@ struct AppSession {
     let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore,
                              clock: clock, statusCache: access.canWrite ? cache : nil, store: store, timeRate: timeRate,
                              assignmentFile: access.canWrite ? assignmentFile : nil, onEvent: onEvent)
-    // A new user's id is kept at once, so the next run is the same user.
-    if isNewUser && access.canWrite { try? assignmentFile.save(book) }
+    // A new user's id is kept at once (off the first paint's path), so the next run is the same user.
+    if isNewUser { runtime.keepAssignments(book) }
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
                       stateAccess: access)
