@@ -1,3 +1,4 @@
+@testable import PaywallTUI
 import CNCurses
 import Foundation
 import Testing
@@ -33,5 +34,46 @@ struct CursesShimTests {
     var cell = cchar_t()
     let text: [wchar_t] = [0x6F22, 0]  // 漢
     #expect(setcchar(&cell, text, 0, 0, nil) == pw_ok())
+  }
+}
+
+/// The terminal backend lets a short blank gap between drawn cells take the look of the cell
+/// before it, so ncurses does not switch attributes off and on around it.
+@Suite("blank gaps")
+struct BlankGapTests {
+  private func looks(_ cells: [Cell], _ scheme: ColorScheme = .monochrome) -> [String] {
+    scheme.rowAttributes(cells.count) { cells[$0] }.map { look in
+      guard let look else { return "-" }
+      return look == ColorScheme.monochrome.style(.muted) ? "dim" : look == ColorScheme.monochrome.style(.title) ? "bold"
+        : look == ColorScheme.monochrome.style(.focusedButton) ? "rev" : look == (0, 0) ? "plain" : "\(look)"
+    }
+  }
+
+  @Test func aShortGapBetweenDimBordersStaysDim() {
+    let cells = [Cell("│", style: .muted), Cell(" "), Cell(" "), Cell("│", style: .muted)]
+    #expect(looks(cells) == ["dim", "dim", "dim", "dim"])
+  }
+
+  @Test func theGapTakesTheLookOfTheCellBeforeIt() {
+    let cells = [Cell("│", style: .muted), Cell(" "), Cell("A", style: .title), Cell(" "), Cell("│", style: .muted)]
+    #expect(looks(cells) == ["dim", "dim", "bold", "bold", "dim"])
+  }
+
+  @Test func longGapsAndTrailingBlanksAreLeftToACursorMove() {
+    let cells = [Cell("│", style: .muted)] + Array(repeating: Cell(" "), count: 5) + [Cell("│", style: .muted), Cell(" "), Cell(" ")]
+    #expect(looks(cells) == ["dim", "-", "-", "-", "-", "-", "dim", "-", "-"])
+  }
+
+  /// A blank in reverse video shows, so it is drawn as it is and never lends its look to a gap:
+  /// after it, blanks keep their own look (a plain one is left to werase).
+  @Test func visibleBlanksKeepTheirOwnLook() {
+    let cells = [Cell(" ", style: .focusedButton), Cell(" "), Cell("x", style: .focusedButton),
+                 Cell(" ", style: .muted), Cell(" "), Cell("│", style: .muted)]
+    #expect(looks(cells) == ["rev", "-", "rev", "dim", "-", "dim"])
+  }
+
+  @Test func aStyledBlankWithNothingAfterItKeepsItsOwnLook() {
+    let cells = [Cell("a"), Cell(" ", style: .muted), Cell(" ", style: .muted)]
+    #expect(looks(cells) == ["plain", "dim", "dim"])
   }
 }

@@ -261,12 +261,10 @@ final class CursesTerminal: @unchecked Sendable {
     let cols = min(frame.width, Int(pw_getmaxx(window)))
     var text = [wchar_t](repeating: 0, count: 6)
     for y in 0..<rows {
+      let looks = colors.rowAttributes(cols) { frame[$0, y] }
       for x in 0..<cols {
         let cell = frame[x, y]
-        if cell.isContinuation { continue }
-        // werase already blanked the window: plain spaces need no call.
-        if cell.scalar == " " && cell.style == .plain { continue }
-        let (attributes, pair) = colors.style(cell.style)
+        guard !cell.isContinuation, let (attributes, pair) = looks[x] else { continue }
         let scalars = cell.scalar.isASCII ? [cell.scalar] : Array(frame.character(x: x, y: y).unicodeScalars.prefix(5))
         for (i, scalar) in scalars.enumerated() { text[i] = wchar_t(bitPattern: scalar.value) }
         text[scalars.count] = 0
@@ -309,6 +307,51 @@ struct ColorScheme {
     table[style] ?? (0, 0)
   }
 
+  /// Colour pairs with a background of their own: a blank in them is visible.
+  private(set) var backgroundPairs: Set<Int16> = []
+
+  /// Whether a blank drawn this way looks like any other such blank (no reverse, underline or
+  /// background colour): bold, dim and foreground colours do not show on a space.
+  private func blankLooksPlain(_ look: (attr_t, Int16)) -> Bool {
+    look.0 & (pw_a_reverse() | pw_a_underline() | pw_a_standout()) == 0 && !backgroundPairs.contains(look.1)
+  }
+
+  /// How to draw each cell of a row of `width` cells, nil for a cell to leave as `werase` left it
+  /// (a plain blank). A short run of plain-looking blanks between two drawn cells takes the look
+  /// of the cell before it: ncurses reprints such a gap rather than move the cursor, and without
+  /// this it would switch attributes off and on again around it ("│  │" between two dim card
+  /// borders was four escape sequences per gap in the first paint).
+  func rowAttributes(_ width: Int, cell: (Int) -> Cell) -> [(attr_t, Int16)?] {
+    var looks = [(attr_t, Int16)?](repeating: nil, count: width)
+    var previous: (attr_t, Int16)?
+    var gap: Range<Int> = 0..<0
+    /// Blanks that stay as they are: drawn in their own style, or left to werase when plain.
+    func keep(_ blanks: Range<Int>) {
+      for x in blanks where cell(x).style != .plain { looks[x] = style(cell(x).style) }
+    }
+    for x in 0..<width {
+      let current = cell(x)
+      let look = style(current.style)
+      if current.scalar == " " && !current.isContinuation && blankLooksPlain(look) {
+        gap = gap.isEmpty ? x..<x + 1 : gap.lowerBound..<x + 1
+        continue
+      }
+      if let previous, gap.count <= Self.longestFilledGap {
+        for g in gap { looks[g] = previous }
+      } else {
+        keep(gap)
+      }
+      gap = 0..<0
+      looks[x] = look
+      previous = blankLooksPlain(look) ? look : nil
+    }
+    keep(gap)
+    return looks
+  }
+
+  /// Longer runs of blanks are crossed with a cursor movement, which needs no attributes.
+  private static let longestFilledGap = 4
+
   /// Call on the terminal thread after newterm.
   static func make() -> ColorScheme {
     guard has_colors(), ProcessInfo.processInfo.environment["NO_COLOR"] == nil, start_color() == pw_ok() else {
@@ -324,6 +367,7 @@ struct ColorScheme {
     for (pair, foreground, background) in pairs { init_pair(pair, foreground, background) }
     let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse()
     var scheme = ColorScheme.monochrome
+    scheme.backgroundPairs = Set(pairs.filter { $0.2 != -1 }.map(\.0))
     scheme.table[.accent] = (0, 1)
     scheme.table[.badge] = (bold, 2)
     scheme.table[.selected] = (bold, 3)
