@@ -1,7 +1,9 @@
 import Foundation
 
 /// Formats prices for a currency and locale with Foundation's rules ("$4.99", "4,99 €", "¥600"),
-/// and trial end dates. Formatters are costly to create, so one per locale (and currency) is kept.
+/// and trial end dates. Common locales and currencies format from a table read from ICU ahead of
+/// time (`CurrencyFormat`): starting ICU costs about 2 ms, most of a first paint. Anything else
+/// goes to Foundation's formatters; they are costly to create, so one per locale and currency is kept.
 public final class PriceFormatter: @unchecked Sendable {
   public static let shared = PriceFormatter()
 
@@ -24,6 +26,7 @@ public final class PriceFormatter: @unchecked Sendable {
   }
 
   public func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
+    if let text = CurrencyFormat.find(currencyCode: currencyCode, locale: locale)?.format(price) { return text }
     lock.lock()
     defer { lock.unlock() }
     let formatter = formatter(currencyCode: currencyCode, locale: locale)
@@ -31,16 +34,30 @@ public final class PriceFormatter: @unchecked Sendable {
   }
 
   public func symbol(currencyCode: String, locale: String) -> String {
+    if let format = CurrencyFormat.find(currencyCode: currencyCode, locale: locale) { return format.symbol }
     lock.lock()
     defer { lock.unlock() }
     return formatter(currencyCode: currencyCode, locale: locale).currencySymbol ?? currencyCode
   }
 
-  /// Loads ICU's number and date data by formatting once in the most common locale, so the first
-  /// real price costs a fraction of a millisecond. Safe from any thread; the formatters stay cached.
-  public func warmUp() {
-    _ = format(9.99, currencyCode: "USD", locale: "en_US")
-    _ = mediumDate(Date(timeIntervalSince1970: 0), locale: "en_US")
+  /// Starts ICU on another thread when `project` needs it: a price in a locale and currency the
+  /// table lacks, or a trial end date in a template. Formatting in the first frame then costs a
+  /// fraction of a millisecond; without either, ICU never starts.
+  public func prepare(for project: Project) {
+    var missing: [(currency: String, locale: String)] = []
+    for product in project.catalog.products where CurrencyFormat.find(currencyCode: product.currencyCode, locale: product.locale) == nil {
+      if !missing.contains(where: { $0 == (product.currencyCode, product.locale) }) { missing.append((product.currencyCode, product.locale)) }
+    }
+    let dateLocales = Set(project.catalog.products.map(\.locale))
+    let needsDates = project.paywalls.contains { $0.templateAttributes.contains(.trialPeriodEndDate) }
+    guard !missing.isEmpty || needsDates else { return }
+    let pairs = missing
+    Thread.detachNewThread {
+      for pair in pairs { _ = self.format(9.99, currencyCode: pair.currency, locale: pair.locale) }
+      if needsDates {
+        for locale in dateLocales { _ = self.mediumDate(Date(timeIntervalSince1970: 0), locale: locale) }
+      }
+    }
   }
 
   /// Foundation on Linux traps formatting for a locale identifier that starts with a non-ASCII
@@ -60,5 +77,59 @@ public final class PriceFormatter: @unchecked Sendable {
     formatter.currencyCode = currencyCode
     formatters[key] = formatter
     return formatter
+  }
+}
+
+/// How ICU formats prices in one locale and currency, read ahead of time by
+/// Scripts/currency-formats.swift (the table is in CurrencyFormats.swift, and a test checks every
+/// entry against NumberFormatter).
+struct CurrencyFormat: Sendable {
+  var prefix: String
+  var suffix: String
+  var decimal: String
+  var group: String
+  /// Digits in the group nearest the decimal separator, and in the groups before it.
+  var primaryGroup: Int
+  var secondaryGroup: Int
+  /// Digits needed before the first separator for one to appear (2: "1234,56 €" but "12.345,67 €").
+  var minimumGrouping: Int
+  var fractionDigits: Int
+  var symbol: String
+
+  static func find(currencyCode: String, locale: String) -> CurrencyFormat? {
+    table["\(locale)|\(currencyCode)"]
+  }
+
+  /// The price as ICU prints it, or nil when ICU has to: a negative amount, one that needs
+  /// rounding (ICU rounds the nearest double, which a decimal cannot always mirror), or one too
+  /// large for a double to hold exactly.
+  func format(_ amount: Decimal) -> String? {
+    let text = amount.description
+    guard !text.hasPrefix("-") else { return nil }
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let integer = parts[0]
+    let fraction = parts.count > 1 ? parts[1] : ""
+    guard !integer.isEmpty, integer.count <= 13, fraction.count <= fractionDigits,
+          integer.allSatisfy(\.isASCII), fraction.allSatisfy(\.isASCII) else { return nil }
+    var out = prefix
+    out += grouped(integer)
+    if fractionDigits > 0 {
+      out += decimal
+      out += fraction
+      out += String(repeating: "0", count: fractionDigits - fraction.count)
+    }
+    out += suffix
+    return out
+  }
+
+  private func grouped(_ digits: Substring) -> String {
+    guard primaryGroup > 0, !group.isEmpty, digits.count >= primaryGroup + minimumGrouping else { return String(digits) }
+    var groups: [Substring] = [digits.suffix(primaryGroup)]
+    var rest = digits.dropLast(primaryGroup)
+    while !rest.isEmpty {
+      groups.append(rest.suffix(secondaryGroup))
+      rest = rest.dropLast(secondaryGroup)
+    }
+    return groups.reversed().joined(separator: group)
   }
 }

@@ -97,20 +97,19 @@ struct RunCommand: CLICommand {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(path)' to print a paywall or 'paywall-tui play \(path) --keys \"…\"' to script one", code: 3)
     }
-    // Independent of the project, so they run while it loads: ncurses opens on the terminal
-    // thread, and ICU's number formatting data warms up on another (together about half the
-    // time to first paint when done one after the other).
+    // Independent of the project, so it runs while the project loads: ncurses opens on the
+    // terminal thread.
     let opening: InteractiveLoop.Opening
     do {
       opening = try InteractiveLoop.Opening()
     } catch {
       throw CLIFailure(message: "error: \(error.description)", code: 3)
     }
-    Thread.detachNewThread { PriceFormatter.shared.warmUp() }
     let app: AppSession
     let eventFile: EventFile?
     do {
       let loaded = try project.load(path)
+      PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
                                 clock: LiveTimeSource()) { event in eventFile?.write(event) }
