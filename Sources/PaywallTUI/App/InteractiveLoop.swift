@@ -70,6 +70,10 @@ enum InteractiveLoop {
     opening.attach(runtime)
     runtime.send(.resized(terminal.initialSize))
     if let start { runtime.send(start) }
+    // The first frame is drawn from this thread, before any task starts: the concurrency pool's
+    // first thread then starts after the first paint, not before it.
+    runtime.drain(budget: .milliseconds(30))
+    if !runtime.state.quitRequested { terminal.present(AppView.render(runtime.state, size: runtime.state.size)) }
     let observer = Task.detached {
       for await status in runtime.statusStore.updates() { runtime.send(.statusChanged(status)) }
     }
