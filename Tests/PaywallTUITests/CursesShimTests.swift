@@ -60,8 +60,10 @@ struct BlankGapTests {
   }
 
   @Test func longGapsAndTrailingBlanksAreLeftToACursorMove() {
-    let cells = [Cell("│", style: .muted)] + Array(repeating: Cell(" "), count: 5) + [Cell("│", style: .muted), Cell(" "), Cell(" ")]
-    #expect(looks(cells) == ["dim", "-", "-", "-", "-", "-", "dim", "-", "-"])
+    let short = [Cell("│", style: .muted)] + Array(repeating: Cell(" "), count: 8) + [Cell("│", style: .muted)]
+    #expect(looks(short) == Array(repeating: "dim", count: 10))
+    let cells = [Cell("│", style: .muted)] + Array(repeating: Cell(" "), count: 9) + [Cell("│", style: .muted), Cell(" "), Cell(" ")]
+    #expect(looks(cells) == ["dim"] + Array(repeating: "-", count: 9) + ["dim", "-", "-"])
   }
 
   /// A blank in reverse video shows, so it is drawn as it is and never lends its look to a gap:

@@ -350,7 +350,7 @@ struct ColorScheme {
   }
 
   /// Longer runs of blanks are crossed with a cursor movement, which needs no attributes.
-  private static let longestFilledGap = 4
+  private static let longestFilledGap = 8
 
   /// Call on the terminal thread after newterm.
   static func make() -> ColorScheme {
