@@ -48,16 +48,21 @@ static void crash_handler(int sig) {
   raise(sig);
 }
 
-void tg_install_crash_handlers(void) {
-  static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+/* Installs `handler` for each of `count` signals, with `flags`. */
+static void install(const int *signals, size_t count, void (*handler)(int), int flags) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
-  action.sa_handler = crash_handler;
+  action.sa_handler = handler;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
-  for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+  action.sa_flags = flags;
+  for (size_t i = 0; i < count; i++) {
     sigaction(signals[i], &action, NULL);
   }
+}
+
+void tg_install_crash_handlers(void) {
+  static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+  install(signals, sizeof signals / sizeof signals[0], crash_handler, SA_RESETHAND);
 }
 
 static void pipe_handler(int sig) {
@@ -73,14 +78,7 @@ static void pipe_handler(int sig) {
 void tg_install_signal_pipe(int fd) {
   static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
   signal_pipe = fd;
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = pipe_handler;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-    sigaction(signals[i], &action, NULL);
-  }
+  install(signals, sizeof signals / sizeof signals[0], pipe_handler, SA_RESTART);
 }
 
 void tg_reset_signals(void) {
