@@ -192,6 +192,21 @@ import PaywallModel
     }
   }
 
+  @Test func theLockNamesItsOwnerOverWhateverAnEarlierOwnerWrote() throws {
+    for earlier in ["99\n", "not a pid but a long line someone wrote here\n", ""] {
+      try withTemporaryDirectory { directory in
+        try directory.write("lock", earlier)
+        let first = StateAccess.open(StateDirectory(path: directory.path))
+        #expect(first.canWrite)
+        let text = try String(contentsOfFile: directory.file("lock"), encoding: .utf8)
+        #expect(text == "\(getpid())" + String(repeating: " ", count: 10 - "\(getpid())".count) + "\n", "after \(earlier.debugDescription)")
+        let second = StateAccess.open(StateDirectory(path: directory.path))
+        #expect(second.warning?.contains("(pid \(getpid()))") == true, "\(second.warning ?? "nil")")
+        withExtendedLifetime(first) {}
+      }
+    }
+  }
+
   @Test func theOwnerRemovesFilesLeftHalfWrittenByAKilledSession() throws {
     try withTemporaryDirectory { directory in
       let state = StateDirectory(path: directory.path)

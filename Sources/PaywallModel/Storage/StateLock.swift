@@ -40,8 +40,12 @@ public final class StateLock: Sendable {
       return .unwritable("cannot lock \(path): \(String(cString: strerror(code)))")
     }
     let lock = StateLock(directory: directory, fd: fd)
-    let pid = "\(getpid())\n"
-    guard ftruncate(fd, 0) == 0, pwrite(fd, pid, pid.utf8.count, 0) == pid.utf8.count else {
+    // The pid in a record of one width overwrites an earlier owner's in place: no truncate, which
+    // on ext4 frees the file's block in the journal and cost half a millisecond of every start.
+    let record = pidRecord(getpid())
+    var info = stat()
+    guard pwrite(fd, record, record.utf8.count, 0) == record.utf8.count, fstat(fd, &info) == 0,
+          info.st_size <= record.utf8.count || ftruncate(fd, off_t(record.utf8.count)) == 0 else {
       return .unwritable(String(cString: strerror(errno)))
     }
     lock.removeLeftovers()
@@ -59,6 +63,12 @@ public final class StateLock: Sendable {
     for name in FileSystem.names(in: directory.path) where name.contains(AtomicFile.temporaryMarker) {
       unlink(directory.file(name))
     }
+  }
+
+  /// `pid` padded to the widest pid, then a newline: `"4242      \n"`.
+  static func pidRecord(_ pid: Int32) -> String {
+    let digits = String(pid)
+    return digits + String(repeating: " ", count: max(0, 10 - digits.count)) + "\n"
   }
 
   private static func readPID(_ fd: Int32) -> Int32? {
