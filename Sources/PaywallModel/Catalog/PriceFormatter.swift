@@ -52,7 +52,7 @@ public final class PriceFormatter: @unchecked Sendable {
     let needsDates = project.paywalls.contains { $0.templateAttributes.contains(.trialPeriodEndDate) }
     guard !missing.isEmpty || needsDates else { return }
     let pairs = missing
-    Thread.detachNewThread {
+    DetachedThread.start("price-warm-up") {
       for pair in pairs { _ = self.format(9.99, currencyCode: pair.currency, locale: pair.locale) }
       if needsDates {
         for locale in dateLocales { _ = self.mediumDate(Date(timeIntervalSince1970: 0), locale: locale) }

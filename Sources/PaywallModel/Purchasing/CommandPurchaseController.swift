@@ -69,12 +69,11 @@ public final class CommandPurchaseController: PurchaseController {
     } catch {
       throw PurchaseError("cannot start the controller command '\(command)': \(error.localizedDescription)")
     }
-    let reader = Thread { [weak self] in self?.readLines() }
-    reader.name = "command-controller-reader"
-    reader.start()
-    let errorReader = Thread { [weak self] in self?.readErrors() }
-    errorReader.name = "command-controller-stderr"
-    errorReader.start()
+    guard DetachedThread.start("controller-out", { [weak self] in self?.readLines() }),
+          DetachedThread.start("controller-err", { [weak self] in self?.readErrors() }) else {
+      process.terminate()
+      throw PurchaseError("cannot start a thread to read the controller command '\(command)': \(String(cString: strerror(errno)))")
+    }
   }
 
   public func stop() {

@@ -1,6 +1,7 @@
 import CNCurses
 import CTerminalGuard
 import Foundation
+import PaywallModel
 import Synchronization
 
 /// Why the terminal could not be opened; the CLI exits with code 3 and points at render/play.
@@ -30,7 +31,7 @@ final class CursesTerminal: @unchecked Sendable {
   private let onEvent: @Sendable (TerminalEvent) -> Void
   private var wakeRead: Int32 = -1
   private var wakeWrite: Int32 = -1
-  private var thread: Thread?
+  private var isRunning = false
   private let started = DispatchSemaphore(value: 0)
   private let finished = DispatchSemaphore(value: 0)
   private var startError: TerminalUnavailable?
@@ -58,10 +59,10 @@ final class CursesTerminal: @unchecked Sendable {
     (wakeRead, wakeWrite) = (fds[0], fds[1])
     _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
     _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
-    let thread = Thread { [self] in self.main() }
-    thread.name = "paywall-tui-terminal"
-    self.thread = thread
-    thread.start()
+    guard DetachedThread.start("pwt-terminal", { [self] in self.main() }) else {
+      throw TerminalUnavailable(description: "cannot start the terminal thread: \(String(cString: strerror(errno)))")
+    }
+    isRunning = true
   }
 
   /// Waits for the thread `begin` started to have the terminal open (once; later calls return).
@@ -87,7 +88,7 @@ final class CursesTerminal: @unchecked Sendable {
       defer { mailbox.stopping = true }
       return mailbox.stopping
     }
-    guard !already, thread != nil else { return }
+    guard !already, isRunning else { return }
     wake(UInt8(ascii: "Q"))
     finished.wait()
   }

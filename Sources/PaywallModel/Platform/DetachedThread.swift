@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A named system thread that runs `body` once and ends, for the jobs that must not wait on the
+/// concurrency pool: the terminal, a controller's pipes, ICU's warm-up. A thread the system
+/// refuses is reported, so the caller can say so in one line.
+public enum DetachedThread {
+  private final class Body {
+    let name: String
+    let run: () -> Void
+    init(name: String, run: @escaping () -> Void) {
+      self.name = name
+      self.run = run
+    }
+  }
+
+  /// Starts `body` on a new thread called `name` (the kernel keeps 15 bytes of it); false when
+  /// the system refuses a thread.
+  @discardableResult
+  public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    let created = pthread_create(&thread, nil, { context in
+      let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+      #if canImport(Glibc)
+      _ = setThreadName(pthread_self(), String(decoding: body.name.utf8.prefix(15), as: UTF8.self))
+      #else
+      _ = pthread_setname_np(body.name)
+      #endif
+      body.run()
+      return nil
+    }, context)
+    guard created == 0 else {
+      Unmanaged<Body>.fromOpaque(context).release()
+      return false
+    }
+    #if canImport(Glibc)
+    pthread_detach(thread)
+    #else
+    if let thread { pthread_detach(thread) }
+    #endif
+    return true
+  }
+}
+
+#if canImport(Glibc)
+/// glibc declares it only under _GNU_SOURCE, which the Glibc module is not built with.
+@_silgen_name("pthread_setname_np")
+private func setThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
+#endif
