@@ -235,6 +235,18 @@ struct TerminalEndToEndTests {
     pane.wait(for: "the paywall to be gone") { !$0.contains("Unlock Acme Pro") }
   }
 
+  @Test func aNewUsersIdIsSavedWhileTheSessionRunsAndOutlivesAKill() throws {
+    let pane = try TmuxPane(#""$BIN" run paywalls --controller scripted --state-dir "$DIR/state""#)
+    pane.wait(forText: "Unlock Acme Pro")
+    // Saved once the first frame is out, not only when the session ends.
+    let saved = try #require(pane.wait(forFile: "state/user.json"))
+    #expect(saved.contains(#""userId":"$anon:"#), "\(saved)")
+    let pid = try #require(try pane.appPID())
+    kill(pid, SIGKILL)
+    pane.wait(for: "the app to be gone") { _ in kill(pid, 0) != 0 }
+    #expect(pane.file("state/user.json") == saved)
+  }
+
   @Test func ctrlCLeavesTheTerminalAsItWas() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "Unlock Acme Pro")

@@ -63,7 +63,10 @@ enum InteractiveLoop {
     }
   }
 
-  static func run(_ runtime: AppRuntime, opening: Opening, start: AppMessage?) throws(TerminalUnavailable) -> Ending {
+  /// `afterFirstFrame` runs once the first frame is handed to the terminal: work that can wait
+  /// (saving a new user's id) waits, and does not compete with the first paint for the CPU.
+  static func run(_ runtime: AppRuntime, opening: Opening, start: AppMessage?,
+                  afterFirstFrame: () -> Void = {}) throws(TerminalUnavailable) -> Ending {
     let terminal = opening.terminal
     defer { terminal.stop() }
     try terminal.waitUntilStarted()
@@ -74,6 +77,7 @@ enum InteractiveLoop {
     // first thread then starts after the first paint, not before it.
     runtime.drain(budget: .milliseconds(30))
     if !runtime.state.quitRequested { terminal.present(AppView.render(runtime.state, size: runtime.state.size)) }
+    afterFirstFrame()
     let observer = Task.detached {
       for await status in runtime.statusStore.updates() { runtime.send(.statusChanged(status)) }
     }

@@ -123,7 +123,7 @@ struct RunCommand: CLICommand {
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
     let ending: InteractiveLoop.Ending
     do {
-      ending = try InteractiveLoop.run(app.runtime, opening: opening, start: start)
+      ending = try InteractiveLoop.run(app.runtime, opening: opening, start: start, afterFirstFrame: app.keepNewUser)
     } catch {
       throw CLIFailure(message: "error: \(error.description)", code: 3)
     }

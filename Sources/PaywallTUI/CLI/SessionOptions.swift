@@ -142,6 +142,14 @@ struct AppSession {
   var warnings: [String]
   /// Holds the state directory's lock for as long as the session lives.
   var stateAccess: StateAccess
+  /// A new user's id and assignments, not saved yet: see `keepNewUser`.
+  var newUser: AssignmentBook?
+
+  /// Saves a new user's id (off the loop), so the next run is the same user. `run` calls it once
+  /// the first frame is out, so the save's thread and fsync do not compete with the first paint.
+  func keepNewUser() {
+    if let newUser { runtime.keepAssignments(newUser) }
+  }
 
   /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
   /// `clock` is the app's: in `play` a simulated one the store shares; otherwise the store gets
@@ -254,11 +262,9 @@ struct AppSession {
     let runtime = AppRuntime(state: state, controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore,
                              clock: clock, statusCache: access.canWrite ? cache : nil, store: store, timeRate: timeRate,
                              assignmentFile: access.canWrite ? assignmentFile : nil, onEvent: onEvent)
-    // A new user's id is kept at once (off the first paint's path), so the next run is the same user.
-    if isNewUser { runtime.keepAssignments(book) }
     relay.attach(runtime)
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
-                      stateAccess: access)
+                      stateAccess: access, newUser: isNewUser ? book : nil)
   }
 
   static func allEntitlements(_ project: Project) -> Set<Entitlement> {

@@ -60,6 +60,7 @@ struct PlayCommand: CLICommand {
       Console.out(event.jsonLine)
     }
     defer { app.command?.stop() }
+    app.keepNewUser()
     for warning in app.warnings { Console.error("warning: \(warning)") }
     app.runtime.setStateProblemHandler { Console.error("warning: \($0)") }
 
