@@ -73,10 +73,11 @@ enum InteractiveLoop {
     opening.attach(runtime)
     runtime.send(.resized(terminal.initialSize))
     if let start { runtime.send(start) }
-    // The first frame is drawn from this thread, before any task starts: the concurrency pool's
-    // first thread then starts after the first paint, not before it.
+    // The first frame is drawn before any task starts, and this thread waits until it is
+    // written: where the system packs threads onto one CPU (this VM does), the terminal thread
+    // would otherwise wait for whatever this thread starts next.
     runtime.drain(budget: .milliseconds(30))
-    if !runtime.state.quitRequested { terminal.present(AppView.render(runtime.state, size: runtime.state.size)) }
+    if !runtime.state.quitRequested { terminal.presentAndWait(AppView.render(runtime.state, size: runtime.state.size)) }
     afterFirstFrame()
     let observer = Task.detached {
       for await status in runtime.statusStore.updates() { runtime.send(.statusChanged(status)) }
@@ -89,10 +90,8 @@ enum InteractiveLoop {
     var ticker: Task<Void, Never>?
     defer { ticker?.cancel() }
     while true {
-      runtime.drain(budget: .milliseconds(30))
       let state = runtime.state
       if state.quitRequested { return ending(state) }
-      terminal.present(AppView.render(state, size: state.size))
       // Ticks drive the spinner, and keep the debug panel's store clock current while it is open.
       let busy = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
       if busy && ticker == nil {
@@ -107,6 +106,8 @@ enum InteractiveLoop {
         ticker = nil
       }
       await runtime.waitForMessages()
+      runtime.drain(budget: .milliseconds(30))
+      if !runtime.state.quitRequested { terminal.present(AppView.render(runtime.state, size: runtime.state.size)) }
     }
   }
 

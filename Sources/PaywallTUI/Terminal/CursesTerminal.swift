@@ -24,6 +24,8 @@ enum TerminalEvent: Sendable {
 final class CursesTerminal: @unchecked Sendable {
   private struct Mailbox {
     var frame: Frame?
+    /// `presentAndWait` is waiting for `frame` to be written.
+    var awaited = false
     var stopping = false
   }
 
@@ -34,6 +36,7 @@ final class CursesTerminal: @unchecked Sendable {
   private var isRunning = false
   private let started = DispatchSemaphore(value: 0)
   private let finished = DispatchSemaphore(value: 0)
+  private let shown = DispatchSemaphore(value: 0)
   private var startError: TerminalUnavailable?
   /// The size at start; later sizes come as `.resized` events.
   private(set) var initialSize = Size(width: 80, height: 24)
@@ -80,6 +83,16 @@ final class CursesTerminal: @unchecked Sendable {
   func present(_ frame: Frame) {
     mailbox.withLock { $0.frame = frame }
     wake(UInt8(ascii: "F"))
+  }
+
+  /// Shows `frame` and returns once it is written (or the terminal thread has ended).
+  func presentAndWait(_ frame: Frame) {
+    mailbox.withLock { mailbox in
+      mailbox.frame = frame
+      mailbox.awaited = true
+    }
+    wake(UInt8(ascii: "F"))
+    shown.wait()
   }
 
   /// Gives the terminal back (endwin, modes, signals) and waits for the thread to finish.
@@ -155,13 +168,15 @@ final class CursesTerminal: @unchecked Sendable {
           onEvent(.terminate("the terminal closed"))
         }
       }
-      if running, let frame = mailbox.withLock({ mailbox -> Frame? in
-        defer { mailbox.frame = nil }
-        return mailbox.frame
+      if running, let (frame, awaited) = mailbox.withLock({ mailbox -> (Frame, Bool)? in
+        defer { (mailbox.frame, mailbox.awaited) = (nil, false) }
+        return mailbox.frame.map { ($0, mailbox.awaited) }
       }) {
         draw(frame, window)
+        if awaited { shown.signal() }
       }
     }
+    if mailbox.withLock({ $0.awaited }) { shown.signal() }
     tg_batch_close(output)
     output = nil
     endwin()
