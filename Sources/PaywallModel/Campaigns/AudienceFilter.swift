@@ -332,7 +332,7 @@ struct FilterParser {
     if c.isNumber || (c == "-" && index + 1 < chars.count && chars[index + 1].isNumber) {
       index += 1
       while index < chars.count, chars[index].isNumber || chars[index] == "." { index += 1 }
-      let text = String(chars[start..<index])
+      let text = characters(in: start..<index)
       guard let number = DecimalParsing.parse(text) else { throw fail("'\(text)' is not a number", at: start) }
       return .literal(.number(number))
     }
@@ -340,7 +340,7 @@ struct FilterParser {
       throw fail("unexpected '\(c)'; expected a value (a name such as user.age, a string, a number, true, false, null) or '('")
     }
     while index < chars.count, isNameCharacter(chars[index]) || chars[index] == "." { index += 1 }
-    let word = String(chars[start..<index])
+    let word = characters(in: start..<index)
     switch word {
     case "true": return .literal(.bool(true))
     case "false": return .literal(.bool(false))
@@ -365,6 +365,14 @@ struct FilterParser {
     let hint = Suggestions.closest(to: word, in: FilterName.deviceNames + ["user", "params"])
       .map { "; did you mean '\($0)'?" } ?? ""
     throw fail("unknown name '\(word)'\(hint) (a filter reads \(known.joined(separator: ", ")))", at: offset)
+  }
+
+  /// The characters in `range` as a string (String's init from a slice of characters is generic
+  /// and unspecialized: runtime type lookups for a few characters).
+  private func characters(in range: Range<Int>) -> String {
+    var text = ""
+    for c in chars[range] { text.append(c) }
+    return text
   }
 
   private func isNameCharacter(_ c: Character) -> Bool {

@@ -111,11 +111,12 @@ struct CurrencyFormat: Sendable {
     let fraction = parts.count > 1 ? parts[1] : ""
     guard !integer.isEmpty, integer.count <= 13, fraction.count <= fractionDigits,
           integer.allSatisfy(\.isASCII), fraction.allSatisfy(\.isASCII) else { return nil }
+    // append(contentsOf:) with a Substring is String's own; `+=` took the generic path.
     var out = prefix
     out += grouped(integer)
     if fractionDigits > 0 {
       out += decimal
-      out += fraction
+      out.append(contentsOf: fraction)
       out += String(repeating: "0", count: fractionDigits - fraction.count)
     }
     out += suffix

@@ -238,12 +238,13 @@ public struct JSONParser {
       if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x7F { break }
       index += 1
     }
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
+    // Built as a String: appending another string's scalars to a scalar view ran unspecialized
+    // generic code (runtime type lookups on the way to the first paint).
+    var text = String(decoding: bytes[start..<index], as: UTF8.self)
     var raw: [UInt8] = []
     func flushRaw() {
       if !raw.isEmpty {
-        scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+        text += String(decoding: raw, as: UTF8.self)
         raw.removeAll(keepingCapacity: true)
       }
     }
@@ -256,7 +257,7 @@ public struct JSONParser {
       case UInt8(ascii: "\""):
         index += 1
         flushRaw()
-        return UntrustedText.sanitize(String(scalars))
+        return UntrustedText.sanitize(text)
       case UInt8(ascii: "\\"):
         flushRaw()
         index += 1
@@ -264,14 +265,14 @@ public struct JSONParser {
         let e = bytes[index]
         index += 1
         switch e {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "\""): text.unicodeScalars.append("\"")
+        case UInt8(ascii: "\\"): text.unicodeScalars.append("\\")
+        case UInt8(ascii: "/"): text.unicodeScalars.append("/")
+        case UInt8(ascii: "b"): text.unicodeScalars.append("\u{08}")
+        case UInt8(ascii: "f"): text.unicodeScalars.append("\u{0C}")
+        case UInt8(ascii: "n"): text.unicodeScalars.append("\n")
+        case UInt8(ascii: "r"): text.unicodeScalars.append("\r")
+        case UInt8(ascii: "t"): text.unicodeScalars.append("\t")
         case UInt8(ascii: "u"):
           var code = try parseHex4()
           if (0xD800...0xDBFF).contains(code) {
@@ -282,14 +283,14 @@ public struct JSONParser {
               if (0xDC00...0xDFFF).contains(low) {
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
               } else {
-                scalars.append("\u{FFFD}")
+                text.unicodeScalars.append("\u{FFFD}")
                 code = low
               }
             } else {
               code = 0xFFFD
             }
           }
-          scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+          text.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
         default:
           index -= 1
           // The offending byte is described, never echoed: it may be a control character.
