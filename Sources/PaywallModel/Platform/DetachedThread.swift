@@ -28,10 +28,11 @@ public enum DetachedThread {
     var thread: pthread_t?
     #endif
     let created = pthread_create(&thread, nil, { context in
-      let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
       #if canImport(Glibc)
+      let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
       _ = setThreadName(pthread_self(), String(decoding: body.name.utf8.prefix(15), as: UTF8.self))
       #else
+      let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
       _ = pthread_setname_np(body.name)
       #endif
       body.run()

@@ -1,0 +1,22 @@
+import Foundation
+import PaywallModel
+import Synchronization
+import Testing
+
+@Suite struct DetachedThreadTests {
+  @Test func runsTheBodyOnAThreadOfItsOwnUnderItsName() throws {
+    let seen = Mutex<(name: String?, thread: pthread_t?)>((nil, nil))
+    let done = DispatchSemaphore(value: 0)
+    let caller = pthread_self()
+    #expect(DetachedThread.start("pwt-test-thread-with-a-long-name") {
+      let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+      seen.withLock { $0 = (name, pthread_self()) }
+      done.signal()
+    })
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    let (name, thread) = seen.withLock { $0 }
+    // The kernel keeps 15 bytes of a thread's name.
+    #expect(name == "pwt-test-thread\n")
+    #expect(thread.map { pthread_equal($0, caller) == 0 } == true)
+  }
+}
