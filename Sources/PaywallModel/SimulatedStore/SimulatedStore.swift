@@ -322,6 +322,7 @@ public final class SimulatedStore: PurchaseController {
         }
         return (result, save, newStatus, book.derived.nextEvent)
       }
+      var outcome: String?
       if let save, let file {
         var failure: AtomicFile.WriteError?
         do throws(AtomicFile.WriteError) {
@@ -329,7 +330,7 @@ public final class SimulatedStore: PurchaseController {
         } catch {
           failure = error
         }
-        let outcome = book.withLock { book -> String? in
+        outcome = book.withLock { book -> String? in
           defer { book.saveFailing = failure != nil }
           switch (failure, book.saveFailing) {
           case (let failure?, false):
@@ -338,9 +339,12 @@ public final class SimulatedStore: PurchaseController {
           default: return nil
           }
         }
-        if let outcome { warn(outcome) }
       }
       if let newStatus { status.set(newStatus) }
+      // Told after the status is published: the app logs the status change first (it checks
+      // the status before its queued messages), so the warning lands in the same place in the
+      // log whichever moment the app looks.
+      if let outcome { warn(outcome) }
       schedule(next)
       return result
     }
