@@ -292,28 +292,16 @@ public struct LedgerReplay: Sendable {
   }
 
   private static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, catalog: Catalog) {
-    if entry.productID != subscription.productID {
-      let product = catalog.product(id: entry.productID)
-      subscription.kind = product?.kind ?? subscription.kind
-      subscription.entitlements = product?.entitlements ?? []
-      subscription.productID = entry.productID
-    }
+    if entry.productID != subscription.productID { subscription.switchProduct(to: entry.productID, in: catalog) }
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
-    subscription.transactionID = entry.id
-    subscription.periodStart = entry.date
-    subscription.expirationDate = entry.expirationDate
+    subscription.beginPeriod(entry)
     subscription.offer = entry.offer
     subscription.offerPeriodsLeft = entry.offerPeriodsLeft
-    subscription.price = entry.price
     if subscription.priceConsent == true {
       subscription.renewalPrice = subscription.priceIncrease
       subscription.priceIncrease = nil
       subscription.priceConsent = nil
     }
-    subscription.resolvedAt = nil
-    subscription.gracePeriodEnd = nil
-    subscription.billingRetryEnd = nil
-    subscription.state = .subscribed
   }
 
   private mutating func applyExpiry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
@@ -339,9 +327,7 @@ public struct LedgerReplay: Sendable {
     subscriptions[index].endDate = time
     subscriptions[index].endReason = reason
     subscriptions[index].autoRenew = false
-    subscriptions[index].resolvedAt = nil
-    subscriptions[index].gracePeriodEnd = nil
-    subscriptions[index].billingRetryEnd = nil
+    subscriptions[index].clearRecovery()
     schedule(index)
   }
 
@@ -352,25 +338,15 @@ public struct LedgerReplay: Sendable {
     case .upgrade, .downgrade, .crossgrade:
       guard live else { return note(entry, "changes a subscription that has ended") }
       if entry.effect == .immediately || entry.kind == .upgrade {
-        let product = catalog.product(id: entry.productID)
-        subscription.productID = entry.productID
-        subscription.kind = product?.kind ?? subscription.kind
-        subscription.entitlements = product?.entitlements ?? []
-        subscription.transactionID = entry.id
-        subscription.periodStart = entry.date
-        subscription.expirationDate = entry.expirationDate
+        subscription.switchProduct(to: entry.productID, in: catalog)
+        subscription.beginPeriod(entry)
         subscription.offer = nil
         subscription.offerPeriodsLeft = 0
-        subscription.price = entry.price
         subscription.renewalPrice = nil
         subscription.renewalProductID = nil
         subscription.priceIncrease = nil
         subscription.priceConsent = nil
         subscription.billingIssue = false
-        subscription.resolvedAt = nil
-        subscription.gracePeriodEnd = nil
-        subscription.billingRetryEnd = nil
-        subscription.state = .subscribed
       } else {
         subscription.renewalProductID = entry.productID
       }
@@ -473,5 +449,33 @@ public enum StoreDates {
     let time = Int((seconds - day * 86_400).rounded(.down))
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return "\(y)-\(two(m))-\(two(d)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+  }
+}
+
+private extension StoreSubscription {
+  /// Opens the period `entry` starts (a renewal, or a plan change that applies now): its
+  /// transaction, dates and price, subscribed again with no grace, retry or resolution pending.
+  mutating func beginPeriod(_ entry: LedgerEntry) {
+    transactionID = entry.id
+    periodStart = entry.date
+    expirationDate = entry.expirationDate
+    price = entry.price
+    clearRecovery()
+    state = .subscribed
+  }
+
+  /// Out of any grace period or billing retry, with no resolution pending.
+  mutating func clearRecovery() {
+    resolvedAt = nil
+    gracePeriodEnd = nil
+    billingRetryEnd = nil
+  }
+
+  /// Now `productID`, with the catalog's kind and entitlements for it.
+  mutating func switchProduct(to productID: String, in catalog: Catalog) {
+    let product = catalog.product(id: productID)
+    kind = product?.kind ?? kind
+    entitlements = product?.entitlements ?? []
+    self.productID = productID
   }
 }
