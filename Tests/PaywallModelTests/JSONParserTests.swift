@@ -276,6 +276,14 @@ struct JSONParserTests {
     #expect(error.message.contains("nesting deeper than"))
     #expect(error.location == Position(line: 1, column: 5 * JSONParser.maximumDepth + 1))
   }
+
+  /// A syntax error after a 5,000-character key quotes 60 characters of it, not the whole key.
+  @Test(arguments: [#"{"KEY" 1}"#, #"{"KEY": 1 2}"#])
+  func aSyntaxErrorQuotesALongKeyShort(template: String) throws {
+    let json = template.replacingOccurrences(of: "KEY", with: String(repeating: "k", count: 5000))
+    let error = try #require(Fixture.syntaxError(bytes: Array(json.utf8)))
+    #expect(error.message.count < 200 && error.message.contains("…"), "\(error.message.count) characters")
+  }
 }
 
 @Suite("DecimalParsing")

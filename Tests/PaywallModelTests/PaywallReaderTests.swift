@@ -388,4 +388,50 @@ struct PaywallReaderTests {
     let (_, diagnostics) = try Self.read(json)
     #expect(diagnostics.first?.location == Position(line: 7, column: 37))
   }
+
+  // MARK: - Long text: the length cap and what errors echo
+
+  /// A valid template longer than the 4,096-character cap for text from files. Before, the cap cut
+  /// it inside `{{ … }}` and the reader reported "'{{' is never closed" at a column past the cut,
+  /// a problem the cut made. Now the cut never splits a variable: it ends before it.
+  @Test func theLengthCapNeverSplitsATemplateVariable() throws {
+    let long = String(repeating: "a", count: UntrustedText.maximumScalars - 16) + " {{ products.primary.price }} and more"
+    let json = Self.withComponent(#"{ "type": "text", "text": "\#(long)" }"#)
+    let (paywall, diagnostics) = try Self.read(json)
+    #expect(diagnostics.isEmpty, "\(diagnostics.map { $0.description.prefix(200) })")
+    let paywallRead = try #require(paywall)
+    guard case .text(let content, _) = paywallRead.components[1] else { Issue.record("not a text"); return }
+    let literal = content.text.segments.map { if case .literal(let l) = $0 { l } else { "{{}}" } }.joined()
+    #expect(literal.unicodeScalars.count <= UntrustedText.maximumScalars)
+    #expect(literal.hasSuffix("…") && !literal.contains("{{"))
+  }
+
+  /// Whatever a file says, an error quotes at most 60 characters of it. Before, an over-long
+  /// token was echoed whole: 4,208 characters on one error line.
+  @Test(arguments: [
+    #"{ "type": "text", "text": "{{ products.primary.\#(String(repeating: "x", count: 4000)) }}" }"#,
+    #"{ "type": "text", "text": "{{ \#(String(repeating: "x", count: 4000)).price }}" }"#,
+    #"{ "type": "text", "text": "{{ \#(String(repeating: "x y", count: 1300)) }}" }"#,
+    #"{ "type": "\#(String(repeating: "t", count: 4000))" }"#,
+    #"{ "type": "text", "text": "Hi", "\#(String(repeating: "k", count: 4000))": 1 }"#,
+    #"{ "type": "button", "label": "Go", "action": "\#(String(repeating: "a", count: 4000))" }"#,
+    #"{ "type": "button", "label": "Go", "action": "select", "slot": "\#(String(repeating: "s", count: 4000))" }"#,
+  ])
+  func errorsQuoteAtMostSixtyCharactersOfTheFile(component: String) throws {
+    let (_, diagnostics) = try Self.read(Self.withComponent(component))
+    let error = try #require(diagnostics.first)
+    #expect(error.description.count < 400, "\(error.description.count) characters: \(error.description.prefix(300))")
+    #expect(error.description.contains("…"), "\(error.description.prefix(300))")
+  }
+
+  /// A slot name that long, quoted in a did-you-mean and in the list of slots, is capped too.
+  @Test func longSlotNamesAreCappedInHintsAndLists() throws {
+    let slot = String(repeating: "s", count: 300)
+    let json = Self.withProducts(#"{ "\#(slot)": "com.acme.pro.annual" }"#)
+      .replacingOccurrences(of: #""text": "Hello""#, with: #""text": "{{ \#(slot)x.price }}""#)
+    let (_, diagnostics) = try Self.read(json)
+    let error = try #require(diagnostics.first)
+    #expect(error.message.contains("did you mean"), "\(error.description.prefix(300))")
+    #expect(error.description.count < 400, "\(error.description.count) characters: \(error.description.prefix(300))")
+  }
 }

@@ -270,7 +270,7 @@ struct FilterParser {
       skipSpace()
       let save = index
       for other in operators where take(other.rawValue) {
-        throw fail("comparisons cannot be chained ('\(op.rawValue)' then '\(other.rawValue)'); join them with && or ||", at: save)
+        throw fail("comparisons cannot be chained (\(quoting: op.rawValue) then \(quoting: other.rawValue)); join them with && or ||", at: save)
       }
       return .binary(op, left, right)
     }
@@ -333,7 +333,7 @@ struct FilterParser {
       index += 1
       while index < chars.count, chars[index].isNumber || chars[index] == "." { index += 1 }
       let text = characters(in: start..<index)
-      guard let number = DecimalParsing.parse(text) else { throw fail("'\(text)' is not a number", at: start) }
+      guard let number = DecimalParsing.parse(text) else { throw fail("\(quoting: text) is not a number", at: start) }
       return .literal(.number(number))
     }
     guard isNameCharacter(c) else {
@@ -363,8 +363,8 @@ struct FilterParser {
     }
     let known = FilterName.deviceNames + ["user.NAME", "params.NAME"]
     let hint = Suggestions.closest(to: word, in: FilterName.deviceNames + ["user", "params"])
-      .map { "; did you mean '\($0)'?" } ?? ""
-    throw fail("unknown name '\(word)'\(hint) (a filter reads \(known.joined(separator: ", ")))", at: offset)
+      .map { "; did you mean \(quoting: $0)?" } ?? ""
+    throw fail("unknown name \(quoting: word)\(hint) (a filter reads \(known.joined(separator: ", ")))", at: offset)
   }
 
   /// The characters in `range` as a string (String's init from a slice of characters is generic

@@ -79,7 +79,7 @@ public struct PlacementEvaluation: Sendable, Hashable {
   public var lines: [String] {
     var lines: [String] = []
     if steps.isEmpty, outcome == .skip(.placementNotFound) {
-      return ["placement '\(placement)': no campaign → skipped (placementNotFound); the feature runs"]
+      return ["placement \(quoting: placement): no campaign → skipped (placementNotFound); the feature runs"]
     }
     for step in steps {
       let filter = step.filter.map { "filter \($0)" } ?? "no filter (everyone)"
@@ -90,7 +90,7 @@ public struct PlacementEvaluation: Sendable, Hashable {
       lines.append("assignment: \(assignment.description)")
     }
     switch outcome {
-    case .present(let id): lines.append("→ presents paywall '\(id)'")
+    case .present(let id): lines.append("→ presents paywall \(quoting: id)")
     case .skip(let reason): lines.append("→ skipped (\(reason.rawValue)); the feature runs")
     }
     return lines
@@ -107,7 +107,7 @@ public struct Assignment: Sendable, Hashable, CustomStringConvertible {
   public var isSplit = true
 
   public var description: String {
-    "bucket \(bucket) of 0–99 → " + (paywallID.map { "variant '\($0)'" } ?? "holdout")
+    "bucket \(bucket) of 0–99 → " + (paywallID.map { "variant \(quoting: $0)" } ?? "holdout")
   }
 
   public static func bucket(userID: String, placement: String, audience: Int) -> Int {

@@ -25,10 +25,10 @@ enum CampaignReader {
       let placement = reader.string("placement", required: true)
       if let placement, let location = reader.value("placement")?.location {
         if !placements.insert(placement).inserted {
-          reader.diagnostics.error("placement '\(placement)' already has a campaign; put its audiences in one campaign",
+          reader.diagnostics.error("placement \(quoting: placement) already has a campaign; put its audiences in one campaign",
                                    at: location, path: path.appending("placement"))
         } else if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
-          reader.diagnostics.error("'\(placement)' is a built-in event name and never fires a campaign; rename the placement (implicit placements: \(Campaign.implicitPlacements.joined(separator: ", ")))",
+          reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (implicit placements: \(Campaign.implicitPlacements.joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
         }
       }
@@ -105,7 +105,7 @@ enum CampaignReader {
   static func check(_ pending: Pending, paywallIDs: [String], file: String, into all: inout [Diagnostic]) {
     for reference in pending.references where !paywallIDs.contains(reference.id) {
       all.append(Diagnostic(file: file, location: reference.location, severity: .error,
-                            message: "no paywall '\(reference.id)' in this project\(Suggestions.hint(for: reference.id, in: paywallIDs)) (paywalls: \(paywallIDs.joined(separator: ", ")))",
+                            message: "no paywall \(quoting: reference.id) in this project\(Suggestions.hint(for: reference.id, in: paywallIDs)) (paywalls: \(paywallIDs.joined(separator: ", ")))",
                             path: reference.path))
     }
   }

@@ -21,7 +21,7 @@ public enum CatalogReader {
       guard let product = readProduct(node, path: path, diagnostics: diagnostics,
                                       currency: defaultCurrency, locale: defaultLocale) else { continue }
       if let first = seen[product.id] {
-        diagnostics.error("duplicate product id '\(product.id)' (first defined at line \(first.line))",
+        diagnostics.error("duplicate product id \(quoting: product.id) (first defined at line \(first.line))",
                           at: node["id"]?.location ?? node.location, path: path.appending("id"))
         continue
       }
@@ -47,7 +47,7 @@ public enum CatalogReader {
   private static func currency(_ reader: ObjectReader, _ key: String) -> String? {
     guard let code = reader.string(key) else { return nil }
     guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-      reader.diagnostics.error("'\(key)' must be an ISO 4217 code such as \"USD\", found \"\(code)\"",
+      reader.diagnostics.error("\(quoting: key) must be an ISO 4217 code such as \"USD\", found \"\(excerpt: code)\"",
                                at: reader.value(key)!.location, path: reader.path.appending(key))
       return nil
     }
@@ -57,7 +57,7 @@ public enum CatalogReader {
   static func period(_ reader: ObjectReader, _ key: String) -> SubscriptionPeriod? {
     guard let text = reader.string(key) else { return nil }
     guard let period = SubscriptionPeriod(iso8601: text) else {
-      reader.diagnostics.error("'\(key)' must be an ISO 8601 period such as \"P1W\", \"P1M\" or \"P1Y\", found \"\(text)\"",
+      reader.diagnostics.error("\(quoting: key) must be an ISO 8601 period such as \"P1W\", \"P1M\" or \"P1Y\", found \"\(excerpt: text)\"",
                                at: reader.value(key)!.location, path: reader.path.appending(key))
       return nil
     }

@@ -98,7 +98,7 @@ public enum StoreKitConfigurationReader {
           currency = known.currency
           locale = known.locale
         } else {
-          diagnostics.warning("unknown storefront '\(storefront)'\(Suggestions.hint(for: storefront, in: storefronts.keys.sorted())); prices are shown in USD",
+          diagnostics.warning("unknown storefront \(quoting: storefront)\(Suggestions.hint(for: storefront, in: storefronts.keys.sorted())); prices are shown in USD",
                               at: node["_storefront"]!.location, path: path.appending("_storefront"))
         }
       }
@@ -146,7 +146,7 @@ public enum StoreKitConfigurationReader {
     private func list(_ node: JSONNode, _ key: String, path: JSONPath) -> [JSONNode]? {
       guard let value = node[key] else { return nil }
       guard let elements = value.elements else {
-        diagnostics.error("'\(key)' must be an array, found \(value.value.typeName)", at: value.location, path: path.appending(key))
+        diagnostics.error("\(quoting: key) must be an array, found \(value.value.typeName)", at: value.location, path: path.appending(key))
         return nil
       }
       return elements
@@ -162,7 +162,7 @@ public enum StoreKitConfigurationReader {
         return
       }
       if let first = seen[id] {
-        diagnostics.error("duplicate productID '\(id)' (first defined at line \(first.line))",
+        diagnostics.error("duplicate productID \(quoting: id) (first defined at line \(first.line))",
                           at: node["productID"]!.location, path: path.appending("productID"))
         return
       }
@@ -233,7 +233,7 @@ public enum StoreKitConfigurationReader {
 
     private func requiredPeriod(_ node: JSONNode, _ key: String, path: JSONPath) -> SubscriptionPeriod? {
       guard let text = node[key]?.stringValue, let period = SubscriptionPeriod(iso8601: text) else {
-        diagnostics.error("'\(key)' must be an ISO 8601 period such as \"P1M\"", at: node[key]?.location ?? node.location,
+        diagnostics.error("\(quoting: key) must be an ISO 8601 period such as \"P1M\"", at: node[key]?.location ?? node.location,
                           path: path.appending(key))
         return nil
       }
@@ -298,13 +298,13 @@ struct EntitlementMap {
   private static func table(_ reader: ObjectReader, _ key: String) -> [String: Set<Entitlement>] {
     guard let node = reader.value(key) else { return [:] }
     guard let members = node.members else {
-      reader.diagnostics.error("'\(key)' must be an object of name → [entitlement]", at: node.location, path: .root.appending(key))
+      reader.diagnostics.error("\(quoting: key) must be an object of name → [entitlement]", at: node.location, path: .root.appending(key))
       return [:]
     }
     var out: [String: Set<Entitlement>] = [:]
     for member in members {
       guard let list = member.value.elements, list.allSatisfy({ $0.stringValue != nil }) else {
-        reader.diagnostics.error("'\(member.key)' must map to an array of entitlement names", at: member.value.location,
+        reader.diagnostics.error("\(quoting: member.key) must map to an array of entitlement names", at: member.value.location,
                                  path: JSONPath.root.appending(key).appending(member.key))
         continue
       }

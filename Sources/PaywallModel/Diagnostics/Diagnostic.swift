@@ -55,10 +55,11 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     for component in components {
       switch component {
       case .key(let key):
+        // A key from the file: capped like every quote of it.
         if !key.isEmpty && key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }) {
-          out += ".\(key)"
+          out += ".\(excerpt: key)"
         } else {
-          out += "[\"\(key)\"]"
+          out += "[\"\(excerpt: key)\"]"
         }
       case .index(let i):
         out += "[\(i)]"

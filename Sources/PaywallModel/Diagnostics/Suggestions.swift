@@ -20,7 +20,7 @@ public enum Suggestions {
 
   /// `" (did you mean 'x'?)"`, or an empty string when nothing is close.
   public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
-    closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    closest(to: word, in: candidates).map { "; did you mean \(quoting: $0)?" } ?? ""
   }
 
   /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.

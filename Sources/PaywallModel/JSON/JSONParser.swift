@@ -158,7 +158,7 @@ public struct JSONParser {
       let key = try parseString()
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw error("expected ':' after the key \(JSONText.quote(key)), found \(describeCurrent())")
+        throw error("expected ':' after the key \(JSONText.quote(UntrustedText.excerpt(key))), found \(describeCurrent())")
       }
       index += 1
       skipWhitespace()
@@ -169,7 +169,7 @@ public struct JSONParser {
       switch bytes[index] {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"): index += 1; return .object(members)
-      default: throw error("expected ',' or '}' after the value of \(JSONText.quote(key)), found \(describeCurrent())")
+      default: throw error("expected ',' or '}' after the value of \(JSONText.quote(UntrustedText.excerpt(key))), found \(describeCurrent())")
       }
     }
   }

@@ -22,7 +22,7 @@ public final class ObjectReader {
     self.members = members
     var seen: Set<String> = []
     for member in members where !seen.insert(member.key).inserted {
-      diagnostics.error("duplicate key '\(member.key)'", at: member.keyLocation, path: path.appending(member.key))
+      diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
     }
   }
 
@@ -35,7 +35,7 @@ public final class ObjectReader {
     known.insert(key)
     if let found = members.first(where: { $0.key == key }) { return found }
     if required {
-      diagnostics.error("missing required key '\(key)'", at: node.location, path: path)
+      diagnostics.error("missing required key \(quoting: key)", at: node.location, path: path)
     }
     return nil
   }
@@ -45,7 +45,7 @@ public final class ObjectReader {
   }
 
   private func mismatch(_ key: String, _ node: JSONNode, expected: String) {
-    diagnostics.error("'\(key)' must be \(expected), found \(node.value.typeName)", at: node.location, path: path.appending(key))
+    diagnostics.error("\(quoting: key) must be \(expected), found \(node.value.typeName)", at: node.location, path: path.appending(key))
   }
 
   public func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
@@ -55,7 +55,7 @@ public final class ObjectReader {
       return nil
     }
     if nonEmpty && s.trimmingSpaces().isEmpty {
-      diagnostics.error("'\(key)' must not be empty", at: node.location, path: path.appending(key))
+      diagnostics.error("\(quoting: key) must not be empty", at: node.location, path: path.appending(key))
       return nil
     }
     return s
@@ -77,7 +77,7 @@ public final class ObjectReader {
       return nil
     }
     if let range, !range.contains(n) {
-      diagnostics.error("'\(key)' must be between \(range.lowerBound) and \(range.upperBound), found \(n)",
+      diagnostics.error("\(quoting: key) must be between \(range.lowerBound) and \(range.upperBound), found \(n)",
                         at: node.location, path: path.appending(key))
       return nil
     }
@@ -96,7 +96,7 @@ public final class ObjectReader {
       return nil
     }
     guard let d = DecimalParsing.parse(text), d >= 0 else {
-      diagnostics.error("'\(key)' must be a non-negative decimal such as \"4.99\", found \"\(text)\"",
+      diagnostics.error("\(quoting: key) must be a non-negative decimal such as \"4.99\", found \"\(excerpt: text)\"",
                         at: node.location, path: path.appending(key))
       return nil
     }
@@ -119,7 +119,7 @@ public final class ObjectReader {
       if let s = element.stringValue {
         out.append((s, element.location))
       } else {
-        diagnostics.error("'\(key)' items must be strings, found \(element.value.typeName)",
+        diagnostics.error("\(quoting: key) items must be strings, found \(element.value.typeName)",
                           at: element.location, path: path.appending(key).appending(i))
       }
     }
@@ -130,12 +130,12 @@ public final class ObjectReader {
   public func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
     guard let node = value(key, required: required) else { return nil }
     guard let s = node.stringValue else {
-      mismatch(key, node, expected: "one of \(choices.map { "'\($0)'" }.joined(separator: ", "))")
+      mismatch(key, node, expected: "one of \(choices.map { "\(quoting: $0)" }.joined(separator: ", "))")
       return nil
     }
     guard choices.contains(s) else {
-      let list = choices.map { "'\($0)'" }.joined(separator: ", ")
-      diagnostics.error("unknown \(key) '\(s)'\(Suggestions.hint(for: s, in: choices)) (expected one of \(list))",
+      let list = choices.map { "\(quoting: $0)" }.joined(separator: ", ")
+      diagnostics.error("unknown \(key) \(quoting: s)\(Suggestions.hint(for: s, in: choices)) (expected one of \(list))",
                         at: node.location, path: path.appending(key))
       return nil
     }
@@ -146,7 +146,7 @@ public final class ObjectReader {
   public func finish() {
     let names = Array(known)
     for member in members where !known.contains(member.key) {
-      diagnostics.error("unknown key '\(member.key)'\(Suggestions.hint(for: member.key, in: names.sorted()))",
+      diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: names.sorted()))",
                         at: member.keyLocation, path: path.appending(member.key))
     }
   }

@@ -9,7 +9,7 @@ public enum PaywallReader {
     let slotNames = slots.map(\.name)
     var selected = reader.string("selected")
     if let chosen = selected, !slotNames.contains(chosen) {
-      diagnostics.error("'selected' names the slot '\(chosen)', which is not in 'products'\(Suggestions.hint(for: chosen, in: slotNames))",
+      diagnostics.error("'selected' names the slot \(quoting: chosen), which is not in 'products'\(Suggestions.hint(for: chosen, in: slotNames))",
                         at: reader.value("selected")!.location, path: .root.appending("selected"))
       selected = nil
     }
@@ -54,7 +54,7 @@ public enum PaywallReader {
     for member in members {
       let slotPath = path.appending(member.key)
       if slots.contains(where: { $0.name == member.key }) {
-        reader.diagnostics.error("duplicate slot '\(member.key)'", at: member.keyLocation, path: slotPath)
+        reader.diagnostics.error("duplicate slot \(quoting: member.key)", at: member.keyLocation, path: slotPath)
         continue
       }
       if member.key == "selected" {
@@ -63,11 +63,11 @@ public enum PaywallReader {
         continue
       }
       guard let productID = member.value.stringValue, !productID.isEmpty else {
-        reader.diagnostics.error("slot '\(member.key)' must name a product id (a string)", at: member.value.location, path: slotPath)
+        reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string)", at: member.value.location, path: slotPath)
         continue
       }
       if let catalog, catalog.product(id: productID) == nil {
-        reader.diagnostics.error("slot '\(member.key)' names '\(productID)', which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
+        reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID), which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
                                  at: member.value.location, path: slotPath)
       }
       slots.append(ProductSlot(name: member.key, productID: productID))
@@ -120,8 +120,8 @@ private struct ComponentContext {
       guard let lines = reader.stringArray("lines", required: true) else { return nil }
       return .art(lines: lines.map(\.0))
     default:
-      let known = PaywallComponent.typeNames.map { "'\($0)'" }.joined(separator: ", ")
-      diagnostics.error("unknown component type '\(type)'\(Suggestions.hint(for: type, in: PaywallComponent.typeNames)) (expected one of \(known))",
+      let known = PaywallComponent.typeNames.map { "\(quoting: $0)" }.joined(separator: ", ")
+      diagnostics.error("unknown component type \(quoting: type)\(Suggestions.hint(for: type, in: PaywallComponent.typeNames)) (expected one of \(known))",
                         at: reader.value("type")!.location, path: path.appending("type"))
       // Mark the other keys known so one wrong type gives one error, not one per key.
       for key in ["text", "freeTrialText", "items", "title", "label", "action", "slot", "placement", "lines", "style", "badges", "slots", "savings", "freeTrialLabel"] {
@@ -152,8 +152,8 @@ private struct ComponentContext {
   private func slot(_ reader: ObjectReader, _ key: String, required: Bool) -> String? {
     guard let name = reader.string(key, required: required) else { return nil }
     guard slots.contains(name) else {
-      let known = slots.isEmpty ? "the paywall has no 'products'" : "slots: " + slots.map { "'\($0)'" }.joined(separator: ", ")
-      diagnostics.error("unknown slot '\(name)'\(Suggestions.hint(for: name, in: slots)) (\(known))",
+      let known = slots.isEmpty ? "the paywall has no 'products'" : "slots: " + slots.map { "\(quoting: $0)" }.joined(separator: ", ")
+      diagnostics.error("unknown slot \(quoting: name)\(Suggestions.hint(for: name, in: slots)) (\(known))",
                         at: reader.value(key)!.location, path: reader.path.appending(key))
       return nil
     }
@@ -187,7 +187,7 @@ private struct ComponentContext {
         if slots.contains(name) {
           chosen?.append(name)
         } else {
-          diagnostics.error("unknown slot '\(name)'\(Suggestions.hint(for: name, in: slots))", at: location,
+          diagnostics.error("unknown slot \(quoting: name)\(Suggestions.hint(for: name, in: slots))", at: location,
                             path: reader.path.appending("slots").appending(i))
         }
       }
@@ -197,7 +197,7 @@ private struct ComponentContext {
       if let members = node.members {
         for member in members {
           if !slots.contains(member.key) {
-            diagnostics.error("badge for unknown slot '\(member.key)'\(Suggestions.hint(for: member.key, in: slots))",
+            diagnostics.error("badge for unknown slot \(quoting: member.key)\(Suggestions.hint(for: member.key, in: slots))",
                               at: member.keyLocation, path: reader.path.appending("badges").appending(member.key))
           } else if let text = member.value.stringValue {
             badges[member.key] = text

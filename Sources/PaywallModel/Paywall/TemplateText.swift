@@ -67,7 +67,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var parts = expression.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     if parts.count == 3 && parts[0] == "products" { parts.removeFirst() }
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-      return .failure(Problem(message: "unknown template variable '{{ \(expression) }}'; write {{ products.SLOT.ATTRIBUTE }}, e.g. {{ products.primary.price }}", offset: 0))
+      return .failure(Problem(message: "unknown template variable \(quoting: "{{ \(expression) }}"); write {{ products.SLOT.ATTRIBUTE }}, e.g. {{ products.primary.price }}", offset: 0))
     }
     let slotName = parts[0]
     let slot: SlotReference
@@ -76,12 +76,12 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     } else if slots.contains(slotName) {
       slot = .named(slotName)
     } else {
-      let known = (slots + ["selected"]).map { "'\($0)'" }.joined(separator: ", ")
-      return .failure(Problem(message: "unknown product slot '\(slotName)' in '{{ \(expression) }}'\(Suggestions.hint(for: slotName, in: slots + ["selected"])) (slots: \(known))", offset: 0))
+      let known = (slots + ["selected"]).map { "\(quoting: $0)" }.joined(separator: ", ")
+      return .failure(Problem(message: "unknown product slot \(quoting: slotName) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: slotName, in: slots + ["selected"])) (slots: \(known))", offset: 0))
     }
     guard let attribute = ProductAttribute(rawValue: parts[1]) else {
       let names = ProductAttribute.allCases.map(\.rawValue)
-      return .failure(Problem(message: "unknown product attribute '\(parts[1])' in '{{ \(expression) }}'\(Suggestions.hint(for: parts[1], in: names))", offset: 0))
+      return .failure(Problem(message: "unknown product attribute \(quoting: parts[1]) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: parts[1], in: names))", offset: 0))
     }
     return .success(TemplateVariable(slot: slot, attribute: attribute))
   }

@@ -123,14 +123,14 @@ public enum ProjectLoader {
       let paywallFile = resolve(name, in: directory)
       guard FileManager.default.fileExists(atPath: paywallFile) else {
         all.append(Diagnostic(file: file, location: location, severity: .error,
-                              message: "paywall file '\(name)' does not exist (looked for \(paywallFile))",
+                              message: "paywall file \(quoting: name) does not exist (looked for \(paywallFile))",
                               path: JSONPath.root.appending("paywalls").appending(index)))
         continue
       }
       if let (paywall, root) = loadPaywall(paywallFile, catalog: catalog, into: &all) {
         if let first = ids[paywall.id] {
           all.append(Diagnostic(file: paywallFile, location: root["id"]?.location ?? root.location, severity: .error,
-                                message: "paywall id '\(paywall.id)' is already used by \(first); ids must be unique",
+                                message: "paywall id \(quoting: paywall.id) is already used by \(first); ids must be unique",
                                 path: JSONPath.root.appending("id")))
         } else {
           ids[paywall.id] = paywallFile
@@ -146,7 +146,7 @@ public enum ProjectLoader {
       for (o, location, path) in overrides {
         if catalog.product(id: o.productID) == nil {
           all.append(Diagnostic(file: file, location: location, severity: .error,
-                                message: "overrideProductsByName: no product '\(o.productID)' in the catalog\(Suggestions.hint(for: o.productID, in: catalog.productIDs))",
+                                message: "overrideProductsByName: no product \(quoting: o.productID) in the catalog\(Suggestions.hint(for: o.productID, in: catalog.productIDs))",
                                 path: path))
         } else {
           checkedOverrides.append(o)
@@ -173,7 +173,7 @@ public enum ProjectLoader {
           if let id = member.value.stringValue {
             overrides.append((SlotOverride(slot: member.key, productID: id), member.value.location, path.appending(member.key)))
           } else {
-            reader.diagnostics.error("slot '\(member.key)' must name a product id (a string)", at: member.value.location,
+            reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string)", at: member.value.location,
                                      path: path.appending(member.key))
           }
         }

@@ -3,9 +3,28 @@
 /// - C0 controls except newline (a tab becomes a space, a carriage return disappears),
 /// - DEL and the C1 controls U+0080–U+009F (U+009B is a one-byte CSI on some terminals),
 /// - bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan Source"),
-/// and caps the length at `maximumScalars`, ending a cut string with "…".
+/// and caps the length at `maximumScalars`, ending a cut string with "…". The cut never splits a
+/// template variable (`{{ … }}`): a variable the cap would cut is dropped whole, so the reader
+/// never reports a problem that only the cut made.
 public enum UntrustedText {
   public static let maximumScalars = 4096
+
+  /// How many characters of what a file says a message quotes (`excerpt`).
+  public static let excerptLimit = 60
+
+  /// At most `limit` characters of `text`, for quoting in a message: longer text keeps its first
+  /// `limit - 1` characters and ends with "…". An error line stays one readable line whatever
+  /// the file holds.
+  public static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
+    var end = text.startIndex
+    var count = 0
+    while end < text.endIndex && count < limit {
+      text.formIndex(after: &end)
+      count += 1
+    }
+    guard end < text.endIndex else { return String(text) }
+    return String(text[..<text.index(before: end)]) + "…"
+  }
 
   public static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
@@ -28,9 +47,37 @@ public enum UntrustedText {
       }
     }
     if out.count > maximumScalars {
-      out = String.UnicodeScalarView(out.prefix(maximumScalars - 1))
+      var kept = Array(out.prefix(maximumScalars - 1))
+      if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
+      out = String.UnicodeScalarView(kept)
       out.append("…")
     }
     return String(out)
+  }
+
+  /// Where the last `{{` without a `}}` after it starts, if any.
+  private static func unclosedVariable(in scalars: [Unicode.Scalar]) -> Int? {
+    var index = scalars.count - 1
+    while index > 0 {
+      if scalars[index - 1] == "}" && scalars[index] == "}" { return nil }
+      if scalars[index - 1] == "{" && scalars[index] == "{" { return index - 1 }
+      index -= 1
+    }
+    return nil
+  }
+}
+
+extension DefaultStringInterpolation {
+  /// `'text'`, capped at `UntrustedText.excerptLimit` characters: how a message quotes a name or
+  /// value from a file.
+  mutating func appendInterpolation(quoting text: some StringProtocol) {
+    appendLiteral("'")
+    appendLiteral(UntrustedText.excerpt(text))
+    appendLiteral("'")
+  }
+
+  /// `text` capped at `UntrustedText.excerptLimit` characters, unquoted.
+  mutating func appendInterpolation(excerpt text: some StringProtocol) {
+    appendLiteral(UntrustedText.excerpt(text))
   }
 }
