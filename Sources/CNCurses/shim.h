@@ -19,6 +19,12 @@
 
 // Globals and function-like macros Swift cannot import (or rejects in Swift 6 mode).
 static inline WINDOW *pw_stdscr(void) { return stdscr; }
+// Whether the current terminal can address the cursor (terminfo `cup`; TERM=dumb cannot).
+// tigetstr gives (char *)-1 for a name that is not a string capability, NULL when absent.
+static inline bool pw_has_cursor_addressing(void) {
+  char *cup = tigetstr("cup");
+  return cup != NULL && cup != (char *)-1;
+}
 static inline int pw_cols(void) { return COLS; }
 static inline int pw_lines(void) { return LINES; }
 static inline int pw_colors(void) { return COLORS; }

@@ -19,10 +19,26 @@ static volatile sig_atomic_t signal_pipe = -1;
 /* A duplicate of stdout taken at save time: the restore writes there even while a batch has
    STDOUT_FILENO pointing at its in-memory file. */
 static volatile sig_atomic_t terminal_out = -1;
+static void (*volatile exit_hook)(int) = NULL;
 
 /* Leave the alternate screen, show the cursor, reset attributes, stop mouse reporting,
    leave keypad-transmit mode. */
 static const char reset_sequence[] = "\033[?1000l\033[?1002l\033[?1006l\033[0m\033[?25h\033[?1049l\033[?1l\033>";
+
+/* Faults: the program cannot go on. Their default action dumps core. */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+#define CRASH_COUNT (sizeof crash_signals / sizeof crash_signals[0])
+
+/* Every other signal whose default action ends the program (SIGKILL and SIGSTOP aside). */
+static const int ending_signals[] = {
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+#define ENDING_COUNT (sizeof ending_signals / sizeof ending_signals[0])
+
+/* What the signal pipe replaced, put back when it is taken down (the process handlers for the
+   command line; whatever a library user had otherwise). */
+static struct sigaction replaced[ENDING_COUNT + 1];
+static int has_replaced = 0;
 
 int tg_save_terminal(int fd) {
   if (tcgetattr(fd, &saved_termios) != 0) { return -1; }
@@ -42,53 +58,123 @@ void tg_restore_terminal(void) {
   errno = saved_errno;
 }
 
-static void crash_handler(int sig) {
+void tg_forget_terminal(void) {
+  saved_fd = -1;
+}
+
+void tg_set_exit_hook(void (*hook)(int)) {
+  exit_hook = hook;
+}
+
+/* Everything a signal that ends the program does first: the terminal back, then the hook. */
+static void before_dying(int sig) {
   tg_restore_terminal();
+  void (*hook)(int) = exit_hook;
+  if (hook != NULL) { hook(sig); }
+}
+
+/* Dies of `sig` with its default action, as if no handler had been installed. */
+static void die_of(int sig) {
   signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
   raise(sig);
+  _exit(128 + sig);
 }
 
-/* Installs `handler` for each of `count` signals, with `flags`. */
-static void install(const int *signals, size_t count, void (*handler)(int), int flags) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = handler;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = flags;
-  for (size_t i = 0; i < count; i++) {
-    sigaction(signals[i], &action, NULL);
-  }
+static void crash_handler(int sig) {
+  before_dying(sig);
+  die_of(sig);
 }
 
-void tg_install_crash_handlers(void) {
-  static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-  install(signals, sizeof signals / sizeof signals[0], crash_handler, SA_RESETHAND);
+/* A SIGPIPE the kernel sends for a write to a pipe or socket with no reader comes "from" this
+   very process (SI_USER, our pid). Such a write fails with EPIPE, and the writer handles that;
+   only a SIGPIPE sent by someone else (kill -PIPE) ends the program. */
+static int is_own_sigpipe(int sig, const siginfo_t *info) {
+  return sig == SIGPIPE && info != NULL && info->si_code == SI_USER && info->si_pid == getpid();
 }
 
-static void pipe_handler(int sig) {
+/* Outside the interactive loop: restore, run the hook, and end. Signals whose default action
+   is to terminate kill us with themselves (a shell sees exactly what it would without a
+   handler); SIGQUIT, SIGXCPU and SIGXFSZ, whose default dumps core, exit with 128 + N instead:
+   SIGQUIT is treated as SIGTERM is. */
+static void ending_handler(int sig, siginfo_t *info, void *context) {
+  (void)context;
+  if (is_own_sigpipe(sig, info)) { return; }
+  before_dying(sig);
+  if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) { _exit(128 + sig); }
+  die_of(sig);
+}
+
+/* Inside the interactive loop: one byte down the pipe, for the loop to quit cleanly. SIGWINCH is
+   'W'; an ending signal is its number (1–31, never a letter the pipe otherwise carries). */
+static void pipe_handler(int sig, siginfo_t *info, void *context) {
+  (void)context;
+  if (is_own_sigpipe(sig, info)) { return; }
   int fd = signal_pipe;
   if (fd < 0) { return; }
   int saved_errno = errno;
-  char byte = sig == SIGWINCH ? 'W' : sig == SIGINT ? 'I' : sig == SIGTERM ? 'T' : 'H';
+  char byte = sig == SIGWINCH ? 'W' : (char)sig;
   ssize_t ignored = write(fd, &byte, 1);
   (void)ignored;
   errno = saved_errno;
 }
 
+/* Installs `handler` for each of `count` signals, with `flags`; `previous` (if not NULL) gets
+   what each had. With `keep_ignored`, a signal the process was told to ignore stays ignored
+   (`nohup` ignores SIGHUP, a shell ignores SIGINT and SIGQUIT for a background job). */
+static void install(const int *signals, size_t count, void (*handler)(int, siginfo_t *, void *), int flags,
+                    struct sigaction *previous, int keep_ignored) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = handler;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = flags | SA_SIGINFO;
+  for (size_t i = 0; i < count; i++) {
+    struct sigaction current;
+    if (sigaction(signals[i], NULL, &current) != 0) { continue; }
+    if (previous != NULL) { previous[i] = current; }
+    if (keep_ignored && !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN) { continue; }
+    sigaction(signals[i], &action, NULL);
+  }
+}
+
+static void crash_action(int sig, siginfo_t *info, void *context) {
+  (void)info;
+  (void)context;
+  crash_handler(sig);
+}
+
+void tg_install_crash_handlers(void) {
+  /* SA_ONSTACK: a stack overflow can still restore the terminal where the thread has an
+     alternate signal stack (the Swift runtime gives the main thread one). */
+  install(crash_signals, CRASH_COUNT, crash_action, SA_RESETHAND | SA_ONSTACK, NULL, 0);
+}
+
+void tg_install_process_handlers(void) {
+  tg_install_crash_handlers();
+  install(ending_signals, ENDING_COUNT, ending_handler, SA_ONSTACK, NULL, 1);
+}
+
 void tg_install_signal_pipe(int fd) {
-  static const int signals[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
   signal_pipe = fd;
-  install(signals, sizeof signals / sizeof signals[0], pipe_handler, SA_RESTART);
+  static const int winch[] = { SIGWINCH };
+  install(winch, 1, pipe_handler, SA_RESTART, &replaced[ENDING_COUNT], 0);
+  install(ending_signals, ENDING_COUNT, pipe_handler, SA_RESTART, replaced, 1);
+  has_replaced = 1;
 }
 
 void tg_reset_signals(void) {
   signal_pipe = -1;
-  signal(SIGWINCH, SIG_DFL);
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-  signal(SIGHUP, SIG_DFL);
+  if (!has_replaced) { return; }
+  has_replaced = 0;
+  sigaction(SIGWINCH, &replaced[ENDING_COUNT], NULL);
+  for (size_t i = 0; i < ENDING_COUNT; i++) {
+    sigaction(ending_signals[i], &replaced[i], NULL);
+  }
 }
-
 int tg_window_size(int fd, int *rows, int *cols) {
   struct winsize size;
   if (ioctl(fd, TIOCGWINSZ, &size) != 0) { return -1; }

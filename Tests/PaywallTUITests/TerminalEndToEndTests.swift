@@ -81,6 +81,11 @@ final class TmuxPane {
     try tmux(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
   }
 
+  /// Whether the pane shows the alternate screen (an app that did not give the terminal back).
+  var alternateScreen: Bool {
+    ((try? tmux(["display-message", "-p", "-t", "main", "#{alternate_on}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+  }
+
   var title: String { ((try? tmux(["display-message", "-p", "-t", "main", "#{pane_title}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
 
   func file(_ name: String) -> String? {
@@ -235,6 +240,50 @@ struct TerminalEndToEndTests {
     pane.wait(for: "the paywall to be gone") { !$0.contains("Unlock Acme Pro") }
   }
 
+  /// Every other signal that ends a program: SIGQUIT is handled as SIGTERM is (the app quits
+  /// through its loop), and so are the rest. Run with SWIFT_BACKTRACE unset, as a user runs it:
+  /// before, SIGQUIT drew Swift's crash report over the screen, waited 30 s on "Press space", then
+  /// went on running with the terminal raw; the others left the terminal in the alternate screen
+  /// with echo off. Now each exits with 128 + the signal, the terminal as it was, nothing left
+  /// running and the state directory free for the next session.
+  @Test(arguments: [(SIGQUIT, "131"), (SIGPIPE, "141"), (SIGUSR1, "138"), (SIGUSR2, "140"), (SIGALRM, "142"),
+                    (SIGXCPU, "152"), (SIGXFSZ, "153"), (SIGVTALRM, "154"), (SIGPROF, "155")])
+  func everyEndingSignalRestoresTheTerminalAndReleasesTheState(signal: Int32, exitCode: String) throws {
+    let pane = try TmuxPane("unset SWIFT_BACKTRACE\n" + Self.wrapped("paywalls --controller scripted"))
+    pane.wait(forText: "Unlock Acme Pro")
+    let pid = try #require(try pane.appPID())
+    kill(pid, signal)
+    #expect(pane.wait(forFile: "exit") == exitCode)
+    #expect(pane.wait(forFile: "stty.after") == pane.file("stty.before"))
+    #expect(pane.alternateScreen == false)
+    let screen = pane.screen
+    for text in ["Press space", "Crash", "💣", "Backtrace", "Thread 0"] {
+      #expect(!screen.contains(text), "the screen shows \(text):\n\(screen)")
+    }
+    #expect(kill(pid, 0) != 0 || Self.isZombie(pid), "the app (pid \(pid)) still runs")
+    let next = try CommandLineTests.run(["play", "paywalls", "--controller", "simulated", "--state-dir", pane.directory + "/state"])
+    #expect(next.status == 0 && !next.stderr.contains("in use"), "the state directory is still held: \(next.stderr)")
+  }
+
+  /// The same without a screen: `play` waiting on a controller that never answers. No command
+  /// shows the crash prompt, whatever the signal.
+  @Test(arguments: [(SIGQUIT, "131"), (SIGSEGV, "139"), (SIGUSR1, "138")])
+  func noCommandShowsTheCrashPrompt(signal: Int32, exitCode: String) throws {
+    let pane = try TmuxPane("""
+      unset SWIFT_BACKTRACE
+      "$BIN" play paywalls --controller command --controller-command 'cat >/dev/null' --keys enter --state-dir "$DIR/state" > "$DIR/out"
+      echo $? > "$DIR/exit"
+      """)
+    let started = pane.wait(for: "play to ask the controller") { _ in (pane.file("out") ?? "").contains("transaction_start") }
+    let pid = try #require(try pane.appPID())
+    if started { kill(pid, signal) }
+    #expect(pane.wait(forFile: "exit") == exitCode)
+    let screen = pane.screen
+    for text in ["Press space", "Crash", "💣", "Backtrace", "Thread 0"] {
+      #expect(!screen.contains(text), "the screen shows \(text):\n\(screen)")
+    }
+  }
+
   @Test func aNewUsersIdIsSavedWhileTheSessionRunsAndOutlivesAKill() throws {
     let pane = try TmuxPane(#""$BIN" run paywalls --controller scripted --state-dir "$DIR/state""#)
     pane.wait(forText: "Unlock Acme Pro")
@@ -366,6 +415,17 @@ struct TerminalEndToEndTests {
     let pane = try TmuxPane(#""$BIN" run paywalls 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: "paywall-tui-no-such-term")
     #expect(pane.wait(forFile: "exit") == "3")
     #expect(pane.file("err")?.contains("unknown terminal type 'paywall-tui-no-such-term'") == true)
+  }
+
+  /// A terminal that cannot move the cursor (TERM=dumb has no `cup`) cannot show a screen: it is
+  /// refused like an unknown TERM. Before, the app started and drew only its status line.
+  @Test(arguments: ["dumb"])
+  func aTerminalWithoutCursorAddressingExitsWithCode3(term: String) throws {
+    let pane = try TmuxPane(#""$BIN" run paywalls --state-dir "$DIR/state" 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: term)
+    #expect(pane.wait(forFile: "exit") == "3")
+    let error = pane.file("err") ?? ""
+    #expect(error.contains("'\(term)' (TERM)") && error.contains("set TERM=xterm-256color"), "\(error)")
+    #expect(error.split(separator: "\n").count == 1, "\(error)")
   }
 
   /// A controller that sets the status a thousand times a second (Benchmarks/flood_controller.py)

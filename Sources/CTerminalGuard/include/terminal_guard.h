@@ -10,15 +10,38 @@ int tg_save_terminal(int fd);
 /// cursor, reset attributes and stop mouse reporting. Async-signal-safe.
 void tg_restore_terminal(void);
 
+/// Forgets the saved settings once the terminal is given back normally, so a signal after that
+/// leaves the terminal alone.
+void tg_forget_terminal(void);
+
 /// Installs handlers for SIGSEGV, SIGBUS, SIGILL, SIGTRAP (a Swift trap), SIGABRT and SIGFPE that
-/// restore the terminal, then re-raise the signal with its default action (no crash prompt).
+/// restore the terminal, call the exit hook, then re-raise the signal with its default action.
+/// They replace the Swift runtime's crash handlers, so no crash report or 30-second "Press space"
+/// prompt ever draws over the screen.
 void tg_install_crash_handlers(void);
 
-/// Routes SIGWINCH, SIGINT, SIGTERM and SIGHUP to a byte written to `fd` ('W', 'I', 'T', 'H'), so
-/// the terminal thread handles them in order with everything else. Async-signal-safe handlers.
+/// The command line's handlers, installed first thing for every command: the crash handlers
+/// above, and for every other signal that ends a program (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+/// SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF) a handler that
+/// restores the terminal (when one was saved), calls the exit hook, then ends the program: SIGQUIT,
+/// SIGXCPU and SIGXFSZ (whose default dumps core) with exit status 128 + N, the others by
+/// re-raising themselves. A signal already ignored (nohup, a background job) stays ignored. A
+/// SIGPIPE the kernel raises for a write to a pipe with no reader is not an ending: the write
+/// fails with EPIPE and the writer reports it.
+void tg_install_process_handlers(void);
+
+/// Called (with the signal number) by every handler above just before the program dies of a
+/// signal, after the terminal is restored. Must be async-signal-safe (e.g. `kill` a process group).
+/// NULL (the default) for none.
+void tg_set_exit_hook(void (*hook)(int));
+
+/// While the interactive loop runs: SIGWINCH writes 'W' to `fd`, and every ending signal above
+/// writes its own number (one byte, 1–31), so the terminal thread handles them in order with
+/// everything else and the app quits through its loop. Async-signal-safe handlers. What was
+/// installed before is kept for `tg_reset_signals`.
 void tg_install_signal_pipe(int fd);
 
-/// Restores the default action of the signals above (after the terminal is given back).
+/// Puts back what `tg_install_signal_pipe` replaced (after the terminal is given back).
 void tg_reset_signals(void);
 
 /// The terminal's size from TIOCGWINSZ; 0 on success.

@@ -26,12 +26,18 @@ enum InteractiveLoop {
 
     private final class Relay: Sendable {
       let state = Mutex<(runtime: AppRuntime?, pending: [TerminalEvent])>((nil, []))
+      /// The exit code of the first `.terminate` (128 + its signal).
+      let exitCode = Mutex<Int32?>(nil)
     }
+
+    /// 128 + the signal that ended the session, 0 when none did.
+    var exitCode: Int32 { relay.exitCode.withLock { $0 } ?? 0 }
 
     init() throws(TerminalUnavailable) {
       let relay = Relay()
       self.relay = relay
       terminal = CursesTerminal { event in
+        if case .terminate(_, let code) = event { relay.exitCode.withLock { $0 = $0 ?? code } }
         let runtime = relay.state.withLock { state -> AppRuntime? in
           if state.runtime == nil { state.pending.append(event) }
           return state.runtime
@@ -58,7 +64,7 @@ enum InteractiveLoop {
       switch event {
       case .key(let key): runtime.send(.key(key))
       case .resized(let size): runtime.send(.resized(size))
-      case .terminate(let reason): runtime.send(.terminate(reason: reason))
+      case .terminate(let reason, _): runtime.send(.terminate(reason: reason))
       }
     }
   }
@@ -83,15 +89,16 @@ enum InteractiveLoop {
       for await status in runtime.statusStore.updates() { runtime.send(.statusChanged(status)) }
     }
     defer { observer.cancel() }
-    return runBlocking { await loop(runtime, terminal) }
+    let state = runBlocking { await loop(runtime, terminal) }
+    return ending(state, exitCode: opening.exitCode)
   }
 
-  private static func loop(_ runtime: AppRuntime, _ terminal: CursesTerminal) async -> Ending {
+  private static func loop(_ runtime: AppRuntime, _ terminal: CursesTerminal) async -> AppState {
     var ticker: Task<Void, Never>?
     defer { ticker?.cancel() }
     while true {
       let state = runtime.state
-      if state.quitRequested { return ending(state) }
+      if state.quitRequested { return state }
       // Ticks drive the spinner, and keep the debug panel's store clock current while it is open.
       let busy = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
       if busy && ticker == nil {
@@ -111,13 +118,7 @@ enum InteractiveLoop {
     }
   }
 
-  private static func ending(_ state: AppState) -> Ending {
-    var code: Int32 = 0
-    if let notice = state.notice {
-      if notice.hasPrefix("interrupted") { code = 130 }
-      else if notice.hasPrefix("terminated") { code = 143 }
-      else if notice.hasPrefix("hung up") { code = 129 }
-    }
+  private static func ending(_ state: AppState, exitCode code: Int32) -> Ending {
     var summary = "status: \(state.status)"
     if let (id, result) = state.closed { summary = "\(id): \(result) · " + summary }
     return Ending(exitCode: code, summary: summary)
@@ -167,7 +168,8 @@ public final class PaywallApp {
   }
 
   /// Runs in the terminal until the user quits; the terminal is restored on every exit path.
-  /// Throws when stdin/stdout are not a terminal or TERM is unknown.
+  /// Returns the exit code: 0, or 128 + N after signal N. Throws when stdin/stdout are not a
+  /// terminal, TERM is unknown or cannot move the cursor.
   @discardableResult
   public func run() throws(TerminalUnavailable) -> Int32 {
     // Like the command line: one writer per state directory, a second session only reads.

@@ -1,3 +1,4 @@
+import CTerminalGuard
 import Foundation
 import PaywallModel
 
@@ -25,6 +26,9 @@ public enum PaywallCommand {
   /// Runs the command line with the exit codes the spec names: 0 ok, 1 validation or scenario
   /// failure, 2 usage error, 3 no terminal. Errors are one line on stderr, never a stack trace.
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    // First, for every command: our own handlers for every signal that ends a program, in place
+    // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
+    tg_install_process_handlers()
     do {
       var rest = arguments
       let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }

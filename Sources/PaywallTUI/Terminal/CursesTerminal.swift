@@ -13,14 +13,39 @@ public struct TerminalUnavailable: Error, CustomStringConvertible {
 enum TerminalEvent: Sendable {
   case key(Key)
   case resized(Size)
-  /// SIGINT (Ctrl-C), SIGTERM or SIGHUP: quit cleanly.
-  case terminate(String)
+  /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1…) or the terminal
+  /// going away: quit cleanly, then exit with `exitCode` (128 + the signal; 0 when the terminal
+  /// closed).
+  case terminate(reason: String, exitCode: Int32)
+
+  /// The event for signal `number`, as the signal pipe delivers it.
+  static func signal(_ number: Int32) -> TerminalEvent {
+    let reason = switch number {
+    case SIGINT: "interrupted (Ctrl-C)"
+    case SIGTERM: "terminated (SIGTERM)"
+    case SIGHUP: "hung up (SIGHUP)"
+    case SIGQUIT: "quit (SIGQUIT)"
+    default: "ended by \(signalName(number))"
+    }
+    return .terminate(reason: reason, exitCode: 128 + number)
+  }
+
+  /// `SIGUSR1` for 10.
+  static func signalName(_ number: Int32) -> String {
+    let names: [Int32: String] = [
+      SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE", SIGUSR1: "SIGUSR1",
+      SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGVTALRM: "SIGVTALRM", SIGPROF: "SIGPROF",
+    ]
+    return names[number] ?? "signal \(number)"
+  }
 }
 
 /// The ncurses backend: the only code that imports CNCurses. One dedicated thread owns every
 /// ncurses call; it waits on stdin and a wake pipe with `poll` (no busy polling), decodes keys,
 /// resizes, and draws the newest frame it was given (older ones are skipped). Signals arrive on the
-/// same pipe through async-signal-safe handlers, so they are handled in order with everything else.
+/// same pipe through async-signal-safe handlers, so they are handled in order with everything else:
+/// every signal that would end the program (SIGQUIT and SIGUSR1 as much as SIGTERM) quits through
+/// the loop, so the terminal is given back and the state saved.
 final class CursesTerminal: @unchecked Sendable {
   private struct Mailbox {
     var frame: Frame?
@@ -123,14 +148,18 @@ final class CursesTerminal: @unchecked Sendable {
     if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
     _ = tg_save_terminal(STDIN_FILENO)
     // newterm, unlike initscr, returns NULL on an unknown TERM instead of exiting.
+    let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
+    let remedy = "set TERM=xterm-256color, or use 'paywall-tui render' / 'paywall-tui play'"
     guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
-      let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
-      startError = TerminalUnavailable(description: "unknown terminal type '\(term)' (TERM); set TERM=xterm-256color, or use 'paywall-tui render' / 'paywall-tui play'")
-      started.signal()
-      finished.signal()
-      return
+      return refuse("unknown terminal type '\(term)' (TERM); \(remedy)")
     }
     _ = set_term(screen)
+    // A terminal that cannot move the cursor (TERM=dumb) can show no screen: ncurses would draw
+    // only the last line. Refused like an unknown one, before anything is written to it.
+    guard pw_has_cursor_addressing() else {
+      delscreen(screen)
+      return refuse("terminal type '\(term)' (TERM) cannot move the cursor; \(remedy)")
+    }
     let window = pw_stdscr()
     cbreak()
     noecho()
@@ -165,7 +194,7 @@ final class CursesTerminal: @unchecked Sendable {
       if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         if !readKeys(window) {
           inputOpen = false
-          onEvent(.terminate("the terminal closed"))
+          onEvent(.terminate(reason: "the terminal closed", exitCode: 0))
         }
       }
       if running, let (frame, awaited) = mailbox.withLock({ mailbox -> (Frame, Bool)? in
@@ -183,6 +212,15 @@ final class CursesTerminal: @unchecked Sendable {
     delscreen(screen)
     tg_reset_signals()
     tg_restore_terminal()
+    tg_forget_terminal()
+    finished.signal()
+  }
+
+  /// Ends the terminal thread before the terminal was taken: `start` throws `description`.
+  private func refuse(_ description: String) {
+    tg_forget_terminal()
+    startError = TerminalUnavailable(description: description)
+    started.signal()
     finished.signal()
   }
 
@@ -202,9 +240,7 @@ final class CursesTerminal: @unchecked Sendable {
             resizeterm(rows, cols)
             onEvent(.resized(Size(width: Int(cols), height: Int(rows))))
           }
-        case UInt8(ascii: "I"): onEvent(.terminate("interrupted (Ctrl-C)"))
-        case UInt8(ascii: "T"): onEvent(.terminate("terminated (SIGTERM)"))
-        case UInt8(ascii: "H"): onEvent(.terminate("hung up (SIGHUP)"))
+        case 1..<32: onEvent(.signal(Int32(byte)))  // the signal pipe: an ending signal's number
         case UInt8(ascii: "Q"): keepGoing = false
         default: break
         }
