@@ -67,11 +67,19 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Appends events as JSON lines to a file (`--events FILE`), one line per event, flushed as written
-/// so a crash loses nothing already reported.
+/// Appends events as JSON lines to a file (`--events FILE`), one line per event, written as it
+/// happens so a crash loses nothing already reported. A write that fails throws (a full disk, a
+/// reader that went away); after one, the file is not written again.
 public final class EventFile: @unchecked Sendable {
-  private let handle: FileHandle
+  /// Why an event could not be written: the `errno` of the failed write.
+  public struct WriteError: Error, Sendable, Equatable {
+    public var path: String
+    public var code: Int32
+  }
+
+  private let descriptor: Int32
   private let lock = NSLock()
+  private var failed: WriteError?
   public let path: String
 
   public init(path: String) throws {
@@ -81,20 +89,41 @@ public final class EventFile: @unchecked Sendable {
         throw PurchaseError("cannot create the events file \(path); check the directory exists and is writable")
       }
     }
-    guard let handle = FileHandle(forWritingAtPath: path) else {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard descriptor >= 0 else {
       throw PurchaseError("cannot open the events file \(path) for writing")
     }
-    handle.seekToEndOfFile()
-    self.handle = handle
+    self.descriptor = descriptor
   }
 
-  public func write(_ event: PaywallEvent) {
+  /// Appends `event` as one line; throws when it could not be written whole.
+  public func write(_ event: PaywallEvent) throws(WriteError) {
     lock.lock()
     defer { lock.unlock() }
-    handle.write(Data((event.jsonLine + "\n").utf8))
+    if let failed { throw failed }
+    var line = event.jsonLine + "\n"
+    let code = line.withUTF8 { bytes -> Int32? in
+      var offset = 0
+      while offset < bytes.count {
+        let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if n > 0 {
+          offset += n
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else {
+          return n < 0 ? errno : EIO
+        }
+      }
+      return nil
+    }
+    if let code {
+      let error = WriteError(path: path, code: code)
+      failed = error
+      throw error
+    }
   }
 
   deinit {
-    try? handle.close()
+    close(descriptor)
   }
 }

@@ -168,8 +168,9 @@ public final class PaywallApp {
   }
 
   /// Runs in the terminal until the user quits; the terminal is restored on every exit path.
-  /// Returns the exit code: 0, or 128 + N after signal N. Throws when stdin/stdout are not a
-  /// terminal, TERM is unknown or cannot move the cursor.
+  /// Returns the exit code: 0, 128 + N after signal N, 141 when stdout's reader went away before
+  /// the summary line, 1 when it could not be written otherwise. Throws when stdin/stdout are not
+  /// a terminal, TERM is unknown or cannot move the cursor.
   @discardableResult
   public func run() throws(TerminalUnavailable) -> Int32 {
     // Like the command line: one writer per state directory, a second session only reads.
@@ -183,8 +184,14 @@ public final class PaywallApp {
     let first = options.paywall ?? project.paywalls.first?.id
     let ending = try InteractiveLoop.run(runtime, start: first.map { .open(paywallID: $0, selected: nil) })
     runtime.flushState()
-    if let summary = ending.summary { print(summary) }
     withExtendedLifetime(access) {}
+    // The summary goes through the same checked write as the command line's output: a reader that
+    // went away gives 141, another failure a line on stderr and 1, never a trap or a silent 0.
+    if let summary = ending.summary, let code = OutputDescriptor.writeAll(summary + "\n", to: STDOUT_FILENO) {
+      if code == EPIPE { return 141 }
+      _ = OutputDescriptor.writeAll(OutputFailure(target: OutputFailure.standardOutput, code: code).message + "\n", to: STDERR_FILENO)
+      return ending.exitCode == 0 ? 1 : ending.exitCode
+    }
     return ending.exitCode
   }
 }

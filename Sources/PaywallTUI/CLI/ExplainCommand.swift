@@ -46,7 +46,7 @@ struct ExplainCommand: CLICommand {
       throw CLIFailure.usage("--status '\(self.status)' must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
     if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
-      Console.out("placement '\(placement)': a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
+      try Console.out("placement '\(placement)': a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
       return
     }
     let directory = StateDirectory.resolve(explicit: stateDir, projectName: project.name, projectPath: path)
@@ -59,18 +59,18 @@ struct ExplainCommand: CLICommand {
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
     if evaluation.outcome == .skip(.placementNotFound) {
       let known = project.campaigns.map(\.placement)
-      Console.out("placement '\(placement)': no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
+      try Console.out("placement '\(placement)': no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
       return
     }
-    Console.out("placement '\(placement)' for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
-    for line in evaluation.lines { Console.out("  " + line) }
+    try Console.out("placement '\(placement)' for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
+    for line in evaluation.lines { try Console.out("  " + line) }
     if case .skip(.userIsSubscribed) = evaluation.outcome {
-      Console.out("  (the paywall's presentationCondition is checkUserSubscription; \"always\" would show it to subscribers)")
+      try Console.out("  (the paywall's presentationCondition is checkUserSubscription; \"always\" would show it to subscribers)")
     }
     if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
       let gating = paywall.featureGating == .gated ? "gated: the feature runs only after a purchase or restore"
         : "non-gated: the feature runs when the paywall closes, whatever the result"
-      Console.out("  \(gating)")
+      try Console.out("  \(gating)")
     }
   }
 }

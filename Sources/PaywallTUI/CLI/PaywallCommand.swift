@@ -24,42 +24,47 @@ public enum PaywallCommand {
   }
 
   /// Runs the command line with the exit codes the spec names: 0 ok, 1 validation or scenario
-  /// failure, 2 usage error, 3 no terminal. Errors are one line on stderr, never a stack trace.
+  /// failure, 2 usage error, 3 no terminal; 128 + N after signal N. Errors are one line on stderr,
+  /// never a stack trace. A write that fails ends the program too (see `Console.finish`).
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
     tg_install_process_handlers()
     do {
-      var rest = arguments
-      let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
-      if named != nil { rest.removeFirst() }
-      if named == nil, rest.first == "help" {
-        guard let topic = rest.dropFirst().first else { print(help); Foundation.exit(0) }
-        guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
-          throw CLIFailure.usage("no subcommand '\(topic)'\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
-        }
-        print(command.spec.help)
-        Foundation.exit(0)
-      }
-      if named == nil, rest.first == "-h" || rest.first == "--help" {
-        print(help)
-        Foundation.exit(0)
-      }
-      let type = named ?? RunCommand.self
-      let parsed = try Arguments(rest, spec: type.spec)
-      if parsed.wantsHelp {
-        print(type.spec.help)
-        Foundation.exit(0)
-      }
-      try type.init(parsed).run()
-      Foundation.exit(0)
+      try dispatch(arguments)
+      Console.finish(0)
     } catch let failure as CLIFailure {
-      if !failure.message.isEmpty { Console.error(failure.message) }
-      Foundation.exit(failure.code)
+      if !failure.message.isEmpty { Console.warn(failure.message) }
+      Console.finish(failure.code)
+    } catch let failure as OutputFailure {
+      Console.record(failure)
+      Console.finish(1)
     } catch {
-      Console.error("error: \(error)")
-      Foundation.exit(1)
+      Console.warn("error: \(error)")
+      Console.finish(1)
     }
+  }
+
+  private static func dispatch(_ arguments: [String]) throws {
+    var rest = arguments
+    let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
+    if named != nil { rest.removeFirst() }
+    if named == nil, rest.first == "help" {
+      guard let topic = rest.dropFirst().first else { return try Console.out(help) }
+      guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
+        throw CLIFailure.usage("no subcommand '\(topic)'\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
+      }
+      return try Console.out(command.spec.help)
+    }
+    if named == nil, rest.first == "-h" || rest.first == "--help" {
+      return try Console.out(help)
+    }
+    let type = named ?? RunCommand.self
+    let parsed = try Arguments(rest, spec: type.spec)
+    if parsed.wantsHelp {
+      return try Console.out(type.spec.help)
+    }
+    try type.init(parsed).run()
   }
 }
 
@@ -70,16 +75,6 @@ struct CLIFailure: Error {
 
   static func usage(_ message: String) -> CLIFailure { CLIFailure(message: "error: \(message)", code: 2) }
   static func invalid(_ message: String = "") -> CLIFailure { CLIFailure(message: message, code: 1) }
-}
-
-enum Console {
-  static func error(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-  }
-
-  static func out(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
-  }
 }
 
 /// Where the bundled demo project is: `./paywalls` when run from the repository (as `swift run`
@@ -139,7 +134,7 @@ struct ProjectOptions {
   static func load(_ path: String, catalog: String?) throws -> Project {
     let result = ProjectLoader.load(path: path, catalogPath: catalog)
     for diagnostic in result.diagnostics {
-      Console.error(diagnostic.description)
+      try Console.error(diagnostic.description)
     }
     guard let project = result.project else {
       throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "" : "s"); fix them or run 'paywall-tui validate \(path)'")

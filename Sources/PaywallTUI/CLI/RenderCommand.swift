@@ -47,7 +47,7 @@ struct RenderCommand: CLICommand {
     case .never: false
     case .auto: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
-    Console.out(useColor ? FrameText.ansi(frame) : FrameText.plain(frame))
+    try Console.out(useColor ? FrameText.ansi(frame) : FrameText.plain(frame))
   }
 
   /// The screen state for one paywall of `project`, with overrides and a selection applied.
@@ -61,7 +61,7 @@ struct RenderCommand: CLICommand {
       throw CLIFailure.usage("no paywall '\(id!)'\(Suggestions.hint(for: id!, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
     }
     let (overridden, warnings) = definition.applying(overrides, catalog: project.catalog)
-    for warning in warnings { Console.error("warning: \(warning)") }
+    for warning in warnings { try Console.error("warning: \(warning)") }
     if let select, !overridden.slotNames.contains(select) {
       throw CLIFailure.usage("--select '\(select)': paywall '\(definition.id)' has no such slot\(Suggestions.hint(for: select, in: overridden.slotNames)) (slots: \(overridden.slotNames.joined(separator: ", ")))")
     }
@@ -112,7 +112,7 @@ struct RunCommand: CLICommand {
       PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
-                                clock: LiveTimeSource()) { event in eventFile?.write(event) }
+                                clock: LiveTimeSource()) { event in eventFile?.writeOrRecord(event) }
     } catch {
       opening.cancel()
       throw error
@@ -130,7 +130,7 @@ struct RunCommand: CLICommand {
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
-    if let summary = ending.summary { Console.out(summary) }
+    if let summary = ending.summary { try Console.out(summary) }
     if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
   }
 }

@@ -49,7 +49,7 @@ struct StoreCommand: CLICommand {
       contents = loaded
     case .recovered(let loaded, let warning):
       contents = loaded
-      Console.error("warning: \(warning)")
+      try Console.error("warning: \(warning)")
     case .unusable(let why, _):
       throw CLIFailure.invalid("error: \(file.path): the ledger is unreadable (\(why)) and has no usable last good copy; the next run moves it aside")
     case .missing:
@@ -58,11 +58,11 @@ struct StoreCommand: CLICommand {
     let rules = contents.rules ?? SimulatedStore.Settings(catalog: project.catalog.settings).rules
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
     let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
-    for issue in derived.issues { Console.error("warning: \(file.path): \(issue)") }
+    for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
     if json {
-      Console.out(Self.json(contents, derived, file: file.path, rules: rules).text)
+      try Console.out(Self.json(contents, derived, file: file.path, rules: rules).text)
     } else {
-      Console.out(Self.tables(contents, derived, file: file.path, rules: rules))
+      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules))
     }
   }
 

@@ -23,7 +23,7 @@ struct ValidateCommand: CLICommand {
     for path in paths {
       let result = ProjectLoader.load(path: path, catalogPath: catalog)
       for diagnostic in result.diagnostics {
-        Console.out(diagnostic.description)
+        try Console.out(diagnostic.description)
       }
       errors += result.errors.count
       if let project = result.project {
@@ -33,6 +33,6 @@ struct ValidateCommand: CLICommand {
     if errors > 0 {
       throw CLIFailure.invalid("\(errors) error\(errors == 1 ? "" : "s") found")
     }
-    for line in checked { Console.error("ok: \(line)") }
+    for line in checked { try Console.error("ok: \(line)") }
   }
 }

@@ -54,27 +54,30 @@ struct PlayCommand: CLICommand {
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
+    // A failed write (stdout, the events file) is remembered here and stops the script at the
+    // next step; the command then ends with it.
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock) { event in
       events.append(event)
-      eventFile?.write(event)
-      Console.out(event.jsonLine)
+      eventFile?.writeOrRecord(event)
+      Console.outOrRecord(event.jsonLine)
     }
     defer { app.command?.stop() }
     app.keepNewUser()
-    for warning in app.warnings { Console.error("warning: \(warning)") }
-    app.runtime.setStateProblemHandler { Console.error("warning: \($0)") }
+    for warning in app.warnings { try Console.error("warning: \(warning)") }
+    app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
-    let player = Player(app: app, clock: clock, events: events, size: size)
+    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.failure != nil })
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
+    if let failure = Console.failure { throw failure }
     let state = app.runtime.state
-    Console.out(JSONOutput.object([
+    try Console.out(JSONOutput.object([
       ("status", .string(state.status.rawName.lowercased())),
       ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
     ]).text)
-    if screen { Console.out(FrameText.plain(AppView.render(state, size: size))) }
+    if screen { try Console.out(FrameText.plain(AppView.render(state, size: size))) }
     if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
   }
 
@@ -121,6 +124,8 @@ struct Player: Sendable {
   let clock: SimulatedTimeSource
   let events: EventRecorder
   let size: Size
+  /// Checked before each step: true ends the script there (its output can no longer be written).
+  var stopped: @Sendable () -> Bool = { false }
 
   private var runtime: AppRuntime { app.runtime }
   private var injector: FaultInjectingController? { runtime.controller as? FaultInjectingController }
@@ -141,6 +146,7 @@ struct Player: Sendable {
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     for step in script.steps {
+      if stopped() { break }
       let here = "\(script.file):\(step.line)"
       switch step.command {
       case .press(let keys):

@@ -1,0 +1,146 @@
+import Foundation
+import PaywallModel
+import Synchronization
+
+/// A write the command line could not make: to stdout, stderr or the `--events` file.
+struct OutputFailure: Error, Equatable {
+  /// What was being written, as the error names it: "standard output", "the events to PATH".
+  var target: String
+  /// The `errno` of the failed write.
+  var code: Int32
+
+  static let standardOutput = "standard output"
+  static let standardError = "standard error"
+
+  /// The reader went away (`| head -1`): not an error to report.
+  var isBrokenPipe: Bool { code == EPIPE }
+
+  /// `error: cannot write to standard output: No space left on device`.
+  var message: String {
+    let reason = String(cString: strerror(code))
+    return target.hasPrefix("the ") ? "error: cannot write \(target): \(reason)" : "error: cannot write to \(target): \(reason)"
+  }
+}
+
+/// Every line the command line prints goes through here: help, results, events, warnings and
+/// errors. A write either goes out whole or fails with `OutputFailure` (Foundation's
+/// `FileHandle.write(_: Data)` traps on an error and `print` drops it). The first failure is also
+/// remembered, so code that cannot throw (event and warning callbacks) records it and the command
+/// ends with it: `PaywallCommand.run` exits quietly with 141 after a broken pipe, 1 otherwise.
+/// A stream that failed once is not written again.
+enum Console {
+  private static let failures = Mutex<[OutputFailure]>([])
+
+  /// Prints `text` and a line break on stdout.
+  static func out(_ text: String) throws(OutputFailure) {
+    try write(text + "\n", to: STDOUT_FILENO, target: OutputFailure.standardOutput)
+  }
+
+  /// Prints `line` and a line break on stderr.
+  static func error(_ line: String) throws(OutputFailure) {
+    try write(line + "\n", to: STDERR_FILENO, target: OutputFailure.standardError)
+  }
+
+  /// For callbacks that cannot throw: prints `line` on stderr, remembering a failure.
+  static func warn(_ line: String) {
+    try? error(line)
+  }
+
+  /// For callbacks that cannot throw: prints `text` on stdout, remembering a failure.
+  static func outOrRecord(_ text: String) {
+    try? out(text)
+  }
+
+  /// The first write that failed, if any did.
+  static var failure: OutputFailure? { failures.withLock { $0.first } }
+
+  /// Remembers a failure found elsewhere (the events file).
+  static func record(_ failure: OutputFailure) {
+    failures.withLock { list in
+      if !list.contains(where: { $0.target == failure.target }) { list.append(failure) }
+    }
+  }
+
+  /// Whether writing to `target` failed before.
+  static func hasFailed(_ target: String) -> Bool {
+    failures.withLock { $0.contains { $0.target == target } }
+  }
+
+  private static let writing = Mutex(())
+
+  /// Writes all of `text` to `fd`, or throws (and remembers) why not. Lines from several threads
+  /// never interleave.
+  static func write(_ text: String, to fd: Int32, target: String) throws(OutputFailure) {
+    let code = writing.withLock { _ -> Int32? in
+      if let earlier = failures.withLock({ $0.first { $0.target == target } }) { return earlier.code }
+      return OutputDescriptor.writeAll(text, to: fd)
+    }
+    guard let code else { return }
+    let failure = OutputFailure(target: target, code: code)
+    record(failure)
+    throw failure
+  }
+}
+
+/// `write(2)` until everything is written.
+enum OutputDescriptor {
+  /// Writes all of `text` to `fd`; nil on success, else the `errno` of the write that failed.
+  /// Retries after a signal, and waits for a non-blocking descriptor to take more.
+  static func writeAll(_ text: String, to fd: Int32) -> Int32? {
+    var text = text
+    return text.withUTF8 { bytes -> Int32? in
+      var offset = 0
+      while offset < bytes.count {
+        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n > 0 {
+          offset += n
+          continue
+        }
+        let code = n < 0 ? errno : EIO
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&ready, 1, -1)
+          continue
+        }
+        return code
+      }
+      return nil
+    }
+  }
+}
+
+extension Console {
+  /// How a command that ended with `code` exits once output failures are taken into account:
+  /// after a broken pipe the process ends of SIGPIPE, quietly (a shell sees 141, as for any program
+  /// whose reader left); after any other failure the exit code is 1 (or the command's own, if it
+  /// failed anyway) and the failure is said on stderr, unless stderr is what failed.
+  static func finish(_ code: Int32) -> Never {
+    guard let failure else { Foundation.exit(code) }
+    if failure.isBrokenPipe { endOfBrokenPipe() }
+    if failure.target != OutputFailure.standardError { warn(failure.message) }
+    Foundation.exit(code == 0 ? 1 : code)
+  }
+
+  /// Ends the process of SIGPIPE, as it would have without a handler or with SIGPIPE not ignored.
+  static func endOfBrokenPipe() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGPIPE)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(SIGPIPE)
+    Foundation.exit(141)
+  }
+}
+
+extension EventFile {
+  /// Appends `event`; a failure is remembered for the command to end with (`Console.finish`).
+  func writeOrRecord(_ event: PaywallEvent) {
+    do {
+      try write(event)
+    } catch {
+      Console.record(OutputFailure(target: "the events to \(error.path)", code: error.code))
+    }
+  }
+}
