@@ -25,6 +25,9 @@ struct StateRobustnessTests {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
   }
 
+  /// `text` quoted for /bin/sh.
+  static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
   /// The last line of `play`'s output: {"status":…,"entitlements":[…]}.
   static func finalStatus(_ output: Output) -> String {
     output.stdout.split(separator: "\n").last.map(String.init) ?? ""
@@ -103,6 +106,43 @@ struct StateRobustnessTests {
             "it read the saved annual subscription and bought lifetime in memory: \(output.stdout)")
     let after = Self.files(state).map { ($0, Self.bytes(state + "/" + $0)) }
     #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing written: \(after.map(\.0))")
+  }
+
+  // MARK: - Pipes and devices as input
+
+  @Test func aScriptOrProjectThatIsAFIFOOrADeviceIsRefusedAtOnce() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let fifo = directory.path + "/fifo.json"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let binary = Self.quoted(CommandLineTests.binary.path)
+    // `timeout`: the old code waited in open() for a writer that never comes.
+    let script = try Self.shell("timeout 20 \(binary) play paywalls --script \(Self.quoted(fifo))")
+    #expect(script.status == 2, "\(script.stderr)")
+    #expect(script.stderr.contains("\(fifo):1:1: error: is not a regular file (a named pipe)"), "\(script.stderr)")
+    let validate = try Self.shell("timeout 20 \(binary) validate \(Self.quoted(fifo))")
+    #expect(validate.status == 1, "\(validate.stderr)")
+    #expect(validate.stdout.contains("\(fifo):1:1: error: is not a regular file (a named pipe)"), "\(validate.stdout)")
+    let zero = try Self.shell("timeout 20 \(binary) validate /dev/zero")
+    #expect(zero.status == 1, "\(zero.stderr)")
+    #expect(zero.stdout.contains("/dev/zero:1:1: error: is not a regular file (a character device)"), "\(zero.stdout)")
+    // A ledger that is a FIFO is set aside, not waited on.
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o755)
+    #expect(mkfifo(state + "/ledger.json", 0o644) == 0)
+    let play = try Self.shell("timeout 20 \(binary) play paywalls --controller simulated --status inactive --keys enter --state-dir \(Self.quoted(state))")
+    #expect(play.status == 0, "\(play.stderr)")
+    #expect(play.stderr.contains("is not a regular file (a named pipe)"), "\(play.stderr)")
+  }
+
+  @Test func aScriptFromStandardInput() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let output = try Self.shell("printf 'press 3 enter\\nexpect status active\\n' | \(Self.quoted(CommandLineTests.binary.path)) play paywalls "
+                                + "--controller simulated --status inactive --state-dir \(Self.quoted(directory.path + "/state")) --script -")
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["lifetime","pro"]}"#, "\(output.stdout)")
   }
 
   // MARK: - A full disk
