@@ -108,6 +108,26 @@ struct StateRobustnessTests {
     #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing written: \(after.map(\.0))")
   }
 
+  // MARK: - Closed standard streams
+
+  /// `>&-`, `2>&-`, `<&-`: the lock file must not become fd 0, 1 or 2 and take the output.
+  @Test(arguments: [">&-", "2>&-", "<&-"])
+  func aClosedStandardStreamNeverTakesTheLockFile(redirection: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = directory.path + "/state"
+    // The override warns, so stderr has something to say.
+    let output = try Self.shell("\(Self.quoted(CommandLineTests.binary.path)) play paywalls --controller simulated --status inactive "
+                                + "--override primary=com.acme.pro.anual --keys enter --state-dir \(Self.quoted(state)) \(redirection)")
+    #expect(output.status == 0, "\(output.stderr)")
+    let lock = try #require(Self.bytes(state + "/lock"))
+    let text = String(decoding: lock, as: UTF8.self)
+    #expect(lock.count == 11 && text.hasSuffix("\n") && Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) != nil,
+            "the lock holds only the pid record: \(text.debugDescription)")
+    let ledger = try LedgerFile(directory: StateDirectory(path: state)).read()
+    #expect(ledger.entries.map(\.kind) == [.purchase], "the session ran and saved")
+  }
+
   // MARK: - Pipes and devices as input
 
   @Test func aScriptOrProjectThatIsAFIFOOrADeviceIsRefusedAtOnce() throws {
