@@ -60,7 +60,7 @@ struct StateRobustnessTests {
             "\(second.stderr)")
     #expect(Self.finalStatus(second).contains("\"lifetime\""), "the second session bought, in memory: \(second.stdout)")
     #expect(Self.bytes(state + "/ledger.json") == ledger, "the owner's ledger is untouched")
-    #expect(!Self.files(state).contains { $0.contains(".tmp-") })
+    #expect(!Self.files(state).contains { $0.contains("tmp-") })
 
     // The first instance quits; the directory is free again.
     try pane.send("q")
@@ -106,6 +106,75 @@ struct StateRobustnessTests {
             "it read the saved annual subscription and bought lifetime in memory: \(output.stdout)")
     let after = Self.files(state).map { ($0, Self.bytes(state + "/" + $0)) }
     #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing written: \(after.map(\.0))")
+  }
+
+  // MARK: - A hostile state directory
+
+  /// A file of the user's that the state directory points at: never to be touched.
+  static let precious = "line one\nline two\nline three\n"
+
+  @Test func aStateDirectoryOthersCanWriteOrAnotherUserOwnsEndsWithExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o777)
+    for arguments in [["play", "paywalls", "--keys", "enter"], ["store", "paywalls"], ["explain", "paywalls", "power_user_offer"]] {
+      let output = try Self.run(arguments + ["--state-dir", state])
+      #expect(output.status == 2, "\(arguments[0]): \(output.stderr)")
+      #expect(output.stderr == "error: \(state) can be written by other users (mode 777), who could plant links in it; run chmod go-w \(state), or give --state-dir a directory of your own\n",
+              "\(arguments[0]): \(output.stderr)")
+      #expect(Self.files(state).isEmpty, "\(arguments[0]) created nothing: \(Self.files(state))")
+    }
+    guard geteuid() == 0 else { return }  // only root can give a directory to another user
+    chmod(state, 0o755)
+    #expect(chown(state, 65534, 65534) == 0)
+    let output = try Self.run(["play", "paywalls", "--keys", "enter", "--state-dir", state])
+    #expect(output.status == 2, "\(output.stderr)")
+    #expect(output.stderr == "error: \(state) belongs to another user (uid 65534); give --state-dir a directory of your own, or take this one over (chown)\n",
+            "\(output.stderr)")
+    #expect(Self.files(state).isEmpty)
+  }
+
+  @Test func aLockThatIsASymbolicLinkEndsWithExitTwoAndItsTargetIsKept() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let target = directory.path + "/precious.txt"
+    try Self.precious.write(toFile: target, atomically: true, encoding: .utf8)
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o755)
+    #expect(symlink(target, state + "/lock") == 0)
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--keys", "enter", "--state-dir", state])
+    #expect(output.status == 2, "\(output.stderr)")
+    #expect(output.stderr == "error: \(state)/lock is a symbolic link; paywall-tui never follows links in its state directory: remove it (rm \(state)/lock)\n",
+            "\(output.stderr)")
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == Self.precious)
+  }
+
+  @Test func anEmptyStateDirIsAUsageErrorAndTheCurrentDirectoryIsLeftAlone() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try "the user's draft".write(toFile: directory.path + "/draft.tmp-keepme", atomically: true, encoding: .utf8)
+    for command in ["play \(Self.quoted(Fixtures.demoDirectory)) --keys enter", "store \(Self.quoted(Fixtures.demoDirectory))"] {
+      let output = try Self.shell("cd \(Self.quoted(directory.path)) && \(Self.quoted(CommandLineTests.binary.path)) \(command) --state-dir ''")
+      #expect(output.status == 2, "\(command): \(output.stderr)")
+      #expect(output.stderr == "error: --state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa\n", "\(output.stderr)")
+      #expect(Self.files(directory.path) == ["draft.tmp-keepme"], "\(Self.files(directory.path))")
+    }
+  }
+
+  @Test func aDirectoryWithFilesOfTheUsersIsUsedWithAWarningAndNeverCleaned() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try "the user's draft".write(toFile: directory.path + "/draft.tmp-keepme", atomically: true, encoding: .utf8)
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--keys", "enter",
+                               "--state-dir", directory.path])
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stderr.contains("warning: \(directory.path) holds files paywall-tui did not make (draft.tmp-keepme); it is used, but nothing in it is ever cleaned up"),
+            "\(output.stderr)")
+    #expect(Self.files(directory.path).contains("draft.tmp-keepme"))
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["pro"]}"#)
   }
 
   // MARK: - Closed standard streams
@@ -196,7 +265,7 @@ struct StateRobustnessTests {
     pane.wait(forText: "ledger not saved: No space left on device")
     pane.wait(forText: "status not cached: No space left on device")
     #expect(!Self.files(disk + "/state").contains("ledger.json"), "no half-written ledger")
-    #expect(!Self.files(disk + "/state").contains { $0.contains(".tmp-") })
+    #expect(!Self.files(disk + "/state").contains { $0.contains("tmp-") })
 
     // Space again: the next change saves the whole ledger, and says so.
     try FileManager.default.removeItem(atPath: disk + "/filler")
@@ -249,7 +318,7 @@ struct StateRobustnessTests {
       // The next launch: no warning, no leftovers, and the status is the one the ledger gives.
       let next = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state])
       #expect(next.status == 0 && !next.stderr.contains("warning"), "after a kill at \(delay) ms: \(next.stderr)")
-      #expect(!Self.files(state).contains { $0.contains(".tmp-") }, "\(Self.files(state))")
+      #expect(!Self.files(state).contains { $0.contains("tmp-") }, "\(Self.files(state))")
       let store = try Self.run(["store", "paywalls", "--state-dir", state, "--json"])
       let derived = try #require(try JSONParser.parse(bytes: Array(store.stdout.utf8)))
       let status = derived["status"]?.stringValue ?? "?"
