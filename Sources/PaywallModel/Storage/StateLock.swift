@@ -76,10 +76,11 @@ public final class StateLock: Sendable {
       defer { close(fd) }
       return .unwritable(String(cString: strerror(errno)))
     }
-    let foreign = FileSystem.names(in: directory.path).filter { !StateDirectory.isOwnFile($0) }.sorted()
+    let names = FileSystem.names(in: directory.path)
+    let foreign = names.filter { !StateDirectory.isOwnFile($0) }.sorted()
     let notice: String?
     if foreign.isEmpty {
-      removeLeftovers(in: directory)
+      removeLeftovers(names.filter(StateDirectory.isLeftover), in: directory)
       notice = nil
     } else {
       let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
@@ -98,8 +99,8 @@ public final class StateLock: Sendable {
   /// Temporary files of writers that were killed mid-write: no writer is left to finish them.
   /// Only in a directory that holds nothing but paywall-tui's files, and only regular files of
   /// this user's with a temporary name of ours.
-  private static func removeLeftovers(in directory: StateDirectory) {
-    for name in FileSystem.names(in: directory.path) where StateDirectory.isLeftover(name) {
+  private static func removeLeftovers(_ names: [String], in directory: StateDirectory) {
+    for name in names {
       let path = directory.file(name)
       var info = stat()
       if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() {
