@@ -177,6 +177,22 @@ struct StateRobustnessTests {
     #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["pro"]}"#)
   }
 
+  /// `run` too: the refusal comes before the terminal is taken, and leaves it as it was.
+  @Test func runInADirectoryOthersCanWriteExitsTwoWithTheTerminalAsItWas() throws {
+    let pane = try TmuxPane("""
+      mkdir -m 777 "$DIR/state"
+      stty -g > "$DIR/stty.before"
+      "$BIN" run paywalls --controller simulated --state-dir "$DIR/state" 2> "$DIR/stderr"
+      echo $? > "$DIR/exit"
+      stty -g > "$DIR/stty.after"
+      """)
+    #expect(pane.wait(forFile: "exit") == "2")
+    #expect(pane.wait(forFile: "stty.after") == pane.file("stty.before"))
+    #expect(pane.file("stderr")?.hasPrefix("error: \(pane.directory)/state can be written by other users (mode 777)") == true,
+            "\(pane.file("stderr") ?? "nil")")
+    #expect(Self.files(pane.directory + "/state").isEmpty)
+  }
+
   // MARK: - Closed standard streams
 
   /// `>&-`, `2>&-`, `<&-`: the lock file must not become fd 0, 1 or 2 and take the output.
