@@ -1,3 +1,5 @@
 import PaywallTUI
 
+// Before anything opens a file: a closed stdout must not become the state directory's lock.
+StandardStreams.reopenClosed()
 PaywallCommand.run()

@@ -318,6 +318,32 @@ struct ProjectLoaderTests {
     }
   }
 
+  /// A named pipe waits for a writer and a device never ends: neither is read, and the refusal
+  /// comes at once, before any byte (`/dev/zero` used to be read to the 64 MiB limit).
+  @Test func aFIFOOrADeviceIsRefusedAtOnce() throws {
+    @Sendable func message(_ path: String) -> String? {
+      do {
+        _ = try SourceFile.read(path: path)
+        return nil
+      } catch {
+        return error.diagnostics.first?.message
+      }
+    }
+    try withTemporaryDirectory { dir in
+      let fifo = dir.file("fifo.json")
+      #expect(mkfifo(fifo, 0o644) == 0)
+      let (said, blocked) = try unblockingFIFO(fifo) { message(fifo) }
+      #expect(!blocked, "opening the FIFO waited for a writer")
+      #expect(said == "is not a regular file (a named pipe); give the path of a JSON file")
+      // The same through a link: the link is followed, the pipe still refused.
+      #expect(symlink(fifo, dir.file("link.json")) == 0)
+      let (linked, blockedAgain) = try unblockingFIFO(fifo) { message(dir.file("link.json")) }
+      #expect(!blockedAgain && linked == said)
+    }
+    #expect(message("/dev/zero") == "is not a regular file (a character device); give the path of a JSON file")
+    #expect(message("/dev/null") == "is not a regular file (a character device); give the path of a JSON file")
+  }
+
   /// What reports a size of 0 (/proc, and pipes) is read to its end all the same.
   @Test func aFileThatReportsNoSizeIsReadWhole() throws {
     let bytes = try SourceFile.read(path: "/proc/self/status")

@@ -532,7 +532,7 @@ extension SimulatedStore {
     let next = rig.makeStore(status: SubscriptionStatusStore())
     #expect(next.entries.count == count, "the saved ledger has \(next.entries.count) of \(count)")
     #expect(next.takeWarnings().isEmpty)
-    #expect(!rig.files().contains { $0.contains(".tmp-") }, "\(rig.files())")
+    #expect(!rig.files().contains { $0.contains("tmp-") }, "\(rig.files())")
   }
 
   @Test func aNewSessionContinuesOnTheStoresClock() async throws {

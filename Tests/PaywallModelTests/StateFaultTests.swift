@@ -148,7 +148,7 @@ import PaywallModel
     #expect(warnings.value.first == "ledger not saved: No space left on device (\(rig.ledgerPath)); it is kept in memory and saved whole at the next change",
             "\(warnings.value)")
     #expect(Self.bytes(rig.ledgerPath) == saved, "the file on disk is the last complete save")
-    #expect(!rig.files().contains { $0.contains(".tmp-") }, "no half-written file left: \(rig.files())")
+    #expect(!rig.files().contains { $0.contains("tmp-") }, "no half-written file left: \(rig.files())")
     #expect(rig.status.status == .active(["pro", "lifetime"]), "the session goes on")
 
     // Space again: the next change saves everything, and says so.
@@ -211,6 +211,7 @@ import PaywallModel
     try withTemporaryDirectory { directory in
       let state = StateDirectory(path: directory.path)
       try directory.write("ledger.json.tmp-4242-abcdef12", "{\"format\": \"paywall-tui.ledger\", \"ver")
+      try directory.write(".paywall-tui-tmp-status.json-4242-abcdef12", "{\"format\": \"paywall-tui.st")
       try directory.write("status.json", "{}")
       let access = StateAccess.open(state)
       #expect(access.canWrite)
@@ -226,6 +227,139 @@ import PaywallModel
       #expect(!access.canWrite)
       #expect(access.warning?.contains("cannot write the state directory") == true, "\(access.warning ?? "nil")")
       #expect(access.warning?.contains("Not a directory") == true, "\(access.warning ?? "nil")")
+    }
+  }
+
+  // MARK: - A hostile state directory
+
+  /// A file of the user's that a link in the state directory points at: never to be touched.
+  static let precious = "line one\nline two\nline three\n"
+
+  /// A state directory of our own (0755) inside a scratch directory.
+  static func stateDirectory(in directory: TemporaryDirectory) throws -> String {
+    let state = directory.file("state")
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o755)
+    return state
+  }
+
+  @Test func aLockThatIsASymbolicLinkIsRefusedAndItsTargetKept() throws {
+    try withTemporaryDirectory { directory in
+      let target = try directory.write("precious.txt", Self.precious)
+      let state = try Self.stateDirectory(in: directory)
+      #expect(symlink(target, state + "/lock") == 0)
+      let access = StateAccess.open(StateDirectory(path: state))
+      #expect(!access.canWrite)
+      #expect(access.warning?.contains("\(state)/lock is a symbolic link") == true, "\(access.warning ?? "nil")")
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == Self.precious, "the link's target is untouched")
+    }
+  }
+
+  @Test func aLockThatIsAHardLinkIsRefusedAndTheOtherNameKept() throws {
+    try withTemporaryDirectory { directory in
+      let state = try Self.stateDirectory(in: directory)
+      let target = state + "/notes.txt"
+      try Self.precious.write(toFile: target, atomically: false, encoding: .utf8)
+      #expect(link(target, state + "/lock") == 0)
+      let access = StateAccess.open(StateDirectory(path: state))
+      #expect(!access.canWrite)
+      #expect(access.warning?.contains("\(state)/lock has other names") == true, "\(access.warning ?? "nil")")
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == Self.precious)
+    }
+  }
+
+  @Test func aStatusFileThatIsASymbolicLinkIsNeitherReadNorWrittenThrough() throws {
+    try withTemporaryDirectory { directory in
+      let outside = try directory.write("elsewhere.json", #"{"format": "paywall-tui.status", "version": 1, "status": "active:pro"}"#)
+      let before = Self.bytes(outside)
+      let state = try Self.stateDirectory(in: directory)
+      #expect(symlink(outside, state + "/status.json") == 0)
+      let cache = StatusCache(directory: StateDirectory(path: state))
+      let (status, warning) = cache.load(repair: true)
+      #expect(status == .unknown, "not read through the link")
+      #expect(warning?.contains("is a symbolic link") == true, "\(warning ?? "nil")")
+      try cache.save(.inactive)
+      #expect(Self.bytes(outside) == before, "not written through the link")
+      var info = stat()
+      #expect(lstat(state + "/status.json", &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+    }
+  }
+
+  @Test func aLastGoodCopyThatIsASymbolicLinkIsNotRecoveredFrom() throws {
+    try withTemporaryDirectory { directory in
+      let ledger = #"{"format":"paywall-tui.ledger","version":2,"transactions":[],"pending":[]}"#
+      let outside = try directory.write("elsewhere.json", ledger)
+      let state = try Self.stateDirectory(in: directory)
+      try "{\"format\": \"paywall-tui.led".write(toFile: state + "/ledger.json", atomically: false, encoding: .utf8)
+      #expect(symlink(outside, state + "/ledger.json.bak") == 0)
+      let (_, warning) = LedgerFile(directory: StateDirectory(path: state)).load(repair: true)
+      #expect(warning?.contains("recovered") == false, "\(warning ?? "nil")")
+      #expect(Self.bytes(state + "/ledger.json") != Array(ledger.utf8), "the link's target was not copied in")
+      #expect(Self.bytes(outside) == Array(ledger.utf8))
+    }
+  }
+
+  @Test func aStateFileThatIsAFIFOIsSetAsideAtOnce() throws {
+    try withTemporaryDirectory { directory in
+      let state = try Self.stateDirectory(in: directory)
+      #expect(mkfifo(state + "/ledger.json", 0o644) == 0)
+      let ((contents, warning), blocked) = try unblockingFIFO(state + "/ledger.json") {
+        LedgerFile(directory: StateDirectory(path: state)).load(repair: true)
+      }
+      #expect(!blocked, "reading the ledger waited for a writer")
+      #expect(contents.entries.isEmpty)
+      #expect(warning?.contains("is not a regular file (a named pipe)") == true, "\(warning ?? "nil")")
+    }
+  }
+
+  @Test(arguments: [0o777, 0o1777, 0o775, 0o757])
+  func aStateDirectoryOthersCanWriteIsRefused(mode: Int) throws {
+    try withTemporaryDirectory { directory in
+      let state = try Self.stateDirectory(in: directory)
+      chmod(state, mode_t(mode))
+      let access = StateAccess.open(StateDirectory(path: state))
+      #expect(!access.canWrite)
+      let octal = String(mode, radix: 8)
+      #expect(access.warning?.contains("\(state) can be written by other users (mode \(octal))") == true, "\(access.warning ?? "nil")")
+      #expect(access.warning?.contains("chmod go-w \(state)") == true)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: state).isEmpty, "nothing created in it")
+    }
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "only root can give a directory to another user"))
+  func aStateDirectoryOfAnotherUserIsRefused() throws {
+    try withTemporaryDirectory { directory in
+      let state = try Self.stateDirectory(in: directory)
+      #expect(chown(state, 65534, 65534) == 0)
+      let access = StateAccess.open(StateDirectory(path: state))
+      #expect(!access.canWrite)
+      #expect(access.warning?.contains("\(state) belongs to another user (uid 65534)") == true, "\(access.warning ?? "nil")")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: state).isEmpty, "nothing created in it")
+      // A link another user made, to a directory of ours, is refused as well: it chose where our state goes.
+      let own = directory.file("own")
+      #expect(mkdir(own, 0o755) == 0)
+      let link = directory.file("link")
+      #expect(symlink(own, link) == 0 && lchown(link, 65534, 65534) == 0)
+      let linked = StateAccess.open(StateDirectory(path: link))
+      #expect(!linked.canWrite)
+      #expect(linked.warning?.contains("\(link) is a symbolic link of another user's (uid 65534)") == true, "\(linked.warning ?? "nil")")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: own).isEmpty, "nothing created in it")
+    }
+  }
+
+  @Test func theOwnerNeverRemovesFilesItDidNotMake() throws {
+    try withTemporaryDirectory { directory in
+      let state = try Self.stateDirectory(in: directory)
+      for name in ["draft.tmp-keepme", "notes.txt.tmp-1-2", ".paywall-tui-tmp-ledger.json-4242-abcdef12"] {
+        try "the user's".write(toFile: state + "/" + name, atomically: false, encoding: .utf8)
+      }
+      let access = StateAccess.open(StateDirectory(path: state))
+      #expect(access.canWrite, "a directory with files of the user's is used")
+      let files = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
+      #expect(files == [".paywall-tui-tmp-ledger.json-4242-abcdef12", "draft.tmp-keepme", "lock", "notes.txt.tmp-1-2"],
+              "nothing removed from a directory that is not only ours: \(files)")
+      #expect(access.warning?.contains("holds files paywall-tui did not make (draft.tmp-keepme, notes.txt.tmp-1-2)") == true,
+              "\(access.warning ?? "nil")")
     }
   }
 }

@@ -152,7 +152,7 @@ import PaywallModel
         try cache.save(status)
       }
       let files = try Self.files(in: directory)
-      #expect(!files.contains { $0.contains(".tmp-") }, "left behind: \(files)")
+      #expect(!files.contains { $0.contains("tmp-") }, "left behind: \(files)")
       #expect(files == ["status.json", "status.json.bak"])
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import PaywallModel
 
@@ -118,4 +119,28 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
   var path: String
   var message: String
   var testDescription: String { name }
+}
+
+/// Runs `body`, which may open the FIFO at `fifo`, on its own thread. Code that waits in `open`
+/// for a writer (as plain `O_RDONLY` does) is freed after 5 s by opening the FIFO for writing
+/// and closing it, so the test reports `blocked` instead of hanging.
+func unblockingFIFO<T: Sendable>(_ fifo: String, _ body: @escaping @Sendable () -> T) throws -> (T, blocked: Bool) {
+  let result = Mutex<T?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    let value = body()
+    result.withLock { $0 = value }
+    done.signal()
+  }
+  thread.start()
+  var blocked = false
+  if done.wait(timeout: .now() + 5) == .timedOut {
+    blocked = true
+    // Repeated: the reader may reopen (a .bak, a second read) after the first is freed.
+    while done.wait(timeout: .now() + 0.2) == .timedOut {
+      let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+      if writer >= 0 { close(writer) }
+    }
+  }
+  return (try #require(result.withLock { $0 }), blocked)
 }

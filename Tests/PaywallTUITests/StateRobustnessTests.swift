@@ -25,6 +25,9 @@ struct StateRobustnessTests {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
   }
 
+  /// `text` quoted for /bin/sh.
+  static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
   /// The last line of `play`'s output: {"status":…,"entitlements":[…]}.
   static func finalStatus(_ output: Output) -> String {
     output.stdout.split(separator: "\n").last.map(String.init) ?? ""
@@ -57,7 +60,7 @@ struct StateRobustnessTests {
             "\(second.stderr)")
     #expect(Self.finalStatus(second).contains("\"lifetime\""), "the second session bought, in memory: \(second.stdout)")
     #expect(Self.bytes(state + "/ledger.json") == ledger, "the owner's ledger is untouched")
-    #expect(!Self.files(state).contains { $0.contains(".tmp-") })
+    #expect(!Self.files(state).contains { $0.contains("tmp-") })
 
     // The first instance quits; the directory is free again.
     try pane.send("q")
@@ -105,6 +108,148 @@ struct StateRobustnessTests {
     #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "nothing written: \(after.map(\.0))")
   }
 
+  // MARK: - A hostile state directory
+
+  /// A file of the user's that the state directory points at: never to be touched.
+  static let precious = "line one\nline two\nline three\n"
+
+  @Test func aStateDirectoryOthersCanWriteOrAnotherUserOwnsEndsWithExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o777)
+    for arguments in [["play", "paywalls", "--keys", "enter"], ["store", "paywalls"], ["explain", "paywalls", "power_user_offer"]] {
+      let output = try Self.run(arguments + ["--state-dir", state])
+      #expect(output.status == 2, "\(arguments[0]): \(output.stderr)")
+      #expect(output.stderr == "error: \(state) can be written by other users (mode 777), who could plant links in it; run chmod go-w \(state), or give --state-dir a directory of your own\n",
+              "\(arguments[0]): \(output.stderr)")
+      #expect(Self.files(state).isEmpty, "\(arguments[0]) created nothing: \(Self.files(state))")
+    }
+    guard geteuid() == 0 else { return }  // only root can give a directory to another user
+    chmod(state, 0o755)
+    #expect(chown(state, 65534, 65534) == 0)
+    let output = try Self.run(["play", "paywalls", "--keys", "enter", "--state-dir", state])
+    #expect(output.status == 2, "\(output.stderr)")
+    #expect(output.stderr == "error: \(state) belongs to another user (uid 65534); give --state-dir a directory of your own, or take this one over (chown)\n",
+            "\(output.stderr)")
+    #expect(Self.files(state).isEmpty)
+  }
+
+  @Test func aLockThatIsASymbolicLinkEndsWithExitTwoAndItsTargetIsKept() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let target = directory.path + "/precious.txt"
+    try Self.precious.write(toFile: target, atomically: true, encoding: .utf8)
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o755)
+    #expect(symlink(target, state + "/lock") == 0)
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--keys", "enter", "--state-dir", state])
+    #expect(output.status == 2, "\(output.stderr)")
+    #expect(output.stderr == "error: \(state)/lock is a symbolic link; paywall-tui never follows links in its state directory: remove it (rm \(state)/lock)\n",
+            "\(output.stderr)")
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == Self.precious)
+  }
+
+  @Test func anEmptyStateDirIsAUsageErrorAndTheCurrentDirectoryIsLeftAlone() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try "the user's draft".write(toFile: directory.path + "/draft.tmp-keepme", atomically: true, encoding: .utf8)
+    for command in ["play \(Self.quoted(Fixtures.demoDirectory)) --keys enter", "store \(Self.quoted(Fixtures.demoDirectory))"] {
+      let output = try Self.shell("cd \(Self.quoted(directory.path)) && \(Self.quoted(CommandLineTests.binary.path)) \(command) --state-dir ''")
+      #expect(output.status == 2, "\(command): \(output.stderr)")
+      #expect(output.stderr == "error: --state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa\n", "\(output.stderr)")
+      #expect(Self.files(directory.path) == ["draft.tmp-keepme"], "\(Self.files(directory.path))")
+    }
+  }
+
+  @Test func aDirectoryWithFilesOfTheUsersIsUsedWithAWarningAndNeverCleaned() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try "the user's draft".write(toFile: directory.path + "/draft.tmp-keepme", atomically: true, encoding: .utf8)
+    let output = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--keys", "enter",
+                               "--state-dir", directory.path])
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(output.stderr.contains("warning: \(directory.path) holds files paywall-tui did not make (draft.tmp-keepme); it is used, but nothing in it is ever cleaned up"),
+            "\(output.stderr)")
+    #expect(Self.files(directory.path).contains("draft.tmp-keepme"))
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["pro"]}"#)
+  }
+
+  /// `run` too: the refusal comes before the terminal is taken, and leaves it as it was.
+  @Test func runInADirectoryOthersCanWriteExitsTwoWithTheTerminalAsItWas() throws {
+    let pane = try TmuxPane("""
+      mkdir -m 777 "$DIR/state"
+      stty -g > "$DIR/stty.before"
+      "$BIN" run paywalls --controller simulated --state-dir "$DIR/state" 2> "$DIR/stderr"
+      echo $? > "$DIR/exit"
+      stty -g > "$DIR/stty.after"
+      """)
+    #expect(pane.wait(forFile: "exit") == "2")
+    #expect(pane.wait(forFile: "stty.after") == pane.file("stty.before"))
+    #expect(pane.file("stderr")?.hasPrefix("error: \(pane.directory)/state can be written by other users (mode 777)") == true,
+            "\(pane.file("stderr") ?? "nil")")
+    #expect(Self.files(pane.directory + "/state").isEmpty)
+  }
+
+  // MARK: - Closed standard streams
+
+  /// `>&-`, `2>&-`, `<&-`: the lock file must not become fd 0, 1 or 2 and take the output.
+  @Test(arguments: [">&-", "2>&-", "<&-"])
+  func aClosedStandardStreamNeverTakesTheLockFile(redirection: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = directory.path + "/state"
+    // The override warns, so stderr has something to say.
+    let output = try Self.shell("\(Self.quoted(CommandLineTests.binary.path)) play paywalls --controller simulated --status inactive "
+                                + "--override primary=com.acme.pro.anual --keys enter --state-dir \(Self.quoted(state)) \(redirection)")
+    #expect(output.status == 0, "\(output.stderr)")
+    let lock = try #require(Self.bytes(state + "/lock"))
+    let text = String(decoding: lock, as: UTF8.self)
+    #expect(lock.count == 11 && text.hasSuffix("\n") && Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) != nil,
+            "the lock holds only the pid record: \(text.debugDescription)")
+    let ledger = try LedgerFile(directory: StateDirectory(path: state)).read()
+    #expect(ledger.entries.map(\.kind) == [.purchase], "the session ran and saved")
+  }
+
+  // MARK: - Pipes and devices as input
+
+  @Test func aScriptOrProjectThatIsAFIFOOrADeviceIsRefusedAtOnce() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let fifo = directory.path + "/fifo.json"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let binary = Self.quoted(CommandLineTests.binary.path)
+    // `timeout`: the old code waited in open() for a writer that never comes.
+    let script = try Self.shell("timeout 20 \(binary) play paywalls --script \(Self.quoted(fifo))")
+    #expect(script.status == 2, "\(script.stderr)")
+    #expect(script.stderr.contains("\(fifo):1:1: error: is not a regular file (a named pipe)"), "\(script.stderr)")
+    let validate = try Self.shell("timeout 20 \(binary) validate \(Self.quoted(fifo))")
+    #expect(validate.status == 1, "\(validate.stderr)")
+    #expect(validate.stdout.contains("\(fifo):1:1: error: is not a regular file (a named pipe)"), "\(validate.stdout)")
+    let zero = try Self.shell("timeout 20 \(binary) validate /dev/zero")
+    #expect(zero.status == 1, "\(zero.stderr)")
+    #expect(zero.stdout.contains("/dev/zero:1:1: error: is not a regular file (a character device)"), "\(zero.stdout)")
+    // A ledger that is a FIFO is set aside, not waited on.
+    let state = directory.path + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+    chmod(state, 0o755)
+    #expect(mkfifo(state + "/ledger.json", 0o644) == 0)
+    let play = try Self.shell("timeout 20 \(binary) play paywalls --controller simulated --status inactive --keys enter --state-dir \(Self.quoted(state))")
+    #expect(play.status == 0, "\(play.stderr)")
+    #expect(play.stderr.contains("is not a regular file (a named pipe)"), "\(play.stderr)")
+  }
+
+  @Test func aScriptFromStandardInput() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let output = try Self.shell("printf 'press 3 enter\\nexpect status active\\n' | \(Self.quoted(CommandLineTests.binary.path)) play paywalls "
+                                + "--controller simulated --status inactive --state-dir \(Self.quoted(directory.path + "/state")) --script -")
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["lifetime","pro"]}"#, "\(output.stdout)")
+  }
+
   // MARK: - A full disk
 
   /// A 256 KiB tmpfs, where mounting is allowed (root, or a container that permits it).
@@ -136,7 +281,7 @@ struct StateRobustnessTests {
     pane.wait(forText: "ledger not saved: No space left on device")
     pane.wait(forText: "status not cached: No space left on device")
     #expect(!Self.files(disk + "/state").contains("ledger.json"), "no half-written ledger")
-    #expect(!Self.files(disk + "/state").contains { $0.contains(".tmp-") })
+    #expect(!Self.files(disk + "/state").contains { $0.contains("tmp-") })
 
     // Space again: the next change saves the whole ledger, and says so.
     try FileManager.default.removeItem(atPath: disk + "/filler")
@@ -189,7 +334,7 @@ struct StateRobustnessTests {
       // The next launch: no warning, no leftovers, and the status is the one the ledger gives.
       let next = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", state])
       #expect(next.status == 0 && !next.stderr.contains("warning"), "after a kill at \(delay) ms: \(next.stderr)")
-      #expect(!Self.files(state).contains { $0.contains(".tmp-") }, "\(Self.files(state))")
+      #expect(!Self.files(state).contains { $0.contains("tmp-") }, "\(Self.files(state))")
       let store = try Self.run(["store", "paywalls", "--state-dir", state, "--json"])
       let derived = try #require(try JSONParser.parse(bytes: Array(store.stdout.utf8)))
       let status = derived["status"]?.stringValue ?? "?"

@@ -91,9 +91,23 @@ public enum SourceFile {
 
   /// The file's bytes, read with plain system calls: Foundation's `Data(contentsOf:)` builds a URL
   /// and an error domain first, a good part of loading a small project.
-  public static func read(path: String) throws(ValidationFailure) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  ///
+  /// Only a regular file is read. A named pipe would wait for a writer (in `open` itself) and a
+  /// device may never end, so both are refused at once: the file is opened with `O_NONBLOCK` and
+  /// what was opened (not what the name pointed at a moment before) is checked with `fstat`.
+  /// - Parameter followingLinks: false for files of the state directory: a symbolic link there is
+  ///   refused, never read through (`O_NOFOLLOW`).
+  public static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
+    // A look before opening spares a device the side effects of `open` (a tape rewinds).
+    var before = stat()
+    if (followingLinks ? stat(path, &before) : lstat(path, &before)) == 0 {
+      let type = before.st_mode & S_IFMT
+      if type == S_IFLNK { throw linkRefused(path) }
+      if type != S_IFREG && type != S_IFDIR { throw notRegular(path, before.st_mode, followingLinks) }
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
     guard fd >= 0 else {
+      if errno == ELOOP && !followingLinks { throw linkRefused(path) }
       if errno == ENOENT || errno == ENOTDIR { throw failure(path, "no such file; check the path") }
       throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
     }
@@ -103,11 +117,22 @@ public enum SourceFile {
       throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
     }
     if info.st_mode & S_IFMT == S_IFDIR { throw failure(path, "is a directory, expected a JSON file") }
+    if info.st_mode & S_IFMT != S_IFREG { throw notRegular(path, info.st_mode, followingLinks) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     if info.st_size > maximumBytes {
       throw failure(path, "is \(Int(info.st_size) / 1_048_576) MiB, larger than the \(maximumBytes / 1_048_576) MiB limit")
     }
-    // st_size is a hint (0 for /proc and pipes): read until end of file, within the limit.
-    var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
+    return try readToEnd(fd, path: path, sizeHint: Int(info.st_size))
+  }
+
+  /// Standard input read to its end (a script given as `-`), within the same limit as a file.
+  public static func readStandardInput(name: String = "<stdin>") throws(ValidationFailure) -> [UInt8] {
+    try readToEnd(STDIN_FILENO, path: name, sizeHint: 0)
+  }
+
+  /// Reads `fd` until end of file. `sizeHint` is only a hint (0 for /proc and pipes).
+  private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int) throws(ValidationFailure) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
     var count = 0
     while true {
       if count == bytes.count {
@@ -128,8 +153,18 @@ public enum SourceFile {
     return bytes
   }
 
-  public static func parse(path: String) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
-    let bytes = try read(path: path)
+  private static func linkRefused(_ path: String) -> ValidationFailure {
+    failure(path, "is a symbolic link; paywall-tui never follows links in its state directory")
+  }
+
+  /// A file the user named gets a hint; one of the state directory does not (it is set aside).
+  private static func notRegular(_ path: String, _ mode: mode_t, _ named: Bool) -> ValidationFailure {
+    failure(path, "is not a regular file (\(FileSystem.kind(of: mode)))" + (named ? "; give the path of a JSON file" : ""))
+  }
+
+  /// Reads and parses a JSON file; `followingLinks` as for `read(path:followingLinks:)`.
+  public static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
+    let bytes = try read(path: path, followingLinks: followingLinks)
     do {
       let root = try JSONParser.parse(bytes: bytes)
       return (root, DiagnosticCollector(file: path, source: bytes))

@@ -29,13 +29,13 @@ public struct LedgerFile: Sendable {
     path = directory.file("ledger.json")
   }
 
-  public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+  public var exists: Bool { FileSystem.entryExists(path) }
 
   /// Reads the ledger without touching it: for `paywall-tui store`.
   public func read() throws(PurchaseError) -> Contents {
     let root: JSONNode
     do {
-      root = try SourceFile.parse(path: path).0
+      root = try SourceFile.parse(path: path, followingLinks: false).0
     } catch {
       throw PurchaseError(error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "\(error)")
     }

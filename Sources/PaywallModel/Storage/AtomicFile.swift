@@ -14,18 +14,31 @@ public enum AtomicFile {
 
   /// The suffix of a file that keeps the previous contents.
   public static let previousSuffix = ".bak"
-  /// Temporary files carry this marker (`NAME.tmp-PID-RANDOM`); one left by a killed writer is
-  /// removed by the next owner of the state directory.
-  public static let temporaryMarker = ".tmp-"
+  /// Temporary files are named `.paywall-tui-tmp-NAME-PID-RANDOM`, beside the file they replace:
+  /// one prefix no other program uses, so the next owner of the state directory removes exactly
+  /// the files a killed writer left, and nothing of anyone else's.
+  public static let temporaryPrefix = ".paywall-tui-tmp-"
+
+  /// A fresh temporary name for `path`: unique per write, so concurrent writers never truncate or
+  /// rename each other's file.
+  static func temporaryPath(for path: String) -> String {
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = temporaryPrefix + (path as NSString).lastPathComponent + "-\(getpid())-\(UUID().uuidString.prefix(8))"
+    return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+  }
+
+  /// Creates a new file for writing: never one that is there already, never through a link.
+  static func create(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+  }
 
   public static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     if let why = FileSystem.makeDirectories(directory) {
       throw WriteError(path: path, reason: "cannot create \(directory.isEmpty ? "." : directory) (\(why))")
     }
-    // Unique per write, so concurrent writers never truncate or rename each other's file.
-    let temporary = path + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let temporary = temporaryPath(for: path)
+    let fd = create(temporary)
     guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     let fault = SimulatedFault.matching(path)
     var failure: Int32 = 0
@@ -54,9 +67,12 @@ public enum AtomicFile {
   }
 
   /// Points `NAME.bak` at the current contents of `path` (when there are any), atomically too.
+  /// Only a regular file is kept: a link put in its place is replaced, never given a second name.
   private static func keepPrevious(of path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
     let previous = path + previousSuffix
-    let temporary = previous + temporaryMarker + "\(getpid())-\(UUID().uuidString.prefix(8))"
+    let temporary = temporaryPath(for: previous)
     guard link(path, temporary) == 0 else { return }
     // When NAME.bak already is this file (a writer killed between the two renames), rename does
     // nothing and leaves the temporary name: unlink it either way.

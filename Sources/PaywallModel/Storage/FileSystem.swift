@@ -37,4 +37,25 @@ public enum FileSystem {
     }
     return names
   }
+
+  /// Whether anything is at `path`, a dangling or hostile link included (`lstat`: never follows
+  /// the last component, unlike `FileManager.fileExists`).
+  public static func entryExists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// What a file that is not a regular file is, for messages: "a named pipe", "a directory"….
+  public static func kind(of mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: return "a regular file"
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a named pipe"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    case S_IFLNK: return "a symbolic link"
+    default: return "not a file"
+    }
+  }
 }

@@ -6,6 +6,10 @@ import Foundation
 /// save keeps (`AtomicFile.write(keepingPrevious:)`). The damaged file is kept beside it as
 /// `NAME.corrupt-TIMESTAMP`, never deleted. A missing file is a fresh start, even when a `.bak`
 /// is there: deleting a state file is how people reset it.
+///
+/// Nothing is read through a link (`O_NOFOLLOW`) or from anything but a regular file: a
+/// `ledger.json` that is a symbolic link or a named pipe is damaged like a garbled one, and set
+/// aside by renaming the link itself, so what it points at is never read, written or waited on.
 public enum StateFile {
   /// Why a file's contents cannot be used, in a few words ("version is not 2").
   public struct Problem: Error, Sendable {
@@ -29,7 +33,7 @@ public enum StateFile {
   ///   - decode: the file's parsed JSON to a value, or why it cannot be one.
   public static func load<Value>(_ path: String, repair: Bool,
                                  decode: (JSONNode) throws(Problem) -> Value) -> Outcome<Value> {
-    guard FileManager.default.fileExists(atPath: path) else { return .missing }
+    guard FileSystem.entryExists(path) else { return .missing }
     let why: String
     switch read(path, decode) {
     case .success(let value): return .loaded(value)
@@ -37,13 +41,13 @@ public enum StateFile {
     }
     let previous = path + AtomicFile.previousSuffix
     let name = (path as NSString).lastPathComponent
-    if FileManager.default.fileExists(atPath: previous), case .success(let value) = read(previous, decode) {
+    if FileSystem.entryExists(previous), case .success(let value) = read(previous, decode) {
       guard repair else {
         return .recovered(value, warning: "\(path): damaged (\(why)); using its last good copy, \(name)\(AtomicFile.previousSuffix) (this session writes nothing to the state directory)")
       }
       let kept = setAside(path, copy: true)
-      if let bytes = FileManager.default.contents(atPath: previous) {
-        try? AtomicFile.write(bytes, to: path)
+      if let bytes = try? SourceFile.read(path: previous, followingLinks: false) {
+        try? AtomicFile.write(Data(bytes), to: path)
       }
       let keptText = kept.map { "; the damaged file is kept as \(($0 as NSString).lastPathComponent)" } ?? ""
       return .recovered(value, warning: "\(path): damaged (\(why)); recovered its last good copy from \(name)\(AtomicFile.previousSuffix)\(keptText)")
@@ -54,7 +58,7 @@ public enum StateFile {
   private static func read<Value>(_ path: String, _ decode: (JSONNode) throws(Problem) -> Value) -> Result<Value, Problem> {
     let root: JSONNode
     do {
-      root = try SourceFile.parse(path: path).0
+      root = try SourceFile.parse(path: path, followingLinks: false).0
     } catch {
       return .failure(Problem(error.diagnostics.first.map { "\($0.location): \($0.message)" } ?? "unreadable"))
     }
@@ -70,7 +74,7 @@ public enum StateFile {
     let stamp = Int(Date().timeIntervalSince1970)
     var aside = path + ".corrupt-\(stamp)"
     var n = 1
-    while FileManager.default.fileExists(atPath: aside) {
+    while FileSystem.entryExists(aside) {
       n += 1
       aside = path + ".corrupt-\(stamp)-\(n)"
     }

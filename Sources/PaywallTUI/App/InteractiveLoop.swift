@@ -175,7 +175,8 @@ public final class PaywallApp {
   public func run() throws(TerminalUnavailable) -> Int32 {
     // Like the command line: one writer per state directory, a second session only reads.
     let access = options.stateDirectory.map(StateAccess.open)
-    let cache = options.stateDirectory.map(StatusCache.init(directory:))
+    // A refused directory (another user's, writable by others) is not even read.
+    let cache = access?.refusal == nil ? options.stateDirectory.map(StatusCache.init(directory:)) : nil
     if let cache, status.status == .unknown { status.set(cache.load(repair: access?.canWrite ?? false).0) }
     let onEvent = options.onEvent
     let runtime = AppRuntime(state: AppState(project: project, options: project.options), controller: FaultInjectingController(controller),

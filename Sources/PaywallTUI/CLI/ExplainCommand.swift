@@ -49,10 +49,10 @@ struct ExplainCommand: CLICommand {
       try Console.out("placement '\(placement)': a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
       return
     }
-    let directory = StateDirectory.resolve(explicit: stateDir, projectName: project.name, projectPath: path)
+    let directory = try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)
-    var book = userID == nil && !FileManager.default.fileExists(atPath: file.path)
+    var book = userID == nil && !FileSystem.entryExists(file.path)
       ? AssignmentBook(userID: "anonymous") : file.load(userID: userID, repair: false).0
     let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: params.mapValues(FilterValue.init(parsing:)))

@@ -185,9 +185,10 @@ struct AppSession {
       throw CLIFailure.usage("--controller-timeout '\(options.controllerTimeout)' must be a duration such as 10s")
     }
 
-    let directory = StateDirectory.resolve(explicit: options.stateDir, projectName: project.name, projectPath: path)
+    let directory = try StateDirectoryOption.resolve(options.stateDir, projectName: project.name, projectPath: path)
     // One writer per state directory; a second session (or an unwritable directory) reads only.
     let access = StateAccess.open(directory)
+    if let refusal = access.refusal { throw StateDirectoryOption.refused(refusal) }
     if let warning = access.warning { warnings.append(warning) }
     let cache = StatusCache(directory: directory)
     let statusStore = SubscriptionStatusStore()

@@ -22,7 +22,7 @@ struct PlayCommand: CLICommand {
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .one)],
     options: [
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
-      .option("script", "file", "A scenario script (see README: press, advance, status, expect…)."),
+      .option("script", "file", "A scenario script (see README: press, advance, status, expect…); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status."),
       .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
     ] + ProjectOptions.options + SessionOptions.options
@@ -85,11 +85,14 @@ struct PlayCommand: CLICommand {
     do {
       switch (keys, script) {
       case (let keys?, nil): return try PlayScript.keys(keys)
+      case (nil, "-"):
+        // `play` reads no keys from stdin, so a script may come from there: `… | paywall-tui play --script -`.
+        let bytes = try SourceFile.readStandardInput()
+        return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: "<stdin>")
       case (nil, let file?):
-        guard let data = FileManager.default.contents(atPath: file) else {
-          throw CLIFailure.usage("cannot read the script \(file); check the path")
-        }
-        return try PlayScript.parse(String(decoding: data, as: UTF8.self), file: file)
+        // A regular file only: a named pipe or a device is refused at once, never waited on.
+        let bytes = try SourceFile.read(path: file)
+        return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
       case (nil, nil): return PlayScript(file: "(none)", steps: [])
       case (.some, .some): throw CLIFailure.usage("give --keys or --script, not both")
       }
