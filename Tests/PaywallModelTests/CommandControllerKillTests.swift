@@ -97,4 +97,39 @@ import PaywallModel
     let result = await rig.purchase(TestCatalog.annual)
     #expect(result?.name == "purchased")
   }
+
+  /// Whether `pid` is gone (or a zombie nobody reaped yet: it runs no more).
+  static func isGone(_ pid: Int32) -> Bool {
+    if kill(pid, 0) != 0 { return true }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+  }
+
+  /// `stop()` ends the controller's whole process group: the controller, though it ignores
+  /// SIGTERM, and the child it started in the background (before: both lived on).
+  @Test(.timeLimit(.minutes(1)))
+  func stopEndsTheWholeProcessGroupEvenWhenItIgnoresSIGTERM() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pids = directory.file("pids")
+    let script = """
+      import os, signal, subprocess, sys, time
+      signal.signal(signal.SIGTERM, signal.SIG_IGN)
+      child = subprocess.Popen(["sleep", "300"])
+      with open("\(pids).tmp", "w") as f:
+          f.write("%d %d" % (os.getpid(), child.pid))
+      os.rename("\(pids).tmp", "\(pids)")
+      while True:
+          time.sleep(3600)
+      """
+    let rig = try CommandControllerTests.Rig(script)
+    defer { rig.stop() }
+    #expect(await eventually { FileManager.default.fileExists(atPath: pids) })
+    let both = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+    try #require(both.count == 2)
+    defer { for pid in both where !Self.isGone(pid) { kill(pid, SIGKILL) } }
+    rig.controller.stop()
+    #expect(await eventually(within: 5) { both.allSatisfy(Self.isGone) },
+            "still running: \(both.filter { !Self.isGone($0) }) (controller \(both[0]), its child \(both[1]))")
+  }
 }
