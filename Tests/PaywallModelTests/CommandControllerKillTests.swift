@@ -4,7 +4,9 @@ import PaywallModel
 
 /// The `command` controller killed (`SIGKILL`, no chance to clean up) at each point of a purchase.
 /// After each: what the purchase returned, the status, what was reported, and that the next
-/// request fails at once instead of hanging.
+/// request fails at once instead of hanging. The command is `exec python3 …`, so the shell
+/// becomes the controller and its death is seen as it is; `shellReportsTheSignalItsCommandDiedOf`
+/// covers a command the shell waits for.
 @Suite struct CommandControllerKillTests {
   struct KillPoint: Sendable, CustomTestStringConvertible {
     var name: String
@@ -33,6 +35,18 @@ import PaywallModel
               message: "the controller command was killed by signal 9", statusAfter: .inactive),
   ]
 
+  static func exec(_ path: String) -> String { "exec python3 \(path)" }
+
+  /// Without `exec`, `sh` waits for the controller and exits 128 + the signal that killed it:
+  /// the message says both, and what the shell wrote ("Killed").
+  @Test(.timeLimit(.minutes(1)))
+  func shellReportsTheSignalItsCommandDiedOf() async throws {
+    let rig = try CommandControllerTests.Rig(Self.script(killing: Self.points[0]), status: .inactive)
+    defer { rig.stop() }
+    let message = CommandControllerTests.failureMessage(await rig.purchase(TestCatalog.annual)) ?? "nil"
+    #expect(message.hasPrefix("the controller command exited with status 137 (killed by signal 9) before answering"), "\(message)")
+  }
+
   static func script(killing point: KillPoint) -> String {
     """
     import json, os, signal, sys
@@ -50,7 +64,7 @@ import PaywallModel
 
   @Test(.timeLimit(.minutes(1)), arguments: points)
   func killedDuringAPurchase(at point: KillPoint) async throws {
-    let rig = try CommandControllerTests.Rig(Self.script(killing: point), status: .inactive)
+    let rig = try CommandControllerTests.Rig(Self.script(killing: point), status: .inactive, command: Self.exec)
     defer { rig.stop() }
     let result = try #require(await rig.purchase(TestCatalog.annual))
     if let expected = point.result {
@@ -75,7 +89,7 @@ import PaywallModel
 
   @Test(.timeLimit(.minutes(1)))
   func killedBeforeAnyRequest() async throws {
-    let rig = try CommandControllerTests.Rig("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    let rig = try CommandControllerTests.Rig("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", command: Self.exec)
     defer { rig.stop() }
     #expect(await eventually { rig.problems.value == ["the controller command was killed by signal 9"] }, "\(rig.problems.value)")
     let message = CommandControllerTests.failureMessage(await rig.purchase(TestCatalog.annual))

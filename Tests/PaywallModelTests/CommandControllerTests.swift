@@ -335,6 +335,7 @@ import PaywallModel
       """
     let rig = try Rig(script, timeout: 1)
     defer { rig.stop() }
+    #expect(await eventually { rig.problems.value.contains { $0.hasPrefix("controller stderr: yyy") } }, "the flood started")
     let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
     #expect(message?.hasPrefix("the controller command did not answer request 1 within 1 s; stderr: ") == true, "\(message ?? "nil")")
     #expect(message?.hasSuffix("yyyy") == true, "\(message ?? "nil")")

@@ -28,8 +28,17 @@ struct ControllerProcessTests {
       let argv = ["bash", "-c", closeAll, Fixtures.repositoryRoot.path, CommandLineTests.binary.path] + arguments
       var cArguments = argv.map { strdup($0) } + [nil]
       defer { for pointer in cArguments { free(pointer) } }
+      // The test runs on a dispatch thread, which blocks most signals; the binary must start
+      // with none blocked, as from a shell, or the signals this suite sends stay pending.
+      var attributes = posix_spawnattr_t()
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      var empty = sigset_t()
+      sigemptyset(&empty)
+      posix_spawnattr_setsigmask(&attributes, &empty)
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
       var pid: pid_t = 0
-      let spawned = posix_spawnp(&pid, "bash", &actions, nil, &cArguments, &cEnvironment)
+      let spawned = posix_spawnp(&pid, "bash", &actions, &attributes, &cArguments, &cEnvironment)
       guard spawned == 0 else { throw FixtureError("cannot start the binary: \(String(cString: strerror(spawned)))") }
       self.pid = pid
     }
@@ -112,11 +121,12 @@ struct ControllerProcessTests {
     #expect(Self.waitUntilGone(pids).isEmpty, "the controller \(pids[0]) or its child \(pids[1]) outlived play")
   }
 
-  /// `play` that ends normally stops a controller that ignores SIGTERM, and its child.
+  /// `play` that ends normally (its purchase timed out) stops a controller that ignores SIGTERM,
+  /// and its child.
   @Test func aNormalEndOfPlayEndsTheControllerAndItsChildren() throws {
     let directory = try Fixtures.directory(["controller.py": Self.stubborn])
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let play = try RunningBinary(["play", "paywalls", "--controller", "command",
+    let play = try RunningBinary(["play", "paywalls", "--controller", "command", "--controller-timeout", "3s", "--keys", "enter",
                                   "--controller-command", "python3 '\(directory)/controller.py' '\(directory)/pids'",
                                   "--fresh", "--state-dir", directory + "/state"], directory: directory)
     let pids = try #require(Self.pids(in: directory + "/pids"), "the controller started: \(play.stderr)")

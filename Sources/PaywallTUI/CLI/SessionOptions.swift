@@ -248,6 +248,9 @@ struct AppSession {
       commandController = spawned
       controller = spawned
     }
+    // A usage error found after the controller started must not leave its process running.
+    var started = commandController
+    defer { started?.stop() }
     if options.controller != .scripted && options.outcome != nil {
       throw CLIFailure.usage("--outcome applies to --controller scripted")
     }
@@ -263,6 +266,7 @@ struct AppSession {
                              clock: clock, statusCache: access.canWrite ? cache : nil, store: store, timeRate: timeRate,
                              assignmentFile: access.canWrite ? assignmentFile : nil, onEvent: onEvent)
     relay.attach(runtime)
+    started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
                       stateAccess: access, newUser: isNewUser ? book : nil)
   }

@@ -54,6 +54,9 @@ struct PlayCommand: CLICommand {
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
+    // No terminal routes signals to a loop here: SIGTERM, SIGHUP and SIGINT end the controller's
+    // process group before `play` dies of them.
+    if session.controller == .command { ControllerGroups.endWithFatalSignals() }
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock) { event in
       events.append(event)
       eventFile?.write(event)
