@@ -325,6 +325,33 @@ import PaywallModel
     #expect(problems.allSatisfy { $0.count <= 200 }, "every problem is one short line")
   }
 
+  /// Junk and status changes on stdout as fast as it can write them: the problems it causes are
+  /// budgeted like stderr, and the status is the last one set.
+  @Test(.timeLimit(.minutes(1)))
+  func aFloodOfJunkOnStdoutIsReportedInBoundedAmounts() async throws {
+    let script = """
+      import json, sys, time
+      junk = "junk " * 20 + "\\n"
+      status = json.dumps({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]}) + "\\n"
+      start = time.monotonic()
+      while time.monotonic() - start < 3:
+          sys.stdout.write(junk + status)
+      sys.stdout.write(json.dumps({"method": "setSubscriptionStatus", "status": "inactive"}) + "\\n")
+      sys.stdout.flush()
+      sys.stdin.readline()
+      """
+    let rig = try Rig(script, status: .unknown)
+    defer { rig.stop() }
+    let started = ContinuousClock.now
+    #expect(await eventually(within: 10) { rig.problems.value.contains { $0.contains("more lines not shown") } },
+            "\(rig.problems.value.count) problems")
+    #expect(await eventually(within: 10) { rig.status.status == .inactive }, "the last status set wins: \(rig.status.status)")
+    let problems = rig.problems.value
+    let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
+    #expect(Double(problems.count) <= 12 * seconds + 2, "\(problems.count) problems in about \(seconds) s")
+    #expect(problems.first?.contains("not a JSON object: junk junk") == true, "\(problems.first ?? "none")")
+  }
+
   /// Never answers, only floods stderr: the request times out on time and says what stderr said last.
   @Test(.timeLimit(.minutes(1)))
   func aControllerThatOnlyFloodsStderrTimesOutWithItsLastLine() async throws {

@@ -52,6 +52,9 @@ public final class CommandPurchaseController: PurchaseController {
     }
   }
 
+  /// The conversation, once started (the fuzz target looks at it).
+  var currentExchange: ControllerExchange? { exchange.withLock { $0 } }
+
   /// Closes its stdin and ends its process group: SIGTERM, then SIGKILL to whatever is left
   /// after a second. Returns once that is done.
   public func stop() {

@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 
 /// The conversation with one controller process: requests out on its stdin, lines in from its
-/// stdout, a bounded tail of its stderr, and its end. Four threads of its own (writer, two
-/// readers, the exit waiter) keep every blocking call off the app's loop and the task pool.
+/// stdout, a bounded tail of its stderr, and its end. Five threads of its own (writer, two
+/// readers, the exit waiter, the timeouts) keep every blocking call off the app's loop and the
+/// task pool.
 final class ControllerExchange: @unchecked Sendable {
   enum Kind { case purchase, restore }
 
@@ -36,12 +37,18 @@ final class ControllerExchange: @unchecked Sendable {
     var outbox: [(id: Int, bytes: [UInt8])]? = []
     /// The most bytes a reader held of one unfinished line (the fuzz target checks the bound).
     var peakPending = 0
+    /// Its threads still running.
+    var threads = 0
+    /// When each waiting request times out.
+    var deadlines: [Int: Date] = [:]
   }
 
   /// Longest stdout line kept (longer ones are cut and reported as malformed); stderr lines are
   /// cut at `stderrLineLimit`.
   static let outputLineLimit = 1 << 20
   static let stderrLineLimit = 300
+  /// How much stderr is read a second at most (a log, however chatty, stays well below).
+  static let stderrBytesPerSecond = 2 << 20
   /// How long the exit waits for the last bytes of stdout and stderr after the process ended
   /// (a child it left behind may hold the pipes open).
   static let drainTime: Duration = .seconds(1)
@@ -66,10 +73,35 @@ final class ControllerExchange: @unchecked Sendable {
 
   /// False when the system refuses a thread (errno says why).
   func startThreads() -> Bool {
-    DetachedThread.start("controller-out") { self.readOutput() }
-      && DetachedThread.start("controller-err") { self.readErrors() }
-      && DetachedThread.start("controller-in") { self.writeRequests() }
-      && DetachedThread.start("controller-exit") { self.waitForExit() }
+    func start(_ name: String, _ body: @escaping @Sendable (ControllerExchange) -> Void) -> Bool {
+      state.withLock { $0.threads += 1 }
+      let started = DetachedThread.start(name) {
+        body(self)
+        self.changed.lock()
+        self.state.withLock { $0.threads -= 1 }
+        self.changed.broadcast()
+        self.changed.unlock()
+      }
+      if !started { state.withLock { $0.threads -= 1 } }
+      return started
+    }
+    return start("controller-out") { $0.readOutput() }
+      && start("controller-err") { $0.readErrors() }
+      && start("controller-in") { $0.writeRequests() }
+      && start("controller-exit") { $0.waitForExit() }
+      && start("controller-time") { $0.expireRequests() }
+  }
+
+  /// Waits until its threads have all ended (after the process ended and `stop()`); false if
+  /// they still run after `seconds`. For the fuzz target, which checks that nothing lingers.
+  func waitForThreads(within seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    changed.lock()
+    defer { changed.unlock() }
+    while state.withLock({ $0.threads > 0 }) {
+      if !changed.wait(until: deadline) { return state.withLock { $0.threads == 0 } }
+    }
+    return true
   }
 
   /// The most bytes held of one unfinished line so far.
@@ -99,22 +131,53 @@ final class ControllerExchange: @unchecked Sendable {
         return
       }
       let line = JSONOutput.object([("id", .number(String(id)))] + fields).text + "\n"
-      let timeout = self.timeout
-      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
-        guard let self else { return }
-        self.fail(id, "the controller command did not answer request \(id) within \(CommandPurchaseController.format(timeout))"
-          + self.state.withLock { $0.stderr.note })
-      }
+      let deadline = Date().addingTimeInterval(timeout)
       changed.lock()
-      state.withLock { $0.outbox?.append((id, Array(line.utf8))) }
+      state.withLock {
+        $0.outbox?.append((id, Array(line.utf8)))
+        $0.deadlines[id] = deadline
+      }
       changed.broadcast()
       changed.unlock()
     }
   }
 
+  /// Fails each request still waiting when its `timeout` is up. One thread for all of them:
+  /// nothing of a request outlives it (a timer per request would wait out its full time).
+  private func expireRequests() {
+    changed.lock()
+    while true {
+      let (stopped, next, expired) = state.withLock { state -> (Bool, Date?, [Int]) in
+        let now = Date()
+        let expired = state.deadlines.filter { $0.value <= now }.keys.sorted()
+        for id in expired { state.deadlines[id] = nil }
+        return (state.outbox == nil, state.deadlines.values.min(), expired)
+      }
+      if stopped { break }
+      if !expired.isEmpty {
+        changed.unlock()
+        let note = state.withLock { $0.stderr.note }
+        for id in expired {
+          fail(id, "the controller command did not answer request \(id) within \(CommandPurchaseController.format(timeout))" + note)
+        }
+        changed.lock()
+        continue
+      }
+      if let next {
+        _ = changed.wait(until: next)
+      } else {
+        changed.wait()
+      }
+    }
+    changed.unlock()
+  }
+
   /// Fails request `id` with `message` (reported as a problem), if it is still waiting.
   private func fail(_ id: Int, _ message: String) {
-    guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+    guard let waiting = state.withLock({ state -> Waiting? in
+      state.deadlines[id] = nil
+      return state.waiting.removeValue(forKey: id)
+    }) else { return }
     onProblem(message)
     waiting.continuation.resume(returning: .problem(message))
   }
@@ -224,14 +287,25 @@ final class ControllerExchange: @unchecked Sendable {
   private func readErrors() {
     var lines = LineSplitter(limit: Self.stderrLineLimit)
     func take(_ line: [UInt8]) {
-      let text = UntrustedText.sanitize(String(decoding: line, as: UTF8.self))
-      guard !text.allSatisfy(\.isWhitespace) else { return }
-      state.withLock { $0.stderr.append(text) }
-      budget.report("controller stderr: " + text)
+      guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+      state.withLock { $0.stderr.append(line) }
+      budget.report { "controller stderr: " + UntrustedText.sanitize(String(decoding: line, as: UTF8.self)) }
     }
+    // Past `stderrBytesPerSecond`, this thread pauses until the second is over: the controller
+    // then waits on its own writes, and a flood costs us a bounded share of a CPU.
+    let clock = ContinuousClock()
+    var second = clock.now
+    var bytesThisSecond = 0
     Self.readAll(endpoints.errors) { chunk in
       lines.feed(chunk) { line, _ in take(line) }
       notePending(lines.pending.count)
+      bytesThisSecond += chunk.count
+      if bytesThisSecond >= Self.stderrBytesPerSecond {
+        let rest = second + .seconds(1) - clock.now
+        if rest > .zero { usleep(UInt32(rest.components.attoseconds / 1_000_000_000_000)) }
+        second = clock.now
+        bytesThisSecond = 0
+      }
     }
     if let (last, _) = lines.finish() { take(last) }
     changed.lock()
@@ -275,14 +349,17 @@ final class ControllerExchange: @unchecked Sendable {
     case .blank: return
     case .malformed(let message): malformed(message)
     case .setStatus(let newStatus): status.set(newStatus)
-    case .badStatus(let message): budget.report(message)
+    case .badStatus(let message): budget.report { message }
     case .answer(let id, let result, let error, let shown): answer(id: id, result: result, error: error, shown: shown)
     }
   }
 
   private func answer(id: Int, result: String, error: String?, shown: String) {
-    guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) else {
-      budget.report("the controller command answered request \(id), which is not waiting (late or unknown): \(shown)")
+    guard let waiting = state.withLock({ state -> Waiting? in
+      state.deadlines[id] = nil
+      return state.waiting.removeValue(forKey: id)
+    }) else {
+      budget.report { "the controller command answered request \(id), which is not waiting (late or unknown): \(shown)" }
       return
     }
     let reply: Reply
@@ -291,12 +368,12 @@ final class ControllerExchange: @unchecked Sendable {
     case (.purchase, "cancelled"): reply = .purchase(.cancelled)
     case (.purchase, "pending"): reply = .purchase(.pending)
     case (.purchase, "restored"): reply = .purchase(.restored)
-    case (.purchase, "failed"): reply = .purchase(.failed(PurchaseError(error ?? "The purchase failed")))
+    case (.purchase, "failed"): reply = .purchase(.failed(PurchaseError(error.map { StderrTail.cappedHead($0, 300) } ?? "The purchase failed")))
     case (.restore, "restored"): reply = .restore(.restored)
-    case (.restore, "failed"): reply = .restore(.failed(error.map(PurchaseError.init)))
+    case (.restore, "failed"): reply = .restore(.failed(error.map { PurchaseError(StderrTail.cappedHead($0, 300)) }))
     default:
       let expected = waiting.kind == .purchase ? "purchased, cancelled, pending, failed or restored" : "restored or failed"
-      let message = "the controller command answered request \(id) with result '\(result)'; expected \(expected)"
+      let message = "the controller command answered request \(id) with result '\(StderrTail.cappedHead(result, 60))'; expected \(expected)"
       onProblem(message)
       reply = .problem(message)
     }
@@ -309,7 +386,7 @@ final class ControllerExchange: @unchecked Sendable {
     if let oldest {
       fail(oldest, message)
     } else {
-      budget.report(message)
+      budget.report { message }
     }
   }
 }

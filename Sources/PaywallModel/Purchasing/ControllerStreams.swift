@@ -46,23 +46,24 @@ struct LineSplitter {
 }
 
 /// The last few lines a controller wrote to stderr, each cut short, for the messages that say
-/// how it failed ("…; stderr: Traceback … ValueError: bad config").
+/// how it failed ("…; stderr: Traceback … ValueError: bad config"). Kept as bytes: a flood of
+/// lines costs a copy each, and text is made only for a message.
 struct StderrTail {
   static let lines = 3
   static let characters = 120
-  private(set) var recent: [String] = []
+  private(set) var recent: [[UInt8]] = []
 
-  mutating func append(_ line: String) {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { return }
-    recent.append(trimmed)
-    if recent.count > Self.lines { recent.removeFirst(recent.count - Self.lines) }
+  mutating func append(_ line: [UInt8]) {
+    guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+    if recent.count == Self.lines { recent.removeFirst() }
+    recent.append(line)
   }
 
   /// "; stderr: LAST LINES" (the end kept when it is too long), or "" when stderr said nothing.
   var note: String {
     guard !recent.isEmpty else { return "" }
-    return "; stderr: " + Self.cappedTail(recent.joined(separator: " / "), Self.characters)
+    let text = recent.map { UntrustedText.sanitize(String(decoding: $0, as: UTF8.self)).trimmingCharacters(in: .whitespaces) }
+    return "; stderr: " + Self.cappedTail(text.joined(separator: " / "), Self.characters)
   }
 
   /// `text` when it is at most `limit` characters, else "…" and its last `limit - 1`.
@@ -87,7 +88,7 @@ final class ProblemBudget: @unchecked Sendable {
   private var windowStart = ContinuousClock.now
   private var used = 0
   private var suppressed = 0
-  private var last = ""
+  private var last: (@Sendable () -> String)?
   private var summaryDue = false
 
   init(perSecond: Int, emit: @escaping @Sendable (String) -> Void) {
@@ -95,7 +96,9 @@ final class ProblemBudget: @unchecked Sendable {
     self.emit = emit
   }
 
-  func report(_ message: String) {
+  /// Reports `message` if this second has room; else counts it, and makes the text only if it
+  /// is the last one held back when the second is over.
+  func report(_ message: @escaping @Sendable () -> String) {
     lock.lock()
     let now = ContinuousClock.now
     if now - windowStart >= .seconds(1) && !summaryDue {
@@ -105,18 +108,18 @@ final class ProblemBudget: @unchecked Sendable {
     if used < perSecond {
       used += 1
       lock.unlock()
-      emit(message)
+      emit(message())
       return
     }
     suppressed += 1
     last = message
     let schedule = !summaryDue
     summaryDue = true
-    let due = windowStart + .seconds(1)
+    let delay = windowStart + .seconds(1) - now
     lock.unlock()
     if schedule {
-      let delay = max(0, Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds))
-      DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in self?.summarize() }
+      let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in self?.summarize() }
     }
   }
 
@@ -125,11 +128,12 @@ final class ProblemBudget: @unchecked Sendable {
     lock.lock()
     let (count, latest) = (suppressed, last)
     suppressed = 0
+    last = nil
     summaryDue = false
     windowStart = ContinuousClock.now
     used = 0
     lock.unlock()
-    guard count > 0 else { return }
-    emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(StderrTail.cappedHead(latest, 100)))")
+    guard count > 0, let latest else { return }
+    emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(StderrTail.cappedHead(latest(), 100)))")
   }
 }

@@ -10,7 +10,7 @@ struct SessionOptions {
   static let options: [OptionSpec] = [
     .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command."),
     .option("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s."),
-    .option("controller-command", "cmd", "Shell command of a JSON-lines controller (with --controller command)."),
+    .option("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command)."),
     .option("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s)."),
     .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one)."),
     .option("state-dir", "dir", "Where the status cache and the store's ledger live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
