@@ -198,7 +198,7 @@ public enum ControllerGroups {
   }
 
   /// Ends every registered group: SIGTERM, up to `graceMilliseconds` for the leaders to go, then
-  /// SIGKILL. Async-signal-safe (kill, nanosleep, open/read/close only).
+  /// SIGKILL. Async-signal-safe (kill and nanosleep only).
   static func endAll(graceMilliseconds: Int) {
     var any = false
     for index in slots.indices {
