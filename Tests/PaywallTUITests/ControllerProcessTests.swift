@@ -68,15 +68,15 @@ struct ControllerProcessTests {
     kill(pid, 0) != 0 || TerminalEndToEndTests.isZombie(pid)
   }
 
-  /// Waits for the controller's pid file ("CONTROLLER CHILD"); nil after 10 s.
-  static func pids(in file: String) -> [Int32]? {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
+  /// Waits for the controller's pid file ("CONTROLLER CHILD"); nil after `seconds`.
+  static func pids(in file: String, within seconds: Double = 10) -> [Int32]? {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
       let numbers = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
         .split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) }
       if numbers.count == 2 { return numbers }
       usleep(10_000)
-    }
+    } while Date() < deadline
     return nil
   }
 
@@ -153,5 +153,33 @@ struct ControllerProcessTests {
     if let pids = Self.pids(in: directory + "/pids") {
       #expect(Self.waitUntilGone(pids).isEmpty, "the controller or its child outlived play")
     }
+  }
+
+  /// Processes whose command line mentions `text` (the test's own directory).
+  static func processes(mentioning text: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+      guard pid != getpid(), !isGone(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+      return String(decoding: data, as: UTF8.self).contains(text)
+    }
+  }
+
+  /// A usage error found after the controller started (`--outcome` with `--controller command`)
+  /// exits 2 and leaves no process of the controller behind. Before: the controller, which does
+  /// not read its stdin, lived on.
+  @Test func aUsageErrorAfterTheControllerStartedLeavesNothingRunning() throws {
+    let directory = try Fixtures.directory(["controller.py": Self.stubborn])
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let play = try RunningBinary(["play", "paywalls", "--controller", "command", "--outcome", "purchase=pending",
+                                  "--controller-command", "python3 '\(directory)/controller.py' '\(directory)/pids'",
+                                  "--fresh", "--state-dir", directory + "/state"], directory: directory)
+    #expect(play.wait(within: 20) == "exit 2", "\(play.stderr)")
+    #expect(play.stderr.contains("--outcome applies to --controller scripted"), "\(play.stderr)")
+    let deadline = Date().addingTimeInterval(5)
+    while !Self.processes(mentioning: directory).isEmpty && Date() < deadline { usleep(10_000) }
+    let left = Self.processes(mentioning: directory)
+    for pid in left { kill(pid, SIGKILL) }
+    if let pids = Self.pids(in: directory + "/pids", within: 0) { for pid in pids where !Self.isGone(pid) { kill(pid, SIGKILL) } }
+    #expect(left.isEmpty, "still running: \(left)")
   }
 }
