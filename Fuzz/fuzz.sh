@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/.build-fuzz
-TARGETS=(paywall catalog storekit template audience command-line play ledger status user render)
+TARGETS=(paywall catalog storekit template audience command-line controller play ledger status user render)
 
 runs=20000
 seed=1
@@ -176,11 +176,17 @@ for target in "${chosen[@]}"; do
     fi
   fi
 
+  # The controller target's threads and tasks are freed a moment after each input ends, which
+  # makes libFuzzer run its stop-the-world leak check after nearly every input (a third of the
+  # speed); its leaks are checked once, when the run ends, instead.
+  per_input=()
+  [[ $target == controller ]] && per_input=(-detect_leaks=0)
+
   log=$log_dir/$target.log
   start=$(date +%s%N)
   FUZZ_TARGET=$target "$BIN" "$work" "Fuzz/corpus/$target" "${dict[@]}" -runs="$runs" -seed="$seed" \
     -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len" -artifact_prefix="$artifacts" \
-    -print_final_stats=1 > "$log" 2>&1
+    "${per_input[@]}" -print_final_stats=1 > "$log" 2>&1
   status=$?
   seconds=$(awk -v ns=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.1f", ns / 1e9 }')
   executed=$(grep -o -E 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{print $2}')

@@ -10,7 +10,7 @@ struct FuzzTarget: Sendable {
 }
 
 let allTargets: [FuzzTarget] = [
-  paywallTarget, catalogTarget, storeKitTarget, templateTarget, audienceTarget, commandLineTarget, playTarget,
+  paywallTarget, catalogTarget, storeKitTarget, templateTarget, audienceTarget, commandLineTarget, controllerTarget, playTarget,
   ledgerTarget, statusTarget, userTarget, renderTarget,
 ]
 

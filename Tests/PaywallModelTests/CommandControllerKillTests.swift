@@ -4,7 +4,9 @@ import PaywallModel
 
 /// The `command` controller killed (`SIGKILL`, no chance to clean up) at each point of a purchase.
 /// After each: what the purchase returned, the status, what was reported, and that the next
-/// request fails at once instead of hanging.
+/// request fails at once instead of hanging. The command is `exec python3 …`, so the shell
+/// becomes the controller and its death is seen as it is; `shellReportsTheSignalItsCommandDiedOf`
+/// covers a command the shell waits for.
 @Suite struct CommandControllerKillTests {
   struct KillPoint: Sendable, CustomTestStringConvertible {
     var name: String
@@ -33,6 +35,18 @@ import PaywallModel
               message: "the controller command was killed by signal 9", statusAfter: .inactive),
   ]
 
+  static func exec(_ path: String) -> String { "exec python3 \(path)" }
+
+  /// Without `exec`, `sh` waits for the controller and exits 128 + the signal that killed it:
+  /// the message says both, and what the shell wrote ("Killed").
+  @Test(.timeLimit(.minutes(1)))
+  func shellReportsTheSignalItsCommandDiedOf() async throws {
+    let rig = try CommandControllerTests.Rig(Self.script(killing: Self.points[0]), status: .inactive)
+    defer { rig.stop() }
+    let message = CommandControllerTests.failureMessage(await rig.purchase(TestCatalog.annual)) ?? "nil"
+    #expect(message.hasPrefix("the controller command exited with status 137 (killed by signal 9) before answering"), "\(message)")
+  }
+
   static func script(killing point: KillPoint) -> String {
     """
     import json, os, signal, sys
@@ -50,7 +64,7 @@ import PaywallModel
 
   @Test(.timeLimit(.minutes(1)), arguments: points)
   func killedDuringAPurchase(at point: KillPoint) async throws {
-    let rig = try CommandControllerTests.Rig(Self.script(killing: point), status: .inactive)
+    let rig = try CommandControllerTests.Rig(Self.script(killing: point), status: .inactive, command: Self.exec)
     defer { rig.stop() }
     let result = try #require(await rig.purchase(TestCatalog.annual))
     if let expected = point.result {
@@ -75,7 +89,7 @@ import PaywallModel
 
   @Test(.timeLimit(.minutes(1)))
   func killedBeforeAnyRequest() async throws {
-    let rig = try CommandControllerTests.Rig("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    let rig = try CommandControllerTests.Rig("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", command: Self.exec)
     defer { rig.stop() }
     #expect(await eventually { rig.problems.value == ["the controller command was killed by signal 9"] }, "\(rig.problems.value)")
     let message = CommandControllerTests.failureMessage(await rig.purchase(TestCatalog.annual))
@@ -96,5 +110,40 @@ import PaywallModel
     defer { rig.stop() }
     let result = await rig.purchase(TestCatalog.annual)
     #expect(result?.name == "purchased")
+  }
+
+  /// Whether `pid` is gone (or a zombie nobody reaped yet: it runs no more).
+  static func isGone(_ pid: Int32) -> Bool {
+    if kill(pid, 0) != 0 { return true }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+  }
+
+  /// `stop()` ends the controller's whole process group: the controller, though it ignores
+  /// SIGTERM, and the child it started in the background (before: both lived on).
+  @Test(.timeLimit(.minutes(1)))
+  func stopEndsTheWholeProcessGroupEvenWhenItIgnoresSIGTERM() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pids = directory.file("pids")
+    let script = """
+      import os, signal, subprocess, sys, time
+      signal.signal(signal.SIGTERM, signal.SIG_IGN)
+      child = subprocess.Popen(["sleep", "300"])
+      with open("\(pids).tmp", "w") as f:
+          f.write("%d %d" % (os.getpid(), child.pid))
+      os.rename("\(pids).tmp", "\(pids)")
+      while True:
+          time.sleep(3600)
+      """
+    let rig = try CommandControllerTests.Rig(script)
+    defer { rig.stop() }
+    #expect(await eventually { FileManager.default.fileExists(atPath: pids) })
+    let both = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+    try #require(both.count == 2)
+    defer { for pid in both where !Self.isGone(pid) { kill(pid, SIGKILL) } }
+    rig.controller.stop()
+    #expect(await eventually(within: 5) { both.allSatisfy(Self.isGone) },
+            "still running: \(both.filter { !Self.isGone($0) }) (controller \(both[0]), its child \(both[1]))")
   }
 }

@@ -13,12 +13,14 @@ import PaywallModel
     let problems = Locked<[String]>([])
     let controller: CommandPurchaseController
 
-    init(_ script: String, timeout: Double = 5, status: SubscriptionStatus = .inactive) throws {
+    /// `command` turns the script's path into the command line (default `python3 PATH`).
+    init(_ script: String, timeout: Double = 5, status: SubscriptionStatus = .inactive,
+         command: (String) -> String = { "python3 \($0)" }) throws {
       directory = try TemporaryDirectory()
       let path = try directory.write("controller.py", script)
       self.status = SubscriptionStatusStore(status)
       let problems = self.problems
-      controller = CommandPurchaseController(command: "python3 \(path)", status: self.status, timeout: timeout,
+      controller = CommandPurchaseController(command: command(path), status: self.status, timeout: timeout,
                                              onProblem: { problems.append($0) })
       try controller.start()
     }
@@ -282,5 +284,121 @@ import PaywallModel
     let result = await within(10, "the purchase") { await controller.purchase(product: TestCatalog.annual) }
     let message = Self.failureMessage(result)
     #expect(message?.contains("127") == true || message?.contains("cannot write") == true, "\(message ?? "nil")")
+  }
+
+  // MARK: - Hostile controllers (issue 14)
+
+  /// Writes 100-character lines to stderr as fast as it can from a thread, and answers every
+  /// purchase (after setting the status) all the same.
+  static let stderrFloodThatAnswers = """
+    import json, sys, threading
+
+    def flood():
+        while True:
+            sys.stderr.write("x" * 100 + "\\n")
+
+    threading.Thread(target=flood, daemon=True).start()
+    for line in iter(sys.stdin.readline, ""):
+        rid = json.loads(line)["id"]
+        sys.stdout.write(json.dumps({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]}) + "\\n")
+        sys.stdout.write(json.dumps({"id": rid, "result": "purchased"}) + "\\n")
+        sys.stdout.flush()
+    """
+
+  /// A flood of stderr is kept as a bounded tail, not one problem a line: the answer arrives,
+  /// and what is reported stays a handful a second however fast the lines come. (Before: one
+  /// problem per line, tens of thousands a second, each a message queued ahead of the keys.)
+  @Test(.timeLimit(.minutes(1)))
+  func aStderrFloodIsReportedInBoundedAmountsAndAnswersStillArrive() async throws {
+    let rig = try Rig(Self.stderrFloodThatAnswers)
+    defer { rig.stop() }
+    let started = ContinuousClock.now
+    let purchase = await rig.purchase(TestCatalog.annual)
+    #expect(purchase?.name == "purchased")
+    #expect(await eventually { rig.status.status == .active(["pro"]) })
+    // The flood goes on; what was not shown is summed up, not dropped silently.
+    #expect(await eventually(within: 5) { rig.problems.value.contains { $0.contains("more lines not shown") } },
+            "\(rig.problems.value.count) problems, the last: \(rig.problems.value.last ?? "none")")
+    let problems = rig.problems.value
+    let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
+    #expect(Double(problems.count) <= 12 * seconds + 2, "\(problems.count) problems in about \(seconds) s")
+    #expect(problems.allSatisfy { $0.count <= 200 }, "every problem is one short line")
+  }
+
+  /// Junk and status changes on stdout as fast as it can write them: the problems it causes are
+  /// budgeted like stderr, and the status is the last one set.
+  @Test(.timeLimit(.minutes(1)))
+  func aFloodOfJunkOnStdoutIsReportedInBoundedAmounts() async throws {
+    let script = """
+      import json, sys, time
+      junk = "junk " * 20 + "\\n"
+      status = json.dumps({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]}) + "\\n"
+      start = time.monotonic()
+      while time.monotonic() - start < 3:
+          sys.stdout.write(junk + status)
+      sys.stdout.write(json.dumps({"method": "setSubscriptionStatus", "status": "inactive"}) + "\\n")
+      sys.stdout.flush()
+      sys.stdin.readline()
+      """
+    let rig = try Rig(script, status: .unknown)
+    defer { rig.stop() }
+    let started = ContinuousClock.now
+    #expect(await eventually(within: 10) { rig.problems.value.contains { $0.contains("more lines not shown") } },
+            "\(rig.problems.value.count) problems")
+    #expect(await eventually(within: 10) { rig.status.status == .inactive }, "the last status set wins: \(rig.status.status)")
+    let problems = rig.problems.value
+    let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
+    #expect(Double(problems.count) <= 12 * seconds + 2, "\(problems.count) problems in about \(seconds) s")
+    #expect(problems.first?.contains("not a JSON object: junk junk") == true, "\(problems.first ?? "none")")
+  }
+
+  /// Never answers, only floods stderr: the request times out on time and says what stderr said last.
+  @Test(.timeLimit(.minutes(1)))
+  func aControllerThatOnlyFloodsStderrTimesOutWithItsLastLine() async throws {
+    let script = """
+      import sys
+      while True:
+          sys.stderr.write("y" * 100 + "\\n")
+      """
+    let rig = try Rig(script, timeout: 1)
+    defer { rig.stop() }
+    #expect(await eventually { rig.problems.value.contains { $0.hasPrefix("controller stderr: yyy") } }, "the flood started")
+    let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
+    #expect(message?.hasPrefix("the controller command did not answer request 1 within 1 s; stderr: ") == true, "\(message ?? "nil")")
+    #expect(message?.hasSuffix("yyyy") == true, "\(message ?? "nil")")
+    #expect((message?.count ?? 0) <= 200, "capped: \(message?.count ?? 0) characters")
+  }
+
+  /// A controller that ends before it reads the request: the failure says how it ended and what
+  /// it said on stderr, never a Foundation error code (it was "NSCocoaErrorDomain error 512"
+  /// when the write to its closed stdin lost the race with noticing the exit). Several tries,
+  /// because the write and the exit race.
+  @Test(.timeLimit(.minutes(1)))
+  func aControllerThatExitsAtOnceSaysHowItEndedAndItsStderr() async throws {
+    for attempt in 1...8 {
+      let rig = try Rig("", command: { _ in "echo 'bad config: no key' >&2; exit 3" })
+      defer { rig.stop() }
+      let message = Self.failureMessage(await rig.purchase(TestCatalog.annual)) ?? "nil"
+      #expect(message.contains("exited with status 3"), "attempt \(attempt): \(message)")
+      #expect(message.contains("stderr: bad config: no key"), "attempt \(attempt): \(message)")
+      #expect(!message.contains("NSCocoaErrorDomain"), "attempt \(attempt): \(message)")
+    }
+  }
+
+  /// The command is a `sh -c` command line: an environment assignment in front of it works.
+  @Test(.timeLimit(.minutes(1)))
+  func theCommandIsAShellCommandLine() async throws {
+    let script = """
+      import json, os, sys
+      for line in iter(sys.stdin.readline, ""):
+          rid = json.loads(line)["id"]
+          result = "purchased" if os.environ.get("FOO") == "1" else "cancelled"
+          sys.stdout.write(json.dumps({"id": rid, "result": result}) + "\\n")
+          sys.stdout.flush()
+      """
+    let rig = try Rig(script, command: { "FOO=1 python3 \($0)" })
+    defer { rig.stop() }
+    let result = await rig.purchase(TestCatalog.annual)
+    #expect(result?.name == "purchased", "problems: \(rig.problems.value)")
   }
 }

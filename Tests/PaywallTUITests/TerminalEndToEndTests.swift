@@ -506,6 +506,34 @@ struct TerminalEndToEndTests {
     if alive { kill(pid, SIGKILL) }
   }
 
+  /// A controller that floods stderr (Benchmarks/stderr_flood_controller.py): keys still move the
+  /// selection, and `q` or SIGTERM quits at once with the usual code, taking the controller and
+  /// the child it started with it. Before: keys, `q`, Ctrl-C, SIGTERM and SIGHUP were all ignored.
+  @Test(arguments: ["q", "SIGTERM"])
+  func aControllerFloodingStderrNeverHoldsUpTheKeysOrTheQuit(quit: String) throws {
+    let pane = try TmuxPane("""
+      FLOOD_PIDS="$DIR/pids" "$BIN" run paywalls --controller command \\
+        --controller-command 'python3 Benchmarks/stderr_flood_controller.py' --state-dir "$DIR/state" --fresh
+      echo $? > "$DIR/exit"
+      """)
+    pane.wait(forText: "● Annual")
+    let pids = try #require(ControllerProcessTests.pids(in: pane.directory + "/pids"))
+    defer { for pid in pids where !ControllerProcessTests.isGone(pid) { kill(pid, SIGKILL) } }
+    try pane.send("Right")
+    #expect(pane.wait(forText: "● Monthly", within: 5))
+    try pane.send("Left")
+    #expect(pane.wait(forText: "● Annual", within: 5))
+    if quit == "q" {
+      try pane.send("q")
+      try pane.send("q")
+    } else {
+      let pid = try #require(try pane.appPID())
+      kill(pid, SIGTERM)
+    }
+    #expect(pane.wait(forFile: "exit", within: 10) == (quit == "q" ? "0" : "143"))
+    #expect(ControllerProcessTests.waitUntilGone(pids).isEmpty, "the controller \(pids[0]) or its child \(pids[1]) outlived the app")
+  }
+
   static func isZombie(_ pid: Int32) -> Bool {
     let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     return stat.split(separator: ")").last?.split(separator: " ").first == "Z"

@@ -1,3 +1,4 @@
+import CTerminalGuard
 import Foundation
 import PaywallModel
 
@@ -10,7 +11,7 @@ struct SessionOptions {
   static let options: [OptionSpec] = [
     .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command."),
     .option("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s."),
-    .option("controller-command", "cmd", "Shell command of a JSON-lines controller (with --controller command)."),
+    .option("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command)."),
     .option("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s)."),
     .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one)."),
     .option("state-dir", "dir", "Where the status cache and the store's ledger live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
@@ -246,9 +247,16 @@ struct AppSession {
       } catch {
         throw CLIFailure(message: "error: \(error.message)", code: 1)
       }
+      // The command line's signal handlers (tg_install_process_handlers) run this just before the
+      // process dies of a signal, so no path out of `run` or `play` leaves the controller's
+      // process group behind (in the interactive loop, signals quit through the loop instead).
+      tg_set_exit_hook(endControllerGroupsBeforeDying)
       commandController = spawned
       controller = spawned
     }
+    // A usage error found after the controller started must not leave its process running.
+    var started = commandController
+    defer { started?.stop() }
     if options.controller != .scripted && options.outcome != nil {
       throw CLIFailure.usage("--outcome applies to --controller scripted")
     }
@@ -264,6 +272,7 @@ struct AppSession {
                              clock: clock, statusCache: access.canWrite ? cache : nil, store: store, timeRate: timeRate,
                              assignmentFile: access.canWrite ? assignmentFile : nil, onEvent: onEvent)
     relay.attach(runtime)
+    started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
                       stateAccess: access, newUser: isNewUser ? book : nil)
   }
@@ -297,5 +306,16 @@ final class NoticeRelay: @unchecked Sendable {
     }
     lock.unlock()
     runtime.send(.controllerProblem(message))
+  }
+}
+
+/// The exit hook of the command line's signal handlers: a fault ends the controllers' process
+/// groups at once (SIGKILL); any other ending signal gives them half a second to go after
+/// SIGTERM first. Async-signal-safe: `kill` and `nanosleep` on fixed atomic slots, which exist
+/// by the time the hook is set (a controller has registered its group).
+private func endControllerGroupsBeforeDying(_ signal: Int32) {
+  switch signal {
+  case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: ControllerGroups.endAllNow()
+  default: ControllerGroups.endAllForSignal()
   }
 }

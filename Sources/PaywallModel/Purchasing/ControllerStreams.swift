@@ -1,0 +1,139 @@
+import Foundation
+
+/// Splits a byte stream into lines, holding at most `limit` bytes of a line: the rest of a longer
+/// one is dropped (and the line marked cut), so a process that never writes a newline cannot make
+/// us buffer without bound.
+struct LineSplitter {
+  let limit: Int
+  private(set) var pending: [UInt8] = []
+  private var overlong = false
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Feeds `bytes`; `emit` gets each complete line (without its newline) and whether it was cut.
+  mutating func feed(_ bytes: some Collection<UInt8>, _ emit: (_ line: [UInt8], _ cut: Bool) -> Void) {
+    var rest = bytes[...]
+    while let newline = rest.firstIndex(of: 0x0A) {
+      take(rest[..<newline])
+      emit(pending, overlong)
+      pending.removeAll(keepingCapacity: pending.count <= 4096)
+      overlong = false
+      rest = rest[rest.index(after: newline)...]
+    }
+    take(rest)
+  }
+
+  /// What is left at the end of the stream: a last line with no newline, if any.
+  mutating func finish() -> (line: [UInt8], cut: Bool)? {
+    defer {
+      pending = []
+      overlong = false
+    }
+    return pending.isEmpty && !overlong ? nil : (pending, overlong)
+  }
+
+  private mutating func take(_ bytes: some Collection<UInt8>) {
+    let room = limit - pending.count
+    if bytes.count > room {
+      pending.append(contentsOf: bytes.prefix(max(0, room)))
+      overlong = true
+    } else {
+      pending.append(contentsOf: bytes)
+    }
+  }
+}
+
+/// The last few lines a controller wrote to stderr, each cut short, for the messages that say
+/// how it failed ("…; stderr: Traceback … ValueError: bad config"). Kept as bytes: a flood of
+/// lines costs a copy each, and text is made only for a message.
+struct StderrTail {
+  static let lines = 3
+  static let characters = 120
+  private(set) var recent: [[UInt8]] = []
+
+  mutating func append(_ line: [UInt8]) {
+    guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+    if recent.count == Self.lines { recent.removeFirst() }
+    recent.append(line)
+  }
+
+  /// "; stderr: LAST LINES" (the end kept when it is too long), or "" when stderr said nothing.
+  var note: String {
+    guard !recent.isEmpty else { return "" }
+    let text = recent.map { UntrustedText.sanitize(String(decoding: $0, as: UTF8.self)).trimmingCharacters(in: .whitespaces) }
+    return "; stderr: " + Self.cappedTail(text.joined(separator: " / "), Self.characters)
+  }
+
+  /// `text` when it is at most `limit` characters, else "…" and its last `limit - 1`.
+  static func cappedTail(_ text: String, _ limit: Int) -> String {
+    text.count <= limit ? text : "…" + text.suffix(limit - 1)
+  }
+
+  /// `text` when it is at most `limit` characters, else its first `limit - 1` and "…".
+  static func cappedHead(_ text: String, _ limit: Int) -> String {
+    text.count <= limit ? text : text.prefix(limit - 1) + "…"
+  }
+}
+
+/// At most `perSecond` problems a second reach the app; the rest are counted, and summed up in
+/// one line ("1234 more lines not shown (the last: …)") when the second is over. A controller
+/// that writes stderr (or junk on stdout) in a loop then costs the app a handful of messages a
+/// second, not one per line queued ahead of the keys.
+final class ProblemBudget: @unchecked Sendable {
+  private let perSecond: Int
+  private let emit: @Sendable (String) -> Void
+  private let lock = NSLock()
+  private var windowStart = ContinuousClock.now
+  private var used = 0
+  private var suppressed = 0
+  private var last: (@Sendable () -> String)?
+  private var summaryDue = false
+
+  init(perSecond: Int, emit: @escaping @Sendable (String) -> Void) {
+    self.perSecond = perSecond
+    self.emit = emit
+  }
+
+  /// Reports `message` if this second has room; else counts it, and makes the text only if it
+  /// is the last one held back when the second is over.
+  func report(_ message: @escaping @Sendable () -> String) {
+    lock.lock()
+    let now = ContinuousClock.now
+    if now - windowStart >= .seconds(1) && !summaryDue {
+      windowStart = now
+      used = 0
+    }
+    if used < perSecond {
+      used += 1
+      lock.unlock()
+      emit(message())
+      return
+    }
+    suppressed += 1
+    last = message
+    let schedule = !summaryDue
+    summaryDue = true
+    let delay = windowStart + .seconds(1) - now
+    lock.unlock()
+    if schedule {
+      let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in self?.summarize() }
+    }
+  }
+
+  /// Reports what was held back, now (the controller ended, or the second is over).
+  func summarize() {
+    lock.lock()
+    let (count, latest) = (suppressed, last)
+    suppressed = 0
+    last = nil
+    summaryDue = false
+    windowStart = ContinuousClock.now
+    used = 0
+    lock.unlock()
+    guard count > 0, let latest else { return }
+    emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(StderrTail.cappedHead(latest(), 100)))")
+  }
+}
