@@ -84,6 +84,21 @@ import PaywallModel
     #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
   }
 
+  /// Found by red-teaming: `9e99y` typed after `+` was taken (the number is finite), and the
+  /// notice spelling it out trapped converting it to an integer. Durations longer than the dates
+  /// a ledger holds are refused with a notice.
+  @Test func aTypedDurationPastTheLedgersDatesIsRefused() throws {
+    for typed in ["9e99y", "99999999999y", "1e400y"] {
+      var state = try Self.panel()
+      _ = AppModel.update(&state, .key(.character("+")))
+      for c in typed { _ = AppModel.update(&state, .key(.character(c))) }
+      #expect(state.debugInput == typed)
+      #expect(AppModel.update(&state, .key(.enter)).isEmpty, "\(typed) is refused")
+      #expect(state.notice == "'\(typed)' is longer than 8035y, the span of dates a ledger holds (1970 to 9999)",
+              "\(state.notice ?? "no notice")")
+    }
+  }
+
   @Test func latencyTogglesOff() throws {
     var state = try Self.panel()
     state.store = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
