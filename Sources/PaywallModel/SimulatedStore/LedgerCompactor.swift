@@ -33,6 +33,11 @@ public struct LedgerCompactor: Sendable {
   }
 
   private var open: [UInt64: OpenRun] = [:]
+  /// The latest line appended so far (seconds since 1970, and whether it was an action): a renewal
+  /// joins a run only when nothing before it is dated after it (or at its instant, an action,
+  /// which a replay applies after the events of that instant). A ledger out of time order (edited
+  /// by hand) is then kept as it is, since a replay would see its renewals one by one.
+  private var horizon: (seconds: Double, action: Bool)?
 
   public init(threshold: Int = LedgerCompactor.defaultThreshold, entries: [LedgerEntry] = []) {
     self.threshold = max(2, threshold)
@@ -53,12 +58,16 @@ public struct LedgerCompactor: Sendable {
   public mutating func append(_ entry: LedgerEntry) {
     appended += entry.occurrences
     let key = entry.originalID
+    let seconds = entry.date.timeIntervalSince1970
+    let inOrder = horizon.map { $0.seconds < seconds || ($0.seconds == seconds && !$0.action) } ?? true
+    let action = !entry.kind.isLifecycleRecord
+    if horizon.map({ $0.seconds < seconds || ($0.seconds == seconds && action) }) ?? true { horizon = (seconds, action) }
     guard Self.isPlain(entry) else {
       entries.append(entry)
       open[key] = nil
       return
     }
-    guard var run = open[key], continues(run, with: entry) else {
+    guard inOrder, var run = open[key], continues(run, with: entry) else {
       entries.append(entry)
       open[key] = OpenRun(positions: [entries.count - 1], count: entry.occurrences)
       return
