@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PaywallModel
+@testable import PaywallModel
 
 /// An in-memory store on a simulated clock, for lifecycle cases.
 struct LifecycleRig {

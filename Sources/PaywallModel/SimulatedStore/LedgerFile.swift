@@ -41,7 +41,7 @@ public struct LedgerFile: Sendable {
   }
 
   /// With a smaller size limit than `maximumBytes`, for tests.
-  package init(directory: StateDirectory, maximumBytes: Int) {
+  init(directory: StateDirectory, maximumBytes: Int) {
     path = directory.file("ledger.json")
     limit = min(maximumBytes, Self.maximumBytes)
   }

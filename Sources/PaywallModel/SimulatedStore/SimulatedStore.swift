@@ -87,9 +87,9 @@ public final class SimulatedStore: PurchaseController {
 
   /// With the ledger in `file` (tests give one with a smaller size limit), its runs of renewals
   /// kept as one line from `runThreshold` renewals on (`Int.max`: never).
-  package init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, file: LedgerFile?,
-               fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil,
-               runThreshold: Int = LedgerCompactor.defaultThreshold) {
+  init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, file: LedgerFile?,
+       fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil,
+       runThreshold: Int = LedgerCompactor.defaultThreshold) {
     self.catalog = catalog
     self.status = status
     self.clock = clock
@@ -165,8 +165,8 @@ public final class SimulatedStore: PurchaseController {
   /// The ledger, oldest line first, long runs of renewals as one line each (`LedgerCompactor`).
   public var entries: [LedgerEntry] { book.withLock { $0.ledger.entries } }
   /// How many times this store has written its ledger (failed writes included): one a change,
-  /// one for a whole `savingOnce`. Tests count them.
-  package var ledgerWrites: Int { book.withLock { $0.writes } }
+  /// one for a whole `savingOnce`. Tests and benchmarks count them.
+  public var ledgerWrites: Int { book.withLock { $0.writes } }
   public var pendingPurchases: [PendingPurchase] { book.withLock { $0.pending } }
   public var settings: Settings { book.withLock { $0.settings } }
   /// What the ledger means now (as of the last change or timer).
