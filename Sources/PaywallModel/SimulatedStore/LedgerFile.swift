@@ -59,35 +59,21 @@ public struct LedgerFile: Sendable {
     return try Self.decode(root)
   }
 
-  /// What `load` found.
-  public struct Loaded: Sendable {
-    public var contents: Contents
-    /// Something to tell the user (a damaged file recovered, one set aside, one too large).
-    public var warning: String?
-    /// False when the file must stay as it is: it is larger than a ledger may be, so this
-    /// session keeps its ledger in memory rather than replace it.
-    public var writable: Bool
-  }
-
   /// Reads the ledger; a missing one is empty. A damaged one is replaced by its last good copy;
   /// with none, it is moved aside with a warning. One larger than `maximumBytes` (from an earlier
-  /// paywall-tui, which had no limit) is neither read nor touched: the session starts empty, in
-  /// memory, and says so. Without `repair` (a session that does not own the state directory)
-  /// nothing on disk changes.
-  public func load(repair: Bool = true) -> Loaded {
-    if let size = oversize {
-      return Loaded(contents: Contents(), warning: Self.oversizeWarning(path, size: size), writable: false)
-    }
+  /// paywall-tui, which had no limit) is neither read nor touched: the store starts empty and the
+  /// warning says what to do (a session must then not save over it: see `oversize`). Without
+  /// `repair` (a session that does not own the state directory) nothing on disk changes.
+  public func load(repair: Bool = true) -> (Contents, String?) {
+    if let size = oversize { return (Contents(), Self.oversizeWarning(path, size: size)) }
     switch StateFile.load(path, repair: repair, decode: Self.decodeState) {
-    case .missing: return Loaded(contents: Contents(), warning: nil, writable: true)
-    case .loaded(let contents): return Loaded(contents: contents, warning: nil, writable: true)
-    case .recovered(let contents, let warning): return Loaded(contents: contents, warning: warning, writable: true)
+    case .missing: return (Contents(), nil)
+    case .loaded(let contents): return (contents, nil)
+    case .recovered(let contents, let warning): return (contents, warning)
     case .unusable(let why, let kept?):
-      return Loaded(contents: Contents(), warning: "\(path): the ledger is unreadable (\(why)); it was moved to \(kept) and the store starts empty",
-                    writable: true)
+      return (Contents(), "\(path): the ledger is unreadable (\(why)); it was moved to \(kept) and the store starts empty")
     case .unusable(let why, nil):
-      return Loaded(contents: Contents(), warning: "\(path): the ledger is unreadable (\(why)); the store starts empty\(repair ? " and will replace it" : "")",
-                    writable: true)
+      return (Contents(), "\(path): the ledger is unreadable (\(why)); the store starts empty\(repair ? " and will replace it" : "")")
     }
   }
 

@@ -100,11 +100,11 @@ public final class SimulatedStore: PurchaseController {
     var warnings: [String] = []
     var saves = writable
     if let file, !fresh {
-      let loaded = file.load(repair: writable)
-      contents = loaded.contents
-      if let warning = loaded.warning { warnings.append(warning) }
       // A ledger too large to read stays as it is: this session runs in memory.
-      if !loaded.writable { saves = false }
+      if file.oversize != nil { saves = false }
+      let (loaded, warning) = file.load(repair: writable)
+      contents = loaded
+      if let warning { warnings.append(warning) }
     }
     self.saves = saves
     // A new session continues on the store's clock where the last one stopped (the clock of a
