@@ -5,7 +5,10 @@
 // 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24);
 // 3. subscription status changes delivered to 3 observers (target >= 1,000,000 changes/s);
 // 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target < 1 s, the release binary);
-// 5. the subscription status derived from a ledger of 100,000 transactions (target < 50 ms).
+// 5. the subscription status derived from a ledger of 100,000 transactions (target < 50 ms);
+// 6. `paywall-tui play` of `advance 100y` and `advance 1000y` on a monthly subscription (target
+//    < 100 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
+//    purchase) and the store alone advancing 1000 years in process.
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -278,11 +281,12 @@ func benchmarkLedger(transactions: Int) -> (Catalog, [LedgerEntry], Date) {
       }
     }
   }
-  // The lines up to the 100,000th transaction: a prefix of a ledger is a ledger.
+  // The lines up to the 100,000th transaction: a prefix of a ledger is a ledger. Runs of
+  // renewals (one line each) count as the renewals they stand for.
   var count = 0
   let entries = Array(store.entries.prefix { entry in
-    if count == transactions { return false }
-    if entry.kind.isTransaction { count += 1 }
+    if count >= transactions { return false }
+    if entry.kind.isTransaction { count += entry.occurrences }
     return true
   })
   return (catalog, entries, entries.last!.date)
@@ -298,7 +302,7 @@ if !renderOnly {
   }
   let state = derived!
   precondition(state.transactionCount >= 100_000 && state.issues.isEmpty, "\(state.transactionCount) \(state.issues.prefix(3))")
-  let kinds = Dictionary(grouping: entries, by: \.kind).mapValues(\.count)
+  let kinds = Dictionary(grouping: entries, by: \.kind).mapValues { $0.reduce(0) { $0 + $1.occurrences } }
   let mix = ["renewal", "upgrade", "downgrade", "refund", "billingRetry", "expiry"].map { name in
     "\(kinds[LedgerEntry.Kind(rawValue: name)!] ?? 0) \(name)"
   }.joined(separator: ", ")
@@ -308,4 +312,88 @@ if !renderOnly {
   let actions = entries.filter { !$0.kind.isLifecycleRecord }
   let fromActions = seconds { _ = LedgerDerivation.derive(actions, catalog: catalog, rules: rules, at: end) }
   print(String(format: "  the same from its %d actions alone (every renewal generated):  %6.2f ms", actions.count, fromActions * 1000))
+}
+
+// MARK: 6. play: advance through centuries of renewals
+
+/// Runs a program with its output to /dev/null and waits for it: its wait status (0 for exit 0).
+/// posix_spawn and waitpid, not Process, whose wait on Linux polls (it would round these to 50 ms).
+func spawnQuietly(_ path: String, _ arguments: [String]) -> Int32 {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  return status
+}
+
+if !renderOnly && !ledgerOnly {
+  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
+  if FileManager.default.isExecutableFile(atPath: binary.path) {
+    /// Runs `play` of a monthly purchase and one advance, on a fresh state directory: the whole
+    /// process, median of `runs`, and the size of the ledger it leaves.
+    func play(advance duration: String, runs: Int) throws -> (Double, Int) {
+      let script = directory.appendingPathComponent("advance-\(duration).play")
+      try "buy com.acme.pro.monthly\nadvance \(duration)\nexpect status active:pro\n".write(to: script, atomically: true, encoding: .utf8)
+      var times: [Double] = []
+      var size = 0
+      for run in 0..<runs {
+        let state = directory.appendingPathComponent("advance-\(duration)-\(run)")
+        var status: Int32 = -1
+        times.append(seconds {
+          status = spawnQuietly(binary.path, ["play", demo, "--controller", "simulated", "--fresh", "--status", "inactive",
+                                              "--state-dir", state.path, "--script", script.path])
+        })
+        precondition(status == 0, "play advance \(duration) failed with wait status \(status)")
+        size = (try? FileManager.default.attributesOfItem(atPath: state.appendingPathComponent("ledger.json").path)[.size] as? Int) ?? -1
+      }
+      return (median(times), size)
+    }
+    let runs = quick ? 3 : 7
+    let (floor, _) = try play(advance: "1d", runs: runs)
+    let (century, centurySize) = try play(advance: "100y", runs: runs)
+    let (millennium, millenniumSize) = try play(advance: "1000y", runs: runs)
+    print("play: advance on a monthly subscription (the whole process, median of \(runs)):")
+    print(String(format: "  advance 1000y   %7.1f ms   (11,992 renewals; ledger %d bytes)  (target < 100 ms)", millennium * 1000, millenniumSize))
+    print(String(format: "  advance 100y    %7.1f ms   (1,199 renewals; ledger %d bytes)", century * 1000, centurySize))
+    print(String(format: "  advance 1d      %7.1f ms   (start-up and the purchase: the floor)", floor * 1000))
+    print(String(format: "  above the floor: 1000y %.1f ms, 100y %.1f ms (%.1f× for 10× the years)",
+                 (millennium - floor) * 1000, (century - floor) * 1000, (millennium - floor) / max(century - floor, 1e-6)))
+    // The store's part of that advance, in process: what play's loop asks of it (the next status
+    // change ahead, then one catch-up and one ledger write), for 100 and 1000 years.
+    let catalog = try Catalog.load(path: demo + "/catalog.json")
+    let monthly = catalog.product(id: "com.acme.pro.monthly")!
+    func storeAdvance(years: Double) -> Double {
+      var times: [Double] = []
+      for run in 0..<runs {
+        let state = StateDirectory(path: directory.appendingPathComponent("store-\(Int(years))y-\(run)").path)
+        let clock = SimulatedTimeSource()
+        let store = SimulatedStore(catalog: catalog, status: SubscriptionStatusStore(), clock: clock, directory: state, fresh: true)
+        store.purchaseNow(monthly)
+        let end = clock.now.addingTimeInterval(years * 365 * 86_400)
+        times.append(seconds {
+          while let change = store.nextStatusChange(through: end) {
+            clock.advance(by: max(0, change.timeIntervalSince(clock.now)))
+            store.refreshStatus()
+          }
+          clock.advance(by: end.timeIntervalSince(clock.now))
+          store.refreshStatus()
+        })
+        precondition(store.derived.status.isActive && store.ledgerWrites == 2, "\(store.derived.status) \(store.ledgerWrites)")
+      }
+      return median(times)
+    }
+    let store100 = storeAdvance(years: 100)
+    let store1000 = storeAdvance(years: 1000)
+    print(String(format: "  peer: the store's part, in process: 1000y %.2f ms, 100y %.2f ms (%.1f× for 10× the years; one ledger write each)",
+                 store1000 * 1000, store100 * 1000, store1000 / store100))
+  } else {
+    print("advance benchmark skipped: build paywall-tui in release first (swift build -c release)")
+  }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PaywallModel
+@testable import PaywallModel
 
 /// An in-memory store on a simulated clock, for lifecycle cases.
 struct LifecycleRig {
@@ -9,9 +9,11 @@ struct LifecycleRig {
   let catalog: Catalog
   let store: SimulatedStore
 
-  init(catalog: Catalog = LifecycleCatalog.catalog, settings: SimulatedStore.Settings = SimulatedStore.Settings()) {
+  /// `runThreshold`: the store keeps runs of renewals this long as one line (`Int.max`: never).
+  init(catalog: Catalog = LifecycleCatalog.catalog, settings: SimulatedStore.Settings = SimulatedStore.Settings(),
+       runThreshold: Int = LedgerCompactor.defaultThreshold) {
     self.catalog = catalog
-    store = SimulatedStore(catalog: catalog, status: status, clock: clock, directory: nil, settings: settings)
+    store = SimulatedStore(catalog: catalog, status: status, clock: clock, file: nil, settings: settings, runThreshold: runThreshold)
   }
 
   var start: Date { SimulatedTimeSource.defaultStart }
@@ -417,5 +419,135 @@ enum LifecycleCatalog {
                                        clock: rig.clock.now, rules: StoreRules(renewalInterval: 10, gracePeriodEnabled: true))
     try file.save(contents)
     #expect(try file.read() == contents)
+  }
+
+  /// Years of renewals of three subscriptions whose lines interleave, with actions between them:
+  /// the store keeps each long run as one line, and that ledger derives the same status,
+  /// subscriptions, next change and transaction count as the full one at every moment.
+  @Test func aCompactedLedgerDerivesTheSameAsTheFullOne() throws {
+    let full = LifecycleRig(runThreshold: .max)
+    let compact = LifecycleRig()
+    func both(_ body: (LifecycleRig) -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+      body(full)
+      body(compact)
+      // The status, every subscription, the next change and the count of transactions, derived
+      // from scratch from either ledger.
+      let now = full.clock.now
+      let whole = LedgerDerivation.derive(full.store.entries, catalog: full.catalog, rules: StoreRules(), at: now)
+      let kept = LedgerDerivation.derive(compact.store.entries, catalog: compact.catalog, rules: StoreRules(), at: now)
+      #expect(kept == whole, "\(LedgerPropertyTests.difference(kept, whole))", sourceLocation: sourceLocation)
+      #expect(compact.store.derived == full.store.derived, sourceLocation: sourceLocation)
+    }
+    both { $0.buy(C.weekly) }
+    both { $0.buy(C.music) }
+    both { $0.perform(.familyShare(productID: C.annual.id)) }
+    both { $0.advance(days: 3 * 365) }
+    both { $0.perform(.priceIncrease(productID: C.weekly.id, price: Fixture.decimal("5.99"))) }
+    both { $0.perform(.acceptPrice(productID: C.weekly.id)) }
+    both { $0.advance(days: 2 * 365) }
+    both { $0.perform(.cancel(productID: C.music.id)) }
+    both { $0.advance(days: 400) }
+    let entries = compact.store.entries
+    #expect(entries.count < 20, "\(entries.count) lines")
+    #expect(full.store.entries.count > 380)
+    let runs = entries.filter { $0.run != nil }
+    #expect(runs.count >= 3, "weekly before and after the price increase, music, the family-shared annual")
+    #expect(entries.reduce(0) { $0 + $1.occurrences } == full.store.entries.count)
+    #expect(entries == LedgerCompactor.compact(full.store.entries))
+    #expect(LedgerDerivation.problems(in: entries, catalog: compact.catalog, rules: StoreRules(), at: compact.clock.now) == [])
+    compact.expectConsistent()
+  }
+
+  /// `problems` compares a run with the renewals the actions imply: one that claims more renewals,
+  /// or ends elsewhere, is reported.
+  @Test func aRunThatDoesNotMatchTheActionsIsAProblem() throws {
+    let rig = LifecycleRig()
+    rig.buy(C.weekly)
+    rig.advance(days: 7 * 30 + 1)
+    var entries = rig.store.entries
+    let index = try #require(entries.firstIndex { $0.run != nil })
+    #expect(entries[index].run?.count == 30)
+    #expect(LedgerDerivation.problems(in: entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now) == [])
+    entries[index].run?.count = 31
+    let problems = LedgerDerivation.problems(in: entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(problems.contains { $0.contains("lifecycle record 1: the ledger has renewal 2000000002 of weekly at 2026-01-08 00:00:00 (×31") },
+            "\(problems)")
+    entries[index].run?.count = 30
+    entries[index].run?.lastExpirationDate = rig.at(days: 7 * 40)
+    #expect(!LedgerDerivation.problems(in: entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now).isEmpty)
+  }
+
+  /// A run is written as version 3 and reads back the same; a ledger without one is still written
+  /// as version 2, and version 2 files (every ledger before runs) read as they always did.
+  @Test func runsRoundTripAndOlderLedgersStillLoad() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = LedgerFile(directory: StateDirectory(path: directory.path))
+    let rig = LifecycleRig()
+    rig.buy(C.monthly)
+    rig.advance(days: 3 * 365)
+    let contents = LedgerFile.Contents(entries: rig.store.entries, clock: rig.clock.now, rules: StoreRules())
+    #expect(contents.entries.contains { $0.run != nil })
+    try file.save(contents)
+    let text = try String(contentsOfFile: file.path, encoding: .utf8)
+    #expect(text.hasPrefix(#"{"format":"paywall-tui.ledger","version":3,"#))
+    #expect(text.contains(#""count":33,"lastID":"2000000036","lastDate":1859241600.000,"lastExpirationDate":1861920000.000}"#), "\(text)")
+    #expect(try file.read() == contents)
+
+    let plain = LedgerFile.Contents(entries: Array(contents.entries.prefix(1)), clock: rig.start)
+    try file.save(plain)
+    #expect(try String(contentsOfFile: file.path, encoding: .utf8).hasPrefix(#"{"format":"paywall-tui.ledger","version":2,"#))
+
+    // Written by the paywall-tui before runs: every renewal a line.
+    let older = """
+      {"format":"paywall-tui.ledger","version":2,"clock":1772323200.000,"rules":{"renewalInterval":null,"gracePeriod":false,"renewalBillingIssues":false},
+      "transactions":[
+      {"id":"2000000001","type":"purchase","date":1767225600.000,"originalID":"2000000001","productID":"weekly","expirationDate":1767830400.000,"price":"4.99"},
+      {"id":"2000000002","type":"renewal","date":1767830400.000,"originalID":"2000000001","productID":"weekly","expirationDate":1768435200.000,"price":"4.99"}],
+      "pending":[]}
+      """
+    try older.write(toFile: file.path, atomically: true, encoding: .utf8)
+    let read = try file.read()
+    #expect(read.entries.map(\.kind) == [.purchase, .renewal])
+    let status = SubscriptionStatusStore()
+    let store = SimulatedStore(catalog: rig.catalog, status: status, clock: SimulatedTimeSource(), directory: StateDirectory(path: directory.path))
+    #expect(store.takeWarnings().isEmpty)
+    #expect(status.status == .active(["pro"]))
+    #expect(store.derived.transactionCount == 9, "the purchase and eight weekly renewals to 2026-03-01")
+
+    for bad in [#""count":1,"lastID":"9","lastDate":1767830400"#, #""count":3,"lastDate":1767830400"#, #""count":"3","lastID":"9","lastDate":1"#] {
+      let text = #"{"format":"paywall-tui.ledger","version":3,"transactions":[{"id":"2","type":"renewal","date":1,"originalID":"1","productID":"weekly","#
+        + bad + "}]}"
+      try text.write(toFile: file.path, atomically: true, encoding: .utf8)
+      #expect(throws: PurchaseError.self, "\(bad)") { try file.read() }
+    }
+  }
+
+  /// The writer refuses a ledger larger than the reader reads (the same limit), through the path a
+  /// full disk takes: nothing written, said once, kept in memory, saved when it fits again.
+  @Test func aLedgerLargerThanTheReaderTakesIsNotWritten() async throws {
+    #expect(LedgerFile.maximumBytes == SourceFile.maximumBytes)
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let state = StateDirectory(path: directory.path)
+    let file = LedgerFile(directory: state, maximumBytes: 1500)
+    let status = SubscriptionStatusStore()
+    let clock = SimulatedTimeSource()
+    let store = SimulatedStore(catalog: LifecycleCatalog.catalog, status: status, clock: clock, file: file)
+    store.purchaseNow(C.monthly)
+    let small = try #require(FileManager.default.contents(atPath: file.path))
+    for _ in 0..<6 {
+      store.perform(.cancel(productID: nil))
+      store.purchaseNow(C.monthly)  // auto-renewal back on: two lines each time
+    }
+    let warnings = store.takeWarnings()
+    #expect(warnings.count == 1, "said once: \(warnings)")
+    #expect(warnings.first?.hasPrefix("ledger not saved: it would be 1") == true, "\(warnings)")
+    #expect(warnings.first?.contains("bytes, more than the 1500 bytes a ledger may hold (\(file.path)); it is kept in memory") == true,
+            "\(warnings)")
+    let onDisk = try #require(FileManager.default.contents(atPath: file.path))
+    #expect(onDisk.count <= 1500 && onDisk.count >= small.count, "the last ledger that fitted")
+    #expect(store.entries.count == 13 && status.status == .active(["pro"]), "kept in memory")
+    _ = try file.read()
   }
 }

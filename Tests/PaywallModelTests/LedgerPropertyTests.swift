@@ -15,7 +15,8 @@ import PaywallModel
   @Test(arguments: [UInt64(1), 2, 3])
   func tenThousandRandomOperationsKeepTheLedgerConsistent(seed: UInt64) {
     var rng = SplitMix64(seed: seed)
-    let rig = LifecycleRig(settings: SimulatedStore.Settings(rules: StoreRules(gracePeriodEnabled: seed == 2)))
+    // Line by line (no runs compacted): the shadow below is fed the new lines as they come.
+    let rig = LifecycleRig(settings: SimulatedStore.Settings(rules: StoreRules(gracePeriodEnabled: seed == 2)), runThreshold: .max)
     var counts: [String: Int] = [:]
     var changes = 0
     // A replay fed the ledger line by line is a replay from scratch, kept up to date cheaply, so
@@ -27,34 +28,8 @@ import PaywallModel
       let operation = Self.pick(&rng)
       counts["\(operation)", default: 0] += 1
       let before = rig.store.entries.count
-      switch operation {
-      case .purchase:
-        rig.store.purchaseNow(C.catalog.products[Int(rng.next() % UInt64(C.catalog.products.count))])
-      case .advance:
-        // From an hour to about two months, often landing exactly on a renewal.
-        if rng.next() % 4 == 0, let next = rig.store.nextEvent {
-          rig.clock.advance(by: max(0, next.timeIntervalSince(rig.clock.now)))
-        } else {
-          rig.clock.advance(by: Double(rng.next() % (60 * 24)) * 3600 + 3600)
-        }
-        rig.store.refreshStatus()
-      case .cancel: rig.store.perform(.cancel(productID: nil))
-      case .refund: rig.store.perform(.refund(productID: nil))
-      case .approve: rig.store.perform(.approve)
-      case .decline: rig.store.perform(.decline)
-      case .upgrade: rig.store.perform(.upgrade(productID: nil))
-      case .downgrade: rig.store.perform(.downgrade(productID: nil))
-      case .askToBuy: rig.store.setAskToBuy(!rig.store.settings.askToBuy)
-      case .billingIssue: rig.store.perform(.billingIssue(productID: nil, grace: rng.next() % 2 == 0 ? nil : true))
-      case .resolve: rig.store.perform(.resolveBilling(productID: nil))
-      case .priceIncrease: rig.store.perform(.priceIncrease(productID: nil, price: nil))
-      case .answerPrice:
-        rig.store.perform(rng.next() % 2 == 0 ? .acceptPrice(productID: nil) : .declinePrice(productID: nil))
-      case .familyShare: rig.store.perform(.familyShare(productID: nil))
-      case .familyRevoke: rig.store.perform(.familyRevoke(productID: nil))
-      case .interrupt: rig.store.perform(.interruptNextPurchase)
-      case .resolveInterrupted: rig.store.perform(.resolveInterrupted)
-      }
+      let draw = (rng.next(), rng.next())
+      Self.perform(operation, draw, on: rig)
       if rig.store.entries.count != before { changes += 1 }
       let entries = rig.store.entries
       for entry in entries[fed...] { shadow.apply(entry) }
@@ -96,6 +71,78 @@ import PaywallModel
       #expect(kinds.contains(kind), "no \(kind) in \(entries.count) lines")
     }
     #expect(changes > 3000, "only \(changes) of 10,000 operations changed the ledger: \(counts)")
+  }
+
+  /// Keeping runs of renewals as one line changes nothing a replay sees: two stores take the same
+  /// random operations, one compacting (every run of 2 or more, or of the store's usual 24), one
+  /// not. At every step their states are equal; the compacted ledger is the full one compacted,
+  /// it is consistent (`problems`), derives the same from scratch and reads back the same from
+  /// the file.
+  @Test(arguments: [(UInt64(4), 2), (UInt64(5), LedgerCompactor.defaultThreshold)] as [(UInt64, Int)])
+  func compactingRunsOfRenewalsChangesNothingAReplaySees(seed: UInt64, threshold: Int) throws {
+    var rng = SplitMix64(seed: seed)
+    let settings = SimulatedStore.Settings(rules: StoreRules(gracePeriodEnabled: seed == 4))
+    let full = LifecycleRig(settings: settings, runThreshold: .max)
+    let compact = LifecycleRig(settings: settings, runThreshold: threshold)
+    var runs = 0
+    for step in 0..<6_000 {
+      let operation = Self.pick(&rng)
+      let draw = (rng.next(), rng.next())
+      Self.perform(operation, draw, on: full)
+      Self.perform(operation, draw, on: compact)
+      if full.store.derived != compact.store.derived {
+        Issue.record("step \(step) (\(operation)): compacted \(Self.difference(compact.store.derived, full.store.derived))")
+        return
+      }
+      if step % 250 == 249 {
+        let entries = compact.store.entries
+        #expect(entries == LedgerCompactor.compact(full.store.entries, threshold: threshold), "step \(step)")
+        let fromScratch = LedgerDerivation.derive(entries, catalog: compact.catalog, rules: settings.rules, at: compact.clock.now)
+        #expect(fromScratch == full.store.derived, "step \(step): \(Self.difference(fromScratch, full.store.derived))")
+        runs = entries.filter { $0.run != nil }.count
+      }
+    }
+    #expect(runs > 0, "the operations made no run of \(threshold) renewals")
+    #expect(compact.store.entries.count < full.store.entries.count)
+    compact.expectConsistent()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = LedgerFile(directory: StateDirectory(path: directory.path))
+    let contents = LedgerFile.Contents(entries: compact.store.entries, clock: compact.clock.now, rules: settings.rules)
+    try file.save(contents)
+    #expect(try file.read() == contents)
+  }
+
+  /// Carries out one operation, with the random numbers drawn for it.
+  static func perform(_ operation: Operation, _ draw: (UInt64, UInt64), on rig: LifecycleRig) {
+    switch operation {
+    case .purchase:
+      rig.store.purchaseNow(C.catalog.products[Int(draw.0 % UInt64(C.catalog.products.count))])
+    case .advance:
+      // From an hour to about two months, often landing exactly on a renewal.
+      if draw.0 % 4 == 0, let next = rig.store.nextEvent {
+        rig.clock.advance(by: max(0, next.timeIntervalSince(rig.clock.now)))
+      } else {
+        rig.clock.advance(by: Double(draw.1 % (60 * 24)) * 3600 + 3600)
+      }
+      rig.store.refreshStatus()
+    case .cancel: rig.store.perform(.cancel(productID: nil))
+    case .refund: rig.store.perform(.refund(productID: nil))
+    case .approve: rig.store.perform(.approve)
+    case .decline: rig.store.perform(.decline)
+    case .upgrade: rig.store.perform(.upgrade(productID: nil))
+    case .downgrade: rig.store.perform(.downgrade(productID: nil))
+    case .askToBuy: rig.store.setAskToBuy(!rig.store.settings.askToBuy)
+    case .billingIssue: rig.store.perform(.billingIssue(productID: nil, grace: draw.0 % 2 == 0 ? nil : true))
+    case .resolve: rig.store.perform(.resolveBilling(productID: nil))
+    case .priceIncrease: rig.store.perform(.priceIncrease(productID: nil, price: nil))
+    case .answerPrice:
+      rig.store.perform(draw.0 % 2 == 0 ? .acceptPrice(productID: nil) : .declinePrice(productID: nil))
+    case .familyShare: rig.store.perform(.familyShare(productID: nil))
+    case .familyRevoke: rig.store.perform(.familyRevoke(productID: nil))
+    case .interrupt: rig.store.perform(.interruptNextPurchase)
+    case .resolveInterrupted: rig.store.perform(.resolveInterrupted)
+    }
   }
 
   /// The first thing that differs, in a line.

@@ -554,3 +554,150 @@ extension SimulatedStore {
     #expect(next.nextEvent == store.nextEvent)
   }
 }
+
+/// What a store that runs for a long time writes: a ledger that stays small, always one it reads
+/// back, and one too large (from an earlier paywall-tui) never set aside without a word.
+extension SimulatedStoreTests {
+  /// Found by red-teaming: every renewal was a line of its own, so a long session grew its ledger
+  /// without end (about 170 KB a second at `renewal=1ms`) until it passed the 64 MiB the reader
+  /// takes. Runs of renewals are kept as one line: a thousand years of a monthly plan is a few
+  /// lines, and means exactly what the whole history means.
+  @Test func aThousandYearsOfRenewalsKeepTheLedgerSmall() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(TestCatalog.monthly)
+    store.purchaseNow(TestCatalog.lifetime)
+    for _ in 0..<10 { rig.advance(store, by: days(365 * 100)) }
+    #expect(store.entries.count <= 4, "\(store.entries.count) lines")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: rig.ledgerPath)[.size] as? Int)
+    #expect(size < 4096, "the ledger is \(size) bytes")
+    // The purchases alone, every renewal generated again, give the same state.
+    let actions = store.entries.filter { !$0.kind.isLifecycleRecord }
+    let whole = LedgerDerivation.derive(actions, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(store.derived == whole)
+    #expect(store.derived.transactionCount == 2 + 12_000 - 8, "1,000 years of 365 days end on 3025-05-04")
+    #expect(LedgerDerivation.problems(in: store.entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now) == [])
+    // The next session reads it back to the same state, and goes on from there.
+    let next = rig.makeStore(status: SubscriptionStatusStore())
+    #expect(next.takeWarnings().isEmpty)
+    #expect(next.derived == store.derived)
+    rig.advance(next, by: days(365))
+    #expect(next.entries.count == store.entries.count, "the next year extends the run")
+  }
+
+  /// At the fastest rate, two subscriptions renewing every millisecond (their lines interleaved):
+  /// two minutes of it leave the ledger as long as one minute did.
+  @Test func theFastestRateDoesNotGrowTheLedger() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let music = StoreProduct(id: "music", displayName: "Music", price: Fixture.decimal("2.99"), kind: .autoRenewable,
+                             subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "music",
+                             entitlements: ["music"])
+    let catalog = Catalog(products: TestCatalog.catalog.products + [music])
+    let store = SimulatedStore(catalog: catalog, status: rig.status, clock: rig.clock, directory: rig.state,
+                               settings: SimulatedStore.Settings(rules: StoreRules(renewalInterval: 0.001)))
+    store.purchaseNow(TestCatalog.monthly)
+    rig.advance(store, by: 0.0005)
+    store.purchaseNow(music)
+    var lines: [Int] = []
+    for second in 1...120 {
+      rig.advance(store, by: 1)
+      if second == 60 || second == 120 { lines.append(store.entries.count) }
+    }
+    #expect(lines.count == 2 && lines[0] == lines[1] && lines[0] <= 6, "lines after one and two minutes: \(lines)")
+    #expect(store.derived.transactionCount > 239_000)
+    #expect(rig.status.status == .active(["pro", "music"]))
+    let next = SimulatedStore(catalog: catalog, status: SubscriptionStatusStore(), clock: rig.clock, directory: rig.state,
+                              settings: store.settings)
+    #expect(next.takeWarnings().isEmpty)
+    // The file keeps dates to the millisecond: a period that ended a fraction of one after the
+    // clock ends on it when read back, so each subscription may renew once more.
+    #expect((0...2).contains(next.derived.transactionCount - store.derived.transactionCount))
+    #expect(next.entries.count == store.entries.count)
+  }
+
+  /// Found by red-teaming: a ledger over the reader's 64 MiB (which an earlier paywall-tui could
+  /// write) was set aside as if damaged and the subscriber silently became inactive. It is now
+  /// left exactly as it is, the session runs in memory, and a warning says what to do.
+  @Test func aLedgerTooLargeToReadIsLeftAsItIsAndSaidSo() async throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    try FileManager.default.createDirectory(atPath: rig.state.path, withIntermediateDirectories: true)
+    let head = Data(#"{"format":"paywall-tui.ledger","version":2,"transactions":["#.utf8)
+    #expect(FileManager.default.createFile(atPath: rig.ledgerPath, contents: head))
+    let size: UInt64 = 65 * 1_048_576
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: rig.ledgerPath))
+    try handle.truncate(atOffset: size)  // sparse: 65 MiB on paper
+    try handle.close()
+
+    let store = rig.makeStore()
+    let warnings = store.takeWarnings()
+    #expect(warnings.count == 1, "\(warnings)")
+    let warning = warnings.first ?? ""
+    #expect(warning.hasPrefix("\(rig.ledgerPath) is 65 MiB, more than the 64 MiB a ledger may hold"), "\(warning)")
+    #expect(warning.contains("left as it is") && warning.contains("move it away"), "\(warning)")
+    #expect(rig.status.status == .inactive)
+
+    // A purchase works, in memory; the file is not replaced, moved or copied.
+    _ = await store.purchase(product: TestCatalog.monthly)
+    #expect(rig.status.status == .active(["pro"]))
+    #expect(rig.files() == ["ledger.json"])
+    let attributes = try FileManager.default.attributesOfItem(atPath: rig.ledgerPath)
+    #expect((attributes[.size] as? UInt64) == size)
+    #expect(FileManager.default.contents(atPath: rig.ledgerPath)?.prefix(head.count) == head)
+  }
+
+  /// Found by red-teaming: the store wrote what its reader refuses. A period that ends after
+  /// 9999 is not saved (the disk-full path: kept in memory, said once); the file keeps its last
+  /// readable contents and the next session loads it without a word.
+  @Test func aLedgerThatWouldNotReadBackIsNotWritten() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let lastDate = 253_402_300_799.0  // 9999-12-31 23:59:59, the last date a ledger holds
+    let clock = SimulatedTimeSource(start: Date(timeIntervalSince1970: lastDate - days(30)))
+    let store = rig.makeStore(clock: clock)
+    store.purchaseNow(TestCatalog.lifetime)
+    #expect(store.takeWarnings().isEmpty)
+    store.purchaseNow(TestCatalog.monthly)  // paid until 10000-01-01
+    store.purchaseNow(TestCatalog.monthly)  // nothing new to save: no second warning
+    let warnings = store.takeWarnings()
+    #expect(warnings.count == 1, "\(warnings)")
+    #expect(warnings.first?.hasPrefix("ledger not saved: it would hold the date 10000-01-01") == true, "\(warnings)")
+    #expect(warnings.first?.contains("it is kept in memory") == true, "\(warnings)")
+    #expect(rig.status.status == .active(["pro", "lifetime"]))
+    let saved = try LedgerFile(directory: rig.state).read()
+    #expect(saved.entries.map(\.productID) == [TestCatalog.lifetime.id])
+    let next = rig.makeStore(status: SubscriptionStatusStore(), clock: clock)
+    #expect(next.takeWarnings().isEmpty)
+    #expect(next.entries.count == 1)
+  }
+
+  /// Found by red-teaming: each renewal rewrote and fsynced the whole ledger (204 fsyncs for 200
+  /// years of an annual plan), so a long advance was quadratic. Inside `savingOnce` every change
+  /// is applied and published at once, and the ledger is written once, at the end.
+  @Test func changesInsideSavingOnceAreWrittenOnce() async throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(TestCatalog.monthly)
+    #expect(store.ledgerWrites == 1)
+    let purchase = try #require(FileManager.default.contents(atPath: rig.ledgerPath))
+    await store.savingOnce {
+      for _ in 0..<100 {
+        rig.advance(store, by: days(365))
+        #expect(rig.status.status == .active(["pro"]))
+      }
+      store.perform(.cancel(productID: nil))
+      rig.advance(store, by: days(31))
+      #expect(rig.status.status == .inactive, "the expiry is published at once")
+      #expect(FileManager.default.contents(atPath: rig.ledgerPath) == purchase, "nothing written yet")
+    }
+    #expect(store.ledgerWrites == 2, "one write for the whole of it")
+    let saved = try LedgerFile(directory: rig.state).read()
+    #expect(saved.entries == store.entries)
+    #expect(saved.entries.map(\.kind) == [.purchase, .renewal, .autoRenewOff, .expiry])
+    await store.savingOnce {}
+    #expect(store.ledgerWrites == 2, "nothing changed, nothing written")
+  }
+}

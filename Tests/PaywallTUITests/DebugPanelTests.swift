@@ -84,6 +84,47 @@ import PaywallModel
     #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
   }
 
+  /// Found by red-teaming: `9e99y` typed after `+` was taken (the number is finite), and the
+  /// notice spelling it out trapped converting it to an integer. Durations longer than the dates
+  /// a ledger holds are refused with a notice.
+  @Test func aTypedDurationPastTheLedgersDatesIsRefused() throws {
+    for typed in ["9e99y", "99999999999y", "1e400y"] {
+      var state = try Self.panel()
+      _ = AppModel.update(&state, .key(.character("+")))
+      for c in typed { _ = AppModel.update(&state, .key(.character(c))) }
+      #expect(state.debugInput == typed)
+      #expect(AppModel.update(&state, .key(.enter)).isEmpty, "\(typed) is refused")
+      #expect(state.notice == "'\(typed)' is longer than 8035y, the span of dates a ledger holds (1970 to 9999)",
+              "\(state.notice ?? "no notice")")
+    }
+  }
+
+  /// A duration that fits but would take the clock past 9999 (whose dates a ledger cannot hold)
+  /// is refused by the runtime, which knows the clock: nothing moves, nothing is written.
+  @Test func theRuntimeDoesNotMoveTheClockPastTheLedgersDates() async throws {
+    let project = try Fixtures.demoProject()
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let runtime = AppRuntime(state: AppState(project: project), controller: store, statusStore: status, clock: clock,
+                             statusCache: nil, store: store) { _ in }
+    store.purchaseNow(try #require(project.catalog.product(id: "com.acme.pro.monthly")))
+    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    await runtime.settle()
+    for key in "d+8000y" { runtime.send(.key(.character(key))) }
+    runtime.send(.key(.enter))
+    await runtime.settle()
+    #expect(runtime.state.notice == "the clock cannot go past 9999-12-31 23:59:59, the last date a ledger holds (it is 2026-01-01 00:00:00 now)",
+            "\(runtime.state.notice ?? "no notice")")
+    #expect(clock.now == SimulatedTimeSource.defaultStart)
+    #expect(store.entries.count == 1)
+    for key in "+7000y" { runtime.send(.key(.character(key))) }
+    runtime.send(.key(.enter))
+    await runtime.settle()
+    #expect(runtime.state.notice == "clock advanced 7000y")
+    #expect(store.entries.count == 2 && store.derived.transactionCount > 83_000, "one run of renewals: \(store.derived.transactionCount)")
+  }
+
   @Test func latencyTogglesOff() throws {
     var state = try Self.panel()
     state.store = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,

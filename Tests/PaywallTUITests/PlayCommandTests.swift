@@ -1,6 +1,6 @@
 import Foundation
 import PaywallModel
-import PaywallTUI
+@testable import PaywallTUI
 import Testing
 
 /// `paywall-tui play` end to end: the real binary, scripted controllers, state across runs.
@@ -167,5 +167,84 @@ struct PlayCommandTests {
     let a = try Self.run(arguments + ["--state-dir", Self.stateDir()])
     let b = try Self.run(arguments + ["--state-dir", Self.stateDir()])
     #expect(a.status == 0 && a.stdout == b.stdout)
+  }
+
+  /// Found by red-teaming: `advance 99999999999999999999y` was accepted and never finished (it
+  /// renewed one period at a time, forever). A duration longer than the dates a ledger holds, a
+  /// number too large to be one, and advances that together pass 9999 are refused when the
+  /// script is read, each at its line and column.
+  @Test func advancesPastTheLedgersDatesAreRefusedWithTheirPlace() throws {
+    let dir = try Fixtures.directory([
+      "huge.play": "# no purchase: the old code finished this one at once\n  advance 99999999999999999999y\nadvance 1e400y\n",
+      "sum.play": "advance 5000y\nadvance  3000y\n",
+    ])
+    let huge = try Self.run(["play", "paywalls", "--fresh", "--state-dir", Self.stateDir(), "--script", dir + "/huge.play"])
+    #expect(huge.status == 2, "\(huge.stdout.suffix(300))")
+    let lines = huge.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(lines)")
+    #expect(lines.first?.hasPrefix("\(dir)/huge.play:2:11: error: '99999999999999999999y' is longer than 8035y, the span of dates a ledger holds") == true,
+            "\(lines)")
+    #expect(lines.last?.hasPrefix("\(dir)/huge.play:3:9: error: '1e400y' is longer than") == true, "\(lines)")
+    let sum = try Self.run(["play", "paywalls", "--fresh", "--state-dir", Self.stateDir(), "--script", dir + "/sum.play"])
+    #expect(sum.status == 2)
+    #expect(sum.stderr.hasPrefix("\(dir)/sum.play:2:10: error: 'advance  3000y' would move the clock to 10020-"), "\(sum.stderr)")
+    #expect(sum.stderr.contains("past 9999-12-31 23:59:59, the last date a ledger holds"), "\(sum.stderr)")
+  }
+
+  /// Found by red-teaming: `advance 100y` on a monthly plan took 4.8 s on the release build and
+  /// `advance 1000y` over a minute, each renewal a rewrite and an fsync of the whole ledger. Each
+  /// `advance` step now writes the ledger once, whatever it goes through, and every status
+  /// change on the way is still seen.
+  @Test func anAdvanceWritesTheLedgerOnceAndSeesEveryStatusChange() async throws {
+    let state = Self.stateDir()
+    let options = try SessionOptions(Arguments(["paywalls", "--state-dir", state, "--fresh", "--status", "inactive"],
+                                               spec: PlayCommand.spec))
+    let clock = SimulatedTimeSource()
+    let events = EventRecorder()
+    let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
+                                  clock: clock) { events.append($0) }
+    let store = try #require(app.store)
+    let player = Player(app: app, clock: clock, events: events, size: Size(width: 80, height: 24))
+    func play(_ text: String) async throws -> Player.Outcome {
+      await player.play(try PlayScript.parse(text, file: "t.play"), placement: nil)
+    }
+    guard case .passed = try await play("buy com.acme.pro.monthly\nexpect status active:pro\n") else { Issue.record("buy"); return }
+    let writes = store.ledgerWrites
+    let outcome = try await play("""
+      advance 1000y
+      expect status active:pro
+      expect subscription com.acme.pro.monthly paid
+      billing-issue no-grace
+      advance 100y
+      expect status inactive
+      expect subscription com.acme.pro.monthly expired
+      """)
+    guard case .passed = outcome else { Issue.record("\(outcome)"); return }
+    // The second advance stops where the renewal fails (the status changes) and goes on to the
+    // end of billing retry: still one write.
+    #expect(store.ledgerWrites == writes + 3, "one write for each advance and one for the billing issue")
+    #expect(store.entries.map(\.kind) == [.purchase, .renewal, .billingIssue, .billingRetry, .expiry])
+    #expect(store.entries[1].run?.count == 11_992)
+    let changes = events.all.filter { $0.name == .subscriptionStatusDidChange }
+    #expect(changes.count == 2, "inactive to active, then into billing retry: \(changes)")
+    let ledger = try #require(FileManager.default.contents(atPath: state + "/ledger.json"))
+    #expect(ledger.count < 2048, "\(ledger.count) bytes")
+  }
+
+  /// Found by red-teaming: at `--time-rate renewal=10ms`, `advance 1m` (6,000 renewals) never
+  /// finished. It does now, at once; an advance through more than a million renewals is refused
+  /// at its line, since it could not finish either.
+  @Test func fastRenewalsAdvanceAtOnceWithinABound() throws {
+    let dir = try Fixtures.directory(["fast.play": """
+      buy com.acme.pro.monthly
+      advance 1m
+      expect status active:pro
+      advance 1y
+      """])
+    let result = try Self.run(["play", "paywalls", "--time-rate", "renewal=10ms", "--fresh", "--status", "inactive",
+                               "--state-dir", Self.stateDir(), "--script", dir + "/fast.play"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("\(dir)/fast.play:4: 'advance 1y' would renew every 10ms 3153600000 times; one advance goes through at most 1000000 renewals (advance less, or use a slower --time-rate)"),
+            "\(result.stderr)")
   }
 }

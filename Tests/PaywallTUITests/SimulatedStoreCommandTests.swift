@@ -96,6 +96,22 @@ struct SimulatedStoreCommandTests {
     #expect(badDate.stderr == "error: --at 'soon' must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z\n")
   }
 
+  /// A ledger over the 64 MiB limit (an earlier paywall-tui wrote them) is named, with what to
+  /// do; it is not "moved aside" by the next run any more.
+  @Test func theStoreCommandExplainsALedgerTooLargeToRead() throws {
+    let state = PlayCommandTests.stateDir()
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+    #expect(FileManager.default.createFile(atPath: state + "/ledger.json", contents: Data("{".utf8)))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: state + "/ledger.json"))
+    try handle.truncate(atOffset: 70 * 1_048_576)
+    try handle.close()
+    let shown = try Self.run(["store", "paywalls", "--state-dir", state])
+    #expect(shown.status == 1)
+    #expect(shown.stderr == "error: \(state)/ledger.json is 70 MiB, more than the 64 MiB a ledger may hold, so it is not read; sessions leave it as it is (move it away to start a new ledger)\n",
+            "\(shown.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: state) == ["ledger.json"])
+  }
+
   @Test func theStoreCommandShowsADamagedLedgersLastGoodCopyAndChangesNothing() throws {
     let state = PlayCommandTests.stateDir()
     let bought = try Self.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--state-dir", state,

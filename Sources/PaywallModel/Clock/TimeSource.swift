@@ -134,6 +134,10 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
   /// The earliest deadline anyone is waiting for.
   public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
+  /// The earliest deadline of work in progress (a controller's latency, a timeout), leaving out
+  /// background timers such as the simulated store's.
+  public var nextWorkDeadline: Date? { state.withLock { $0.sleepers.lazy.filter { !$0.background }.map(\.deadline).min() } }
+
   public func sleep(seconds: Double) async throws {
     try await park(seconds: seconds, background: false)
   }

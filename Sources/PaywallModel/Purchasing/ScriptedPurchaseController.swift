@@ -105,19 +105,44 @@ public final class ScriptedPurchaseController: PurchaseController {
 }
 
 extension Duration {
-  /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`.
+  /// Why a duration's text was refused.
+  public enum ParseError: Error, Sendable, Hashable {
+    /// Not a number followed by a unit.
+    case notADuration
+    /// Longer than `longestSeconds` (or a number too large for a Double).
+    case tooLong
+  }
+
+  /// The longest duration anything accepts: the span of dates a ledger holds, 1970 to the end
+  /// of 9999 (about 8,000 years). A longer one could only move a clock past them.
+  public static let longestSeconds = LedgerFile.dateRange.upperBound - LedgerFile.dateRange.lowerBound
+
+  /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`; nil
+  /// for anything else, and for durations longer than `longestSeconds`.
   public static func seconds(parsing text: String) -> Double? {
+    try? parseSeconds(text).get()
+  }
+
+  /// As `seconds(parsing:)`, saying whether the text is no duration or too long a one.
+  public static func parseSeconds(_ text: String) -> Result<Double, ParseError> {
     let trimmed = text.trimmingSpaces()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
                                      ("M", 86_400 * 365 / 12), ("y", 86_400 * 365)]
     for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
       let number = trimmed.dropLast(suffix.count)
       // "ms" also ends in "s": only accept a suffix whose number parses.
-      guard let value = Double(number), value >= 0, value.isFinite else { continue }
-      return value * scale
+      guard let value = Double(number), value >= 0 else { continue }
+      // 1e400 reads as infinity: a number, far too large ("inf" is no number at all).
+      if value.isInfinite && number.contains(where: \.isNumber) { return .failure(.tooLong) }
+      guard value.isFinite else { continue }
+      let seconds = value * scale
+      return seconds <= longestSeconds ? .success(seconds) : .failure(.tooLong)
     }
-    return nil
+    return .failure(.notADuration)
   }
+
+  /// `longestSeconds` in years, for messages.
+  public static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
 }
 
 import Foundation

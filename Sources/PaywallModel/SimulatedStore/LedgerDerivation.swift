@@ -56,12 +56,16 @@ public enum LedgerDerivation {
     problems += replay.issues
 
     var actionsOnly = LedgerReplay(catalog: catalog, rules: rules)
-    var implied: [LedgerEntry] = []
+    var full: [LedgerEntry] = []
     for entry in entries where !entry.kind.isLifecycleRecord {
-      implied += actionsOnly.apply(entry)
+      full += actionsOnly.apply(entry)
+      full.append(entry)
     }
-    implied += actionsOnly.advance(to: now)
-    let recorded = entries.filter(\.kind.isLifecycleRecord)
+    full += actionsOnly.advance(to: now)
+    // Compared with every run of renewals as one line, so a ledger compacted at any threshold (or
+    // not at all, as before version 3) compares equal to the renewals the actions imply.
+    let implied = LedgerCompactor.compact(full, threshold: 2).filter(\.kind.isLifecycleRecord)
+    let recorded = LedgerCompactor.compact(entries, threshold: 2).filter(\.kind.isLifecycleRecord)
     if recorded != implied {
       let index = zip(recorded, implied).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         ?? min(recorded.count, implied.count)
@@ -76,6 +80,7 @@ public enum LedgerDerivation {
   }
 
   static func describe(_ entry: LedgerEntry) -> String {
-    "\(entry.kind.rawValue) \(entry.id) of \(entry.productID) at \(StoreDates.format(entry.date))"
+    let run = entry.run.map { " (×\($0.count), the last \($0.lastID) at \(StoreDates.format($0.lastDate)))" } ?? ""
+    return "\(entry.kind.rawValue) \(entry.id) of \(entry.productID) at \(StoreDates.format(entry.date))\(run)"
   }
 }

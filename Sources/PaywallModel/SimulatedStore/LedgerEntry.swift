@@ -98,12 +98,35 @@ public struct LedgerEntry: Sendable, Hashable {
   /// `priceConsent`: accepted or declined.
   public var accepted: Bool?
   public var effect: Effect?
+  /// A `renewal` line that stands for a run of plain renewals (`LedgerCompactor`): this line's
+  /// fields are the first renewal's, `run` says how many there were and where the last one left
+  /// the subscription. Nil for every other line.
+  public var run: Run?
+
+  /// A run of plain renewals of one subscription kept as one line: the same product at the same
+  /// price, each at the end of the period before it, with no other line of that subscription in
+  /// between. Replaying the line gives the subscription the state the last renewal gave it.
+  public struct Run: Sendable, Hashable {
+    /// Renewals in the run, the first one included (at least 2).
+    public var count: Int
+    /// The last renewal's id, date and the end of the period it paid for.
+    public var lastID: UInt64
+    public var lastDate: Date
+    public var lastExpirationDate: Date?
+
+    public init(count: Int, lastID: UInt64, lastDate: Date, lastExpirationDate: Date?) {
+      self.count = count
+      self.lastID = lastID
+      self.lastDate = lastDate
+      self.lastExpirationDate = lastExpirationDate
+    }
+  }
 
   public init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
               offer: IntroductoryOffer.PaymentMode? = nil, offerPeriodsLeft: Int = 0, price: Decimal? = nil,
               proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
-              accepted: Bool? = nil, effect: Effect? = nil) {
+              accepted: Bool? = nil, effect: Effect? = nil, run: Run? = nil) {
     self.id = id
     self.kind = kind
     self.date = date
@@ -122,7 +145,17 @@ public struct LedgerEntry: Sendable, Hashable {
     self.grace = grace
     self.accepted = accepted
     self.effect = effect
+    self.run = run
   }
+
+  /// How many ledger events this line stands for: the renewals of a run, else 1.
+  public var occurrences: Int { run?.count ?? 1 }
+
+  /// The id of the last event this line stands for (its own id unless it is a run).
+  public var lastID: UInt64 { run?.lastID ?? id }
+
+  /// The end of the period the last event of this line paid for.
+  public var lastExpirationDate: Date? { run.map(\.lastExpirationDate) ?? expirationDate }
 
   /// The same line without its id, to compare what happened regardless of numbering.
   var withoutID: LedgerEntry {

@@ -22,11 +22,28 @@ public struct LedgerFile: Sendable {
   }
 
   public static let format = "paywall-tui.ledger"
-  public static let version = 2
+  /// Version 3 adds runs of renewals kept as one line (`LedgerEntry.run`). A ledger without one
+  /// is still written as version 2, which earlier paywall-tui read; both are read.
+  public static let version = 3
+  static let versionWithoutRuns = 2
+  static let readableVersions = 2...3
+
+  /// The largest ledger written or read: the limit every file paywall-tui reads has
+  /// (`SourceFile.maximumBytes`), so a ledger the store writes is always one it reads back.
+  public static let maximumBytes = SourceFile.maximumBytes
+
   public let path: String
+  /// `maximumBytes`, smaller in tests.
+  let limit: Int
 
   public init(directory: StateDirectory) {
+    self.init(directory: directory, maximumBytes: Self.maximumBytes)
+  }
+
+  /// With a smaller size limit than `maximumBytes`, for tests.
+  init(directory: StateDirectory, maximumBytes: Int) {
     path = directory.file("ledger.json")
+    limit = min(maximumBytes, Self.maximumBytes)
   }
 
   public var exists: Bool { FileSystem.entryExists(path) }
@@ -43,9 +60,12 @@ public struct LedgerFile: Sendable {
   }
 
   /// Reads the ledger; a missing one is empty. A damaged one is replaced by its last good copy;
-  /// with none, it is moved aside with a warning. Without `repair` (a session that does not own
-  /// the state directory) nothing on disk changes.
+  /// with none, it is moved aside with a warning. One larger than `maximumBytes` (from an earlier
+  /// paywall-tui, which had no limit) is neither read nor touched: the store starts empty and the
+  /// warning says what to do (a session must then not save over it: see `oversize`). Without
+  /// `repair` (a session that does not own the state directory) nothing on disk changes.
   public func load(repair: Bool = true) -> (Contents, String?) {
+    if let size = oversize { return (Contents(), Self.oversizeWarning(path, size: size)) }
     switch StateFile.load(path, repair: repair, decode: Self.decodeState) {
     case .missing: return (Contents(), nil)
     case .loaded(let contents): return (contents, nil)
@@ -57,6 +77,22 @@ public struct LedgerFile: Sendable {
     }
   }
 
+  /// The ledger's size when it is larger than a ledger may be.
+  public var oversize: Int? {
+    var info = stat()
+    // lstat: a link is not a ledger this looks into (the state directory's checks refuse it).
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return nil }
+    return Int(info.st_size)
+  }
+
+  static func oversizeWarning(_ path: String, size: Int) -> String {
+    "\(path) is \(mebibytes(size)), more than the \(mebibytes(maximumBytes)) a ledger may hold, so it is not read; it is left as it is and this session keeps its purchases in memory only (move it away, or pass --fresh, to start a new ledger)"
+  }
+
+  static func mebibytes(_ bytes: Int) -> String {
+    bytes >= 1_048_576 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
+  }
+
   public static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
     do {
       return try decode(root)
@@ -65,8 +101,40 @@ public struct LedgerFile: Sendable {
     }
   }
 
+  /// Writes the ledger, unless it would not read back: larger than `maximumBytes`, or holding a
+  /// date outside `dateRange` (a clock run past 9999). Then nothing is written and the error says
+  /// why; the file on disk keeps its last good contents.
   public func save(_ contents: Contents) throws(AtomicFile.WriteError) {
-    try AtomicFile.write(Data(Self.encode(contents).utf8), to: path, keepingPrevious: true)
+    if let date = Self.datesOutOfRange(contents) {
+      throw AtomicFile.WriteError(path: path, reason: "it would hold the date \(date), and a ledger holds dates from 1970 to 9999 only")
+    }
+    let text = Self.encode(contents)
+    guard text.utf8.count <= limit else {
+      throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.utf8.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
+    }
+    try AtomicFile.write(Data(text.utf8), to: path, keepingPrevious: true)
+  }
+
+  /// The first date in `contents` a reader would refuse, spelled out.
+  static func datesOutOfRange(_ contents: Contents) -> String? {
+    var found: Date?
+    func check(_ date: Date?) {
+      if found == nil, let date, !dateRange.contains(date.timeIntervalSince1970) { found = date }
+    }
+    check(contents.clock)
+    for pending in contents.pending { check(pending.requestDate) }
+    for entry in contents.entries {
+      check(entry.date)
+      check(entry.expirationDate)
+      check(entry.graceUntil)
+      check(entry.retryUntil)
+      check(entry.run?.lastDate)
+      check(entry.run?.lastExpirationDate)
+    }
+    guard let found else { return nil }
+    let seconds = found.timeIntervalSince1970
+    // StoreDates formats years up to the ones a Date can hold; past them, the seconds say enough.
+    return seconds.isFinite && abs(seconds) < 1e15 ? StoreDates.format(found) : "\(seconds) s after 1970"
   }
 
   // MARK: - Encoding
@@ -93,6 +161,12 @@ public struct LedgerFile: Sendable {
     if let grace = entry.grace { members.append(("grace", .bool(grace))) }
     if let accepted = entry.accepted { members.append(("accepted", .bool(accepted))) }
     if let effect = entry.effect { members.append(("effect", .string(effect.rawValue))) }
+    if let run = entry.run {
+      members.append(("count", .number(String(run.count))))
+      members.append(("lastID", .string(String(run.lastID))))
+      members.append(("lastDate", date(run.lastDate)))
+      if let expiration = run.lastExpirationDate { members.append(("lastExpirationDate", date(expiration))) }
+    }
     return .object(members)
   }
 
@@ -106,6 +180,7 @@ public struct LedgerFile: Sendable {
       JSONOutput.object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
                          ("requestDate", date(p.requestDate))]).text
     }
+    let version = contents.entries.contains { $0.run != nil } ? version : versionWithoutRuns
     var text = "{\"format\":\"\(format)\",\"version\":\(version)"
     if let clock = contents.clock { text += ",\"clock\":\(date(clock).text)" }
     if let rules = contents.rules { text += ",\"rules\":\(json(rules).text)" }
@@ -122,8 +197,8 @@ public struct LedgerFile: Sendable {
   static func decode(_ root: JSONNode) throws(PurchaseError) -> Contents {
     guard root["format"]?.stringValue == format else { throw PurchaseError("not a paywall-tui ledger") }
     guard case .number(let v)? = root["version"]?.value, let number = Int(v) else { throw PurchaseError("the ledger has no version") }
-    guard number == version else {
-      throw PurchaseError("ledger version \(number) is not the version \(version) this paywall-tui reads")
+    guard readableVersions.contains(number) else {
+      throw PurchaseError("ledger version \(number) is not a version this paywall-tui reads (\(readableVersions.map(String.init).joined(separator: " or ")))")
     }
     var contents = Contents()
     contents.clock = try date(root["clock"])
@@ -168,6 +243,14 @@ public struct LedgerFile: Sendable {
     }
     var periodsLeft = 0
     if case .number(let text)? = node["offerPeriodsLeft"]?.value, let n = Int(text) { periodsLeft = n }
+    var run: LedgerEntry.Run?
+    if let countNode = node["count"] {
+      guard kind == .renewal, case .number(let text) = countNode.value, let count = Int(text), count >= 2,
+            let lastID = try Self.id(node, "lastID"), let lastDate = try date(node["lastDate"]) else {
+        throw PurchaseError("the run of renewals at \(countNode.location) needs a count of 2 or more, a lastID and a lastDate")
+      }
+      run = LedgerEntry.Run(count: count, lastID: lastID, lastDate: lastDate, lastExpirationDate: try date(node["lastExpirationDate"]))
+    }
     return LedgerEntry(
       id: id, kind: kind, date: when, originalID: try Self.id(node, "originalID") ?? id, productID: productID,
       expirationDate: try date(node["expirationDate"]), offer: try choice("offer", IntroductoryOffer.PaymentMode.self),
@@ -175,7 +258,7 @@ public struct LedgerFile: Sendable {
       ownership: try choice("ownership", LedgerEntry.Ownership.self) ?? .purchased,
       reason: try choice("reason", LedgerEntry.Reason.self), revokedID: try Self.id(node, "revokedID"),
       graceUntil: try date(node["graceUntil"]), retryUntil: try date(node["retryUntil"]), grace: bool(node["grace"]),
-      accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self))
+      accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self), run: run)
   }
 
   private static func id(_ node: JSONNode, _ key: String) throws(PurchaseError) -> UInt64? {
@@ -191,7 +274,10 @@ public struct LedgerFile: Sendable {
 
   /// Seconds since 1970 a ledger date may hold: from 1970-01-01 to 9999-12-31 (an accelerated
   /// clock runs years ahead, never millennia).
-  static let dateRange: ClosedRange<Double> = 0...253_402_300_799
+  public static let dateRange: ClosedRange<Double> = 0...253_402_300_799
+
+  /// 9999-12-31 23:59:59 UTC, the last date a ledger holds: no clock may be moved past it.
+  public static let latestDate = Date(timeIntervalSince1970: dateRange.upperBound)
 
   static func date(_ node: JSONNode?) throws(PurchaseError) -> Date? {
     guard let node else { return nil }

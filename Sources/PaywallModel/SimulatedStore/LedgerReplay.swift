@@ -57,8 +57,10 @@ public struct LedgerReplay: Sendable {
     date = max(date, entry.date)
     if entry.id <= lastID { note(entry, "does not have a larger id than the line above it") }
     lastID = max(lastID, entry.id)
-    nextID = max(nextID, entry.id &+ 1)
-    if entry.kind.isTransaction { transactionCount += 1 }
+    // A run of renewals took ids up to its last one (lines of other subscriptions in between
+    // have ids among them).
+    nextID = max(nextID, entry.lastID &+ 1)
+    if entry.kind.isTransaction { transactionCount += entry.occurrences }
     switch entry.kind {
     case .purchase:
       applyPurchase(entry)
@@ -87,14 +89,15 @@ public struct LedgerReplay: Sendable {
 
   /// The state at the replay's time: call `advance(to:)` first to look at a later moment.
   public func snapshot(at now: Date) -> DerivedState {
+    DerivedState(date: now, status: status, subscriptions: subscriptions, nextEvent: nextEvent,
+                 usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
+  }
+
+  /// The subscription status at the replay's time: what every active subscription grants.
+  public var status: SubscriptionStatus {
     var entitlements: Set<Entitlement> = []
-    var next: Date?
-    for subscription in subscriptions {
-      if subscription.isActive { entitlements.formUnion(subscription.entitlements) }
-      if let event = subscription.nextEvent, next.map({ event < $0 }) ?? true { next = event }
-    }
-    return DerivedState(date: now, status: .active(entitlements), subscriptions: subscriptions, nextEvent: next,
-                        usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
+    for subscription in subscriptions where subscription.isActive { entitlements.formUnion(subscription.entitlements) }
+    return .active(entitlements)
   }
 
   /// The earliest moment a subscription changes by itself.
@@ -288,6 +291,16 @@ public struct LedgerReplay: Sendable {
     let catalog = self.catalog
     // In place: this runs once per renewal, the bulk of a long ledger.
     Self.renew(&subscriptions[index], with: entry, catalog: catalog)
+    if let run = entry.run {
+      // A run of plain renewals: the later ones change nothing but the period.
+      if run.count < 2 || run.lastID <= entry.id || run.lastDate <= entry.date
+          || !(run.lastExpirationDate.map { $0 > run.lastDate } ?? false) {
+        note(entry, "stands for \(run.count) renewals that do not add up (the last \(run.lastID) at \(Self.format(run.lastDate)))")
+      }
+      subscriptions[index].transactionID = run.lastID
+      subscriptions[index].periodStart = run.lastDate
+      subscriptions[index].expirationDate = run.lastExpirationDate
+    }
     schedule(index)
   }
 

@@ -37,7 +37,10 @@ public final class SimulatedStore: PurchaseController {
 
   private struct Book {
     var replay: LedgerReplay
-    var entries: [LedgerEntry]
+    /// The ledger, its long runs of renewals compacted as they grow.
+    var ledger: LedgerCompactor
+    /// Grows when `start` replaces the ledger, whose count of lines appended starts again.
+    var generation = 0
     var pending: [PendingPurchase]
     var derived: DerivedState
     var settings: Settings
@@ -46,6 +49,10 @@ public final class SimulatedStore: PurchaseController {
     var interruptNext = false
     var warnings: [String] = []
     var unsaved = false
+    /// Saves held by `savingOnce` (nested calls count): changes are saved when the last ends.
+    var held = 0
+    /// Ledger writes so far, failed ones included.
+    var writes = 0
     /// The last save failed: the next failure says nothing new, the next success says so.
     var saveFailing = false
     var onWarning: (@Sendable (String) -> Void)?
@@ -72,23 +79,34 @@ public final class SimulatedStore: PurchaseController {
   ///     never written or repaired.
   ///   - askToBuy: overrides the catalog's `_askToBuyEnabled`.
   ///   - settings: overrides every catalog setting (then `askToBuy` still wins when given).
-  public init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, directory: StateDirectory?,
-              fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil) {
+  public convenience init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, directory: StateDirectory?,
+                          fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil) {
+    self.init(catalog: catalog, status: status, clock: clock, file: directory.map(LedgerFile.init), fresh: fresh, writable: writable,
+              askToBuy: askToBuy, settings: settings)
+  }
+
+  /// With the ledger in `file` (tests give one with a smaller size limit), its runs of renewals
+  /// kept as one line from `runThreshold` renewals on (`Int.max`: never).
+  init(catalog: Catalog, status: SubscriptionStatusStore, clock: any TimeSource, file: LedgerFile?,
+       fresh: Bool = false, writable: Bool = true, askToBuy: Bool? = nil, settings: Settings? = nil,
+       runThreshold: Int = LedgerCompactor.defaultThreshold) {
     self.catalog = catalog
     self.status = status
     self.clock = clock
     var settings = settings ?? Settings(catalog: catalog.settings)
     if let askToBuy { settings.askToBuy = askToBuy }
-    let file = directory.map(LedgerFile.init)
     self.file = file
-    self.saves = writable
     var contents = LedgerFile.Contents()
     var warnings: [String] = []
+    var saves = writable
     if let file, !fresh {
+      // A ledger too large to read stays as it is: this session runs in memory.
+      if file.oversize != nil { saves = false }
       let (loaded, warning) = file.load(repair: writable)
       contents = loaded
       if let warning { warnings.append(warning) }
     }
+    self.saves = saves
     // A new session continues on the store's clock where the last one stopped (the clock of a
     // `play` run starts at a fixed date; an accelerated session ran ahead of the wall clock).
     let resume = [contents.clock, contents.entries.last?.date].compactMap { $0 }.max()
@@ -100,7 +118,7 @@ public final class SimulatedStore: PurchaseController {
     if !replay.issues.isEmpty {
       warnings.append("\(file?.path ?? "the ledger"): \(replay.issues.count) line\(replay.issues.count == 1 ? "" : "s") do not fit the lines before them (first: \(replay.issues[0])); the store goes on with what they say")
     }
-    book = Mutex(Book(replay: replay, entries: contents.entries, pending: contents.pending,
+    book = Mutex(Book(replay: replay, ledger: LedgerCompactor(threshold: runThreshold, entries: contents.entries), pending: contents.pending,
                       derived: replay.snapshot(at: clock.now), settings: settings, warnings: warnings))
     change(publish: .always) { _, _ in }
   }
@@ -144,8 +162,11 @@ public final class SimulatedStore: PurchaseController {
 
   // MARK: - Reading
 
-  /// The ledger, oldest line first.
-  public var entries: [LedgerEntry] { book.withLock { $0.entries } }
+  /// The ledger, oldest line first, long runs of renewals as one line each (`LedgerCompactor`).
+  public var entries: [LedgerEntry] { book.withLock { $0.ledger.entries } }
+  /// How many times this store has written its ledger (failed writes included): one a change,
+  /// one for a whole `savingOnce`. Tests and benchmarks count them.
+  public var ledgerWrites: Int { book.withLock { $0.writes } }
   public var pendingPurchases: [PendingPurchase] { book.withLock { $0.pending } }
   public var settings: Settings { book.withLock { $0.settings } }
   /// What the ledger means now (as of the last change or timer).
@@ -195,9 +216,43 @@ public final class SimulatedStore: PurchaseController {
     change { _, _ in }
   }
 
+  /// The first moment, up to `limit`, at which the store's own events (renewals, expiries, the
+  /// end of a grace period) change the status; nil when they leave it as it is until then. A loop
+  /// that moves the clock (`play`'s `advance`) goes from one such moment to the next instead of
+  /// through every renewal: `refreshStatus` there catches up on everything before it at once.
+  /// Moments are on the millisecond, as the store keeps its clock.
+  public func nextStatusChange(through limit: Date) -> Date? {
+    var (replay, status) = book.withLock { ($0.replay, $0.derived.status) }
+    while let next = replay.nextEvent, next <= limit {
+      // Rounded up, so the store, rounding the clock to the millisecond, sees the event happen.
+      let at = Date(timeIntervalSince1970: (next.timeIntervalSince1970 * 1000).rounded(.up) / 1000)
+      replay.advance(to: at)
+      if replay.status != status { return at }
+      status = replay.status
+    }
+    return nil
+  }
+
   /// Writes the ledger with the clock's time, so the next session continues from here.
   public func checkpoint() {
     change { book, _ in book.unsaved = true }
+  }
+
+  /// Runs `body` with the ledger's saves held: each change in it is applied (and its status set)
+  /// at once, in memory, and the ledger is written once when `body` ends, if anything changed.
+  /// `play` runs each `advance` so: years of renewals are one write, not one per renewal.
+  public func savingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
+    book.withLock { $0.held += 1 }
+    defer { releaseSaves() }
+    return try await body()
+  }
+
+  private func releaseSaves() {
+    let flush = book.withLock { book -> Bool in
+      book.held -= 1
+      return book.held == 0 && book.unsaved
+    }
+    if flush { change { _, _ in } }
   }
 
   // MARK: - Controls
@@ -247,11 +302,12 @@ public final class SimulatedStore: PurchaseController {
       // the renewals and expiries that fall due before each, so they follow time order.
       lines.sort { ($0.date, $0.id) < ($1.date, $1.id) }
       book.replay = LedgerReplay(catalog: catalog, rules: book.settings.rules)
-      book.entries = []
+      book.ledger = LedgerCompactor(threshold: book.ledger.threshold)
+      book.generation += 1
       book.pending = []
       var ids: [UInt64: UInt64] = [:]
       for var line in lines {
-        book.entries += book.replay.advance(to: line.date)
+        book.ledger.append(contentsOf: book.replay.advance(to: line.date))
         let id = book.replay.takeID()
         ids[line.id] = id
         line.id = id
@@ -303,18 +359,25 @@ public final class SimulatedStore: PurchaseController {
     serial.withLock { _ in
       let now = Self.milliseconds(clock.now)
       let (result, save, newStatus, next) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?) in
-        let before = (book.entries.count, book.pending, book.interruptNext, book.derived)
+        let before = ((book.generation, book.ledger.appended), book.pending, book.interruptNext, book.derived)
         if advanceFirst { Self.catchUp(&book, to: now) }
         let result = body(&book, now)
         Self.catchUp(&book, to: now)
         book.derived = book.replay.snapshot(at: now)
-        let ledgerChanged = book.entries.count != before.0 || book.pending != before.1
+        let ledgerChanged = (book.generation, book.ledger.appended) != before.0 || book.pending != before.1
         if ledgerChanged || book.interruptNext != before.2 || book.derived != before.3 { book.changes += 1 }
         var save: LedgerFile.Contents?
         if ledgerChanged || book.unsaved, file != nil, saves {
-          save = LedgerFile.Contents(entries: book.entries, pending: book.pending, clock: now, rules: book.settings.rules)
+          if book.held > 0 {
+            book.unsaved = true
+          } else {
+            save = LedgerFile.Contents(entries: book.ledger.entries, pending: book.pending, clock: now, rules: book.settings.rules)
+            book.unsaved = false
+            book.writes += 1
+          }
+        } else {
+          book.unsaved = false
         }
-        book.unsaved = false
         var newStatus: SubscriptionStatus?
         if publish == .always || book.published != book.derived.status {
           newStatus = book.derived.status
@@ -352,13 +415,12 @@ public final class SimulatedStore: PurchaseController {
 
   private static func catchUp(_ book: inout Book, to now: Date) {
     guard now >= book.replay.date else { return }
-    let due = book.replay.advance(to: now)
-    book.entries += due
+    book.ledger.append(contentsOf: book.replay.advance(to: now))
   }
 
   private static func append(_ entry: LedgerEntry, to book: inout Book) {
-    book.entries += book.replay.apply(entry)
-    book.entries.append(entry)
+    book.ledger.append(contentsOf: book.replay.apply(entry))
+    book.ledger.append(entry)
   }
 
   /// Dates in the ledger are kept to the millisecond, as the file writes them.

@@ -509,7 +509,14 @@ public enum AppModel {
   static func handleDebugInput(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
     switch key {
     case .enter:
-      guard let seconds = Duration.seconds(parsing: input), seconds > 0 else {
+      let seconds: Double
+      switch Duration.parseSeconds(input) {
+      case .success(let parsed) where parsed > 0:
+        seconds = parsed
+      case .failure(.tooLong):
+        state.notice = "'\(input)' is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
+        return []
+      default:
         state.notice = "'\(input)' is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
         return []
       }

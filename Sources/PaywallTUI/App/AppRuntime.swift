@@ -236,6 +236,10 @@ public final class AppRuntime: @unchecked Sendable {
     case .setStatus(let status):
       statusStore.set(status)
     case .advanceClock(let seconds):
+      let end = (store?.clock ?? clock).now.addingTimeInterval(seconds)
+      guard end <= LedgerFile.latestDate else {
+        return send(.notice("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format((store?.clock ?? clock).now)) now)"))
+      }
       advance(by: seconds)
       send(.notice("clock advanced \(TimeRate.spell(seconds))"))
     case .advanceToNextEvent:

@@ -42,6 +42,9 @@ struct StoreCommand: CLICommand {
     guard file.exists else {
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
     }
+    if let size = file.oversize {
+      throw CLIFailure.invalid("error: \(file.path) is \(size / 1_048_576) MiB, more than the \(LedgerFile.maximumBytes / 1_048_576) MiB a ledger may hold, so it is not read; sessions leave it as it is (move it away to start a new ledger)")
+    }
     // Read only: a damaged ledger is shown from its last good copy, as the next session would use it.
     let contents: LedgerFile.Contents
     switch StateFile.load(file.path, repair: false, decode: LedgerFile.decodeState) {
@@ -100,14 +103,29 @@ struct StoreCommand: CLICommand {
     if let retry = entry.retryUntil { parts.append("retry until \(StoreDates.format(retry))") }
     if let grace = entry.grace { parts.append(grace ? "with grace" : "no grace") }
     if let accepted = entry.accepted { parts.append(accepted ? "accepted" : "declined") }
+    if let run = entry.run { parts.append("the last \(run.lastID) at \(StoreDates.format(run.lastDate))") }
     return parts.joined(separator: " · ")
   }
 
+  /// `52 000`: thousands apart, as the table reads best.
+  static func grouped(_ number: Int) -> String {
+    var digits = String(number)
+    var groups: [String] = []
+    while digits.count > 3 {
+      groups.insert(String(digits.suffix(3)), at: 0)
+      digits = String(digits.dropLast(3))
+    }
+    return ([digits] + groups).joined(separator: " ")
+  }
+
   static func tables(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> String {
-    var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s"), \(describe(rules))", ""]
+    let events = contents.entries.reduce(0) { $0 + $1.occurrences }
+    let runs = events == contents.entries.count ? "" : " (\(events) events, runs of renewals as one line)"
+    var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s")\(runs), \(describe(rules))", ""]
     let lines = contents.entries.map { entry in
-      [String(entry.id), String(entry.originalID), entry.kind.rawValue, entry.productID, StoreDates.format(entry.date),
-       entry.expirationDate.map(StoreDates.format) ?? "", details(entry)]
+      // A run of renewals: the first one's id and date, the last one's expiry, and the last one.
+      [String(entry.id), String(entry.originalID), entry.kind.rawValue + (entry.run.map { " ×" + grouped($0.count) } ?? ""),
+       entry.productID, StoreDates.format(entry.date), entry.lastExpirationDate.map(StoreDates.format) ?? "", details(entry)]
     }
     out += table(["ID", "ORIGINAL", "TYPE", "PRODUCT", "DATE (UTC)", "EXPIRES (UTC)", "DETAILS"], lines)
     out += ["", "At \(StoreDates.format(derived.date)) UTC:"]
@@ -146,11 +164,14 @@ struct StoreCommand: CLICommand {
     func price(_ p: Decimal?) -> JSONOutput { p.map { .string("\($0)") } ?? .null }
     let transactions = contents.entries.map { entry -> JSONOutput in
       guard case .object(var members) = LedgerFile.json(entry) else { return .null }
-      for (i, member) in members.enumerated() where ["date", "expirationDate", "graceUntil", "retryUntil"].contains(member.0) {
+      for (i, member) in members.enumerated()
+      where ["date", "expirationDate", "graceUntil", "retryUntil", "lastDate", "lastExpirationDate"].contains(member.0) {
         let value: Date? = switch member.0 {
         case "date": entry.date
         case "expirationDate": entry.expirationDate
         case "graceUntil": entry.graceUntil
+        case "lastDate": entry.run?.lastDate
+        case "lastExpirationDate": entry.run?.lastExpirationDate
         default: entry.retryUntil
         }
         members[i].1 = date(value)

@@ -133,10 +133,38 @@ struct Player: Sendable {
   private var runtime: AppRuntime { app.runtime }
   private var injector: FaultInjectingController? { runtime.controller as? FaultInjectingController }
 
-  /// The next moment something waits for: a sleeper on the clock, or the store's next event.
-  private func nextDeadline() -> Date? {
-    let storeNext = app.store?.nextEvent.flatMap { $0 > clock.now ? $0 : nil }
-    return [clock.nextDeadline, storeNext].compactMap { $0 }.min()
+  /// Moves the clock from deadline to deadline (a controller's latency, a timeout) and from one
+  /// status change of the store to the next (an expiry, a lapse into billing retry), so each fires
+  /// in order and is seen; renewals that change nothing are caught up on in one go. Run with the
+  /// store's saves held: the ledger is written once for the whole advance.
+  private func advance(by seconds: Double) async {
+    let end = clock.now.addingTimeInterval(seconds)
+    while true {
+      var target = end
+      if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
+      if let change = app.store?.nextStatusChange(through: target) { target = min(change, target) }
+      clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
+      app.store?.refreshStatus()
+      await runtime.settle()
+      if target >= end { return }
+    }
+  }
+
+  /// Renewals one `advance` may go through at a `renewal=` rate.
+  static let maximumRenewals = 1_000_000
+
+  /// Why the clock cannot be advanced by `seconds` from here, if it cannot: past the dates a
+  /// ledger holds (the script was checked from the clock's usual start, but a state directory
+  /// may have moved it on), or through more renewals than one step goes through.
+  private func advanceProblem(_ seconds: Double) -> String? {
+    let end = clock.now.addingTimeInterval(seconds)
+    if end > LedgerFile.latestDate {
+      return "would move the clock from \(StoreDates.format(clock.now)) to \(StoreDates.format(end)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds; advance less (or start afresh with --fresh)"
+    }
+    if let interval = app.store?.settings.rules.renewalInterval, seconds / interval > Double(Self.maximumRenewals) {
+      return "would renew every \(TimeRate.spell(interval)) \(Int(seconds / interval)) times; one advance goes through at most \(Self.maximumRenewals) renewals (advance less, or use a slower --time-rate)"
+    }
+    return nil
   }
 
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
@@ -158,17 +186,12 @@ struct Player: Sendable {
           await runtime.settle()
         }
       case .advance(let seconds):
-        // Step from deadline to deadline (a controller's latency, the store's renewals and
-        // expiries), so each fires in order and its status change is seen.
-        let end = clock.now.addingTimeInterval(seconds)
-        while let next = nextDeadline(), next <= end {
-          clock.advance(by: max(0, next.timeIntervalSince(clock.now)))
-          app.store?.refreshStatus()
-          await runtime.settle()
+        if let problem = advanceProblem(seconds) { return .failed("\(here): '\(step.text)' \(problem)") }
+        if let store = app.store {
+          await store.savingOnce { await advance(by: seconds) }
+        } else {
+          await advance(by: seconds)
         }
-        clock.advance(by: max(0, end.timeIntervalSince(clock.now)))
-        app.store?.refreshStatus()
-        await runtime.settle()
       case .status(let status):
         runtime.statusStore.set(status)
         await runtime.settle()

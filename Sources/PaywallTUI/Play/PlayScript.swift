@@ -90,10 +90,13 @@ public struct PlayScript: Sendable {
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open"] + storeCommands
     + ["fail", "latency", "drop", "expect"]
 
-  /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`.
+  /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`. The `advance`
+  /// lines together may not take the clock from its start (`SimulatedTimeSource.defaultStart`)
+  /// past the last date a ledger holds (`LedgerFile.latestDate`).
   public static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
     var steps: [Step] = []
     var problems: [Diagnostic] = []
+    var clock = SimulatedTimeSource.defaultStart
     // "\r\n" is one Character in Swift, so a script saved with CRLF line ends is split on it too.
     for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       let lineNumber = index + 1
@@ -101,8 +104,16 @@ public struct PlayScript: Sendable {
       let line = UntrustedText.sanitize(String(withoutComment)).trimmingSpaces()
       guard !line.isEmpty else { continue }
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
-      do {
-        steps.append(Step(line: lineNumber, text: line, command: try command(line)))
+      do throws(LineError) {
+        let command = try command(line)
+        if case .advance(let seconds) = command {
+          clock.addTimeInterval(seconds)
+          if clock > LedgerFile.latestDate {
+            throw LineError(message: "'\(line)' would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",
+                            column: Self.column(ofArgumentIn: line))
+          }
+        }
+        steps.append(Step(line: lineNumber, text: line, command: command))
       } catch {
         problems.append(Diagnostic(file: file, location: SourceLocation(line: lineNumber, column: indent + 1 + error.column),
                                    severity: .error, message: error.message, path: nil))
@@ -152,11 +163,8 @@ public struct PlayScript: Sendable {
       return .press(keys)
     case "advance":
       try need(1, "one duration, e.g. 'advance 30s' or 'advance 1M'")
-      guard let seconds = Duration.seconds(parsing: args[0]) else {
-        throw LineError(message: "'\(args[0])' is not a duration; use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y",
-                        column: column(ofArgument: 0))
-      }
-      return .advance(seconds: seconds)
+      return .advance(seconds: try duration(args[0], column: column(ofArgument: 0),
+                                            usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y"))
     case "status":
       try need(1, "one status: unknown, inactive or active:ENTITLEMENT,…")
       guard let status = SubscriptionStatus(parsing: args[0]), args[0] != "active" else {
@@ -201,10 +209,7 @@ public struct PlayScript: Sendable {
       return .fail(target, error)
     case "latency":
       try need(1, "one duration, e.g. 'latency 2s' (0s turns it off)")
-      guard let seconds = Duration.seconds(parsing: args[0]) else {
-        throw LineError(message: "'\(args[0])' is not a duration; use e.g. 500ms, 2s or 0s", column: column(ofArgument: 0))
-      }
-      return .latency(seconds: seconds)
+      return .latency(seconds: try duration(args[0], column: column(ofArgument: 0), usage: "use e.g. 500ms, 2s or 0s"))
     case "drop":
       try need(0, "no arguments (it drops the next response)")
       return .drop
@@ -261,6 +266,24 @@ public struct PlayScript: Sendable {
     default:
       throw LineError(message: "unknown command '\(name)'\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
                       column: 0)
+    }
+  }
+
+  /// Where the first argument of `line` starts (0-based).
+  static func column(ofArgumentIn line: String) -> Int {
+    let command = line.prefix { $0 != " " }
+    return command.count + line.dropFirst(command.count).prefix { $0 == " " }.count
+  }
+
+  /// A duration argument, or why it is none: not a duration, or longer than any clock can go.
+  static func duration(_ text: String, column: Int, usage: String) throws(LineError) -> Double {
+    switch Duration.parseSeconds(text) {
+    case .success(let seconds): return seconds
+    case .failure(.tooLong):
+      throw LineError(message: "'\(text)' is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999); \(usage)",
+                      column: column)
+    case .failure(.notADuration):
+      throw LineError(message: "'\(text)' is not a duration; \(usage)", column: column)
     }
   }
 
