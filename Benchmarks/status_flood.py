@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 import time
 
+from tmux_pane import TmuxServer
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -30,20 +32,8 @@ def main():
     socket = "flood-%d" % os.getpid()
     report = os.path.join(scratch, "report")
 
-    def tmux(*command, check=True):
-        return subprocess.run(["tmux", "-L", socket, *command], capture_output=True, text=True, check=check).stdout
-
-    def screen():
-        return tmux("capture-pane", "-p", "-t", "main", check=False)
-
-    def wait_for(predicate, limit):
-        start = time.monotonic()
-        while time.monotonic() - start < limit:
-            text = screen()
-            if predicate(text):
-                return time.monotonic() - start
-            time.sleep(0.002)
-        raise SystemExit("timed out; the screen was:\n" + screen())
+    tmux = TmuxServer(socket)
+    wait_for = tmux.wait_for
 
     app = (f"cd {ROOT} && FLOOD_RATE={args.rate} FLOOD_SECONDS={args.seconds} FLOOD_REPORT={report} "
            f"exec {args.binary} run paywalls --controller command "

@@ -18,6 +18,8 @@ import subprocess
 import tempfile
 import time
 
+from tmux_pane import TmuxServer
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -59,19 +61,8 @@ def main():
     socket = "stderr-flood-%d" % os.getpid()
     pids_file = os.path.join(scratch, "pids")
 
-    def tmux(*command, check=True):
-        return subprocess.run(["tmux", "-L", socket, *command], capture_output=True, text=True, check=check).stdout
-
-    def screen():
-        return tmux("capture-pane", "-p", "-t", "main", check=False)
-
-    def wait_for(predicate, limit):
-        start = time.monotonic()
-        while time.monotonic() - start < limit:
-            if predicate(screen()):
-                return time.monotonic() - start
-            time.sleep(0.002)
-        raise SystemExit("timed out; the screen was:\n" + screen())
+    tmux = TmuxServer(socket)
+    wait_for = tmux.wait_for
 
     app = (f"cd {ROOT} && FLOOD_PIDS={pids_file} {args.binary} run paywalls --controller command "
            f"--controller-command 'python3 Benchmarks/stderr_flood_controller.py' --state-dir {scratch}/state --fresh")
