@@ -347,6 +347,104 @@ import PaywallModel
     }
   }
 
+  // MARK: - Every component of the path (as ssh's safe_path)
+
+  static func entries(_ directory: String) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  }
+
+  /// `DIR/shared` (1777, like /tmp) holding `qa`, a link another user made to `DIR/target` (which
+  /// stands for /etc): a state directory under `qa` is refused, and nothing is made in the target.
+  @Test(.enabled(if: geteuid() == 0, "only root can give a link to another user"))
+  func aPathThroughAnotherUsersLinkInAStickyDirectoryIsRefused() throws {
+    try withTemporaryDirectory { directory in
+      let shared = directory.file("shared"), target = directory.file("target")
+      #expect(mkdir(shared, 0o755) == 0 && chmod(shared, 0o1777) == 0 && mkdir(target, 0o755) == 0)
+      #expect(symlink(target, shared + "/qa") == 0 && lchown(shared + "/qa", 65534, 65534) == 0)
+      for state in [shared + "/qa/paywall-state", shared + "/qa"] {
+        let access = StateAccess.open(StateDirectory(path: state))
+        #expect(!access.canWrite)
+        #expect(access.refusal?.hasPrefix("\(shared)/qa is a symbolic link of another user's (uid 65534)") == true,
+                "\(access.warning ?? "nil")")
+        #expect(access.refusal?.contains("give --state-dir a directory of your own") == true)
+        #expect(Self.entries(target).isEmpty, "nothing made through the link")
+      }
+      // A name that does not exist yet, then `..`, cannot lead past the check either.
+      let around = StateAccess.open(StateDirectory(path: shared + "/new/../qa/paywall-state"))
+      #expect(around.refusal?.hasPrefix("\(shared)/qa is a symbolic link of another user's") == true, "\(around.warning ?? "nil")")
+      #expect(Self.entries(target).isEmpty)
+    }
+  }
+
+  /// A parent that others can write without the sticky bit: they could rename our directory away
+  /// and put a link in its place.
+  @Test(arguments: [0o777, 0o775, 0o757])
+  func aPathThroughAParentOthersCanWriteIsRefused(mode: Int) throws {
+    try withTemporaryDirectory { directory in
+      let parent = directory.file("d")
+      #expect(mkdir(parent, 0o755) == 0 && chmod(parent, mode_t(mode)) == 0)
+      for state in [parent + "/sub", parent + "/sub/state", parent + "/../d/sub"] {
+        let access = StateAccess.open(StateDirectory(path: state))
+        #expect(!access.canWrite)
+        let octal = String(mode, radix: 8)
+        #expect(access.refusal?.hasPrefix("\(parent) can be written by other users (mode \(octal)) and is not sticky, on the way to \(state)") == true,
+                "\(access.warning ?? "nil")")
+        #expect(access.refusal?.contains("chmod go-w \(parent)") == true)
+        #expect(Self.entries(parent).isEmpty, "nothing made in it")
+      }
+    }
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "only root can give a directory to another user"))
+  func aPathThroughAParentOfAnotherUserIsRefused() throws {
+    try withTemporaryDirectory { directory in
+      let parent = directory.file("d")
+      #expect(mkdir(parent, 0o755) == 0 && chmod(parent, 0o755) == 0 && chown(parent, 65534, 65534) == 0)
+      // Sticky or not: its owner can rename anything in it.
+      for mode in [0o755, 0o1777] as [mode_t] {
+        chmod(parent, mode)
+        let access = StateAccess.open(StateDirectory(path: parent + "/sub"))
+        #expect(!access.canWrite)
+        #expect(access.refusal?.hasPrefix("\(parent) belongs to another user (uid 65534), on the way to \(parent)/sub") == true,
+                "\(access.warning ?? "nil")")
+        #expect(Self.entries(parent).isEmpty, "nothing made in it")
+      }
+    }
+  }
+
+  /// Links of this user's (or root's) are followed, relative ones too, and the walk goes on at
+  /// their target; sticky directories on the way, like /tmp, are fine.
+  @Test func aPathThroughOwnLinksAndStickyParentsIsUsed() throws {
+    try withTemporaryDirectory { directory in
+      let shared = directory.file("shared"), real = directory.file("real")
+      #expect(mkdir(shared, 0o755) == 0 && chmod(shared, 0o1777) == 0 && mkdir(real, 0o755) == 0 && chmod(real, 0o755) == 0)
+      #expect(symlink(real, shared + "/absolute") == 0)
+      #expect(symlink("../real", shared + "/relative") == 0)
+      #expect(symlink("relative", shared + "/chained") == 0)
+      for (state, made) in [(shared + "/absolute/a", real + "/a"), (shared + "/relative/b", real + "/b"),
+                            (shared + "/chained/./c/", real + "/c"), (shared + "/d", shared + "/d")] {
+        #expect(StateDirectory(path: state).refusal() == nil, "\(state)")
+        let access = StateAccess.open(StateDirectory(path: state))
+        #expect(access.canWrite, "\(state): \(access.warning ?? "nil")")
+        #expect(FileManager.default.fileExists(atPath: made + "/lock"), "\(made)")
+      }
+      #expect(StateDirectory(path: "/tmp/\(UUID().uuidString)/state").refusal() == nil, "/tmp itself is sticky")
+    }
+  }
+
+  /// A loop of links is refused after as many links as the kernel follows, not walked forever.
+  @Test func aLoopOfLinksIsRefused() throws {
+    try withTemporaryDirectory { directory in
+      #expect(symlink("b", directory.file("a")) == 0 && symlink("a", directory.file("b")) == 0)
+      #expect(symlink(directory.file("self"), directory.file("self")) == 0)
+      for state in [directory.file("a/state"), directory.file("self")] {
+        let access = StateAccess.open(StateDirectory(path: state))
+        #expect(access.refusal == "\(state) goes through more than 40 symbolic links (a loop?); give --state-dir a directory of your own",
+                "\(access.warning ?? "nil")")
+      }
+    }
+  }
+
   @Test func theOwnerNeverRemovesFilesItDidNotMake() throws {
     try withTemporaryDirectory { directory in
       let state = try Self.stateDirectory(in: directory)

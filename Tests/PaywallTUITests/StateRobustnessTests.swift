@@ -136,6 +136,55 @@ struct StateRobustnessTests {
     #expect(Self.files(state).isEmpty)
   }
 
+  /// The repro of the review: another user's link in a sticky shared directory, higher up the
+  /// path than the state directory, would have chosen where the state goes (/etc, here a scratch
+  /// directory that stands for it). Every component is checked, as ssh does.
+  @Test(.enabled(if: geteuid() == 0, "only root can act as another user (setpriv)"))
+  func aStateDirectoryThroughAnotherUsersLinkEndsWithExitTwoAndNothingIsMadeAtItsTarget() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    chmod(directory.path, 0o755)
+    let shared = directory.path + "/shared", target = directory.path + "/target"
+    #expect(mkdir(shared, 0o755) == 0 && chmod(shared, 0o1777) == 0 && mkdir(target, 0o755) == 0)
+    let ln = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"),
+                                        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "ln", "-s", target, shared + "/qa"])
+    #expect(ln.status == 0, "\(ln.stderr)")
+    let state = shared + "/qa/paywall-state"
+    for arguments in [["play", "paywalls", "--keys", "enter"], ["store", "paywalls"], ["explain", "paywalls", "power_user_offer"]] {
+      let output = try Self.run(arguments + ["--state-dir", state])
+      #expect(output.status == 2, "\(arguments[0]): \(output.stderr)")
+      #expect(output.stderr == "error: \(shared)/qa is a symbolic link of another user's (uid 65534), on the way to \(state); give --state-dir a directory of your own\n",
+              "\(arguments[0]): \(output.stderr)")
+      #expect(Self.files(target).isEmpty, "\(arguments[0]) made nothing at the link's target: \(Self.files(target))")
+    }
+    // A relative --state-dir is walked from the current directory.
+    let relative = try Self.shell("cd \(Self.quoted(shared)) && \(Self.quoted(CommandLineTests.binary.path)) play \(Self.quoted(Fixtures.demoDirectory)) --keys enter --state-dir qa/paywall-state")
+    #expect(relative.status == 2, "\(relative.stderr)")
+    #expect(relative.stderr == "error: \(shared)/qa is a symbolic link of another user's (uid 65534), on the way to qa/paywall-state; give --state-dir a directory of your own\n",
+            "\(relative.stderr)")
+    #expect(Self.files(target).isEmpty, "\(Self.files(target))")
+  }
+
+  @Test func aStateDirectoryUnderAParentOthersCanWriteOrAnotherUserOwnsEndsWithExitTwo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    chmod(directory.path, 0o755)
+    let parent = directory.path + "/d", state = directory.path + "/d/sub"
+    #expect(mkdir(parent, 0o755) == 0 && chmod(parent, 0o777) == 0)
+    let output = try Self.run(["play", "paywalls", "--keys", "enter", "--state-dir", state])
+    #expect(output.status == 2, "\(output.stderr)")
+    #expect(output.stderr == "error: \(parent) can be written by other users (mode 777) and is not sticky, on the way to \(state), so they could replace what is in it; run chmod go-w \(parent) (or chmod +t), or give --state-dir a directory of your own\n",
+            "\(output.stderr)")
+    #expect(Self.files(parent).isEmpty, "\(Self.files(parent))")
+    guard geteuid() == 0 else { return }  // only root can give a directory to another user
+    #expect(chmod(parent, 0o755) == 0 && chown(parent, 65534, 65534) == 0)
+    let owned = try Self.run(["play", "paywalls", "--keys", "enter", "--state-dir", state])
+    #expect(owned.status == 2, "\(owned.stderr)")
+    #expect(owned.stderr == "error: \(parent) belongs to another user (uid 65534), on the way to \(state), who could replace what is in it; give --state-dir a directory of your own\n",
+            "\(owned.stderr)")
+    #expect(Self.files(parent).isEmpty, "\(Self.files(parent))")
+  }
+
   @Test func aLockThatIsASymbolicLinkEndsWithExitTwoAndItsTargetIsKept() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -5,9 +5,10 @@ import Foundation
 /// the process ends however it ends, `kill -9` included, so a lock is never stale. A second
 /// session on the same directory reads the state and writes nothing.
 ///
-/// A directory that others can write or that belongs to another user is refused (see
-/// `StateDirectory.refusal()`), and so is a `lock` that is a link or anything but a plain file
-/// with one name: writing the pid through it would overwrite a file of the user's.
+/// A directory that others can write or that belongs to another user, or a path to it through
+/// another user's link or directory, is refused (see `StateDirectory.refusal()`), and so is a
+/// `lock` that is a link or anything but a plain file with one name: writing the pid through it
+/// would overwrite a file of the user's.
 public final class StateLock: Sendable {
   public static let fileName = "lock"
 
@@ -38,7 +39,9 @@ public final class StateLock: Sendable {
   }
 
   public static func acquire(_ directory: StateDirectory) -> Acquisition {
-    if directory.path.isEmpty, let why = directory.refusal() { return .refused(why) }
+    // The whole path is checked before anything is made along it, and again once it is made:
+    // a link planted in between (in a sticky /tmp, say) is caught before the lock is opened.
+    if let why = directory.refusal() { return .refused(why) }
     if let why = FileSystem.makeDirectories(directory.path) { return .unwritable("cannot create it: \(why)") }
     if let why = directory.refusal() { return .refused(why) }
     let path = directory.file(fileName)
