@@ -228,37 +228,54 @@ import PaywallModel
 @Suite struct StateDirectoryTests {
   static let environment = ["XDG_STATE_HOME": "/xdg/state", "HOME": "/home/tester"]
 
-  @Test func anExplicitPathWins() {
-    let directory = StateDirectory.resolve(explicit: "/tmp/my-state", projectName: "Acme", projectPath: "/work/acme",
-                                           environment: Self.environment)
+  @Test func anExplicitPathWins() throws {
+    let directory = try #require(StateDirectory.resolve(explicit: "/tmp/my-state", projectName: "Acme", projectPath: "/work/acme",
+                                                        environment: Self.environment))
     #expect(directory.path == "/tmp/my-state")
     #expect(directory.file("status.json") == "/tmp/my-state/status.json")
   }
 
-  @Test func anAbsoluteXDGStateHomeIsUsed() {
-    let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                           environment: Self.environment)
+  @Test func anAbsoluteXDGStateHomeIsUsed() throws {
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                        environment: Self.environment))
     #expect(directory.path.hasPrefix("/xdg/state/paywall-tui/acme-"), "\(directory.path)")
     let parent = (directory.path as NSString).deletingLastPathComponent
     #expect(parent == "/xdg/state/paywall-tui")
   }
 
   @Test(arguments: ["relative/state", "", "~/state"])
-  func aRelativeXDGStateHomeFallsBackToHome(_ xdg: String) {
-    let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                           environment: ["XDG_STATE_HOME": xdg, "HOME": "/home/tester"])
+  func aRelativeXDGStateHomeFallsBackToHome(_ xdg: String) throws {
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                        environment: ["XDG_STATE_HOME": xdg, "HOME": "/home/tester"]))
     #expect(directory.path.hasPrefix("/home/tester/.local/state/paywall-tui/acme-"), "\(directory.path)")
   }
 
-  @Test func withoutXDGStateHomeHomeLocalStateIsUsed() {
-    let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                           environment: ["HOME": "/home/tester"])
+  @Test func withoutXDGStateHomeHomeLocalStateIsUsed() throws {
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                        environment: ["HOME": "/home/tester"]))
     #expect((directory.path as NSString).deletingLastPathComponent == "/home/tester/.local/state/paywall-tui")
   }
 
-  @Test func theKeyIsTheProjectNameAndAHashOfItsPath() {
-    let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme Notes!", projectPath: "/work/acme",
-                                           environment: Self.environment)
+  /// An empty or relative HOME would put the state under the current directory: like a relative
+  /// XDG_STATE_HOME it is ignored, and with neither there is no default (the caller asks for --state-dir).
+  @Test(arguments: ["", "relative/home", "~", "."])
+  func aRelativeHomeGivesNoDefault(_ home: String) {
+    for xdg in [nil, "", "relative/state"] as [String?] {
+      var environment = ["HOME": home]
+      environment["XDG_STATE_HOME"] = xdg
+      let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme", environment: environment)
+      #expect(directory == nil, "HOME=\(home) XDG_STATE_HOME=\(xdg ?? "unset"): \(String(describing: directory))")
+    }
+    let xdg = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                     environment: ["HOME": home, "XDG_STATE_HOME": "/xdg/state"])
+    #expect(xdg.map { ($0.path as NSString).deletingLastPathComponent } == "/xdg/state/paywall-tui")
+    let explicit = StateDirectory.resolve(explicit: "my-state", projectName: "Acme", projectPath: "/work/acme", environment: ["HOME": home])
+    #expect(explicit == StateDirectory(path: "my-state"), "--state-dir needs no HOME")
+  }
+
+  @Test func theKeyIsTheProjectNameAndAHashOfItsPath() throws {
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme Notes!", projectPath: "/work/acme",
+                                                        environment: Self.environment))
     let key = (directory.path as NSString).lastPathComponent
     #expect(key.hasPrefix("acme-notes--"), "\(key)")
     let hash = key.dropFirst("acme-notes--".count)
@@ -266,39 +283,39 @@ import PaywallModel
     #expect(!key.contains("/"))
   }
 
-  @Test func aLongNameIsCutShort() {
+  @Test func aLongNameIsCutShort() throws {
     let name = String(repeating: "x", count: 200)
-    let directory = StateDirectory.resolve(explicit: nil, projectName: name, projectPath: "/work/acme",
-                                           environment: Self.environment)
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: name, projectPath: "/work/acme",
+                                                        environment: Self.environment))
     let key = (directory.path as NSString).lastPathComponent
     #expect(key.hasPrefix(String(repeating: "x", count: 40) + "-"), "\(key)")
     #expect(key.count < 60)
   }
 
-  @Test func twoProjectPathsGetTwoDirectories() {
-    let a = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                   environment: Self.environment)
-    let b = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/other/acme",
-                                   environment: Self.environment)
+  @Test func twoProjectPathsGetTwoDirectories() throws {
+    let a = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                environment: Self.environment))
+    let b = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/other/acme",
+                                                environment: Self.environment))
     #expect(a != b)
     #expect(a.path != b.path)
   }
 
-  @Test func theSamePathGetsTheSameDirectory() {
-    let a = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                   environment: Self.environment)
-    let b = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                   environment: Self.environment)
-    let c = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/./acme",
-                                   environment: Self.environment)
+  @Test func theSamePathGetsTheSameDirectory() throws {
+    let a = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                environment: Self.environment))
+    let b = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                environment: Self.environment))
+    let c = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/./acme",
+                                                environment: Self.environment))
     #expect(a == b)
     #expect(a == c, "a path spelt differently is the same project")
   }
 
-  @Test func theDirectoryIsStableAcrossRuns() {
+  @Test func theDirectoryIsStableAcrossRuns() throws {
     // FNV-1a of the path, not `hashValue`, which changes from run to run.
-    let directory = StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
-                                           environment: Self.environment)
+    let directory = try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme", projectPath: "/work/acme",
+                                                        environment: Self.environment))
     var hash: UInt32 = 2_166_136_261
     for byte in "/work/acme".utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
     #expect(directory.path == "/xdg/state/paywall-tui/acme-" + String(hash, radix: 16))

@@ -11,15 +11,19 @@ public struct StateDirectory: Sendable, Hashable {
     self.path = path
   }
 
+  /// The state directory of a project; nil when there is no default: neither XDG_STATE_HOME nor
+  /// HOME is an absolute path (an empty or relative one would put the state under whatever the
+  /// current directory is).
   public static func resolve(explicit: String?, projectName: String, projectPath: String,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory {
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory? {
     if let explicit { return StateDirectory(path: explicit) }
     let base: String
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = xdg
-    } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
+    } else if let home = environment["HOME"] ?? Optional(NSHomeDirectory()), home.hasPrefix("/") {
       base = (home as NSString).appendingPathComponent(".local/state")
+    } else {
+      return nil
     }
     let absolute = URL(fileURLWithPath: projectPath).standardizedFileURL.path
     let slug = String(projectName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))

@@ -2,14 +2,18 @@ import Foundation
 import PaywallModel
 
 /// `--state-dir` as every command takes it: an empty value is a usage error (it would mean the
-/// current directory, full of files that are not ours), and a directory that belongs to another
-/// user or that others can write is refused with exit 2 before anything in it is read or made.
+/// current directory, full of files that are not ours), and so is no --state-dir when neither
+/// XDG_STATE_HOME nor HOME is absolute; a directory that belongs to another user or that others
+/// can write, or a path to it through such a directory or another user's link, is refused with
+/// exit 2 before anything in it is read or made.
 enum StateDirectoryOption {
   static func resolve(_ explicit: String?, projectName: String, projectPath: String) throws(CLIFailure) -> StateDirectory {
     if explicit?.isEmpty == true {
       throw CLIFailure.usage("--state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa")
     }
-    let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath)
+    guard let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath) else {
+      throw CLIFailure.usage("neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR")
+    }
     if let why = directory.refusal() { throw refused(why) }
     return directory
   }
