@@ -69,15 +69,15 @@ public enum UntrustedText {
 
 extension DefaultStringInterpolation {
   /// `'text'`, capped at `UntrustedText.excerptLimit` characters: how a message quotes a name or
-  /// value from a file.
-  mutating func appendInterpolation(quoting text: some StringProtocol) {
+  /// value from a file or from the command line.
+  public mutating func appendInterpolation(quoting text: some StringProtocol) {
     appendLiteral("'")
     appendLiteral(UntrustedText.excerpt(text))
     appendLiteral("'")
   }
 
   /// `text` capped at `UntrustedText.excerptLimit` characters, unquoted.
-  mutating func appendInterpolation(excerpt text: some StringProtocol) {
+  public mutating func appendInterpolation(excerpt text: some StringProtocol) {
     appendLiteral(UntrustedText.excerpt(text))
   }
 }
