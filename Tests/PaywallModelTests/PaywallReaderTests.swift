@@ -406,6 +406,41 @@ struct PaywallReaderTests {
     #expect(literal.hasSuffix("…") && !literal.contains("{{"))
   }
 
+  /// The length cap is for display: a template problem that is really in the file is reported
+  /// wherever it is in the string, at its real column. Before, a string over 4,096 characters
+  /// was checked only as cut, so a broken variable at or past the cut vanished and the paywall
+  /// passed.
+  @Test(arguments: [
+    // Never closed: the cut dropped the unclosed variable whole.
+    ("{{ products.primary.price " + String(repeating: "y", count: 5000), "{{ products.primary.price", "never closed"),
+    // An unknown slot past the cut.
+    (String(repeating: "z", count: 4080) + "{{ products.nope }}", "{{ products.nope", "unknown product slot"),
+    // A variable longer than the cap.
+    ("{{ products." + String(repeating: "n", count: 5000) + " }}", "{{ products.nnn", "unknown"),
+  ])
+  func aTemplateProblemPastTheLengthCapIsStillReported(text: String, at marker: String, message: String) throws {
+    let json = Self.withComponent(#"{ "type": "title", "text": "\#(text)" }"#)
+    let (paywall, diagnostics) = try Self.read(json)
+    #expect(paywall == nil)
+    let error = try #require(diagnostics.first { $0.severity == .error }, "no error for a \(text.count)-character text")
+    #expect(error.message.contains(message), "\(error.description.prefix(300))")
+    let line = json.split(separator: "\n", omittingEmptySubsequences: false)[6]
+    let column = line.unicodeScalars.count - line[try #require(line.range(of: marker)).lowerBound...].unicodeScalars.count + 1
+    #expect(error.location == SourceLocation(line: 7, column: column))
+    #expect(error.description.count < 400, "\(error.description.prefix(300))")
+  }
+
+  /// A valid template past the cap reads, and renders cut (the cut never splits a variable).
+  @Test func aLongValidTemplateReadsAndIsCut() throws {
+    let long = String(repeating: "z", count: 4080) + "{{ products.primary.price }}" + String(repeating: "w", count: 100)
+    let (paywall, diagnostics) = try Self.read(Self.withComponent(#"{ "type": "title", "text": "\#(long)" }"#))
+    #expect(diagnostics.isEmpty, "\(diagnostics.map { $0.description.prefix(200) })")
+    guard case .title(let content) = try #require(paywall).components[1] else { Issue.record("not a title"); return }
+    #expect(content.text.variables.isEmpty)
+    let literal = content.text.segments.map { if case .literal(let l) = $0 { l } else { "{{}}" } }.joined()
+    #expect(literal == String(repeating: "z", count: 4080) + "…")
+  }
+
   /// Whatever a file says, an error quotes at most 60 characters of it. Before, an over-long
   /// token was echoed whole: 4,208 characters on one error line.
   @Test(arguments: [

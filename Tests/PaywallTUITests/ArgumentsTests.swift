@@ -88,6 +88,32 @@ struct ArgumentsTests {
     #expect(try Arguments([], spec: Self.spec).choice("controller", default: ControllerKind.ask) == .ask)
   }
 
+  /// Issue 14 item 13: what the parser quotes of a token is 59 characters and "…", whatever its length.
+  @Test func aLongTokenIsQuotedAsAnExcerpt() throws {
+    let long = String(repeating: "q", count: 5000)
+    let quoted = "'" + String(repeating: "q", count: 59) + "…'"
+    #expect(failure(["a", long]) == "error: unexpected argument \(quoted) for 'demo'; see 'paywall-tui demo --help'")
+    let option = "'--" + String(repeating: "q", count: 57) + "…'"
+    #expect(failure(["--" + long]) == "error: unknown option \(option) for 'demo'; see 'paywall-tui demo --help'")
+    #expect(failure(["--" + long + "=x"]) == "error: unknown option \(option) for 'demo'; see 'paywall-tui demo --help'")
+    let choice = try Arguments(["--controller", long], spec: Self.spec)
+    #expect(message { try choice.choice("controller", default: ControllerKind.simulated) }
+      == "error: --controller \(quoted) must be one of simulated, scripted, ask, command")
+    var user = Self.spec
+    user.options.append(.option("user", "key=value", "An attribute.", repeatable: true))
+    let pairs = try Arguments(["--user", long], spec: user)
+    #expect(message { try pairs.pairs("user") } == "error: --user \(quoted) must be KEY=VALUE, e.g. --user age=13")
+  }
+
+  private func message(_ body: () throws -> Any) -> String? {
+    do {
+      _ = try body()
+      return nil
+    } catch {
+      return (error as? CLIFailure)?.message
+    }
+  }
+
   @Test func helpListsEveryOptionWithItsPlaceholder() {
     let help = Self.spec.help
     #expect(help.contains("USAGE: paywall-tui demo [<path>] [options]"))

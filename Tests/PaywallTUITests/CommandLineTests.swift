@@ -1,4 +1,5 @@
 import Foundation
+import PaywallModel
 import Testing
 
 /// The real `paywall-tui` binary, run as a user runs it: exit codes, stdout and stderr.
@@ -136,6 +137,46 @@ struct CommandLineTests {
     #expect(result.status == 2, "\(arguments): \(result.stderr)")
     #expect(!result.stderr.isEmpty)
     #expect(result.stdout.isEmpty)
+  }
+
+  /// A 5,000-character token: what a message may quote of it is 59 characters and "…".
+  static let longToken = String(repeating: "q", count: 5000)
+
+  /// Every line of `stderr` is one readable line that quotes `longToken` as an excerpt, never whole.
+  static func expectExcerpted(_ stderr: String, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    #expect(!stderr.isEmpty, "\(what): nothing on stderr", sourceLocation: sourceLocation)
+    for line in stderr.split(separator: "\n") {
+      #expect(line.count < 500, "\(what): a \(line.count)-character line", sourceLocation: sourceLocation)
+    }
+    #expect(!stderr.contains(String(repeating: "q", count: UntrustedText.excerptLimit + 1)), "\(what): the token is echoed",
+            sourceLocation: sourceLocation)
+    #expect(stderr.contains(String(repeating: "q", count: UntrustedText.excerptLimit - 10) + "…"), "\(what): \(stderr.prefix(300))",
+            sourceLocation: sourceLocation)
+  }
+
+  /// Issue 14 item 13: an error or warning quoting what the user typed caps it at 60 characters.
+  @Test(arguments: [
+    ["render", "paywalls", "--size", "LONG"],
+    ["render", "paywalls", "--select", "LONG"],
+    ["render", "paywalls", "--paywall", "LONG"],
+    ["render", "paywalls", "--override", "LONG"],
+    ["render", "paywalls", "--override", "LONG=com.acme.pro.annual"],
+    ["render", "paywalls", "--override", "primary=LONG"],
+    ["render", "paywalls", "--color", "LONG"],
+    ["render", "paywalls", "LONG"],
+    ["render", "paywalls", "--LONG"],
+    ["render", "paywalls", "--LONG=x"],
+    ["store", "paywalls", "--at", "LONG"],
+    ["explain", "paywalls", "onboarding", "--status", "LONG"],
+    ["explain", "paywalls", "onboarding", "--user", "LONG"],
+    ["help", "LONG"],
+  ])
+  func aLongTokenIsQuotedAsAnExcerpt(arguments: [String]) throws {
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString)").path
+    var given = arguments.map { $0.replacingOccurrences(of: "LONG", with: Self.longToken) }
+    if ["store", "explain"].contains(arguments[0]) { given += ["--state-dir", state] }
+    let result = try Self.run(given)
+    Self.expectExcerpted(result.stderr, arguments.joined(separator: " "))
   }
 
   @Test func missingFileIsOneClearLine() throws {

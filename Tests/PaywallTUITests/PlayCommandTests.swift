@@ -129,6 +129,38 @@ struct PlayCommandTests {
     #expect(lines[3].hasPrefix("\(dir)/bad.play:5:14: error: unknown event 'transaction_compete'; did you mean 'transaction_complete'?"))
   }
 
+  /// Issue 14 item 13: a script line or an option of `play` with a 5,000-character token is
+  /// quoted as an excerpt in its error or warning. (`--placement LONG` is not here: it is no
+  /// error, and the placement is data, in the event lines whole.)
+  @Test(arguments: [
+    // Script lines: parse errors, then steps that fail when they run.
+    ["script", "LONG"], ["script", "advance LONG"], ["script", "open LONG"], ["script", "press LONG"],
+    ["script", "status LONG"], ["script", "user LONG"], ["script", "override LONG"], ["script", "latency LONG"],
+    ["script", "fail purchase LONG"], ["script", "expect LONG"],
+    ["script", "expect event LONG"], ["script", "expect status LONG"], ["script", "expect subscription x LONG"],
+    ["script", "placement x LONG"], ["script", "buy LONG"], ["script", "cancel LONG"], ["script", "refund LONG"],
+    ["script", "expect screen LONG"],
+    ["script", "expect event paywall_open paywall_id=LONG"], ["script", "override primary=LONG"],
+    // Options.
+    ["--keys", "LONG"], ["--paywall", "LONG"], ["--status", "LONG"], ["--user", "LONG"], ["--time-rate", "LONG"],
+    ["--controller", "LONG"], ["--size", "LONG"], ["--start", "LONG"], ["--start", "pro=LONG"], ["--start", "LONG=trial"],
+    ["--controller-timeout", "LONG"], ["--LONG"], ["--override", "LONG"], ["--override", "LONG=com.acme.pro.annual"],
+    ["--controller", "scripted", "--outcome", "LONG"], ["--controller", "scripted", "--outcome", "purchase=LONG"],
+  ])
+  func aLongTokenIsQuotedAsAnExcerpt(arguments: [String]) throws {
+    let long = CommandLineTests.longToken
+    var given = ["play", "paywalls", "--state-dir", Self.stateDir(), "--fresh"]
+    if arguments[0] == "script" {
+      let file = try Fixtures.directory(["long.txt": arguments[1].replacingOccurrences(of: "LONG", with: long) + "\n"]) + "/long.txt"
+      given += ["--script", file]
+    } else {
+      given += arguments.map { $0.replacingOccurrences(of: "LONG", with: long) }
+      if !arguments.contains("--keys") { given += ["--keys", "q"] }
+    }
+    let result = try Self.run(given)
+    CommandLineTests.expectExcerpted(result.stderr, arguments.joined(separator: " "))
+  }
+
   @Test func askToBuyWithTheSimulatedStore() throws {
     let script = """
       press enter

@@ -108,7 +108,9 @@ public struct JSONParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): return JSONNode(try parseObject(), at: start)
     case UInt8(ascii: "["): return JSONNode(try parseArray(), at: start)
-    case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
+    case UInt8(ascii: "\""):
+      let (text, uncut) = try parseStringKeepingWhole()
+      return JSONNode(.string(text), at: start, uncut: uncut)
     case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
     case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
     case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
@@ -224,6 +226,11 @@ public struct JSONParser {
   }
 
   private mutating func parseString() throws(JSONSyntaxError) -> String {
+    try parseStringKeepingWhole().text
+  }
+
+  /// The string, sanitised and capped, and its whole sanitised text if the cap cut it.
+  private mutating func parseStringKeepingWhole() throws(JSONSyntaxError) -> (text: String, uncut: String?) {
     let openQuote = here()
     index += 1  // "
     let start = index
@@ -233,7 +240,7 @@ public struct JSONParser {
       if b == UInt8(ascii: "\"") {
         let s = String(decoding: bytes[start..<index], as: UTF8.self)
         index += 1
-        return s.utf8.count > UntrustedText.maximumScalars ? UntrustedText.sanitize(s) : s
+        return s.utf8.count > UntrustedText.maximumScalars ? UntrustedText.sanitizeKeepingWhole(s) : (s, nil)
       }
       if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x7F { break }
       index += 1
@@ -257,7 +264,7 @@ public struct JSONParser {
       case UInt8(ascii: "\""):
         index += 1
         flushRaw()
-        return UntrustedText.sanitize(text)
+        return UntrustedText.sanitizeKeepingWhole(text)
       case UInt8(ascii: "\\"):
         flushRaw()
         index += 1

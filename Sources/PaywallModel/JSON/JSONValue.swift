@@ -22,10 +22,14 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 public struct JSONNode: Sendable {
   public var value: JSONValue
   public var location: SourceLocation
+  /// A string the length cap cut (`UntrustedText.maximumScalars`): its whole sanitised text, for
+  /// checks that must see all of it (a template's variables). nil for any other value.
+  public var uncut: String?
 
-  public init(_ value: JSONValue, at location: SourceLocation) {
+  public init(_ value: JSONValue, at location: SourceLocation, uncut: String? = nil) {
     self.value = value
     self.location = location
+    self.uncut = uncut
   }
 }
 

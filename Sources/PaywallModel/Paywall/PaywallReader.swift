@@ -100,7 +100,7 @@ private struct ComponentContext {
                             path: path.appending("items").appending(i))
           continue
         }
-        if let t = template(s, at: item.location, path: path.appending("items").appending(i)) {
+        if let t = template(s, uncut: item.uncut, at: item.location, path: path.appending("items").appending(i)) {
           items.append(TextContent(text: t))
         }
       }
@@ -131,7 +131,14 @@ private struct ComponentContext {
     }
   }
 
-  private func template(_ text: String, at location: SourceLocation, path: JSONPath) -> TemplateText? {
+  /// `text` parsed as a template. A string the length cap cut is checked whole (`uncut`) first, so
+  /// a problem past the cut, or in the variable the cut dropped, is reported where it is; the
+  /// cut text, which never splits a variable, is what is kept.
+  private func template(_ text: String, uncut: String?, at location: SourceLocation, path: JSONPath) -> TemplateText? {
+    if let uncut, case .failure(let problem) = TemplateText.parse(uncut, slots: slots) {
+      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
+      return nil
+    }
     switch TemplateText.parse(text, slots: slots) {
     case .success(let t): return t
     case .failure(let problem):
@@ -141,10 +148,12 @@ private struct ComponentContext {
   }
 
   private func content(_ reader: ObjectReader, _ key: String, trialKey: String?, required: Bool) -> TextContent? {
-    let main = reader.string(key, required: required).flatMap { template($0, at: reader.value(key)!.location, path: reader.path.appending(key)) }
+    let main = reader.string(key, required: required).flatMap {
+      template($0, uncut: reader.value(key)!.uncut, at: reader.value(key)!.location, path: reader.path.appending(key))
+    }
     var trial: TemplateText?
     if let trialKey, let s = reader.string(trialKey) {
-      trial = template(s, at: reader.value(trialKey)!.location, path: reader.path.appending(trialKey))
+      trial = template(s, uncut: reader.value(trialKey)!.uncut, at: reader.value(trialKey)!.location, path: reader.path.appending(trialKey))
     }
     return main.map { TextContent(text: $0, freeTrialText: trial) }
   }

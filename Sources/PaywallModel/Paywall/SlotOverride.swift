@@ -27,11 +27,11 @@ extension PaywallDefinition {
     var warnings: [String] = []
     for override in overrides {
       guard let index = result.slots.firstIndex(where: { $0.name == override.slot }) else {
-        warnings.append("override \(override): paywall \(quoting: id) has no slot \(quoting: override.slot)\(Suggestions.hint(for: override.slot, in: slotNames)); ignored")
+        warnings.append("override \(excerpt: override.description): paywall \(quoting: id) has no slot \(quoting: override.slot)\(Suggestions.hint(for: override.slot, in: slotNames)); ignored")
         continue
       }
       guard catalog.product(id: override.productID) != nil else {
-        warnings.append("override \(override): no product \(quoting: override.productID) in the catalog\(Suggestions.hint(for: override.productID, in: catalog.productIDs)); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
+        warnings.append("override \(excerpt: override.description): no product \(quoting: override.productID) in the catalog\(Suggestions.hint(for: override.productID, in: catalog.productIDs)); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
         continue
       }
       result.slots[index].productID = override.productID

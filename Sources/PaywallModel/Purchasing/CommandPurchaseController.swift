@@ -48,7 +48,7 @@ public final class CommandPurchaseController: PurchaseController {
     guard started.startThreads() else {
       let reason = String(cString: strerror(errno))
       started.stop()
-      throw PurchaseError("cannot start a thread to talk to the controller command '\(command)': \(reason)")
+      throw PurchaseError("cannot start a thread to talk to the controller command \(quoting: command): \(reason)")
     }
   }
 

@@ -51,7 +51,7 @@ enum ControllerProcess {
 
   static func spawn(_ command: String) throws(PurchaseError) -> ControllerEndpoints {
     func failure(_ what: String, _ code: Int32) -> PurchaseError {
-      PurchaseError("cannot start the controller command '\(command)': \(what): \(String(cString: strerror(code)))")
+      PurchaseError("cannot start the controller command \(quoting: command): \(what): \(String(cString: strerror(code)))")
     }
     // Pipes are close-on-exec (and above 2) from the start: the child gets exactly these three, as
     // its 0, 1 and 2, and no other process we start inherits them.

@@ -29,7 +29,7 @@ public final class ScriptedPurchaseController: PurchaseController {
       for part in text.split(separator: ",").map({ $0.trimmingSpaces() }) where !part.isEmpty {
         let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2 else {
-          throw PurchaseError("--outcome '\(part)' must be KEY=VALUE, e.g. purchase=pending")
+          throw PurchaseError("--outcome \(quoting: part) must be KEY=VALUE, e.g. purchase=pending")
         }
         let (key, value) = (pieces[0], pieces[1])
         let (word, message) = value.firstIndex(of: ":").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) } ?? (value, nil)
@@ -43,22 +43,22 @@ public final class ScriptedPurchaseController: PurchaseController {
           case "failed": purchase = .failed(message ?? "The purchase failed")
           default:
             let names = ["purchased", "cancelled", "pending", "failed", "restored"]
-            throw PurchaseError("--outcome purchase='\(word)' is not a purchase result\(Suggestions.hint(for: word, in: names)) (one of \(names.joined(separator: ", ")))")
+            throw PurchaseError("--outcome purchase=\(quoting: word) is not a purchase result\(Suggestions.hint(for: word, in: names)) (one of \(names.joined(separator: ", ")))")
           }
         case "restore":
           switch word {
           case "restored": restore = .restored
           case "failed": restore = .failed(message)
           default:
-            throw PurchaseError("--outcome restore='\(word)' is not a restore result\(Suggestions.hint(for: word, in: ["restored", "failed"])) (restored or failed)")
+            throw PurchaseError("--outcome restore=\(quoting: word) is not a restore result\(Suggestions.hint(for: word, in: ["restored", "failed"])) (restored or failed)")
           }
         case "latency":
           guard let seconds = Duration.seconds(parsing: value) else {
-            throw PurchaseError("--outcome latency='\(value)' must be a duration such as 500ms, 2s or 1m")
+            throw PurchaseError("--outcome latency=\(quoting: value) must be a duration such as 500ms, 2s or 1m")
           }
           latency = seconds
         default:
-          throw PurchaseError("--outcome key '\(key)' is unknown\(Suggestions.hint(for: key, in: ["purchase", "restore", "latency"])) (purchase, restore or latency)")
+          throw PurchaseError("--outcome key \(quoting: key) is unknown\(Suggestions.hint(for: key, in: ["purchase", "restore", "latency"])) (purchase, restore or latency)")
         }
       }
     }

@@ -326,20 +326,20 @@ public final class SimulatedStore: PurchaseController {
     let granting = catalog.products.filter { $0.entitlements.contains(start.entitlement) && $0.kind != .consumable }
     guard !granting.isEmpty else {
       let all = Set(catalog.products.flatMap(\.entitlements)).map(\.id).sorted()
-      throw StoreActionError("--start \(start): no product grants '\(start.entitlement.id)'\(Suggestions.hint(for: start.entitlement.id, in: all)) (entitlements: \(all.joined(separator: ", ")))")
+      throw StoreActionError("--start \(excerpt: start.description): no product grants \(quoting: start.entitlement.id)\(Suggestions.hint(for: start.entitlement.id, in: all)) (entitlements: \(all.joined(separator: ", ")))")
     }
     let subscriptions = granting.filter { $0.kind == .autoRenewable }
     switch start.state {
     case .trial:
       guard let product = subscriptions.first(where: \.hasFreeTrial) else {
-        throw StoreActionError("--start \(start): no subscription granting '\(start.entitlement.id)' has a free trial")
+        throw StoreActionError("--start \(excerpt: start.description): no subscription granting \(quoting: start.entitlement.id) has a free trial")
       }
       return product
     case .subscribed, .revoked:
       return subscriptions.first { $0.introductoryOffer == nil } ?? subscriptions.first ?? granting[0]
     case .gracePeriod, .billingRetry, .expired:
       guard let product = subscriptions.first(where: { $0.introductoryOffer == nil }) ?? subscriptions.first else {
-        throw StoreActionError("--start \(start): '\(start.entitlement.id)' is only granted by one-time purchases (\(granting.map(\.id).joined(separator: ", "))), which have no \(start.state.rawValue) state")
+        throw StoreActionError("--start \(excerpt: start.description): \(quoting: start.entitlement.id) is only granted by one-time purchases (\(granting.map(\.id).joined(separator: ", "))), which have no \(start.state.rawValue) state")
       }
       return product
     }
@@ -459,7 +459,7 @@ public final class SimulatedStore: PurchaseController {
                               catalog: Catalog) -> Result<String, StoreActionError> {
     func product(_ id: String) -> Result<StoreProduct, StoreActionError> {
       guard let product = catalog.product(id: id) else {
-        return .failure(StoreActionError("no product '\(id)' in the catalog\(Suggestions.hint(for: id, in: catalog.productIDs))"))
+        return .failure(StoreActionError("no product \(quoting: id) in the catalog\(Suggestions.hint(for: id, in: catalog.productIDs))"))
       }
       return .success(product)
     }
@@ -467,7 +467,7 @@ public final class SimulatedStore: PurchaseController {
               _ condition: (StoreSubscription) -> Bool = { _ in true }) -> Result<Int, StoreActionError> {
       if let index = book.replay.find(id, ownership: ownership, { $0.isLive && condition($0) }) { return .success(index) }
       let live = book.replay.subscriptions.filter { $0.isLive && $0.ownership == ownership }.map(\.productID)
-      let which = id.map { " of \($0)" } ?? ""
+      let which = id.map { " of \(excerpt: $0)" } ?? ""
       return .failure(StoreActionError("no live \(ownership == .familyShared ? "family-shared " : "")subscription\(which) to \(what)\(live.isEmpty ? "" : " (live: \(live.joined(separator: ", ")))")"))
     }
     func add(_ kind: LedgerEntry.Kind, _ index: Int, _ edit: (inout LedgerEntry) -> Void = { _ in }) -> LedgerEntry {
@@ -523,7 +523,7 @@ public final class SimulatedStore: PurchaseController {
       let refund: Bool = if case .refund = action { true } else { false }
       guard let index = book.replay.find(id, { $0.isLive || $0.state == .consumed })
               ?? book.replay.find(id, { $0.state != .revoked }) else {
-        return .failure(StoreActionError("nothing \(id.map { "of \($0) " } ?? "")to \(refund ? "refund" : "revoke")"))
+        return .failure(StoreActionError("nothing \(id.map { "of \(excerpt: $0) " } ?? "")to \(refund ? "refund" : "revoke")"))
       }
       let entry = add(refund ? .refund : .revocation, index) {
         $0.revokedID = book.replay.subscriptions[index].transactionID

@@ -97,11 +97,11 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
   public init(parsing text: String) throws(StoreActionError) {
     let parts = text.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty else {
-      throw StoreActionError("'\(text)' must be \(Self.usage)")
+      throw StoreActionError("\(quoting: text) must be \(Self.usage)")
     }
     guard let state = State(rawValue: parts[1]) ?? State.allCases.first(where: { $0.rawValue.lowercased() == parts[1].lowercased() }) else {
       let names = State.allCases.map(\.rawValue)
-      throw StoreActionError("'\(parts[1])' is not a starting state\(Suggestions.hint(for: parts[1], in: names)); use one of \(names.joined(separator: ", "))")
+      throw StoreActionError("\(quoting: parts[1]) is not a starting state\(Suggestions.hint(for: parts[1], in: names)); use one of \(names.joined(separator: ", "))")
     }
     self.init(entitlement: Entitlement(parts[0]), state: state)
   }

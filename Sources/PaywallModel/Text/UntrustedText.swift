@@ -5,7 +5,9 @@
 /// - bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan Source"),
 /// and caps the length at `maximumScalars`, ending a cut string with "…". The cut never splits a
 /// template variable (`{{ … }}`): a variable the cap would cut is dropped whole, so the reader
-/// never reports a problem that only the cut made.
+/// never reports a problem that only the cut made. The cap is for what is kept and shown: the
+/// JSON parser keeps a cut string's whole text too (`JSONNode.uncut`), so a template problem
+/// that is really in the file, past the cut or in the variable it dropped, is still reported.
 public enum UntrustedText {
   public static let maximumScalars = 4096
 
@@ -36,8 +38,13 @@ public enum UntrustedText {
   }
 
   public static func sanitize(_ text: String) -> String {
+    sanitizeKeepingWhole(text).text
+  }
+
+  /// `sanitize`, and the sanitised text before the length cap when the cap cut it.
+  public static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
-    guard needsWork else { return text }
+    guard needsWork else { return (text, nil) }
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
       if scalar == "\t" {
@@ -46,13 +53,12 @@ public enum UntrustedText {
         out.append(scalar)
       }
     }
-    if out.count > maximumScalars {
-      var kept = Array(out.prefix(maximumScalars - 1))
-      if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
-      out = String.UnicodeScalarView(kept)
-      out.append("…")
-    }
-    return String(out)
+    guard out.count > maximumScalars else { return (String(out), nil) }
+    var kept = Array(out.prefix(maximumScalars - 1))
+    if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
+    var cut = String.UnicodeScalarView(kept)
+    cut.append("…")
+    return (String(cut), String(out))
   }
 
   /// Where the last `{{` without a `}}` after it starts, if any.
@@ -69,15 +75,15 @@ public enum UntrustedText {
 
 extension DefaultStringInterpolation {
   /// `'text'`, capped at `UntrustedText.excerptLimit` characters: how a message quotes a name or
-  /// value from a file.
-  mutating func appendInterpolation(quoting text: some StringProtocol) {
+  /// value from a file or from the command line.
+  public mutating func appendInterpolation(quoting text: some StringProtocol) {
     appendLiteral("'")
     appendLiteral(UntrustedText.excerpt(text))
     appendLiteral("'")
   }
 
   /// `text` capped at `UntrustedText.excerptLimit` characters, unquoted.
-  mutating func appendInterpolation(excerpt text: some StringProtocol) {
+  public mutating func appendInterpolation(excerpt text: some StringProtocol) {
     appendLiteral(UntrustedText.excerpt(text))
   }
 }

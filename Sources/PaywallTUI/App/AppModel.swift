@@ -430,7 +430,7 @@ public enum AppModel {
       case .enter:
         state.attributeInput = nil
         guard let eq = input.firstIndex(of: "="), eq != input.startIndex else {
-          state.notice = "'\(input)' is not key=value; press u to try again"
+          state.notice = "\(quoting: input) is not key=value; press u to try again"
           return []
         }
         let name = String(input[..<eq]), value = String(input[input.index(after: eq)...])
@@ -514,10 +514,10 @@ public enum AppModel {
       case .success(let parsed) where parsed > 0:
         seconds = parsed
       case .failure(.tooLong):
-        state.notice = "'\(input)' is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
+        state.notice = "\(quoting: input) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
         return []
       default:
-        state.notice = "'\(input)' is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
+        state.notice = "\(quoting: input) is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
         return []
       }
       state.debugInput = nil

@@ -111,7 +111,7 @@ struct Arguments {
       guard argument.hasPrefix("--"), let option = spec.options.first(where: { $0.name == name }) else {
         let names = spec.options.map(\.name) + ["help"]
         let hint = Suggestions.closest(to: name, in: names).map { " (did you mean '--\($0)'?)" } ?? ""
-        throw .usage("unknown option '\(argument)' for '\(spec.name)'\(hint); see 'paywall-tui \(spec.name) --help'")
+        throw .usage("unknown option \(quoting: argument) for '\(spec.name)'\(hint); see 'paywall-tui \(spec.name) --help'")
       }
       guard let placeholder = option.value else {
         if inline != nil { throw .usage("--\(name) is a flag and takes no value") }
@@ -151,7 +151,7 @@ struct Arguments {
     }
     if remaining > 0 {
       let extra = positionals[positionals.count - remaining]
-      throw .usage("unexpected argument '\(extra)' for '\(spec.name)'; see 'paywall-tui \(spec.name) --help'")
+      throw .usage("unexpected argument \(quoting: extra) for '\(spec.name)'; see 'paywall-tui \(spec.name) --help'")
     }
   }
 
@@ -175,7 +175,7 @@ struct Arguments {
     var out: [String: String] = [:]
     for text in values(name) {
       guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-        throw .usage("--\(name) '\(text)' must be KEY=VALUE, e.g. --\(name) age=13")
+        throw .usage("--\(name) \(quoting: text) must be KEY=VALUE, e.g. --\(name) age=13")
       }
       out[String(text[..<eq])] = String(text[text.index(after: eq)...])
     }
@@ -187,7 +187,7 @@ struct Arguments {
     guard let text = value(name) else { return fallback }
     guard let choice = T(rawValue: text) else {
       let cases = T.allCases.map(\.rawValue)
-      throw .usage("--\(name) '\(text)' must be one of \(cases.joined(separator: ", "))\(Suggestions.hint(for: text, in: cases))")
+      throw .usage("--\(name) \(quoting: text) must be one of \(cases.joined(separator: ", "))\(Suggestions.hint(for: text, in: cases))")
     }
     return choice
   }

@@ -43,10 +43,10 @@ struct ExplainCommand: CLICommand {
     let project = try ProjectOptions.load(path, catalog: nil)
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
-      throw CLIFailure.usage("--status '\(self.status)' must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
+      throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
     if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
-      try Console.out("placement '\(placement)': a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
+      try Console.out("placement \(quoting: placement): a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
       return
     }
     let directory = try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
@@ -59,10 +59,10 @@ struct ExplainCommand: CLICommand {
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
     if evaluation.outcome == .skip(.placementNotFound) {
       let known = project.campaigns.map(\.placement)
-      try Console.out("placement '\(placement)': no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
+      try Console.out("placement \(quoting: placement): no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
       return
     }
-    try Console.out("placement '\(placement)' for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
+    try Console.out("placement \(quoting: placement) for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
     for line in evaluation.lines { try Console.out("  " + line) }
     if case .skip(.userIsSubscribed) = evaluation.outcome {
       try Console.out("  (the paywall's presentationCondition is checkUserSubscription; \"always\" would show it to subscribers)")

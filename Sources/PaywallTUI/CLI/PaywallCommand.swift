@@ -52,7 +52,7 @@ public enum PaywallCommand {
     if named == nil, rest.first == "help" {
       guard let topic = rest.dropFirst().first else { return try Console.out(help) }
       guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
-        throw CLIFailure.usage("no subcommand '\(topic)'\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
+        throw CLIFailure.usage("no subcommand \(quoting: topic)\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
       }
       return try Console.out(command.spec.help)
     }
@@ -120,7 +120,7 @@ struct ProjectOptions {
   func parsedOverrides() throws -> [SlotOverride] {
     try overrides.map { text in
       guard let o = SlotOverride(argument: text) else {
-        throw CLIFailure.usage("--override '\(text)' must be NAME=PRODUCT_ID, e.g. --override primary=com.acme.pro.monthly")
+        throw CLIFailure.usage("--override \(quoting: text) must be NAME=PRODUCT_ID, e.g. --override primary=com.acme.pro.monthly")
       }
       return o
     }

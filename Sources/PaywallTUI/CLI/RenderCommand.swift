@@ -36,7 +36,7 @@ struct RenderCommand: CLICommand {
 
   func run() throws {
     guard let size = Size(size) else {
-      throw CLIFailure.usage("--size '\(self.size)' must be WIDTHxHEIGHT, e.g. 80x24")
+      throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24")
     }
     let overrides = try project.parsedOverrides()
     let loaded = try project.load(path)
@@ -58,12 +58,12 @@ struct RenderCommand: CLICommand {
     }
     let ids = project.paywalls.map(\.id)
     guard let definition = id.map({ project.paywall(id: $0) }) ?? project.paywalls.first else {
-      throw CLIFailure.usage("no paywall '\(id!)'\(Suggestions.hint(for: id!, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+      throw CLIFailure.usage("no paywall \(quoting: id!)\(Suggestions.hint(for: id!, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
     }
     let (overridden, warnings) = definition.applying(overrides, catalog: project.catalog)
     for warning in warnings { try Console.error("warning: \(warning)") }
     if let select, !overridden.slotNames.contains(select) {
-      throw CLIFailure.usage("--select '\(select)': paywall '\(definition.id)' has no such slot\(Suggestions.hint(for: select, in: overridden.slotNames)) (slots: \(overridden.slotNames.joined(separator: ", ")))")
+      throw CLIFailure.usage("--select \(quoting: select): paywall \(quoting: definition.id) has no such slot\(Suggestions.hint(for: select, in: overridden.slotNames)) (slots: \(overridden.slotNames.joined(separator: ", ")))")
     }
     let resolved = ResolvedPaywall(overridden, catalog: project.catalog, now: now)
     return PaywallScreenState(paywall: resolved, selectedSlot: select)
@@ -95,7 +95,9 @@ struct RunCommand: CLICommand {
     }
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(path)' to print a paywall or 'paywall-tui play \(path) --keys \"…\"' to script one", code: 3)
+      // The hint is a command to copy; a path too long to echo (a mistyped subcommand) becomes PATH.
+      let shown = path.count > UntrustedText.excerptLimit ? "PATH" : path
+      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
     }
     // Independent of the project, so it runs while the project loads: ncurses opens on the
     // terminal thread.

@@ -89,7 +89,7 @@ struct SessionOptions {
     }
     if let text = timeRate {
       guard let parsed = TimeRate(parsing: text) else {
-        throw CLIFailure.usage("--time-rate '\(text)': \(TimeRate.usage)")
+        throw CLIFailure.usage("--time-rate \(quoting: text): \(TimeRate.usage)")
       }
       rate = parsed
     }
@@ -163,7 +163,7 @@ struct AppSession {
     if let id = options.paywall {
       let ids = project.paywalls.map(\.id)
       guard ids.contains(id) else {
-        throw CLIFailure.usage("--paywall '\(id)': no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+        throw CLIFailure.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
       }
       first = id
     }
@@ -178,12 +178,12 @@ struct AppSession {
     var explicitStatus: SubscriptionStatus?
     if let text = options.status {
       guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
-        throw CLIFailure.usage("--status '\(text)' must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+        throw CLIFailure.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
       }
       explicitStatus = parsed
     }
     guard let timeout = Duration.seconds(parsing: options.controllerTimeout), timeout > 0 else {
-      throw CLIFailure.usage("--controller-timeout '\(options.controllerTimeout)' must be a duration such as 10s")
+      throw CLIFailure.usage("--controller-timeout \(quoting: options.controllerTimeout) must be a duration such as 10s")
     }
 
     let directory = try StateDirectoryOption.resolve(options.stateDir, projectName: project.name, projectPath: path)

@@ -76,7 +76,7 @@ struct StoreCommand: CLICommand {
       formatter.formatOptions = options
       if let date = formatter.date(from: text) { return date }
     }
-    throw CLIFailure.usage("--at '\(text)' must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z")
+    throw CLIFailure.usage("--at \(quoting: text) must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z")
   }
 
   static func iso(_ date: Date) -> String {

@@ -47,7 +47,7 @@ struct PlayCommand: CLICommand {
   }
 
   func run() throws {
-    guard let size = Size(size) else { throw CLIFailure.usage("--size '\(self.size)' must be WIDTHxHEIGHT, e.g. 80x24") }
+    guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
     let loaded = try project.load(path)
@@ -153,6 +153,13 @@ struct Player: Sendable {
   /// Renewals one `advance` may go through at a `renewal=` rate.
   static let maximumRenewals = 1_000_000
 
+  /// An event as a failure message quotes it: `description` with each value capped (the event's
+  /// data, a placement name included, is in the JSON lines whole).
+  static func brief(_ event: PaywallEvent) -> String {
+    ([event.name.rawValue] + event.params.map { key, value in "\(key)=\(excerpt: value.stringValue ?? value.text)" })
+      .joined(separator: " ")
+  }
+
   /// Why the clock cannot be advanced by `seconds` from here, if it cannot: past the dates a
   /// ledger holds (the script was checked from the clock's usual start, but a state directory
   /// may have moved it on), or through more renewals than one step goes through.
@@ -186,7 +193,7 @@ struct Player: Sendable {
           await runtime.settle()
         }
       case .advance(let seconds):
-        if let problem = advanceProblem(seconds) { return .failed("\(here): '\(step.text)' \(problem)") }
+        if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
         if let store = app.store {
           await store.savingOnce { await advance(by: seconds) }
         } else {
@@ -204,22 +211,22 @@ struct Player: Sendable {
       case .override(let overrides):
         let catalog = runtime.state.project.catalog
         if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
-          return .failed("\(here): no product '\(unknown.productID)' in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+          return .failed("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
         }
         runtime.send(.setOverrides(overrides))
         await runtime.settle()
       case .open(let id):
         guard runtime.state.project.paywall(id: id) != nil else {
-          return .failed("\(here): no paywall '\(id)'\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
+          return .failed("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
         }
         runtime.send(.open(paywallID: id, selected: nil))
         await runtime.settle()
       case .store(let action):
         guard let store = app.store else {
-          return .failed("\(here): '\(step.text)' needs the simulated store (--controller simulated)")
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
         if case .failure(let error) = store.perform(action) {
-          return .failed("\(here): '\(step.text)' did nothing: \(error.message)")
+          return .failed("\(here): \(quoting: step.text) did nothing: \(error.message)")
         }
         await runtime.settle()
       case .fail(let target, let error):
@@ -236,15 +243,15 @@ struct Player: Sendable {
         injector.dropNextResponse()
       case .expectSubscription(let productID, let expectation):
         guard let store = app.store else {
-          return .failed("\(here): '\(step.text)' needs the simulated store (--controller simulated)")
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
         let derived = store.derived
         guard let subscription = derived.subscription(productID: productID) else {
           let known = derived.subscriptions.map { "\($0.productID) (\($0.summary))" }
-          return .failed("\(here): expected a subscription to \(productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+          return .failed("\(here): expected a subscription to \(excerpt: productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
         }
         guard expectation.matches(subscription) else {
-          return .failed("\(here): expected \(productID) to be \(expectation.rawValue); it is \(subscription.summary)")
+          return .failed("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)")
         }
       case .expectEvent(let name, let params):
         let all = events.all
@@ -253,24 +260,24 @@ struct Player: Sendable {
           lastMatchLine = step.line
         } else {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          let seen = all[matched...].map { $0.name == name ? $0.description : $0.name.rawValue }
-          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+          let seen = all[matched...].map { $0.name == name ? Self.brief($0) : $0.name.rawValue }
+          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
         }
       case .expectNoEvent(let name, let params):
         let all = events.all
         if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.description)")
+          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(Self.brief(found))")
         }
       case .expectNoScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: size))
         if frame.contains(text) {
-          return .failed("\(here): expected the screen not to show \"\(text)\"; the screen was:\n\(frame)")
+          return .failed("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
         }
       case .expectScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: size))
         guard frame.contains(text) else {
-          return .failed("\(here): expected the screen to show \"\(text)\"; the screen was:\n\(frame)")
+          return .failed("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
         }
       case .expectStatus(let status, let anyActive):
         let actual = runtime.state.status

@@ -109,7 +109,7 @@ public struct PlayScript: Sendable {
         if case .advance(let seconds) = command {
           clock.addTimeInterval(seconds)
           if clock > LedgerFile.latestDate {
-            throw LineError(message: "'\(line)' would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",
+            throw LineError(message: "\(quoting: line) would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",
                             column: Self.column(ofArgumentIn: line))
           }
         }
@@ -147,7 +147,7 @@ public struct PlayScript: Sendable {
     }
     func column(ofArgument i: Int) -> Int { i + 1 < starts.count ? starts[i + 1] : line.count }
     func need(_ count: Int, _ usage: String) throws(LineError) {
-      guard args.count == count else { throw LineError(message: "'\(name)' takes \(usage)", column: 0) }
+      guard args.count == count else { throw LineError(message: "\(quoting: name) takes \(usage)", column: 0) }
     }
     switch name {
     case "press":
@@ -155,7 +155,7 @@ public struct PlayScript: Sendable {
       var keys: [Key] = []
       for (i, word) in args.enumerated() {
         guard let key = Key(name: word) else {
-          throw LineError(message: "unknown key '\(word)'\(Suggestions.hint(for: word, in: Key.names)) (keys: \(Key.names.joined(separator: " ")), or one character)",
+          throw LineError(message: "unknown key \(quoting: word)\(Suggestions.hint(for: word, in: Key.names)) (keys: \(Key.names.joined(separator: " ")), or one character)",
                           column: column(ofArgument: i))
         }
         keys.append(key)
@@ -168,7 +168,7 @@ public struct PlayScript: Sendable {
     case "status":
       try need(1, "one status: unknown, inactive or active:ENTITLEMENT,…")
       guard let status = SubscriptionStatus(parsing: args[0]), args[0] != "active" else {
-        throw LineError(message: "'\(args[0])' is not a status; use unknown, inactive or active:ENTITLEMENT,… (e.g. active:pro)",
+        throw LineError(message: "\(quoting: args[0]) is not a status; use unknown, inactive or active:ENTITLEMENT,… (e.g. active:pro)",
                         column: column(ofArgument: 0))
       }
       return .status(status)
@@ -186,7 +186,7 @@ public struct PlayScript: Sendable {
       var overrides: [SlotOverride] = []
       for (i, word) in args.enumerated() {
         guard let o = SlotOverride(argument: word) else {
-          throw LineError(message: "'\(word)' must be SLOT=PRODUCT_ID, e.g. primary=com.acme.pro.monthly", column: column(ofArgument: i))
+          throw LineError(message: "\(quoting: word) must be SLOT=PRODUCT_ID, e.g. primary=com.acme.pro.monthly", column: column(ofArgument: i))
         }
         overrides.append(o)
       }
@@ -199,11 +199,11 @@ public struct PlayScript: Sendable {
         throw LineError(message: "'fail' takes purchase or restore and a store error, e.g. 'fail purchase networkError'", column: 0)
       }
       guard let target = FaultTarget(rawValue: args[0]) else {
-        throw LineError(message: "'\(args[0])': fail purchase or restore\(Suggestions.hint(for: args[0], in: ["purchase", "restore"]))",
+        throw LineError(message: "\(quoting: args[0]): fail purchase or restore\(Suggestions.hint(for: args[0], in: ["purchase", "restore"]))",
                         column: column(ofArgument: 0))
       }
       guard let error = StoreError(rawValue: args[1]) else {
-        throw LineError(message: "unknown store error '\(args[1])'\(Suggestions.hint(for: args[1], in: StoreError.names)) (errors: \(StoreError.names.joined(separator: ", ")))",
+        throw LineError(message: "unknown store error \(quoting: args[1])\(Suggestions.hint(for: args[1], in: StoreError.names)) (errors: \(StoreError.names.joined(separator: ", ")))",
                         column: column(ofArgument: 1))
       }
       return .fail(target, error)
@@ -234,7 +234,7 @@ public struct PlayScript: Sendable {
         }
         guard let event = EventName(rawValue: args[first]) else {
           let names = EventName.allCases.map(\.rawValue)
-          throw LineError(message: "unknown event '\(args[first])'\(Suggestions.hint(for: args[first], in: names))", column: column(ofArgument: first))
+          throw LineError(message: "unknown event \(quoting: args[first])\(Suggestions.hint(for: args[first], in: names))", column: column(ofArgument: first))
         }
         let params = try pairs(Array(args.dropFirst(first + 1)), offset: first + 1, column: column)
         return negated ? .expectNoEvent(event, params: params) : .expectEvent(event, params: params)
@@ -247,7 +247,7 @@ public struct PlayScript: Sendable {
         }
         let names = SubscriptionExpectation.allCases.map(\.rawValue)
         guard let expectation = SubscriptionExpectation(rawValue: args[2]) else {
-          throw LineError(message: "unknown subscription state '\(args[2])'\(Suggestions.hint(for: args[2], in: names)) (states: \(names.joined(separator: ", ")))",
+          throw LineError(message: "unknown subscription state \(quoting: args[2])\(Suggestions.hint(for: args[2], in: names)) (states: \(names.joined(separator: ", ")))",
                           column: column(ofArgument: 2))
         }
         return .expectSubscription(productID: args[1], expectation)
@@ -255,16 +255,16 @@ public struct PlayScript: Sendable {
         guard args.count == 2 else { throw LineError(message: "'expect status' takes one status", column: 0) }
         if args[1] == "active" { return .expectStatus(.active([]), anyActive: true) }
         guard let status = SubscriptionStatus(parsing: args[1]) else {
-          throw LineError(message: "'\(args[1])' is not a status; use unknown, inactive, active or active:ENTITLEMENT,…",
+          throw LineError(message: "\(quoting: args[1]) is not a status; use unknown, inactive, active or active:ENTITLEMENT,…",
                           column: column(ofArgument: 1))
         }
         return .expectStatus(status, anyActive: false)
       default:
-        throw LineError(message: "'expect \(what)': expect event, screen, status or subscription\(Suggestions.hint(for: what, in: ["event", "screen", "status", "subscription"]))",
+        throw LineError(message: "\(quoting: "expect " + what): expect event, screen, status or subscription\(Suggestions.hint(for: what, in: ["event", "screen", "status", "subscription"]))",
                         column: column(ofArgument: 0))
       }
     default:
-      throw LineError(message: "unknown command '\(name)'\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
+      throw LineError(message: "unknown command \(quoting: name)\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
                       column: 0)
     }
   }
@@ -280,10 +280,10 @@ public struct PlayScript: Sendable {
     switch Duration.parseSeconds(text) {
     case .success(let seconds): return seconds
     case .failure(.tooLong):
-      throw LineError(message: "'\(text)' is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999); \(usage)",
+      throw LineError(message: "\(quoting: text) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999); \(usage)",
                       column: column)
     case .failure(.notADuration):
-      throw LineError(message: "'\(text)' is not a duration; \(usage)", column: column)
+      throw LineError(message: "\(quoting: text) is not a duration; \(usage)", column: column)
     }
   }
 
@@ -291,7 +291,7 @@ public struct PlayScript: Sendable {
   static func storeAction(_ name: String, _ args: [String], column: (Int) -> Int) throws(LineError) -> StoreAction {
     func product(max extra: Int = 0) throws(LineError) -> String? {
       guard args.count <= 1 + extra else {
-        throw LineError(message: "'\(name)' takes at most \(1 + extra) argument\(extra == 0 ? "" : "s")", column: column(1 + extra))
+        throw LineError(message: "\(quoting: name) takes at most \(1 + extra) argument\(extra == 0 ? "" : "s")", column: column(1 + extra))
       }
       return args.first
     }
@@ -300,7 +300,7 @@ public struct PlayScript: Sendable {
       guard args.count == 1 else { throw LineError(message: "'buy' takes one product id", column: 0) }
       return .buy(productID: args[0])
     case "approve", "decline", "interrupt", "resolve-interrupted":
-      guard args.isEmpty else { throw LineError(message: "'\(name)' takes no arguments", column: column(0)) }
+      guard args.isEmpty else { throw LineError(message: "\(quoting: name) takes no arguments", column: column(0)) }
       return switch name {
       case "approve": .approve
       case "decline": .decline
@@ -354,7 +354,7 @@ public struct PlayScript: Sendable {
     for (i, word) in words.enumerated() {
       let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty else {
-        throw LineError(message: "'\(word)' must be key=value", column: column(i + offset))
+        throw LineError(message: "\(quoting: word) must be key=value", column: column(i + offset))
       }
       out[parts[0]] = parts[1]
     }

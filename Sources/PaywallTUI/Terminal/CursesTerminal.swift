@@ -151,14 +151,14 @@ final class CursesTerminal: @unchecked Sendable {
     let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
     let remedy = "set TERM=xterm-256color, or use 'paywall-tui render' / 'paywall-tui play'"
     guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
-      return refuse("unknown terminal type '\(term)' (TERM); \(remedy)")
+      return refuse("unknown terminal type \(quoting: term) (TERM); \(remedy)")
     }
     _ = set_term(screen)
     // A terminal that cannot move the cursor (TERM=dumb) can show no screen: ncurses would draw
     // only the last line. Refused like an unknown one, before anything is written to it.
     guard pw_has_cursor_addressing() else {
       delscreen(screen)
-      return refuse("terminal type '\(term)' (TERM) cannot move the cursor; \(remedy)")
+      return refuse("terminal type \(quoting: term) (TERM) cannot move the cursor; \(remedy)")
     }
     let window = pw_stdscr()
     cbreak()
