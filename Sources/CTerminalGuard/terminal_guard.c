@@ -58,6 +58,14 @@ void tg_restore_terminal(void) {
   errno = saved_errno;
 }
 
+void tg_restore_modes(void) {
+  int fd = saved_fd;
+  if (fd < 0) { return; }
+  int saved_errno = errno;
+  tcsetattr(fd, TCSAFLUSH, &saved_termios);
+  errno = saved_errno;
+}
+
 void tg_forget_terminal(void) {
   saved_fd = -1;
 }

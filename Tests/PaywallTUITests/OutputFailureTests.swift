@@ -27,7 +27,9 @@ struct OutputFailureTests {
   }
 
   /// Runs the binary with its stdout and stderr sent to `out` and `err`; waits at most 30 s.
-  static func run(_ arguments: [String], out: Sink, err: Sink) throws -> Outcome {
+  /// `stateDirectory` (for play and explain) is the caller's, kept; without one each run gets a
+  /// fresh directory, removed after.
+  static func run(_ arguments: [String], out: Sink, err: Sink, stateDirectory given: String? = nil) throws -> Outcome {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,8 +55,8 @@ struct OutputFailureTests {
     // Paths into the repository made absolute: the child runs where the tests run. Commands that
     // keep state get a directory of their own (tests run in parallel).
     var absolute = arguments.map { $0.hasPrefix("paywalls") ? Fixtures.repositoryRoot.path + "/" + $0 : $0 }
-    let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("output-failure-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
+    let stateDirectory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("output-failure-\(UUID().uuidString)").path
+    defer { if given == nil { try? FileManager.default.removeItem(atPath: stateDirectory) } }
     if ["play", "explain"].contains(arguments.first) { absolute += ["--state-dir", stateDirectory] }
     var cArguments = ([CommandLineTests.binary.path] + absolute).map { strdup($0) } + [nil]
     defer { for pointer in cArguments + cEnvironment { free(pointer) } }
@@ -156,6 +158,28 @@ struct OutputFailureTests {
     let outcome = try Self.run(arguments, out: .captured, err: .file("/dev/full"))
     Self.expectNoCrash(outcome, "\(arguments)")
     #expect(outcome.status == 1, "\(arguments)")
+  }
+
+  /// stderr on a full disk while the state directory (holding a file of the user's, so it is never
+  /// cleaned up) warns: the run still happens, its events and status go to stdout, exit 1, and the
+  /// new user's id is written whole, no temporary file left. Before, the failed warning ended play
+  /// at once, printing nothing, while user.json was still being written: about one run in five
+  /// left `.paywall-tui-tmp-user.json-…` behind.
+  @Test func aWarningThatCannotBeWrittenNeitherStopsPlayNorLeavesATemporaryFile() throws {
+    for run in 1...20 {
+      let dir = try Fixtures.directory(["notes.txt": "x\n"])
+      defer { try? FileManager.default.removeItem(atPath: dir) }
+      let outcome = try Self.run(["play", "paywalls", "--controller", "scripted", "--keys", "enter"],
+                                 out: .captured, err: .file("/dev/full"), stateDirectory: dir)
+      Self.expectNoCrash(outcome, "run \(run)")
+      #expect(outcome.status == 1, "run \(run)")
+      #expect(outcome.stdout.contains("\"status\":"), "run \(run): \(outcome.stdout)")
+      let files = try FileManager.default.contentsOfDirectory(atPath: dir)
+      #expect(files.contains("user.json"), "run \(run): \(files)")
+      let leftovers = files.filter { $0.hasPrefix(".paywall-tui-tmp-") }
+      #expect(leftovers.isEmpty, "run \(run) left \(leftovers)")
+      if !leftovers.isEmpty || outcome.status != 1 { break }
+    }
   }
 
   /// `| head -1`: the reader has gone. The program ends at once and

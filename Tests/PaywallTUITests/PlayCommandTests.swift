@@ -193,6 +193,47 @@ struct PlayCommandTests {
     #expect(Self.events(written) == ["paywall_open", "paywall_decline", "paywall_close"])
   }
 
+  /// `--events` naming a named pipe nobody reads: refused at once (exit 2) with a line naming
+  /// it. Before, opening it waited for a reader forever.
+  @Test func anEventsPipeWithNoReaderIsRefusedAtOnce() throws {
+    let dir = Self.stateDir()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fifo = dir + "/events"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // `timeout` so that a hang fails the test rather than holding up the suite: with SIGKILL,
+    // which the signals the test runner blocks (and its children inherit) cannot hold off.
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+      "-s", "KILL", "10", CommandLineTests.binary.path, "play", "paywalls", "--controller", "scripted", "--state-dir", dir + "/state",
+      "--events", fifo, "--keys", "enter",
+    ])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr == "error: --events \(fifo) is a named pipe with no reader; start the reader first or give a regular file\n",
+            "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
+  /// A named pipe with a reader gets the events, as a regular file does (`--events >(jq …)`).
+  @Test func anEventsPipeWithAReaderGetsTheEvents() throws {
+    let dir = Self.stateDir()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fifo = dir + "/events"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The reader opens first (a non-blocking read end opens without a writer); the few events fit
+    // in the pipe's buffer, read once the run is over.
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    try #require(reader >= 0)
+    defer { close(reader) }
+    let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", dir + "/state",
+                               "--events", fifo, "--keys", "q"])
+    #expect(result.status == 0, "\(result.stderr)")
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while case let n = read(reader, &buffer, buffer.count), n > 0 { bytes += buffer[..<n] }
+    #expect(Self.events(String(decoding: bytes, as: UTF8.self)) == ["paywall_open", "paywall_decline", "paywall_close"])
+  }
+
   @Test func sameInputSameOutput() throws {
     let arguments = ["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=pending", "--fresh", "--keys",
                      "2 tab tab btab enter enter 3 enter r enter q", "--screen"]

@@ -438,14 +438,22 @@ struct TerminalEndToEndTests {
   }
 
   /// A terminal that cannot move the cursor (TERM=dumb has no `cup`) cannot show a screen: it is
-  /// refused like an unknown TERM. Before, the app started and drew only its status line.
+  /// refused like an unknown TERM, and the terminal's modes are left as they were. Before, the app
+  /// started and drew only its status line; then the refusal left the modes newterm had set.
   @Test(arguments: ["dumb"])
   func aTerminalWithoutCursorAddressingExitsWithCode3(term: String) throws {
-    let pane = try TmuxPane(#""$BIN" run paywalls --state-dir "$DIR/state" 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: term)
+    let pane = try TmuxPane("""
+      stty -g > "$DIR/stty.before"
+      "$BIN" run paywalls --state-dir "$DIR/state" 2> "$DIR/err"
+      echo $? > "$DIR/exit"
+      stty -g > "$DIR/stty.after"
+      """, term: term)
     #expect(pane.wait(forFile: "exit") == "3")
     let error = pane.file("err") ?? ""
     #expect(error.contains("'\(term)' (TERM)") && error.contains("set TERM=xterm-256color"), "\(error)")
     #expect(error.split(separator: "\n").count == 1, "\(error)")
+    // newterm had set its modes before the refusal: they are put back.
+    #expect(pane.wait(forFile: "stty.after") == pane.file("stty.before"))
   }
 
   /// A controller that sets the status a thousand times a second (Benchmarks/flood_controller.py)

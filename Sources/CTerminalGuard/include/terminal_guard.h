@@ -10,6 +10,10 @@ int tg_save_terminal(int fd);
 /// cursor, reset attributes and stop mouse reporting. Async-signal-safe.
 void tg_restore_terminal(void);
 
+/// Puts back only the saved settings (termios), writing nothing: for a terminal that was refused,
+/// where the sequences `tg_restore_terminal` writes could show as garbage (TERM=dumb).
+void tg_restore_modes(void);
+
 /// Forgets the saved settings once the terminal is given back normally, so a signal after that
 /// leaves the terminal alone.
 void tg_forget_terminal(void);

@@ -89,11 +89,23 @@ public final class EventFile: @unchecked Sendable {
         throw PurchaseError("cannot create the events file \(path); check the directory exists and is writable")
       }
     }
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    // Non-blocking, so a named pipe nobody reads fails at once (ENXIO) instead of waiting for a
+    // reader forever; the writes after block again, as for any file.
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
+      if errno == ENXIO { throw NoReader(path: path) }
       throw PurchaseError("cannot open the events file \(path) for writing")
     }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     self.descriptor = descriptor
+  }
+
+  /// `--events` names a named pipe that no one has open for reading.
+  public struct NoReader: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var description: String {
+      "--events \(path) is a named pipe with no reader; start the reader first or give a regular file"
+    }
   }
 
   /// Appends `event` as one line; throws when it could not be written whole.

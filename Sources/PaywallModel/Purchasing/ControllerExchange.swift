@@ -211,8 +211,12 @@ final class ControllerExchange: @unchecked Sendable {
       if let code = Self.writeAll(endpoints.input, bytes) {
         // Most often the process has ended and its end is about to be noticed: that says more
         // than "Broken pipe", so the request waits a moment for it before failing on its own.
+        // Once the end is known, `exited` fails this request with how it ended (it holds every
+        // request registered before the end): failing it here too would race it and could win
+        // with only "Broken pipe".
         waitForExitMessage(upTo: .milliseconds(1000))
-        let note = state.withLock { $0.stderr.note }
+        let (ended, note) = state.withLock { ($0.exitMessage != nil, $0.stderr.note) }
+        if ended { continue }
         fail(id, "cannot send request \(id) to the controller command: \(String(cString: strerror(code)))"
           + (code == EPIPE ? " (it closed its stdin)" : "") + note)
       }

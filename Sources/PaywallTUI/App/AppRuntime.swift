@@ -342,10 +342,17 @@ final class StateWriter<Value: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Returns once every value handed to `save` so far is written (or failed).
-  func flush() {
-    queue.sync {}
+  /// Returns once every value handed to `save` so far is written (or failed), or after `seconds`
+  /// if a write hangs (a stalled disk): the process may then end, rather than never.
+  func flush(within seconds: Double = 10) {
+    let deadline = DispatchTime.now() + seconds
+    func waitForQueue() -> Bool {
+      let done = DispatchSemaphore(value: 0)
+      queue.async { done.signal() }
+      return done.wait(timeout: deadline) == .success
+    }
+    guard waitForQueue() else { return }
     // A save that raced with the last write started a new one: wait for it too.
-    if state.withLock({ $0.writing }) { queue.sync {} }
+    if state.withLock({ $0.writing }) { _ = waitForQueue() }
   }
 }

@@ -54,6 +54,12 @@ enum Console {
   /// The first write that failed, if any did.
   static var failure: OutputFailure? { failures.withLock { $0.first } }
 
+  /// The first failed write of the command's output (stdout, the events file): stderr carries
+  /// only warnings and errors, whose failure ends nothing early.
+  static var outputFailure: OutputFailure? {
+    failures.withLock { $0.first { $0.target != OutputFailure.standardError } }
+  }
+
   /// Remembers a failure found elsewhere (the events file).
   static func record(_ failure: OutputFailure) {
     failures.withLock { list in

@@ -120,6 +120,9 @@ struct RunCommand: CLICommand {
       throw error
     }
     defer { app.command?.stop() }
+    // Every way out waits for the state files being written (the new user's id, kept after the
+    // first frame): a process that ends during a write leaves its temporary file behind.
+    defer { app.runtime.flushState() }
     for warning in app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }

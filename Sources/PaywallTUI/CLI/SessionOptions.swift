@@ -128,6 +128,8 @@ struct SessionOptions {
     guard let events else { return nil }
     do {
       return try EventFile(path: events)
+    } catch let error as EventFile.NoReader {
+      throw CLIFailure.usage(error.description)
     } catch {
       throw CLIFailure(message: "error: \(error.displayMessage)", code: 1)
     }

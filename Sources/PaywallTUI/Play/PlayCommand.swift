@@ -63,15 +63,20 @@ struct PlayCommand: CLICommand {
     }
     defer { app.command?.stop() }
     app.keepNewUser()
-    for warning in app.warnings { try Console.error("warning: \(warning)") }
+    // Every way out waits for the state files being written (the new user's id above): a process
+    // that ends during a write leaves its temporary file behind.
+    defer { app.runtime.flushState() }
+    // Warnings are not the command's output: one that cannot be written is remembered (the exit
+    // code is 1 at the end) and the run goes on.
+    for warning in app.warnings { Console.warn("warning: \(warning)") }
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
-    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.failure != nil })
+    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil })
     let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
-    if let failure = Console.failure { throw failure }
+    if let failure = Console.outputFailure { throw failure }
     let state = app.runtime.state
     try Console.out(JSONOutput.object([
       ("status", .string(state.status.rawName.lowercased())),

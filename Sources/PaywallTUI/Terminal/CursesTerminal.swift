@@ -218,6 +218,9 @@ final class CursesTerminal: @unchecked Sendable {
 
   /// Ends the terminal thread before the terminal was taken: `start` throws `description`.
   private func refuse(_ description: String) {
+    // newterm may already have set its modes (TERM=dumb): put the saved ones back, without the
+    // reset sequences, which such a terminal would show as they are.
+    tg_restore_modes()
     tg_forget_terminal()
     startError = TerminalUnavailable(description: description)
     started.signal()
