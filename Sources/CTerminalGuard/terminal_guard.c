@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,15 @@ void tg_install_crash_handlers(void) {
 void tg_install_process_handlers(void) {
   tg_install_crash_handlers();
   install(ending_signals, ENDING_COUNT, ending_handler, SA_ONSTACK, NULL, 1);
+  /* A parent may start us with these blocked (a test runner's worker thread does): they would
+     stay pending for ever, and SIGTERM would not end us. Every thread started later inherits
+     this mask. An ignored signal stays ignored; only blocking is undone. */
+  sigset_t handled;
+  sigemptyset(&handled);
+  for (size_t i = 0; i < CRASH_COUNT; i++) { sigaddset(&handled, crash_signals[i]); }
+  for (size_t i = 0; i < ENDING_COUNT; i++) { sigaddset(&handled, ending_signals[i]); }
+  sigaddset(&handled, SIGWINCH);
+  pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
 }
 
 void tg_install_signal_pipe(int fd) {

@@ -11,7 +11,8 @@ struct ControllerProcessTests {
     let pid: pid_t
     let directory: String
 
-    init(_ arguments: [String], directory: String) throws {
+    /// `blocking` signals are blocked in the binary's starting mask, as a careless parent might leave them.
+    init(_ arguments: [String], directory: String, blocking: [Int32] = []) throws {
       self.directory = directory
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
@@ -33,9 +34,10 @@ struct ControllerProcessTests {
       var attributes = posix_spawnattr_t()
       posix_spawnattr_init(&attributes)
       defer { posix_spawnattr_destroy(&attributes) }
-      var empty = sigset_t()
-      sigemptyset(&empty)
-      posix_spawnattr_setsigmask(&attributes, &empty)
+      var mask = sigset_t()
+      sigemptyset(&mask)
+      for signal in blocking { sigaddset(&mask, signal) }
+      posix_spawnattr_setsigmask(&attributes, &mask)
       posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
       var pid: pid_t = 0
       let spawned = posix_spawnp(&pid, "bash", &actions, &attributes, &cArguments, &cEnvironment)
@@ -118,6 +120,23 @@ struct ControllerProcessTests {
     kill(play.pid, signal)
     let ended = play.wait(within: 10)
     #expect(ended == "signal \(signal)" || ended == "exit \(128 + signal)", "play ended: \(ended ?? "not within 10 s")")
+    #expect(Self.waitUntilGone(pids).isEmpty, "the controller \(pids[0]) or its child \(pids[1]) outlived play")
+  }
+
+  /// A parent that starts `play` with the ending signals blocked (a test runner's dispatch thread
+  /// does) cannot make it deaf to them: SIGTERM still ends it and its controller. Before, the
+  /// signal stayed pending for ever and `play` waited out its 60 s controller timeout.
+  @Test func aSignalBlockedByTheParentStillEndsPlay() throws {
+    let directory = try Fixtures.directory(["controller.py": Self.stubborn])
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let play = try RunningBinary(["play", "paywalls", "--controller", "command", "--controller-timeout", "60s",
+                                  "--controller-command", "python3 '\(directory)/controller.py' '\(directory)/pids'",
+                                  "--keys", "enter", "--fresh", "--state-dir", directory + "/state"],
+                                 directory: directory, blocking: [SIGTERM, SIGHUP, SIGINT, SIGQUIT])
+    let pids = try #require(Self.pids(in: directory + "/pids"), "the controller started: \(play.stderr)")
+    kill(play.pid, SIGTERM)
+    let ended = play.wait(within: 10)
+    #expect(ended == "signal \(SIGTERM)", "play ended: \(ended ?? "not within 10 s")")
     #expect(Self.waitUntilGone(pids).isEmpty, "the controller \(pids[0]) or its child \(pids[1]) outlived play")
   }
 

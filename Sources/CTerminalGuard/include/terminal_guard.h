@@ -31,7 +31,8 @@ void tg_install_crash_handlers(void);
 /// SIGXCPU and SIGXFSZ (whose default dumps core) with exit status 128 + N, the others by
 /// re-raising themselves. A signal already ignored (nohup, a background job) stays ignored. A
 /// SIGPIPE the kernel raises for a write to a pipe with no reader is not an ending: the write
-/// fails with EPIPE and the writer reports it.
+/// fails with EPIPE and the writer reports it. These signals (and SIGWINCH) are unblocked on the
+/// calling thread, so a parent that started us with them blocked cannot make us deaf to them.
 void tg_install_process_handlers(void);
 
 /// Called (with the signal number) by every handler above just before the program dies of a
