@@ -113,22 +113,7 @@ public final class EventFile: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if let failed { throw failed }
-    var line = event.jsonLine + "\n"
-    let code = line.withUTF8 { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if n > 0 {
-          offset += n
-        } else if n < 0 && errno == EINTR {
-          continue
-        } else {
-          return n < 0 ? errno : EIO
-        }
-      }
-      return nil
-    }
-    if let code {
+    if let code = FileSystem.writeAll(event.jsonLine + "\n", to: descriptor) {
       let error = WriteError(path: path, code: code)
       failed = error
       throw error

@@ -208,7 +208,7 @@ final class ControllerExchange: @unchecked Sendable {
       }
       changed.unlock()
       guard let (id, bytes) = next else { continue }
-      if let code = Self.writeAll(endpoints.input, bytes) {
+      if let code = bytes.withUnsafeBytes({ FileSystem.writeAll($0, to: endpoints.input) }) {
         // Most often the process has ended and its end is about to be noticed: that says more
         // than "Broken pipe", so the request waits a moment for it before failing on its own.
         // Once the end is known, `exited` fails this request with how it ended (it holds every
@@ -221,20 +221,6 @@ final class ControllerExchange: @unchecked Sendable {
           + (code == EPIPE ? " (it closed its stdin)" : "") + note)
       }
     }
-  }
-
-  /// Writes all of `bytes`; the errno of a failure, or nil.
-  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
-    }
-    return nil
   }
 
   private func waitForExitMessage(upTo limit: Duration) {

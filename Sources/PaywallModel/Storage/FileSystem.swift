@@ -58,4 +58,34 @@ public enum FileSystem {
     default: return "not a file"
     }
   }
+
+  /// Writes all of `bytes` to `fd` with plain `write(2)`, again after a signal, and after waiting
+  /// for a full non-blocking descriptor to take more. nil when all is written, else the `errno`
+  /// of the write that failed (EIO for one that took nothing). Foundation's `FileHandle.write`
+  /// traps on an error instead: every writer of output and pipes goes through here.
+  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+      let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if n > 0 {
+        offset += n
+        continue
+      }
+      let code = n < 0 ? errno : EIO
+      if code == EINTR { continue }
+      if code == EAGAIN || code == EWOULDBLOCK {
+        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&ready, 1, -1)
+        continue
+      }
+      return code
+    }
+    return nil
+  }
+
+  /// `writeAll` of `text`'s UTF-8.
+  public static func writeAll(_ text: String, to fd: Int32) -> Int32? {
+    var text = text
+    return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fd) }
+  }
 }

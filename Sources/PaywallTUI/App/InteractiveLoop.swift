@@ -188,9 +188,9 @@ public final class PaywallApp {
     withExtendedLifetime(access) {}
     // The summary goes through the same checked write as the command line's output: a reader that
     // went away gives 141, another failure a line on stderr and 1, never a trap or a silent 0.
-    if let summary = ending.summary, let code = OutputDescriptor.writeAll(summary + "\n", to: STDOUT_FILENO) {
+    if let summary = ending.summary, let code = FileSystem.writeAll(summary + "\n", to: STDOUT_FILENO) {
       if code == EPIPE { return 141 }
-      _ = OutputDescriptor.writeAll(OutputFailure(target: OutputFailure.standardOutput, code: code).message + "\n", to: STDERR_FILENO)
+      _ = FileSystem.writeAll(OutputFailure(target: OutputFailure.standardOutput, code: code).message + "\n", to: STDERR_FILENO)
       return ending.exitCode == 0 ? 1 : ending.exitCode
     }
     return ending.exitCode

@@ -67,10 +67,6 @@ enum Console {
     }
   }
 
-  /// Whether writing to `target` failed before.
-  static func hasFailed(_ target: String) -> Bool {
-    failures.withLock { $0.contains { $0.target == target } }
-  }
 
   private static let writing = Mutex(())
 
@@ -79,40 +75,12 @@ enum Console {
   static func write(_ text: String, to fd: Int32, target: String) throws(OutputFailure) {
     let code = writing.withLock { _ -> Int32? in
       if let earlier = failures.withLock({ $0.first { $0.target == target } }) { return earlier.code }
-      return OutputDescriptor.writeAll(text, to: fd)
+      return FileSystem.writeAll(text, to: fd)
     }
     guard let code else { return }
     let failure = OutputFailure(target: target, code: code)
     record(failure)
     throw failure
-  }
-}
-
-/// `write(2)` until everything is written.
-enum OutputDescriptor {
-  /// Writes all of `text` to `fd`; nil on success, else the `errno` of the write that failed.
-  /// Retries after a signal, and waits for a non-blocking descriptor to take more.
-  static func writeAll(_ text: String, to fd: Int32) -> Int32? {
-    var text = text
-    return text.withUTF8 { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n > 0 {
-          offset += n
-          continue
-        }
-        let code = n < 0 ? errno : EIO
-        if code == EINTR { continue }
-        if code == EAGAIN || code == EWOULDBLOCK {
-          var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&ready, 1, -1)
-          continue
-        }
-        return code
-      }
-      return nil
-    }
   }
 }
 
