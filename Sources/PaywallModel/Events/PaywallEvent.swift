@@ -61,8 +61,14 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `transaction_start paywall_id=onboarding product_id=com.acme.pro.annual`, for the log pane.
-  public var description: String {
-    let parts = params.map { key, value in "\(key)=\(value.stringValue ?? value.text)" }
+  public var description: String { summary { $0 } }
+
+  /// `description` with each value cut to what a message quotes (`UntrustedText.excerpt`): how a
+  /// failed `expect` names an event (its data is in the JSON lines whole).
+  public var brief: String { summary { UntrustedText.excerpt($0) } }
+
+  private func summary(_ shown: (String) -> String) -> String {
+    let parts = params.map { key, value in "\(key)=\(shown(value.stringValue ?? value.text))" }
     return ([name.rawValue] + parts).joined(separator: " ")
   }
 }

@@ -158,13 +158,6 @@ struct Player: Sendable {
   /// Renewals one `advance` may go through at a `renewal=` rate.
   static let maximumRenewals = 1_000_000
 
-  /// An event as a failure message quotes it: `description` with each value capped (the event's
-  /// data, a placement name included, is in the JSON lines whole).
-  static func brief(_ event: PaywallEvent) -> String {
-    ([event.name.rawValue] + event.params.map { key, value in "\(key)=\(excerpt: value.stringValue ?? value.text)" })
-      .joined(separator: " ")
-  }
-
   /// Why the clock cannot be advanced by `seconds` from here, if it cannot: past the dates a
   /// ledger holds (the script was checked from the clock's usual start, but a state directory
   /// may have moved it on), or through more renewals than one step goes through.
@@ -265,14 +258,14 @@ struct Player: Sendable {
           lastMatchLine = step.line
         } else {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          let seen = all[matched...].map { $0.name == name ? Self.brief($0) : $0.name.rawValue }
+          let seen = all[matched...].map { $0.name == name ? $0.brief : $0.name.rawValue }
           return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
         }
       case .expectNoEvent(let name, let params):
         let all = events.all
         if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(Self.brief(found))")
+          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)")
         }
       case .expectNoScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: size))
