@@ -188,10 +188,8 @@ struct AppSession {
       throw CLIFailure.usage("--controller-timeout \(quoting: options.controllerTimeout) must be a duration such as 10s")
     }
 
-    let directory = try StateDirectoryOption.resolve(options.stateDir, projectName: project.name, projectPath: path)
     // One writer per state directory; a second session (or an unwritable directory) reads only.
-    let access = StateAccess.open(directory)
-    if let refusal = access.refusal { throw StateDirectoryOption.refused(refusal) }
+    let (directory, access) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
     if let warning = access.warning { warnings.append(warning) }
     let cache = StatusCache(directory: directory)
     let statusStore = SubscriptionStatusStore()
