@@ -138,13 +138,7 @@ public struct PlayScript: Sendable {
     let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     let name = words[0]
     let args = Array(words.dropFirst())
-    // Where each word starts in the line, for error columns and for `expect screen TEXT`.
-    var starts: [Int] = []
-    var inWord = false
-    for (i, character) in line.enumerated() {
-      if character != " " && !inWord { starts.append(i) }
-      inWord = character != " "
-    }
+    let starts = wordStarts(line)
     func column(ofArgument i: Int) -> Int { i + 1 < starts.count ? starts[i + 1] : line.count }
     func need(_ count: Int, _ usage: String) throws(LineError) {
       guard args.count == count else { throw LineError(message: "\(quoting: name) takes \(usage)", column: 0) }
@@ -269,10 +263,21 @@ public struct PlayScript: Sendable {
     }
   }
 
+  /// Where each word of `line` starts (0-based), for error columns and for `expect screen TEXT`.
+  static func wordStarts(_ line: String) -> [Int] {
+    var starts: [Int] = []
+    var inWord = false
+    for (i, character) in line.enumerated() {
+      if character != " " && !inWord { starts.append(i) }
+      inWord = character != " "
+    }
+    return starts
+  }
+
   /// Where the first argument of `line` starts (0-based).
   static func column(ofArgumentIn line: String) -> Int {
-    let command = line.prefix { $0 != " " }
-    return command.count + line.dropFirst(command.count).prefix { $0 == " " }.count
+    let starts = wordStarts(line)
+    return starts.count > 1 ? starts[1] : line.count
   }
 
   /// A duration argument, or why it is none: not a duration, or longer than any clock can go.
