@@ -48,23 +48,22 @@ int tg_save_terminal(int fd) {
   return 0;
 }
 
-void tg_restore_terminal(void) {
-  int fd = saved_fd;
-  if (fd < 0) { return; }
-  int saved_errno = errno;
-  int out = terminal_out >= 0 ? terminal_out : STDOUT_FILENO;
-  ssize_t ignored = write(out, reset_sequence, sizeof reset_sequence - 1);
-  (void)ignored;
-  tcsetattr(fd, TCSAFLUSH, &saved_termios);
-  errno = saved_errno;
-}
-
 void tg_restore_modes(void) {
   int fd = saved_fd;
   if (fd < 0) { return; }
   int saved_errno = errno;
   tcsetattr(fd, TCSAFLUSH, &saved_termios);
   errno = saved_errno;
+}
+
+void tg_restore_terminal(void) {
+  if (saved_fd < 0) { return; }
+  int saved_errno = errno;
+  int out = terminal_out >= 0 ? terminal_out : STDOUT_FILENO;
+  ssize_t ignored = write(out, reset_sequence, sizeof reset_sequence - 1);
+  (void)ignored;
+  errno = saved_errno;
+  tg_restore_modes();
 }
 
 void tg_forget_terminal(void) {
