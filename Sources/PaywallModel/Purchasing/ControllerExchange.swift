@@ -358,12 +358,12 @@ final class ControllerExchange: @unchecked Sendable {
     case (.purchase, "cancelled"): reply = .purchase(.cancelled)
     case (.purchase, "pending"): reply = .purchase(.pending)
     case (.purchase, "restored"): reply = .purchase(.restored)
-    case (.purchase, "failed"): reply = .purchase(.failed(PurchaseError(error.map { StderrTail.cappedHead($0, 300) } ?? "The purchase failed")))
+    case (.purchase, "failed"): reply = .purchase(.failed(PurchaseError(error.map { UntrustedText.excerpt($0, limit: 300) } ?? "The purchase failed")))
     case (.restore, "restored"): reply = .restore(.restored)
-    case (.restore, "failed"): reply = .restore(.failed(error.map { PurchaseError(StderrTail.cappedHead($0, 300)) }))
+    case (.restore, "failed"): reply = .restore(.failed(error.map { PurchaseError(UntrustedText.excerpt($0, limit: 300)) }))
     default:
       let expected = waiting.kind == .purchase ? "purchased, cancelled, pending, failed or restored" : "restored or failed"
-      let message = "the controller command answered request \(id) with result '\(StderrTail.cappedHead(result, 60))'; expected \(expected)"
+      let message = "the controller command answered request \(id) with result \(quoting: result); expected \(expected)"
       onProblem(message)
       reply = .problem(message)
     }

@@ -162,8 +162,9 @@ enum ControllerProcess {
 
 /// The process groups of the running controllers, so every way out of the app ends them: `stop()`
 /// on a normal end, `exit()` (an error) through an `atexit` hook, and a signal that ends the
-/// program through the command line's handlers, which call `endAllForSignal` or `endAllNow`
-/// before the process dies. Fixed slots and atomics only, so a signal handler can read them.
+/// program through the command line's handlers, which call `endAll(graceMilliseconds:)` or
+/// `killAllNow` before the process dies. Fixed slots and atomics only, so a signal handler can
+/// read them.
 public enum ControllerGroups {
   private static let slots: InlineArray<16, Atomic<Int32>> = InlineArray { _ in Atomic<Int32>(0) }
   private static let exitHookInstalled = Atomic<Bool>(false)
@@ -198,8 +199,9 @@ public enum ControllerGroups {
   }
 
   /// Ends every registered group: SIGTERM, up to `graceMilliseconds` for the leaders to go, then
-  /// SIGKILL. Async-signal-safe (kill and nanosleep only).
-  static func endAll(graceMilliseconds: Int) {
+  /// SIGKILL. Async-signal-safe (kill and nanosleep only): the command line's handler of a
+  /// signal that ends the program calls it (through CTerminalGuard's exit hook).
+  public static func endAll(graceMilliseconds: Int) {
     var any = false
     for index in slots.indices {
       let pgid = slots[index].load(ordering: .sequentiallyConsistent)
@@ -226,7 +228,8 @@ public enum ControllerGroups {
   }
 
   /// SIGKILL to every registered group at once, for a crash handler that cannot wait.
-  static func killAllNow() {
+  /// Async-signal-safe.
+  public static func killAllNow() {
     for index in slots.indices {
       let pgid = slots[index].exchange(0, ordering: .sequentiallyConsistent)
       if pgid > 0 { kill(-pgid, SIGKILL) }
@@ -237,17 +240,5 @@ public enum ControllerGroups {
   /// as soon as it ends, so a zombie does not last). Async-signal-safe.
   static func leaderIsGone(_ pid: pid_t) -> Bool {
     kill(pid, 0) != 0 && errno == ESRCH
-  }
-
-  /// For a handler of a signal that ends the program (the command line's, in CTerminalGuard):
-  /// every controller group gets SIGTERM, half a second to go, then SIGKILL. Async-signal-safe.
-  public static func endAllForSignal() {
-    endAll(graceMilliseconds: 500)
-  }
-
-  /// For a crash handler, which cannot wait: SIGKILL to every controller group at once.
-  /// Async-signal-safe.
-  public static func endAllNow() {
-    killAllNow()
   }
 }

@@ -70,11 +70,6 @@ struct StderrTail {
   static func cappedTail(_ text: String, _ limit: Int) -> String {
     text.count <= limit ? text : "…" + text.suffix(limit - 1)
   }
-
-  /// `text` when it is at most `limit` characters, else its first `limit - 1` and "…".
-  static func cappedHead(_ text: String, _ limit: Int) -> String {
-    text.count <= limit ? text : text.prefix(limit - 1) + "…"
-  }
 }
 
 /// At most `perSecond` problems a second reach the app; the rest are counted, and summed up in
@@ -134,6 +129,6 @@ final class ProblemBudget: @unchecked Sendable {
     used = 0
     lock.unlock()
     guard count > 0, let latest else { return }
-    emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(StderrTail.cappedHead(latest(), 100)))")
+    emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(UntrustedText.excerpt(latest(), limit: 100)))")
   }
 }

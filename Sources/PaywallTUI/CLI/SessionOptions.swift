@@ -315,7 +315,7 @@ final class NoticeRelay: @unchecked Sendable {
 /// by the time the hook is set (a controller has registered its group).
 private func endControllerGroupsBeforeDying(_ signal: Int32) {
   switch signal {
-  case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: ControllerGroups.endAllNow()
-  default: ControllerGroups.endAllForSignal()
+  case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: ControllerGroups.killAllNow()
+  default: ControllerGroups.endAll(graceMilliseconds: 500)
   }
 }
