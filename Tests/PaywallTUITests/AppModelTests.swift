@@ -155,11 +155,11 @@ struct AppModelTests {
     #expect(state.showsDebug)
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("x fail purchase"))
     let set = AppModel.update(&state, .key(.character("s")))
-    guard case .debug(.setStatus(.inactive))? = set.first else {
+    guard case .debug(.setStatus(.inactive), announce: true)? = set.first else {
       Issue.record("expected setStatus(inactive), got \(set)")
       return
     }
-    guard case .debug(.failNextPurchase("Card declined"))? = AppModel.update(&state, .key(.character("x"))).first else {
+    guard case .debug(.failNextPurchase("Card declined"), announce: true)? = AppModel.update(&state, .key(.character("x"))).first else {
       Issue.record("expected failNextPurchase")
       return
     }
@@ -188,7 +188,8 @@ struct AppModelTests {
 
   @Test func signalsQuitWithTheirReason() throws {
     var state = try Self.opened()
-    let effects = AppModel.update(&state, .terminate(reason: "terminated (SIGTERM)"))
+    let effects = AppModel.update(&state, .terminate(Termination(signal: SIGTERM)))
+    #expect(state.notice == "terminated (SIGTERM)")
     #expect(state.quitRequested)
     #expect(effects.contains { if case .quit = $0 { true } else { false } })
   }
@@ -203,17 +204,6 @@ struct AppModelTests {
       #expect(AppModel.update(&state, .key(key)).isEmpty)
     }
     #expect(state.homeSelection == 0)
-  }
-
-  @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
-    var state = AppState(project: try Fixtures.demoProjectWithoutCampaigns(), status: .inactive)
-    let effects = AppModel.update(&state, .register(placement: "campaign_trigger", params: ["from": "home"]))
-    #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
-    let builtIn = AppModel.update(&state, .register(placement: "paywall_open", params: [:]))
-    #expect(Self.events(builtIn) == ["handler.onError"])
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
-    let busy = AppModel.update(&state, .register(placement: "x", params: [:]))
-    #expect(Self.events(busy) == ["handler.onError"])
   }
 
   @Test func theViewShowsSpinnerAlertHelpAndLog() throws {
@@ -238,7 +228,8 @@ struct AppModelTests {
   }
 }
 
-/// `register` and the home screen through `AppModel.update`, on the demo project's campaigns.
+/// The home screen through `AppModel.update`, on the demo project's campaigns (the register rules
+/// themselves are tested beside the presenter, in `PresenterTests`).
 @Suite("Registration")
 struct RegistrationTests {
   static func events(_ effects: [AppEffect]) -> [String] { AppModelTests.events(effects) }
@@ -274,56 +265,6 @@ struct RegistrationTests {
     #expect(Self.events(skipped) == ["trigger_fire", "paywallPresentationRequest", "handler.onSkip", "feature.run"])
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("beta_sync: skipped (holdout)"))
   }
-
-  @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
-    var state = try Self.home(.unknown)
-    let wait = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
-    guard case .startStatusTimeout(let id, 5)? = wait.first else {
-      Issue.record("expected a 5 s timeout, got \(wait)")
-      return
-    }
-    let known = AppModel.update(&state, .statusChanged(.inactive))
-    #expect(Self.events(known).contains("paywall_open"))
-    #expect(AppModel.update(&state, .registrationTimedOut(id: id)).isEmpty, "a timeout after the status came is ignored")
-
-    var late = try Self.home(.unknown)
-    guard case .startStatusTimeout(let lateID, _)? = AppModel.update(&late, .register(placement: "onboarding", params: [:])).first else {
-      Issue.record("expected a timeout")
-      return
-    }
-    let failed = AppModel.update(&late, .registrationTimedOut(id: lateID))
-    #expect(Self.events(failed) == ["handler.onError"])
-    #expect(late.session == nil)
-    #expect(Self.events(AppModel.update(&late, .statusChanged(.inactive))) == ["subscriptionStatus_didChange"], "nothing waits any more")
-  }
-
-  @Test func anAbandonedPurchaseChainsToTheWinBackOnce() throws {
-    var state = try Self.home()
-    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
-    _ = AppModel.update(&state, .key(.enter))
-    let abandon = AppModel.update(&state, .purchaseFinished(.cancelled))
-    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onDismiss", "trigger_fire",
-                                     "paywallPresentationRequest", "paywall_open"])
-    #expect(state.session?.id == "winback")
-    #expect(state.registration?.isImplicit == true)
-    _ = AppModel.update(&state, .key(.enter))
-    let again = AppModel.update(&state, .purchaseFinished(.cancelled))
-    #expect(Self.events(again) == ["transaction_abandon"], "a paywall shown by an implicit placement never chains")
-    let decline = AppModel.update(&state, .key(.character("q")))
-    #expect(Self.events(decline) == ["paywall_decline", "paywall_close"], "no handler and no feature for an implicit paywall")
-  }
-
-  @Test func aPlacementButtonOnAPaywallSkipsOrRefuses() throws {
-    var state = try Self.home()
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
-    var session = try #require(state.session)
-    let skip = AppModel.activate(.placement("no_campaign"), &session, &state)
-    #expect(Self.events(skip) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
-    var again = try #require(state.session)
-    let refused = AppModel.activate(.placement("export_pdf"), &again, &state)
-    #expect(Self.events(refused) == ["handler.onError"], "presenting over a paywall is the SDK's paywallAlreadyPresented")
-    #expect(state.session?.id == "onboarding")
-  }
 }
 
 extension RegistrationTests {
@@ -342,32 +283,5 @@ extension RegistrationTests {
     let effects = AppModel.update(&state, .register(placement: "power_user_offer", params: [:]))
     #expect(Self.events(effects).contains("paywall_open"))
     #expect(state.session?.id == "winback")
-  }
-}
-
-extension RegistrationTests {
-  /// An implicit placement's filters read the event's parameters, both when deciding to replace the
-  /// paywall and when presenting the replacement.
-  @Test func anImplicitCampaignFiltersOnTheEventsParameters() throws {
-    var project = try Fixtures.demoProject()
-    let filter = try AudienceFilter(parsing: #"params.product_id == "com.acme.pro.annual""#)
-    project.campaigns = project.campaigns.filter { $0.placement != "transaction_abandon" } + [
-      Campaign(placement: "transaction_abandon", audiences: [Audience(filter: filter, outcome: .paywalls([.init(paywallID: "winback", percent: 100)], holdout: 0))])
-    ]
-    var state = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
-    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
-    _ = AppModel.update(&state, .key(.enter))  // the annual plan is selected
-    let abandon = AppModel.update(&state, .purchaseFinished(.cancelled))
-    #expect(Self.events(abandon).suffix(3) == ["trigger_fire", "paywallPresentationRequest", "paywall_open"])
-    #expect(state.session?.id == "winback")
-    #expect(state.registration?.params["product_id"] == "com.acme.pro.annual")
-
-    var monthly = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
-    _ = AppModel.update(&monthly, .register(placement: "onboarding", params: [:]))
-    _ = AppModel.update(&monthly, .key(.character("2")))
-    _ = AppModel.update(&monthly, .key(.enter))
-    let kept = AppModel.update(&monthly, .purchaseFinished(.cancelled))
-    #expect(Self.events(kept) == ["transaction_abandon"], "no audience for the monthly plan: the paywall stays")
-    #expect(monthly.session?.id == "onboarding")
   }
 }

@@ -13,7 +13,7 @@ import PaywallModel
   }
 
   static func action(_ key: Character, _ state: inout AppState) -> DebugAction? {
-    guard case .debug(let action)? = AppModel.update(&state, .key(.character(key))).first else { return nil }
+    guard case .debug(let action, announce: true)? = AppModel.update(&state, .key(.character(key))).first else { return nil }
     return action
   }
 
@@ -48,14 +48,14 @@ import PaywallModel
     var state = try Self.panel()
     #expect(Self.action(key, &state) == expected)
     #expect(state.showsDebug, "the panel stays open")
-    #expect(AppModel.debugKeys.contains { $0.0 == key }, "the panel lists \(key)")
+    #expect(KeyMap.debugSections.flatMap(\.bindings).contains { $0.label == String(key) }, "the panel lists \(key)")
   }
 
   @Test func theKeysAreUniqueAndAllShown() throws {
-    let keys = AppModel.debugKeys.map(\.0)
+    let keys = KeyMap.debugSections.flatMap(\.bindings).map(\.label)
     #expect(Set(keys).count == keys.count)
     let text = AppView.render(try Self.panel(), size: Size(width: 80, height: 24)).text
-    for topic in AppModel.debugSections.map(\.0) {
+    for topic in KeyMap.debugSections.map(\.topic) {
       #expect(text.contains(topic), "the panel shows \(topic)")
     }
     for phrase in ["+1 month", "card fails", "drop reply", "share a product", "d / esc closes"] {
@@ -72,7 +72,7 @@ import PaywallModel
     #expect(state.debugInput == "3d")
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("advance by  3d▏"))
     let effects = AppModel.update(&state, .key(.enter))
-    guard case .debug(.advanceClock(let seconds))? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
+    guard case .debug(.advanceClock(let seconds), announce: true)? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
     #expect(seconds == 3 * 86_400)
     #expect(state.debugInput == nil && state.showsDebug)
 
@@ -135,14 +135,16 @@ import PaywallModel
   /// A subscriber is not offered the group's trial again: the paywall opens without it.
   @Test func aUsedIntroOfferHidesTheTrialOnTheNextPaywall() throws {
     var state = AppState(project: try Fixtures.demoProject())
-    state.store = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
-                             usedIntroGroups: ["pro"], faults: [])
+    var panel = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
+                           usedIntroGroups: ["pro"], faults: [])
+    _ = AppModel.update(&state, .storeChanged(panel))
     _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
     #expect(state.session?.paywall.showsFreeTrial == false)
     let text = AppView.render(state, size: Size(width: 80, height: 24)).text
     #expect(!text.contains("Start my free trial") && text.contains("Continue"))
-    state.store?.usedIntroGroups = []
-    state.session = nil
+    panel.usedIntroGroups = []
+    _ = AppModel.update(&state, .storeChanged(panel))
+    state.presentation.session = nil
     _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
     #expect(state.session?.paywall.showsFreeTrial == true)
   }

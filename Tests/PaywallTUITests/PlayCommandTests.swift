@@ -275,7 +275,7 @@ struct PlayCommandTests {
     let clock = SimulatedTimeSource()
     let events = EventRecorder()
     let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
-                                  clock: clock) { events.append($0) }
+                                  clock: clock, simulatedClock: clock, animates: false) { events.append($0) }
     let store = try #require(app.store)
     let player = Player(app: app, clock: clock, events: events, size: Size(width: 80, height: 24))
     func play(_ text: String) async throws -> Player.Outcome {

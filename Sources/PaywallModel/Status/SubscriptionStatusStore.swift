@@ -11,6 +11,7 @@ public final class SubscriptionStatusStore: Sendable {
   private struct State {
     var status: SubscriptionStatus
     var mailboxes: [Int: StatusMailbox] = [:]
+    var subscribers: [Int: @Sendable (SubscriptionStatus) -> Void] = [:]
     var nextID = 0
   }
 
@@ -35,6 +36,8 @@ public final class SubscriptionStatusStore: Sendable {
       guard state.status != value else { return nil }
       let old = state.status
       state.status = value
+      // Subscribers hear it here, under the lock: in the store's order, before `set` returns.
+      for subscriber in state.subscribers.values { subscriber(value) }
       return (old, state.mailboxes.values.compactMap { $0.offer(value) })
     }
     guard let (old, wake) = change else { return nil }
@@ -63,6 +66,26 @@ public final class SubscriptionStatusStore: Sendable {
       _ = token  // captured: released with the stream
       return value
     }, onCancel: detach)
+  }
+
+  /// Calls `handler` with every change from now on, synchronously on the thread that sets the
+  /// status and before `set` returns, so changes arrive in the store's order and ahead of
+  /// whatever the setter does next (a controller sets the status, then returns its result).
+  /// `handler` must be quick and must not call back into the store. The subscription lasts as
+  /// long as the returned token.
+  public func subscribe(_ handler: @escaping @Sendable (SubscriptionStatus) -> Void) -> Subscription {
+    let id = state.withLock { state -> Int in
+      defer { state.nextID += 1 }
+      state.subscribers[state.nextID] = handler
+      return state.nextID
+    }
+    return Subscription(ObserverToken { [weak self] in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } })
+  }
+
+  /// Keeps a `subscribe` handler attached; dropping it detaches the handler.
+  public struct Subscription: Sendable {
+    let token: ObserverToken
+    init(_ token: ObserverToken) { self.token = token }
   }
 
   /// How many observers are attached (for tests and diagnostics).

@@ -2,59 +2,70 @@ import Foundation
 import PaywallModel
 import Synchronization
 
-/// Runs the app: messages go through `AppModel.update` one at a time, effects run as tasks whose
-/// results come back as messages. `play` drives it step by step (`send`, then `settle`); the
-/// interactive front end drives it from the terminal.
-public final class AppRuntime: @unchecked Sendable {
-  // `state` is only touched by whoever calls `settle`/`dispatch`: one loop, one owner.
-  public private(set) var state: AppState
-
-  public let controller: any PurchaseController
-  public let statusStore: SubscriptionStatusStore
-  public let clock: any TimeSource
-  /// The simulated store behind `controller`, when there is one: the debug panel acts on it.
-  public let store: SimulatedStore?
+/// What the composition root (`AppSession.make`) knows about the world around the app: the
+/// runtime is handed it, so nothing is found out by downcasting.
+struct AppWorld: Sendable {
+  /// Always the fault injector, around the chosen controller.
+  var controller: FaultInjectingController
+  var statusStore: SubscriptionStatusStore
+  /// The app's clock: the status timeout and the presenter's `now` follow it.
+  var clock: any TimeSource
+  /// `play`'s clock: it moves only when a step advances it, from deadline to deadline.
+  var simulatedClock: SimulatedTimeSource?
+  /// The clocks an `advance` moves (the app's, and the store's when it has its own).
+  var adjustableClocks: [any AdjustableTimeSource] = []
+  /// The simulated store, when it is the controller: the debug panel acts on it.
+  var store: SimulatedStore?
+  /// The ask controller, when it is the controller: its questions become the dialog.
+  var ask: AskPurchaseController?
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
-  public let timeRate: String
+  var timeRate = "realtime"
+
+  /// The clock dates are shown and checked in: the store's when there is one.
+  var now: Date { (store?.clock ?? clock).now }
+}
+
+/// Runs the app: messages from the inbox go through `AppModel.update` one at a time, and each
+/// effect is carried out here; those with a result (a purchase, a timeout, a tick) run as tasks
+/// whose results come back through the inbox. `play` drives it step by step (`send`, then
+/// `settle`); the interactive loop drains it between frames.
+final class AppRuntime: @unchecked Sendable {
+  // `state` is only touched by whoever calls `settle`/`drain`: one loop, one owner.
+  private(set) var state: AppState
+  let world: AppWorld
+  let inbox: AppInbox
+  /// Whether the front end animates (the spinner): `play` has nothing to animate and asks no ticks.
+  private let animates: Bool
   /// Write the status cache and the audience assignments on their own queues, newest first: a
   /// write (an fsync) never holds up a key or the first paint, and a flood of changes is one write
   /// per write's duration, not one each.
   private let statusWriter: StateWriter<SubscriptionStatus>?
   private let assignmentWriter: StateWriter<AssignmentBook>?
   private let onEvent: @Sendable (PaywallEvent) -> Void
+  private let stateProblemHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+  /// The status reaches the inbox through this one subscription, in the store's order.
+  private var statusSubscription: SubscriptionStatusStore.Subscription?
+  /// What the debug panel last got from the store, to send it again only when it changed.
+  private var storeSeen: (changes: Int, faults: [String])?
+  /// An `advance` on `play`'s clock, carried out step by step when the app is next idle.
+  private var pendingAdvance: (end: Date, report: String, announce: Bool)?
 
-  private struct Shared {
-    var inbox: [AppMessage] = []
-    /// Effect tasks started and not yet finished.
-    var running = 0
-    var wake: CheckedContinuation<Void, Never>?
-    var stateProblemHandler: (@Sendable (String) -> Void)?
-    /// What the debug panel last got from the store, to send it again only when it changed.
-    var storeSeen: (changes: Int, faults: [String], second: Int)?
-  }
-
-  private let shared = Mutex(Shared())
-
-  public init(state: AppState, controller: any PurchaseController, statusStore: SubscriptionStatusStore,
-              clock: any TimeSource, statusCache: StatusCache?, store: SimulatedStore? = nil, timeRate: String = "realtime",
-              assignmentFile: AssignmentFile? = nil, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+  init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), statusCache: StatusCache?,
+       assignmentFile: AssignmentFile? = nil, animates: Bool, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     var initial = state
-    initial.status = statusStore.status
+    initial.presentation.status = world.statusStore.status
     self.state = initial
-    self.controller = controller
-    self.store = store
-    self.timeRate = timeRate
-    self.statusStore = statusStore
-    self.clock = clock
+    self.world = world
+    self.inbox = inbox
+    self.animates = animates
     statusWriter = statusCache.map { cache in StateWriter("status-cache-writer") { status throws(AtomicFile.WriteError) in try cache.save(status) } }
     assignmentWriter = assignmentFile.map { file in StateWriter("assignment-writer") { book throws(AtomicFile.WriteError) in try file.save(book) } }
     self.onEvent = onEvent
-    if let ask = askController {
-      ask.setRequestHandler { [weak self] request in self?.send(.askRequested(request)) }
-    }
-    (clock as? SimulatedTimeSource)?.setParkHandler { [weak self] in self?.wakeLoop() }
+    world.ask?.setRequestHandler { [inbox] request in inbox.send(.askRequested(request)) }
+    world.simulatedClock?.setParkHandler { [inbox] in inbox.wakeWaiter() }
+    statusSubscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
     // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
-    store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
+    world.store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
     statusWriter?.onFailure = { [weak self] error, earlier in
       guard earlier == 0 else { return }
       self?.reportStateProblem("status not cached: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
@@ -65,75 +76,82 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// Also hears every problem saving state (`play` prints them; the screen shows them anyway).
-  public func setStateProblemHandler(_ handler: @escaping @Sendable (String) -> Void) {
-    shared.withLock { $0.stateProblemHandler = handler }
+  func setStateProblemHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    stateProblemHandler.withLock { $0 = handler }
   }
 
   private func reportStateProblem(_ message: String) {
     send(.notice(message))
-    shared.withLock { $0.stateProblemHandler }?(message)
-  }
-
-  /// The ask controller, when that is what drives purchases (possibly behind fault injection).
-  private var askController: AskPurchaseController? {
-    (controller as? FaultInjectingController)?.inner as? AskPurchaseController ?? controller as? AskPurchaseController
-  }
-
-  /// Lets a waiting `settle` look again (an effect parked on the clock: the app may be idle now).
-  private func wakeLoop() {
-    let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
-      defer { shared.wake = nil }
-      return shared.wake
-    }
-    waiter?.resume()
+    stateProblemHandler.withLock { $0 }?(message)
   }
 
   /// Queues a message from any thread; the loop handles it on its next step.
-  public func send(_ message: AppMessage) {
-    let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
-      // Only the newest status matters: a controller that sets it a thousand times a second must
-      // not queue a thousand messages ahead of the next key (or the Ctrl-C) the person presses.
-      if case .statusChanged = message, let queued = shared.inbox.lastIndex(where: \.isStatusChange) {
-        shared.inbox.remove(at: queued)
-      }
-      shared.inbox.append(message)
-      defer { shared.wake = nil }
-      return shared.wake
-    }
-    waiter?.resume()
-  }
+  func send(_ message: AppMessage) { inbox.send(message) }
+
+  /// The `.quit` effect has run.
+  var isFinished: Bool { inbox.isFinished }
 
   /// Handles every queued message and every result of the effects they start, until nothing can
   /// happen without input: each running effect is parked on the simulated clock or waiting for the
-  /// tester's answer. Deterministic for a given sequence of inputs.
-  public func settle() async {
+  /// tester's answer. An `advance` on the simulated clock is carried out here, deadline by
+  /// deadline. Deterministic for a given sequence of inputs.
+  func settle() async {
+    while true {
+      await settleMessages()
+      guard let advance = pendingAdvance else { return }
+      pendingAdvance = nil
+      await stepClock(to: advance.end)
+      send(.worldChanged(WorldReport(advance.report), announce: advance.announce))
+    }
+  }
+
+  private func settleMessages() async {
     while true {
       drain()
       if isIdle { return }
-      await waitForMessages(orIdle: true)
+      await inbox.waitForMessages(stillWaiting: { !isIdle })
     }
+  }
+
+  /// Moves `play`'s clock from deadline to deadline (a controller's latency, a timeout) and from
+  /// one status change of the store to the next (an expiry, a lapse into billing retry), so each
+  /// fires in order and is seen; renewals that change nothing are caught up on in one go. The
+  /// store's saves are held: the ledger is written once for the whole advance.
+  private func stepClock(to end: Date) async {
+    guard let clock = world.simulatedClock else { return }
+    let steps = { [self] in
+      while true {
+        var target = end
+        if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
+        if let change = world.store?.nextStatusChange(through: target) { target = min(change, target) }
+        clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
+        world.store?.refreshStatus()
+        await settleMessages()
+        if target >= end { return }
+      }
+    }
+    if let store = world.store { await store.savingOnce(steps) } else { await steps() }
   }
 
   /// Handles the queued messages now: all of them, or with a `budget`, those that fit in it (the
   /// interactive loop draws between batches, so messages that never stop coming cannot starve
   /// the screen).
-  public func drain(budget: Duration? = nil) {
+  func drain(budget: Duration? = nil) {
     let clock = ContinuousClock()
     let deadline = budget.map { clock.now + $0 }
-    // A controller sets the status before it returns, so the change is handled before the
-    // result that follows it (as in the SDK: subscriptionStatus_didChange, then transaction_complete).
     syncStore()
-    syncStatus()
-    while let message = shared.withLock({ $0.inbox.isEmpty ? nil : $0.inbox.removeFirst() }) {
+    while let message = inbox.take() {
       dispatch(message)
       syncStore()
-      syncStatus()
       if let deadline, clock.now >= deadline { return }
     }
   }
 
+  /// Suspends until a message is queued.
+  func waitForMessages() async { await inbox.waitForMessages() }
+
   /// Waits for state files still being written (the status cache is written off the loop).
-  public func flushState() {
+  func flushState() {
     statusWriter?.flush()
     assignmentWriter?.flush()
   }
@@ -144,215 +162,137 @@ public final class AppRuntime: @unchecked Sendable {
     assignmentWriter?.save(book)
   }
 
-  /// Hands the debug panel (and trial eligibility) what the store looks like now, when it changed;
-  /// while the panel is open, also when its clock moves on to another second.
-  private func syncStore() {
-    guard let store else { return }
-    let faults = (controller as? FaultInjectingController)?.armed.descriptions ?? []
-    let now = store.clock.now
-    let second = state.showsDebug ? Int(now.timeIntervalSince1970) : 0
-    let changes = store.changeCount
-    let fresh = shared.withLock { shared -> Bool in
-      if let seen = shared.storeSeen, seen.changes == changes, seen.faults == faults, seen.second == second { return false }
-      shared.storeSeen = (changes, faults, second)
-      return true
-    }
-    guard fresh else { return }
+  /// The store as the debug panel shows it now.
+  private func storePanel() -> StorePanel? {
+    guard let store = world.store else { return nil }
     let derived = store.derived
-    let pending = store.pendingPurchases
-    let panel = StorePanel(clock: now, timeRate: timeRate, subscriptions: derived.subscriptions, pending: pending,
-                           nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups, faults: faults)
-    dispatch(.storeChanged(panel))
+    return StorePanel(clock: store.clock.now, timeRate: world.timeRate, subscriptions: derived.subscriptions,
+                      pending: store.pendingPurchases, nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups,
+                      faults: world.controller.armed.descriptions)
   }
 
-  /// Suspends until a message is queued (or, with `orIdle`, until the app may have gone idle).
-  public func waitForMessages(orIdle: Bool = false) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = shared.withLock { shared -> Bool in
-        if !shared.inbox.isEmpty { return true }
-        shared.wake = continuation
-        return false
-      }
-      if ready {
-        continuation.resume()
-      } else if orIdle && isIdle {
-        // A task parked between the idle check and now: look again.
-        wakeLoop()
-      }
-    }
-  }
-
-  private func syncStatus() {
-    let current = statusStore.status
-    if current != state.status { dispatch(.statusChanged(current)) }
+  /// Hands the debug panel (and trial eligibility) what the store looks like, when it changed.
+  private func syncStore() {
+    guard let store = world.store else { return }
+    let seen = (store.changeCount, world.controller.armed.descriptions)
+    if let storeSeen, storeSeen.changes == seen.0, storeSeen.faults == seen.1 { return }
+    storeSeen = seen
+    if let panel = storePanel() { dispatch(.storeChanged(panel)) }
   }
 
   /// Nothing queued, and every running effect waits on the clock or on the tester.
-  public var isIdle: Bool {
-    let (queued, running) = shared.withLock { ($0.inbox.count, $0.running) }
+  var isIdle: Bool {
+    let (queued, running) = inbox.load
     guard queued == 0 else { return false }
-    let parked = (clock as? SimulatedTimeSource)?.parkedCount ?? 0
+    let parked = world.simulatedClock?.parkedCount ?? 0
     let asking = state.ask != nil ? 1 : 0
     return running <= parked + asking
   }
 
-  /// Runs one message through `update` and starts its effects.
-  public func dispatch(_ message: AppMessage) {
-    let effects = AppModel.update(&state, message)
+  /// Runs one message through `update` and carries out its effects.
+  func dispatch(_ message: AppMessage) {
+    let effects = AppModel.update(&state, message, now: world.now)
     for effect in effects { run(effect) }
   }
 
   private func run(_ effect: AppEffect) {
     switch effect {
     case .purchase(let product, _):
-      start { runtime in .purchaseFinished(await runtime.controller.purchase(product: product)) }
+      start { runtime in .purchaseFinished(await runtime.world.controller.purchase(product: product)) }
     case .restore:
       start { runtime in
-        let result = await runtime.controller.restorePurchases()
-        return .restoreFinished(result, status: runtime.statusStore.status)
+        let result = await runtime.world.controller.restorePurchases()
+        return .restoreFinished(result, status: runtime.world.statusStore.status)
       }
     case .emit(let event):
       onEvent(event)
     case .saveStatus(let status):
       statusWriter?.save(status)
     case .answerAsk(let id, let answer):
-      askController?.answer(id, with: answer)
+      world.ask?.answer(id, with: answer)
     case .startStatusTimeout(let id, let seconds):
       start { runtime in
-        try? await runtime.clock.sleep(seconds: seconds)
+        try? await runtime.world.clock.sleep(seconds: seconds)
         return .registrationTimedOut(id: id)
       }
     case .saveAssignments(let book):
       assignmentWriter?.save(book)
-    case .debug(let action):
-      perform(action)
+    case .debug(let action, let announce):
+      if let report = perform(action, announce: announce) { send(.worldChanged(report, announce: announce)) }
+    case .tick(let seconds):
+      guard animates else { return }
+      let withStore = state.showsDebug
+      start { runtime in
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        return .tick(store: withStore ? runtime.storePanel() : nil)
+      }
     case .quit:
-      break
+      inbox.finish()
     }
   }
 
-  private func perform(_ action: DebugAction) {
+  /// Carries out a change of the world; what it did, or nil when there is nothing to say (a
+  /// status) or the answer comes later (an advance on `play`'s clock).
+  private func perform(_ action: DebugAction, announce: Bool) -> WorldReport? {
+    let controller = world.controller
     switch action {
     case .setStatus(let status):
-      statusStore.set(status)
+      // The change itself reaches the app through the status subscription; nothing more to say.
+      world.statusStore.set(status)
+      return nil
     case .advanceClock(let seconds):
-      let end = (store?.clock ?? clock).now.addingTimeInterval(seconds)
+      let end = world.now.addingTimeInterval(seconds)
       guard end <= LedgerFile.latestDate else {
-        return send(.notice("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format((store?.clock ?? clock).now)) now)"))
+        return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.now)) now)", failed: true)
       }
-      advance(by: seconds)
-      send(.notice("clock advanced \(TimeRate.spell(seconds))"))
+      return advance(by: seconds, report: "clock advanced \(TimeRate.spell(seconds))", announce: announce)
     case .advanceToNextEvent:
-      guard let store else { return send(.notice("the clock jumps to renewals of the simulated store (--controller simulated)")) }
-      guard let next = store.nextEvent else { return send(.notice("nothing is due: no renewal or expiry ahead")) }
-      advance(by: max(0, next.timeIntervalSince(store.clock.now)))
-      send(.notice("clock advanced to \(StoreDates.format(next)) UTC"))
+      guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
+      guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }
+      return advance(by: max(0, next.timeIntervalSince(store.clock.now)), report: "clock advanced to \(StoreDates.format(next)) UTC", announce: announce)
     case .store(let action):
-      guard let store else { return send(.notice("\(action.name) needs the simulated store (--controller simulated)")) }
+      guard let store = world.store else { return WorldReport("\(action.name) needs the simulated store (--controller simulated)", failed: true) }
       switch store.perform(action) {
-      case .success(let message): send(.notice(message))
-      case .failure(let error): send(.notice(error.message))
+      case .success(let message): return WorldReport(message)
+      case .failure(let error): return WorldReport(error.message, failed: true)
       }
     case .failNextPurchase(let message):
-      guard let injector else { return send(.notice("this controller cannot inject failures")) }
-      injector.failNextPurchase(message)
-      send(.notice("the next purchase fails: \(message)"))
+      controller.failNextPurchase(message)
+      return WorldReport("the next purchase fails: \(message)")
+    case .failNextPurchaseWith(let error):
+      controller.failNextPurchase(with: error)
+      return WorldReport("the next purchase fails: \(error.rawValue)")
     case .failNextRestore(let error):
-      guard let injector else { return send(.notice("this controller cannot inject failures")) }
-      injector.failNextRestore(with: error)
-      send(.notice("the next restore fails: \(error.rawValue)"))
+      controller.failNextRestore(with: error)
+      return WorldReport("the next restore fails: \(error.rawValue)")
     case .setLatency(let seconds):
-      guard let injector else { return send(.notice("this controller cannot inject failures")) }
-      injector.setLatency(seconds: seconds)
-      send(.notice(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off"))
+      controller.setLatency(seconds: seconds)
+      return WorldReport(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off")
     case .dropNextResponse:
-      guard let injector else { return send(.notice("this controller cannot inject failures")) }
-      injector.dropNextResponse()
-      send(.notice("the next response is dropped: the app gives up after \(TimeRate.spell(injector.responseTimeout))"))
+      controller.dropNextResponse()
+      return WorldReport("the next response is dropped: the app gives up after \(TimeRate.spell(controller.responseTimeout))")
     }
   }
 
-  private var injector: FaultInjectingController? { controller as? FaultInjectingController }
-
-  /// Moves the app's clock and the store's (when it has its own, accelerated one), then lets the
-  /// store catch up with renewals and expiries that fell due.
-  private func advance(by seconds: Double) {
-    if let adjustable = clock as? any AdjustableTimeSource { adjustable.advance(by: seconds) }
-    if let store, store.clock as AnyObject !== clock as AnyObject, let adjustable = store.clock as? any AdjustableTimeSource {
-      adjustable.advance(by: seconds)
+  /// Moves the clocks. On `play`'s clock the move waits for the app to be idle and goes deadline
+  /// by deadline (`settle`); otherwise every clock jumps at once and the store catches up with
+  /// the renewals and expiries that fell due.
+  private func advance(by seconds: Double, report: String, announce: Bool) -> WorldReport? {
+    if let clock = world.simulatedClock {
+      pendingAdvance = (clock.now.addingTimeInterval(seconds), report, announce)
+      return nil
     }
-    store?.refreshStatus()
+    for clock in world.adjustableClocks { clock.advance(by: seconds) }
+    world.store?.refreshStatus()
+    return WorldReport(report)
   }
 
-  /// Starts an effect task; its result is queued before it counts as finished, so the loop never
-  /// sees an idle moment between the two.
+  /// Starts an effect task; its result is queued before it counts as finished.
   private func start(_ work: @escaping @Sendable (AppRuntime) async -> AppMessage) {
-    shared.withLock { $0.running += 1 }
+    inbox.taskStarted()
     Task {
       let message = await work(self)
-      let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
-        shared.inbox.append(message)
-        shared.running -= 1
-        defer { shared.wake = nil }
-        return shared.wake
-      }
-      waiter?.resume()
+      inbox.taskFinished(with: message)
     }
-  }
-}
-
-/// Saves a state file off the app's loop: the newest value waits while a write runs, and is
-/// written next; values in between are never written.
-final class StateWriter<Value: Sendable>: @unchecked Sendable {
-  private let write: @Sendable (Value) throws(AtomicFile.WriteError) -> Void
-  private let queue: DispatchQueue
-  private let state = Mutex<(pending: Value?, writing: Bool, failures: Int)>((nil, false, 0))
-  /// Told at each failed write, with how many failed before it.
-  var onFailure: (@Sendable (AtomicFile.WriteError, _ earlierFailures: Int) -> Void)?
-
-  init(_ label: String, write: @escaping @Sendable (Value) throws(AtomicFile.WriteError) -> Void) {
-    self.write = write
-    queue = DispatchQueue(label: label)
-  }
-
-  func save(_ value: Value) {
-    let start = state.withLock { state -> Bool in
-      state.pending = value
-      defer { state.writing = true }
-      return !state.writing
-    }
-    if start { queue.async { self.writePending() } }
-  }
-
-  private func writePending() {
-    while let value = state.withLock({ state -> Value? in
-      defer { state.pending = nil }
-      if state.pending == nil { state.writing = false }
-      return state.pending
-    }) {
-      do {
-        try write(value)
-      } catch {
-        let earlier = state.withLock { state -> Int in
-          defer { state.failures += 1 }
-          return state.failures
-        }
-        onFailure?(error, earlier)
-      }
-    }
-  }
-
-  /// Returns once every value handed to `save` so far is written (or failed), or after `seconds`
-  /// if a write hangs (a stalled disk): the process may then end, rather than never.
-  func flush(within seconds: Double = 10) {
-    let deadline = DispatchTime.now() + seconds
-    func waitForQueue() -> Bool {
-      let done = DispatchSemaphore(value: 0)
-      queue.async { done.signal() }
-      return done.wait(timeout: deadline) == .success
-    }
-    guard waitForQueue() else { return }
-    // A save that raced with the last write started a new one: wait for it too.
-    if state.withLock({ $0.writing }) { _ = waitForQueue() }
   }
 }

@@ -1,37 +1,12 @@
 import Foundation
 import PaywallModel
 
-/// The ask controller's dialog: the question and the tester's choices so far.
-public struct AskDialog: Sendable, Hashable {
-  public enum Row: Sendable, Hashable { case outcome, entitlements, message }
-
-  public var request: AskPurchaseController.Request
-  public var outcome: AskPurchaseController.Outcome
-  /// Every entitlement the catalog knows, in order, and which are ticked.
-  public var entitlements: [Entitlement]
-  public var granted: Set<Entitlement>
-  public var message: String = ""
-  public var row: Row = .outcome
-  public var cursor = 0
-
-  public var outcomes: [AskPurchaseController.Outcome] {
-    switch request.question {
-    case .purchase: AskPurchaseController.Outcome.allCases
-    case .restore: [.restored, .failed]
-    }
-  }
-}
-
-/// Everything on screen and everything the keys act on. Only `AppModel.update` changes it.
+/// What the terminal app holds around the presenter: focus, overlays (help, debug, ask), the log,
+/// the spinner and the size. Only `AppModel.update` changes it; the presenter's state is scoped in.
 public struct AppState: Sendable {
-  public var project: Project
-  public var options: PaywallOptions
-  public var status: SubscriptionStatus
-  /// The paywall on screen, if any.
-  public var session: PaywallSession?
+  /// The SDK's side: the project, the status, the paywall on screen and why.
+  public var presentation: PresentationState
   public var focus: FocusTarget?
-  /// The last paywall that closed and how, shown until another opens.
-  public var closed: (paywall: String, result: PaywallResult)?
   public var ask: AskDialog?
   public var showsHelp = false
   public var showsLog = false
@@ -51,56 +26,76 @@ public struct AppState: Sendable {
   /// Controller problems and warnings not yet acknowledged, shown in the status bar.
   public var notice: String?
   public var spinnerFrame = 0
+  /// Asked for a tick that has not come back yet (ticks drive the spinner and the panel's clock).
+  var tickPending = false
   public var quitRequested = false
-  public var userAttributes: [String: String] = [:]
-  /// The paywall `enter` reopens from the closed screen.
-  public var lastPaywallID: String?
-  /// Why the paywall on screen was presented: by `register` (its feature, its gating) or by an
-  /// implicit placement. Nil when opened directly (`--paywall`, `open`).
-  public var registration: Registration?
-  /// A `register` waiting (up to 5 s) for a known subscription status.
-  public var waiting: Registration?
-  /// Sticky audience assignments for this user.
-  public var assignments: AssignmentBook
-  /// Product ids bought this session (with `device.activeProducts` while the status is active).
-  public var purchasedProducts: [String] = []
-  /// Session-wide slot overrides, applied to every paywall presented while set (`override` in play).
-  public var overrides: [SlotOverride] = []
-  /// The outcome of the last registration, for the home screen: skipped and why, the paywall, the feature.
-  public var outcome: [String] = []
+  /// The signal (or the terminal closing) that ended the session, if one did: the first one wins.
+  public var termination: Termination?
+  /// What the last world change (a debug key, a script step) did, numbered so a script can tell
+  /// its own report from an older one.
+  public var lastReport: (number: Int, report: WorldReport)?
   /// The highlighted placement on the home screen.
   public var homeSelection = 0
-  private var nextRegistrationID = 1
 
-  public init(project: Project, options: PaywallOptions = PaywallOptions(), status: SubscriptionStatus = .unknown,
+  public init(project: Project, options: PaywallOptions? = nil, status: SubscriptionStatus = .unknown,
               assignments: AssignmentBook = AssignmentBook(userID: "anonymous")) {
-    self.project = project
-    self.options = options
-    self.status = status
-    self.assignments = assignments
+    presentation = PresentationState(project: project, options: options, status: status, assignments: assignments)
   }
 
-  mutating func newRegistrationID() -> Int {
-    defer { nextRegistrationID += 1 }
-    return nextRegistrationID
-  }
-
-  /// What audience filters read now.
-  var filterContext: FilterContext {
-    FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
-                  user: userAttributes.mapValues(FilterValue.init(parsing:)))
-  }
-
-  /// Whether a product's free trial may be offered: not in a group whose introductory offer the
-  /// simulated store has seen used (a subscriber opening a paywall is not offered a trial).
-  public func isTrialEligible(_ product: StoreProduct) -> Bool {
-    guard let store else { return true }
-    return !store.usedIntroGroups.contains(product.subscriptionGroup ?? product.id)
-  }
+  public var project: Project { presentation.project }
+  public var status: SubscriptionStatus { presentation.status }
+  /// The paywall on screen, if any.
+  public var session: PaywallSession? { presentation.session }
+  public var closed: ClosedPaywall? { presentation.closed }
+  public var registration: Registration? { presentation.registration }
+  public var userAttributes: [String: String] { presentation.userAttributes }
 
   mutating func appendLog(_ line: String) {
     log.append(line)
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+  }
+}
+
+/// Why the session ended from outside: a signal, or the terminal going away.
+public struct Termination: Sendable, Hashable {
+  /// The ending signal's number; nil when the terminal closed.
+  public var signal: Int32?
+
+  public init(signal: Int32?) { self.signal = signal }
+
+  /// 128 + the signal, or 0 when the terminal closed.
+  public var exitCode: Int32 { signal.map { 128 + $0 } ?? 0 }
+
+  /// What the status bar says, e.g. "terminated (SIGTERM)".
+  public var reason: String {
+    switch signal {
+    case nil: "the terminal closed"
+    case SIGINT: "interrupted (Ctrl-C)"
+    case SIGTERM: "terminated (SIGTERM)"
+    case SIGHUP: "hung up (SIGHUP)"
+    case SIGQUIT: "quit (SIGQUIT)"
+    case let number?: "ended by \(Self.signalName(number))"
+    }
+  }
+
+  /// `SIGUSR1` for 10.
+  static func signalName(_ number: Int32) -> String {
+    let names: [Int32: String] = [
+      SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE", SIGUSR1: "SIGUSR1",
+      SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGVTALRM: "SIGVTALRM", SIGPROF: "SIGPROF",
+    ]
+    return names[number] ?? "signal \(number)"
+  }
+}
+
+/// What a change of the world did, in one line, or why it did nothing.
+public struct WorldReport: Sendable, Hashable {
+  public var message: String
+  public var failed: Bool
+
+  public init(_ message: String, failed: Bool = false) {
+    self.message = message
+    self.failed = failed
   }
 }
 
@@ -128,24 +123,9 @@ public struct StorePanel: Sendable, Hashable {
   }
 }
 
-/// One `register(placement, params, feature)` call, as far as it has got.
-public struct Registration: Sendable, Hashable {
-  public var id: Int
-  public var placement: String
-  public var params: [String: String]
-  /// Presented by an implicit placement (`transaction_abandon`…): no handler, no feature, and
-  /// it never chains to another paywall.
-  public var isImplicit = false
-
-  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false) {
-    self.id = id
-    self.placement = placement
-    self.params = params
-    self.isImplicit = isImplicit
-  }
-}
-
-/// What the QA debug panel can do to the world around the app.
+/// A change of the world around the app: what the debug panel's keys and a play script's steps
+/// (`status`, store commands, `fail`, `latency`, `drop`, `advance`) do. The runtime carries it out
+/// and answers with `.worldChanged`.
 public enum DebugAction: Sendable, Hashable {
   case setStatus(SubscriptionStatus)
   case advanceClock(seconds: Double)
@@ -154,6 +134,8 @@ public enum DebugAction: Sendable, Hashable {
   /// Anything a play script can do to the simulated store.
   case store(StoreAction)
   case failNextPurchase(String)
+  /// The next purchase fails with a store error (`userCancelled`: it comes back cancelled).
+  case failNextPurchaseWith(StoreError)
   case failNextRestore(StoreError)
   /// Every request waits this long (0: no latency).
   case setLatency(seconds: Double)
@@ -162,7 +144,8 @@ public enum DebugAction: Sendable, Hashable {
 
 /// Work `update` asks the runtime to do; results come back as messages.
 public enum AppEffect: Sendable {
-  case debug(DebugAction)
+  /// Change the world; `announce`: tell the tester what it did (the panel does, a script does not).
+  case debug(DebugAction, announce: Bool)
   case purchase(StoreProduct, slot: String)
   case restore
   case emit(PaywallEvent)
@@ -171,6 +154,10 @@ public enum AppEffect: Sendable {
   /// Send `.registrationTimedOut(id)` after `seconds` of the app's clock.
   case startStatusTimeout(id: Int, seconds: Double)
   case saveAssignments(AssignmentBook)
+  /// Send `.tick` after `seconds` of real time, with the store as it is then (only an animated
+  /// front end ticks: `play` has no spinner).
+  case tick(after: Double)
+  /// The session is over: the loop stops.
   case quit
 }
 
@@ -187,7 +174,7 @@ public enum AppMessage: Sendable {
   case purchaseFinished(PurchaseResult)
   case restoreFinished(RestorationResult, status: SubscriptionStatus)
   case askRequested(AskPurchaseController.Request)
-  /// Something to tell the tester (a warning, what a debug action did): the status bar and the log.
+  /// Something to tell the tester (a warning): the status bar and the log.
   case notice(String)
   /// The purchase controller misbehaved (a malformed line, a crash, a timeout): also a
   /// `controller_error` event, so `--events` and `play` record it.
@@ -201,8 +188,13 @@ public enum AppMessage: Sendable {
   case registrationTimedOut(id: Int)
   /// Session-wide slot overrides (empty: back to the paywalls as written).
   case setOverrides([SlotOverride])
-  case tick
+  /// Change the world (a play script's step); the runtime answers with `.worldChanged`.
+  case world(DebugAction)
+  /// What a change of the world did; `announce`: show it to the tester.
+  case worldChanged(WorldReport, announce: Bool)
+  /// The tick the model asked for; `store` is the store as it is now (nil without one).
+  case tick(store: StorePanel?)
   case resized(Size)
-  /// Ctrl-C, SIGTERM, SIGHUP: leave cleanly.
-  case terminate(reason: String)
+  /// Ctrl-C, SIGTERM, SIGHUP, the terminal closing: leave cleanly.
+  case terminate(Termination)
 }

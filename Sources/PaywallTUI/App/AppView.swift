@@ -16,8 +16,7 @@ public enum AppView {
     let logRows = size.height - screenSize.height
     var frame: Frame
     if let session = state.session {
-      var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
-      screen.focus = state.focus
+      var screen = Self.screen(state, session)
       screen.activityText = activity(state, session)
       frame = PaywallRenderer.render(screen, size: screenSize)
     } else {
@@ -40,6 +39,13 @@ public enum AppView {
     return frame
   }
 
+  /// The paywall as drawn for `state`; clicks are hit-tested against the same layout.
+  static func screen(_ state: AppState, _ session: PaywallSession) -> PaywallScreenState {
+    var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
+    screen.focus = state.focus
+    return screen
+  }
+
   /// The part of the screen the paywall gets: all of it, less the log pane when it is shown.
   static func paywallSize(_ state: AppState, size: Size? = nil) -> Size {
     let size = size ?? state.size
@@ -53,10 +59,11 @@ public enum AppView {
     // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
     // last piece, and these lines are many pieces).
     var lines: [[(String, CellStyle)]] = []
-    for (topic, keys) in AppModel.debugSections {
+    for (topic, bindings) in KeyMap.debugSections {
       var row: [(String, CellStyle)] = [(topic.padding(toLength: topicWidth, withPad: " ", startingAt: 0), .muted)]
       var used = 0
-      for (key, text) in keys {
+      for binding in bindings {
+        let (key, text) = (binding.label, binding.help ?? "")
         let item = DisplayWidth.of(text) + 2
         if used > 0 && used + 3 + item > width - 4 - topicWidth {
           lines.append(row)
@@ -122,12 +129,12 @@ public enum AppView {
     var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
     var listRange = 0..<0
     let placements = state.project.placements
-    if !state.outcome.isEmpty {
-      for (i, line) in state.outcome.enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
+    if let outcome = state.presentation.outcome {
+      for (i, line) in outcomeLines(outcome).enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
       lines.append(("", .plain))
-    } else if let (id, result) = state.closed {
-      let name = state.project.paywall(id: id)?.name ?? id
-      lines.append(("\(name) closed: \(result)", .accent))
+    } else if let closed = state.closed {
+      let name = state.project.paywall(id: closed.paywallID)?.name ?? closed.paywallID
+      lines.append(("\(name) closed: \(closed.result)", .accent))
       lines.append(("", .plain))
     }
     if placements.isEmpty {
@@ -203,20 +210,36 @@ public enum AppView {
                 into: &frame, preferredWidth: 72)
   }
 
-  static let helpLines: [(String, String)] = [
-    ("1 2 3", "select the first, second, third product"),
-    ("← →", "select the previous or next product"),
-    ("tab ↓ / shift-tab ↑", "move the focus over the products and buttons"),
-    ("enter", "activate what has the focus (first: the purchase button)"),
-    ("space", "activate the focused button"),
-    ("r", "restore purchases"),
-    ("q  esc", "close the paywall (decline); on the home screen: quit"),
-    ("↑↓ enter", "home screen: choose a placement and register it"),
-    ("l", "show or hide the event log"),
-    ("d", "debug panel: clock, status, Ask to Buy, refunds, upgrades, billing, faults"),
-    ("click", "select a product or press a button"),
-    ("?", "this help; any key closes it"),
-  ]
+  /// What the home screen says the last registration came to.
+  static func outcomeLines(_ outcome: RegistrationOutcome) -> [String] {
+    let placement = outcome.placement
+    switch outcome.kind {
+    case .waiting:
+      return ["\(placement): waiting for the subscription status…"]
+    case .failed(let code, let message):
+      return ["\(placement): error (\(code))", message, "the feature did not run"]
+    case .skipped(let reason):
+      return ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
+    case .presented(let paywallID):
+      return ["\(placement): presented \(paywallID)"]
+    case .dismissed(let paywallID, let result, let gating, let forNextPaywall, let featureRan):
+      let first = "\(placement): \(paywallID) \(result)\(forNextPaywall ? " (for the next paywall)" : "")"
+      if featureRan { return [first, "feature ran: \(placement)"] }
+      return [first, "feature did not run" + (forNextPaywall ? " (closed for the next paywall)" : " (\(gating == .gated ? "gated" : "non-gated"))")]
+    }
+  }
+
+  /// What the status bar says when a registration gets somewhere the tester should hear of at once.
+  static func notice(for outcome: RegistrationOutcome) -> String? {
+    switch outcome.kind {
+    case .waiting: "placement \(outcome.placement): waiting up to 5 s for the subscription status"
+    case .failed(_, let message): message
+    case .skipped(let reason): "placement \(outcome.placement): skipped (\(reason.rawValue)); the feature ran"
+    case .presented, .dismissed: nil
+    }
+  }
+
+  static var helpLines: [(String, String)] { KeyMap.helpLines }
 
   static func drawHelp(into frame: inout Frame) {
     let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0

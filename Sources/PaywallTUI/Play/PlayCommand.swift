@@ -56,7 +56,8 @@ struct PlayCommand: CLICommand {
     let clock = SimulatedTimeSource()
     // A failed write (stdout, the events file) is remembered here and stops the script at the
     // next step; the command then ends with it.
-    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock) { event in
+    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock,
+                                 simulatedClock: clock, animates: false) { event in
       events.append(event)
       eventFile?.writeOrRecord(event)
       Console.outOrRecord(event.jsonLine)
@@ -136,23 +137,14 @@ struct Player: Sendable {
   var stopped: @Sendable () -> Bool = { false }
 
   private var runtime: AppRuntime { app.runtime }
-  private var injector: FaultInjectingController? { runtime.controller as? FaultInjectingController }
 
-  /// Moves the clock from deadline to deadline (a controller's latency, a timeout) and from one
-  /// status change of the store to the next (an expiry, a lapse into billing retry), so each fires
-  /// in order and is seen; renewals that change nothing are caught up on in one go. Run with the
-  /// store's saves held: the ledger is written once for the whole advance.
-  private func advance(by seconds: Double) async {
-    let end = clock.now.addingTimeInterval(seconds)
-    while true {
-      var target = end
-      if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
-      if let change = app.store?.nextStatusChange(through: target) { target = min(change, target) }
-      clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
-      app.store?.refreshStatus()
-      await runtime.settle()
-      if target >= end { return }
-    }
+  /// Sends a change of the world and waits for the app to settle; what it did.
+  private func change(_ action: DebugAction) async -> WorldReport? {
+    let before = runtime.state.lastReport?.number ?? 0
+    runtime.send(.world(action))
+    await runtime.settle()
+    guard let (number, report) = runtime.state.lastReport, number > before else { return nil }
+    return report
   }
 
   /// Renewals one `advance` may go through at a `renewal=` rate.
@@ -192,14 +184,10 @@ struct Player: Sendable {
         }
       case .advance(let seconds):
         if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
-        if let store = app.store {
-          await store.savingOnce { await advance(by: seconds) }
-        } else {
-          await advance(by: seconds)
-        }
+        // The runtime moves the clock deadline by deadline, with the ledger written once.
+        _ = await change(.advanceClock(seconds: seconds))
       case .status(let status):
-        runtime.statusStore.set(status)
-        await runtime.settle()
+        _ = await change(.setStatus(status))
       case .placement(let name, let params):
         runtime.send(.register(placement: name, params: params))
         await runtime.settle()
@@ -220,25 +208,21 @@ struct Player: Sendable {
         runtime.send(.open(paywallID: id, selected: nil))
         await runtime.settle()
       case .store(let action):
-        guard let store = app.store else {
+        guard app.store != nil else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
-        if case .failure(let error) = store.perform(action) {
-          return .failed("\(here): \(quoting: step.text) did nothing: \(error.message)")
+        if let report = await change(.store(action)), report.failed {
+          return .failed("\(here): \(quoting: step.text) did nothing: \(report.message)")
         }
-        await runtime.settle()
       case .fail(let target, let error):
-        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
         switch target {
-        case .purchase: injector.failNextPurchase(with: error)
-        case .restore: injector.failNextRestore(with: error)
+        case .purchase: _ = await change(.failNextPurchaseWith(error))
+        case .restore: _ = await change(.failNextRestore(error))
         }
       case .latency(let seconds):
-        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
-        injector.setLatency(seconds: seconds)
+        _ = await change(.setLatency(seconds: seconds))
       case .drop:
-        guard let injector else { return .failed("\(here): this controller cannot inject failures") }
-        injector.dropNextResponse()
+        _ = await change(.dropNextResponse)
       case .expectSubscription(let productID, let expectation):
         guard let store = app.store else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")

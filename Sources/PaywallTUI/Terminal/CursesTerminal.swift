@@ -9,44 +9,13 @@ public struct TerminalUnavailable: Error, CustomStringConvertible {
   public var description: String
 }
 
-/// What the terminal reports.
-enum TerminalEvent: Sendable {
-  case key(Key)
-  case resized(Size)
-  /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1…) or the terminal
-  /// going away: quit cleanly, then exit with `exitCode` (128 + the signal; 0 when the terminal
-  /// closed).
-  case terminate(reason: String, exitCode: Int32)
-
-  /// The event for signal `number`, as the signal pipe delivers it.
-  static func signal(_ number: Int32) -> TerminalEvent {
-    let reason = switch number {
-    case SIGINT: "interrupted (Ctrl-C)"
-    case SIGTERM: "terminated (SIGTERM)"
-    case SIGHUP: "hung up (SIGHUP)"
-    case SIGQUIT: "quit (SIGQUIT)"
-    default: "ended by \(signalName(number))"
-    }
-    return .terminate(reason: reason, exitCode: 128 + number)
-  }
-
-  /// `SIGUSR1` for 10.
-  static func signalName(_ number: Int32) -> String {
-    let names: [Int32: String] = [
-      SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE", SIGUSR1: "SIGUSR1",
-      SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGVTALRM: "SIGVTALRM", SIGPROF: "SIGPROF",
-    ]
-    return names[number] ?? "signal \(number)"
-  }
-}
-
 /// The ncurses backend: the only code that imports CNCurses. One dedicated thread owns every
 /// ncurses call; it waits on stdin and a wake pipe with `poll` (no busy polling), decodes keys,
 /// resizes, and draws the newest frame it was given (older ones are skipped). Signals arrive on the
 /// same pipe through async-signal-safe handlers, so they are handled in order with everything else:
 /// every signal that would end the program (SIGQUIT and SIGUSR1 as much as SIGTERM) quits through
 /// the loop, so the terminal is given back and the state saved.
-final class CursesTerminal: @unchecked Sendable {
+final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   private struct Mailbox {
     var frame: Frame?
     /// `presentAndWait` is waiting for `frame` to be written.
@@ -65,6 +34,9 @@ final class CursesTerminal: @unchecked Sendable {
   private var startError: TerminalUnavailable?
   /// The size at start; later sizes come as `.resized` events.
   private(set) var initialSize = Size(width: 80, height: 24)
+
+  /// The size once the terminal is open.
+  var size: Size { initialSize }
 
   init(onEvent: @escaping @Sendable (TerminalEvent) -> Void) {
     self.onEvent = onEvent
@@ -194,7 +166,7 @@ final class CursesTerminal: @unchecked Sendable {
       if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         if !readKeys(window) {
           inputOpen = false
-          onEvent(.terminate(reason: "the terminal closed", exitCode: 0))
+          onEvent(.terminate(Termination(signal: nil)))
         }
       }
       if running, let (frame, awaited) = mailbox.withLock({ mailbox -> (Frame, Bool)? in
@@ -243,7 +215,7 @@ final class CursesTerminal: @unchecked Sendable {
             resizeterm(rows, cols)
             onEvent(.resized(Size(width: Int(cols), height: Int(rows))))
           }
-        case 1..<32: onEvent(.signal(Int32(byte)))  // the signal pipe: an ending signal's number
+        case 1..<32: onEvent(.terminate(Termination(signal: Int32(byte))))  // the signal pipe: an ending signal's number
         case UInt8(ascii: "Q"): keepGoing = false
         default: break
         }

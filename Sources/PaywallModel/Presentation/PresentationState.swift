@@ -1,0 +1,164 @@
+import Foundation
+
+/// One `register(placement:params:handler:feature:)` call, as far as it has got.
+public struct Registration: Sendable, Hashable {
+  /// Told apart from every other registration of the session (a status timeout names it).
+  public var id: Int
+  public var placement: String
+  public var params: [String: String]
+  /// Presented by an implicit placement (`transaction_abandon`…): no handler, no feature, and
+  /// it never chains to another paywall.
+  public var isImplicit = false
+
+  /// A registration as `register` makes it; `isImplicit` for one an event fired.
+  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false) {
+    self.id = id
+    self.placement = placement
+    self.params = params
+    self.isImplicit = isImplicit
+  }
+}
+
+/// What the last `register` came to, as data: the terminal turns it into words.
+public struct RegistrationOutcome: Sendable, Hashable {
+  /// Where the registration stands.
+  public enum Kind: Sendable, Hashable {
+    /// Waiting (up to the status timeout) for a known subscription status.
+    case waiting
+    /// The handler's `onError`: the feature did not run. `code` is the SDK's error name.
+    case failed(code: String, message: String)
+    /// The handler's `onSkip`; the feature ran.
+    case skipped(SkipReason)
+    /// A paywall is on screen for it.
+    case presented(paywallID: String)
+    /// The paywall closed with `result`; `featureRan` as the SDK decides it from the result and
+    /// the paywall's gating. `forNextPaywall`: closed because an implicit placement replaced it.
+    case dismissed(paywallID: String, result: PaywallResult, gating: FeatureGating, forNextPaywall: Bool, featureRan: Bool)
+  }
+
+  /// The registration's id, so two registrations of one placement are told apart.
+  public var registrationID: Int
+  public var placement: String
+  public var kind: Kind
+
+  /// An outcome of registration `registrationID` for `placement`.
+  public init(registrationID: Int, placement: String, kind: Kind) {
+    self.registrationID = registrationID
+    self.placement = placement
+    self.kind = kind
+  }
+}
+
+/// The last paywall that closed, and how.
+public struct ClosedPaywall: Sendable, Hashable {
+  public var paywallID: String
+  public var result: PaywallResult
+
+  /// A paywall that closed with `result`.
+  public init(paywallID: String, result: PaywallResult) {
+    self.paywallID = paywallID
+    self.result = result
+  }
+}
+
+/// Everything the presenter knows: the project, the status, the paywall on screen and why it is
+/// there, the user's assignments and attributes. Data only; `Presenter.update` is the only code
+/// that changes it.
+public struct PresentationState: Sendable {
+  public var project: Project
+  public var options: PaywallOptions
+  public var status: SubscriptionStatus
+  /// The paywall on screen, if any.
+  public var session: PaywallSession?
+  /// The last paywall that closed, until another opens.
+  public var closed: ClosedPaywall?
+  /// Why the paywall on screen was presented: by `register` (its feature, its gating) or by an
+  /// implicit placement. Nil when opened directly (`--paywall`, `open`).
+  public var registration: Registration?
+  /// A `register` waiting (up to the status timeout) for a known subscription status.
+  public var waiting: Registration?
+  /// Sticky audience assignments for this user.
+  public var assignments: AssignmentBook
+  /// Product ids bought this session (`device.activeProducts` while the status is active).
+  public var purchasedProducts: [String] = []
+  /// Session-wide slot overrides, applied to every paywall presented while set.
+  public var overrides: [SlotOverride] = []
+  /// User attributes audience filters read as `user.NAME`.
+  public var userAttributes: [String: String] = [:]
+  /// Subscription groups whose introductory offer the store has seen used: their trials are not
+  /// offered again. Nil when nothing reports it (every trial is offered).
+  public var usedIntroGroups: Set<String>?
+  /// What the last registration came to.
+  public var outcome: RegistrationOutcome?
+  /// The paywall opened last (the home screen's Enter opens it again when there are no placements).
+  public var lastPaywallID: String?
+  var nextRegistrationID = 1
+
+  /// A presenter with nothing on screen.
+  public init(project: Project, options: PaywallOptions? = nil, status: SubscriptionStatus = .unknown,
+              assignments: AssignmentBook = AssignmentBook(userID: "anonymous")) {
+    self.project = project
+    self.options = options ?? project.options
+    self.status = status
+    self.assignments = assignments
+  }
+
+  /// How long `register` waits for a known status before its handler's `onError` (the SDK's
+  /// `subscriptionStatusTimeout`, 5 s: `Paywall/Presentation/Internal/Operators/WaitForSubsStatusAndConfig.swift`).
+  public static let statusTimeout: Double = 5
+
+  /// Whether a product's free trial may be offered: not in a group whose introductory offer was used.
+  public func isTrialEligible(_ product: StoreProduct) -> Bool {
+    guard let usedIntroGroups else { return true }
+    return !usedIntroGroups.contains(product.subscriptionGroup ?? product.id)
+  }
+
+  /// What audience filters read now.
+  var filterContext: FilterContext {
+    FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
+                  user: userAttributes.mapValues(FilterValue.init(parsing:)))
+  }
+
+  mutating func newRegistrationID() -> Int {
+    defer { nextRegistrationID += 1 }
+    return nextRegistrationID
+  }
+}
+
+/// The SDK's verbs and the controller's answers: everything that reaches the presenter.
+public enum PresentationAction: Sendable {
+  /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
+  case register(placement: String, params: [String: String])
+  /// Open a paywall directly, with no registration (`--paywall`, `open` in a script).
+  case open(paywallID: String, selected: String?)
+  /// What the user does on the paywall on screen.
+  case paywall(PaywallAction)
+  /// A button of the paywall on screen, by what it does (a placement button registers).
+  case button(ButtonAction)
+  case purchaseFinished(PurchaseResult)
+  /// `status` is the subscription status once the controller returned.
+  case restoreFinished(RestorationResult, status: SubscriptionStatus)
+  case statusChanged(SubscriptionStatus)
+  /// A waiting registration saw no known status in time.
+  case statusTimedOut(registrationID: Int)
+  /// Session-wide slot overrides (empty: back to the paywalls as written).
+  case setOverrides([SlotOverride])
+  /// User attributes, merged over those set before.
+  case setUserAttributes([String: String])
+  /// The store's used introductory offers changed.
+  case introOffersUsed(Set<String>)
+}
+
+/// Work the presenter asks for; results come back as actions.
+public enum PresentationEffect: Sendable, Hashable {
+  /// Ask the controller to buy; answer with `.purchaseFinished`.
+  case purchase(StoreProduct, slot: String)
+  /// Ask the controller to restore; answer with `.restoreFinished`.
+  case restore
+  /// An event, in the SDK's order.
+  case emit(PaywallEvent)
+  case saveStatus(SubscriptionStatus)
+  case saveAssignments(AssignmentBook)
+  /// Answer with `.statusTimedOut(registrationID:)` after `seconds` of the app's clock.
+  case scheduleStatusTimeout(registrationID: Int, seconds: Double)
+}

@@ -1,0 +1,85 @@
+import Synchronization
+
+/// The app's one way in: every message (a key, a signal, a controller's answer, a status change, a
+/// script's step) is queued here, from any thread, and the runtime takes them in order. It exists
+/// before anything that sends to it (the terminal opens while the project loads, a controller
+/// process starts before the runtime), so nothing needs a relay that holds messages back.
+final class AppInbox: Sendable {
+  private struct Shared {
+    var messages: [AppMessage] = []
+    /// Effect tasks started and not yet finished.
+    var running = 0
+    var wake: CheckedContinuation<Void, Never>?
+    /// The `.quit` effect ran: the loop stops.
+    var finished = false
+  }
+
+  private let shared = Mutex(Shared())
+
+  init() {}
+
+  /// Queues a message. Only the newest status matters: a status that follows another queued
+  /// status replaces it, so a controller that sets it a thousand times a second does not queue a
+  /// thousand messages ahead of the next key (or the Ctrl-C), and nothing is reordered.
+  func send(_ message: AppMessage) {
+    wake { shared in
+      if message.isStatusChange, shared.messages.last?.isStatusChange == true {
+        shared.messages[shared.messages.count - 1] = message
+      } else {
+        shared.messages.append(message)
+      }
+    }
+  }
+
+  /// The oldest queued message, if any.
+  func take() -> AppMessage? {
+    shared.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
+  }
+
+  /// (queued messages, running effect tasks).
+  var load: (queued: Int, running: Int) { shared.withLock { ($0.messages.count, $0.running) } }
+
+  var isFinished: Bool { shared.withLock { $0.finished } }
+
+  func finish() { wake { $0.finished = true } }
+
+  func taskStarted() { shared.withLock { $0.running += 1 } }
+
+  /// A task's result: queued before the task counts as finished, so the loop never sees an idle
+  /// moment between the two.
+  func taskFinished(with message: AppMessage) {
+    wake { shared in
+      shared.messages.append(message)
+      shared.running -= 1
+    }
+  }
+
+  /// Suspends until a message is queued (or the inbox is finished, or `wakeWaiter` is called).
+  /// `stillWaiting` is checked once the waiter is registered: false resumes at once.
+  func waitForMessages(stillWaiting: () -> Bool = { true }) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = shared.withLock { shared -> Bool in
+        if !shared.messages.isEmpty || shared.finished { return true }
+        shared.wake = continuation
+        return false
+      }
+      if ready {
+        continuation.resume()
+      } else if !stillWaiting() {
+        wakeWaiter()
+      }
+    }
+  }
+
+  /// Lets a waiting `waitForMessages` look again.
+  func wakeWaiter() { wake { _ in } }
+
+  private func wake(_ change: (inout Shared) -> Void) {
+    let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
+      change(&shared)
+      defer { shared.wake = nil }
+      return shared.wake
+    }
+    waiter?.resume()
+  }
+}

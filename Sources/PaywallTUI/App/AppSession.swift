@@ -1,0 +1,202 @@
+import CTerminalGuard
+import Foundation
+import PaywallModel
+
+/// A ready-to-run app: the runtime, its store (when simulated) and what to tell the user. Built in
+/// one place, `make`, for `run`, `play` and the library's `PaywallApp`.
+struct AppSession {
+  var runtime: AppRuntime
+  var store: SimulatedStore?
+  var command: CommandPurchaseController?
+  var firstPaywall: String?
+  var warnings: [String]
+  /// Holds the state directory's lock for as long as the session lives (nil: state in memory).
+  var stateAccess: StateAccess?
+  /// A new user's id and assignments, not saved yet: see `keepNewUser`.
+  var newUser: AssignmentBook?
+
+  /// Saves a new user's id (off the loop), so the next run is the same user. `run` calls it once
+  /// the first frame is out, so the save's thread and fsync do not compete with the first paint.
+  func keepNewUser() {
+    if let newUser { runtime.keepAssignments(newUser) }
+  }
+
+  /// Where state lives: the command line's `--state-dir` (or the default for the project), or a
+  /// library user's choice (nil: in memory, nothing read or written).
+  enum StatePlace {
+    case commandLine
+    case library(StateDirectory?)
+  }
+
+  /// A library user's own controller, and the status store it sets.
+  struct CustomController {
+    var controller: any PurchaseController
+    var status: SubscriptionStatusStore
+  }
+
+  /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
+  /// `clock` is the app's: in `play` a simulated one the store shares; otherwise the store gets
+  /// its own clock, accelerated by `--time-rate`. Messages go to `inbox`, which may already hold
+  /// some (the terminal opens while the project loads).
+  static func make(project: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
+                   clock: any TimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
+                   animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
+                   onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
+    var warnings: [String] = []
+    var project = project
+    var first = options.home ? nil : project.paywalls.first?.id
+    if let id = options.paywall {
+      let ids = project.paywalls.map(\.id)
+      guard ids.contains(id) else {
+        throw CLIFailure.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+      }
+      first = id
+    }
+    // Overrides replace slots before anything is shown, so controllers receive the new product:
+    // the project's overrideProductsByName first, then --override on top.
+    project.paywalls = project.paywalls.map { definition in
+      let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
+      if definition.id == first { warnings += found }
+      return overridden
+    }
+
+    var explicitStatus: SubscriptionStatus?
+    if let text = options.status {
+      guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
+        throw CLIFailure.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+      }
+      explicitStatus = parsed
+    }
+    guard let timeout = Duration.seconds(parsing: options.controllerTimeout), timeout > 0 else {
+      throw CLIFailure.usage("--controller-timeout \(quoting: options.controllerTimeout) must be a duration such as 10s")
+    }
+
+    // One writer per state directory; a second session (or an unwritable directory) reads only.
+    let directory: StateDirectory?
+    let access: StateAccess?
+    switch place {
+    case .commandLine:
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      (directory, access) = (opened, openedAccess)
+    case .library(let given):
+      access = given.map(StateAccess.open)
+      // A refused directory (another user's, writable by others) is not even read.
+      directory = access?.refusal == nil ? given : nil
+    }
+    if let warning = access?.warning { warnings.append(warning) }
+    let canWrite = access?.canWrite ?? false
+    let cache = directory.map(StatusCache.init(directory:))
+    let statusStore = custom?.status ?? SubscriptionStatusStore()
+    if !options.fresh, let cache, statusStore.status == .unknown {
+      let (cached, warning) = cache.load(repair: canWrite)
+      statusStore.set(cached)
+      if let warning { warnings.append(warning) }
+    }
+
+    // Checked before any controller starts (the command controller spawns a process).
+    if options.controller != .simulated || custom != nil, let option = options.storeOnlyOptions.first {
+      throw CLIFailure.usage("\(option) applies to the simulated store (--controller simulated)")
+    }
+    var store: SimulatedStore?
+    var ask: AskPurchaseController?
+    var timeRate = "realtime"
+    var adjustable: [any AdjustableTimeSource] = (clock as? any AdjustableTimeSource).map { [$0] } ?? []
+    var commandController: CommandPurchaseController?
+    let controller: any PurchaseController
+    switch (custom, options.controller) {
+    case (let custom?, _):
+      controller = custom.controller
+    case (nil, .simulated):
+      let (settings, rate) = try options.storeSettings(for: project.catalog, warnings: &warnings)
+      let starts = try options.startStates()
+      let storeClock: any TimeSource
+      if let simulatedClock {
+        storeClock = simulatedClock
+      } else {
+        let accelerated = AcceleratedTimeSource(rate: rate.clockRate, start: clock.now)
+        adjustable.append(accelerated)
+        storeClock = accelerated
+      }
+      timeRate = rate.description
+      // A starting state is a new history: the old ledger is replaced on the first write.
+      let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock,
+                                     directory: directory,
+                                     fresh: options.fresh || !starts.isEmpty, writable: canWrite, settings: settings)
+      if !starts.isEmpty {
+        do {
+          try simulated.start(starts)
+        } catch {
+          throw CLIFailure.usage(error.message)
+        }
+      }
+      warnings += simulated.takeWarnings()
+      store = simulated
+      controller = simulated
+    case (nil, .scripted):
+      let outcomes: ScriptedPurchaseController.Outcomes
+      do {
+        outcomes = try options.outcome.map { text throws(PurchaseError) in try .init(parsing: text) } ?? .init()
+      } catch {
+        throw CLIFailure.usage(error.message)
+      }
+      controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
+    case (nil, .ask):
+      let asking = AskPurchaseController(status: statusStore)
+      ask = asking
+      controller = asking
+    case (nil, .command):
+      guard let command = options.controllerCommand, !command.isEmpty else {
+        throw CLIFailure.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
+      }
+      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout) { inbox.send(.controllerProblem($0)) }
+      do {
+        try spawned.start()
+      } catch {
+        throw CLIFailure(message: "error: \(error.message)", code: 1)
+      }
+      // The command line's signal handlers (tg_install_process_handlers) run this just before the
+      // process dies of a signal, so no path out of `run` or `play` leaves the controller's
+      // process group behind (in the interactive loop, signals quit through the loop instead).
+      tg_set_exit_hook(endControllerGroupsBeforeDying)
+      commandController = spawned
+      controller = spawned
+    }
+    // A usage error found after the controller started must not leave its process running.
+    var started = commandController
+    defer { started?.stop() }
+    if options.controller != .scripted && options.outcome != nil {
+      throw CLIFailure.usage("--outcome applies to --controller scripted")
+    }
+
+    if let explicitStatus { statusStore.set(explicitStatus) }
+
+    let assignmentFile = directory.map(AssignmentFile.init(directory:))
+    let (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh, repair: canWrite)
+      ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
+    if let userWarning { warnings.append(userWarning) }
+    var state = AppState(project: project, status: statusStore.status, assignments: book)
+    state.presentation.userAttributes = options.userAttributes
+    let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
+                         simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate)
+    let runtime = AppRuntime(state: state, world: world, inbox: inbox, statusCache: canWrite ? cache : nil,
+                             assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)
+    started = nil
+    return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
+                      stateAccess: access, newUser: isNewUser ? book : nil)
+  }
+
+  static func allEntitlements(_ project: Project) -> Set<Entitlement> {
+    Set(project.catalog.products.flatMap(\.entitlements))
+  }
+}
+
+/// The exit hook of the command line's signal handlers: a fault ends the controllers' process
+/// groups at once (SIGKILL); any other ending signal gives them half a second to go after
+/// SIGTERM first. Async-signal-safe: `kill` and `nanosleep` on fixed atomic slots, which exist
+/// by the time the hook is set (a controller has registered its group).
+private func endControllerGroupsBeforeDying(_ signal: Int32) {
+  switch signal {
+  case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: ControllerGroups.killAllNow()
+  default: ControllerGroups.endAll(graceMilliseconds: 500)
+  }
+}

@@ -1,0 +1,85 @@
+import PaywallModel
+
+/// The ask controller's dialog: the question and the tester's choices so far.
+public struct AskDialog: Sendable, Hashable {
+  public enum Row: Sendable, Hashable { case outcome, entitlements, message }
+
+  public var request: AskPurchaseController.Request
+  public var outcome: AskPurchaseController.Outcome
+  /// Every entitlement the catalog knows, in order, and which are ticked.
+  public var entitlements: [Entitlement]
+  public var granted: Set<Entitlement>
+  public var message: String = ""
+  public var row: Row = .outcome
+  public var cursor = 0
+
+  public var outcomes: [AskPurchaseController.Outcome] {
+    switch request.question {
+    case .purchase: AskPurchaseController.Outcome.allCases
+    case .restore: [.restored, .failed]
+    }
+  }
+}
+
+extension AskDialog {
+  /// The dialog for `request`: a purchase grants the product's entitlements, a restore those the
+  /// paywall on screen offers; every entitlement of the catalog can be ticked.
+  init(for request: AskPurchaseController.Request, _ state: AppState) {
+    let all = Array(Set(state.project.catalog.products.flatMap(\.entitlements))).sorted()
+    switch request.question {
+    case .purchase(let product):
+      self.init(request: request, outcome: .purchased, entitlements: all, granted: product.entitlements)
+    case .restore:
+      let offered = Set(state.session?.paywall.slots.flatMap(\.product.entitlements) ?? [])
+      self.init(request: request, outcome: .restored, entitlements: all, granted: offered)
+    }
+  }
+
+  /// A key while the dialog is up: choose the result, tick entitlements, type an error message;
+  /// enter answers the controller, esc cancels.
+  static func handle(_ key: Key, _ state: inout AppState) -> [AppEffect] {
+    guard var dialog = state.ask else { return [] }
+    let outcomes = dialog.outcomes
+    let rows: [Row] = dialog.outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements]
+    func answer(_ outcome: AskPurchaseController.Outcome) -> [AppEffect] {
+      state.ask = nil
+      let granted = outcome == .purchased || outcome == .restored ? dialog.granted : []
+      let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: dialog.message)
+      return [.answerAsk(id: dialog.request.id, answer)]
+    }
+    switch key {
+    case .enter:
+      return answer(dialog.outcome)
+    case .escape:
+      return answer(outcomes.contains(.cancelled) ? .cancelled : .failed)
+    case .tab, .down:
+      dialog.row = rows[((rows.firstIndex(of: dialog.row) ?? 0) + 1) % rows.count]
+      dialog.cursor = 0
+    case .backTab, .up:
+      dialog.row = rows[((rows.firstIndex(of: dialog.row) ?? 0) + rows.count - 1) % rows.count]
+      dialog.cursor = 0
+    case .left, .right:
+      let step = key == .left ? -1 : 1
+      if dialog.row == .outcome, let index = outcomes.firstIndex(of: dialog.outcome) {
+        dialog.outcome = outcomes[(index + step + outcomes.count) % outcomes.count]
+      } else if dialog.row == .entitlements, !dialog.entitlements.isEmpty {
+        dialog.cursor = (dialog.cursor + step + dialog.entitlements.count) % dialog.entitlements.count
+      }
+    case .space where dialog.row == .entitlements && !dialog.entitlements.isEmpty:
+      let entitlement = dialog.entitlements[dialog.cursor]
+      if dialog.granted.contains(entitlement) { dialog.granted.remove(entitlement) } else { dialog.granted.insert(entitlement) }
+    case .backspace where dialog.row == .message:
+      if !dialog.message.isEmpty { dialog.message.removeLast() }
+    case .space where dialog.row == .message:
+      dialog.message.append(" ")
+    case .character(let c) where dialog.row == .message:
+      if dialog.message.count < 200 { dialog.message.append(c) }
+    case .character(let c) where dialog.row == .outcome:
+      if let n = c.wholeNumberValue, n >= 1, n <= outcomes.count { dialog.outcome = outcomes[n - 1] }
+    default:
+      break
+    }
+    state.ask = dialog
+    return []
+  }
+}

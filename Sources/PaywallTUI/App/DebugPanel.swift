@@ -1,0 +1,93 @@
+import Foundation
+import PaywallModel
+
+/// The QA debug panel's keys (`KeyMap.debugSections`): each asks the runtime to change the world
+/// around the app (the clock, the status, the store, faults), or starts typing a duration or a
+/// user attribute.
+enum DebugPanel {
+  static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
+    if let input = state.debugInput { return typeDuration(key, input, &state) }
+    if let input = state.attributeInput { return typeAttribute(key, input, &state, now: now) }
+    switch KeyMap.debug.action(for: key) {
+    case .world(let action)?:
+      return [.debug(action, announce: true)]
+    case .cycleStatus?:
+      let all = Set(state.project.catalog.products.flatMap(\.entitlements))
+      let next: SubscriptionStatus = switch state.status {
+      case .unknown: .inactive
+      case .inactive: .active(all)
+      case .active: .unknown
+      }
+      return [.debug(.setStatus(next), announce: true)]
+    case .typeDuration?:
+      state.debugInput = ""
+    case .typeAttribute?:
+      state.attributeInput = ""
+    case .toggleLatency?:
+      let on = state.store?.faults.contains { $0.hasPrefix("latency") } ?? false
+      return [.debug(.setLatency(seconds: on ? 0 : 2), announce: true)]
+    case .close?:
+      state.showsDebug = false
+    case nil:
+      break
+    }
+    return []
+  }
+
+  /// Typing `key=value` after `u`: enter sets the attribute, esc gives up.
+  static func typeAttribute(_ key: Key, _ input: String, _ state: inout AppState, now: Date) -> [AppEffect] {
+    var input = input
+    switch key {
+    case .enter:
+      state.attributeInput = nil
+      guard let eq = input.firstIndex(of: "="), eq != input.startIndex else {
+        state.notice = "\(quoting: input) is not key=value; press u to try again"
+        return []
+      }
+      let name = String(input[..<eq]), value = String(input[input.index(after: eq)...])
+      state.notice = "user.\(name) = \(FilterValue(parsing: value))"
+      return AppModel.present(.setUserAttributes([name: value]), &state, now: now)
+    case .escape:
+      state.attributeInput = nil
+    case .backspace:
+      if !input.isEmpty { input.removeLast() }
+      state.attributeInput = input
+    case .space:
+      state.attributeInput = input + " "
+    case .character(let c):
+      if input.count < 200 { state.attributeInput = input + String(c) }
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Typing a duration after `+`: enter advances the clock by it, esc gives up.
+  static func typeDuration(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+    switch key {
+    case .enter:
+      let seconds: Double
+      switch Duration.parseSeconds(input) {
+      case .success(let parsed) where parsed > 0:
+        seconds = parsed
+      case .failure(.tooLong):
+        state.notice = "\(quoting: input) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
+        return []
+      default:
+        state.notice = "\(quoting: input) is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
+        return []
+      }
+      state.debugInput = nil
+      return [.debug(.advanceClock(seconds: seconds), announce: true)]
+    case .escape:
+      state.debugInput = nil
+    case .backspace:
+      state.debugInput = String(input.dropLast())
+    case .character(let c) where input.count < 12 && (c.isNumber || c.isLetter || c == "."):
+      state.debugInput = input + String(c)
+    default:
+      break
+    }
+    return []
+  }
+}

@@ -1,0 +1,140 @@
+import PaywallModel
+
+/// Which keys a binding answers to.
+enum KeyPattern: Sendable, Hashable {
+  case keys([Key])
+  /// 1 to 9.
+  case digits
+  /// A mouse click anywhere.
+  case click
+
+  func matches(_ key: Key) -> Bool {
+    switch (self, key) {
+    case (.keys(let keys), _): keys.contains(key)
+    case (.digits, .character(let c)): c.wholeNumberValue.map { (1...9).contains($0) } ?? false
+    case (.click, .click): true
+    default: false
+    }
+  }
+}
+
+/// One key binding: which keys, how the help shows them, what they do. The same tables drive
+/// `AppModel` and the help and debug overlays (as `bubbles/key` does in Bubble Tea), so the help
+/// can never disagree with the keys.
+struct KeyBinding<Action: Sendable>: Sendable {
+  var pattern: KeyPattern
+  /// How the help names the keys ("q  esc").
+  var label: String
+  /// Nil: not listed on its own (another binding's line describes it).
+  var help: String?
+  var action: Action
+
+  init(_ pattern: KeyPattern, _ label: String, _ help: String?, _ action: Action) {
+    self.pattern = pattern
+    self.label = label
+    self.help = help
+    self.action = action
+  }
+
+  init(_ key: Character, _ help: String, _ action: Action) {
+    self.init(.keys([.character(key)]), String(key), help, action)
+  }
+}
+
+extension Array {
+  /// The action of the first binding that answers to `key`.
+  func action<Action>(for key: Key) -> Action? where Element == KeyBinding<Action> {
+    first { $0.pattern.matches(key) }?.action
+  }
+
+  /// The bindings the help lists: (label, text).
+  func helpLines<Action>() -> [(String, String)] where Element == KeyBinding<Action> {
+    compactMap { binding in binding.help.map { (binding.label, $0) } }
+  }
+}
+
+/// The keys of every mode, as data.
+enum KeyMap {
+  /// Keys that work over a paywall and on the home screen, unless a dialog or the panel is up.
+  enum Global: Sendable { case toggleLog, openDebug, click, openHelp }
+  /// A paywall on screen, no alert.
+  enum Paywall: Sendable { case selectNumber, selectAdjacent, moveFocus, activate, activateFocused, restore, close }
+  /// No paywall: the placements of the project.
+  enum Home: Sendable { case move, registerNumber, enter, quit }
+  /// The debug panel.
+  enum Debug: Sendable {
+    case world(DebugAction)
+    case cycleStatus, typeDuration, typeAttribute, toggleLatency, close
+  }
+
+  static let paywall: [KeyBinding<Paywall>] = [
+    KeyBinding(.digits, "1 2 3", "select the first, second, third product", .selectNumber),
+    KeyBinding(.keys([.left, .right]), "← →", "select the previous or next product", .selectAdjacent),
+    KeyBinding(.keys([.tab, .down, .backTab, .up]), "tab ↓ / shift-tab ↑", "move the focus over the products and buttons", .moveFocus),
+    KeyBinding(.keys([.enter]), "enter", "activate what has the focus (first: the purchase button)", .activate),
+    KeyBinding(.keys([.space]), "space", "activate the focused button", .activateFocused),
+    KeyBinding("r", "restore purchases", .restore),
+    KeyBinding(.keys([.character("q"), .escape]), "q  esc", "close the paywall (decline); on the home screen: quit", .close),
+  ]
+
+  static let home: [KeyBinding<Home>] = [
+    KeyBinding(.keys([.up, .backTab, .down, .tab]), "↑↓ enter", "home screen: choose a placement and register it", .move),
+    KeyBinding(.digits, "1 2 3", nil, .registerNumber),
+    KeyBinding(.keys([.enter]), "enter", nil, .enter),
+    KeyBinding(.keys([.character("q"), .escape]), "q  esc", nil, .quit),
+  ]
+
+  static let global: [KeyBinding<Global>] = [
+    KeyBinding("l", "show or hide the event log", .toggleLog),
+    KeyBinding("d", "debug panel: clock, status, Ask to Buy, refunds, upgrades, billing, faults", .openDebug),
+    KeyBinding(.click, "click", "select a product or press a button", .click),
+    KeyBinding("?", "this help; any key closes it", .openHelp),
+  ]
+
+  /// Dismiss an alert over the paywall.
+  static let alert: [Key] = [.enter, .escape, .space]
+
+  /// The help overlay: the paywall's keys, the home screen's, then the global ones.
+  static var helpLines: [(String, String)] {
+    paywall.helpLines() + home.helpLines() + global.helpLines()
+  }
+
+  static let month: Double = 86_400 * 365 / 12
+
+  /// The debug panel's keys by topic, drawn in the panel itself.
+  static let debugSections: [(topic: String, bindings: [KeyBinding<Debug>])] = [
+    ("clock", [KeyBinding("h", "+1 hour", .world(.advanceClock(seconds: 3600))),
+               KeyBinding("a", "+1 day", .world(.advanceClock(seconds: 86_400))),
+               KeyBinding("w", "+1 week", .world(.advanceClock(seconds: 7 * 86_400))),
+               KeyBinding("m", "+1 month", .world(.advanceClock(seconds: month))),
+               KeyBinding(">", "next change", .world(.advanceToNextEvent)),
+               KeyBinding("+", "type a duration", .typeDuration)]),
+    ("status", [KeyBinding("s", "cycle unknown → inactive → active (all entitlements)", .cycleStatus)]),
+    ("purchases", [KeyBinding("y", "approve Ask to Buy", .world(.store(.approve))),
+                   KeyBinding("n", "decline", .world(.store(.decline))),
+                   KeyBinding("i", "interrupt", .world(.store(.interruptNextPurchase))),
+                   KeyBinding("e", "resume", .world(.store(.resolveInterrupted)))]),
+    ("renewals", [KeyBinding("c", "cancel", .world(.store(.cancel(productID: nil)))),
+                  KeyBinding("f", "refund", .world(.store(.refund(productID: nil)))),
+                  KeyBinding("v", "revoke", .world(.store(.revoke(productID: nil)))),
+                  KeyBinding("U", "upgrade", .world(.store(.upgrade(productID: nil)))),
+                  KeyBinding("O", "downgrade", .world(.store(.downgrade(productID: nil))))]),
+    ("billing", [KeyBinding("b", "card fails", .world(.store(.billingIssue(productID: nil, grace: nil)))),
+                 KeyBinding("g", "fix it", .world(.store(.resolveBilling(productID: nil)))),
+                 KeyBinding("p", "raise price", .world(.store(.priceIncrease(productID: nil, price: nil)))),
+                 KeyBinding("k", "accept", .world(.store(.acceptPrice(productID: nil)))),
+                 KeyBinding("j", "decline", .world(.store(.declinePrice(productID: nil))))]),
+    ("family", [KeyBinding("F", "share a product", .world(.store(.familyShare(productID: nil)))),
+                KeyBinding("R", "stop sharing", .world(.store(.familyRevoke(productID: nil))))]),
+    ("faults", [KeyBinding("x", "fail purchase", .world(.failNextPurchase("Card declined"))),
+                KeyBinding("z", "fail restore", .world(.failNextRestore(.networkError))),
+                KeyBinding("t", "latency", .toggleLatency),
+                KeyBinding("D", "drop reply", .world(.dropNextResponse))]),
+    ("user", [KeyBinding("u", "set a user attribute (key=value) for audience filters", .typeAttribute)]),
+  ]
+
+  /// Every key of the panel: its topics' and the ones that close it (named in its footer).
+  static let debug: [KeyBinding<Debug>] = debugSections.flatMap(\.bindings) + [
+    KeyBinding(.keys([.character("d"), .character("q"), .escape, .enter]), "d  esc", nil, .close),
+  ]
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// `register` and what follows it, through `Presenter.update` alone: no terminal, no runtime. The
+/// effects it asks for are checked directly, as `PaywallFlowTests` checks the flow's.
+@Suite("Presenter")
+struct PresenterTests {
+  static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  static func demoProject(campaigns: Bool = true) throws -> Project {
+    let result = ProjectLoader.load(path: Fixture.paywallsDirectory)
+    var project = try #require(result.project, "\(result.diagnostics)")
+    if !campaigns { project.campaigns = [] }
+    return project
+  }
+
+  static func home(_ status: SubscriptionStatus = .inactive, campaigns: Bool = true) throws -> PresentationState {
+    PresentationState(project: try demoProject(campaigns: campaigns), status: status, assignments: AssignmentBook(userID: "tester"))
+  }
+
+  static func events(_ effects: [PresentationEffect]) -> [String] {
+    effects.compactMap { if case .emit(let e) = $0 { e.name.rawValue } else { nil } }
+  }
+
+  @discardableResult
+  static func send(_ action: PresentationAction, _ state: inout PresentationState) -> [PresentationEffect] {
+    Presenter.update(&state, action, now: now)
+  }
+
+  @Test func registerWithoutCampaignsSkipsAndRunsTheFeature() throws {
+    var state = try Self.home(campaigns: false)
+    let effects = Self.send(.register(placement: "campaign_trigger", params: ["from": "home"]), &state)
+    #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    let builtIn = Self.send(.register(placement: "paywall_open", params: [:]), &state)
+    #expect(Self.events(builtIn) == ["handler.onError"])
+    Self.send(.open(paywallID: "onboarding", selected: nil), &state)
+    let busy = Self.send(.register(placement: "x", params: [:]), &state)
+    #expect(Self.events(busy) == ["handler.onError"])
+  }
+
+  @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
+    var state = try Self.home(.unknown)
+    let wait = Self.send(.register(placement: "onboarding", params: [:]), &state)
+    guard case .scheduleStatusTimeout(let id, 5)? = wait.first else {
+      Issue.record("expected a 5 s timeout, got \(wait)")
+      return
+    }
+    let known = Self.send(.statusChanged(.inactive), &state)
+    #expect(Self.events(known).contains("paywall_open"))
+    #expect(Self.send(.statusTimedOut(registrationID: id), &state).isEmpty, "a timeout after the status came is ignored")
+
+    var late = try Self.home(.unknown)
+    guard case .scheduleStatusTimeout(let lateID, _)? = Self.send(.register(placement: "onboarding", params: [:]), &late).first else {
+      Issue.record("expected a timeout")
+      return
+    }
+    let failed = Self.send(.statusTimedOut(registrationID: lateID), &late)
+    #expect(Self.events(failed) == ["handler.onError"])
+    #expect(late.session == nil)
+    #expect(Self.events(Self.send(.statusChanged(.inactive), &late)) == ["subscriptionStatus_didChange"], "nothing waits any more")
+  }
+
+  @Test func anAbandonedPurchaseChainsToTheWinBackOnce() throws {
+    var state = try Self.home()
+    Self.send(.register(placement: "onboarding", params: [:]), &state)
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    let abandon = Self.send(.purchaseFinished(.cancelled), &state)
+    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onDismiss", "trigger_fire",
+                                     "paywallPresentationRequest", "paywall_open"])
+    #expect(state.session?.id == "winback")
+    #expect(state.registration?.isImplicit == true)
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    let again = Self.send(.purchaseFinished(.cancelled), &state)
+    #expect(Self.events(again) == ["transaction_abandon"], "a paywall shown by an implicit placement never chains")
+    let decline = Self.send(.paywall(.close), &state)
+    #expect(Self.events(decline) == ["paywall_decline", "paywall_close"], "no handler and no feature for an implicit paywall")
+  }
+
+  @Test func aPlacementButtonOnAPaywallSkipsOrRefuses() throws {
+    var state = try Self.home()
+    Self.send(.open(paywallID: "onboarding", selected: nil), &state)
+    let skip = Self.send(.button(.placement("no_campaign")), &state)
+    #expect(Self.events(skip) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    let refused = Self.send(.button(.placement("export_pdf")), &state)
+    #expect(Self.events(refused) == ["handler.onError"], "presenting over a paywall is the SDK's paywallAlreadyPresented")
+    #expect(state.session?.id == "onboarding")
+  }
+
+  /// An implicit placement's filters read the event's parameters, both when deciding to replace the
+  /// paywall and when presenting the replacement.
+  @Test func anImplicitCampaignFiltersOnTheEventsParameters() throws {
+    var project = try Self.demoProject()
+    let filter = try AudienceFilter(parsing: #"params.product_id == "com.acme.pro.annual""#)
+    project.campaigns = project.campaigns.filter { $0.placement != "transaction_abandon" } + [
+      Campaign(placement: "transaction_abandon", audiences: [Audience(filter: filter, outcome: .paywalls([.init(paywallID: "winback", percent: 100)], holdout: 0))])
+    ]
+    var state = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    Self.send(.register(placement: "onboarding", params: [:]), &state)
+    Self.send(.paywall(.purchase(slot: nil)), &state)  // the annual plan is selected
+    let abandon = Self.send(.purchaseFinished(.cancelled), &state)
+    #expect(Self.events(abandon).suffix(3) == ["trigger_fire", "paywallPresentationRequest", "paywall_open"])
+    #expect(state.session?.id == "winback")
+    #expect(state.registration?.params["product_id"] == "com.acme.pro.annual")
+
+    var monthly = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    Self.send(.register(placement: "onboarding", params: [:]), &monthly)
+    Self.send(.paywall(.select(slot: "secondary")), &monthly)
+    Self.send(.paywall(.purchase(slot: nil)), &monthly)
+    let kept = Self.send(.purchaseFinished(.cancelled), &monthly)
+    #expect(Self.events(kept) == ["transaction_abandon"], "no audience for the monthly plan: the paywall stays")
+    #expect(monthly.session?.id == "onboarding")
+  }
+
+  @Test func statusChangesAreEventsAndAreSaved() throws {
+    var state = try Self.home(.unknown)
+    let effects = Self.send(.statusChanged(.active(["pro"])), &state)
+    #expect(Self.events(effects) == ["subscriptionStatus_didChange"])
+    #expect(effects.contains { if case .saveStatus(.active(["pro"])) = $0 { true } else { false } })
+    #expect(Self.send(.statusChanged(.active(["pro"])), &state).isEmpty, "no event for the same status")
+  }
+}
