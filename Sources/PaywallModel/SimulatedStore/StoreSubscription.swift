@@ -109,3 +109,32 @@ extension StoreSubscription {
     return parts.joined(separator: " · ")
   }
 }
+
+/// The changes `LedgerReplay` makes to a subscription as it applies ledger lines.
+extension StoreSubscription {
+  /// Opens the period `entry` starts (a renewal, or a plan change that applies now): its
+  /// transaction, dates and price, subscribed again with no grace, retry or resolution pending.
+  mutating func beginPeriod(_ entry: LedgerEntry) {
+    transactionID = entry.id
+    periodStart = entry.date
+    expirationDate = entry.expirationDate
+    price = entry.price
+    clearRecovery()
+    state = .subscribed
+  }
+
+  /// Out of any grace period or billing retry, with no resolution pending.
+  mutating func clearRecovery() {
+    resolvedAt = nil
+    gracePeriodEnd = nil
+    billingRetryEnd = nil
+  }
+
+  /// Now `productID`, with the catalog's kind and entitlements for it.
+  mutating func switchProduct(to productID: String, in catalog: Catalog) {
+    let product = catalog.product(id: productID)
+    kind = product?.kind ?? kind
+    entitlements = product?.entitlements ?? []
+    self.productID = productID
+  }
+}
