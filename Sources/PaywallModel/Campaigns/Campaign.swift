@@ -110,7 +110,7 @@ public struct Assignment: Sendable, Hashable, CustomStringConvertible {
     "bucket \(bucket) of 0–99 → " + (paywallID.map { "variant \(quoting: $0)" } ?? "holdout")
   }
 
-  public static func bucket(userID: String, placement: String, audience: Int) -> Int {
+  package static func bucket(userID: String, placement: String, audience: Int) -> Int {
     // FNV-1a, 64 bit: stable across runs and platforms, unlike Swift's seeded Hasher.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in "\(userID)|\(placement)|\(audience)".utf8 {
@@ -121,7 +121,7 @@ public struct Assignment: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The variant for `bucket`: the first `holdout` buckets are held out, the rest split by percent.
-  public static func pick(_ variants: [AudienceOutcome.Variant], holdout: Int, bucket: Int) -> String? {
+  package static func pick(_ variants: [AudienceOutcome.Variant], holdout: Int, bucket: Int) -> String? {
     if bucket < holdout { return nil }
     let total = variants.reduce(0) { $0 + $1.percent }
     guard total > 0 else { return nil }

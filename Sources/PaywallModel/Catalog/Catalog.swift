@@ -85,9 +85,9 @@ public struct Catalog: Sendable {
 }
 
 /// Reading a file and parsing it as JSON, with read and syntax errors as diagnostics.
-public enum SourceFile {
+package enum SourceFile {
   /// Files larger than this are refused rather than read into memory.
-  public static let maximumBytes = 64 * 1024 * 1024
+  package static let maximumBytes = 64 * 1024 * 1024
 
   /// The file's bytes, read with plain system calls: Foundation's `Data(contentsOf:)` builds a URL
   /// and an error domain first, a good part of loading a small project.
@@ -97,7 +97,7 @@ public enum SourceFile {
   /// what was opened (not what the name pointed at a moment before) is checked with `fstat`.
   /// - Parameter followingLinks: false for files of the state directory: a symbolic link there is
   ///   refused, never read through (`O_NOFOLLOW`).
-  public static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
+  package static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
     // A look before opening spares a device the side effects of `open` (a tape rewinds).
     var before = stat()
     if (followingLinks ? stat(path, &before) : lstat(path, &before)) == 0 {
@@ -126,7 +126,7 @@ public enum SourceFile {
   }
 
   /// Standard input read to its end (a script given as `-`), within the same limit as a file.
-  public static func readStandardInput(name: String = "<stdin>") throws(ValidationFailure) -> [UInt8] {
+  package static func readStandardInput(name: String = "<stdin>") throws(ValidationFailure) -> [UInt8] {
     try readToEnd(STDIN_FILENO, path: name, sizeHint: 0)
   }
 
@@ -163,7 +163,7 @@ public enum SourceFile {
   }
 
   /// Reads and parses a JSON file; `followingLinks` as for `read(path:followingLinks:)`.
-  public static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
+  package static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
     let bytes = try read(path: path, followingLinks: followingLinks)
     do {
       let root = try JSONParser.parse(bytes: bytes)

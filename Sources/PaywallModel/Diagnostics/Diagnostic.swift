@@ -13,7 +13,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// The JSON path of the offending value (`$.components[3].action`), or nil for file-level problems.
   public var path: JSONPath?
 
-  public init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
+  package init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
     self.file = file
     self.location = location
     self.severity = severity
@@ -36,17 +36,17 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
   public var components: [Component]
 
-  public init(_ components: [Component] = []) {
+  package init(_ components: [Component] = []) {
     self.components = components
   }
 
-  public static let root = JSONPath()
+  package static let root = JSONPath()
 
-  public func appending(_ key: String) -> JSONPath {
+  package func appending(_ key: String) -> JSONPath {
     JSONPath(components + [.key(key)])
   }
 
-  public func appending(_ index: Int) -> JSONPath {
+  package func appending(_ index: Int) -> JSONPath {
     JSONPath(components + [.index(index)])
   }
 
@@ -70,13 +70,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Collects every problem in one pass so a person fixes them all at once, not one per run.
-public final class DiagnosticCollector {
-  public let file: String
+package final class DiagnosticCollector {
+  package let file: String
   /// The file's bytes, so a position inside a string can be mapped to its column.
   let source: [UInt8]
-  public private(set) var diagnostics: [Diagnostic] = []
+  package private(set) var diagnostics: [Diagnostic] = []
 
-  public init(file: String, source: [UInt8]) {
+  package init(file: String, source: [UInt8]) {
     self.file = file
     self.source = source
   }
@@ -84,24 +84,24 @@ public final class DiagnosticCollector {
   /// The position of the decoded scalar at `offset` inside the string literal that opens at
   /// `literal`. Escapes (`\u001b`, `\n`) and characters the sanitiser removed are skipped the way
   /// the parser read them, so the column is the one an editor shows.
-  public func location(inStringAt literal: SourceLocation, offset: Int) -> SourceLocation {
+  package func location(inStringAt literal: SourceLocation, offset: Int) -> SourceLocation {
     // Only reached if the location does not match the source, which the parser never produces.
     let fallback = SourceLocation(line: literal.line, column: literal.column + 1 + offset)
     guard var index = StringLiteralScanner.byteOffset(of: literal, in: source) else { return fallback }
     return StringLiteralScanner.location(ofDecodedScalar: offset, literalAt: &index, startingAt: literal, in: source) ?? fallback
   }
 
-  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-  public func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
+  package func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path))
   }
 
-  public func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
+  package func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message, path: path))
   }
 
-  public func append(_ other: [Diagnostic]) {
+  package func append(_ other: [Diagnostic]) {
     diagnostics.append(contentsOf: other)
   }
 }

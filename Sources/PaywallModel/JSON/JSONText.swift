@@ -1,7 +1,7 @@
 /// Writing JSON text: string quoting and a small ordered object builder, so output (event lines,
 /// state files) has a stable key order that tests and diffs can rely on.
-public enum JSONText {
-  public static func quote(_ text: String) -> String {
+package enum JSONText {
+  package static func quote(_ text: String) -> String {
     var out = "\""
     out.reserveCapacity(text.utf8.count + 2)
     for scalar in text.unicodeScalars {

@@ -20,7 +20,7 @@ public enum ButtonAction: Sendable, Hashable {
   /// Register a custom placement.
   case placement(String)
 
-  public static let names = ["purchase", "restore", "close", "select", "placement"]
+  package static let names = ["purchase", "restore", "close", "select", "placement"]
 }
 
 public struct PaywallButton: Sendable, Hashable {
@@ -63,7 +63,7 @@ public enum PaywallComponent: Sendable, Hashable {
   case spacer(lines: Int)
   case art(lines: [String])
 
-  public static let typeNames = ["title", "text", "features", "products", "button", "divider", "spacer", "art"]
+  package static let typeNames = ["title", "text", "features", "products", "button", "divider", "spacer", "art"]
 }
 
 /// Whether the feature behind a placement runs when the user declines the paywall.
@@ -116,7 +116,7 @@ public struct PaywallDefinition: Sendable, Hashable {
   public var slotNames: [String] { slots.map(\.name) }
 
   /// Every product attribute a text of this paywall uses.
-  public var templateAttributes: Set<ProductAttribute> {
+  package var templateAttributes: Set<ProductAttribute> {
     var texts: [TextContent] = []
     for component in components {
       switch component {

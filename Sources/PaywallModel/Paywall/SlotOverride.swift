@@ -10,7 +10,7 @@ public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Parses `NAME=ID`.
-  public init?(argument: String) {
+  package init?(argument: String) {
     let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
     self.init(slot: parts[0], productID: parts[1])
@@ -22,7 +22,7 @@ public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
 extension PaywallDefinition {
   /// The paywall with `overrides` applied. An override naming a product the catalog lacks, or a
   /// slot the paywall lacks, changes nothing and comes back as a warning.
-  public func applying(_ overrides: [SlotOverride], catalog: Catalog) -> (PaywallDefinition, warnings: [String]) {
+  package func applying(_ overrides: [SlotOverride], catalog: Catalog) -> (PaywallDefinition, warnings: [String]) {
     var result = self
     var warnings: [String] = []
     for override in overrides {

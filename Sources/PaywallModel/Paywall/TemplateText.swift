@@ -32,13 +32,13 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
   }
 
   /// A problem in a template, with its offset (in Unicode scalars) inside the decoded string.
-  public struct Problem: Error, Sendable, Equatable {
-    public var message: String
-    public var offset: Int
+  package struct Problem: Error, Sendable, Equatable {
+    package var message: String
+    package var offset: Int
   }
 
   /// Parses `text`, checking slots against `slots` and attributes against `ProductAttribute`.
-  public static func parse(_ text: String, slots: [String]) -> Result<TemplateText, Problem> {
+  package static func parse(_ text: String, slots: [String]) -> Result<TemplateText, Problem> {
     var segments: [Segment] = []
     var rest = Substring(text)
     var offset = 0

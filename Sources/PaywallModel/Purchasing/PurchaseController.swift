@@ -75,7 +75,7 @@ public struct PurchaseError: Error, Sendable, Equatable, CustomStringConvertible
 
 extension Error {
   /// The text the failure alert and the events show for an error.
-  public var displayMessage: String {
+  package var displayMessage: String {
     if let error = self as? PurchaseError { return error.message }
     if let localized = self as? LocalizedError, let text = localized.errorDescription { return text }
     return String(describing: self)

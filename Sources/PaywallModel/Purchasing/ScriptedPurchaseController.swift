@@ -25,7 +25,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
 
     /// Parses `purchase=pending,restore=failed:No receipt,latency=2s`; the error says what is wrong.
-    public init(parsing text: String) throws(PurchaseError) {
+    package init(parsing text: String) throws(PurchaseError) {
       for part in text.split(separator: ",").map({ $0.trimmingSpaces() }) where !part.isEmpty {
         let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2 else {
@@ -106,7 +106,7 @@ public final class ScriptedPurchaseController: PurchaseController {
 
 extension Duration {
   /// Why a duration's text was refused.
-  public enum ParseError: Error, Sendable, Hashable {
+  package enum ParseError: Error, Sendable, Hashable {
     /// Not a number followed by a unit.
     case notADuration
     /// Longer than `longestSeconds` (or a number too large for a Double).
@@ -115,16 +115,16 @@ extension Duration {
 
   /// The longest duration anything accepts: the span of dates a ledger holds, 1970 to the end
   /// of 9999 (about 8,000 years). A longer one could only move a clock past them.
-  public static let longestSeconds = LedgerFile.dateRange.upperBound - LedgerFile.dateRange.lowerBound
+  package static let longestSeconds = LedgerFile.dateRange.upperBound - LedgerFile.dateRange.lowerBound
 
   /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`; nil
   /// for anything else, and for durations longer than `longestSeconds`.
-  public static func seconds(parsing text: String) -> Double? {
+  package static func seconds(parsing text: String) -> Double? {
     try? parseSeconds(text).get()
   }
 
   /// As `seconds(parsing:)`, saying whether the text is no duration or too long a one.
-  public static func parseSeconds(_ text: String) -> Result<Double, ParseError> {
+  package static func parseSeconds(_ text: String) -> Result<Double, ParseError> {
     let trimmed = text.trimmingSpaces()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
                                      ("M", 86_400 * 365 / 12), ("y", 86_400 * 365)]
@@ -142,7 +142,7 @@ extension Duration {
   }
 
   /// `longestSeconds` in years, for messages.
-  public static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
+  package static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
 }
 
 import Foundation

@@ -41,5 +41,5 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
     self == .userCancelled ? .cancelled : .failed(PurchaseError(message))
   }
 
-  public static var names: [String] { allCases.map(\.rawValue) }
+  package static var names: [String] { allCases.map(\.rawValue) }
 }

@@ -31,8 +31,8 @@ public struct DerivedState: Sendable, Hashable {
 /// The subscription status as a pure function of the ledger, the catalog, the store's rules and
 /// the clock. The store derives it the same way after every change and on its renewal timer, so
 /// anything it shows can be checked against a replay from scratch.
-public enum LedgerDerivation {
-  public static func derive(_ entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> DerivedState {
+package enum LedgerDerivation {
+  package static func derive(_ entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> DerivedState {
     var replay = LedgerReplay(catalog: catalog, rules: rules)
     for entry in entries { replay.apply(entry) }
     replay.advance(to: now)
@@ -44,7 +44,7 @@ public enum LedgerDerivation {
   /// billing retries, expiries) other than exactly those the actions imply under `rules` (replayed
   /// without the records, the actions must produce the same records, ids included). Empty when
   /// consistent.
-  public static func problems(in entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> [String] {
+  package static func problems(in entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> [String] {
     var problems: [String] = []
     for (previous, entry) in zip(entries, entries.dropFirst()) {
       if entry.date < previous.date { problems.append("line \(entry.id) is dated before line \(previous.id)") }

@@ -43,10 +43,10 @@ public struct LedgerEntry: Sendable, Hashable {
     case priceConsent
 
     /// Written by the store's clock rather than by an action; a replay applies them as they are.
-    public var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
+    package var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
 
     /// Lines StoreKit would show as transactions (with a price or a refund).
-    public var isTransaction: Bool {
+    package var isTransaction: Bool {
       switch self {
       case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation: true
       default: false
@@ -114,7 +114,7 @@ public struct LedgerEntry: Sendable, Hashable {
     public var lastDate: Date
     public var lastExpirationDate: Date?
 
-    public init(count: Int, lastID: UInt64, lastDate: Date, lastExpirationDate: Date?) {
+    package init(count: Int, lastID: UInt64, lastDate: Date, lastExpirationDate: Date?) {
       self.count = count
       self.lastID = lastID
       self.lastDate = lastDate
@@ -122,7 +122,7 @@ public struct LedgerEntry: Sendable, Hashable {
     }
   }
 
-  public init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
+  package init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
               offer: IntroductoryOffer.PaymentMode? = nil, offerPeriodsLeft: Int = 0, price: Decimal? = nil,
               proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
@@ -176,7 +176,7 @@ public struct PendingPurchase: Sendable, Hashable {
   public var productID: String
   public var requestDate: Date
 
-  public init(kind: Kind, productID: String, requestDate: Date) {
+  package init(kind: Kind, productID: String, requestDate: Date) {
     self.kind = kind
     self.productID = productID
     self.requestDate = requestDate

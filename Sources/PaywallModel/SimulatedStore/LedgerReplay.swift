@@ -13,19 +13,19 @@ import Foundation
 ///
 /// Cost: O(1) per line plus O(log n) per subscription change; no calendar arithmetic on replayed
 /// records (their dates are in the ledger).
-public struct LedgerReplay: Sendable {
-  public let catalog: Catalog
-  public var rules: StoreRules
-  public private(set) var subscriptions: [StoreSubscription] = []
+package struct LedgerReplay: Sendable {
+  package let catalog: Catalog
+  package var rules: StoreRules
+  package private(set) var subscriptions: [StoreSubscription] = []
   /// Groups where this user has had a subscription: no introductory offer there again.
-  public private(set) var usedIntroGroups: Set<String> = []
+  package private(set) var usedIntroGroups: Set<String> = []
   /// The id the next line gets.
-  public private(set) var nextID: UInt64
+  package private(set) var nextID: UInt64
   /// The time of the newest line or event replayed.
-  public private(set) var date: Date
-  public private(set) var transactionCount = 0
+  package private(set) var date: Date
+  package private(set) var transactionCount = 0
   /// Lines that do not fit the ledger before them (edited by hand, or a catalog that changed).
-  public private(set) var issues: [String] = []
+  package private(set) var issues: [String] = []
 
   /// The largest id applied or generated: ids only grow, down the ledger.
   private var lastID: UInt64 = 0
@@ -37,9 +37,9 @@ public struct LedgerReplay: Sendable {
   private var queued: [Double?] = []
   private var versions: [Int] = []
 
-  public static let firstID: UInt64 = 2_000_000_001
+  package static let firstID: UInt64 = 2_000_000_001
 
-  public init(catalog: Catalog, rules: StoreRules, start: Date = .distantPast) {
+  package init(catalog: Catalog, rules: StoreRules, start: Date = .distantPast) {
     self.catalog = catalog
     self.rules = rules
     self.nextID = Self.firstID
@@ -51,7 +51,7 @@ public struct LedgerReplay: Sendable {
   /// Moves every subscription along the clock to `entry.date`, then applies the line. Returns the
   /// lifecycle records that fell due before it.
   @discardableResult
-  public mutating func apply(_ entry: LedgerEntry) -> [LedgerEntry] {
+  package mutating func apply(_ entry: LedgerEntry) -> [LedgerEntry] {
     let due = advance(to: entry.date, inclusive: !entry.kind.isLifecycleRecord)
     if entry.date < date { note(entry, "is dated before the line above it") }
     date = max(date, entry.date)
@@ -81,36 +81,36 @@ public struct LedgerReplay: Sendable {
   /// Moves every subscription along the clock to `now` (events at `now` included) and returns the
   /// lifecycle records that fell due, in time order.
   @discardableResult
-  public mutating func advance(to now: Date) -> [LedgerEntry] {
+  package mutating func advance(to now: Date) -> [LedgerEntry] {
     let due = advance(to: now, inclusive: true)
     date = max(date, now)
     return due
   }
 
   /// The state at the replay's time: call `advance(to:)` first to look at a later moment.
-  public func snapshot(at now: Date) -> DerivedState {
+  package func snapshot(at now: Date) -> DerivedState {
     DerivedState(date: now, status: status, subscriptions: subscriptions, nextEvent: nextEvent,
                  usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
   }
 
   /// The subscription status at the replay's time: what every active subscription grants.
-  public var status: SubscriptionStatus {
+  package var status: SubscriptionStatus {
     var entitlements: Set<Entitlement> = []
     for subscription in subscriptions where subscription.isActive { entitlements.formUnion(subscription.entitlements) }
     return .active(entitlements)
   }
 
   /// The earliest moment a subscription changes by itself.
-  public var nextEvent: Date? {
+  package var nextEvent: Date? {
     subscriptions.lazy.compactMap(\.nextEvent).min()
   }
 
-  public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
+  package func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
     !usedIntroGroups.contains(Self.groupKey(product))
   }
 
   /// Takes an id for a line the caller is about to apply.
-  public mutating func takeID() -> UInt64 {
+  package mutating func takeID() -> UInt64 {
     defer { nextID += 1 }
     return nextID
   }

@@ -166,7 +166,7 @@ public final class SimulatedStore: PurchaseController {
   public var entries: [LedgerEntry] { book.withLock { $0.ledger.entries } }
   /// How many times this store has written its ledger (failed writes included): one a change,
   /// one for a whole `savingOnce`. Tests and benchmarks count them.
-  public var ledgerWrites: Int { book.withLock { $0.writes } }
+  package var ledgerWrites: Int { book.withLock { $0.writes } }
   public var pendingPurchases: [PendingPurchase] { book.withLock { $0.pending } }
   public var settings: Settings { book.withLock { $0.settings } }
   /// What the ledger means now (as of the last change or timer).
@@ -174,7 +174,7 @@ public final class SimulatedStore: PurchaseController {
   /// The next renewal, expiry or grace period end, for a loop that steps the clock to it.
   public var nextEvent: Date? { book.withLock { $0.derived.nextEvent } }
   /// Grows with every change, so a view can tell when to look again.
-  public var changeCount: Int { book.withLock { $0.changes } }
+  package var changeCount: Int { book.withLock { $0.changes } }
   public var interruptsNextPurchase: Bool { book.withLock { $0.interruptNext } }
 
   /// Problems reading or writing the ledger since the last call, for the app to show.
@@ -221,7 +221,7 @@ public final class SimulatedStore: PurchaseController {
   /// that moves the clock (`play`'s `advance`) goes from one such moment to the next instead of
   /// through every renewal: `refreshStatus` there catches up on everything before it at once.
   /// Moments are on the millisecond, as the store keeps its clock.
-  public func nextStatusChange(through limit: Date) -> Date? {
+  package func nextStatusChange(through limit: Date) -> Date? {
     var (replay, status) = book.withLock { ($0.replay, $0.derived.status) }
     while let next = replay.nextEvent, next <= limit {
       // Rounded up, so the store, rounding the clock to the millisecond, sees the event happen.
@@ -234,14 +234,14 @@ public final class SimulatedStore: PurchaseController {
   }
 
   /// Writes the ledger with the clock's time, so the next session continues from here.
-  public func checkpoint() {
+  package func checkpoint() {
     change { book, _ in book.unsaved = true }
   }
 
   /// Runs `body` with the ledger's saves held: each change in it is applied (and its status set)
   /// at once, in memory, and the ledger is written once when `body` ends, if anything changed.
   /// `play` runs each `advance` so: years of renewals are one write, not one per renewal.
-  public func savingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
+  package func savingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
     book.withLock { $0.held += 1 }
     defer { releaseSaves() }
     return try await body()

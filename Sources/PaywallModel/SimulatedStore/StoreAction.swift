@@ -59,7 +59,7 @@ public enum StoreAction: Sendable, Hashable {
 public struct StoreActionError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
@@ -91,10 +91,10 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
     self.state = state
   }
 
-  public static let usage = "ENTITLEMENT=STATE with STATE one of \(State.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. pro=gracePeriod)"
+  package static let usage = "ENTITLEMENT=STATE with STATE one of \(State.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. pro=gracePeriod)"
 
   /// Parses `pro=trial`; the error says what is wrong and what would be right.
-  public init(parsing text: String) throws(StoreActionError) {
+  package init(parsing text: String) throws(StoreActionError) {
     let parts = text.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty else {
       throw StoreActionError("\(quoting: text) must be \(Self.usage)")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Dates as the store prints them: `2026-01-08 00:00:00` (UTC), without a formatter.
-public enum StoreDates {
-  public static func format(_ date: Date) -> String {
+package enum StoreDates {
+  package static func format(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
     let day = (seconds / 86_400).rounded(.down)
     let (y, m, d) = CivilDate.from(days: Int(day))

@@ -66,7 +66,7 @@ public final class SubscriptionStatusStore: Sendable {
   }
 
   /// How many observers are attached (for tests and diagnostics).
-  public var observerCount: Int {
+  package var observerCount: Int {
     state.withLock { $0.mailboxes.count }
   }
 }
