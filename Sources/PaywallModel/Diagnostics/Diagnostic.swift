@@ -1,14 +1,19 @@
 /// One problem found in a file, printed the way compilers print them so editors and CI link to it:
 /// `FILE:LINE:COL: error: MESSAGE ($.json.path)`.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+  /// How bad a problem is: an `error` stops the project from loading, a `warning` does not.
   public enum Severity: String, Sendable, Hashable {
     case error
     case warning
   }
 
+  /// The file the problem is in, as it was named when loaded.
   public var file: String
+  /// Where in the file: line and column.
   public var location: SourceLocation
+  /// Whether the problem stops the project from loading.
   public var severity: Severity
+  /// What is wrong, in one line, often with a did-you-mean.
   public var message: String
   /// The JSON path of the offending value (`$.components[3].action`), or nil for file-level problems.
   public var path: JSONPath?
@@ -21,6 +26,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.path = path
   }
 
+  /// `FILE:LINE:COL: SEVERITY: MESSAGE ($.path)`, as compilers print problems.
   public var description: String {
     let suffix = path.map { " (\($0))" } ?? ""
     return "\(file):\(location.line):\(location.column): \(severity.rawValue): \(message)\(suffix)"
@@ -29,11 +35,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
 /// A JSON path such as `$.components[3].action`, built as readers descend into a document.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+  /// One step of a path: an object key or an array index.
   public enum Component: Sendable, Hashable {
     case key(String)
     case index(Int)
   }
 
+  /// The steps from the document's root, outermost first.
   public var components: [Component]
 
   package init(_ components: [Component] = []) {
@@ -50,6 +58,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     JSONPath(components + [.index(index)])
   }
 
+  /// The path as written in messages: `$.components[3].action`.
   public var description: String {
     var out = "$"
     for component in components {
@@ -108,11 +117,14 @@ package final class DiagnosticCollector {
 
 /// Thrown when a file cannot be used; carries every problem found, already sorted by position.
 public struct ValidationFailure: Error, Sendable, CustomStringConvertible {
+  /// Every problem found, sorted by file and position.
   public var diagnostics: [Diagnostic]
 
+  /// A failure carrying `diagnostics` (given sorted).
   public init(_ diagnostics: [Diagnostic]) {
     self.diagnostics = diagnostics
   }
 
+  /// Every diagnostic, one per line.
   public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

@@ -31,7 +31,9 @@ public enum EventName: String, Sendable, CaseIterable {
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.
 public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
+  /// The raw event name.
   public var name: EventName
+  /// The parameters, in the order the SDK lists them; keys are the SDK's (`paywall_id`, `product_id`).
   public var params: [(String, JSONOutput)]
 
   /// Whether every `key=value` is among the parameters (a string's text, or any other value's JSON).
@@ -48,9 +50,12 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
     self.params = params
   }
 
+  /// Two events are equal when they write the same JSON line.
   public static func == (a: PaywallEvent, b: PaywallEvent) -> Bool { a.jsonLine == b.jsonLine }
+  /// Hashes the JSON line, consistently with `==`.
   public func hash(into hasher: inout Hasher) { hasher.combine(jsonLine) }
 
+  /// The value of parameter `key`, or nil when the event has none.
   public subscript(key: String) -> JSONOutput? {
     params.first { $0.0 == key }?.1
   }

@@ -35,10 +35,14 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
   case array([JSONOutput])
   case object([(String, JSONOutput)])
 
+  /// A JSON string written as a literal.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// A JSON number written as an integer literal.
   public init(integerLiteral value: Int) { self = .number(String(value)) }
+  /// A JSON boolean written as a literal.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 
+  /// The value as compact JSON text (no spaces), strings escaped.
   public var text: String {
     switch self {
     case .string(let s): JSONText.quote(s)
@@ -56,6 +60,8 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
     return nil
   }
 
+  /// Two values are equal when they write the same JSON text.
   public static func == (a: JSONOutput, b: JSONOutput) -> Bool { a.text == b.text }
+  /// Hashes the JSON text, consistently with `==`.
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

@@ -1,6 +1,8 @@
 /// A position in a source file: 1-based line and column (columns count Unicode scalars).
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The line, from 1.
   public var line: Int
+  /// The column, from 1, in Unicode scalars.
   public var column: Int
 
   package init(line: Int, column: Int) {
@@ -10,10 +12,12 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 
   package static let start = SourceLocation(line: 1, column: 1)
 
+  /// Orders locations by line, then column.
   public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
     (a.line, a.column) < (b.line, b.column)
   }
 
+  /// `LINE:COLUMN`.
   public var description: String { "\(line):\(column)" }
 }
 

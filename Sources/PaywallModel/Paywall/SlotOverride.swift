@@ -1,9 +1,12 @@
 /// `--override primary=com.acme.promo`: replaces a slot's product by name before display, as the
 /// SDK's `overrideProductsByName` does. The purchase controller then receives the new product.
 public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
+  /// The slot whose product is replaced.
   public var slot: String
+  /// The product it shows instead, by identifier.
   public var productID: String
 
+  /// Replaces slot `slot`'s product with `productID`.
   public init(slot: String, productID: String) {
     self.slot = slot
     self.productID = productID
@@ -16,6 +19,7 @@ public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
     self.init(slot: parts[0], productID: parts[1])
   }
 
+  /// `SLOT=PRODUCT_ID`, as `--override` takes it.
   public var description: String { "\(slot)=\(productID)" }
 }
 

@@ -2,22 +2,28 @@
 /// `purchase=failed:Card declined`, `latency=2s`. Like an app's controller, it sets the status
 /// itself: a purchase activates the product's entitlements on top of the current ones.
 public final class ScriptedPurchaseController: PurchaseController {
+  /// What every purchase returns.
   public enum PurchaseOutcome: Sendable, Hashable {
     case purchased, cancelled, pending, restored
     case failed(String)
   }
 
+  /// What every restore returns; a failure's message may be nil.
   public enum RestoreOutcome: Sendable, Hashable {
     case restored
     case failed(String?)
   }
 
+  /// The fixed results, and how long each call takes.
   public struct Outcomes: Sendable, Hashable {
+    /// The result of every purchase.
     public var purchase: PurchaseOutcome = .purchased
+    /// The result of every restore.
     public var restore: RestoreOutcome = .restored
     /// How long each call takes, in seconds of the app's clock.
     public var latency: Double = 0
 
+    /// Results given in code; every call succeeds at once by default.
     public init(purchase: PurchaseOutcome = .purchased, restore: RestoreOutcome = .restored, latency: Double = 0) {
       self.purchase = purchase
       self.restore = restore
@@ -64,16 +70,19 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
   }
 
+  /// The results it gives.
   public let outcomes: Outcomes
   private let status: SubscriptionStatusStore
   private let clock: any TimeSource
 
+  /// A controller giving `outcomes`, setting the status in `status`, waiting on `clock`.
   public init(outcomes: Outcomes, status: SubscriptionStatusStore, clock: any TimeSource) {
     self.outcomes = outcomes
     self.status = status
     self.clock = clock
   }
 
+  /// Waits the latency, then returns the scripted result; a success adds the product's entitlements to the status.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     do {
       try await clock.sleep(seconds: outcomes.latency)
@@ -91,6 +100,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
   }
 
+  /// Waits the latency, then returns the scripted result.
   public func restorePurchases() async -> RestorationResult {
     do {
       try await clock.sleep(seconds: outcomes.latency)

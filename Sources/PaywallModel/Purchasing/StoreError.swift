@@ -34,6 +34,7 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
     }
   }
 
+  /// The message (`message`).
   public var description: String { message }
 
   /// What a purchase that hits this error returns: StoreKit reports a cancel as a result, not an error.

@@ -3,6 +3,7 @@ import Foundation
 /// What a ledger means at one moment: the subscription status, every subscription's state, and
 /// when something next changes by itself.
 public struct DerivedState: Sendable, Hashable {
+  /// The moment the state is for, on the store's clock.
   public var date: Date
   /// `active` with the entitlements of every active subscription and purchase, else `inactive`.
   public var status: SubscriptionStatus
@@ -12,10 +13,12 @@ public struct DerivedState: Sendable, Hashable {
   public var nextEvent: Date?
   /// Subscription groups whose introductory offer this user has used.
   public var usedIntroGroups: Set<String>
+  /// Transactions so far (purchases, renewals, plan changes, refunds and revocations), runs counted in full.
   public var transactionCount: Int
   /// Lines that do not fit the lines before them; empty for a ledger the store wrote.
   public var issues: [String]
 
+  /// Whether a purchase of `product` now would get its introductory offer (once per subscription group).
   public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
     !usedIntroGroups.contains(LedgerReplay.groupKey(product))
   }

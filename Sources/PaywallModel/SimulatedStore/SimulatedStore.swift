@@ -14,11 +14,14 @@ import Synchronization
 public final class SimulatedStore: PurchaseController {
   /// Store-wide switches; the `.storekit` file's settings give the defaults.
   public struct Settings: Sendable, Hashable {
+    /// Purchases wait for a parent's approval (`approve()` / `decline()`): Ask to Buy.
     public var askToBuy: Bool
     /// Every purchase fails (`_failTransactionsEnabled`).
     public var failTransactions: Bool
+    /// How long periods, grace and billing retry last, and whether renewals fail.
     public var rules: StoreRules
 
+    /// Settings as given; every switch is off by default.
     public init(askToBuy: Bool = false, failTransactions: Bool = false, rules: StoreRules = StoreRules()) {
       self.askToBuy = askToBuy
       self.failTransactions = failTransactions
@@ -61,6 +64,7 @@ public final class SimulatedStore: PurchaseController {
     var changes = 0
   }
 
+  /// The products the store sells.
   public let catalog: Catalog
   /// The store's clock: accelerated in an interactive session, the simulated clock in `play`.
   public let clock: any TimeSource
@@ -129,10 +133,12 @@ public final class SimulatedStore: PurchaseController {
 
   // MARK: - PurchaseController
 
+  /// Buys `product` at once (see `purchaseNow(_:)`); the status is set before it returns.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     purchaseNow(product)
   }
 
+  /// Always `.restored`: the store's ledger is the purchase history, and the status it sets says what was found.
   public func restorePurchases() async -> RestorationResult {
     // The store always answers; whether anything was found shows in the status it sets.
     change(publish: .always) { _, _ in }
@@ -167,7 +173,9 @@ public final class SimulatedStore: PurchaseController {
   /// How many times this store has written its ledger (failed writes included): one a change,
   /// one for a whole `savingOnce`. Tests and benchmarks count them.
   package var ledgerWrites: Int { book.withLock { $0.writes } }
+  /// Purchases waiting for approval or for the buyer, oldest first.
   public var pendingPurchases: [PendingPurchase] { book.withLock { $0.pending } }
+  /// The store's switches now.
   public var settings: Settings { book.withLock { $0.settings } }
   /// What the ledger means now (as of the last change or timer).
   public var derived: DerivedState { book.withLock { $0.derived } }
@@ -175,6 +183,7 @@ public final class SimulatedStore: PurchaseController {
   public var nextEvent: Date? { book.withLock { $0.derived.nextEvent } }
   /// Grows with every change, so a view can tell when to look again.
   package var changeCount: Int { book.withLock { $0.changes } }
+  /// Whether the next purchase will be interrupted (`StoreAction.interruptNextPurchase`).
   public var interruptsNextPurchase: Bool { book.withLock { $0.interruptNext } }
 
   /// Problems reading or writing the ledger since the last call, for the app to show.
@@ -204,6 +213,7 @@ public final class SimulatedStore: PurchaseController {
     handler?(message)
   }
 
+  /// Turns Ask to Buy on or off for later purchases.
   public func setAskToBuy(_ on: Bool) {
     book.withLock { $0.settings.askToBuy = on }
   }

@@ -57,17 +57,20 @@ public enum StoreAction: Sendable, Hashable {
 
 /// Why a store action did nothing: one line saying what was missing.
 public struct StoreActionError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What was missing, in one line.
   public var message: String
 
   package init(_ message: String) {
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 
 /// `--start ENTITLEMENT=STATE`: a history put in the ledger so a tester begins where the bug is.
 public struct StartState: Sendable, Hashable, CustomStringConvertible {
+  /// The starting states a tester can pick.
   public enum State: String, Sendable, Hashable, CaseIterable {
     /// A paid subscription that has just started.
     case subscribed
@@ -83,9 +86,12 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
     case revoked
   }
 
+  /// The entitlement to put in `state`.
   public var entitlement: Entitlement
+  /// The state it starts in.
   public var state: State
 
+  /// `entitlement` starting in `state`.
   public init(entitlement: Entitlement, state: State) {
     self.entitlement = entitlement
     self.state = state
@@ -106,5 +112,6 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
     self.init(entitlement: Entitlement(parts[0]), state: state)
   }
 
+  /// `ENTITLEMENT=STATE`, as `--start` takes it.
   public var description: String { "\(entitlement.id)=\(state.rawValue)" }
 }

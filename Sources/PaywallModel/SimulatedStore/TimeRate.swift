@@ -115,6 +115,7 @@ public struct StoreRules: Sendable, Hashable {
   /// Every renewal fails with a billing issue (Xcode's "renewal billing issues"), until resolved.
   public var renewalBillingIssues: Bool
 
+  /// Rules as given; a non-positive `renewalInterval` means calendar periods.
   public init(renewalInterval: Double? = nil, gracePeriodEnabled: Bool = false, renewalBillingIssues: Bool = false) {
     self.renewalInterval = renewalInterval.flatMap { $0 > 0 ? $0 : nil }
     self.gracePeriodEnabled = gracePeriodEnabled

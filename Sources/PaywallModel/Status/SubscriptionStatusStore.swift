@@ -16,6 +16,7 @@ public final class SubscriptionStatusStore: Sendable {
 
   private let state: Mutex<State>
 
+  /// A store holding `initial` (normalized: `active([])` is kept as `inactive`).
   public init(_ initial: SubscriptionStatus = .unknown) {
     state = Mutex(State(status: initial.normalized))
   }

@@ -6,9 +6,13 @@ import Synchronization
 /// With `keepingPrevious`, the contents being replaced stay beside it as `NAME.bak` (a hard link,
 /// no copy), the last good copy a damaged file is recovered from.
 public enum AtomicFile {
+  /// Why a file could not be written.
   public struct WriteError: Error, CustomStringConvertible {
+    /// The file that was being written.
     public var path: String
+    /// What failed, in words (from the system call's error).
     public var reason: String
+    /// `cannot write PATH: REASON`.
     public var description: String { "cannot write \(path): \(reason)" }
   }
 

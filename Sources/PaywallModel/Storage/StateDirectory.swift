@@ -5,8 +5,10 @@ import Foundation
 /// `~/.local/state/paywall-tui/PROJECT`, with PROJECT named after the project and its path so two
 /// projects never share state.
 public struct StateDirectory: Sendable, Hashable {
+  /// The directory's path; it need not exist yet.
   public var path: String
 
+  /// The state directory at `path`, as `--state-dir` gives it.
   public init(path: String) {
     self.path = path
   }
