@@ -52,7 +52,9 @@ done
 
 BUILD=$OUT/build
 mkdir -p "$BUILD/CTerminalGuard"
-SWIFT_FLAGS=(-O -suppress-warnings -wmo -num-threads 2 -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -sanitize=fuzzer,address)
+# One package name for the three modules, as SwiftPM gives them, so `package` declarations of
+# PaywallModel are visible to PaywallTUI and the harness.
+SWIFT_FLAGS=(-O -suppress-warnings -wmo -num-threads 2 -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
 # The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
 # render target's speed and finds nothing the edge counters do not.
 TUI_FLAGS=("${SWIFT_FLAGS[@]/-sanitize=fuzzer,address/-sanitize=address}" -sanitize-coverage=edge,inline-8bit-counters,pc-table)

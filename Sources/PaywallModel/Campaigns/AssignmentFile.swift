@@ -4,12 +4,15 @@ import Foundation
 /// written atomically. A missing file starts a new anonymous user with a random id; a corrupt one
 /// is reported and replaced on the next write, never silently trusted.
 public struct AssignmentFile: Sendable {
+  /// The file's name in the state directory.
   public static let fileName = "user.json"
   static let format = "paywall-tui.user"
   static let version = 1
 
+  /// The file's full path.
   public var path: String
 
+  /// The assignment file of the project whose state lives in `directory`.
   public init(directory: StateDirectory) {
     self.path = directory.file(Self.fileName)
   }
@@ -52,6 +55,7 @@ public struct AssignmentFile: Sendable {
     return AssignmentBook(userID: userID, entries: entries)
   }
 
+  /// Saves `book` atomically, keeping the previous file as the last good copy.
   public func save(_ book: AssignmentBook) throws(AtomicFile.WriteError) {
     let entries = book.entries.sorted { $0.key < $1.key }.map { (key: String, value: String) in
       (key, JSONOutput.string(value))

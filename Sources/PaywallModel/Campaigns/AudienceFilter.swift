@@ -21,6 +21,7 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The value as a filter writes it: strings quoted, lists in brackets.
   public var description: String {
     switch self {
     case .null: "null"
@@ -44,12 +45,16 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
 
 /// What a filter can read when it is evaluated.
 public struct FilterContext: Sendable {
+  /// The subscription status (`device.subscriptionStatus`, `device.activeEntitlements`).
   public var status: SubscriptionStatus
   /// Product ids with an active entitlement now.
   public var activeProducts: [String]
+  /// The user's attributes (`user.*`); a missing key reads as `null`.
   public var user: [String: FilterValue]
+  /// The registration's parameters (`params.*`); a missing key reads as `null`.
   public var params: [String: FilterValue]
 
+  /// The context of one registration.
   public init(status: SubscriptionStatus, activeProducts: [String] = [], user: [String: FilterValue] = [:],
               params: [String: FilterValue] = [:]) {
     self.status = status
@@ -77,6 +82,7 @@ public enum FilterName: Sendable, Hashable, CustomStringConvertible {
 
   static let deviceNames = ["device.subscriptionStatus", "device.activeEntitlements", "device.activeProducts"]
 
+  /// The name as a filter writes it (`device.subscriptionStatus`, `user.age`).
   public var description: String {
     switch self {
     case .subscriptionStatus: "device.subscriptionStatus"
@@ -108,21 +114,27 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
 
   /// A syntax error or unknown name, at a 0-based character offset in the text.
   public struct ParseError: Error, Sendable, Hashable {
+    /// Where the problem is: a 0-based character offset in the filter's text.
     public var offset: Int
+    /// What is wrong.
     public var message: String
   }
 
+  /// The filter as written.
   public let text: String
   let root: Node
 
+  /// The filter as written.
   public var description: String { text }
 
+  /// Parses and checks `text`; throws the first syntax error or unknown name, with its offset.
   public init(parsing text: String) throws(ParseError) {
     var parser = FilterParser(text)
     root = try parser.parseAll()
     self.text = text
   }
 
+  /// Whether the filter matches `context` (a non-boolean result counts when truthy: non-zero, non-empty, not null).
   public func evaluate(_ context: FilterContext) -> Bool {
     Self.evaluate(root, context).isTruthy
   }

@@ -6,10 +6,14 @@ public enum AudienceOutcome: Sendable, Hashable {
   /// the matched users see nothing.
   case paywalls([Variant], holdout: Int)
 
+  /// One paywall of a split and its share of the matched users.
   public struct Variant: Sendable, Hashable {
+    /// The paywall shown to this share.
     public var paywallID: String
+    /// The share, in percent of the users who are not held out.
     public var percent: Int
 
+    /// `paywallID` for `percent` percent of the users.
     public init(paywallID: String, percent: Int) {
       self.paywallID = paywallID
       self.percent = percent
@@ -19,9 +23,12 @@ public enum AudienceOutcome: Sendable, Hashable {
 
 /// One audience of a campaign: a filter (nil matches everyone) and what matched users get.
 public struct Audience: Sendable, Hashable {
+  /// The filter users must match; nil matches everyone.
   public var filter: AudienceFilter?
+  /// What matched users get.
   public var outcome: AudienceOutcome
 
+  /// An audience of users matching `filter` (nil: everyone).
   public init(filter: AudienceFilter?, outcome: AudienceOutcome) {
     self.filter = filter
     self.outcome = outcome
@@ -30,9 +37,12 @@ public struct Audience: Sendable, Hashable {
 
 /// A placement and its audiences, tried in order.
 public struct Campaign: Sendable, Hashable {
+  /// The placement's name, as `register(placement:)` gives it.
   public var placement: String
+  /// The audiences, tried in order; the first that matches decides.
   public var audiences: [Audience]
 
+  /// The campaign of `placement`.
   public init(placement: String, audiences: [Audience]) {
     self.placement = placement
     self.audiences = audiences
@@ -44,6 +54,7 @@ public struct Campaign: Sendable, Hashable {
     EventName.transactionAbandon.rawValue, EventName.transactionFail.rawValue, EventName.paywallDecline.rawValue,
   ]
 
+  /// Whether the placement is one of `implicitPlacements`.
   public var isImplicit: Bool { Self.implicitPlacements.contains(placement) }
 }
 
@@ -55,6 +66,7 @@ public enum SkipReason: String, Sendable, Hashable {
 /// The result of evaluating a placement's campaign (no side effects): what `register` then does,
 /// and what `explain` prints.
 public struct PlacementEvaluation: Sendable, Hashable {
+  /// What the registration does: present a paywall or skip it.
   public enum Outcome: Sendable, Hashable {
     case present(paywallID: String)
     case skip(SkipReason)
@@ -62,15 +74,21 @@ public struct PlacementEvaluation: Sendable, Hashable {
 
   /// One audience as it was tried.
   public struct Step: Sendable, Hashable {
+    /// The audience's position in the campaign, from 0.
     public var index: Int
+    /// The audience's filter as written; nil when it has none.
     public var filter: String?
+    /// Whether the user matched it.
     public var matched: Bool
     /// The values the filter read ("user.some_value is 12").
     public var because: [String]
   }
 
+  /// The placement evaluated.
   public var placement: String
+  /// The audiences tried, up to the one that matched.
   public var steps: [Step]
+  /// Present a paywall, or skip and say why.
   public var outcome: Outcome
   /// The matched audience's assignment: which variant (or the holdout) and the user's bucket.
   public var assignment: Assignment?
@@ -102,15 +120,17 @@ public struct PlacementEvaluation: Sendable, Hashable {
 public struct Assignment: Sendable, Hashable, CustomStringConvertible {
   /// The paywall, or nil for the holdout.
   public var paywallID: String?
+  /// The user's bucket, 0–99.
   public var bucket: Int
   /// Whether the audience splits users at all (variants or a holdout); a single paywall does not.
   public var isSplit = true
 
+  /// `bucket N of 0–99 → variant "ID"` (or `holdout`).
   public var description: String {
     "bucket \(bucket) of 0–99 → " + (paywallID.map { "variant \(quoting: $0)" } ?? "holdout")
   }
 
-  public static func bucket(userID: String, placement: String, audience: Int) -> Int {
+  package static func bucket(userID: String, placement: String, audience: Int) -> Int {
     // FNV-1a, 64 bit: stable across runs and platforms, unlike Swift's seeded Hasher.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in "\(userID)|\(placement)|\(audience)".utf8 {
@@ -121,7 +141,7 @@ public struct Assignment: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The variant for `bucket`: the first `holdout` buckets are held out, the rest split by percent.
-  public static func pick(_ variants: [AudienceOutcome.Variant], holdout: Int, bucket: Int) -> String? {
+  package static func pick(_ variants: [AudienceOutcome.Variant], holdout: Int, bucket: Int) -> String? {
     if bucket < holdout { return nil }
     let total = variants.reduce(0) { $0 + $1.percent }
     guard total > 0 else { return nil }
@@ -139,10 +159,12 @@ public struct Assignment: Sendable, Hashable, CustomStringConvertible {
 /// Sticky assignments: once a user got a variant (or the holdout) for an audience, they keep it
 /// across runs even if the percentages change, as the SDK confirms assignments.
 public struct AssignmentBook: Sendable, Hashable {
+  /// The user's id (`$anon:` and a random UUID for an anonymous user).
   public var userID: String
   /// "placement#audience" → paywall id, or "" for the holdout.
   public var entries: [String: String]
 
+  /// The book of `userID`, with `entries` already assigned.
   public init(userID: String, entries: [String: String] = [:]) {
     self.userID = userID
     self.entries = entries
@@ -151,6 +173,7 @@ public struct AssignmentBook: Sendable, Hashable {
   static func key(_ placement: String, _ audience: Int) -> String { "\(placement)#\(audience)" }
 }
 
+/// Decides what registering a placement does, from the project's campaigns.
 public enum PlacementRules {
   /// Evaluates `placement` against the project's campaigns: audiences in order, the first whose
   /// filter matches decides; then the holdout and variant split (sticky in `book`); then the

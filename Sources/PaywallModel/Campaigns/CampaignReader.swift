@@ -112,8 +112,8 @@ enum CampaignReader {
 }
 
 /// Names the SDK tracks itself: `register` refuses them, and only the implicit ones fire campaigns.
-public enum PlacementNames {
-  public static let builtIn: Set<String> = Set(EventName.allCases.map(\.rawValue)).union([
+package enum PlacementNames {
+  package static let builtIn: Set<String> = Set(EventName.allCases.map(\.rawValue)).union([
     "app_open", "app_launch", "app_install", "app_close", "session_start", "first_seen", "deepLink_open",
     "user_attributes", "touches_began", "survey_response",
   ])

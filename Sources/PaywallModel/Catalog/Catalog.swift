@@ -2,10 +2,14 @@ import Foundation
 
 /// Products grouped so one can be upgraded or downgraded to another by level (1 is the top tier).
 public struct SubscriptionGroup: Sendable, Hashable {
+  /// The group's identifier in the catalog.
   public var id: String
+  /// The group's display name (the `.storekit` reference name).
   public var name: String
+  /// The products in the group, in catalog order.
   public var productIDs: [String]
 
+  /// A group of `productIDs`.
   public init(id: String, name: String, productIDs: [String]) {
     self.id = id
     self.name = name
@@ -17,16 +21,20 @@ public struct SubscriptionGroup: Sendable, Hashable {
 public struct StoreSettings: Sendable, Hashable {
   /// ISO 3166 alpha-3 storefront ("USA"); decides the currency of a `.storekit` catalog.
   public var storefront: String?
+  /// The locale prices are formatted for ("en_US"), when the catalog sets one.
   public var locale: String?
   /// StoreKit's `_timeRate` number (0 is real time); the simulated store maps it to a clock rate.
   public var timeRate: Int?
+  /// Purchases wait for a parent's approval (`_askToBuyEnabled`).
   public var askToBuyEnabled: Bool
+  /// A failed renewal gets a billing grace period before billing retry (`_billingGracePeriodEnabled`).
   public var billingGracePeriodEnabled: Bool
   /// Every renewal fails with a billing issue (`_renewalBillingIssuesEnabled`).
   public var renewalBillingIssuesEnabled: Bool
   /// Every purchase fails (`_failTransactionsEnabled`).
   public var failTransactionsEnabled: Bool
 
+  /// Settings as given; every switch is off by default.
   public init(storefront: String? = nil, locale: String? = nil, timeRate: Int? = nil,
               askToBuyEnabled: Bool = false, billingGracePeriodEnabled: Bool = false,
               renewalBillingIssuesEnabled: Bool = false, failTransactionsEnabled: Bool = false) {
@@ -42,13 +50,17 @@ public struct StoreSettings: Sendable, Hashable {
 
 /// The products a project sells, in file order, from our JSON catalog or an Xcode `.storekit` file.
 public struct Catalog: Sendable {
+  /// Every product, in file order.
   public var products: [StoreProduct]
+  /// The subscription groups, in file order.
   public var groups: [SubscriptionGroup]
+  /// Store-wide settings (defaults for the simulated store).
   public var settings: StoreSettings
   /// The file it was read from, for messages.
   public var file: String
   private var indexByID: [String: Int]
 
+  /// A catalog built in code (tests, tools); the first product with a given id wins in `product(id:)`.
   public init(products: [StoreProduct], groups: [SubscriptionGroup] = [], settings: StoreSettings = StoreSettings(), file: String = "") {
     self.products = products
     self.groups = groups
@@ -61,10 +73,12 @@ public struct Catalog: Sendable {
     self.indexByID = index
   }
 
+  /// The product with identifier `id`, or nil when the catalog has none.
   public func product(id: String) -> StoreProduct? {
     indexByID[id].map { products[$0] }
   }
 
+  /// Every product's identifier, in file order.
   public var productIDs: [String] { products.map(\.id) }
 
   /// Loads a catalog file, choosing the reader by extension (`.storekit`) or content.
@@ -85,9 +99,9 @@ public struct Catalog: Sendable {
 }
 
 /// Reading a file and parsing it as JSON, with read and syntax errors as diagnostics.
-public enum SourceFile {
+package enum SourceFile {
   /// Files larger than this are refused rather than read into memory.
-  public static let maximumBytes = 64 * 1024 * 1024
+  package static let maximumBytes = 64 * 1024 * 1024
 
   /// The file's bytes, read with plain system calls: Foundation's `Data(contentsOf:)` builds a URL
   /// and an error domain first, a good part of loading a small project.
@@ -97,7 +111,7 @@ public enum SourceFile {
   /// what was opened (not what the name pointed at a moment before) is checked with `fstat`.
   /// - Parameter followingLinks: false for files of the state directory: a symbolic link there is
   ///   refused, never read through (`O_NOFOLLOW`).
-  public static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
+  package static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
     // A look before opening spares a device the side effects of `open` (a tape rewinds).
     var before = stat()
     if (followingLinks ? stat(path, &before) : lstat(path, &before)) == 0 {
@@ -126,7 +140,7 @@ public enum SourceFile {
   }
 
   /// Standard input read to its end (a script given as `-`), within the same limit as a file.
-  public static func readStandardInput(name: String = "<stdin>") throws(ValidationFailure) -> [UInt8] {
+  package static func readStandardInput(name: String = "<stdin>") throws(ValidationFailure) -> [UInt8] {
     try readToEnd(STDIN_FILENO, path: name, sizeHint: 0)
   }
 
@@ -163,7 +177,7 @@ public enum SourceFile {
   }
 
   /// Reads and parses a JSON file; `followingLinks` as for `read(path:followingLinks:)`.
-  public static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
+  package static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
     let bytes = try read(path: path, followingLinks: followingLinks)
     do {
       let root = try JSONParser.parse(bytes: bytes)

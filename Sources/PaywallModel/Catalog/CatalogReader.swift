@@ -4,11 +4,11 @@ import Foundation
 /// `{"products": [{"id", "name", "price": "59.99", "currency": "USD", "period": "P1Y", "trial": "P7D",
 /// "entitlements": ["pro"]}]}`, plus optional `intro`, `group`, `level`, `type`, `store`, `description`,
 /// and catalog-wide `currency`, `locale` and `storefront` defaults.
-public enum CatalogReader {
-  public static let productTypes = ["autoRenewable", "nonRenewing", "consumable", "nonConsumable"]
+package enum CatalogReader {
+  package static let productTypes = ["autoRenewable", "nonRenewing", "consumable", "nonConsumable"]
   static let introModes = ["payAsYouGo", "payUpFront"]
 
-  public static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
+  package static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
     guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a catalog") else { return nil }
     let defaultCurrency = currency(reader, "currency") ?? "USD"
     let defaultLocale = reader.string("locale") ?? "en_US"

@@ -4,15 +4,15 @@ import Foundation
 /// and trial end dates. Common locales and currencies format from a table read from ICU ahead of
 /// time (`CurrencyFormat`): starting ICU costs about 2 ms, most of a first paint. Anything else
 /// goes to Foundation's formatters; they are costly to create, so one per locale and currency is kept.
-public final class PriceFormatter: @unchecked Sendable {
-  public static let shared = PriceFormatter()
+package final class PriceFormatter: @unchecked Sendable {
+  package static let shared = PriceFormatter()
 
   private let lock = NSLock()
   private var formatters: [String: NumberFormatter] = [:]
   private var dateFormatters: [String: DateFormatter] = [:]
 
   /// "Jan 8, 2026" in `locale`, in UTC.
-  public func mediumDate(_ date: Date, locale: String) -> String {
+  package func mediumDate(_ date: Date, locale: String) -> String {
     lock.lock()
     defer { lock.unlock() }
     if let cached = dateFormatters[locale] { return cached.string(from: date) }
@@ -25,7 +25,7 @@ public final class PriceFormatter: @unchecked Sendable {
     return formatter.string(from: date)
   }
 
-  public func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
+  package func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
     if let text = CurrencyFormat.find(currencyCode: currencyCode, locale: locale)?.format(price) { return text }
     lock.lock()
     defer { lock.unlock() }
@@ -33,7 +33,7 @@ public final class PriceFormatter: @unchecked Sendable {
     return formatter.string(from: price as NSDecimalNumber) ?? "\(currencyCode) \(price)"
   }
 
-  public func symbol(currencyCode: String, locale: String) -> String {
+  package func symbol(currencyCode: String, locale: String) -> String {
     if let format = CurrencyFormat.find(currencyCode: currencyCode, locale: locale) { return format.symbol }
     lock.lock()
     defer { lock.unlock() }
@@ -43,7 +43,7 @@ public final class PriceFormatter: @unchecked Sendable {
   /// Starts ICU on another thread when `project` needs it: a price in a locale and currency the
   /// table lacks, or a trial end date in a template. Formatting in the first frame then costs a
   /// fraction of a millisecond; without either, ICU never starts.
-  public func prepare(for project: Project) {
+  package func prepare(for project: Project) {
     var missing: [(currency: String, locale: String)] = []
     for product in project.catalog.products where CurrencyFormat.find(currencyCode: product.currencyCode, locale: product.locale) == nil {
       if !missing.contains(where: { $0 == (product.currencyCode, product.locale) }) { missing.append((product.currencyCode, product.locale)) }

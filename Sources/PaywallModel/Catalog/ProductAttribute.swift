@@ -66,6 +66,7 @@ extension StoreProduct {
     }
   }
 
+  /// `amount` formatted as a price in the product's currency and locale ("$9.99").
   public func formattedPrice(_ amount: Decimal) -> String {
     PriceFormatter.shared.format(amount, currencyCode: currencyCode, locale: locale)
   }

@@ -9,10 +9,10 @@ import Foundation
 /// Entitlements: each subscription grants one named after its group, each non-consumable one named
 /// after its product id, unless a side file `NAME.entitlements.json` beside `NAME.storekit` maps them:
 /// `{"groups": {"GROUP NAME": ["pro"]}, "products": {"PRODUCT ID": ["pro", "lifetime"]}}`.
-public enum StoreKitConfigurationReader {
-  public static let supportedMajorVersions = 1...5
+package enum StoreKitConfigurationReader {
+  package static let supportedMajorVersions = 1...5
 
-  public static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
+  package static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
     guard root.members != nil else {
       diagnostics.error("a StoreKit configuration must be an object, found \(root.value.typeName)",
                         at: root.location, path: .root)

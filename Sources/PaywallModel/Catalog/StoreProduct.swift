@@ -13,11 +13,13 @@ public enum ProductKind: String, Sendable, Hashable {
   case consumable
   case nonConsumable
 
+  /// Whether the product is a subscription (auto-renewable or non-renewing).
   public var isSubscription: Bool { self == .autoRenewable || self == .nonRenewing }
 }
 
 /// An introductory offer: a free trial or a paid introductory price.
 public struct IntroductoryOffer: Sendable, Hashable {
+  /// How the buyer pays during the offer.
   public enum PaymentMode: String, Sendable, Hashable {
     /// Free for `period` × `periodCount`.
     case freeTrial
@@ -27,11 +29,16 @@ public struct IntroductoryOffer: Sendable, Hashable {
     case payUpFront
   }
 
+  /// Free, or paid per period or up front.
   public var paymentMode: PaymentMode
+  /// The length of one offer period.
   public var period: SubscriptionPeriod
+  /// How many periods the offer lasts (at least 1).
   public var periodCount: Int
+  /// The price of one period (`payAsYouGo`) or of the whole offer (`payUpFront`); 0 for a free trial.
   public var price: Decimal
 
+  /// An offer; `periodCount` below 1 counts as 1, and a free trial's price is always 0.
   public init(paymentMode: PaymentMode, period: SubscriptionPeriod, periodCount: Int = 1, price: Decimal = 0) {
     self.paymentMode = paymentMode
     self.period = period
@@ -47,25 +54,36 @@ public struct IntroductoryOffer: Sendable, Hashable {
 
 /// A product as a paywall shows it and a purchase controller receives it.
 public struct StoreProduct: Sendable, Hashable, Identifiable {
+  /// The product identifier, as the store and the purchase controller know it.
   public var id: String
+  /// The name shown to buyers.
   public var displayName: String
+  /// The description shown to buyers; may be empty.
   public var description: String
+  /// The regular price, in `currencyCode`.
   public var price: Decimal
   /// ISO 4217 code ("USD").
   public var currencyCode: String
   /// The locale prices are formatted for ("en_US"); from the catalog or the storefront.
   public var locale: String
+  /// Subscription, non-renewing, consumable or non-consumable.
   public var kind: ProductKind
   /// Nil for non-recurring products (consumables, lifetime unlocks).
   public var subscriptionPeriod: SubscriptionPeriod?
+  /// The introductory offer new subscribers get, if any.
   public var introductoryOffer: IntroductoryOffer?
+  /// The subscription group's identifier, for auto-renewables that have one.
   public var subscriptionGroup: String?
   /// Level inside the subscription group: 1 is the highest tier, as in App Store Connect.
   public var groupLevel: Int?
+  /// The entitlements the product grants while active.
   public var entitlements: Set<Entitlement>
+  /// The store the product is sold through.
   public var store: Store
+  /// Whether family members share the purchase (Family Sharing).
   public var familyShareable: Bool
 
+  /// A product built in code (tests, controllers); catalogs build them from files.
   public init(
     id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String = "USD",
     locale: String = "en_US", kind: ProductKind, subscriptionPeriod: SubscriptionPeriod? = nil,

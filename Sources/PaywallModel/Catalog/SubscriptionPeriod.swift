@@ -2,13 +2,17 @@ import Foundation
 
 /// A subscription or offer period such as `P1W`, `P1M`, `P3M`, `P1Y` (ISO 8601, one unit).
 public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
+  /// The calendar unit of a period.
   public enum Unit: String, Sendable, Hashable, CaseIterable {
     case day, week, month, year
   }
 
+  /// How many `unit`s the period spans (positive in a catalog).
   public var value: Int
+  /// The unit `value` counts.
   public var unit: Unit
 
+  /// A period of `value` `unit`s.
   public init(value: Int, unit: Unit) {
     self.value = value
     self.unit = unit
@@ -29,6 +33,7 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The ISO 8601 form: `P1W`, `P3M`, `P1Y`.
   public var iso8601: String {
     let letter = switch unit {
     case .day: "D"
@@ -39,6 +44,7 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     return "P\(value)\(letter)"
   }
 
+  /// The ISO 8601 form (`iso8601`).
   public var description: String { iso8601 }
 
   /// Whole days in the period as Superwall counts them (a month is 30 days, a year 365).

@@ -4,6 +4,7 @@ import Synchronization
 /// Where time comes from: the wall clock when interactive, a simulated one in `play` and tests so
 /// latency, renewals and expiries happen when a script says `advance`, in no wall time.
 public protocol TimeSource: Sendable {
+  /// The current time on this clock.
   var now: Date { get }
   /// Suspends for `seconds` of this source's time. Throws `CancellationError` when cancelled.
   func sleep(seconds: Double) async throws
@@ -13,6 +14,7 @@ public protocol TimeSource: Sendable {
 }
 
 extension TimeSource {
+  /// Sleeps as `sleep(seconds:)` does; sources that tell work from background timers override it.
   public func sleepInBackground(seconds: Double) async throws {
     try await sleep(seconds: seconds)
   }
@@ -20,6 +22,7 @@ extension TimeSource {
 
 /// A clock QA can move forward (`advance` in play, the debug panel interactively).
 public protocol AdjustableTimeSource: TimeSource {
+  /// Moves the clock `seconds` ahead and wakes the sleepers whose time has come.
   func advance(by seconds: Double)
 }
 
@@ -28,14 +31,18 @@ public protocol AdjustableTimeSource: TimeSource {
 public final class LiveTimeSource: AdjustableTimeSource {
   private let offset = Mutex<Double>(0)
 
+  /// The wall clock, not advanced yet.
   public init() {}
 
+  /// The wall clock's time plus every advance so far.
   public var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 
+  /// Moves the clock `seconds` ahead (negative counts as 0); sleepers jumped past wake within 250 ms.
   public func advance(by seconds: Double) {
     offset.withLock { $0 += max(0, seconds) }
   }
 
+  /// Sleeps until the clock reaches now + `seconds`, advances included.
   public func sleep(seconds: Double) async throws {
     let deadline = now.addingTimeInterval(seconds)
     while true {
@@ -51,25 +58,30 @@ public final class LiveTimeSource: AdjustableTimeSource {
 /// than the wall clock (`--time-rate month=30s` is about 87,600 times), plus whatever QA has
 /// advanced it by. Sleepers wake on time at that rate, and at once when an advance jumps them.
 public final class AcceleratedTimeSource: AdjustableTimeSource {
+  /// How many times faster than the wall clock it runs (at least 1e-9).
   public let rate: Double
   private let start: Date
   private let wallStart: Date
   private let offset = Mutex<Double>(0)
 
+  /// A clock at `start` now, running `rate` times as fast as the wall clock.
   public init(rate: Double, start: Date = Date()) {
     self.rate = max(rate, 1e-9)
     self.start = start
     self.wallStart = Date()
   }
 
+  /// `start` plus the wall time elapsed times `rate`, plus every advance so far.
   public var now: Date {
     start.addingTimeInterval(Date().timeIntervalSince(wallStart) * rate + offset.withLock { $0 })
   }
 
+  /// Moves the clock `seconds` ahead (negative counts as 0); sleepers jumped past wake within 250 ms of wall time.
   public func advance(by seconds: Double) {
     offset.withLock { $0 += max(0, seconds) }
   }
 
+  /// Sleeps until the clock reaches now + `seconds`: `seconds / rate` of wall time, less when advanced.
   public func sleep(seconds: Double) async throws {
     let deadline = now.addingTimeInterval(seconds)
     while true {
@@ -83,10 +95,13 @@ public final class AcceleratedTimeSource: AdjustableTimeSource {
 
 /// The real clock.
 public struct SystemTimeSource: TimeSource {
+  /// The system clock.
   public init() {}
 
+  /// The current date.
   public var now: Date { Date() }
 
+  /// Sleeps `seconds` of wall time (not at all for 0 or less).
   public func sleep(seconds: Double) async throws {
     guard seconds > 0 else { return }
     try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -117,10 +132,12 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
   /// 2026-01-01T00:00:00Z: a fixed start so `play` runs are reproducible.
   public static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
 
+  /// A clock standing at `start` until advanced.
   public init(start: Date = SimulatedTimeSource.defaultStart) {
     state = Mutex(State(now: start))
   }
 
+  /// The clock's time: `start` plus every advance so far.
   public var now: Date { state.withLock { $0.now } }
 
   /// Sleepers that are work in progress waiting on time (a controller's latency), not background timers.
@@ -138,10 +155,12 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
   /// background timers such as the simulated store's.
   public var nextWorkDeadline: Date? { state.withLock { $0.sleepers.lazy.filter { !$0.background }.map(\.deadline).min() } }
 
+  /// Parks until `advance` reaches now + `seconds`, as work in progress (`parkedCount` counts it).
   public func sleep(seconds: Double) async throws {
     try await park(seconds: seconds, background: false)
   }
 
+  /// Parks until `advance` reaches now + `seconds`, as a background timer (not in `parkedCount`).
   public func sleepInBackground(seconds: Double) async throws {
     try await park(seconds: seconds, background: true)
   }

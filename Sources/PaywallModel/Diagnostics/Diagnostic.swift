@@ -1,19 +1,24 @@
 /// One problem found in a file, printed the way compilers print them so editors and CI link to it:
 /// `FILE:LINE:COL: error: MESSAGE ($.json.path)`.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+  /// How bad a problem is: an `error` stops the project from loading, a `warning` does not.
   public enum Severity: String, Sendable, Hashable {
     case error
     case warning
   }
 
+  /// The file the problem is in, as it was named when loaded.
   public var file: String
+  /// Where in the file: line and column.
   public var location: SourceLocation
+  /// Whether the problem stops the project from loading.
   public var severity: Severity
+  /// What is wrong, in one line, often with a did-you-mean.
   public var message: String
   /// The JSON path of the offending value (`$.components[3].action`), or nil for file-level problems.
   public var path: JSONPath?
 
-  public init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
+  package init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
     self.file = file
     self.location = location
     self.severity = severity
@@ -21,6 +26,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.path = path
   }
 
+  /// `FILE:LINE:COL: SEVERITY: MESSAGE ($.path)`, as compilers print problems.
   public var description: String {
     let suffix = path.map { " (\($0))" } ?? ""
     return "\(file):\(location.line):\(location.column): \(severity.rawValue): \(message)\(suffix)"
@@ -29,27 +35,30 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
 /// A JSON path such as `$.components[3].action`, built as readers descend into a document.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+  /// One step of a path: an object key or an array index.
   public enum Component: Sendable, Hashable {
     case key(String)
     case index(Int)
   }
 
+  /// The steps from the document's root, outermost first.
   public var components: [Component]
 
-  public init(_ components: [Component] = []) {
+  package init(_ components: [Component] = []) {
     self.components = components
   }
 
-  public static let root = JSONPath()
+  package static let root = JSONPath()
 
-  public func appending(_ key: String) -> JSONPath {
+  package func appending(_ key: String) -> JSONPath {
     JSONPath(components + [.key(key)])
   }
 
-  public func appending(_ index: Int) -> JSONPath {
+  package func appending(_ index: Int) -> JSONPath {
     JSONPath(components + [.index(index)])
   }
 
+  /// The path as written in messages: `$.components[3].action`.
   public var description: String {
     var out = "$"
     for component in components {
@@ -70,13 +79,13 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Collects every problem in one pass so a person fixes them all at once, not one per run.
-public final class DiagnosticCollector {
-  public let file: String
+package final class DiagnosticCollector {
+  package let file: String
   /// The file's bytes, so a position inside a string can be mapped to its column.
   let source: [UInt8]
-  public private(set) var diagnostics: [Diagnostic] = []
+  package private(set) var diagnostics: [Diagnostic] = []
 
-  public init(file: String, source: [UInt8]) {
+  package init(file: String, source: [UInt8]) {
     self.file = file
     self.source = source
   }
@@ -84,35 +93,38 @@ public final class DiagnosticCollector {
   /// The position of the decoded scalar at `offset` inside the string literal that opens at
   /// `literal`. Escapes (`\u001b`, `\n`) and characters the sanitiser removed are skipped the way
   /// the parser read them, so the column is the one an editor shows.
-  public func location(inStringAt literal: SourceLocation, offset: Int) -> SourceLocation {
+  package func location(inStringAt literal: SourceLocation, offset: Int) -> SourceLocation {
     // Only reached if the location does not match the source, which the parser never produces.
     let fallback = SourceLocation(line: literal.line, column: literal.column + 1 + offset)
     guard var index = StringLiteralScanner.byteOffset(of: literal, in: source) else { return fallback }
     return StringLiteralScanner.location(ofDecodedScalar: offset, literalAt: &index, startingAt: literal, in: source) ?? fallback
   }
 
-  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-  public func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
+  package func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path))
   }
 
-  public func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
+  package func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message, path: path))
   }
 
-  public func append(_ other: [Diagnostic]) {
+  package func append(_ other: [Diagnostic]) {
     diagnostics.append(contentsOf: other)
   }
 }
 
 /// Thrown when a file cannot be used; carries every problem found, already sorted by position.
 public struct ValidationFailure: Error, Sendable, CustomStringConvertible {
+  /// Every problem found, sorted by file and position.
   public var diagnostics: [Diagnostic]
 
+  /// A failure carrying `diagnostics` (given sorted).
   public init(_ diagnostics: [Diagnostic]) {
     self.diagnostics = diagnostics
   }
 
+  /// Every diagnostic, one per line.
   public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

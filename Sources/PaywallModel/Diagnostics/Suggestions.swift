@@ -1,7 +1,7 @@
 /// "Did you mean …?" for misspelt keys, component types, actions, slots and template variables.
-public enum Suggestions {
+package enum Suggestions {
   /// The closest candidate within an edit distance that scales with the word, or nil.
-  public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+  package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
     let lowered = Array(word.lowercased())
     var best: (String, Int)?
     for candidate in candidates {
@@ -19,7 +19,7 @@ public enum Suggestions {
   }
 
   /// `" (did you mean 'x'?)"`, or an empty string when nothing is close.
-  public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+  package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
     closest(to: word, in: candidates).map { "; did you mean \(quoting: $0)?" } ?? ""
   }
 

@@ -31,7 +31,9 @@ public enum EventName: String, Sendable, CaseIterable {
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.
 public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
+  /// The raw event name.
   public var name: EventName
+  /// The parameters, in the order the SDK lists them; keys are the SDK's (`paywall_id`, `product_id`).
   public var params: [(String, JSONOutput)]
 
   /// Whether every `key=value` is among the parameters (a string's text, or any other value's JSON).
@@ -43,14 +45,17 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
+  package init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
     self.name = name
     self.params = params
   }
 
+  /// Two events are equal when they write the same JSON line.
   public static func == (a: PaywallEvent, b: PaywallEvent) -> Bool { a.jsonLine == b.jsonLine }
+  /// Hashes the JSON line, consistently with `==`.
   public func hash(into hasher: inout Hasher) { hasher.combine(jsonLine) }
 
+  /// The value of parameter `key`, or nil when the event has none.
   public subscript(key: String) -> JSONOutput? {
     params.first { $0.0 == key }?.1
   }
@@ -65,7 +70,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
 
   /// `description` with each value cut to what a message quotes (`UntrustedText.excerpt`): how a
   /// failed `expect` names an event (its data is in the JSON lines whole).
-  public var brief: String { summary { UntrustedText.excerpt($0) } }
+  package var brief: String { summary { UntrustedText.excerpt($0) } }
 
   private func summary(_ shown: (String) -> String) -> String {
     let parts = params.map { key, value in "\(key)=\(shown(value.stringValue ?? value.text))" }
@@ -76,19 +81,19 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
 /// Appends events as JSON lines to a file (`--events FILE`), one line per event, written as it
 /// happens so a crash loses nothing already reported. A write that fails throws (a full disk, a
 /// reader that went away); after one, the file is not written again.
-public final class EventFile: @unchecked Sendable {
+package final class EventFile: @unchecked Sendable {
   /// Why an event could not be written: the `errno` of the failed write.
-  public struct WriteError: Error, Sendable, Equatable {
-    public var path: String
-    public var code: Int32
+  package struct WriteError: Error, Sendable, Equatable {
+    package var path: String
+    package var code: Int32
   }
 
   private let descriptor: Int32
   private let lock = NSLock()
   private var failed: WriteError?
-  public let path: String
+  package let path: String
 
-  public init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     if !FileManager.default.fileExists(atPath: path) {
       guard FileManager.default.createFile(atPath: path, contents: nil) else {
@@ -107,15 +112,15 @@ public final class EventFile: @unchecked Sendable {
   }
 
   /// `--events` names a named pipe that no one has open for reading.
-  public struct NoReader: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var description: String {
+  package struct NoReader: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var description: String {
       "--events \(path) is a named pipe with no reader; start the reader first or give a regular file"
     }
   }
 
   /// Appends `event` as one line; throws when it could not be written whole.
-  public func write(_ event: PaywallEvent) throws(WriteError) {
+  package func write(_ event: PaywallEvent) throws(WriteError) {
     lock.lock()
     defer { lock.unlock() }
     if let failed { throw failed }

@@ -1,13 +1,13 @@
 /// A syntax error in a JSON file, with the position of the offending character.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-  public var message: String
-  public var location: SourceLocation
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+  package var message: String
+  package var location: SourceLocation
 }
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that records the line and column of every
 /// value and object key. Every string it produces has been through `UntrustedText.sanitize`,
 /// so no control or escape sequence from a file survives decoding.
-public struct JSONParser {
+package struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
   private var line = 1
@@ -16,17 +16,17 @@ public struct JSONParser {
   private var columnMark = (offset: 0, column: 1)
   private var depth = 0
   /// Nesting deeper than this is refused instead of risking the stack.
-  public static let maximumDepth = 512
+  package static let maximumDepth = 512
 
-  public init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     self.bytes = bytes
   }
 
-  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
+  package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
     try parse(bytes: Array(text.utf8))
   }
 
-  public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+  package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
     var parser = JSONParser(bytes: bytes)
     // A UTF-8 byte order mark is legal at the very start.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {

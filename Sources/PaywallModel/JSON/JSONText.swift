@@ -1,7 +1,7 @@
 /// Writing JSON text: string quoting and a small ordered object builder, so output (event lines,
 /// state files) has a stable key order that tests and diffs can rely on.
-public enum JSONText {
-  public static func quote(_ text: String) -> String {
+package enum JSONText {
+  package static func quote(_ text: String) -> String {
     var out = "\""
     out.reserveCapacity(text.utf8.count + 2)
     for scalar in text.unicodeScalars {
@@ -35,10 +35,14 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
   case array([JSONOutput])
   case object([(String, JSONOutput)])
 
+  /// A JSON string written as a literal.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// A JSON number written as an integer literal.
   public init(integerLiteral value: Int) { self = .number(String(value)) }
+  /// A JSON boolean written as a literal.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 
+  /// The value as compact JSON text (no spaces), strings escaped.
   public var text: String {
     switch self {
     case .string(let s): JSONText.quote(s)
@@ -56,6 +60,8 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
     return nil
   }
 
+  /// Two values are equal when they write the same JSON text.
   public static func == (a: JSONOutput, b: JSONOutput) -> Bool { a.text == b.text }
+  /// Hashes the JSON text, consistently with `==`.
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

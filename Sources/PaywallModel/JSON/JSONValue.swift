@@ -1,32 +1,36 @@
 /// A position in a source file: 1-based line and column (columns count Unicode scalars).
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The line, from 1.
   public var line: Int
+  /// The column, from 1, in Unicode scalars.
   public var column: Int
 
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
-  public static let start = SourceLocation(line: 1, column: 1)
+  package static let start = SourceLocation(line: 1, column: 1)
 
+  /// Orders locations by line, then column.
   public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
     (a.line, a.column) < (b.line, b.column)
   }
 
+  /// `LINE:COLUMN`.
   public var description: String { "\(line):\(column)" }
 }
 
 /// A decoded JSON value that remembers where it came from, so every validation error can name
 /// the line and column a person has to fix.
-public struct JSONNode: Sendable {
-  public var value: JSONValue
-  public var location: SourceLocation
+package struct JSONNode: Sendable {
+  package var value: JSONValue
+  package var location: SourceLocation
   /// A string the length cap cut (`UntrustedText.maximumScalars`): its whole sanitised text, for
   /// checks that must see all of it (a template's variables). nil for any other value.
-  public var uncut: String?
+  package var uncut: String?
 
-  public init(_ value: JSONValue, at location: SourceLocation, uncut: String? = nil) {
+  package init(_ value: JSONValue, at location: SourceLocation, uncut: String? = nil) {
     self.value = value
     self.location = location
     self.uncut = uncut
@@ -34,13 +38,13 @@ public struct JSONNode: Sendable {
 }
 
 /// One `"key": value` pair of an object, in source order (duplicates are kept so they can be reported).
-public struct JSONMember: Sendable {
-  public var key: String
-  public var keyLocation: SourceLocation
-  public var value: JSONNode
+package struct JSONMember: Sendable {
+  package var key: String
+  package var keyLocation: SourceLocation
+  package var value: JSONNode
 }
 
-public enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
   case null
   case bool(Bool)
   /// The number's source text, kept exact so prices become `Decimal` without binary rounding.
@@ -50,7 +54,7 @@ public enum JSONValue: Sendable {
   case object([JSONMember])
 
   /// The JSON type name used in error messages ("expected a string, found an array").
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -63,23 +67,23 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONNode {
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let s) = value { return s }
     return nil
   }
 
-  public var members: [JSONMember]? {
+  package var members: [JSONMember]? {
     if case .object(let m) = value { return m }
     return nil
   }
 
-  public var elements: [JSONNode]? {
+  package var elements: [JSONNode]? {
     if case .array(let a) = value { return a }
     return nil
   }
 
   /// The first member named `key`, for readers that do not need unknown-key checks (`.storekit`).
-  public subscript(key: String) -> JSONNode? {
+  package subscript(key: String) -> JSONNode? {
     members?.first(where: { $0.key == key })?.value
   }
 }

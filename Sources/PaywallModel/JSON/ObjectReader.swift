@@ -3,15 +3,15 @@ import Foundation
 /// Reads one JSON object of a format we own: every key it is asked for is marked as known, and
 /// `finish()` reports the rest as unknown keys with a did-you-mean. Type mismatches and missing
 /// required keys are reported to the collector and read as nil, so one pass finds every problem.
-public final class ObjectReader {
-  public let node: JSONNode
-  public let path: JSONPath
-  public let diagnostics: DiagnosticCollector
+package final class ObjectReader {
+  package let node: JSONNode
+  package let path: JSONPath
+  package let diagnostics: DiagnosticCollector
   private let members: [JSONMember]
   private var known: Set<String> = ["$schema", "$comment"]
 
   /// Nil (after reporting) when `node` is not an object.
-  public init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, what: String) {
+  package init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, what: String) {
     guard let members = node.members else {
       diagnostics.error("\(what) must be an object, found \(node.value.typeName)", at: node.location, path: path)
       return nil
@@ -26,12 +26,12 @@ public final class ObjectReader {
     }
   }
 
-  public func has(_ key: String) -> Bool {
+  package func has(_ key: String) -> Bool {
     members.contains { $0.key == key }
   }
 
   /// The member named `key`, marking it known. Reports a missing required key at the object.
-  public func member(_ key: String, required: Bool = false) -> JSONMember? {
+  package func member(_ key: String, required: Bool = false) -> JSONMember? {
     known.insert(key)
     if let found = members.first(where: { $0.key == key }) { return found }
     if required {
@@ -40,7 +40,7 @@ public final class ObjectReader {
     return nil
   }
 
-  public func value(_ key: String, required: Bool = false) -> JSONNode? {
+  package func value(_ key: String, required: Bool = false) -> JSONNode? {
     member(key, required: required)?.value
   }
 
@@ -48,7 +48,7 @@ public final class ObjectReader {
     diagnostics.error("\(quoting: key) must be \(expected), found \(node.value.typeName)", at: node.location, path: path.appending(key))
   }
 
-  public func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
+  package func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
     guard let node = value(key, required: required) else { return nil }
     guard let s = node.stringValue else {
       mismatch(key, node, expected: "a string")
@@ -61,7 +61,7 @@ public final class ObjectReader {
     return s
   }
 
-  public func bool(_ key: String, required: Bool = false) -> Bool? {
+  package func bool(_ key: String, required: Bool = false) -> Bool? {
     guard let node = value(key, required: required) else { return nil }
     guard case .bool(let b) = node.value else {
       mismatch(key, node, expected: "true or false")
@@ -70,7 +70,7 @@ public final class ObjectReader {
     return b
   }
 
-  public func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil) -> Int? {
+  package func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil) -> Int? {
     guard let node = value(key, required: required) else { return nil }
     guard case .number(let text) = node.value, let n = Int(text) else {
       mismatch(key, node, expected: "a whole number")
@@ -85,7 +85,7 @@ public final class ObjectReader {
   }
 
   /// A decimal given as a JSON string ("59.99", preferred: exact) or a JSON number.
-  public func decimal(_ key: String, required: Bool = false) -> (Decimal, SourceLocation)? {
+  package func decimal(_ key: String, required: Bool = false) -> (Decimal, SourceLocation)? {
     guard let node = value(key, required: required) else { return nil }
     let text: String
     switch node.value {
@@ -103,7 +103,7 @@ public final class ObjectReader {
     return (d, node.location)
   }
 
-  public func array(_ key: String, required: Bool = false) -> [JSONNode]? {
+  package func array(_ key: String, required: Bool = false) -> [JSONNode]? {
     guard let node = value(key, required: required) else { return nil }
     guard let elements = node.elements else {
       mismatch(key, node, expected: "an array")
@@ -112,7 +112,7 @@ public final class ObjectReader {
     return elements
   }
 
-  public func stringArray(_ key: String, required: Bool = false) -> [(String, SourceLocation)]? {
+  package func stringArray(_ key: String, required: Bool = false) -> [(String, SourceLocation)]? {
     guard let elements = array(key, required: required) else { return nil }
     var out: [(String, SourceLocation)] = []
     for (i, element) in elements.enumerated() {
@@ -127,7 +127,7 @@ public final class ObjectReader {
   }
 
   /// One of `choices`, with a did-you-mean when it is not.
-  public func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
+  package func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
     guard let node = value(key, required: required) else { return nil }
     guard let s = node.stringValue else {
       mismatch(key, node, expected: "one of \(choices.map { "\(quoting: $0)" }.joined(separator: ", "))")
@@ -143,7 +143,7 @@ public final class ObjectReader {
   }
 
   /// Reports every key nobody asked for.
-  public func finish() {
+  package func finish() {
     let names = Array(known)
     for member in members where !known.contains(member.key) {
       diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: names.sorted()))",
@@ -153,8 +153,8 @@ public final class ObjectReader {
 }
 
 /// Exact decimal parsing: `Decimal(string:)` accepts trailing garbage ("4.99abc"), so check the shape.
-public enum DecimalParsing {
-  public static func parse(_ text: String) -> Decimal? {
+package enum DecimalParsing {
+  package static func parse(_ text: String) -> Decimal? {
     var sawDigit = false
     var sawDot = false
     for (i, c) in text.enumerated() {

@@ -1,8 +1,11 @@
 /// A text with an optional variant shown when a product on the paywall has an eligible free trial.
 public struct TextContent: Sendable, Hashable {
+  /// The text shown normally.
   public var text: TemplateText
+  /// The text shown instead when a product on the paywall has an eligible free trial; nil: always `text`.
   public var freeTrialText: TemplateText?
 
+  /// A text, with its free-trial variant when there is one.
   public init(text: TemplateText, freeTrialText: TemplateText? = nil) {
     self.text = text
     self.freeTrialText = freeTrialText
@@ -20,13 +23,17 @@ public enum ButtonAction: Sendable, Hashable {
   /// Register a custom placement.
   case placement(String)
 
-  public static let names = ["purchase", "restore", "close", "select", "placement"]
+  package static let names = ["purchase", "restore", "close", "select", "placement"]
 }
 
+/// A button: its label and what it does.
 public struct PaywallButton: Sendable, Hashable {
+  /// The label, which may name products' attributes.
   public var label: TextContent
+  /// What pressing it does.
   public var action: ButtonAction
 
+  /// A button labelled `label` that does `action`.
   public init(label: TextContent, action: ButtonAction) {
     self.label = label
     self.action = action
@@ -35,12 +42,14 @@ public struct PaywallButton: Sendable, Hashable {
 
 /// The product picker: cards for the paywall's slots (all of them unless `slots` names some).
 public struct ProductPicker: Sendable, Hashable {
+  /// The slots shown as cards, in this order; nil: every slot of the paywall.
   public var slots: [String]?
   /// Badges the paywall names ("Most popular"); a slot without one may get a computed "Save N%".
   public var badges: [String: String]
   /// Whether to compute a "Save N%" badge for the best-value card.
   public var showsSavings: Bool
 
+  /// A picker of `slots` (nil: all), with `badges` by slot name and computed savings badges when `showsSavings`.
   public init(slots: [String]? = nil, badges: [String: String] = [:], showsSavings: Bool = true) {
     self.slots = slots
     self.badges = badges
@@ -48,6 +57,7 @@ public struct ProductPicker: Sendable, Hashable {
   }
 }
 
+/// How a text component is emphasised.
 public enum TextStyle: String, Sendable, Hashable, CaseIterable {
   case body, muted, accent
 }
@@ -63,7 +73,7 @@ public enum PaywallComponent: Sendable, Hashable {
   case spacer(lines: Int)
   case art(lines: [String])
 
-  public static let typeNames = ["title", "text", "features", "products", "button", "divider", "spacer", "art"]
+  package static let typeNames = ["title", "text", "features", "products", "button", "divider", "spacer", "art"]
 }
 
 /// Whether the feature behind a placement runs when the user declines the paywall.
@@ -79,9 +89,12 @@ public enum PresentationCondition: String, Sendable, Hashable, CaseIterable {
 
 /// A product slot: a name ("primary") bound to a product id.
 public struct ProductSlot: Sendable, Hashable {
+  /// The slot's name, which templates and buttons use (`primary`).
   public var name: String
+  /// The product the slot shows, by identifier.
   public var productID: String
 
+  /// The slot `name` showing `productID`.
   public init(name: String, productID: String) {
     self.name = name
     self.productID = productID
@@ -90,16 +103,24 @@ public struct ProductSlot: Sendable, Hashable {
 
 /// A paywall as its JSON file defines it, validated.
 public struct PaywallDefinition: Sendable, Hashable {
+  /// The paywall's identifier, which campaigns and `open` name.
   public var id: String
+  /// The paywall's name, for people.
   public var name: String
   /// Slots in file order; keys `1` `2` `3` select them in this order.
   public var slots: [ProductSlot]
+  /// The slot selected when the paywall opens; nil: the first.
   public var selectedSlot: String?
+  /// Whether the placement's feature runs only after a purchase (`gated`) or anyway (`nonGated`).
   public var featureGating: FeatureGating
+  /// When the paywall is shown: only to users without an active subscription, or always.
   public var presentationCondition: PresentationCondition
+  /// What the paywall shows, top to bottom.
   public var components: [PaywallComponent]
+  /// The file the paywall was read from, for messages; empty for one built in code.
   public var file: String
 
+  /// A paywall built in code (tests, tools); `ProjectLoader` reads them from files and validates them.
   public init(id: String, name: String, slots: [ProductSlot], selectedSlot: String? = nil,
               featureGating: FeatureGating = .nonGated, presentationCondition: PresentationCondition = .checkUserSubscription,
               components: [PaywallComponent], file: String = "") {
@@ -113,10 +134,11 @@ public struct PaywallDefinition: Sendable, Hashable {
     self.file = file
   }
 
+  /// The slots' names, in file order.
   public var slotNames: [String] { slots.map(\.name) }
 
   /// Every product attribute a text of this paywall uses.
-  public var templateAttributes: Set<ProductAttribute> {
+  package var templateAttributes: Set<ProductAttribute> {
     var texts: [TextContent] = []
     for component in components {
       switch component {
@@ -129,6 +151,7 @@ public struct PaywallDefinition: Sendable, Hashable {
     return Set(texts.flatMap { ($0.freeTrialText.map { [$0] } ?? []) + [$0.text] }.flatMap(\.variables).map(\.attribute))
   }
 
+  /// The product identifier bound to slot `name`, or nil when the paywall has no such slot.
   public func productID(forSlot name: String) -> String? {
     slots.first { $0.name == name }?.productID
   }

@@ -1,7 +1,7 @@
 /// Reads and validates a paywall JSON file, reporting every problem at once with its line, column
 /// and JSON path. With a catalog, each slot's product must exist in it.
-public enum PaywallReader {
-  public static func read(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector) -> PaywallDefinition? {
+package enum PaywallReader {
+  package static func read(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector) -> PaywallDefinition? {
     guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a paywall") else { return nil }
     let id = reader.string("id", required: true)
     let name = reader.string("name", required: true)

@@ -6,39 +6,46 @@ public enum SlotReference: Sendable, Hashable {
 
 /// `{{ products.primary.price }}`, `{{ primary.price }}` or `{{ products.selected.price }}`.
 public struct TemplateVariable: Sendable, Hashable {
+  /// The slot whose product is read.
   public var slot: SlotReference
+  /// The attribute read from that product.
   public var attribute: ProductAttribute
 }
 
 /// Text with template variables, parsed and checked once when the paywall is read.
 public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
+  /// A run of literal text or one variable.
   public enum Segment: Sendable, Hashable {
     case literal(String)
     case variable(TemplateVariable)
   }
 
+  /// The text's runs, in order.
   public var segments: [Segment]
 
+  /// A text made of `segments`.
   public init(segments: [Segment]) {
     self.segments = segments
   }
 
+  /// A literal text without variables.
   public init(stringLiteral value: String) {
     self.segments = [.literal(value)]
   }
 
+  /// The variables the text uses, in order (repeats included).
   public var variables: [TemplateVariable] {
     segments.compactMap { if case .variable(let v) = $0 { v } else { nil } }
   }
 
   /// A problem in a template, with its offset (in Unicode scalars) inside the decoded string.
-  public struct Problem: Error, Sendable, Equatable {
-    public var message: String
-    public var offset: Int
+  package struct Problem: Error, Sendable, Equatable {
+    package var message: String
+    package var offset: Int
   }
 
   /// Parses `text`, checking slots against `slots` and attributes against `ProductAttribute`.
-  public static func parse(_ text: String, slots: [String]) -> Result<TemplateText, Problem> {
+  package static func parse(_ text: String, slots: [String]) -> Result<TemplateText, Problem> {
     var segments: [Segment] = []
     var rest = Substring(text)
     var offset = 0

@@ -7,7 +7,7 @@ import Darwin
 /// A named system thread that runs `body` once and ends, for the jobs that must not wait on the
 /// concurrency pool: the terminal, a controller's pipes, ICU's warm-up. A thread the system
 /// refuses is reported, so the caller can say so in one line.
-public enum DetachedThread {
+package enum DetachedThread {
   private final class Body {
     let name: String
     let run: () -> Void
@@ -20,7 +20,7 @@ public enum DetachedThread {
   /// Starts `body` on a new thread called `name` (the kernel keeps 15 bytes of it); false when
   /// the system refuses a thread.
   @discardableResult
-  public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func start(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
     let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
     #if canImport(Glibc)
     var thread = pthread_t()

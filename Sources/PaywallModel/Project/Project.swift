@@ -3,8 +3,11 @@ import Foundation
 /// A project: a catalog and its paywalls, from a directory with `app.json`, an `app.json` itself,
 /// or a single paywall file (its catalog then comes from `--catalog` or the paywall's directory).
 public struct Project: Sendable {
+  /// The project's name: app.json's `name`, else the directory's, the paywall's or the file's name.
   public var name: String
+  /// The products every paywall of the project sells.
   public var catalog: Catalog
+  /// The paywalls, in the order the project lists them.
   public var paywalls: [PaywallDefinition]
   /// `options` from `app.json`: dismissal, the failure alert, the restore-failed texts.
   public var options: PaywallOptions
@@ -15,6 +18,7 @@ public struct Project: Sendable {
   /// `options.overrideProductsByName`: slot → product, applied to every paywall presented.
   public var productOverrides: [SlotOverride]
 
+  /// A project built in code (tests, tools); `ProjectLoader` builds one from files.
   public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
               warnings: [Diagnostic] = [], campaigns: [Campaign] = [], productOverrides: [SlotOverride] = []) {
     self.name = name
@@ -44,6 +48,7 @@ public struct Project: Sendable {
     return kinds.first.map { $0 == .gated ? "gated" : "non-gated" }
   }
 
+  /// The paywall with identifier `id`, or nil when the project has none.
   public func paywall(id: String) -> PaywallDefinition? {
     paywalls.first { $0.id == id }
   }
@@ -53,13 +58,18 @@ public struct Project: Sendable {
 public struct ProjectLoadResult: Sendable {
   /// Nil when any error was found: nothing that fails validation reaches the screen.
   public var project: Project?
+  /// Every error and warning found, in file order.
   public var diagnostics: [Diagnostic]
 
+  /// The diagnostics that stop the project from loading.
   public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+  /// The diagnostics that do not stop it (also in `project.warnings`).
   public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
 
+/// Loads and validates a project from disk, reporting every problem at once.
 public enum ProjectLoader {
+  /// The file that makes a directory a project.
   public static let projectFileName = "app.json"
   static let catalogFileName = "catalog.json"
 

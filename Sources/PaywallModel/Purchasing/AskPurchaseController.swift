@@ -3,30 +3,41 @@ import Synchronization
 /// For manual QA: each purchase and restore waits for the tester to choose the result, and which
 /// entitlements to grant, in a dialog the app shows.
 public final class AskPurchaseController: PurchaseController {
+  /// What the tester is asked to decide.
   public enum Question: Sendable, Hashable {
     case purchase(StoreProduct)
     case restore
   }
 
+  /// One question waiting for an answer.
   public struct Request: Sendable, Hashable {
+    /// The question's number, to give back to `answer(_:with:)`.
     public var id: Int
+    /// A purchase (of which product) or a restore.
     public var question: Question
 
+    /// Question `id`, asking `question`.
     public init(id: Int, question: Question) {
       self.id = id
       self.question = question
     }
   }
 
+  /// The result the tester picks; it becomes the purchase's or the restore's result.
   public enum Outcome: String, Sendable, Hashable, CaseIterable {
     case purchased, cancelled, pending, failed, restored
   }
 
+  /// The tester's answer to one question.
   public struct Answer: Sendable, Hashable {
+    /// The result the call returns.
     public var outcome: Outcome
+    /// Entitlements to make active: added to the current ones on a purchase, the whole set on a restore; empty: no change.
     public var entitlements: Set<Entitlement>
+    /// The error message of a `failed` outcome; empty: a default one.
     public var message: String
 
+    /// An answer with `outcome`, granting `entitlements`, failing with `message`.
     public init(outcome: Outcome, entitlements: Set<Entitlement> = [], message: String = "") {
       self.outcome = outcome
       self.entitlements = entitlements
@@ -43,6 +54,7 @@ public final class AskPurchaseController: PurchaseController {
   private let status: SubscriptionStatusStore
   private let state = Mutex(State())
 
+  /// A controller that sets the status in `status` as the answers say.
   public init(status: SubscriptionStatusStore) {
     self.status = status
   }
@@ -52,11 +64,13 @@ public final class AskPurchaseController: PurchaseController {
     state.withLock { $0.handler = handler }
   }
 
+  /// Answers question `id`; the waiting call returns. An unknown or already answered id does nothing.
   public func answer(_ id: Int, with answer: Answer) {
     let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
     continuation?.resume(returning: answer)
   }
 
+  /// Asks the tester, waits for the answer, and sets the status when it grants entitlements.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     let answer = await ask(.purchase(product))
     switch answer.outcome {
@@ -72,6 +86,7 @@ public final class AskPurchaseController: PurchaseController {
     }
   }
 
+  /// Asks the tester, waits for the answer, and sets the status when it grants entitlements.
   public func restorePurchases() async -> RestorationResult {
     let answer = await ask(.restore)
     switch answer.outcome {

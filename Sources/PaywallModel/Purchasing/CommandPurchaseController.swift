@@ -22,12 +22,15 @@ import Synchronization
 /// `onProblem`; the app never hangs. What it writes to stderr is read off the app's loop and
 /// reported a few lines a second at most, however fast it comes.
 public final class CommandPurchaseController: PurchaseController {
+  /// The shell command line the controller runs.
   public let command: String
+  /// Seconds (wall time) a request may wait for its answer before it fails.
   public let timeout: Double
   private let status: SubscriptionStatusStore
   private let onProblem: @Sendable (String) -> Void
   private let exchange = Mutex<ControllerExchange?>(nil)
 
+  /// A controller for `command`, not started yet (`start()`): status changes it sends go to `status`, problems to `onProblem`.
   public init(command: String, status: SubscriptionStatusStore, timeout: Double = 10,
               onProblem: @escaping @Sendable (String) -> Void) {
     self.command = command
@@ -65,6 +68,7 @@ public final class CommandPurchaseController: PurchaseController {
     stop()
   }
 
+  /// Sends a `purchase` request and returns the command's answer; a problem fails it.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     switch await request(.purchase, [("method", "purchase"), ("product", Self.describe(product))]) {
     case .purchase(let result): return result
@@ -73,6 +77,7 @@ public final class CommandPurchaseController: PurchaseController {
     }
   }
 
+  /// Sends a `restorePurchases` request and returns the command's answer; a problem fails it.
   public func restorePurchases() async -> RestorationResult {
     switch await request(.restore, [("method", "restorePurchases")]) {
     case .restore(let result): return result

@@ -165,7 +165,7 @@ enum ControllerProcess {
 /// program through the command line's handlers, which call `endAll(graceMilliseconds:)` or
 /// `killAllNow` before the process dies. Fixed slots and atomics only, so a signal handler can
 /// read them.
-public enum ControllerGroups {
+package enum ControllerGroups {
   private static let slots: InlineArray<16, Atomic<Int32>> = InlineArray { _ in Atomic<Int32>(0) }
   private static let exitHookInstalled = Atomic<Bool>(false)
 
@@ -201,7 +201,7 @@ public enum ControllerGroups {
   /// Ends every registered group: SIGTERM, up to `graceMilliseconds` for the leaders to go, then
   /// SIGKILL. Async-signal-safe (kill and nanosleep only): the command line's handler of a
   /// signal that ends the program calls it (through CTerminalGuard's exit hook).
-  public static func endAll(graceMilliseconds: Int) {
+  package static func endAll(graceMilliseconds: Int) {
     var any = false
     for index in slots.indices {
       let pgid = slots[index].load(ordering: .sequentiallyConsistent)
@@ -229,7 +229,7 @@ public enum ControllerGroups {
 
   /// SIGKILL to every registered group at once, for a crash handler that cannot wait.
   /// Async-signal-safe.
-  public static func killAllNow() {
+  package static func killAllNow() {
     for index in slots.indices {
       let pgid = slots[index].exchange(0, ordering: .sequentiallyConsistent)
       if pgid > 0 { kill(-pgid, SIGKILL) }

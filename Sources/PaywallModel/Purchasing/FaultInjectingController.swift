@@ -7,9 +7,11 @@ import Synchronization
 public final class FaultInjectingController: PurchaseController {
   /// What is armed: shown in the debug panel.
   public struct Faults: Sendable, Hashable {
+    /// The message the next purchase fails with; nil: it is not failed.
     public var nextPurchaseFailure: String?
     /// `userCancelled` makes the next purchase come back cancelled rather than failed.
     public var nextPurchaseCancels = false
+    /// The message the next restore fails with; nil: it is not failed.
     public var nextRestoreFailure: String?
     /// Added before every request, on the app's clock.
     public var latency: Double = 0
@@ -28,18 +30,21 @@ public final class FaultInjectingController: PurchaseController {
     }
   }
 
+  /// The controller requests go to when no fault stops them.
   public let inner: any PurchaseController
   private let clock: any TimeSource
   /// How long the app waits for a dropped response before giving up.
   public let responseTimeout: Double
   private let faults = Mutex(Faults())
 
+  /// Wraps `inner`; latency and dropped responses are timed on `clock`.
   public init(_ inner: any PurchaseController, clock: any TimeSource = SystemTimeSource(), responseTimeout: Double = 10) {
     self.inner = inner
     self.clock = clock
     self.responseTimeout = responseTimeout
   }
 
+  /// The faults armed now.
   public var armed: Faults { faults.withLock { $0 } }
 
   /// The next purchase returns `.failed(message)` without reaching the wrapped controller.
@@ -60,14 +65,17 @@ public final class FaultInjectingController: PurchaseController {
     faults.withLock { $0.nextRestoreFailure = error.message }
   }
 
+  /// Every later request waits `seconds` (on the clock) first; 0 turns the latency off.
   public func setLatency(seconds: Double) {
     faults.withLock { $0.latency = max(0, seconds) }
   }
 
+  /// The next request reaches the wrapped controller, but its answer is dropped: the call fails after `responseTimeout`.
   public func dropNextResponse() {
     faults.withLock { $0.dropNextResponse = true }
   }
 
+  /// Applies the armed faults, else passes the purchase to the wrapped controller.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     let (failure, cancels, latency, drop) = faults.withLock { faults in
       defer {
@@ -86,6 +94,7 @@ public final class FaultInjectingController: PurchaseController {
     return await timeOut(since: started, what: "purchase")
   }
 
+  /// Applies the armed faults, else passes the restore to the wrapped controller.
   public func restorePurchases() async -> RestorationResult {
     let (failure, latency, drop) = faults.withLock { faults in
       defer {

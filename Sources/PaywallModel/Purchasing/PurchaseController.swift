@@ -31,6 +31,7 @@ public enum RestorationResult: Sendable {
   case restored
   case failed((any Error)?)
 
+  /// The raw name used in logs, scripts and the `command` controller protocol.
   public var name: String {
     switch self {
     case .restored: "restored"
@@ -64,18 +65,21 @@ public protocol PurchaseController: AnyObject, Sendable {
 
 /// An error with a message a tester wrote or a store gave, shown as is in the failure alert.
 public struct PurchaseError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The message, shown as is.
   public var message: String
 
+  /// An error with `message`.
   public init(_ message: String) {
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 
 extension Error {
   /// The text the failure alert and the events show for an error.
-  public var displayMessage: String {
+  package var displayMessage: String {
     if let error = self as? PurchaseError { return error.message }
     if let localized = self as? LocalizedError, let text = localized.errorDescription { return text }
     return String(describing: self)

@@ -2,22 +2,28 @@
 /// `purchase=failed:Card declined`, `latency=2s`. Like an app's controller, it sets the status
 /// itself: a purchase activates the product's entitlements on top of the current ones.
 public final class ScriptedPurchaseController: PurchaseController {
+  /// What every purchase returns.
   public enum PurchaseOutcome: Sendable, Hashable {
     case purchased, cancelled, pending, restored
     case failed(String)
   }
 
+  /// What every restore returns; a failure's message may be nil.
   public enum RestoreOutcome: Sendable, Hashable {
     case restored
     case failed(String?)
   }
 
+  /// The fixed results, and how long each call takes.
   public struct Outcomes: Sendable, Hashable {
+    /// The result of every purchase.
     public var purchase: PurchaseOutcome = .purchased
+    /// The result of every restore.
     public var restore: RestoreOutcome = .restored
     /// How long each call takes, in seconds of the app's clock.
     public var latency: Double = 0
 
+    /// Results given in code; every call succeeds at once by default.
     public init(purchase: PurchaseOutcome = .purchased, restore: RestoreOutcome = .restored, latency: Double = 0) {
       self.purchase = purchase
       self.restore = restore
@@ -25,7 +31,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
 
     /// Parses `purchase=pending,restore=failed:No receipt,latency=2s`; the error says what is wrong.
-    public init(parsing text: String) throws(PurchaseError) {
+    package init(parsing text: String) throws(PurchaseError) {
       for part in text.split(separator: ",").map({ $0.trimmingSpaces() }) where !part.isEmpty {
         let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2 else {
@@ -64,16 +70,19 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
   }
 
+  /// The results it gives.
   public let outcomes: Outcomes
   private let status: SubscriptionStatusStore
   private let clock: any TimeSource
 
+  /// A controller giving `outcomes`, setting the status in `status`, waiting on `clock`.
   public init(outcomes: Outcomes, status: SubscriptionStatusStore, clock: any TimeSource) {
     self.outcomes = outcomes
     self.status = status
     self.clock = clock
   }
 
+  /// Waits the latency, then returns the scripted result; a success adds the product's entitlements to the status.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
     do {
       try await clock.sleep(seconds: outcomes.latency)
@@ -91,6 +100,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     }
   }
 
+  /// Waits the latency, then returns the scripted result.
   public func restorePurchases() async -> RestorationResult {
     do {
       try await clock.sleep(seconds: outcomes.latency)
@@ -106,7 +116,7 @@ public final class ScriptedPurchaseController: PurchaseController {
 
 extension Duration {
   /// Why a duration's text was refused.
-  public enum ParseError: Error, Sendable, Hashable {
+  package enum ParseError: Error, Sendable, Hashable {
     /// Not a number followed by a unit.
     case notADuration
     /// Longer than `longestSeconds` (or a number too large for a Double).
@@ -115,16 +125,16 @@ extension Duration {
 
   /// The longest duration anything accepts: the span of dates a ledger holds, 1970 to the end
   /// of 9999 (about 8,000 years). A longer one could only move a clock past them.
-  public static let longestSeconds = LedgerFile.dateRange.upperBound - LedgerFile.dateRange.lowerBound
+  package static let longestSeconds = LedgerFile.dateRange.upperBound - LedgerFile.dateRange.lowerBound
 
   /// Seconds in `500ms`, `30s`, `2m`, `2h`, `1d`, `1w`, `1M` (a month: 365/12 days) or `1y`; nil
   /// for anything else, and for durations longer than `longestSeconds`.
-  public static func seconds(parsing text: String) -> Double? {
+  package static func seconds(parsing text: String) -> Double? {
     try? parseSeconds(text).get()
   }
 
   /// As `seconds(parsing:)`, saying whether the text is no duration or too long a one.
-  public static func parseSeconds(_ text: String) -> Result<Double, ParseError> {
+  package static func parseSeconds(_ text: String) -> Result<Double, ParseError> {
     let trimmed = text.trimmingSpaces()
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
                                      ("M", 86_400 * 365 / 12), ("y", 86_400 * 365)]
@@ -142,7 +152,7 @@ extension Duration {
   }
 
   /// `longestSeconds` in years, for messages.
-  public static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
+  package static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
 }
 
 import Foundation

@@ -34,6 +34,7 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
     }
   }
 
+  /// The message (`message`).
   public var description: String { message }
 
   /// What a purchase that hits this error returns: StoreKit reports a cancel as a result, not an error.
@@ -41,5 +42,5 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
     self == .userCancelled ? .cancelled : .failed(PurchaseError(message))
   }
 
-  public static var names: [String] { allCases.map(\.rawValue) }
+  package static var names: [String] { allCases.map(\.rawValue) }
 }

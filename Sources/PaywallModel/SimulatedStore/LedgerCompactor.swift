@@ -14,16 +14,16 @@ import Foundation
 /// The result depends only on the renewals appended, not on how they were grouped: appending a
 /// compacted ledger line by line leaves it as it is, so a session that loads a ledger continues
 /// compacting it where the last one stopped.
-public struct LedgerCompactor: Sendable {
+package struct LedgerCompactor: Sendable {
   /// Runs this long or longer are kept as one line: two years of a monthly plan stay line by line.
-  public static let defaultThreshold = 24
+  package static let defaultThreshold = 24
 
-  public let threshold: Int
+  package let threshold: Int
   /// The ledger, compacted.
-  public private(set) var entries: [LedgerEntry] = []
+  package private(set) var entries: [LedgerEntry] = []
   /// Events appended so far (each renewal of a run counted): grows with every append, so it tells
   /// whether the ledger changed even when a renewal only extended a run.
-  public private(set) var appended = 0
+  package private(set) var appended = 0
 
   /// A subscription's run still open: where its lines are in `entries` (one line once compacted)
   /// and how many renewals they stand for.
@@ -39,7 +39,7 @@ public struct LedgerCompactor: Sendable {
   /// by hand) is then kept as it is, since a replay would see its renewals one by one.
   private var horizon: (seconds: Double, action: Bool)?
 
-  public init(threshold: Int = LedgerCompactor.defaultThreshold, entries: [LedgerEntry] = []) {
+  package init(threshold: Int = LedgerCompactor.defaultThreshold, entries: [LedgerEntry] = []) {
     self.threshold = max(2, threshold)
     entries.forEach { append($0) }
   }
@@ -47,15 +47,15 @@ public struct LedgerCompactor: Sendable {
   /// `entries` with every run of `threshold` or more plain renewals as one line. With a threshold
   /// of 2, every run is one line whatever threshold wrote the ledger: the canonical form two
   /// ledgers are compared in (`LedgerDerivation.problems`).
-  public static func compact(_ entries: [LedgerEntry], threshold: Int = defaultThreshold) -> [LedgerEntry] {
+  package static func compact(_ entries: [LedgerEntry], threshold: Int = defaultThreshold) -> [LedgerEntry] {
     LedgerCompactor(threshold: threshold, entries: entries).entries
   }
 
-  public mutating func append(contentsOf lines: [LedgerEntry]) {
+  package mutating func append(contentsOf lines: [LedgerEntry]) {
     lines.forEach { append($0) }
   }
 
-  public mutating func append(_ entry: LedgerEntry) {
+  package mutating func append(_ entry: LedgerEntry) {
     appended += entry.occurrences
     let key = entry.originalID
     let seconds = entry.date.timeIntervalSince1970

@@ -3,6 +3,7 @@ import Foundation
 /// What a ledger means at one moment: the subscription status, every subscription's state, and
 /// when something next changes by itself.
 public struct DerivedState: Sendable, Hashable {
+  /// The moment the state is for, on the store's clock.
   public var date: Date
   /// `active` with the entitlements of every active subscription and purchase, else `inactive`.
   public var status: SubscriptionStatus
@@ -12,10 +13,12 @@ public struct DerivedState: Sendable, Hashable {
   public var nextEvent: Date?
   /// Subscription groups whose introductory offer this user has used.
   public var usedIntroGroups: Set<String>
+  /// Transactions so far (purchases, renewals, plan changes, refunds and revocations), runs counted in full.
   public var transactionCount: Int
   /// Lines that do not fit the lines before them; empty for a ledger the store wrote.
   public var issues: [String]
 
+  /// Whether a purchase of `product` now would get its introductory offer (once per subscription group).
   public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
     !usedIntroGroups.contains(LedgerReplay.groupKey(product))
   }
@@ -31,8 +34,8 @@ public struct DerivedState: Sendable, Hashable {
 /// The subscription status as a pure function of the ledger, the catalog, the store's rules and
 /// the clock. The store derives it the same way after every change and on its renewal timer, so
 /// anything it shows can be checked against a replay from scratch.
-public enum LedgerDerivation {
-  public static func derive(_ entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> DerivedState {
+package enum LedgerDerivation {
+  package static func derive(_ entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> DerivedState {
     var replay = LedgerReplay(catalog: catalog, rules: rules)
     for entry in entries { replay.apply(entry) }
     replay.advance(to: now)
@@ -44,7 +47,7 @@ public enum LedgerDerivation {
   /// billing retries, expiries) other than exactly those the actions imply under `rules` (replayed
   /// without the records, the actions must produce the same records, ids included). Empty when
   /// consistent.
-  public static func problems(in entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> [String] {
+  package static func problems(in entries: [LedgerEntry], catalog: Catalog, rules: StoreRules, at now: Date) -> [String] {
     var problems: [String] = []
     for (previous, entry) in zip(entries, entries.dropFirst()) {
       if entry.date < previous.date { problems.append("line \(entry.id) is dated before line \(previous.id)") }

@@ -11,6 +11,7 @@ import Foundation
 /// lifecycle records (`renewal`, `billingRetry`, `expiry`) when their time comes; a replay trusts
 /// them, so a ledger replays the same however long ago it was written.
 public struct LedgerEntry: Sendable, Hashable {
+  /// What a line records.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// A new subscription or one-time purchase (or a return to an expired subscription group).
     case purchase
@@ -43,10 +44,10 @@ public struct LedgerEntry: Sendable, Hashable {
     case priceConsent
 
     /// Written by the store's clock rather than by an action; a replay applies them as they are.
-    public var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
+    package var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
 
     /// Lines StoreKit would show as transactions (with a price or a refund).
-    public var isTransaction: Bool {
+    package var isTransaction: Bool {
       switch self {
       case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation: true
       default: false
@@ -70,11 +71,15 @@ public struct LedgerEntry: Sendable, Hashable {
          familySharingRevoked
   }
 
+  /// The line's id, growing down the ledger; for a transaction, its transaction id.
   public var id: UInt64
+  /// What happened.
   public var kind: Kind
   /// When it happened, on the store's clock.
   public var date: Date
+  /// The id of the subscription's first purchase, shared by all its lines.
   public var originalID: UInt64
+  /// The product the line is about (after a plan change, the new one).
   public var productID: String
   /// The end of the period a transaction pays for (nil for one-time purchases).
   public var expirationDate: Date?
@@ -86,17 +91,21 @@ public struct LedgerEntry: Sendable, Hashable {
   public var price: Decimal?
   /// The unused part of the old period an upgrade credits.
   public var proratedCredit: Decimal?
+  /// Bought by the user or shared by the family.
   public var ownership: Ownership
+  /// `expiry`, `refund`, `revocation`: why access ended.
   public var reason: Reason?
   /// The transaction a refund or revocation takes back.
   public var revokedID: UInt64?
   /// `billingRetry`: when the grace period ends (nil without one) and when retrying stops.
   public var graceUntil: Date?
+  /// `billingRetry`: when the store stops retrying and the subscription expires.
   public var retryUntil: Date?
   /// `billingIssue`: whether the failure gets a grace period.
   public var grace: Bool?
   /// `priceConsent`: accepted or declined.
   public var accepted: Bool?
+  /// `upgrade`, `downgrade`, `crossgrade`: now or at the next renewal.
   public var effect: Effect?
   /// A `renewal` line that stands for a run of plain renewals (`LedgerCompactor`): this line's
   /// fields are the first renewal's, `run` says how many there were and where the last one left
@@ -111,10 +120,12 @@ public struct LedgerEntry: Sendable, Hashable {
     public var count: Int
     /// The last renewal's id, date and the end of the period it paid for.
     public var lastID: UInt64
+    /// When the last renewal of the run happened.
     public var lastDate: Date
+    /// The end of the period the last renewal paid for.
     public var lastExpirationDate: Date?
 
-    public init(count: Int, lastID: UInt64, lastDate: Date, lastExpirationDate: Date?) {
+    package init(count: Int, lastID: UInt64, lastDate: Date, lastExpirationDate: Date?) {
       self.count = count
       self.lastID = lastID
       self.lastDate = lastDate
@@ -122,7 +133,7 @@ public struct LedgerEntry: Sendable, Hashable {
     }
   }
 
-  public init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
+  package init(id: UInt64, kind: Kind, date: Date, originalID: UInt64, productID: String, expirationDate: Date? = nil,
               offer: IntroductoryOffer.PaymentMode? = nil, offerPeriodsLeft: Int = 0, price: Decimal? = nil,
               proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
@@ -168,15 +179,19 @@ public struct LedgerEntry: Sendable, Hashable {
 /// A purchase waiting for someone: a parent (Ask to Buy) or the buyer (an interrupted purchase,
 /// e.g. new terms to accept). Not a transaction until it completes.
 public struct PendingPurchase: Sendable, Hashable {
+  /// Who the purchase waits for: a parent (Ask to Buy) or the buyer (interrupted).
   public enum Kind: String, Sendable, Hashable {
     case askToBuy, interrupted
   }
 
+  /// What the purchase waits for.
   public var kind: Kind
+  /// The product being bought.
   public var productID: String
+  /// When the purchase was asked for, on the store's clock.
   public var requestDate: Date
 
-  public init(kind: Kind, productID: String, requestDate: Date) {
+  package init(kind: Kind, productID: String, requestDate: Date) {
     self.kind = kind
     self.productID = productID
     self.requestDate = requestDate

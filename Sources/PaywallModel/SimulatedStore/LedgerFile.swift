@@ -4,16 +4,16 @@ import Foundation
 /// ledger line so it diffs and reads well. Every save keeps the previous file as `ledger.json.bak`;
 /// a damaged ledger is recovered from it, and set aside as `ledger.json.corrupt-TIMESTAMP`, never
 /// silently dropped.
-public struct LedgerFile: Sendable {
-  public struct Contents: Sendable, Hashable {
-    public var entries: [LedgerEntry] = []
-    public var pending: [PendingPurchase] = []
+package struct LedgerFile: Sendable {
+  package struct Contents: Sendable, Hashable {
+    package var entries: [LedgerEntry] = []
+    package var pending: [PendingPurchase] = []
     /// The store's clock when the file was written: the next session continues from there.
-    public var clock: Date?
+    package var clock: Date?
     /// The rules the last session ran with (for `paywall-tui store`).
-    public var rules: StoreRules?
+    package var rules: StoreRules?
 
-    public init(entries: [LedgerEntry] = [], pending: [PendingPurchase] = [], clock: Date? = nil, rules: StoreRules? = nil) {
+    package init(entries: [LedgerEntry] = [], pending: [PendingPurchase] = [], clock: Date? = nil, rules: StoreRules? = nil) {
       self.entries = entries
       self.pending = pending
       self.clock = clock
@@ -21,22 +21,22 @@ public struct LedgerFile: Sendable {
     }
   }
 
-  public static let format = "paywall-tui.ledger"
+  package static let format = "paywall-tui.ledger"
   /// Version 3 adds runs of renewals kept as one line (`LedgerEntry.run`). A ledger without one
   /// is still written as version 2, which earlier paywall-tui read; both are read.
-  public static let version = 3
+  package static let version = 3
   static let versionWithoutRuns = 2
   static let readableVersions = 2...3
 
   /// The largest ledger written or read: the limit every file paywall-tui reads has
   /// (`SourceFile.maximumBytes`), so a ledger the store writes is always one it reads back.
-  public static let maximumBytes = SourceFile.maximumBytes
+  package static let maximumBytes = SourceFile.maximumBytes
 
-  public let path: String
+  package let path: String
   /// `maximumBytes`, smaller in tests.
   let limit: Int
 
-  public init(directory: StateDirectory) {
+  package init(directory: StateDirectory) {
     self.init(directory: directory, maximumBytes: Self.maximumBytes)
   }
 
@@ -46,10 +46,10 @@ public struct LedgerFile: Sendable {
     limit = min(maximumBytes, Self.maximumBytes)
   }
 
-  public var exists: Bool { FileSystem.entryExists(path) }
+  package var exists: Bool { FileSystem.entryExists(path) }
 
   /// Reads the ledger without touching it: for `paywall-tui store`.
-  public func read() throws(PurchaseError) -> Contents {
+  package func read() throws(PurchaseError) -> Contents {
     let root: JSONNode
     do {
       root = try SourceFile.parse(path: path, followingLinks: false).0
@@ -64,7 +64,7 @@ public struct LedgerFile: Sendable {
   /// paywall-tui, which had no limit) is neither read nor touched: the store starts empty and the
   /// warning says what to do (a session must then not save over it: see `oversize`). Without
   /// `repair` (a session that does not own the state directory) nothing on disk changes.
-  public func load(repair: Bool = true) -> (Contents, String?) {
+  package func load(repair: Bool = true) -> (Contents, String?) {
     if let size = oversize { return (Contents(), Self.oversizeWarning(path, size: size)) }
     switch StateFile.load(path, repair: repair, decode: Self.decodeState) {
     case .missing: return (Contents(), nil)
@@ -78,7 +78,7 @@ public struct LedgerFile: Sendable {
   }
 
   /// The ledger's size when it is larger than a ledger may be.
-  public var oversize: Int? {
+  package var oversize: Int? {
     var info = stat()
     // lstat: a link is not a ledger this looks into (the state directory's checks refuse it).
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit else { return nil }
@@ -93,7 +93,7 @@ public struct LedgerFile: Sendable {
     bytes >= 1_048_576 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
   }
 
-  public static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
+  package static func decodeState(_ root: JSONNode) throws(StateFile.Problem) -> Contents {
     do {
       return try decode(root)
     } catch {
@@ -104,7 +104,7 @@ public struct LedgerFile: Sendable {
   /// Writes the ledger, unless it would not read back: larger than `maximumBytes`, or holding a
   /// date outside `dateRange` (a clock run past 9999). Then nothing is written and the error says
   /// why; the file on disk keeps its last good contents.
-  public func save(_ contents: Contents) throws(AtomicFile.WriteError) {
+  package func save(_ contents: Contents) throws(AtomicFile.WriteError) {
     if let date = Self.datesOutOfRange(contents) {
       throw AtomicFile.WriteError(path: path, reason: "it would hold the date \(date), and a ledger holds dates from 1970 to 9999 only")
     }
@@ -143,7 +143,7 @@ public struct LedgerFile: Sendable {
 
   static func decimal(_ value: Decimal) -> JSONOutput { .string("\(value)") }
 
-  public static func json(_ entry: LedgerEntry) -> JSONOutput {
+  package static func json(_ entry: LedgerEntry) -> JSONOutput {
     var members: [(String, JSONOutput)] = [
       ("id", .string(String(entry.id))), ("type", .string(entry.kind.rawValue)), ("date", date(entry.date)),
       ("originalID", .string(String(entry.originalID))), ("productID", .string(entry.productID)),
@@ -170,7 +170,7 @@ public struct LedgerFile: Sendable {
     return .object(members)
   }
 
-  public static func json(_ rules: StoreRules) -> JSONOutput {
+  package static func json(_ rules: StoreRules) -> JSONOutput {
     .object([("renewalInterval", rules.renewalInterval.map { .number(String($0)) } ?? .null),
              ("gracePeriod", .bool(rules.gracePeriodEnabled)), ("renewalBillingIssues", .bool(rules.renewalBillingIssues))])
   }
@@ -274,10 +274,10 @@ public struct LedgerFile: Sendable {
 
   /// Seconds since 1970 a ledger date may hold: from 1970-01-01 to 9999-12-31 (an accelerated
   /// clock runs years ahead, never millennia).
-  public static let dateRange: ClosedRange<Double> = 0...253_402_300_799
+  package static let dateRange: ClosedRange<Double> = 0...253_402_300_799
 
   /// 9999-12-31 23:59:59 UTC, the last date a ledger holds: no clock may be moved past it.
-  public static let latestDate = Date(timeIntervalSince1970: dateRange.upperBound)
+  package static let latestDate = Date(timeIntervalSince1970: dateRange.upperBound)
 
   static func date(_ node: JSONNode?) throws(PurchaseError) -> Date? {
     guard let node else { return nil }

@@ -13,19 +13,19 @@ import Foundation
 ///
 /// Cost: O(1) per line plus O(log n) per subscription change; no calendar arithmetic on replayed
 /// records (their dates are in the ledger).
-public struct LedgerReplay: Sendable {
-  public let catalog: Catalog
-  public var rules: StoreRules
-  public private(set) var subscriptions: [StoreSubscription] = []
+package struct LedgerReplay: Sendable {
+  package let catalog: Catalog
+  package var rules: StoreRules
+  package private(set) var subscriptions: [StoreSubscription] = []
   /// Groups where this user has had a subscription: no introductory offer there again.
-  public private(set) var usedIntroGroups: Set<String> = []
+  package private(set) var usedIntroGroups: Set<String> = []
   /// The id the next line gets.
-  public private(set) var nextID: UInt64
+  package private(set) var nextID: UInt64
   /// The time of the newest line or event replayed.
-  public private(set) var date: Date
-  public private(set) var transactionCount = 0
+  package private(set) var date: Date
+  package private(set) var transactionCount = 0
   /// Lines that do not fit the ledger before them (edited by hand, or a catalog that changed).
-  public private(set) var issues: [String] = []
+  package private(set) var issues: [String] = []
 
   /// The largest id applied or generated: ids only grow, down the ledger.
   private var lastID: UInt64 = 0
@@ -37,9 +37,9 @@ public struct LedgerReplay: Sendable {
   private var queued: [Double?] = []
   private var versions: [Int] = []
 
-  public static let firstID: UInt64 = 2_000_000_001
+  package static let firstID: UInt64 = 2_000_000_001
 
-  public init(catalog: Catalog, rules: StoreRules, start: Date = .distantPast) {
+  package init(catalog: Catalog, rules: StoreRules, start: Date = .distantPast) {
     self.catalog = catalog
     self.rules = rules
     self.nextID = Self.firstID
@@ -51,7 +51,7 @@ public struct LedgerReplay: Sendable {
   /// Moves every subscription along the clock to `entry.date`, then applies the line. Returns the
   /// lifecycle records that fell due before it.
   @discardableResult
-  public mutating func apply(_ entry: LedgerEntry) -> [LedgerEntry] {
+  package mutating func apply(_ entry: LedgerEntry) -> [LedgerEntry] {
     let due = advance(to: entry.date, inclusive: !entry.kind.isLifecycleRecord)
     if entry.date < date { note(entry, "is dated before the line above it") }
     date = max(date, entry.date)
@@ -81,36 +81,36 @@ public struct LedgerReplay: Sendable {
   /// Moves every subscription along the clock to `now` (events at `now` included) and returns the
   /// lifecycle records that fell due, in time order.
   @discardableResult
-  public mutating func advance(to now: Date) -> [LedgerEntry] {
+  package mutating func advance(to now: Date) -> [LedgerEntry] {
     let due = advance(to: now, inclusive: true)
     date = max(date, now)
     return due
   }
 
   /// The state at the replay's time: call `advance(to:)` first to look at a later moment.
-  public func snapshot(at now: Date) -> DerivedState {
+  package func snapshot(at now: Date) -> DerivedState {
     DerivedState(date: now, status: status, subscriptions: subscriptions, nextEvent: nextEvent,
                  usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
   }
 
   /// The subscription status at the replay's time: what every active subscription grants.
-  public var status: SubscriptionStatus {
+  package var status: SubscriptionStatus {
     var entitlements: Set<Entitlement> = []
     for subscription in subscriptions where subscription.isActive { entitlements.formUnion(subscription.entitlements) }
     return .active(entitlements)
   }
 
   /// The earliest moment a subscription changes by itself.
-  public var nextEvent: Date? {
+  package var nextEvent: Date? {
     subscriptions.lazy.compactMap(\.nextEvent).min()
   }
 
-  public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
+  package func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
     !usedIntroGroups.contains(Self.groupKey(product))
   }
 
   /// Takes an id for a line the caller is about to apply.
-  public mutating func takeID() -> UInt64 {
+  package mutating func takeID() -> UInt64 {
     defer { nextID += 1 }
     return nextID
   }
@@ -404,91 +404,5 @@ public struct LedgerReplay: Sendable {
 
   static func format(_ date: Date) -> String {
     StoreDates.format(date)
-  }
-}
-
-/// Subscriptions ordered by their next event (time, then subscription order), with stale entries
-/// skipped by version: a binary heap.
-struct EventQueue: Sendable {
-  struct Event: Sendable {
-    var time: Double
-    var index: Int
-    var version: Int
-
-    func precedes(_ other: Event) -> Bool {
-      time < other.time || (time == other.time && index < other.index)
-    }
-  }
-
-  private var heap: [Event] = []
-
-  var first: Event? { heap.first }
-
-  mutating func insert(_ event: Event) {
-    heap.append(event)
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard heap[child].precedes(heap[parent]) else { break }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  mutating func removeFirst() {
-    let last = heap.removeLast()
-    guard !heap.isEmpty else { return }
-    heap[0] = last
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var first = parent
-      if left < heap.count && heap[left].precedes(heap[first]) { first = left }
-      if right < heap.count && heap[right].precedes(heap[first]) { first = right }
-      if first == parent { return }
-      heap.swapAt(parent, first)
-      parent = first
-    }
-  }
-}
-
-/// Dates as the store prints them: `2026-01-08 00:00:00` (UTC), without a formatter.
-public enum StoreDates {
-  public static func format(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    let day = (seconds / 86_400).rounded(.down)
-    let (y, m, d) = CivilDate.from(days: Int(day))
-    let time = Int((seconds - day * 86_400).rounded(.down))
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(y)-\(two(m))-\(two(d)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
-  }
-}
-
-private extension StoreSubscription {
-  /// Opens the period `entry` starts (a renewal, or a plan change that applies now): its
-  /// transaction, dates and price, subscribed again with no grace, retry or resolution pending.
-  mutating func beginPeriod(_ entry: LedgerEntry) {
-    transactionID = entry.id
-    periodStart = entry.date
-    expirationDate = entry.expirationDate
-    price = entry.price
-    clearRecovery()
-    state = .subscribed
-  }
-
-  /// Out of any grace period or billing retry, with no resolution pending.
-  mutating func clearRecovery() {
-    resolvedAt = nil
-    gracePeriodEnd = nil
-    billingRetryEnd = nil
-  }
-
-  /// Now `productID`, with the catalog's kind and entitlements for it.
-  mutating func switchProduct(to productID: String, in catalog: Catalog) {
-    let product = catalog.product(id: productID)
-    kind = product?.kind ?? kind
-    entitlements = product?.entitlements ?? []
-    self.productID = productID
   }
 }

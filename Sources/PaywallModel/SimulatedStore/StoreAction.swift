@@ -57,17 +57,20 @@ public enum StoreAction: Sendable, Hashable {
 
 /// Why a store action did nothing: one line saying what was missing.
 public struct StoreActionError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What was missing, in one line.
   public var message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 
 /// `--start ENTITLEMENT=STATE`: a history put in the ledger so a tester begins where the bug is.
 public struct StartState: Sendable, Hashable, CustomStringConvertible {
+  /// The starting states a tester can pick.
   public enum State: String, Sendable, Hashable, CaseIterable {
     /// A paid subscription that has just started.
     case subscribed
@@ -83,18 +86,21 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
     case revoked
   }
 
+  /// The entitlement to put in `state`.
   public var entitlement: Entitlement
+  /// The state it starts in.
   public var state: State
 
+  /// `entitlement` starting in `state`.
   public init(entitlement: Entitlement, state: State) {
     self.entitlement = entitlement
     self.state = state
   }
 
-  public static let usage = "ENTITLEMENT=STATE with STATE one of \(State.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. pro=gracePeriod)"
+  package static let usage = "ENTITLEMENT=STATE with STATE one of \(State.allCases.map(\.rawValue).joined(separator: ", ")) (e.g. pro=gracePeriod)"
 
   /// Parses `pro=trial`; the error says what is wrong and what would be right.
-  public init(parsing text: String) throws(StoreActionError) {
+  package init(parsing text: String) throws(StoreActionError) {
     let parts = text.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
     guard parts.count == 2, !parts[0].isEmpty else {
       throw StoreActionError("\(quoting: text) must be \(Self.usage)")
@@ -106,5 +112,6 @@ public struct StartState: Sendable, Hashable, CustomStringConvertible {
     self.init(entitlement: Entitlement(parts[0]), state: state)
   }
 
+  /// `ENTITLEMENT=STATE`, as `--start` takes it.
   public var description: String { "\(entitlement.id)=\(state.rawValue)" }
 }

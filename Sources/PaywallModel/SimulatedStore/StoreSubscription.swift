@@ -9,42 +9,55 @@ public struct StoreSubscription: Sendable, Hashable {
     case subscribed, inGracePeriod, inBillingRetryPeriod, expired, revoked, consumed
   }
 
+  /// The id of its first purchase, as StoreKit's `originalID`.
   public var originalID: UInt64
   /// The newest transaction: the purchase, renewal or upgrade that pays for the current period.
   public var transactionID: UInt64
+  /// The product it is now (after a plan change, the new one).
   public var productID: String
   /// Nil when the catalog no longer has the product.
   public var kind: ProductKind?
   /// The subscription group (for auto-renewables without one, the product id).
   public var group: String?
+  /// Bought by the user or shared by the family.
   public var ownership: LedgerEntry.Ownership
+  /// Where it is in its lifecycle.
   public var state: State
+  /// When the current period started.
   public var periodStart: Date
   /// The end of the current period; nil for one-time purchases.
   public var expirationDate: Date?
   /// The introductory offer the current period was bought with.
   public var offer: IntroductoryOffer.PaymentMode?
+  /// Pay-as-you-go periods at the introductory price still to come.
   public var offerPeriodsLeft: Int
   /// What the current period cost.
   public var price: Decimal?
   /// The price of the next regular renewal when a price increase was accepted; nil: the catalog's.
   public var renewalPrice: Decimal?
+  /// Whether it renews at the end of the period.
   public var autoRenew: Bool
   /// The product the next renewal switches to (a downgrade or crossgrade at renewal).
   public var renewalProductID: String?
   /// The payment method fails: the next renewal enters billing retry.
   public var billingIssue: Bool
+  /// Whether the failing renewal gets a billing grace period.
   public var billingIssueGrace: Bool
   /// A price increase waiting for consent at the next renewal, and the answer (nil: none yet).
   public var priceIncrease: Decimal?
+  /// The subscriber's answer to `priceIncrease`: true accepted, false declined, nil not answered.
   public var priceConsent: Bool?
+  /// `inGracePeriod`: when the grace period ends.
   public var gracePeriodEnd: Date?
+  /// `inGracePeriod`, `inBillingRetryPeriod`: when retrying stops and it expires.
   public var billingRetryEnd: Date?
   /// A billing issue resolved during grace or retry: the subscription renews at this time.
   public var resolvedAt: Date?
   /// When it expired or was revoked, and why.
   public var endDate: Date?
+  /// Why it ended; nil while it has not.
   public var endReason: LedgerEntry.Reason?
+  /// What it grants while active (the product's entitlements).
   public var entitlements: Set<Entitlement>
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
@@ -107,5 +120,34 @@ extension StoreSubscription {
       }
     }
     return parts.joined(separator: " · ")
+  }
+}
+
+/// The changes `LedgerReplay` makes to a subscription as it applies ledger lines.
+extension StoreSubscription {
+  /// Opens the period `entry` starts (a renewal, or a plan change that applies now): its
+  /// transaction, dates and price, subscribed again with no grace, retry or resolution pending.
+  mutating func beginPeriod(_ entry: LedgerEntry) {
+    transactionID = entry.id
+    periodStart = entry.date
+    expirationDate = entry.expirationDate
+    price = entry.price
+    clearRecovery()
+    state = .subscribed
+  }
+
+  /// Out of any grace period or billing retry, with no resolution pending.
+  mutating func clearRecovery() {
+    resolvedAt = nil
+    gracePeriodEnd = nil
+    billingRetryEnd = nil
+  }
+
+  /// Now `productID`, with the catalog's kind and entitlements for it.
+  mutating func switchProduct(to productID: String, in catalog: Catalog) {
+    let product = catalog.product(id: productID)
+    kind = product?.kind ?? kind
+    entitlements = product?.entitlements ?? []
+    self.productID = productID
   }
 }

@@ -6,17 +6,17 @@ import Foundation
 /// or `renewal=DURATION`, where every subscription renews every DURATION whatever its period
 /// (Xcode's "one renewal every 10 seconds"). `play` runs on a clock that only `advance` moves, so
 /// there only `renewal=` changes anything (the length of every period).
-public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
+package enum TimeRate: Sendable, Hashable, CustomStringConvertible {
   case realTime
   /// One `unit` of store time every `every` seconds of wall time.
   case scaled(unit: Unit, every: Double)
   /// Every period (trial, intro, regular) lasts `seconds`, and the clock runs in real time.
   case renewalEvery(seconds: Double)
 
-  public enum Unit: String, Sendable, Hashable, CaseIterable {
+  package enum Unit: String, Sendable, Hashable, CaseIterable {
     case hour, day, week, month, year
 
-    public var seconds: Double {
+    package var seconds: Double {
       switch self {
       case .hour: 3600
       case .day: 86_400
@@ -28,7 +28,7 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Store seconds per wall second: 1 in real time.
-  public var clockRate: Double {
+  package var clockRate: Double {
     switch self {
     case .realTime, .renewalEvery: 1
     case .scaled(let unit, let every): unit.seconds / every
@@ -36,11 +36,11 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The fixed length of every period, for `renewal=` rates.
-  public var renewalInterval: Double? {
+  package var renewalInterval: Double? {
     if case .renewalEvery(let seconds) = self { seconds } else { nil }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .realTime: "realtime"
     case .scaled(let unit, let every): "\(unit.rawValue)=\(Self.spell(every))"
@@ -48,10 +48,10 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public static let usage = "use realtime, UNIT=DURATION (UNIT: hour, day, week, month or year; e.g. month=30s, day=1s) or renewal=DURATION (e.g. renewal=10s)"
+  package static let usage = "use realtime, UNIT=DURATION (UNIT: hour, day, week, month or year; e.g. month=30s, day=1s) or renewal=DURATION (e.g. renewal=10s)"
 
   /// Parses `realtime`, `month=30s`, `day=1s`, `renewal=10s`; nil for anything else.
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     let trimmed = text.trimmingSpaces()
     if ["realtime", "real-time", "real"].contains(trimmed.lowercased()) {
       self = .realTime
@@ -69,7 +69,7 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// StoreKit's `SKTestSession.TimeRate` raw values, as a `.storekit` file's `_timeRate` holds them.
-  public init?(storeKitValue value: Int) {
+  package init?(storeKitValue value: Int) {
     switch value {
     case 0: self = .realTime
     case 1: self = .scaled(unit: .day, every: 3600)
@@ -94,7 +94,7 @@ public enum TimeRate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `30s`, `5m`, `1h`, `1d`: the shortest exact spelling of a duration.
-  public static func spell(_ seconds: Double) -> String {
+  package static func spell(_ seconds: Double) -> String {
     for (suffix, scale) in [("y", 365.0 * 86_400), ("w", 7.0 * 86_400), ("d", 86_400.0), ("h", 3600.0), ("m", 60.0), ("s", 1.0)]
     where seconds >= scale && (seconds / scale).rounded() == seconds / scale {
       return "\(Int(seconds / scale))\(suffix)"
@@ -115,6 +115,7 @@ public struct StoreRules: Sendable, Hashable {
   /// Every renewal fails with a billing issue (Xcode's "renewal billing issues"), until resolved.
   public var renewalBillingIssues: Bool
 
+  /// Rules as given; a non-positive `renewalInterval` means calendar periods.
   public init(renewalInterval: Double? = nil, gracePeriodEnabled: Bool = false, renewalBillingIssues: Bool = false) {
     self.renewalInterval = renewalInterval.flatMap { $0 > 0 ? $0 : nil }
     self.gracePeriodEnabled = gracePeriodEnabled
@@ -122,20 +123,20 @@ public struct StoreRules: Sendable, Hashable {
   }
 
   /// The end of a period of `period` starting at `start`.
-  public func end(of period: SubscriptionPeriod, from start: Date) -> Date {
+  package func end(of period: SubscriptionPeriod, from start: Date) -> Date {
     if let renewalInterval { return start.addingTimeInterval(renewalInterval) }
     return period.added(to: start)
   }
 
   /// App Store grace periods: 6 days for weekly subscriptions, 16 for longer ones; one renewal
   /// interval at `renewal=` rates.
-  public func graceDuration(for period: SubscriptionPeriod?) -> Double {
+  package func graceDuration(for period: SubscriptionPeriod?) -> Double {
     if let renewalInterval { return renewalInterval }
     return (period?.approximateDays ?? 30) <= 7 ? 6 * 86_400 : 16 * 86_400
   }
 
   /// The App Store retries billing for 60 days; four renewal intervals at `renewal=` rates.
-  public func retryDuration(for period: SubscriptionPeriod?) -> Double {
+  package func retryDuration(for period: SubscriptionPeriod?) -> Double {
     if let renewalInterval { return 4 * renewalInterval }
     return 60 * 86_400
   }

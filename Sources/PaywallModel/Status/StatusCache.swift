@@ -4,12 +4,15 @@ import Foundation
 /// A missing file means `unknown`; a damaged one is recovered from its last good copy, else it
 /// gives a warning and `unknown`.
 public struct StatusCache: Sendable {
+  /// The cache's file name in the state directory.
   public static let fileName = "status.json"
   static let format = "paywall-tui.status"
   static let version = 1
 
+  /// The cache file's full path.
   public var path: String
 
+  /// The cache of the project whose state lives in `directory`.
   public init(directory: StateDirectory) {
     self.path = directory.file(Self.fileName)
   }
@@ -39,6 +42,7 @@ public struct StatusCache: Sendable {
     return status
   }
 
+  /// Saves `status` atomically, keeping the previous file as the last good copy.
   public func save(_ status: SubscriptionStatus) throws(AtomicFile.WriteError) {
     let json = "{\"format\": \"\(Self.format)\", \"version\": \(Self.version), \"status\": \(JSONText.quote(status.description))}\n"
     try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)

@@ -10,6 +10,7 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
     return self
   }
 
+  /// Compares the normalized values: `active([])` equals `inactive`.
   public static func == (a: SubscriptionStatus, b: SubscriptionStatus) -> Bool {
     switch (a.normalized, b.normalized) {
     case (.unknown, .unknown), (.inactive, .inactive): true
@@ -18,6 +19,7 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Hashes the normalized value, consistently with `==`.
   public func hash(into hasher: inout Hasher) {
     switch normalized {
     case .unknown: hasher.combine(0)
@@ -26,10 +28,12 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the status is `active` with at least one entitlement.
   public var isActive: Bool {
     if case .active = normalized { true } else { false }
   }
 
+  /// The entitlements of an `active` status; empty for `unknown` and `inactive`.
   public var entitlements: Set<Entitlement> {
     if case .active(let set) = self { set } else { [] }
   }

@@ -17,6 +17,7 @@ public final class SubscriptionStatusStore: Sendable {
 
   private let state: Mutex<State>
 
+  /// A store holding `initial` (normalized: `active([])` is kept as `inactive`).
   public init(_ initial: SubscriptionStatus = .unknown) {
     state = Mutex(State(status: initial.normalized))
   }
@@ -89,7 +90,7 @@ public final class SubscriptionStatusStore: Sendable {
   }
 
   /// How many observers are attached (for tests and diagnostics).
-  public var observerCount: Int {
+  package var observerCount: Int {
     state.withLock { $0.mailboxes.count }
   }
 }

@@ -6,18 +6,22 @@ import Synchronization
 /// With `keepingPrevious`, the contents being replaced stay beside it as `NAME.bak` (a hard link,
 /// no copy), the last good copy a damaged file is recovered from.
 public enum AtomicFile {
+  /// Why a file could not be written.
   public struct WriteError: Error, CustomStringConvertible {
+    /// The file that was being written.
     public var path: String
+    /// What failed, in words (from the system call's error).
     public var reason: String
+    /// `cannot write PATH: REASON`.
     public var description: String { "cannot write \(path): \(reason)" }
   }
 
   /// The suffix of a file that keeps the previous contents.
-  public static let previousSuffix = ".bak"
+  package static let previousSuffix = ".bak"
   /// Temporary files are named `.paywall-tui-tmp-NAME-PID-RANDOM`, beside the file they replace:
   /// one prefix no other program uses, so the next owner of the state directory removes exactly
   /// the files a killed writer left, and nothing of anyone else's.
-  public static let temporaryPrefix = ".paywall-tui-tmp-"
+  package static let temporaryPrefix = ".paywall-tui-tmp-"
 
   /// A fresh temporary name for `path`: unique per write, so concurrent writers never truncate or
   /// rename each other's file.
@@ -32,7 +36,7 @@ public enum AtomicFile {
     open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
   }
 
-  public static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
+  package static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     if let why = FileSystem.makeDirectories(directory) {
       throw WriteError(path: path, reason: "cannot create \(directory.isEmpty ? "." : directory) (\(why))")
@@ -84,21 +88,21 @@ public enum AtomicFile {
 
   /// Makes every write under a directory fail with an errno after writing some bytes, as a full
   /// disk (`ENOSPC`) or a failing one (`EIO`) would: for tests of what the app does then.
-  public struct SimulatedFault: Sendable {
-    public var code: Int32
-    public var afterBytes: Int
+  package struct SimulatedFault: Sendable {
+    package var code: Int32
+    package var afterBytes: Int
 
     private static let registry = Mutex<[String: SimulatedFault]>([:])
 
-    public static func install(_ fault: SimulatedFault, under directory: String) {
+    package static func install(_ fault: SimulatedFault, under directory: String) {
       registry.withLock { $0[directory.hasSuffix("/") ? directory : directory + "/"] = fault }
     }
 
-    public static func remove(under directory: String) {
+    package static func remove(under directory: String) {
       registry.withLock { _ = $0.removeValue(forKey: directory.hasSuffix("/") ? directory : directory + "/") }
     }
 
-    public init(code: Int32, afterBytes: Int = 0) {
+    package init(code: Int32, afterBytes: Int = 0) {
       self.code = code
       self.afterBytes = afterBytes
     }

@@ -2,10 +2,10 @@ import Foundation
 
 /// The few directory operations the app needs at start, as plain system calls: FileManager's
 /// versions build URLs and error objects on the way, a measurable part of the time to first paint.
-public enum FileSystem {
+package enum FileSystem {
   /// Creates `path` and any missing parents (like `mkdir -p`); nil on success, else why not
   /// ("Permission denied").
-  public static func makeDirectories(_ path: String) -> String? {
+  package static func makeDirectories(_ path: String) -> String? {
     let target = path.isEmpty ? "." : path
     if isDirectory(target) { return nil }
     var prefix = target.hasPrefix("/") ? "/" : ""
@@ -19,13 +19,13 @@ public enum FileSystem {
     return isDirectory(target) ? nil : String(cString: strerror(ENOTDIR))
   }
 
-  public static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
   /// The names in a directory (no "." or ".."), unsorted; empty when it cannot be read.
-  public static func names(in directory: String) -> [String] {
+  package static func names(in directory: String) -> [String] {
     guard let stream = opendir(directory.isEmpty ? "." : directory) else { return [] }
     defer { closedir(stream) }
     var names: [String] = []
@@ -40,13 +40,13 @@ public enum FileSystem {
 
   /// Whether anything is at `path`, a dangling or hostile link included (`lstat`: never follows
   /// the last component, unlike `FileManager.fileExists`).
-  public static func entryExists(_ path: String) -> Bool {
+  package static func entryExists(_ path: String) -> Bool {
     var info = stat()
     return lstat(path, &info) == 0
   }
 
   /// What a file that is not a regular file is, for messages: "a named pipe", "a directory"….
-  public static func kind(of mode: mode_t) -> String {
+  package static func kind(of mode: mode_t) -> String {
     switch mode & S_IFMT {
     case S_IFREG: return "a regular file"
     case S_IFDIR: return "a directory"
@@ -63,7 +63,7 @@ public enum FileSystem {
   /// for a full non-blocking descriptor to take more. nil when all is written, else the `errno`
   /// of the write that failed (EIO for one that took nothing). Foundation's `FileHandle.write`
   /// traps on an error instead: every writer of output and pipes goes through here.
-  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+  package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -84,7 +84,7 @@ public enum FileSystem {
   }
 
   /// `writeAll` of `text`'s UTF-8.
-  public static func writeAll(_ text: String, to fd: Int32) -> Int32? {
+  package static func writeAll(_ text: String, to fd: Int32) -> Int32? {
     var text = text
     return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fd) }
   }

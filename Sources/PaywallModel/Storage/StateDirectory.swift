@@ -5,8 +5,10 @@ import Foundation
 /// `~/.local/state/paywall-tui/PROJECT`, with PROJECT named after the project and its path so two
 /// projects never share state.
 public struct StateDirectory: Sendable, Hashable {
+  /// The directory's path; it need not exist yet.
   public var path: String
 
+  /// The state directory at `path`, as `--state-dir` gives it.
   public init(path: String) {
     self.path = path
   }
@@ -46,7 +48,7 @@ public struct StateDirectory: Sendable, Hashable {
   /// `ledger.json` there first, as links to files of this user's. Components that do not exist
   /// yet end the walk: they are made by us, 0755. Such a path is an attack, not an
   /// inconvenience: the session does not start (the command line exits 2).
-  public func refusal() -> String? {
+  package func refusal() -> String? {
     guard !path.isEmpty else { return "the state directory is an empty path; give a directory" }
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     guard absolute.hasPrefix("/") else {
@@ -158,7 +160,7 @@ public struct StateDirectory: Sendable, Hashable {
       || stateFileNames.contains { isOlderTemporary(name, of: $0) }
   }
 
-  public func file(_ name: String) -> String {
+  package func file(_ name: String) -> String {
     (path as NSString).appendingPathComponent(name)
   }
 

@@ -10,14 +10,14 @@ import Foundation
 /// Nothing is read through a link (`O_NOFOLLOW`) or from anything but a regular file: a
 /// `ledger.json` that is a symbolic link or a named pipe is damaged like a garbled one, and set
 /// aside by renaming the link itself, so what it points at is never read, written or waited on.
-public enum StateFile {
+package enum StateFile {
   /// Why a file's contents cannot be used, in a few words ("version is not 2").
-  public struct Problem: Error, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
+  package struct Problem: Error, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
   }
 
-  public enum Outcome<Value> {
+  package enum Outcome<Value> {
     case missing
     case loaded(Value)
     /// The file was damaged and its last good copy is used; `warning` says so.
@@ -31,7 +31,7 @@ public enum StateFile {
   ///   - repair: this process owns the state directory, so it may move a damaged file aside and
   ///     put the last good copy back in its place. Without it nothing on disk changes.
   ///   - decode: the file's parsed JSON to a value, or why it cannot be one.
-  public static func load<Value>(_ path: String, repair: Bool,
+  package static func load<Value>(_ path: String, repair: Bool,
                                  decode: (JSONNode) throws(Problem) -> Value) -> Outcome<Value> {
     guard FileSystem.entryExists(path) else { return .missing }
     let why: String

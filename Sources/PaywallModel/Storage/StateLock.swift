@@ -9,10 +9,10 @@ import Foundation
 /// another user's link or directory, is refused (see `StateDirectory.refusal()`), and so is a
 /// `lock` that is a link or anything but a plain file with one name: writing the pid through it
 /// would overwrite a file of the user's.
-public final class StateLock: Sendable {
-  public static let fileName = "lock"
+package final class StateLock: Sendable {
+  package static let fileName = "lock"
 
-  public enum Acquisition: Sendable {
+  package enum Acquisition: Sendable {
     case owned(StateLock)
     /// Another process holds the lock (its pid, when it wrote one).
     case inUse(pid: Int32?)
@@ -22,10 +22,10 @@ public final class StateLock: Sendable {
     case refused(String)
   }
 
-  public let directory: StateDirectory
+  package let directory: StateDirectory
   /// A one-line warning for the session that owns the directory, when there is one (the
   /// directory holds files that are not paywall-tui's, so nothing in it is cleaned up).
-  public let notice: String?
+  package let notice: String?
   private let fd: Int32
 
   private init(directory: StateDirectory, fd: Int32, notice: String?) {
@@ -38,7 +38,7 @@ public final class StateLock: Sendable {
     close(fd)
   }
 
-  public static func acquire(_ directory: StateDirectory) -> Acquisition {
+  package static func acquire(_ directory: StateDirectory) -> Acquisition {
     // The whole path is checked before anything is made along it, and again once it is made:
     // a link planted in between (in a sticky /tmp, say) is caught before the lock is opened.
     if let why = directory.refusal() { return .refused(why) }
@@ -127,14 +127,14 @@ public final class StateLock: Sendable {
 }
 
 /// What a session may do with its state directory, and the one line that says why not.
-public enum StateAccess: Sendable {
+package enum StateAccess: Sendable {
   case readWrite(StateLock)
   case readOnly(reason: String)
   /// The directory must not be used at all, not even read: another user's, writable by others,
   /// or a `lock` that is a link (`reason` says which and how to fix it). The command line exits 2.
   case refused(reason: String)
 
-  public static func open(_ directory: StateDirectory) -> StateAccess {
+  package static func open(_ directory: StateDirectory) -> StateAccess {
     switch StateLock.acquire(directory) {
     case .owned(let lock):
       return .readWrite(lock)
@@ -149,19 +149,19 @@ public enum StateAccess: Sendable {
   }
 
   /// Why the directory is refused, when it is.
-  public var refusal: String? {
+  package var refusal: String? {
     if case .refused(let reason) = self { return reason }
     return nil
   }
 
-  public var canWrite: Bool {
+  package var canWrite: Bool {
     if case .readWrite = self { return true }
     return false
   }
 
   /// The one line to show at start: why this session saves nothing, why it may not use the
   /// directory, or that the directory holds files of someone else's; nil when all is well.
-  public var warning: String? {
+  package var warning: String? {
     switch self {
     case .readWrite(let lock): return lock.notice
     case .readOnly(let reason), .refused(let reason): return reason

@@ -4,20 +4,20 @@
 extension String {
   /// Without leading and trailing spaces and tabs: Unicode space separators (Zs), U+0009, and
   /// U+200B (zero width space), which Foundation's sets hold too.
-  public func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+  package func trimmingSpaces() -> String { self[...].trimmingSpaces() }
 
   /// Without leading and trailing spaces, tabs and line breaks (U+000A…U+000D, U+0085, U+2028, U+2029).
-  public func trimmingSpacesAndNewlines() -> String { self[...].trimmingSpacesAndNewlines() }
+  package func trimmingSpacesAndNewlines() -> String { self[...].trimmingSpacesAndNewlines() }
 }
 
 extension Substring {
   /// Without leading and trailing spaces and tabs (as `String.trimmingSpaces`).
-  public func trimmingSpaces() -> String {
+  package func trimmingSpaces() -> String {
     trimming { $0.isSpaceOrTab }
   }
 
   /// Without leading and trailing spaces, tabs and line breaks (as `String.trimmingSpacesAndNewlines`).
-  public func trimmingSpacesAndNewlines() -> String {
+  package func trimmingSpacesAndNewlines() -> String {
     trimming { $0.isSpaceOrTab || $0.isLineBreak }
   }
 

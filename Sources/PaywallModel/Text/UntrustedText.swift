@@ -8,16 +8,16 @@
 /// never reports a problem that only the cut made. The cap is for what is kept and shown: the
 /// JSON parser keeps a cut string's whole text too (`JSONNode.uncut`), so a template problem
 /// that is really in the file, past the cut or in the variable it dropped, is still reported.
-public enum UntrustedText {
-  public static let maximumScalars = 4096
+package enum UntrustedText {
+  package static let maximumScalars = 4096
 
   /// How many characters of what a file says a message quotes (`excerpt`).
-  public static let excerptLimit = 60
+  package static let excerptLimit = 60
 
   /// At most `limit` characters of `text`, for quoting in a message: longer text keeps its first
   /// `limit - 1` characters and ends with "…". An error line stays one readable line whatever
   /// the file holds.
-  public static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
+  package static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
     var end = text.startIndex
     var count = 0
     while end < text.endIndex && count < limit {
@@ -28,7 +28,7 @@ public enum UntrustedText {
     return String(text[..<text.index(before: end)]) + "…"
   }
 
-  public static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x0A: false
     case 0x00...0x1F, 0x7F...0x9F: true
@@ -37,12 +37,12 @@ public enum UntrustedText {
     }
   }
 
-  public static func sanitize(_ text: String) -> String {
+  package static func sanitize(_ text: String) -> String {
     sanitizeKeepingWhole(text).text
   }
 
   /// `sanitize`, and the sanitised text before the length cap when the cap cut it.
-  public static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
+  package static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
     guard needsWork else { return (text, nil) }
     var out = String.UnicodeScalarView()
@@ -76,14 +76,14 @@ public enum UntrustedText {
 extension DefaultStringInterpolation {
   /// `'text'`, capped at `UntrustedText.excerptLimit` characters: how a message quotes a name or
   /// value from a file or from the command line.
-  public mutating func appendInterpolation(quoting text: some StringProtocol) {
+  package mutating func appendInterpolation(quoting text: some StringProtocol) {
     appendLiteral("'")
     appendLiteral(UntrustedText.excerpt(text))
     appendLiteral("'")
   }
 
   /// `text` capped at `UntrustedText.excerptLimit` characters, unquoted.
-  public mutating func appendInterpolation(excerpt text: some StringProtocol) {
+  package mutating func appendInterpolation(excerpt text: some StringProtocol) {
     appendLiteral(UntrustedText.excerpt(text))
   }
 }

@@ -1,0 +1,225 @@
+import Foundation
+
+/// The QA actions (`StoreAction`) a tester performs on the store, and the ledger lines each adds.
+extension SimulatedStore {
+  // MARK: - Controls
+
+  /// Performs a QA action; the result says what happened in one line, or why nothing did.
+  @discardableResult
+  public func perform(_ action: StoreAction) -> Result<String, StoreActionError> {
+    change { book, now in Self.perform(action, &book, at: now, catalog: catalog) }
+  }
+
+  /// Grants the oldest pending Ask to Buy purchase. Nil when nothing is pending.
+  @discardableResult
+  public func approve() -> String? {
+    try? perform(.approve).get()
+  }
+
+  /// Drops the oldest pending Ask to Buy purchase. Nil when nothing is pending.
+  @discardableResult
+  public func decline() -> String? {
+    try? perform(.decline).get()
+  }
+
+  /// Refunds the newest live purchase of `productID`: its entitlements end now.
+  @discardableResult
+  public func refund(productID: String) -> Bool {
+    (try? perform(.refund(productID: productID)).get()) != nil
+  }
+
+  /// Turns auto-renewal off for the newest live subscription to `productID`: it ends at the end of
+  /// the current period.
+  @discardableResult
+  public func cancel(productID: String) -> Bool {
+    (try? perform(.cancel(productID: productID)).get()) != nil
+  }
+
+  // MARK: - Actions
+
+  private static func perform(_ action: StoreAction, _ book: inout Book, at now: Date,
+                              catalog: Catalog) -> Result<String, StoreActionError> {
+    func product(_ id: String) -> Result<StoreProduct, StoreActionError> {
+      guard let product = catalog.product(id: id) else {
+        return .failure(StoreActionError("no product \(quoting: id) in the catalog\(Suggestions.hint(for: id, in: catalog.productIDs))"))
+      }
+      return .success(product)
+    }
+    func live(_ id: String?, _ what: String, ownership: LedgerEntry.Ownership = .purchased,
+              _ condition: (StoreSubscription) -> Bool = { _ in true }) -> Result<Int, StoreActionError> {
+      if let index = book.replay.find(id, ownership: ownership, { $0.isLive && condition($0) }) { return .success(index) }
+      let live = book.replay.subscriptions.filter { $0.isLive && $0.ownership == ownership }.map(\.productID)
+      let which = id.map { " of \(excerpt: $0)" } ?? ""
+      return .failure(StoreActionError("no live \(ownership == .familyShared ? "family-shared " : "")subscription\(which) to \(what)\(live.isEmpty ? "" : " (live: \(live.joined(separator: ", ")))")"))
+    }
+    func add(_ kind: LedgerEntry.Kind, _ index: Int, _ edit: (inout LedgerEntry) -> Void = { _ in }) -> LedgerEntry {
+      let subscription = book.replay.subscriptions[index]
+      var entry = LedgerEntry(id: book.replay.takeID(), kind: kind, date: now, originalID: subscription.originalID,
+                              productID: subscription.productID, ownership: subscription.ownership)
+      edit(&entry)
+      append(entry, to: &book)
+      return entry
+    }
+    func ends(_ index: Int) -> String {
+      book.replay.subscriptions[index].expirationDate.map { ", ends \(StoreDates.format($0))" } ?? ""
+    }
+
+    switch action {
+    case .buy(let id):
+      return product(id).map { product in
+        switch purchase(product, &book, at: now) {
+        case .purchased: "bought \(id)"
+        case .pending: "\(id) is waiting for approval (Ask to Buy)"
+        case .failed(let error): "buying \(id) failed: \(error.displayMessage)"
+        case let other: "buying \(id): \(other.name)"
+        }
+      }
+    case .approve, .decline:
+      guard let index = book.pending.firstIndex(where: { $0.kind == .askToBuy }) else {
+        return .failure(StoreActionError("no pending Ask to Buy purchase to \(action.name)"))
+      }
+      let pending = book.pending.remove(at: index)
+      guard action == .approve else { return .success("declined \(pending.productID)") }
+      return product(pending.productID).map { product in
+        _ = Self.buy(product, &book, at: now)
+        return "approved \(pending.productID)"
+      }
+    case .resolveInterrupted:
+      guard let index = book.pending.firstIndex(where: { $0.kind == .interrupted }) else {
+        return .failure(StoreActionError("no interrupted purchase to resolve"))
+      }
+      let pending = book.pending.remove(at: index)
+      return product(pending.productID).map { product in
+        _ = Self.buy(product, &book, at: now)
+        return "completed the interrupted purchase of \(pending.productID)"
+      }
+    case .interruptNextPurchase:
+      book.interruptNext = true
+      return .success("the next purchase is interrupted")
+    case .cancel(let id):
+      return live(id, "cancel", { $0.kind == .autoRenewable && $0.autoRenew }).map { index in
+        _ = add(.autoRenewOff, index)
+        return "auto-renewal off for \(book.replay.subscriptions[index].productID)\(ends(index))"
+      }
+    case .refund(let id), .revoke(let id):
+      let refund: Bool = if case .refund = action { true } else { false }
+      guard let index = book.replay.find(id, { $0.isLive || $0.state == .consumed })
+              ?? book.replay.find(id, { $0.state != .revoked }) else {
+        return .failure(StoreActionError("nothing \(id.map { "of \(excerpt: $0) " } ?? "")to \(refund ? "refund" : "revoke")"))
+      }
+      let entry = add(refund ? .refund : .revocation, index) {
+        $0.revokedID = book.replay.subscriptions[index].transactionID
+        $0.reason = refund ? .refunded : .revoked
+      }
+      return .success("\(refund ? "refunded" : "revoked") \(entry.productID) (transaction \(entry.revokedID ?? 0)): access ends now")
+    case .upgrade(let id), .downgrade(let id), .crossgrade(let id):
+      // With a product, the subscription in its group; without, the newest one.
+      let group = id.flatMap { catalog.product(id: $0) }.map(LedgerReplay.groupKey)
+      return live(nil, action.name, { $0.kind == .autoRenewable && (group == nil || $0.group == group) }).flatMap { index -> Result<String, StoreActionError> in
+        let current = book.replay.subscriptions[index]
+        guard let from = catalog.product(id: current.productID) else {
+          return .failure(StoreActionError("the catalog no longer has \(current.productID)"))
+        }
+        let target: Result<StoreProduct, StoreActionError>
+        if let id {
+          target = product(id)
+        } else if let neighbour = book.replay.neighbour(of: from, direction: action.name == "upgrade" ? -1 : action.name == "downgrade" ? 1 : 0) {
+          target = .success(neighbour)
+        } else {
+          let place = action.name == "upgrade" ? "no level above" : action.name == "downgrade" ? "no level below" : "no other product at the level of"
+          target = .failure(StoreActionError("\(from.id)'s group has \(place) it"))
+        }
+        return target.flatMap { to -> Result<String, StoreActionError> in
+          guard to.kind == .autoRenewable, LedgerReplay.groupKey(to) == LedgerReplay.groupKey(from) else {
+            return .failure(StoreActionError("\(to.id) is not a subscription in \(from.id)'s group"))
+          }
+          guard to.id != from.id else { return .failure(StoreActionError("already subscribed to \(to.id)")) }
+          let kind = LedgerReplay.changeKind(from: from, to: to)
+          guard kind.rawValue == action.name else {
+            return .failure(StoreActionError("\(from.id) (level \(from.groupLevel ?? 0)) to \(to.id) (level \(to.groupLevel ?? 0)) is a \(kind.rawValue), not a\(action.name == "upgrade" ? "n" : "") \(action.name)"))
+          }
+          guard let entry = book.replay.planChange(from: index, to: to, at: now) else {
+            return .failure(StoreActionError("\(to.id) is already the next renewal of \(from.id)"))
+          }
+          append(entry, to: &book)
+          let when = entry.effect == .immediately ? "now" : "at the next renewal\(ends(index))"
+          let credit = entry.proratedCredit.map { "; \($0) credited for the unused period" } ?? ""
+          return .success("\(kind.rawValue) from \(from.id) to \(to.id) \(when)\(credit)")
+        }
+      }
+    case .billingIssue(let id, let grace):
+      return live(id, "fail billing for", { $0.kind == .autoRenewable }).map { index in
+        let entry = add(.billingIssue, index) { $0.grace = grace ?? book.settings.rules.gracePeriodEnabled }
+        return "billing fails for \(entry.productID) from now: the next renewal enters billing retry \(entry.grace == true ? "with" : "without") a grace period"
+      }
+    case .resolveBilling(let id):
+      return live(id, "resolve billing for", { $0.billingIssue || $0.state == .inGracePeriod || $0.state == .inBillingRetryPeriod })
+        .map { index in
+          let wasFailing = book.replay.subscriptions[index].state != .subscribed
+          let entry = add(.billingResolved, index)
+          return "billing resolved for \(entry.productID)\(wasFailing ? ": it renews now" : "")"
+        }
+    case .familyShare(let id):
+      let shared: StoreProduct
+      if let id {
+        switch product(id) {
+        case .failure(let error): return .failure(error)
+        case .success(let found):
+          guard found.familyShareable else {
+            return .failure(StoreActionError("\(id) is not family shareable (set 'familyShareable': true in the catalog)"))
+          }
+          shared = found
+        }
+      } else {
+        guard let found = catalog.products.first(where: \.familyShareable) else {
+          return .failure(StoreActionError("no product in the catalog is family shareable ('familyShareable': true)"))
+        }
+        shared = found
+      }
+      if book.replay.find(shared.id, ownership: .familyShared, { $0.isLive }) != nil {
+        return .failure(StoreActionError("\(shared.id) is already shared by the family"))
+      }
+      append(book.replay.newPurchase(shared, at: now, offer: nil, ownership: .familyShared), to: &book)
+      return .success("\(shared.id) shared by a family organizer")
+    case .familyRevoke(let id):
+      return live(id, "stop sharing", ownership: .familyShared).map { index in
+        let entry = add(.revocation, index) {
+          $0.revokedID = book.replay.subscriptions[index].transactionID
+          $0.reason = .familySharingRevoked
+        }
+        return "family sharing of \(entry.productID) revoked: access ends now"
+      }
+    case .priceIncrease(let id, let price):
+      return live(id, "raise the price of", { $0.kind == .autoRenewable }).flatMap { index in
+        let subscription = book.replay.subscriptions[index]
+        let current = subscription.renewalPrice ?? catalog.product(id: subscription.productID)?.price ?? 0
+        var raised = price ?? current * Decimal(string: "1.2")!
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &raised, 2, .plain)
+        guard rounded > current else {
+          return .failure(StoreActionError("\(rounded) is not more than the current price \(current)"))
+        }
+        let entry = add(.priceIncrease, index) { $0.price = rounded }
+        return .success("price of \(entry.productID) up from \(current) to \(rounded): the next renewal\(ends(index)) needs consent")
+      }
+    case .acceptPrice(let id), .declinePrice(let id):
+      let accept: Bool = if case .acceptPrice = action { true } else { false }
+      return live(id, "answer a price increase for", { $0.priceIncrease != nil && $0.priceConsent == nil }).map { index in
+        let entry = add(.priceConsent, index) { $0.accepted = accept }
+        return accept ? "price increase for \(entry.productID) accepted" : "price increase for \(entry.productID) declined: it expires\(ends(index).replacingOccurrences(of: ", ends", with: ""))"
+      }
+    }
+  }
+
+  /// A purchase the store grants now (a paywall's, an approved one, `buy`): what it became.
+  static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
+    guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
+    append(entry, to: &book)
+    switch entry.kind {
+    case .purchase: return entry.offer.map { "a purchase with an introductory offer (\($0.rawValue))" } ?? "a purchase"
+    case .upgrade, .downgrade, .crossgrade: return "a\(entry.kind == .upgrade ? "n" : "") \(entry.kind.rawValue) (\(entry.effect?.rawValue ?? ""))"
+    case .autoRenewOn: return "auto-renewal back on"
+    default: return entry.kind.rawValue
+    }
+  }
+}
