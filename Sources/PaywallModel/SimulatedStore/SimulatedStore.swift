@@ -59,6 +59,7 @@ public final class SimulatedStore: PurchaseController {
     /// The last save failed: the next failure says nothing new, the next success says so.
     var saveFailing = false
     var onWarning: (@Sendable (String) -> Void)?
+    var onChange: (@Sendable () -> Void)?
     var timer: Task<Void, Never>?
     var timerDate: Date?
     var changes = 0
@@ -205,6 +206,14 @@ public final class SimulatedStore: PurchaseController {
     queued.forEach(handler)
   }
 
+  /// Calls `handler` after every change of the ledger, the pending purchases or what they mean
+  /// (a purchase, a QA action, a renewal as the clock runs), on the thread that made it and before
+  /// the status it leads to is set, so an app sees the store first and the status after. `handler`
+  /// may read the store but must not change it.
+  public func setChangeHandler(_ handler: @escaping @Sendable () -> Void) {
+    book.withLock { $0.onChange = handler }
+  }
+
   private func warn(_ message: String) {
     let handler = book.withLock { book -> (@Sendable (String) -> Void)? in
       if book.onWarning == nil { book.warnings.append(message) }
@@ -278,8 +287,9 @@ public final class SimulatedStore: PurchaseController {
                          _ body: (inout Book, Date) -> T) -> T {
     serial.withLock { _ in
       let now = Self.milliseconds(clock.now)
-      let (result, save, newStatus, next) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?) in
+      let (result, save, newStatus, next, changed) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?, (@Sendable () -> Void)?) in
         let before = ((book.generation, book.ledger.appended), book.pending, book.interruptNext, book.derived)
+        let changes = book.changes
         if advanceFirst { Self.catchUp(&book, to: now) }
         let result = body(&book, now)
         Self.catchUp(&book, to: now)
@@ -303,7 +313,7 @@ public final class SimulatedStore: PurchaseController {
           newStatus = book.derived.status
           book.published = book.derived.status
         }
-        return (result, save, newStatus, book.derived.nextEvent)
+        return (result, save, newStatus, book.derived.nextEvent, book.changes != changes ? book.onChange : nil)
       }
       var outcome: String?
       if let save, let file {
@@ -323,6 +333,7 @@ public final class SimulatedStore: PurchaseController {
           }
         }
       }
+      changed?()
       if let newStatus { status.set(newStatus) }
       // Told after the status is published: the app logs the status change first (it checks
       // the status before its queued messages), so the warning lands in the same place in the

@@ -18,12 +18,13 @@ final class AppInbox: Sendable {
 
   init() {}
 
-  /// Queues a message. Only the newest status matters: a status that follows another queued
-  /// status replaces it, so a controller that sets it a thousand times a second does not queue a
-  /// thousand messages ahead of the next key (or the Ctrl-C), and nothing is reordered.
+  /// Queues a message. Only the newest status (and store) matters: one that follows another of
+  /// its kind in the queue replaces it, so a controller that sets the status a thousand times a
+  /// second does not queue a thousand messages ahead of the next key (or the Ctrl-C), and nothing
+  /// is reordered.
   func send(_ message: AppMessage) {
     wake { shared in
-      if message.isStatusChange, shared.messages.last?.isStatusChange == true {
+      if let kind = message.newestOnly, shared.messages.last?.newestOnly == kind {
         shared.messages[shared.messages.count - 1] = message
       } else {
         shared.messages.append(message)

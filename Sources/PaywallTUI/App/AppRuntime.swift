@@ -45,8 +45,6 @@ final class AppRuntime: @unchecked Sendable {
   private let stateProblemHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
   /// The status reaches the inbox through this one subscription, in the store's order.
   private var statusSubscription: SubscriptionStatusStore.Subscription?
-  /// What the debug panel last got from the store, to send it again only when it changed.
-  private var storeSeen: (changes: Int, faults: [String])?
   /// An `advance` on `play`'s clock, carried out step by step when the app is next idle.
   private var pendingAdvance: (end: Date, report: String, announce: Bool)?
 
@@ -64,6 +62,8 @@ final class AppRuntime: @unchecked Sendable {
     world.ask?.setRequestHandler { [inbox] request in inbox.send(.askRequested(request)) }
     world.simulatedClock?.setParkHandler { [inbox] in inbox.wakeWaiter() }
     statusSubscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
+    // The store reaches the inbox when it changes: before the status it leads to.
+    world.store?.setChangeHandler { [weak self] in self?.storeChanged() }
     // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
     world.store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
     statusWriter?.onFailure = { [weak self] error, earlier in
@@ -73,6 +73,7 @@ final class AppRuntime: @unchecked Sendable {
     assignmentWriter?.onFailure = { [weak self] error, _ in
       self?.reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
     }
+    if let panel = storePanel() { dispatch(.storeChanged(panel)) }
   }
 
   /// Also hears every problem saving state (`play` prints them; the screen shows them anyway).
@@ -139,10 +140,8 @@ final class AppRuntime: @unchecked Sendable {
   func drain(budget: Duration? = nil) {
     let clock = ContinuousClock()
     let deadline = budget.map { clock.now + $0 }
-    syncStore()
     while let message = inbox.take() {
       dispatch(message)
-      syncStore()
       if let deadline, clock.now >= deadline { return }
     }
   }
@@ -171,13 +170,10 @@ final class AppRuntime: @unchecked Sendable {
                       faults: world.controller.armed.descriptions)
   }
 
-  /// Hands the debug panel (and trial eligibility) what the store looks like, when it changed.
-  private func syncStore() {
-    guard let store = world.store else { return }
-    let seen = (store.changeCount, world.controller.armed.descriptions)
-    if let storeSeen, storeSeen.changes == seen.0, storeSeen.faults == seen.1 { return }
-    storeSeen = seen
-    if let panel = storePanel() { dispatch(.storeChanged(panel)) }
+  /// Hands the debug panel (and trial eligibility) what the store looks like now: when the store
+  /// changed, and when the armed faults may have (a debug action, a purchase that used one).
+  private func storeChanged() {
+    if let panel = storePanel() { send(.storeChanged(panel)) }
   }
 
   /// Nothing queued, and every running effect waits on the clock or on the tester.
@@ -196,12 +192,19 @@ final class AppRuntime: @unchecked Sendable {
   }
 
   private func run(_ effect: AppEffect) {
+    // The panel shows the armed faults: a purchase or a debug action may use or arm one.
+    let faults = world.controller.armed
     switch effect {
     case .purchase(let product, _):
-      start { runtime in .purchaseFinished(await runtime.world.controller.purchase(product: product)) }
+      start { runtime in
+        let result = await runtime.world.controller.purchase(product: product)
+        if runtime.world.controller.armed != faults { runtime.storeChanged() }
+        return .purchaseFinished(result)
+      }
     case .restore:
       start { runtime in
         let result = await runtime.world.controller.restorePurchases()
+        if runtime.world.controller.armed != faults { runtime.storeChanged() }
         return .restoreFinished(result, status: runtime.world.statusStore.status)
       }
     case .emit(let event):
@@ -218,7 +221,9 @@ final class AppRuntime: @unchecked Sendable {
     case .saveAssignments(let book):
       assignmentWriter?.save(book)
     case .debug(let action, let announce):
-      if let report = perform(action, announce: announce) { send(.worldChanged(report, announce: announce)) }
+      let report = perform(action, announce: announce)
+      if world.controller.armed != faults { storeChanged() }
+      if let report { send(.worldChanged(report, announce: announce)) }
     case .tick(let seconds):
       guard animates else { return }
       let withStore = state.showsDebug

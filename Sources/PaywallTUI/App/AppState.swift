@@ -163,9 +163,13 @@ public enum AppEffect: Sendable {
 
 /// What reaches `update`: keys, results of effects, and changes from outside.
 public enum AppMessage: Sendable {
-  var isStatusChange: Bool {
-    if case .statusChanged = self { return true }
-    return false
+  /// Messages of which only the newest queued one matters: 1 the status, 2 the store.
+  var newestOnly: Int? {
+    switch self {
+    case .statusChanged: 1
+    case .storeChanged: 2
+    default: nil
+    }
   }
 
   case key(Key)
