@@ -321,3 +321,29 @@ struct PlayCommandTests {
             "\(result.stderr)")
   }
 }
+
+extension PlayCommandTests {
+  /// `trialPeriodEndDate` is counted from the app's clock: in `play` the simulated one, which
+  /// starts on 2026-01-01 and moves only with `advance`. It used to follow the wall clock, so the
+  /// same script showed a different date every day.
+  @Test func theTrialEndDateFollowsTheSimulatedClock() throws {
+    let project = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-trial-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: project) }
+    try FileManager.default.copyItem(atPath: Fixtures.demoDirectory, toPath: project.path)
+    let onboarding = project.appendingPathComponent("onboarding.json")
+    let text = try String(contentsOf: onboarding, encoding: .utf8).replacingOccurrences(
+      of: #"{ "type": "features""#, with: #"{ "type": "text", "text": "Trial ends {{ products.primary.trialPeriodEndDate }}" }, { "type": "features""#)
+    try text.write(to: onboarding, atomically: true, encoding: .utf8)
+    let script = project.appendingPathComponent("trial.play")
+    try """
+      expect screen Trial ends Jan 8, 2026
+      press q
+      advance 30d
+      open onboarding
+      expect screen Trial ends Feb 7, 2026
+      """.write(to: script, atomically: true, encoding: .utf8)
+    let result = try Self.run(["play", project.path, "--state-dir", Self.stateDir(), "--fresh", "--status", "inactive",
+                               "--script", script.path])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PaywallModel
+import Synchronization
+import Testing
+@testable import PaywallTUI
+
+/// The interactive loop in-process, against the recording terminal: keys in, frames out, the
+/// ending's code. What tmux tests end to end (`TerminalEndToEndTests`) is here frame by frame.
+@Suite("Interactive loop")
+struct InteractiveLoopTests {
+  /// A session as `run` builds it (in memory: no state directory), its loop running on a thread of
+  /// its own, and the terminal the test types into.
+  final class Session: Sendable {
+    let terminal: RecordingTerminal
+    let runtime: AppRuntime
+    private final class Result: Sendable {
+      let ending = Mutex<InteractiveLoop.Ending?>(nil)
+      let done = DispatchSemaphore(value: 0)
+    }
+
+    private let result = Result()
+
+    init(_ arguments: [String] = []) throws {
+      let inbox = AppInbox()
+      terminal = RecordingTerminal { inbox.send($0.message) }
+      let options = try SessionOptions(Arguments(["paywalls"] + arguments, spec: RunCommand.spec))
+      let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
+                                    clock: LiveTimeSource(), inbox: inbox, animates: true, state: .library(nil)) { _ in }
+      runtime = app.runtime
+      let start: AppMessage? = app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+      let (terminal, result) = (terminal, result)
+      Thread.detachNewThread {
+        let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
+        result.ending.withLock { $0 = ending }
+        result.done.signal()
+      }
+    }
+
+    func press(_ keys: Key...) { for key in keys { terminal.send(.key(key)) } }
+
+    /// The newest frame once one shows `text` (waits up to 10 s for it).
+    func screen(showing text: String) async -> String? {
+      let deadline = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < deadline {
+        if let last = terminal.frames.last?.text, last.contains(text) { return last }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+      }
+      return nil
+    }
+
+    /// How the loop ended (waits up to 10 s for it to end).
+    func end() -> InteractiveLoop.Ending? {
+      guard result.done.wait(timeout: .now() + 10) == .success else { return nil }
+      return result.ending.withLock { $0 }
+    }
+  }
+
+  @Test func keysDrawFramesAndQuittingEndsWithTheSummary() async throws {
+    let session = try Session(["--fresh", "--status", "inactive"])
+    #expect(await session.terminal.waitForFrames(1), "the first frame")
+    let first = try #require(session.terminal.frames.first).text
+    #expect(first.contains("Unlock Acme Pro") && first.contains("● Annual"), "\(first)")
+    session.press(.character("2"))
+    #expect(await session.screen(showing: "● Monthly") != nil, "selecting draws a frame")
+    session.press(.enter)
+    let closed = await session.screen(showing: "closed: purchased")
+    #expect(closed?.contains("active:pro") == true, "\(closed ?? "no frame")")
+    session.press(.character("q"))
+    let ending = try #require(session.end())
+    #expect(ending.exitCode == 0)
+    #expect(ending.summary == "onboarding: purchased(com.acme.pro.monthly) · status: active:pro")
+    #expect(session.terminal.isStopped, "the terminal is given back")
+  }
+
+  /// A signal is a typed termination: the loop quits through its model and exits 128 + N.
+  @Test func aSignalEndsTheLoopWithItsCode() async throws {
+    let session = try Session(["--status", "inactive"])
+    #expect(await session.terminal.waitForFrames(1))
+    session.terminal.send(.terminate(Termination(signal: SIGTERM)))
+    let ending = try #require(session.end())
+    #expect(ending.exitCode == 128 + SIGTERM)
+    #expect(session.runtime.state.notice == "terminated (SIGTERM)")
+    #expect(session.terminal.isStopped)
+  }
+
+  /// While a purchase waits (here for the tester's answer), the model asks for ticks and the
+  /// spinner turns; once nothing moves, no more frames come.
+  @Test func theSpinnerTurnsOnlyWhileAPurchaseWaits() async throws {
+    let session = try Session(["--controller", "ask", "--status", "inactive"])
+    #expect(await session.terminal.waitForFrames(1))
+    session.press(.enter)
+    #expect(await session.screen(showing: "Result:") != nil, "the ask dialog opens")
+    let count = session.terminal.frames.count
+    #expect(await session.terminal.waitForFrames(count + 3), "ticks redraw the spinner")
+    let glyphs = Set(session.terminal.frames.suffix(3).compactMap { frame in AppView.spinner.first { frame.text.contains($0) } })
+    #expect(glyphs.count >= 2, "the spinner moved: \(glyphs)")
+    session.press(.enter)  // purchased, with the product's entitlements
+    #expect(await session.screen(showing: "closed: purchased") != nil)
+    try await Task.sleep(nanoseconds: 300_000_000)
+    let idle = session.terminal.frames.count
+    try await Task.sleep(nanoseconds: 300_000_000)
+    #expect(session.terminal.frames.count == idle, "no frames while nothing happens")
+    session.press(.escape)
+    #expect(session.end()?.exitCode == 0)
+  }
+}
