@@ -32,6 +32,11 @@ let package = Package(
       path: "Examples/custom-controller"
     ),
     .executableTarget(
+      name: "headless-register-example",
+      dependencies: ["PaywallModel"],
+      path: "Examples/headless-register"
+    ),
+    .executableTarget(
       name: "paywall-bench",
       dependencies: ["PaywallModel", "PaywallTUI"],
       path: "Benchmarks/paywall-bench"

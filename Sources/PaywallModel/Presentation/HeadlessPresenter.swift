@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+
+/// The presenter with a controller and a status store and no terminal: what an app developer's
+/// unit test does with the SDK. Register a placement, act on the paywall it presents, and read the
+/// events, the state and whether the feature ran:
+///
+/// ```swift
+/// let status = SubscriptionStatusStore(.inactive)
+/// let store = SimulatedStore(catalog: project.catalog, status: status, clock: SystemTimeSource(), directory: nil)
+/// let app = HeadlessPresenter(project: project, controller: store, status: status)
+/// await app.register("export_pdf")              // a gated placement: its paywall is presented
+/// await app.perform(.purchase(slot: nil))       // buys the selected product
+/// #expect(await app.featureRan("export_pdf"))
+/// ```
+///
+/// Each call returns once everything it started has finished: the controller's purchase or
+/// restore has answered and its result (and the status it set, first) went through the presenter.
+/// A registration waiting for a known status waits on `clock` (5 s) in the background.
+public actor HeadlessPresenter {
+  /// Everything the presenter knows now.
+  public private(set) var state: PresentationState
+  /// Every event so far, in the SDK's order.
+  public private(set) var events: [PaywallEvent] = []
+  private let controller: any PurchaseController
+  private let status: SubscriptionStatusStore
+  private let clock: any TimeSource
+  private let changes = StatusChanges()
+  private let subscription: SubscriptionStatusStore.Subscription
+
+  /// Statuses the store set that the presenter has not seen yet, in the store's order.
+  private final class StatusChanges: Sendable {
+    let pending = Mutex<[SubscriptionStatus]>([])
+  }
+
+  /// A presenter for `project` whose purchases go to `controller`, which sets `status`; audiences
+  /// assign `userID` (in memory). `clock` is the presenter's `now` and runs the status timeout.
+  public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore,
+              clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
+    state = PresentationState(project: project, status: status.status, assignments: AssignmentBook(userID: userID))
+    self.controller = controller
+    self.status = status
+    self.clock = clock
+    let changes = changes
+    subscription = status.subscribe { value in changes.pending.withLock { $0.append(value) } }
+  }
+
+  /// `register(placement:params:)`; the events it led to.
+  @discardableResult
+  public func register(_ placement: String, params: [String: String] = [:]) async -> [PaywallEvent] {
+    await send(.register(placement: placement, params: params))
+  }
+
+  /// What the user does on the paywall on screen (select, purchase, restore, close); the events.
+  @discardableResult
+  public func perform(_ action: PaywallAction) async -> [PaywallEvent] {
+    await send(.paywall(action))
+  }
+
+  /// Whether `placement`'s feature ran, at any time so far.
+  public func featureRan(_ placement: String) -> Bool {
+    events.contains { $0.name == .featureRun && $0["placement"]?.stringValue == placement }
+  }
+
+  /// Any action of the presenter, with what follows from it; the events it led to.
+  @discardableResult
+  public func send(_ action: PresentationAction) async -> [PaywallEvent] {
+    let first = events.count
+    var queue = takeStatusChanges() + [action]
+    while !queue.isEmpty {
+      for effect in Presenter.update(&state, queue.removeFirst(), now: clock.now) {
+        switch effect {
+        case .emit(let event):
+          events.append(event)
+        case .purchase(let product, _):
+          let result = await controller.purchase(product: product)
+          // A controller sets the status before it returns: the change comes first, as in the SDK.
+          queue += takeStatusChanges() + [.purchaseFinished(result)]
+        case .restore:
+          let result = await controller.restorePurchases()
+          queue += takeStatusChanges() + [.restoreFinished(result, status: status.status)]
+        case .scheduleStatusTimeout(let id, let seconds):
+          let clock = clock
+          Task {
+            try? await clock.sleep(seconds: seconds)
+            await self.send(.statusTimedOut(registrationID: id))
+          }
+        case .saveStatus, .saveAssignments:
+          break  // kept in memory: nothing is written
+        }
+      }
+      queue = takeStatusChanges() + queue
+    }
+    return Array(events[first...])
+  }
+
+  private func takeStatusChanges() -> [PresentationAction] {
+    changes.pending.withLock { pending in
+      defer { pending.removeAll() }
+      return pending.map(PresentationAction.statusChanged)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// The presenter driven with a real controller and no terminal, as an app's unit test would.
+@Suite("Headless presenter")
+struct HeadlessPresenterTests {
+  static func app(_ status: SubscriptionStatus = .inactive, clock: any TimeSource = SimulatedTimeSource())
+    throws -> (HeadlessPresenter, SubscriptionStatusStore) {
+    let project = try PresenterTests.demoProject()
+    let store = SubscriptionStatusStore(status)
+    let controller = SimulatedStore(catalog: project.catalog, status: store, clock: clock, directory: nil)
+    return (HeadlessPresenter(project: project, controller: controller, status: store, clock: clock, userID: "tester"), store)
+  }
+
+  @Test func aGatedPlacementRunsItsFeatureOnlyAfterThePurchase() async throws {
+    let (app, status) = try Self.app()
+    let presented = await app.register("export_pdf")
+    #expect(presented.map(\.name.rawValue) == ["trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
+    #expect(await app.featureRan("export_pdf") == false)
+    let bought = await app.perform(.purchase(slot: nil))
+    // The controller set the status before it returned: the change comes before the completion.
+    #expect(bought.map(\.name.rawValue) == ["transaction_start", "subscriptionStatus_didChange", "transaction_complete",
+                                            "freeTrial_start", "paywall_close", "handler.onDismiss", "feature.run"])
+    #expect(await app.featureRan("export_pdf"))
+    #expect(status.status == .active(["pro"]))
+    #expect(await app.state.session == nil)
+  }
+
+  @Test func declineOnAGatedPaywallKeepsTheFeatureOut() async throws {
+    let (app, _) = try Self.app()
+    await app.register("export_pdf")
+    let declined = await app.perform(.close)
+    #expect(declined.map(\.name.rawValue) == ["paywall_decline", "paywall_close", "handler.onDismiss"])
+    #expect(await app.featureRan("export_pdf") == false)
+  }
+
+  /// An app whose status nobody has set yet (the scripted controller sets it only on a purchase).
+  static func unknown(clock: SimulatedTimeSource) throws -> (HeadlessPresenter, SubscriptionStatusStore) {
+    let project = try PresenterTests.demoProject()
+    let status = SubscriptionStatusStore()
+    let controller = ScriptedPurchaseController(outcomes: .init(), status: status, clock: clock)
+    return (HeadlessPresenter(project: project, controller: controller, status: status, clock: clock), status)
+  }
+
+  /// Polls `condition` every millisecond for up to 10 s of real time.
+  static func eventually(_ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+      if await condition() { return true }
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return false
+  }
+
+  /// An unknown status makes `register` wait on the clock: 5 s later its handler hears the error.
+  @Test func anUnknownStatusTimesOutOnTheClock() async throws {
+    let clock = SimulatedTimeSource()
+    let (app, _) = try Self.unknown(clock: clock)
+    #expect(await app.register("onboarding").isEmpty, "it waits")
+    #expect(await Self.eventually { clock.parkedCount == 1 }, "the timeout waits on the clock")
+    clock.advance(by: 5)
+    #expect(await Self.eventually { await app.events.contains { $0.name == .handlerOnError } })
+    #expect(await app.events.last?["code"]?.stringValue == "subscriptionStatusTimeout")
+  }
+
+  /// A status set from outside (the app's own code) reaches the presenter at the next call, in order.
+  @Test func aStatusSetElsewhereLetsAWaitingRegisterGoOn() async throws {
+    let (app, status) = try Self.unknown(clock: SimulatedTimeSource())
+    await app.register("onboarding")
+    status.set(.inactive)
+    let next = await app.send(.setUserAttributes([:]))
+    #expect(next.map(\.name.rawValue).prefix(2) == ["subscriptionStatus_didChange", "trigger_fire"])
+    #expect(await app.state.session?.id == "onboarding")
+  }
+}
