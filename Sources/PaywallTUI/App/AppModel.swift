@@ -5,9 +5,9 @@ import PaywallModel
 /// keeps only terminal concerns (focus, overlays, log, spinner, size) and scopes the presenter
 /// (`Presenter`, in PaywallModel), which owns everything the SDK does; `play` is the same loop
 /// with keys from a script.
-public enum AppModel {
+enum AppModel {
   /// `now` is the app's clock (the simulated one in `play`): the presenter formats dates with it.
-  public static func update(_ state: inout AppState, _ message: AppMessage, now: Date) -> [AppEffect] {
+  static func update(_ state: inout AppState, _ message: AppMessage, now: Date) -> [AppEffect] {
     var effects = handle(message, &state, now: now)
     // Ticks are asked for, one at a time, while something moves: the spinner, or the store's
     // clock in the open debug panel.

@@ -3,52 +3,52 @@ import PaywallModel
 
 /// What the terminal app holds around the presenter: focus, overlays (help, debug, ask), the log,
 /// the spinner and the size. Only `AppModel.update` changes it; the presenter's state is scoped in.
-public struct AppState: Sendable {
+struct AppState: Sendable {
   /// The SDK's side: the project, the status, the paywall on screen and why.
-  public var presentation: PresentationState
-  public var focus: FocusTarget?
-  public var ask: AskDialog?
-  public var showsHelp = false
-  public var showsLog = false
+  var presentation: PresentationState
+  var focus: FocusTarget?
+  var ask: AskDialog?
+  var showsHelp = false
+  var showsLog = false
   /// The QA debug panel (`d`).
-  public var showsDebug = false
+  var showsDebug = false
   /// A duration being typed in the debug panel (`+`), to advance the clock by.
-  public var debugInput: String?
+  var debugInput: String?
   /// The simulated store as the debug panel shows it; nil with other controllers.
-  public var store: StorePanel?
+  var store: StorePanel?
   /// A user attribute being typed in the debug panel (`u`), as `key=value`.
-  public var attributeInput: String?
+  var attributeInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
-  public var size = Size(width: 80, height: 24)
+  var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
-  public private(set) var log: [String] = []
-  public static let logLimit = 500
+  private(set) var log: [String] = []
+  static let logLimit = 500
   /// Controller problems and warnings not yet acknowledged, shown in the status bar.
-  public var notice: String?
-  public var spinnerFrame = 0
+  var notice: String?
+  var spinnerFrame = 0
   /// Asked for a tick that has not come back yet (ticks drive the spinner and the panel's clock).
   var tickPending = false
-  public var quitRequested = false
+  var quitRequested = false
   /// The signal (or the terminal closing) that ended the session, if one did: the first one wins.
-  public var termination: Termination?
+  var termination: Termination?
   /// What the last world change (a debug key, a script step) did, numbered so a script can tell
   /// its own report from an older one.
-  public var lastReport: (number: Int, report: WorldReport)?
+  var lastReport: (number: Int, report: WorldReport)?
   /// The highlighted placement on the home screen.
-  public var homeSelection = 0
+  var homeSelection = 0
 
-  public init(project: Project, options: PaywallOptions? = nil, status: SubscriptionStatus = .unknown,
+  init(project: Project, options: PaywallOptions? = nil, status: SubscriptionStatus = .unknown,
               assignments: AssignmentBook = AssignmentBook(userID: "anonymous")) {
     presentation = PresentationState(project: project, options: options, status: status, assignments: assignments)
   }
 
-  public var project: Project { presentation.project }
-  public var status: SubscriptionStatus { presentation.status }
+  var project: Project { presentation.project }
+  var status: SubscriptionStatus { presentation.status }
   /// The paywall on screen, if any.
-  public var session: PaywallSession? { presentation.session }
-  public var closed: ClosedPaywall? { presentation.closed }
-  public var registration: Registration? { presentation.registration }
-  public var userAttributes: [String: String] { presentation.userAttributes }
+  var session: PaywallSession? { presentation.session }
+  var closed: ClosedPaywall? { presentation.closed }
+  var registration: Registration? { presentation.registration }
+  var userAttributes: [String: String] { presentation.userAttributes }
 
   mutating func appendLog(_ line: String) {
     log.append(line)
@@ -57,17 +57,17 @@ public struct AppState: Sendable {
 }
 
 /// Why the session ended from outside: a signal, or the terminal going away.
-public struct Termination: Sendable, Hashable {
+struct Termination: Sendable, Hashable {
   /// The ending signal's number; nil when the terminal closed.
-  public var signal: Int32?
+  var signal: Int32?
 
-  public init(signal: Int32?) { self.signal = signal }
+  init(signal: Int32?) { self.signal = signal }
 
   /// 128 + the signal, or 0 when the terminal closed.
-  public var exitCode: Int32 { signal.map { 128 + $0 } ?? 0 }
+  var exitCode: Int32 { signal.map { 128 + $0 } ?? 0 }
 
   /// What the status bar says, e.g. "terminated (SIGTERM)".
-  public var reason: String {
+  var reason: String {
     switch signal {
     case nil: "the terminal closed"
     case SIGINT: "interrupted (Ctrl-C)"
@@ -89,11 +89,11 @@ public struct Termination: Sendable, Hashable {
 }
 
 /// What a change of the world did, in one line, or why it did nothing.
-public struct WorldReport: Sendable, Hashable {
-  public var message: String
-  public var failed: Bool
+struct WorldReport: Sendable, Hashable {
+  var message: String
+  var failed: Bool
 
-  public init(_ message: String, failed: Bool = false) {
+  init(_ message: String, failed: Bool = false) {
     self.message = message
     self.failed = failed
   }
@@ -101,17 +101,17 @@ public struct WorldReport: Sendable, Hashable {
 
 /// What the debug panel shows of the simulated store: its clock, subscriptions, pending purchases
 /// and armed faults, as of the store's last change.
-public struct StorePanel: Sendable, Hashable {
-  public var clock: Date
-  public var timeRate: String
-  public var subscriptions: [StoreSubscription]
-  public var pending: [PendingPurchase]
-  public var nextEvent: Date?
+struct StorePanel: Sendable, Hashable {
+  var clock: Date
+  var timeRate: String
+  var subscriptions: [StoreSubscription]
+  var pending: [PendingPurchase]
+  var nextEvent: Date?
   /// Subscription groups whose introductory offer is used: their trials are not offered again.
-  public var usedIntroGroups: Set<String>
-  public var faults: [String]
+  var usedIntroGroups: Set<String>
+  var faults: [String]
 
-  public init(clock: Date, timeRate: String, subscriptions: [StoreSubscription], pending: [PendingPurchase],
+  init(clock: Date, timeRate: String, subscriptions: [StoreSubscription], pending: [PendingPurchase],
               nextEvent: Date?, usedIntroGroups: Set<String>, faults: [String]) {
     self.clock = clock
     self.timeRate = timeRate
@@ -126,7 +126,7 @@ public struct StorePanel: Sendable, Hashable {
 /// A change of the world around the app: what the debug panel's keys and a play script's steps
 /// (`status`, store commands, `fail`, `latency`, `drop`, `advance`) do. The runtime carries it out
 /// and answers with `.worldChanged`.
-public enum DebugAction: Sendable, Hashable {
+enum DebugAction: Sendable, Hashable {
   case setStatus(SubscriptionStatus)
   case advanceClock(seconds: Double)
   /// Jump the clock to the store's next renewal, expiry or grace period end.
@@ -143,7 +143,7 @@ public enum DebugAction: Sendable, Hashable {
 }
 
 /// Work `update` asks the runtime to do; results come back as messages.
-public enum AppEffect: Sendable {
+enum AppEffect: Sendable {
   /// Change the world; `announce`: tell the tester what it did (the panel does, a script does not).
   case debug(DebugAction, announce: Bool)
   case purchase(StoreProduct, slot: String)
@@ -162,7 +162,7 @@ public enum AppEffect: Sendable {
 }
 
 /// What reaches `update`: keys, results of effects, and changes from outside.
-public enum AppMessage: Sendable {
+enum AppMessage: Sendable {
   /// Messages of which only the newest queued one matters: 1 the status, 2 the store.
   var newestOnly: Int? {
     switch self {

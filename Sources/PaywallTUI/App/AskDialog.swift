@@ -1,19 +1,19 @@
 import PaywallModel
 
 /// The ask controller's dialog: the question and the tester's choices so far.
-public struct AskDialog: Sendable, Hashable {
-  public enum Row: Sendable, Hashable { case outcome, entitlements, message }
+struct AskDialog: Sendable, Hashable {
+  enum Row: Sendable, Hashable { case outcome, entitlements, message }
 
-  public var request: AskPurchaseController.Request
-  public var outcome: AskPurchaseController.Outcome
+  var request: AskPurchaseController.Request
+  var outcome: AskPurchaseController.Outcome
   /// Every entitlement the catalog knows, in order, and which are ticked.
-  public var entitlements: [Entitlement]
-  public var granted: Set<Entitlement>
-  public var message: String = ""
-  public var row: Row = .outcome
-  public var cursor = 0
+  var entitlements: [Entitlement]
+  var granted: Set<Entitlement>
+  var message: String = ""
+  var row: Row = .outcome
+  var cursor = 0
 
-  public var outcomes: [AskPurchaseController.Outcome] {
+  var outcomes: [AskPurchaseController.Outcome] {
     switch request.question {
     case .purchase: AskPurchaseController.Outcome.allCases
     case .restore: [.restored, .failed]

@@ -1,5 +1,5 @@
 /// A key press, decoded from the terminal or named in a `play` script.
-public enum Key: Sendable, Hashable, CustomStringConvertible {
+enum Key: Sendable, Hashable, CustomStringConvertible {
   case up, down, left, right, tab, backTab, enter, escape, space, backspace
   case character(Character)
   /// A mouse click at a cell.
@@ -7,7 +7,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses a script key name: `up down left right tab btab enter esc space backspace`, or one
   /// printable character (`r`, `q`, `?`, `1`).
-  public init?(name: String) {
+  init?(name: String) {
     switch name {
     case "up": self = .up
     case "down": self = .down
@@ -27,9 +27,9 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public static let names = ["up", "down", "left", "right", "tab", "btab", "enter", "esc", "space", "backspace"]
+  static let names = ["up", "down", "left", "right", "tab", "btab", "enter", "esc", "space", "backspace"]
 
-  public var description: String {
+  var description: String {
     switch self {
     case .up: "up"
     case .down: "down"

@@ -23,8 +23,8 @@ import PaywallModel
 ///     expect subscription PRODUCT_ID STATE
 ///                                the store's subscription to it is in STATE (subscribed, trial,
 ///                                intro, paid, inGracePeriod, inBillingRetryPeriod, expired, revoked)
-public struct PlayScript: Sendable {
-  public enum Command: Sendable, Hashable {
+struct PlayScript: Sendable {
+  enum Command: Sendable, Hashable {
     case press([Key])
     case advance(seconds: Double)
     case status(SubscriptionStatus)
@@ -49,19 +49,19 @@ public struct PlayScript: Sendable {
     case expectSubscription(productID: String, SubscriptionExpectation)
   }
 
-  public enum FaultTarget: String, Sendable, Hashable, CaseIterable {
+  enum FaultTarget: String, Sendable, Hashable, CaseIterable {
     case purchase, restore
   }
 
   /// What `expect subscription PRODUCT_ID STATE` checks.
-  public enum SubscriptionExpectation: String, Sendable, Hashable, CaseIterable {
+  enum SubscriptionExpectation: String, Sendable, Hashable, CaseIterable {
     /// Any subscribed state (a trial or intro period included).
     case subscribed
     /// Subscribed in a free trial, at an introductory price, or at the regular price.
     case trial, intro, paid
     case inGracePeriod, inBillingRetryPeriod, expired, revoked
 
-    public func matches(_ subscription: StoreSubscription) -> Bool {
+    func matches(_ subscription: StoreSubscription) -> Bool {
       switch self {
       case .subscribed: subscription.state == .subscribed
       case .trial: subscription.state == .subscribed && subscription.offer == .freeTrial
@@ -75,14 +75,14 @@ public struct PlayScript: Sendable {
     }
   }
 
-  public struct Step: Sendable, Hashable {
-    public var line: Int
-    public var text: String
-    public var command: Command
+  struct Step: Sendable, Hashable {
+    var line: Int
+    var text: String
+    var command: Command
   }
 
-  public var file: String
-  public var steps: [Step]
+  var file: String
+  var steps: [Step]
 
   static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
@@ -93,7 +93,7 @@ public struct PlayScript: Sendable {
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`. The `advance`
   /// lines together may not take the clock from its start (`SimulatedTimeSource.defaultStart`)
   /// past the last date a ledger holds (`LedgerFile.latestDate`).
-  public static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
+  static func parse(_ text: String, file: String) throws(ValidationFailure) -> PlayScript {
     var steps: [Step] = []
     var problems: [Diagnostic] = []
     var clock = SimulatedTimeSource.defaultStart
@@ -124,7 +124,7 @@ public struct PlayScript: Sendable {
   }
 
   /// `--keys "down down enter"`: one `press` line.
-  public static func keys(_ text: String) throws(ValidationFailure) -> PlayScript {
+  static func keys(_ text: String) throws(ValidationFailure) -> PlayScript {
     try parse("press " + text, file: "--keys")
   }
 

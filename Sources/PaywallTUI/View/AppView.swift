@@ -2,11 +2,11 @@ import PaywallModel
 
 /// Draws the whole app for a state: the paywall (or the closed screen), the log pane, the status
 /// bar, and any modal on top. Pure, like `PaywallRenderer`.
-public enum AppView {
+enum AppView {
   static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
   static let logHeight = 6
 
-  public static func render(_ state: AppState, size: Size) -> Frame {
+  static func render(_ state: AppState, size: Size) -> Frame {
     guard size.width >= PaywallRenderer.minimumSize.width && size.height >= PaywallRenderer.minimumSize.height else {
       var frame = Frame(size: size)
       PaywallRenderer.drawTooSmall(into: &frame)

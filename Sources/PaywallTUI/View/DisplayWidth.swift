@@ -2,8 +2,8 @@
 /// emoji take 2 columns, combining marks and zero-width joiners take 0, everything else 1.
 /// Measured per grapheme (a `Character`), so "é" written as e + U+0301 is one column and a
 /// family emoji joined with ZWJs is two.
-public enum DisplayWidth {
-  public static func of(_ character: Character) -> Int {
+enum DisplayWidth {
+  static func of(_ character: Character) -> Int {
     if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
@@ -23,7 +23,7 @@ public enum DisplayWidth {
     return width
   }
 
-  public static func of(_ text: some StringProtocol) -> Int {
+  static func of(_ text: some StringProtocol) -> Int {
     var total = 0
     for character in text {
       total += of(character)
@@ -31,7 +31,7 @@ public enum DisplayWidth {
     return total
   }
 
-  public static func of(_ scalar: Unicode.Scalar) -> Int {
+  static func of(_ scalar: Unicode.Scalar) -> Int {
     let v = scalar.value
     if v < 0x7F { return v < 0x20 ? 0 : 1 }
     if v < 0xA0 { return 0 }

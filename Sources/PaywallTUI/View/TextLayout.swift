@@ -1,8 +1,8 @@
 /// Word wrapping and truncation by display columns.
-public enum TextLayout {
+enum TextLayout {
   /// Wraps on spaces so no line is wider than `width`; a word longer than a line is broken
   /// between graphemes. Newlines in the text start new lines.
-  public static func wrap(_ text: String, width: Int) -> [String] {
+  static func wrap(_ text: String, width: Int) -> [String] {
     guard width > 0 else { return [] }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -36,7 +36,7 @@ public enum TextLayout {
   }
 
   /// `text` cut to `width` columns, ending in "…" when cut.
-  public static func truncate(_ text: String, width: Int) -> String {
+  static func truncate(_ text: String, width: Int) -> String {
     guard width > 0 else { return "" }
     if DisplayWidth.of(text) <= width { return text }
     return String(prefix(Substring(text), width: width - 1).0) + "…"
