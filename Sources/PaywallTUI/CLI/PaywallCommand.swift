@@ -3,7 +3,7 @@ import Foundation
 import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
-public enum PaywallCommand {
+package enum PaywallCommand {
   static var subcommands: [any CLICommand.Type] {
     [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self]
   }
@@ -26,7 +26,7 @@ public enum PaywallCommand {
   /// Runs the command line with the exit codes the spec names: 0 ok, 1 validation or scenario
   /// failure, 2 usage error, 3 no terminal; 128 + N after signal N. Errors are one line on stderr,
   /// never a stack trace. A write that fails ends the program too (see `Console.finish`).
-  public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+  package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
     tg_install_process_handlers()
