@@ -1,5 +1,7 @@
 /// The plain-text backend: a frame as text, plain or with ANSI colours, for `render` and goldens.
 public enum FrameText {
+  /// The frame's rows as text, one line each, trailing spaces trimmed: what `render --color never`
+  /// prints.
   public static func plain(_ frame: Frame) -> String {
     frame.lines.map { trimTrailingSpaces($0) }.joined(separator: "\n")
   }

@@ -23,34 +23,44 @@ public enum CellStyle: UInt8, Sendable, Hashable, CaseIterable {
 /// all of them) is stored inline; longer ones (flags, ZWJ sequences, combining marks) live in
 /// their frame's cluster table and the cell keeps its index.
 public struct Cell: Sendable, Hashable {
-  public var scalar: Unicode.Scalar
+  /// The grapheme's first scalar (all of it, nearly always); `Frame.character(x:y:)` gives the
+  /// whole grapheme.
+  public internal(set) var scalar: Unicode.Scalar
   /// 0 for a single-scalar grapheme, else 1 + its index in the frame's cluster table.
   var cluster: UInt32
-  public var width: UInt8
-  public var style: CellStyle
+  /// The columns the grapheme covers: 1, 2 for a wide one (CJK, most emoji), 0 for the
+  /// continuation after a wide one.
+  public internal(set) var width: UInt8
+  /// What the cell means (title, price, selected…), for a backend to colour.
+  public internal(set) var style: CellStyle
 
-  public init(_ scalar: Unicode.Scalar, width: UInt8 = 1, style: CellStyle = .plain) {
+  init(_ scalar: Unicode.Scalar, width: UInt8 = 1, style: CellStyle = .plain) {
     self.scalar = scalar
     self.cluster = 0
     self.width = width
     self.style = style
   }
 
-  public static let blank = Cell(" ")
+  static let blank = Cell(" ")
 
+  /// True for the second column of a wide grapheme: it draws nothing of its own.
   public var isContinuation: Bool { width == 0 }
 }
 
+/// A screen size in terminal cells.
 public struct Size: Sendable, Hashable, CustomStringConvertible {
+  /// Columns.
   public var width: Int
+  /// Rows.
   public var height: Int
 
+  /// A size of `width` columns and `height` rows.
   public init(width: Int, height: Int) {
     self.width = width
     self.height = height
   }
 
-  /// Parses `80x24`.
+  /// Parses `80x24` (each side 1…1000), as `render --size` takes it; nil for anything else.
   public init?(_ text: String) {
     let parts = text.lowercased().split(separator: "x")
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w), (1...1000).contains(h) else {
@@ -59,34 +69,41 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
     self.init(width: w, height: h)
   }
 
+  /// `80x24`.
   public var description: String { "\(width)x\(height)" }
 }
 
-/// A rectangle of cells: what `render` produces and a backend presents.
+/// A rectangle of cells: what `render` produces and a backend presents. Read it as text (`lines`,
+/// `text`, or `FrameText` for ANSI colours) or cell by cell (`self[x, y]`, `character(x:y:)`).
 public struct Frame: Sendable, Hashable {
+  /// Columns.
   public let width: Int
+  /// Rows.
   public let height: Int
-  public private(set) var cells: [Cell]
+  /// Row by row; read a cell through `self[x, y]`, which knows the grapheme behind it.
+  package private(set) var cells: [Cell]
   /// Graphemes of more than one scalar, referenced by `Cell.cluster`.
   private var clusters: [String] = []
 
-  public init(width: Int, height: Int, fill: Cell = .blank) {
+  init(width: Int, height: Int, fill: Cell = .blank) {
     self.width = max(0, width)
     self.height = max(0, height)
     self.cells = Array(repeating: fill, count: self.width * self.height)
   }
 
-  public init(size: Size) {
+  init(size: Size) {
     self.init(width: size.width, height: size.height)
   }
 
+  /// `width` by `height`.
   public var size: Size { Size(width: width, height: height) }
 
+  /// The cell at column `x`, row `y` (both from 0, inside the frame).
   public subscript(x: Int, y: Int) -> Cell {
     cells[y * width + x]
   }
 
-  /// The grapheme drawn at (x, y).
+  /// The grapheme drawn at (x, y), all of its scalars (a flag, a ZWJ sequence, a combining mark).
   public func character(x: Int, y: Int) -> Character {
     character(of: cells[y * width + x])
   }
@@ -108,7 +125,7 @@ public struct Frame: Sendable, Hashable {
   /// Writes `text` at (x, y) in `style`, clipped to `limit` columns (default: the frame's right
   /// edge). A wide grapheme that does not fit whole is not drawn. Returns the columns used.
   @discardableResult
-  public mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+  mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
     guard y >= 0 && y < height && x < width else { return 0 }
     let end = min(width, x + (limit ?? width))
     var column = x
@@ -132,7 +149,7 @@ public struct Frame: Sendable, Hashable {
   }
 
   /// Fills a run of cells with one character (borders, status bars).
-  public mutating func fill(_ scalar: Unicode.Scalar, x: Int, y: Int, count: Int, style: CellStyle) {
+  mutating func fill(_ scalar: Unicode.Scalar, x: Int, y: Int, count: Int, style: CellStyle) {
     guard y >= 0 && y < height && x < width else { return }
     let cell = Cell(scalar, width: 1, style: style)
     let columns = max(0, x)..<min(width, x + count)
@@ -156,7 +173,7 @@ public struct Frame: Sendable, Hashable {
   }
 
   /// Changes the style of a run of cells, keeping their characters (focus and selection bars).
-  public mutating func restyle(x: Int, y: Int, count: Int, style: CellStyle) {
+  mutating func restyle(x: Int, y: Int, count: Int, style: CellStyle) {
     guard y >= 0 && y < height else { return }
     for column in max(0, x)..<min(width, x + count) {
       cells[y * width + column].style = style
@@ -164,7 +181,7 @@ public struct Frame: Sendable, Hashable {
   }
 
   /// Copies `other` with its top-left corner at (x, y), clipping at the edges.
-  public mutating func draw(_ other: Frame, x: Int, y: Int) {
+  mutating func draw(_ other: Frame, x: Int, y: Int) {
     let base = UInt32(clusters.count)
     clusters += other.clusters
     let first = max(0, -x)
@@ -209,6 +226,7 @@ public struct Frame: Sendable, Hashable {
     }
   }
 
+  /// The rows joined with newlines, trailing spaces kept.
   public var text: String { lines.joined(separator: "\n") }
 
   /// Runs of equal style per row: `row: [(start column, length, style)]`, for style goldens.

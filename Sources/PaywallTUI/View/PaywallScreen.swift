@@ -12,13 +12,20 @@ public enum HitTarget: Sendable, Hashable {
   case button(Int)
 }
 
+/// Where one clickable element landed in a frame: a rectangle of cells and what a click there means.
 public struct HitRegion: Sendable, Hashable {
+  /// The left column.
   public var x: Int
+  /// The top row.
   public var y: Int
+  /// Columns.
   public var width: Int
+  /// Rows.
   public var height: Int
+  /// What a click inside means.
   public var target: HitTarget
 
+  /// Whether the cell at column `px`, row `py` is inside.
   public func contains(x px: Int, y py: Int) -> Bool {
     px >= x && px < x + width && py >= y && py < y + height
   }
@@ -26,8 +33,11 @@ public struct HitRegion: Sendable, Hashable {
 
 /// Everything a paywall screen shows: the paywall, the selection, the focus and the status line.
 public struct PaywallScreenState: Sendable, Hashable {
+  /// The paywall with its products, prices already formatted.
   public var paywall: ResolvedPaywall
+  /// The slot drawn as selected (its card highlighted, `{{ selected.price }}` in texts).
   public var selectedSlot: String?
+  /// The element drawn with the keyboard focus; nil for none.
   public var focus: FocusTarget?
   /// The subscription status as the status bar shows it ("unknown", "active:pro").
   public var statusText: String
@@ -47,7 +57,7 @@ public struct PaywallScreenState: Sendable, Hashable {
   }
 
   /// The first button that buys: where the focus starts, and where Enter on the picker goes.
-  public static func firstPurchaseButton(of definition: PaywallDefinition) -> FocusTarget? {
+  static func firstPurchaseButton(of definition: PaywallDefinition) -> FocusTarget? {
     definition.components.indices.first { i in
       if case .button(let button) = definition.components[i], case .purchase = button.action { return true }
       return false
@@ -55,7 +65,7 @@ public struct PaywallScreenState: Sendable, Hashable {
   }
 
   /// Focusable elements top to bottom: Tab and the arrows walk this list.
-  public static func focusOrder(of definition: PaywallDefinition) -> [FocusTarget] {
+  static func focusOrder(of definition: PaywallDefinition) -> [FocusTarget] {
     definition.components.indices.compactMap { i in
       switch definition.components[i] {
       case .products: .products
@@ -68,7 +78,9 @@ public struct PaywallScreenState: Sendable, Hashable {
 
 /// A rendered screen: the frame and where each clickable thing landed.
 public struct RenderedScreen: Sendable {
+  /// What `PaywallRenderer.render` returns.
   public var frame: Frame
+  /// The products' cards and the buttons as drawn, for mapping a click to what it hits.
   public var regions: [HitRegion]
 }
 
@@ -78,10 +90,14 @@ public enum PaywallRenderer {
   public static let minimumSize = Size(width: 30, height: 10)
   static let maximumContentWidth = 72
 
+  /// The paywall on a screen of `size`, as the interactive mode draws it: the cards roomy or
+  /// compact as the height allows, scrolled to keep the focus visible, with the status bar on the
+  /// last row. A size below `minimumSize` gives a notice to enlarge the terminal.
   public static func render(_ state: PaywallScreenState, size: Size) -> Frame {
     layout(state, size: size).frame
   }
 
+  /// `render`, and where each card and button landed, for mouse hit-testing.
   public static func layout(_ state: PaywallScreenState, size: Size) -> RenderedScreen {
     var frame = Frame(size: size)
     guard size.width >= minimumSize.width && size.height >= minimumSize.height else {
