@@ -2,7 +2,9 @@ import Foundation
 
 /// A product in a slot with every attribute already formatted, so drawing a frame never formats a price.
 public struct SlotProduct: Sendable, Hashable {
+  /// The slot's name in the paywall (`primary`, `secondary`): what `{{ products.primary.price }}` names.
   public var slot: String
+  /// The catalog's product in the slot.
   public var product: StoreProduct
   /// True when the product has a free trial this user may still take.
   public var trialEligible: Bool
@@ -19,6 +21,7 @@ public struct SlotProduct: Sendable, Hashable {
     self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now)) })
   }
 
+  /// The product's `attribute` as a template variable shows it (`{{ products.primary.price }}`).
   public subscript(attribute: ProductAttribute) -> String {
     values[attribute] ?? product.attribute(attribute, now: now)
   }
@@ -26,7 +29,9 @@ public struct SlotProduct: Sendable, Hashable {
 
 /// A paywall joined with its catalog products, ready to show: what `render` and the flow use.
 public struct ResolvedPaywall: Sendable, Hashable {
+  /// The paywall as written (with any overrides applied).
   public var definition: PaywallDefinition
+  /// The slots whose product the catalog has, in the paywall's order.
   public var slots: [SlotProduct]
   /// True when a product on the paywall has a free trial the user is eligible for: texts then use
   /// their `freeTrialText` variant.
@@ -55,6 +60,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
   /// What product cards draw.
   static let cardAttributes: Set<ProductAttribute> = [.price, .period, .periodly, .monthlyPrice, .trialPeriodText]
 
+  /// The slot called `name`, if the paywall has it.
   public func slot(named name: String) -> SlotProduct? {
     slots.first { $0.slot == name }
   }
@@ -65,6 +71,8 @@ public struct ResolvedPaywall: Sendable, Hashable {
     return string(template, selected: selected)
   }
 
+  /// `template` with its variables filled in: `{{ products.selected.price }}` from the `selected`
+  /// slot, `{{ products.primary.price }}` from the slot named; a variable of a missing slot gives nothing.
   public func string(_ template: TemplateText, selected: String?) -> String {
     var out = ""
     for segment in template.segments {

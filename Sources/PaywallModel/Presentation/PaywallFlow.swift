@@ -4,6 +4,8 @@ public enum PaywallResult: Sendable, Hashable, CustomStringConvertible {
   case declined
   case restored
 
+  /// The result as events and the handler's `onDismiss` name it: `purchased`, `declined`,
+  /// `restored`.
   public var name: String {
     switch self {
     case .purchased: "purchased"
@@ -12,6 +14,7 @@ public enum PaywallResult: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// `name`, with the product for a purchase: `purchased(com.acme.pro.annual)`.
   public var description: String {
     if case .purchased(let id) = self { return "purchased(\(id))" }
     return name
@@ -20,15 +23,22 @@ public enum PaywallResult: Sendable, Hashable, CustomStringConvertible {
 
 /// A modal alert over the paywall.
 public struct PaywallAlert: Sendable, Hashable {
+  /// Which of the SDK's alerts it is: a purchase waiting for approval (Ask to Buy), a purchase that
+  /// failed, a restore that found nothing.
   public enum Kind: Sendable, Hashable {
     case pendingApproval, purchaseFailed, restoreFailed
   }
 
+  /// Which alert.
   public var kind: Kind
+  /// The alert's title.
   public var title: String
+  /// The alert's text under the title.
   public var message: String
+  /// The one button's title; it closes the alert (`PaywallAction.dismissAlert`).
   public var button: String
 
+  /// An alert of `kind` with these texts.
   public init(kind: Kind, title: String, message: String, button: String) {
     self.kind = kind
     self.title = title
@@ -36,8 +46,11 @@ public struct PaywallAlert: Sendable, Hashable {
     self.button = button
   }
 
+  /// The SDK's title for a purchase waiting for approval.
   public static let pendingTitle = "Waiting for Approval"
+  /// The SDK's text for a purchase waiting for approval.
   public static let pendingMessage = "Thank you! This purchase is pending approval from your parent. Please try again once it is approved."
+  /// The SDK's title for a failed purchase; the error's message is the text.
   public static let failureTitle = "An error occurred"
 }
 
@@ -50,15 +63,22 @@ public enum PaywallActivity: Sendable, Hashable {
 
 /// One presented paywall: what is selected, what is in flight, the alert, and how it ended.
 public struct PaywallSession: Sendable, Hashable {
+  /// The paywall presented, with its products.
   public var paywall: ResolvedPaywall
+  /// The slot a purchase with no slot named buys; nil when the paywall has no products.
   public var selectedSlot: String?
+  /// The purchase or restore in flight, if any.
   public var activity: PaywallActivity = .idle
+  /// The alert over the paywall, if any: until it is dismissed, nothing else is done.
   public var alert: PaywallAlert?
   /// Set once the paywall is dismissed.
   public var result: PaywallResult?
 
+  /// A purchase or restore is in flight: every action is ignored until it finishes.
   public var isBusy: Bool { activity != .idle }
+  /// The paywall has closed (`result` is set).
   public var isDismissed: Bool { result != nil }
+  /// The paywall's id, as events name it (`paywall_id`).
   public var id: String { paywall.definition.id }
 }
 
@@ -96,6 +116,8 @@ public enum FlowEffect: Sendable, Hashable {
 ///
 /// While a purchase or restore is in flight every action is ignored: never two purchases.
 public enum PaywallFlow {
+  /// Presents `paywall`: a session with `selected` selected (else the paywall's default slot, else
+  /// its first), and the `paywall_open` event.
   public static func open(_ paywall: ResolvedPaywall, selected: String? = nil) -> (PaywallSession, [FlowEffect]) {
     let slots = paywall.slots.map(\.slot)
     let wanted = selected ?? paywall.definition.selectedSlot
@@ -103,6 +125,9 @@ public enum PaywallFlow {
     return (session, [.emit(event(.paywallOpen, session))])
   }
 
+  /// What the user does on the session: select a slot, purchase, restore, close, dismiss the alert.
+  /// Ignored once the paywall is dismissed or while a purchase or restore is in flight; with an
+  /// alert up, only `dismissAlert` counts.
   public static func handle(_ action: PaywallAction, in session: inout PaywallSession, options: PaywallOptions) -> [FlowEffect] {
     guard !session.isDismissed else { return [] }
     if session.alert != nil {
@@ -130,6 +155,8 @@ public enum PaywallFlow {
     }
   }
 
+  /// The controller's `PurchaseResult` for the purchase in flight: its events, alert and dismissal
+  /// as listed above. Nothing when no purchase is in flight.
   public static func purchaseFinished(_ result: PurchaseResult, in session: inout PaywallSession,
                                       options: PaywallOptions) -> [FlowEffect] {
     guard case .purchasing(let name, _) = session.activity, let slot = session.paywall.slot(named: name) else { return [] }

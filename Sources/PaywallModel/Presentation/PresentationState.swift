@@ -4,7 +4,11 @@ import Foundation
 public struct Registration: Sendable, Hashable {
   /// Told apart from every other registration of the session (a status timeout names it).
   public var id: Int
+  /// The placement registered (`export_pdf`), or for an implicit one its event's name
+  /// (`transaction_abandon`).
   public var placement: String
+  /// The `params` given to `register`, which audience filters read as `params.NAME`; for an
+  /// implicit placement, its event's string parameters.
   public var params: [String: String]
   /// Presented by an implicit placement (`transaction_abandon`…): no handler, no feature, and
   /// it never chains to another paywall.
@@ -38,7 +42,9 @@ public struct RegistrationOutcome: Sendable, Hashable {
 
   /// The registration's id, so two registrations of one placement are told apart.
   public var registrationID: Int
+  /// The placement registered.
   public var placement: String
+  /// Where the registration stands.
   public var kind: Kind
 
   /// An outcome of registration `registrationID` for `placement`.
@@ -51,7 +57,9 @@ public struct RegistrationOutcome: Sendable, Hashable {
 
 /// The last paywall that closed, and how.
 public struct ClosedPaywall: Sendable, Hashable {
+  /// The paywall's id.
   public var paywallID: String
+  /// How it closed: the SDK's `PaywallResult`.
   public var result: PaywallResult
 
   /// A paywall that closed with `result`.
@@ -65,8 +73,13 @@ public struct ClosedPaywall: Sendable, Hashable {
 /// there, the user's assignments and attributes. Data only; `Presenter.update` is the only code
 /// that changes it.
 public struct PresentationState: Sendable {
+  /// The paywalls, products, campaigns and options presented from.
   public var project: Project
+  /// How paywalls behave around purchases (the SDK's `PaywallOptions`): the project's unless
+  /// given.
   public var options: PaywallOptions
+  /// The subscription status as the presenter last heard it; `register` waits while it is
+  /// `.unknown`.
   public var status: SubscriptionStatus
   /// The paywall on screen, if any.
   public var session: PaywallSession?

@@ -12,6 +12,11 @@ import Foundation
 /// close run in `PaywallFlow`, the presenter's child; what they end in comes back here: the
 /// handler's `onDismiss`, the feature, and implicit placements that replace the paywall.
 public enum Presenter {
+  /// Applies one action to `state` and returns the work it asks for, in order: events to emit,
+  /// a purchase or restore for the controller, the status and assignments to save, a status
+  /// timeout to schedule. The caller runs each effect and sends its result back as an action
+  /// (`.purchaseFinished`, `.restoreFinished`, `.statusTimedOut`); `HeadlessPresenter` is such a
+  /// caller.
   public static func update(_ state: inout PresentationState, _ action: PresentationAction, now: Date) -> [PresentationEffect] {
     switch action {
     case .register(let placement, let params):
