@@ -14,8 +14,7 @@ struct InteractiveLoopTests {
     let terminal: RecordingTerminal
     let runtime: AppRuntime
     private final class Result: Sendable {
-      let ending = Mutex<InteractiveLoop.Ending?>(nil)
-      let done = DispatchSemaphore(value: 0)
+      let ending = Mutex<(done: Bool, ending: InteractiveLoop.Ending?)>((false, nil))
     }
 
     private let result = Result()
@@ -31,8 +30,7 @@ struct InteractiveLoopTests {
       let (terminal, result) = (terminal, result)
       Thread.detachNewThread {
         let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
-        result.ending.withLock { $0 = ending }
-        result.done.signal()
+        result.ending.withLock { $0 = (true, ending) }
       }
     }
 
@@ -48,10 +46,16 @@ struct InteractiveLoopTests {
       return nil
     }
 
-    /// How the loop ended (waits up to 10 s for it to end).
-    func end() -> InteractiveLoop.Ending? {
-      guard result.done.wait(timeout: .now() + 10) == .success else { return nil }
-      return result.ending.withLock { $0 }
+    /// How the loop ended (waits up to 10 s for it to end, without holding a thread of the
+    /// concurrency pool: the loop itself needs one).
+    func end() async -> InteractiveLoop.Ending? {
+      let deadline = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < deadline {
+        let (done, ending) = result.ending.withLock { $0 }
+        if done { return ending }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+      }
+      return nil
     }
   }
 
@@ -66,7 +70,7 @@ struct InteractiveLoopTests {
     let closed = await session.screen(showing: "closed: purchased")
     #expect(closed?.contains("active:pro") == true, "\(closed ?? "no frame")")
     session.press(.character("q"))
-    let ending = try #require(session.end())
+    let ending = try #require(await session.end())
     #expect(ending.exitCode == 0)
     #expect(ending.summary == "onboarding: purchased(com.acme.pro.monthly) · status: active:pro")
     #expect(session.terminal.isStopped, "the terminal is given back")
@@ -77,7 +81,7 @@ struct InteractiveLoopTests {
     let session = try Session(["--status", "inactive"])
     #expect(await session.terminal.waitForFrames(1))
     session.terminal.send(.terminate(Termination(signal: SIGTERM)))
-    let ending = try #require(session.end())
+    let ending = try #require(await session.end())
     #expect(ending.exitCode == 128 + SIGTERM)
     #expect(session.runtime.state.notice == "terminated (SIGTERM)")
     #expect(session.terminal.isStopped)
@@ -101,6 +105,6 @@ struct InteractiveLoopTests {
     try await Task.sleep(nanoseconds: 300_000_000)
     #expect(session.terminal.frames.count == idle, "no frames while nothing happens")
     session.press(.escape)
-    #expect(session.end()?.exitCode == 0)
+    #expect(await session.end()?.exitCode == 0)
   }
 }

@@ -35,11 +35,12 @@ struct AppSession {
   }
 
   /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
-  /// `clock` is the app's: in `play` a simulated one the store shares; otherwise the store gets
-  /// its own clock, accelerated by `--time-rate`. Messages go to `inbox`, which may already hold
+  /// `clock` is the app's: in `play` the simulated one (also `simulatedClock`), which the store
+  /// shares; otherwise the store gets its own clock, accelerated by `--time-rate`. The debug
+  /// panel's `advance` moves the app's clock and the store's. Messages go to `inbox`, which may already hold
   /// some (the terminal opens while the project loads).
   static func make(project: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
-                   clock: any TimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
+                   clock: any AdjustableTimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
                    animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
@@ -100,7 +101,7 @@ struct AppSession {
     var store: SimulatedStore?
     var ask: AskPurchaseController?
     var timeRate = "realtime"
-    var adjustable: [any AdjustableTimeSource] = (clock as? any AdjustableTimeSource).map { [$0] } ?? []
+    var adjustable: [any AdjustableTimeSource] = [clock]
     var commandController: CommandPurchaseController?
     let controller: any PurchaseController
     switch (custom, options.controller) {
