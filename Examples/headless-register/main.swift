@@ -17,7 +17,7 @@ guard let project = loaded.project else { fail(loaded.diagnostics.map(\.descript
 // status, as an app's own controller would.
 let status = SubscriptionStatusStore(.inactive)
 let store = SimulatedStore(catalog: project.catalog, status: status, clock: SystemTimeSource(), directory: nil)
-let app = HeadlessPresenter(project: project, controller: store, status: status, userID: "unit-test")
+let app = HeadlessPresenter(project: project, store: store, status: status, userID: "unit-test")
 
 let placement = "export_pdf"
 await app.register(placement)

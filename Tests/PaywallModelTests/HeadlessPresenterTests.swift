@@ -75,3 +75,20 @@ struct HeadlessPresenterTests {
     #expect(await app.state.session?.id == "onboarding")
   }
 }
+
+extension HeadlessPresenterTests {
+  /// With the simulated store, a trial whose group's introductory offer was used is not offered
+  /// again: the next paywall shows its regular copy, as in the app.
+  @Test func aUsedTrialIsNotOfferedAgain() async throws {
+    let project = try PresenterTests.demoProject()
+    let status = SubscriptionStatusStore(.inactive)
+    let clock = SimulatedTimeSource()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let app = HeadlessPresenter(project: project, store: store, status: status, clock: clock)
+    await app.send(.open(paywallID: "onboarding", selected: nil))
+    #expect(await app.state.session?.paywall.showsFreeTrial == true)
+    await app.perform(.purchase(slot: nil))  // the annual plan's trial
+    await app.send(.open(paywallID: "onboarding", selected: nil))
+    #expect(await app.state.session?.paywall.showsFreeTrial == false)
+  }
+}

@@ -108,3 +108,40 @@ struct InteractiveLoopTests {
     #expect(await session.end()?.exitCode == 0)
   }
 }
+
+/// What the runtime does with the inbox: order, and waiting after the session is over.
+@Suite("Runtime inbox")
+struct RuntimeInboxTests {
+  /// Keys that arrive in one batch (a paste, a fast typist): the status a debug key sets is the
+  /// app's before the next key is handled, as when the keys come one by one.
+  @Test func aStatusSetByAKeyIsHandledBeforeTheKeysAfterIt() async throws {
+    let project = try Fixtures.demoProject()
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let controller = ScriptedPurchaseController(outcomes: .init(), status: status, clock: clock)
+    let runtime = AppRuntime(state: AppState(project: project), controller: controller, statusStore: status, clock: clock,
+                             statusCache: nil) { _ in }
+    for key in [Key.character("d"), .character("s"), .character("d"), .enter] { runtime.send(.key(key)) }
+    await runtime.settle()
+    #expect(runtime.state.status == .inactive)
+    #expect(runtime.state.session?.id == "onboarding", "Enter registered with the status the s key set")
+    #expect(runtime.state.presentation.waiting == nil)
+    #expect(runtime.state.notice?.contains("waiting") != true, "\(runtime.state.notice ?? "")")
+  }
+
+  /// After `.quit` (q on the home screen of a `play` script), waiting for messages still waits.
+  @Test func aFinishedInboxStillWaitsForPlay() async throws {
+    let inbox = AppInbox()
+    inbox.finish()
+    let woke = Mutex(false)
+    let waiter = Task {
+      await inbox.waitForMessages(evenWhenFinished: false)
+      woke.withLock { $0 = true }
+    }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    #expect(woke.withLock { $0 } == false, "it waits for a message")
+    inbox.send(.notice("next step"))
+    _ = await waiter.value
+    #expect(woke.withLock { $0 })
+  }
+}

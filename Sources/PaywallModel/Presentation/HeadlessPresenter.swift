@@ -8,7 +8,7 @@ import Synchronization
 /// ```swift
 /// let status = SubscriptionStatusStore(.inactive)
 /// let store = SimulatedStore(catalog: project.catalog, status: status, clock: SystemTimeSource(), directory: nil)
-/// let app = HeadlessPresenter(project: project, controller: store, status: status)
+/// let app = HeadlessPresenter(project: project, store: store, status: status)
 /// await app.register("export_pdf")              // a gated placement: its paywall is presented
 /// await app.perform(.purchase(slot: nil))       // buys the selected product
 /// #expect(await app.featureRan("export_pdf"))
@@ -27,6 +27,8 @@ public actor HeadlessPresenter {
   private let clock: any TimeSource
   private let changes = StatusChanges()
   private let subscription: SubscriptionStatusStore.Subscription
+  /// The store's used introductory offers, when the controller is the simulated store.
+  private let usedIntroGroups: (@Sendable () -> Set<String>)?
 
   /// Statuses the store set that the presenter has not seen yet, in the store's order.
   private final class StatusChanges: Sendable {
@@ -37,12 +39,28 @@ public actor HeadlessPresenter {
   /// assign `userID` (in memory). `clock` is the presenter's `now` and runs the status timeout.
   public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore,
               clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
+    self.init(project: project, controller: controller, status: status, clock: clock, userID: userID, usedIntroGroups: nil)
+  }
+
+  private init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore, clock: any TimeSource,
+               userID: String, usedIntroGroups: (@Sendable () -> Set<String>)?) {
+    let changes = changes
+    // Subscribed before the status is read: a change in between is seen twice (the repeat is
+    // ignored), never missed.
+    subscription = status.subscribe { value in changes.pending.withLock { $0.append(value) } }
     state = PresentationState(project: project, status: status.status, assignments: AssignmentBook(userID: userID))
     self.controller = controller
     self.status = status
     self.clock = clock
-    let changes = changes
-    subscription = status.subscribe { value in changes.pending.withLock { $0.append(value) } }
+    self.usedIntroGroups = usedIntroGroups
+  }
+
+  /// A presenter whose purchases go to the simulated `store`: as in the app, a trial whose group's
+  /// introductory offer the store has seen used is not offered again.
+  public init(project: Project, store: SimulatedStore, status: SubscriptionStatusStore,
+              clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
+    self.init(project: project, controller: store, status: status, clock: clock, userID: userID,
+              usedIntroGroups: { store.derived.usedIntroGroups })
   }
 
   /// `register(placement:params:)`; the events it led to.
@@ -62,12 +80,18 @@ public actor HeadlessPresenter {
     events.contains { $0.name == .featureRun && $0["placement"]?.stringValue == placement }
   }
 
-  /// Any action of the presenter, with what follows from it; the events it led to.
+  /// Any action of the presenter, with what follows from it; the events it led to. With a
+  /// controller that never answers (the ask controller with nobody to ask), it waits as long.
+  /// Calls are not interleaved by design: one that overlaps another (a status timeout firing
+  /// during a purchase) runs between its steps, and both return the events of both.
   @discardableResult
   public func send(_ action: PresentationAction) async -> [PaywallEvent] {
     let first = events.count
     var queue = takeStatusChanges() + [action]
     while !queue.isEmpty {
+      if let used = usedIntroGroups?(), used != state.usedIntroGroups {
+        _ = Presenter.update(&state, .introOffersUsed(used), now: clock.now)
+      }
       for effect in Presenter.update(&state, queue.removeFirst(), now: clock.now) {
         switch effect {
         case .emit(let event):

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The app's one way in: every message (a key, a signal, a controller's answer, a status change, a
@@ -10,6 +11,10 @@ final class AppInbox: Sendable {
     /// Effect tasks started and not yet finished.
     var running = 0
     var wake: CheckedContinuation<Void, Never>?
+    /// While the loop's thread dispatches a message, what that thread sends goes here, to be
+    /// taken before the messages queued earlier.
+    var first: [AppMessage] = []
+    var firstThread: pthread_t?
     /// The `.quit` effect ran: the loop stops.
     var finished = false
   }
@@ -24,11 +29,31 @@ final class AppInbox: Sendable {
   /// is reordered.
   func send(_ message: AppMessage) {
     wake { shared in
+      if let thread = shared.firstThread, pthread_equal(thread, pthread_self()) != 0 {
+        if let kind = message.newestOnly, let same = shared.first.lastIndex(where: { $0.newestOnly == kind }),
+           same == shared.first.count - 1 {
+          shared.first[same] = message
+        } else {
+          shared.first.append(message)
+        }
+        return
+      }
       if let kind = message.newestOnly, shared.messages.last?.newestOnly == kind {
         shared.messages[shared.messages.count - 1] = message
       } else {
         shared.messages.append(message)
       }
+    }
+  }
+
+  /// Runs `body` (a dispatch), and puts what this thread sent meanwhile ahead of the queue.
+  func sendingFirst(_ body: () -> Void) {
+    shared.withLock { $0.firstThread = pthread_self() }
+    body()
+    shared.withLock { shared in
+      shared.firstThread = nil
+      shared.messages.insert(contentsOf: shared.first, at: 0)
+      shared.first.removeAll()
     }
   }
 
@@ -55,12 +80,13 @@ final class AppInbox: Sendable {
     }
   }
 
-  /// Suspends until a message is queued (or the inbox is finished, or `wakeWaiter` is called).
-  /// `stillWaiting` is checked once the waiter is registered: false resumes at once.
-  func waitForMessages(stillWaiting: () -> Bool = { true }) async {
+  /// Suspends until a message is queued (or, `evenWhenFinished`, the inbox is finished; or
+  /// `wakeWaiter` is called). `stillWaiting` is checked once the waiter is registered: false
+  /// resumes at once.
+  func waitForMessages(evenWhenFinished: Bool = true, stillWaiting: () -> Bool = { true }) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = shared.withLock { shared -> Bool in
-        if !shared.messages.isEmpty || shared.finished { return true }
+        if !shared.messages.isEmpty || (evenWhenFinished && shared.finished) { return true }
         shared.wake = continuation
         return false
       }

@@ -21,8 +21,9 @@ struct AppWorld: Sendable {
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
   var timeRate = "realtime"
 
-  /// The clock dates are shown and checked in: the store's when there is one.
-  var now: Date { (store?.clock ?? clock).now }
+  /// The clock the store's dates are checked in (an advance may not pass the ledger's last date):
+  /// the store's when there is one.
+  var storeNow: Date { (store?.clock ?? clock).now }
 }
 
 /// Runs the app: messages from the inbox go through `AppModel.update` one at a time, and each
@@ -45,14 +46,18 @@ final class AppRuntime: @unchecked Sendable {
   private let stateProblemHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
   /// The status reaches the inbox through this one subscription, in the store's order.
   private var statusSubscription: SubscriptionStatusStore.Subscription?
-  /// An `advance` on `play`'s clock, carried out step by step when the app is next idle.
-  private var pendingAdvance: (end: Date, report: String, announce: Bool)?
+  /// Advances on `play`'s clock, in order, carried out step by step when the app is next idle.
+  private var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
 
   init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), statusCache: StatusCache?,
        assignmentFile: AssignmentFile? = nil, animates: Bool, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+    // Subscribed before the status is read: a change in between is in both (a repeat is ignored),
+    // never in neither (a command controller may set it while the app is being built).
+    let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
     var initial = state
     initial.presentation.status = world.statusStore.status
     self.state = initial
+    statusSubscription = subscription
     self.world = world
     self.inbox = inbox
     self.animates = animates
@@ -61,7 +66,6 @@ final class AppRuntime: @unchecked Sendable {
     self.onEvent = onEvent
     world.ask?.setRequestHandler { [inbox] request in inbox.send(.askRequested(request)) }
     world.simulatedClock?.setParkHandler { [inbox] in inbox.wakeWaiter() }
-    statusSubscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
     // The store reaches the inbox when it changes: before the status it leads to.
     world.store?.setChangeHandler { [weak self] in self?.storeChanged() }
     // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
@@ -99,9 +103,9 @@ final class AppRuntime: @unchecked Sendable {
   func settle() async {
     while true {
       await settleMessages()
-      guard let advance = pendingAdvance else { return }
-      pendingAdvance = nil
-      await stepClock(to: advance.end)
+      guard !pendingAdvances.isEmpty, let clock = world.simulatedClock else { return }
+      let advance = pendingAdvances.removeFirst()
+      await stepClock(to: clock.now.addingTimeInterval(advance.seconds))
       send(.worldChanged(WorldReport(advance.report), announce: advance.announce))
     }
   }
@@ -110,7 +114,8 @@ final class AppRuntime: @unchecked Sendable {
     while true {
       drain()
       if isIdle { return }
-      await inbox.waitForMessages(stillWaiting: { !isIdle })
+      // A finished inbox (`q` in a script) does not end `play`: wait for messages all the same.
+      await inbox.waitForMessages(evenWhenFinished: false, stillWaiting: { !isIdle })
     }
   }
 
@@ -141,7 +146,9 @@ final class AppRuntime: @unchecked Sendable {
     let clock = ContinuousClock()
     let deadline = budget.map { clock.now + $0 }
     while let message = inbox.take() {
-      dispatch(message)
+      // What the message's effects send from this thread (the status a debug key sets, the
+      // store's change) is handled next, ahead of keys queued before it, as it happened at once.
+      inbox.sendingFirst { dispatch(message) }
       if let deadline, clock.now >= deadline { return }
     }
   }
@@ -187,7 +194,7 @@ final class AppRuntime: @unchecked Sendable {
 
   /// Runs one message through `update` and carries out its effects.
   func dispatch(_ message: AppMessage) {
-    let effects = AppModel.update(&state, message, now: world.now)
+    let effects = AppModel.update(&state, message, now: world.clock.now)
     for effect in effects { run(effect) }
   }
 
@@ -246,9 +253,9 @@ final class AppRuntime: @unchecked Sendable {
       world.statusStore.set(status)
       return nil
     case .advanceClock(let seconds):
-      let end = world.now.addingTimeInterval(seconds)
+      let end = world.storeNow.addingTimeInterval(seconds)
       guard end <= LedgerFile.latestDate else {
-        return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.now)) now)", failed: true)
+        return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
       }
       return advance(by: seconds, report: "clock advanced \(TimeRate.spell(seconds))", announce: announce)
     case .advanceToNextEvent:
@@ -283,8 +290,8 @@ final class AppRuntime: @unchecked Sendable {
   /// by deadline (`settle`); otherwise every clock jumps at once and the store catches up with
   /// the renewals and expiries that fell due.
   private func advance(by seconds: Double, report: String, announce: Bool) -> WorldReport? {
-    if let clock = world.simulatedClock {
-      pendingAdvance = (clock.now.addingTimeInterval(seconds), report, announce)
+    if world.simulatedClock != nil {
+      pendingAdvances.append((seconds, report, announce))
       return nil
     }
     for clock in world.adjustableClocks { clock.advance(by: seconds) }

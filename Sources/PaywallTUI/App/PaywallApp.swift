@@ -60,11 +60,17 @@ public final class PaywallApp {
 
   /// Runs in the terminal until the user quits; the terminal is restored on every exit path.
   /// Returns the exit code: 0, 128 + N after signal N, 141 when stdout's reader went away before
-  /// the summary line, 1 when it could not be written otherwise (or the options were wrong: the
-  /// reason is on stderr). Throws when stdin/stdout are not a terminal, TERM is unknown or cannot
+  /// the summary line, 1 when it could not be written otherwise or the state could not be set up,
+  /// 2 when `options.paywall` names no paywall of the project (the reason is on stderr). Throws when stdin/stdout are not a terminal, TERM is unknown or cannot
   /// move the cursor.
   @discardableResult
   public func run() throws(TerminalUnavailable) -> Int32 {
+    if let id = options.paywall, project.paywall(id: id) == nil {
+      let ids = project.paywalls.map(\.id)
+      let message = "error: PaywallApp.Options.paywall \(quoting: id) is not a paywall of \(project.name)\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))"
+      _ = FileSystem.writeAll(message + "\n", to: STDERR_FILENO)
+      return 2
+    }
     let inbox = AppInbox()
     let terminal = CursesTerminal { inbox.send($0.message) }
     try terminal.begin()

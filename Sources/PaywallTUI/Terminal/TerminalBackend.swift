@@ -27,7 +27,8 @@ protocol TerminalBackend: AnyObject, Sendable {
   func waitUntilStarted() throws(TerminalUnavailable)
   /// The size once open; later sizes come as `.resized` events.
   var size: Size { get }
-  /// Shows `frame` as soon as it can; a newer frame replaces one not yet shown.
+  /// Shows `frame` as soon as it can (the ncurses backend skips a frame it has not drawn yet
+  /// when a newer one comes; the recording one keeps every frame).
   func present(_ frame: Frame)
   /// Shows `frame` and returns once it is written.
   func presentAndWait(_ frame: Frame)
