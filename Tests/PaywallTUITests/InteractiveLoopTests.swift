@@ -6,10 +6,16 @@ import Testing
 
 /// The interactive loop in-process, against the recording terminal: keys in, frames out, the
 /// ending's code. What tmux tests end to end (`TerminalEndToEndTests`) is here frame by frame.
+///
+/// The loop runs on the concurrency pool, which other suites' blocking tests (processes waited
+/// for, tmux) can hold for tens of seconds on a 2-core machine: every wait here is bounded by
+/// `patience`, long enough to outlast that, and returns as soon as what it waits for happens.
 @Suite("Interactive loop")
 struct InteractiveLoopTests {
   /// A session as `run` builds it (in memory: no state directory), its loop running on a thread of
   /// its own, and the terminal the test types into.
+  static let patience: Duration = .seconds(120)
+
   final class Session: Sendable {
     let terminal: RecordingTerminal
     let runtime: AppRuntime
@@ -36,9 +42,9 @@ struct InteractiveLoopTests {
 
     func press(_ keys: Key...) { for key in keys { terminal.send(.key(key)) } }
 
-    /// The newest frame once one shows `text` (waits up to 10 s for it).
+    /// The newest frame once one shows `text` (waits up to `patience` for it).
     func screen(showing text: String) async -> String? {
-      let deadline = ContinuousClock.now + .seconds(10)
+      let deadline = ContinuousClock.now + InteractiveLoopTests.patience
       while ContinuousClock.now < deadline {
         if let last = terminal.frames.last?.text, last.contains(text) { return last }
         try? await Task.sleep(nanoseconds: 2_000_000)
@@ -46,10 +52,10 @@ struct InteractiveLoopTests {
       return nil
     }
 
-    /// How the loop ended (waits up to 10 s for it to end, without holding a thread of the
+    /// How the loop ended (waits up to `patience` for it to end, without holding a thread of the
     /// concurrency pool: the loop itself needs one).
     func end() async -> InteractiveLoop.Ending? {
-      let deadline = ContinuousClock.now + .seconds(10)
+      let deadline = ContinuousClock.now + InteractiveLoopTests.patience
       while ContinuousClock.now < deadline {
         let (done, ending) = result.ending.withLock { $0 }
         if done { return ending }
@@ -61,7 +67,7 @@ struct InteractiveLoopTests {
 
   @Test func keysDrawFramesAndQuittingEndsWithTheSummary() async throws {
     let session = try Session(["--fresh", "--status", "inactive"])
-    #expect(await session.terminal.waitForFrames(1), "the first frame")
+    #expect(await session.terminal.waitForFrames(1, within: 120), "the first frame")
     let first = try #require(session.terminal.frames.first).text
     #expect(first.contains("Unlock Acme Pro") && first.contains("● Annual"), "\(first)")
     session.press(.character("2"))
@@ -79,7 +85,7 @@ struct InteractiveLoopTests {
   /// A signal is a typed termination: the loop quits through its model and exits 128 + N.
   @Test func aSignalEndsTheLoopWithItsCode() async throws {
     let session = try Session(["--status", "inactive"])
-    #expect(await session.terminal.waitForFrames(1))
+    #expect(await session.terminal.waitForFrames(1, within: 120))
     session.terminal.send(.terminate(Termination(signal: SIGTERM)))
     let ending = try #require(await session.end())
     #expect(ending.exitCode == 128 + SIGTERM)
@@ -91,18 +97,19 @@ struct InteractiveLoopTests {
   /// spinner turns; once nothing moves, no more frames come.
   @Test func theSpinnerTurnsOnlyWhileAPurchaseWaits() async throws {
     let session = try Session(["--controller", "ask", "--status", "inactive"])
-    #expect(await session.terminal.waitForFrames(1))
+    #expect(await session.terminal.waitForFrames(1, within: 120))
     session.press(.enter)
     #expect(await session.screen(showing: "Result:") != nil, "the ask dialog opens")
     let count = session.terminal.frames.count
-    #expect(await session.terminal.waitForFrames(count + 3), "ticks redraw the spinner")
+    #expect(await session.terminal.waitForFrames(count + 3, within: 120), "ticks redraw the spinner")
     let glyphs = Set(session.terminal.frames.suffix(3).compactMap { frame in AppView.spinner.first { frame.text.contains($0) } })
     #expect(glyphs.count >= 2, "the spinner moved: \(glyphs)")
     session.press(.enter)  // purchased, with the product's entitlements
     #expect(await session.screen(showing: "closed: purchased") != nil)
-    try await Task.sleep(nanoseconds: 300_000_000)
+    // The last tick asked for while busy may still come (one redraw); after it, nothing.
+    try await Task.sleep(nanoseconds: 1_000_000_000)
     let idle = session.terminal.frames.count
-    try await Task.sleep(nanoseconds: 300_000_000)
+    try await Task.sleep(nanoseconds: 500_000_000)
     #expect(session.terminal.frames.count == idle, "no frames while nothing happens")
     session.press(.escape)
     #expect(await session.end()?.exitCode == 0)
