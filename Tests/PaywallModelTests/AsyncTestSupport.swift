@@ -36,7 +36,7 @@ extension Locked where Value: RangeReplaceableCollection {
 
 /// Polls `condition` every couple of milliseconds until it holds or `seconds` pass.
 /// Returns whether it held; the caller `#expect`s the result with its own message.
-func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
   let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
   while ContinuousClock.now < end {
     if condition() { return true }
@@ -48,7 +48,7 @@ func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> B
 /// Awaits `body` for at most `seconds` of wall time. Returns its value, or records an issue and
 /// returns nil when the deadline passes first. The body runs in its own task, so even one that
 /// ignores cancellation (a continuation nobody resumes) cannot keep the test from finishing.
-func within<T: Sendable>(_ seconds: Double = 10, _ what: String = "the awaited work",
+func within<T: Sendable>(_ seconds: Double = 60, _ what: String = "the awaited work",
                          sourceLocation: Testing.SourceLocation = #_sourceLocation,
                          _ body: @escaping @Sendable () async -> T) async -> T? {
   let slot = Locked<CheckedContinuation<T?, Never>?>(nil)
