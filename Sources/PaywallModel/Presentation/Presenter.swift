@@ -30,7 +30,9 @@ public enum Presenter {
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
       guard var session = state.session else { return [] }
-      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options), session, &state, now: now)
+      let triggers = Set(state.project.campaigns.map(\.placement))
+      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers), session, &state,
+                   now: now)
     case .restoreFinished(let result, let status):
       guard var session = state.session else { return [] }
       return apply(PaywallFlow.restoreFinished(result, status: status, in: &session, options: state.options), session, &state, now: now)
