@@ -32,6 +32,9 @@ public struct RegistrationOutcome: Sendable, Hashable {
     case waiting
     /// The handler's `onError`: the feature did not run. `code` is the SDK's error name.
     case failed(code: String, message: String)
+    /// The placement is named like a built-in event: the SDK drops it with no callback and no
+    /// feature, and only logs an error (`TrackingLogic.checkNotSuperwallEvent`).
+    case ignoredBuiltInName
     /// The handler's `onSkip`; the feature ran.
     case skipped(SkipReason)
     /// A paywall is on screen for it.

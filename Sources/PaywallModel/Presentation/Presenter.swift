@@ -5,7 +5,8 @@ import Foundation
 /// app's clock (the simulated one in `play`); nothing here reads the wall clock.
 ///
 /// `register` in the SDK's order (`Paywall/Presentation/Internal/InternalPresentation.swift` and
-/// its operators in superwall/Superwall-iOS): a built-in name is refused, a paywall already on
+/// its operators in superwall/Superwall-iOS): a built-in name is dropped with no callback
+/// (`Paywall/Presentation/PublicPresentation.swift`, `TrackingLogic.checkNotSuperwallEvent`), a paywall already on
 /// screen is an error (`CheckNoPaywallAlreadyPresented.swift`), an unknown status waits up to 5 s
 /// for a known one (`WaitForSubsStatusAndConfig.swift`); then the campaign decides
 /// (`EvaluateRules.swift`): skip (the feature runs) or present. The paywall's purchase, restore and
@@ -71,7 +72,10 @@ public enum Presenter {
   static func register(_ placement: String, params: [String: String], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params)
     if PlacementNames.builtIn.contains(placement) {
-      return fail(registration, code: "isBuiltInEvent", message: "'\(placement)' is a built-in event name and cannot be registered", &state)
+      // The SDK returns before tracking anything: no handler callback, no feature; only its log
+      // says why (`PublicPresentation.swift` `trackAndPresentPaywall`). The outcome tells the tester.
+      state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .ignoredBuiltInName)
+      return []
     }
     if let session = state.session, !session.isDismissed {
       return fail(registration, code: "paywallAlreadyPresented",
