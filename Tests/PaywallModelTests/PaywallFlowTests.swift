@@ -80,6 +80,29 @@ struct PaywallFlowTests {
     #expect(session.result == nil && session.alert == nil && session.activity == .idle)
   }
 
+  /// A controller that returns `.failed` with StoreKit's user-cancel error has cancelled: the SDK's
+  /// `TransactionErrorLogic.handle` answers `.cancelled` for it (`transaction_abandon`, no alert).
+  @Test func failedWithTheUserCancelErrorIsCancelled() {
+    var session = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
+    let done = PaywallFlow.purchaseFinished(.failed(StoreError.userCancelled), in: &session, options: PaywallOptions())
+    #expect(Self.names(done) == ["transaction_abandon"])
+    #expect(session.alert == nil && session.result == nil && session.activity == .idle)
+  }
+
+  /// The failure and pending alerts close with the SDK's `alert_action_done`, "Done"
+  /// (`Resources/Localizations/en.lproj/Localizable.strings`).
+  @Test func theFailureAndPendingAlertsCloseWithDone() {
+    var failed = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &failed, options: PaywallOptions())
+    _ = PaywallFlow.purchaseFinished(.failed(PurchaseError("Card declined")), in: &failed, options: PaywallOptions())
+    #expect(failed.alert?.button == "Done")
+    var pending = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &pending, options: PaywallOptions())
+    _ = PaywallFlow.purchaseFinished(.pending, in: &pending, options: PaywallOptions())
+    #expect(pending.alert?.button == "Done")
+  }
+
   @Test func pendingFailsAndShowsWaitingForApproval() {
     var session = Self.open()
     _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
@@ -104,6 +127,22 @@ struct PaywallFlowTests {
     _ = PaywallFlow.handle(.purchase(slot: nil), in: &quiet, options: options)
     #expect(Self.names(PaywallFlow.purchaseFinished(.failed(PurchaseError("x")), in: &quiet, options: options)) == ["transaction_fail"])
     #expect(quiet.alert == nil)
+  }
+
+  /// A campaign on `transaction_fail` silences the failure alert whatever its audience
+  /// (`StoreKit/Transactions/TransactionErrorLogic.swift` reads only the trigger names).
+  @Test func aTransactionFailCampaignSilencesTheFailureAlert() {
+    var session = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
+    let done = PaywallFlow.purchaseFinished(.failed(PurchaseError("Card declined")), in: &session, options: PaywallOptions(),
+                                            triggers: ["transaction_fail", "onboarding"])
+    #expect(Self.names(done) == ["transaction_fail"])
+    #expect(session.alert == nil)
+    var other = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &other, options: PaywallOptions())
+    _ = PaywallFlow.purchaseFinished(.failed(PurchaseError("Card declined")), in: &other, options: PaywallOptions(),
+                                     triggers: ["transaction_abandon"])
+    #expect(other.alert?.title == "An error occurred", "only a transaction_fail campaign silences it")
   }
 
   @Test func restoredPurchaseTakesTheRestorePath() {

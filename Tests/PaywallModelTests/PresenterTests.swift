@@ -32,8 +32,10 @@ struct PresenterTests {
     var state = try Self.home(campaigns: false)
     let effects = Self.send(.register(placement: "campaign_trigger", params: ["from": "home"]), &state)
     #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    // The SDK drops a built-in name with no callback (`TrackingLogic.checkNotSuperwallEvent`).
     let builtIn = Self.send(.register(placement: "paywall_open", params: [:]), &state)
-    #expect(Self.events(builtIn) == ["handler.onError"])
+    #expect(Self.events(builtIn) == [])
+    #expect(state.outcome?.kind == .ignoredBuiltInName)
     Self.send(.open(paywallID: "onboarding", selected: nil), &state)
     let busy = Self.send(.register(placement: "x", params: [:]), &state)
     #expect(Self.events(busy) == ["handler.onError"])
@@ -61,20 +63,47 @@ struct PresenterTests {
     #expect(Self.events(Self.send(.statusChanged(.inactive), &late)) == ["subscriptionStatus_didChange"], "nothing waits any more")
   }
 
+  /// The win-back an abandoned purchase opens takes over the first `register`: the SDK hands the
+  /// last presentation's state publisher on (`Analytics/Internal Tracking/Tracking.swift`), so the
+  /// handler hears `onPresent` for the win-back and its result; the win-back never chains again
+  /// (`TrackingLogic.canTriggerPaywall`).
   @Test func anAbandonedPurchaseChainsToTheWinBackOnce() throws {
     var state = try Self.home()
     Self.send(.register(placement: "onboarding", params: [:]), &state)
     Self.send(.paywall(.purchase(slot: nil)), &state)
     let abandon = Self.send(.purchaseFinished(.cancelled), &state)
-    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onDismiss", "trigger_fire",
-                                     "paywallPresentationRequest", "paywall_open"])
+    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onWillDismiss", "handler.onDismiss",
+                                     "trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
     #expect(state.session?.id == "winback")
-    #expect(state.registration?.isImplicit == true)
+    #expect(state.registration?.placement == "onboarding")
     Self.send(.paywall(.purchase(slot: nil)), &state)
     let again = Self.send(.purchaseFinished(.cancelled), &state)
     #expect(Self.events(again) == ["transaction_abandon"], "a paywall shown by an implicit placement never chains")
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    let bought = Self.send(.purchaseFinished(.purchased), &state)
+    #expect(Self.events(bought).suffix(4) == ["paywall_close", "handler.onWillDismiss", "handler.onDismiss", "feature.run"])
+    let dismiss = bought.compactMap { if case .emit(let e) = $0, e.name.rawValue == "handler.onDismiss" { e } else { nil } }.first
+    #expect(dismiss?["placement"] == "onboarding" && dismiss?["paywall_id"] == "winback" && dismiss?["result"] == "purchased")
+  }
+
+  /// The replacement takes the first paywall's gating (`PaywallOverrides(featureGatingBehavior:)`
+  /// in `Tracking.swift`): a non-gated paywall opened from a gated one does not run the feature when
+  /// declined, and one opened from a non-gated paywall does.
+  @Test(arguments: [("export_pdf", false), ("onboarding", true)])
+  func theReplacementKeepsTheFirstPaywallsGating(placement: String, runs: Bool) throws {
+    var project = try Self.demoProject()
+    project.campaigns = project.campaigns.map { campaign in
+      guard campaign.placement == "transaction_abandon" else { return campaign }
+      return Campaign(placement: "transaction_abandon", audiences: [Audience(filter: nil, outcome: .paywalls([.init(paywallID: "onboarding", percent: 100)], holdout: 0))])
+    }
+    var state = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    Self.send(.register(placement: placement, params: [:]), &state)
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    Self.send(.purchaseFinished(.cancelled), &state)
+    #expect(state.session?.id == "onboarding")
+    #expect(state.registration?.placement == placement)
     let decline = Self.send(.paywall(.close), &state)
-    #expect(Self.events(decline) == ["paywall_decline", "paywall_close"], "no handler and no feature for an implicit paywall")
+    #expect(Self.events(decline).contains("feature.run") == runs)
   }
 
   @Test func aPlacementButtonOnAPaywallSkipsOrRefuses() throws {
@@ -99,9 +128,10 @@ struct PresenterTests {
     Self.send(.register(placement: "onboarding", params: [:]), &state)
     Self.send(.paywall(.purchase(slot: nil)), &state)  // the annual plan is selected
     let abandon = Self.send(.purchaseFinished(.cancelled), &state)
-    #expect(Self.events(abandon).suffix(3) == ["trigger_fire", "paywallPresentationRequest", "paywall_open"])
+    #expect(Self.events(abandon).suffix(4) == ["trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
     #expect(state.session?.id == "winback")
-    #expect(state.registration?.params["product_id"] == "com.acme.pro.annual")
+    #expect(state.presentedBy?.params["product_id"] == "com.acme.pro.annual")
+    #expect(state.registration?.placement == "onboarding", "the win-back answers to the first register")
 
     var monthly = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
     Self.send(.register(placement: "onboarding", params: [:]), &monthly)

@@ -186,6 +186,16 @@ struct AppModelTests {
     #expect(Self.events(problem) == ["controller_error"])
   }
 
+  /// The SDK drops a placement named like a built-in event with no callback
+  /// (`TrackingLogic.checkNotSuperwallEvent`): no event says so, so the status bar and the log do.
+  @Test func aBuiltInPlacementNameIsIgnoredAndTheLogSaysSo() throws {
+    var state = AppState(project: try Fixtures.demoProject())
+    let effects = AppModel.update(&state, .register(placement: "paywall_open", params: [:]))
+    #expect(Self.events(effects).isEmpty)
+    #expect(state.notice?.contains("built-in event name") == true)
+    #expect(state.log.last == "! \(state.notice ?? "")")
+  }
+
   @Test func signalsQuitWithTheirReason() throws {
     var state = try Self.opened()
     let effects = AppModel.update(&state, .terminate(Termination(signal: SIGTERM)))

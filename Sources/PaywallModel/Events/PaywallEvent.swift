@@ -21,6 +21,8 @@ public enum EventName: String, Sendable, CaseIterable {
   case triggerFire = "trigger_fire"
   case paywallPresentationRequest = "paywallPresentationRequest"
   case handlerOnPresent = "handler.onPresent"
+  /// The handler's `onWillDismiss`, just before `onDismiss` (`PaywallPresentationHandler`).
+  case handlerOnWillDismiss = "handler.onWillDismiss"
   case handlerOnDismiss = "handler.onDismiss"
   case handlerOnSkip = "handler.onSkip"
   case handlerOnError = "handler.onError"

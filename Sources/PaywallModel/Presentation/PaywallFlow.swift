@@ -52,6 +52,10 @@ public struct PaywallAlert: Sendable, Hashable {
   public static let pendingMessage = "Thank you! This purchase is pending approval from your parent. Please try again once it is approved."
   /// The SDK's title for a failed purchase; the error's message is the text.
   public static let failureTitle = "An error occurred"
+  /// The failure and pending alerts' one button: the SDK's `alert_action_done`
+  /// (`Resources/Localizations/en.lproj/Localizable.strings`), which `TransactionManager`'s
+  /// `presentAlert` uses when no title is given.
+  public static let doneButton = "Done"
 }
 
 /// What the controller is doing for the paywall right now.
@@ -106,9 +110,10 @@ public enum FlowEffect: Sendable, Hashable {
 ///
 /// - purchase: `transaction_start`, then for `purchased` `transaction_complete` and one of
 ///   `freeTrial_start` / `subscription_start` / `nonRecurringProduct_purchase` (and dismiss when
-///   `automaticallyDismiss`); `cancelled` `transaction_abandon`; `pending` `transaction_fail` and
-///   "Waiting for Approval"; `failed` `transaction_fail` and "An error occurred" (when
-///   `shouldShowPurchaseFailureAlert`); `restored` (v3) the restore success path.
+///   `automaticallyDismiss`); `cancelled`, or `failed` with StoreKit's user-cancel error,
+///   `transaction_abandon`; `pending` `transaction_fail` and "Waiting for Approval"; `failed`
+///   `transaction_fail` and "An error occurred" (when `shouldShowPurchaseFailureAlert` and no
+///   campaign is on `transaction_fail`); `restored` (v3) the restore success path.
 /// - restore: `restore_start`, then `restore_complete` + `transaction_restore` + dismiss only when
 ///   the controller restored **and** the status has an active entitlement; else `restore_fail` and
 ///   the restore-failed alert.
@@ -156,9 +161,11 @@ public enum PaywallFlow {
   }
 
   /// The controller's `PurchaseResult` for the purchase in flight: its events, alert and dismissal
-  /// as listed above. Nothing when no purchase is in flight.
+  /// as listed above. Nothing when no purchase is in flight. `triggers` are the placements the
+  /// project has campaigns on (the SDK's `makeTriggers()`): with one on `transaction_fail` a failure
+  /// shows no alert, whether or not its audience matches.
   public static func purchaseFinished(_ result: PurchaseResult, in session: inout PaywallSession,
-                                      options: PaywallOptions) -> [FlowEffect] {
+                                      options: PaywallOptions, triggers: Set<String> = []) -> [FlowEffect] {
     guard case .purchasing(let name, _) = session.activity, let slot = session.paywall.slot(named: name) else { return [] }
     session.activity = .idle
     switch result {
@@ -178,14 +185,21 @@ public enum PaywallFlow {
       return effects
     case .cancelled:
       return [.emit(event(.transactionAbandon, session, slot: slot))]
+    // StoreKit's user-cancel error is a cancel, not a failure: the SDK's
+    // `StoreKit/Transactions/TransactionErrorLogic.swift` answers `.cancelled` for it.
+    case .failed(let error as StoreError) where error == .userCancelled:
+      return [.emit(event(.transactionAbandon, session, slot: slot))]
     case .pending:
       session.alert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
-                                   message: PaywallAlert.pendingMessage, button: "OK")
+                                   message: PaywallAlert.pendingMessage, button: PaywallAlert.doneButton)
       return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", "Needs parental approval")]))]
     case .failed(let error):
       let message = error.displayMessage
-      if options.shouldShowPurchaseFailureAlert {
-        session.alert = PaywallAlert(kind: .purchaseFailed, title: PaywallAlert.failureTitle, message: message, button: "OK")
+      // `TransactionErrorLogic.handle`: the alert shows only when the option is on and the project
+      // has no campaign on `transaction_fail` (audience not considered).
+      if options.shouldShowPurchaseFailureAlert && !triggers.contains(EventName.transactionFail.rawValue) {
+        session.alert = PaywallAlert(kind: .purchaseFailed, title: PaywallAlert.failureTitle, message: message,
+                                     button: PaywallAlert.doneButton)
       }
       return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", .string(message))]))]
     case .restored:

@@ -10,8 +10,9 @@ public struct Registration: Sendable, Hashable {
   /// The `params` given to `register`, which audience filters read as `params.NAME`; for an
   /// implicit placement, its event's string parameters.
   public var params: [String: String]
-  /// Presented by an implicit placement (`transaction_abandon`…): no handler, no feature, and
-  /// it never chains to another paywall.
+  /// An implicit placement (`transaction_abandon`…) fired by an event, not by `register`: it has
+  /// no handler of its own. The paywall it presents answers to the `register` of the paywall it
+  /// replaced, and never chains to another paywall.
   public var isImplicit = false
 
   /// A registration as `register` makes it; `isImplicit` for one an event fired.
@@ -31,6 +32,9 @@ public struct RegistrationOutcome: Sendable, Hashable {
     case waiting
     /// The handler's `onError`: the feature did not run. `code` is the SDK's error name.
     case failed(code: String, message: String)
+    /// The placement is named like a built-in event: the SDK drops it with no callback and no
+    /// feature, and only logs an error (`TrackingLogic.checkNotSuperwallEvent`).
+    case ignoredBuiltInName
     /// The handler's `onSkip`; the feature ran.
     case skipped(SkipReason)
     /// A paywall is on screen for it.
@@ -85,9 +89,18 @@ public struct PresentationState: Sendable {
   public var session: PaywallSession?
   /// The last paywall that closed, until another opens.
   public var closed: ClosedPaywall?
-  /// Why the paywall on screen was presented: by `register` (its feature, its gating) or by an
-  /// implicit placement. Nil when opened directly (`--paywall`, `open`).
+  /// The `register` the paywall on screen answers to: its handler hears the result and its feature
+  /// runs. A paywall an implicit placement opened in place of another keeps the first one's (the
+  /// SDK hands the last presentation's state publisher on: `Analytics/Internal Tracking/Tracking.swift`).
+  /// Nil when opened directly (`--paywall`, `open`).
   public var registration: Registration?
+  /// The implicit placement, with its event's parameters, whose campaign opened the paywall on
+  /// screen; nil for a paywall `register` or `open` showed. Such a paywall never chains again
+  /// (`TrackingLogic.canTriggerPaywall`).
+  public var presentedBy: Registration?
+  /// The feature gating the paywall on screen ends its registration with: for a replacement, the
+  /// first paywall's (`PaywallOverrides(featureGatingBehavior:)` in `Tracking.swift`); nil: its own.
+  public var inheritedGating: FeatureGating?
   /// A `register` waiting (up to the status timeout) for a known subscription status.
   public var waiting: Registration?
   /// Sticky audience assignments for this user.

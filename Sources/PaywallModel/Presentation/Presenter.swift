@@ -5,12 +5,14 @@ import Foundation
 /// app's clock (the simulated one in `play`); nothing here reads the wall clock.
 ///
 /// `register` in the SDK's order (`Paywall/Presentation/Internal/InternalPresentation.swift` and
-/// its operators in superwall/Superwall-iOS): a built-in name is refused, a paywall already on
+/// its operators in superwall/Superwall-iOS): a built-in name is dropped with no callback
+/// (`Paywall/Presentation/PublicPresentation.swift`, `TrackingLogic.checkNotSuperwallEvent`), a paywall already on
 /// screen is an error (`CheckNoPaywallAlreadyPresented.swift`), an unknown status waits up to 5 s
 /// for a known one (`WaitForSubsStatusAndConfig.swift`); then the campaign decides
 /// (`EvaluateRules.swift`): skip (the feature runs) or present. The paywall's purchase, restore and
 /// close run in `PaywallFlow`, the presenter's child; what they end in comes back here: the
-/// handler's `onDismiss`, the feature, and implicit placements that replace the paywall.
+/// handler's `onWillDismiss` and `onDismiss`, the feature, and implicit placements that replace the
+/// paywall and take over its registration.
 public enum Presenter {
   /// Applies one action to `state` and returns the work it asks for, in order: events to emit,
   /// a purchase or restore for the controller, the status and assignments to save, a status
@@ -30,7 +32,9 @@ public enum Presenter {
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
       guard var session = state.session else { return [] }
-      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options), session, &state, now: now)
+      let triggers = Set(state.project.campaigns.map(\.placement))
+      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers), session, &state,
+                   now: now)
     case .restoreFinished(let result, let status):
       guard var session = state.session else { return [] }
       return apply(PaywallFlow.restoreFinished(result, status: status, in: &session, options: state.options), session, &state, now: now)
@@ -68,7 +72,10 @@ public enum Presenter {
   static func register(_ placement: String, params: [String: String], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params)
     if PlacementNames.builtIn.contains(placement) {
-      return fail(registration, code: "isBuiltInEvent", message: "'\(placement)' is a built-in event name and cannot be registered", &state)
+      // The SDK returns before tracking anything: no handler callback, no feature; only its log
+      // says why (`PublicPresentation.swift` `trackAndPresentPaywall`). The outcome tells the tester.
+      state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .ignoredBuiltInName)
+      return []
     }
     if let session = state.session, !session.isDismissed {
       return fail(registration, code: "paywallAlreadyPresented",
@@ -105,8 +112,17 @@ public enum Presenter {
     return false
   }
 
+  /// What a replacement paywall takes over from the paywall it replaces: its registration (nil for
+  /// a paywall opened directly) and its feature gating.
+  struct Handover {
+    var registration: Registration?
+    var gating: FeatureGating
+  }
+
   /// The campaign's decision for a registration with a known status, and what follows from it.
-  static func evaluate(_ registration: Registration, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+  /// `handover` is given for an implicit placement replacing a paywall.
+  static func evaluate(_ registration: Registration, _ state: inout PresentationState, now: Date,
+                       handover: Handover? = nil) -> [PresentationEffect] {
     let placement = registration.placement
     let before = state.assignments
     let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context(for: registration, state),
@@ -133,11 +149,20 @@ public enum Presenter {
     case .present(let paywallID):
       effects.append(.emit(PaywallEvent(.paywallPresentationRequest, base + [("status", "presentation"),
                                                                             ("paywall_id", .string(paywallID))])))
-      effects += open(paywallID, selected: nil, registration: registration, &state, now: now)
-      if !registration.isImplicit {
-        effects.append(.emit(PaywallEvent(.handlerOnPresent, base + [("paywall_id", .string(paywallID))])))
+      if registration.isImplicit {
+        effects += open(paywallID, selected: nil, registration: handover?.registration, presentedBy: registration,
+                        gating: handover?.gating, &state, now: now)
+      } else {
+        effects += open(paywallID, selected: nil, registration: registration, &state, now: now)
       }
-      state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .presented(paywallID: paywallID))
+      // The handler whose paywall this is hears `onPresent`: a replacement's is the first
+      // register's, which receives the new paywall's `presented` state (`PublicPresentation.swift`).
+      let owner = registration.isImplicit ? handover?.registration : registration
+      if let owner {
+        effects.append(.emit(PaywallEvent(.handlerOnPresent, [("placement", .string(owner.placement)), ("paywall_id", .string(paywallID))])))
+      }
+      let reported = owner ?? registration
+      state.outcome = RegistrationOutcome(registrationID: reported.id, placement: reported.placement, kind: .presented(paywallID: paywallID))
       return effects
     }
   }
@@ -164,8 +189,8 @@ public enum Presenter {
 
   // MARK: - Opening and the flow's results
 
-  static func open(_ id: String, selected: String?, registration: Registration? = nil, _ state: inout PresentationState,
-                   now: Date) -> [PresentationEffect] {
+  static func open(_ id: String, selected: String?, registration: Registration? = nil, presentedBy: Registration? = nil,
+                   gating: FeatureGating? = nil, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     guard state.session == nil || state.session?.isDismissed == true,
           var definition = state.project.paywall(id: id) else { return [] }
     if !state.overrides.isEmpty {
@@ -177,19 +202,25 @@ public enum Presenter {
     state.closed = nil
     state.lastPaywallID = id
     state.registration = registration
+    state.presentedBy = presentedBy
+    state.inheritedGating = gating
     return apply(effects, session, &state, now: now)
   }
 
   /// Stores the session and turns the flow's effects into the presenter's; a dismissal clears the
   /// screen. Also where a registration ends: the handler hears the result, the feature runs as the
   /// SDK runs it (after purchased or restored; after declined only when non-gated), and an implicit
-  /// placement (`transaction_abandon`, `transaction_fail`, `paywall_decline`) with a campaign
-  /// replaces the paywall with its own, once.
+  /// placement (`transaction_abandon`, `transaction_fail`, `paywall_decline`) with a campaign that
+  /// presents replaces the paywall with its own, which takes over the registration and its gating
+  /// (`Analytics/Internal Tracking/Tracking.swift`: `closePaywallThenTriggerPaywall` passes the last
+  /// state publisher and `PaywallOverrides(featureGatingBehavior:)` on). A paywall an implicit
+  /// placement opened never chains again (`TrackingLogic.canTriggerPaywall`).
   static func apply(_ effects: [FlowEffect], _ session: PaywallSession, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     state.session = session
     let registration = state.registration
+    let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     var chained: Registration?
-    if registration?.isImplicit != true {
+    if state.presentedBy == nil {
       for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
         let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
                                 uniquingKeysWith: { first, _ in first })
@@ -206,7 +237,11 @@ public enum Presenter {
       switch effect {
       case .purchase(let product, let slot): out.append(.purchase(product, slot: slot))
       case .restore: out.append(.restore)
-      case .emit(let event):
+      case .emit(var event):
+        if event.name == .paywallClose, chained != nil {
+          // Declined for the next paywall: the SDK's close reason says so.
+          event = PaywallEvent(.paywallClose, event.params + [("close_reason", "forNextPaywall")])
+        }
         out.append(.emit(event))
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
@@ -214,8 +249,8 @@ public enum Presenter {
       case .dismissed(let result):
         dismissed = true
         state.closed = ClosedPaywall(paywallID: session.id, result: result)
-        state.session = nil
-        out += finish(registration, paywallID: session.id, result: result, forNextPaywall: chained != nil, &state)
+        clearScreen(&state)
+        out += finish(registration, paywallID: session.id, result: result, gating: gating, forNextPaywall: chained != nil, &state)
       }
     }
     if let next = chained {
@@ -226,24 +261,35 @@ public enum Presenter {
                                                       ("paywall_name", .string(current.paywall.definition.name)),
                                                       ("result", "declined"), ("close_reason", "forNextPaywall")])))
         state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
-        state.session = nil
-        out += finish(registration, paywallID: current.id, result: .declined, forNextPaywall: true, &state)
+        clearScreen(&state)
+        out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
       }
-      out += evaluate(next, &state, now: now)
+      out += evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating))
     }
     return out
   }
 
-  /// The handler's `onDismiss` and the feature, for a paywall that `register` presented.
-  static func finish(_ registration: Registration?, paywallID: String, result: PaywallResult, forNextPaywall: Bool,
-                     _ state: inout PresentationState) -> [PresentationEffect] {
+  /// Nothing on screen, and nothing the closed paywall answered to.
+  static func clearScreen(_ state: inout PresentationState) {
+    state.session = nil
     state.registration = nil
+    state.presentedBy = nil
+    state.inheritedGating = nil
+  }
+
+  /// The handler's `onWillDismiss` and `onDismiss` and the feature, for a paywall that answers to
+  /// `registration`: the paywall sends `willDismiss` then `dismissed` to the register's state
+  /// publisher (`Paywall/View Controller/PaywallViewController.swift`), and the register's sink in
+  /// `Paywall/Presentation/PublicPresentation.swift` runs the feature. `gating` is the paywall's, or
+  /// the one it inherited.
+  static func finish(_ registration: Registration?, paywallID: String, result: PaywallResult, gating: FeatureGating,
+                     forNextPaywall: Bool, _ state: inout PresentationState) -> [PresentationEffect] {
     guard let registration, !registration.isImplicit else { return [] }
-    let gating = state.project.paywall(id: paywallID)?.featureGating ?? .nonGated
     var params: [(String, JSONOutput)] = [("placement", .string(registration.placement)), ("paywall_id", .string(paywallID)),
                                           ("result", .string(result.name))]
     if forNextPaywall { params.append(("close_reason", "forNextPaywall")) }
-    var effects: [PresentationEffect] = [.emit(PaywallEvent(.handlerOnDismiss, params))]
+    var effects: [PresentationEffect] = [.emit(PaywallEvent(.handlerOnWillDismiss, params)),
+                                         .emit(PaywallEvent(.handlerOnDismiss, params))]
     let runs: Bool = switch result {
     case .purchased, .restored: !forNextPaywall
     case .declined: !forNextPaywall && gating == .nonGated

@@ -102,7 +102,10 @@ enum AppModel {
       }
     }
     if state.session == nil { state.focus = nil }
-    if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) { state.notice = notice }
+    if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) {
+      // A dropped built-in name leaves no event behind: the log says so too.
+      if case .ignoredBuiltInName = now.kind { tell(notice, &state) } else { state.notice = notice }
+    }
     return out
   }
 

@@ -46,7 +46,7 @@ struct ExplainCommand: CLICommand {
       throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
     if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
-      try Console.out("placement \(quoting: placement): a built-in event name; register refuses it (isBuiltInEvent) and the feature does not run")
+      try Console.out("placement \(quoting: placement): a built-in event name; register ignores it (no callback) and the feature does not run")
       return
     }
     let directory = try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)

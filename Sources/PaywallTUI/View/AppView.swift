@@ -218,6 +218,8 @@ enum AppView {
       return ["\(placement): waiting for the subscription status…"]
     case .failed(let code, let message):
       return ["\(placement): error (\(code))", message, "the feature did not run"]
+    case .ignoredBuiltInName:
+      return ["\(placement): a built-in event name; register ignored it", "no callback, the feature did not run"]
     case .skipped(let reason):
       return ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
     case .presented(let paywallID):
@@ -234,6 +236,8 @@ enum AppView {
     switch outcome.kind {
     case .waiting: "placement \(outcome.placement): waiting up to 5 s for the subscription status"
     case .failed(_, let message): message
+    case .ignoredBuiltInName:
+      "placement \(outcome.placement) is a built-in event name: the SDK ignores it (no callback, no feature)"
     case .skipped(let reason): "placement \(outcome.placement): skipped (\(reason.rawValue)); the feature ran"
     case .presented, .dismissed: nil
     }
