@@ -45,6 +45,7 @@ struct AppSession {
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
     var project = project
+    if let sdk = options.sdk { project.options.sdk = sdk }  // --sdk wins over app.json's options.sdk
     var first = options.home ? nil : project.paywalls.first?.id
     if let id = options.paywall {
       let ids = project.paywalls.map(\.id)
