@@ -5,7 +5,7 @@ import PaywallModel
 ///
 ///     press KEY…                 keys: up down left right tab btab enter esc space backspace, or a character
 ///     advance DURATION           the simulated clock: 30s, 2h, 1M (a month), 1y
-///     status unknown|inactive|active:ENT,…
+///     status unknown|inactive|active|active:ENT,…   (`active` alone: every entitlement of the catalog, as --status)
 ///     placement NAME [key=value…]
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
@@ -27,7 +27,8 @@ struct PlayScript: Sendable {
   enum Command: Sendable, Hashable {
     case press([Key])
     case advance(seconds: Double)
-    case status(SubscriptionStatus)
+    /// `everyEntitlement`: `status active` alone, every entitlement of the catalog (as `--status active`).
+    case status(SubscriptionStatus, everyEntitlement: Bool)
     case placement(String, params: [String: String])
     case user([String: String])
     /// Slot overrides for the paywalls presented from now on; empty clears them.
@@ -160,12 +161,15 @@ struct PlayScript: Sendable {
       return .advance(seconds: try duration(args[0], column: column(ofArgument: 0),
                                             usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y"))
     case "status":
-      try need(1, "one status: unknown, inactive or active:ENTITLEMENT,…")
-      guard let status = SubscriptionStatus(parsing: args[0]), args[0] != "active" else {
-        throw LineError(message: "\(quoting: args[0]) is not a status; use unknown, inactive or active:ENTITLEMENT,… (e.g. active:pro)",
+      try need(1, "one status: unknown, inactive, active or active:ENTITLEMENT,…")
+      // `active` alone means every entitlement of the catalog, as `--status active` does; the
+      // catalog is known when the step runs.
+      if args[0] == "active" { return .status(.active([]), everyEntitlement: true) }
+      guard let status = SubscriptionStatus(parsing: args[0]) else {
+        throw LineError(message: "\(quoting: args[0]) is not a status; use unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)",
                         column: column(ofArgument: 0))
       }
-      return .status(status)
+      return .status(status, everyEntitlement: false)
     case "placement":
       guard let placement = args.first else { throw LineError(message: "'placement' needs a name", column: 0) }
       return .placement(placement, params: try pairs(Array(args.dropFirst()), offset: 1, column: column))
