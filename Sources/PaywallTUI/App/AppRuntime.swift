@@ -252,12 +252,12 @@ final class AppRuntime: @unchecked Sendable {
       // The change itself reaches the app through the status subscription; nothing more to say.
       world.statusStore.set(status)
       return nil
-    case .advanceClock(let seconds):
-      let end = world.storeNow.addingTimeInterval(seconds)
+    case .advanceClock(let distance):
+      let end = distance.end(from: world.storeNow)
       guard end <= LedgerFile.latestDate else {
         return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
       }
-      return advance(by: seconds, report: "clock advanced \(TimeRate.spell(seconds))", announce: announce)
+      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance)", announce: announce)
     case .advanceToNextEvent:
       guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
       guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }

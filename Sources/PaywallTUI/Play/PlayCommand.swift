@@ -182,10 +182,11 @@ struct Player: Sendable {
           runtime.send(.key(key))
           await runtime.settle()
         }
-      case .advance(let seconds):
+      case .advance(let distance):
+        let seconds = distance.seconds(from: clock.now)
         if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
         // The runtime moves the clock deadline by deadline, with the ledger written once.
-        _ = await change(.advanceClock(seconds: seconds))
+        _ = await change(.advanceClock(distance))
       case .status(let status, let everyEntitlement):
         let entitlements = AppSession.allEntitlements(runtime.state.project)
         _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))

@@ -4,7 +4,7 @@ import PaywallModel
 /// A `play` scenario: one command a line, `#` starts a comment.
 ///
 ///     press KEY…                 keys: up down left right tab btab enter esc space backspace, or a character
-///     advance DURATION           the simulated clock: 30s, 2h, 1M (a month), 1y
+///     advance DURATION           the simulated clock: 30s, 2h, 1M (a calendar month), 1y (a calendar year)
 ///     status unknown|inactive|active|active:ENT,…   (`active` alone: every entitlement of the catalog, as --status)
 ///     placement NAME [key=value…]
 ///     user key=value…
@@ -26,7 +26,8 @@ import PaywallModel
 struct PlayScript: Sendable {
   enum Command: Sendable, Hashable {
     case press([Key])
-    case advance(seconds: Double)
+    /// `M` and `y` are calendar units, as the store's periods are.
+    case advance(ClockDistance)
     /// `everyEntitlement`: `status active` alone, every entitlement of the catalog (as `--status active`).
     case status(SubscriptionStatus, everyEntitlement: Bool)
     case placement(String, params: [String: String])
@@ -107,8 +108,8 @@ struct PlayScript: Sendable {
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
       do throws(LineError) {
         let command = try command(line)
-        if case .advance(let seconds) = command {
-          clock.addTimeInterval(seconds)
+        if case .advance(let distance) = command {
+          clock = distance.end(from: clock)
           if clock > LedgerFile.latestDate {
             throw LineError(message: "\(quoting: line) would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",
                             column: Self.column(ofArgumentIn: line))
@@ -158,8 +159,8 @@ struct PlayScript: Sendable {
       return .press(keys)
     case "advance":
       try need(1, "one duration, e.g. 'advance 30s' or 'advance 1M'")
-      return .advance(seconds: try duration(args[0], column: column(ofArgument: 0),
-                                            usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y"))
+      return .advance(try distance(args[0], column: column(ofArgument: 0),
+                                   usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (a calendar month) or 1y"))
     case "status":
       try need(1, "one status: unknown, inactive, active or active:ENTITLEMENT,…")
       // `active` alone means every entitlement of the catalog, as `--status active` does; the
@@ -286,8 +287,20 @@ struct PlayScript: Sendable {
 
   /// A duration argument, or why it is none: not a duration, or longer than any clock can go.
   static func duration(_ text: String, column: Int, usage: String) throws(LineError) -> Double {
-    switch Duration.parseSeconds(text) {
-    case .success(let seconds): return seconds
+    try refuse(Duration.parseSeconds(text), text, column: column, usage: usage)
+  }
+
+  /// An `advance` argument: as `duration`, with `M` and `y` calendar units (whole numbers).
+  static func distance(_ text: String, column: Int, usage: String) throws(LineError) -> ClockDistance {
+    try refuse(Duration.parseDistance(text), text, column: column, usage: usage)
+  }
+
+  private static func refuse<T>(_ result: Result<T, Duration.ParseError>, _ text: String, column: Int, usage: String) throws(LineError) -> T {
+    switch result {
+    case .success(let value): return value
+    case .failure(.fractionalCalendarUnit):
+      throw LineError(message: "\(quoting: text): months (M) and years (y) are calendar units and take whole numbers; use days for the rest (e.g. 45d); \(usage)",
+                      column: column)
     case .failure(.tooLong):
       throw LineError(message: "\(quoting: text) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999); \(usage)",
                       column: column)
