@@ -21,6 +21,23 @@ struct PlayCommandTests {
     FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-play-\(UUID().uuidString)").path
   }
 
+  /// Issue 16, item 9c: a cached `active:pro` that the simulated store's ledger does not back
+  /// becomes `inactive` at launch, and that is a change: the SDK loads the cached status at
+  /// configure and tracks `subscriptionStatus_didChange` for every later one (Superwall.swift,
+  /// `listenToSubscriptionStatus`: removeDuplicates, dropFirst). It used to go unreported.
+  @Test func aCachedStatusTheStoreDoesNotBackChangesAtLaunch() throws {
+    let dir = Self.stateDir()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try StatusCache(directory: StateDirectory(path: dir)).save(.active([Entitlement("pro")]))
+    let scripts = try Fixtures.directory(["s.play": "expect event subscriptionStatus_didChange\nexpect status inactive\n"])
+    let result = try Self.run(["play", "paywalls", "--home", "--controller", "simulated", "--state-dir", dir, "--script", scripts + "/s.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let change = result.stdout.split(separator: "\n").first { $0.contains("subscriptionStatus_didChange") }
+    #expect(change?.contains("active:pro") == true, "from the cached status: \(change ?? "none")")
+    // The cache now holds what the store says.
+    #expect(StatusCache(directory: StateDirectory(path: dir)).load().0 == .inactive)
+  }
+
   /// The issue's table: each scripted outcome gives the SDK's events and screen.
   @Test(arguments: [
     ("purchase=purchased", "enter", ["paywall_open", "transaction_start", "subscriptionStatus_didChange", "transaction_complete", "freeTrial_start", "paywall_close"], "closed: purchased"),
