@@ -202,6 +202,32 @@ struct CampaignTests {
     #expect(Self.evaluate(project, "p", user: ["age": .number(13)]).outcome == .present(paywallID: "a"))
   }
 
+  /// The SDK's audience occurrence limit (ExpressionLogic.swift tryToMatchOccurrence; saved on a
+  /// holdout by GetExperiment.swift and on presentation): after maxCount presentations or
+  /// holdouts the audience stops matching and the next one is tried (UI test T76).
+  @Test func anOccurrenceLimitHandsOverToTheNextAudience() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"holdout": 100, "occurrence": {"maxCount": 2}}, {"paywall": "a"}]}]
+      """#).project)
+    var book = AssignmentBook(userID: "u1")
+    func evaluate(_ status: SubscriptionStatus = .inactive) -> PlacementEvaluation.Outcome {
+      PlacementRules.evaluate("p", project: project, context: FilterContext(status: status), book: &book).outcome
+    }
+    #expect(evaluate() == .skip(.holdout))
+    #expect(evaluate() == .skip(.holdout))
+    #expect(book.occurrences == ["p#0": 2])
+    #expect(evaluate() == .present(paywallID: "a"))
+    #expect(book.occurrences == ["p#0": 2], "the audience without a limit counts nothing")
+    // Saved with the user, read back.
+    try withTemporaryDirectory { dir in
+      let file = AssignmentFile(directory: StateDirectory(path: dir.path))
+      try file.save(book)
+      #expect(file.load(userID: nil).0.occurrences == ["p#0": 2])
+    }
+    let bad = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 0}}]}]"#)
+    #expect(bad.project == nil)
+  }
+
   @Test func anSDKVersionIsCheckedWithAFix() throws {
     let cases: [(String, String)] = [
       (#""5""#, "4:20: sdk: '5' is not an SDK version; use 3, 4 (the latest 4.x) or 4.N (4.0 to 4.16)"),

@@ -27,11 +27,15 @@ public struct Audience: Sendable, Hashable {
   public var filter: AudienceFilter?
   /// What matched users get.
   public var outcome: AudienceOutcome
+  /// The SDK's occurrence limit (`"occurrence": {"maxCount": N}`): the audience matches a user at
+  /// most this many times, each presentation or holdout counting; nil: no limit.
+  public var maxOccurrences: Int?
 
   /// An audience of users matching `filter` (nil: everyone).
-  public init(filter: AudienceFilter?, outcome: AudienceOutcome) {
+  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil) {
     self.filter = filter
     self.outcome = outcome
+    self.maxOccurrences = maxOccurrences
   }
 }
 
@@ -92,6 +96,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
   public var outcome: Outcome
   /// The matched audience's assignment: which variant (or the holdout) and the user's bucket.
   public var assignment: Assignment?
+  /// The matched audience's occurrence key when it has a limit: counted in the book once the
+  /// registration presents or holds out.
+  var occurrenceKey: String?
   /// The SDK version whose rules decided (`options.sdk`).
   public var sdk: SDKVersion = .latest
   /// With `outcome` `.skip(.userIsSubscribed)` (v3 only): what the campaign alone decided,
@@ -187,11 +194,15 @@ public struct AssignmentBook: Sendable, Hashable {
   public var userID: String
   /// "placement#audience" → paywall id, or "" for the holdout.
   public var entries: [String: String]
+  /// "placement#audience" → how many times an audience with an occurrence limit presented or
+  /// held out (the SDK's saved `TriggerAudienceOccurrence`s).
+  public var occurrences: [String: Int]
 
-  /// The book of `userID`, with `entries` already assigned.
-  public init(userID: String, entries: [String: String] = [:]) {
+  /// The book of `userID`, with `entries` already assigned and `occurrences` counted.
+  public init(userID: String, entries: [String: String] = [:], occurrences: [String: Int] = [:]) {
     self.userID = userID
     self.entries = entries
+    self.occurrences = occurrences
   }
 
   static func key(_ placement: String, _ audience: Int) -> String { "\(placement)#\(audience)" }
@@ -206,7 +217,16 @@ public enum PlacementRules {
                               book: inout AssignmentBook) -> PlacementEvaluation {
     var evaluation = campaignOutcome(placement, project: project, context: context, book: &book)
     evaluation.sdk = project.options.sdk
-    return subscriberRule(evaluation, project: project, status: context.status)
+    evaluation = subscriberRule(evaluation, project: project, status: context.status)
+    // The SDK saves an occurrence when the paywall presents or the user is held out
+    // (Operators/GetExperiment.swift, PaywallViewController.swift), not when v3 skipped a subscriber.
+    if let key = evaluation.occurrenceKey {
+      switch evaluation.outcome {
+      case .present, .skip(.holdout): book.occurrences[key, default: 0] += 1
+      case .skip: break
+      }
+    }
+    return evaluation
   }
 
   /// v3's subscriber rule (3.9.1, `Paywall/Presentation/GetPaywallComponents.swift`): after the
@@ -240,12 +260,22 @@ public enum PlacementRules {
     }
     var steps: [PlacementEvaluation.Step] = []
     for (index, audience) in campaign.audiences.enumerated() {
-      let matched = audience.filter?.evaluate(context) ?? true
-      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched,
-                         because: audience.filter?.explain(context) ?? []))
+      var matched = audience.filter?.evaluate(context) ?? true
+      var because = audience.filter?.explain(context) ?? []
+      let key = AssignmentBook.key(placement, index)
+      // An occurrence limit (Audience Logic/Expression Evaluator/ExpressionLogic.swift
+      // tryToMatchOccurrence): a matching audience that has already presented or held out
+      // maxCount times does not match; the next audience is tried.
+      if matched, let limit = audience.maxOccurrences {
+        let count = book.occurrences[key, default: 0]
+        if count + 1 > limit {
+          matched = false
+          because.append("its occurrence limit is reached (\(count) of \(limit))")
+        }
+      }
+      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
-      let key = AssignmentBook.key(placement, index)
       let chosen: String?
       let bucket = Assignment.bucket(userID: book.userID, placement: placement, audience: index)
       if let sticky = book.entries[key], sticky.isEmpty || variants.contains(where: { $0.paywallID == sticky }) {
@@ -255,10 +285,10 @@ public enum PlacementRules {
         book.entries[key] = chosen ?? ""
       }
       let assignment = Assignment(paywallID: chosen, bucket: bucket, isSplit: variants.count > 1 || holdout > 0)
-      guard let paywallID = chosen else {
-        return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.holdout), assignment: assignment)
-      }
-      return PlacementEvaluation(placement: placement, steps: steps, outcome: .present(paywallID: paywallID), assignment: assignment)
+      var evaluation = PlacementEvaluation(placement: placement, steps: steps,
+                                           outcome: chosen.map { .present(paywallID: $0) } ?? .skip(.holdout), assignment: assignment)
+      if audience.maxOccurrences != nil { evaluation.occurrenceKey = key }
+      return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
   }
