@@ -174,10 +174,74 @@ struct CampaignTests {
     #expect(Self.evaluate(project, "p", user: ["age": .number(12)]).outcome == .skip(.noAudienceMatch))
     #expect(Self.evaluate(project, "p", user: ["age": .number(13), "vip": .bool(true)]).outcome == .skip(.holdout))
     #expect(Self.evaluate(project, "nope").outcome == .skip(.placementNotFound))
-    // checkUserSubscription (paywall a) skips a subscriber; "always" (paywall b) shows to them.
+  }
+
+  /// v3 (3.9.1 CheckUserSubscription.swift, GetPresenter.swift): an active user is skipped
+  /// (userIsSubscribed) whatever the campaign says, unless it presents a paywall whose
+  /// presentationCondition is always. v4 (every 4.x PaywallSkippedReason.swift) has no such rule.
+  @Test(arguments: ["3", "4", "4.0", nil])
+  func theSubscriberRuleFollowsTheSDKVersion(sdk: String?) throws {
+    let options = sdk.map { #"{"sdk": "\#($0)"}"# } ?? "{}"
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"filter": "user.vip == true", "holdout": 100}, {"filter": "user.age > 12", "paywall": "a"}]},
+       {"placement": "always", "audiences": [{"paywall": "b"}]}]
+      """#, options: options).project)
+    let v3 = sdk == "3"
+    #expect(project.options.sdk.skipsSubscribers == v3)
     let pro = SubscriptionStatus.active([Entitlement("pro")])
-    #expect(Self.evaluate(project, "p", status: pro, user: ["age": .number(13)]).outcome == .skip(.userIsSubscribed))
+    // checkUserSubscription (paywall a) skips a subscriber in v3 only; "always" (paywall b) shows to them in both.
+    let shown = Self.evaluate(project, "p", status: pro, user: ["age": .number(13)])
+    #expect(shown.outcome == (v3 ? .skip(.userIsSubscribed) : .present(paywallID: "a")))
+    #expect(shown.subscriberRuleSkipped == (v3 ? .present(paywallID: "a") : nil))
     #expect(Self.evaluate(project, "always", status: pro).outcome == .present(paywallID: "b"))
+    // v3 checks the subscription before the holdout, a failed match and an unknown placement.
+    #expect(Self.evaluate(project, "p", status: pro, user: ["vip": .bool(true)]).outcome == (v3 ? .skip(.userIsSubscribed) : .skip(.holdout)))
+    #expect(Self.evaluate(project, "p", status: pro).outcome == (v3 ? .skip(.userIsSubscribed) : .skip(.noAudienceMatch)))
+    #expect(Self.evaluate(project, "nope", status: pro).outcome == (v3 ? .skip(.userIsSubscribed) : .skip(.placementNotFound)))
+    // An inactive user is never skipped for being subscribed.
+    #expect(Self.evaluate(project, "p", user: ["age": .number(13)]).outcome == .present(paywallID: "a"))
+  }
+
+  /// The SDK's audience occurrence limit (ExpressionLogic.swift tryToMatchOccurrence; saved on a
+  /// holdout by GetExperiment.swift and on presentation): after maxCount presentations or
+  /// holdouts the audience stops matching and the next one is tried (UI test T76).
+  @Test func anOccurrenceLimitHandsOverToTheNextAudience() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"holdout": 100, "occurrence": {"maxCount": 2}}, {"paywall": "a"}]}]
+      """#).project)
+    var book = AssignmentBook(userID: "u1")
+    func evaluate(_ status: SubscriptionStatus = .inactive) -> PlacementEvaluation.Outcome {
+      PlacementRules.evaluate("p", project: project, context: FilterContext(status: status), book: &book).outcome
+    }
+    #expect(evaluate() == .skip(.holdout))
+    #expect(evaluate() == .skip(.holdout))
+    #expect(book.occurrences == ["p#0": 2])
+    #expect(evaluate() == .present(paywallID: "a"))
+    #expect(book.occurrences == ["p#0": 2], "the audience without a limit counts nothing")
+    // Saved with the user, read back.
+    try withTemporaryDirectory { dir in
+      let file = AssignmentFile(directory: StateDirectory(path: dir.path))
+      try file.save(book)
+      #expect(file.load(userID: nil).0.occurrences == ["p#0": 2])
+    }
+    let bad = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 0}}]}]"#)
+    #expect(bad.project == nil)
+  }
+
+  @Test func anSDKVersionIsCheckedWithAFix() throws {
+    let cases: [(String, String)] = [
+      (#""5""#, "4:20: sdk: '5' is not an SDK version; use 3, 4 (the latest 4.x) or 4.N (4.0 to 4.16)"),
+      (#""v4""#, "4:20: sdk: 'v4' is not an SDK version (did you mean '4'?); use 3, 4 (the latest 4.x) or 4.N (4.0 to 4.16)"),
+      (#""4.17""#, "4:20: sdk: '4.17' is newer than 4.16, the latest release checked; write 4 (the latest) or 4.N up to 4.16"),
+      (#""4.2.1""#, "4:20: sdk: '4.2.1': give the minor version only, e.g. 4.2 (patch releases do not differ here)"),
+      ("4", #"4:20: 'sdk' must be a string such as "3", "4" or "4.2" (a JSON number would read 4.10 as 4.1)"#),
+    ]
+    for (value, message) in cases {
+      let result = try Self.project("[]", options: #"{"sdk": \#(value)}"#)
+      #expect(Self.messages(result) == [message])
+      #expect(result.project == nil)
+    }
+    #expect(try Self.project("[]", options: #"{"sdk": "4.16"}"#).project?.options.sdk.description == "4.16")
   }
 
   @Test func variantsSplitByUserAndStick() throws {

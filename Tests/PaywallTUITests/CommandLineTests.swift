@@ -205,8 +205,16 @@ struct CommandLineTests {
     let at13 = try Self.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=13",
                              "--state-dir", dir])
     #expect(at13.stdout.contains("→ presents paywall 'winback'"))
-    let subscriber = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--state-dir", dir])
+    // The subscriber rule is v3's (--sdk 3); v4, the default, has none, and explain says which applied.
+    let subscriber = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--sdk", "3", "--state-dir", dir])
     #expect(subscriber.stdout.contains("→ skipped (userIsSubscribed)"), "\(subscriber.stdout)")
+    #expect(subscriber.stdout.contains("(SDK v3: an active user is skipped, userIsSubscribed"), "\(subscriber.stdout)")
+    let v4 = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--state-dir", dir])
+    #expect(v4.stdout.contains("→ presents paywall 'plans'"), "\(v4.stdout)")
+    #expect(v4.stdout.contains("(SDK v4 (latest: 4.16): no subscriber rule"), "\(v4.stdout)")
+    let badSDK = try Self.run(["explain", "paywalls", "settings_upgrade", "--sdk", "v3", "--state-dir", dir])
+    #expect(badSDK.status == 2)
+    #expect(badSDK.stderr.contains("--sdk 'v3' is not an SDK version (did you mean '3'?)"), "\(badSDK.stderr)")
     let unknown = try Self.run(["explain", "paywalls", "onbording", "--state-dir", dir])
     #expect(unknown.stdout.contains("no campaign; did you mean 'onboarding'?"))
     let usage = try Self.run(["explain", "paywalls"])

@@ -18,10 +18,11 @@ import PaywallModel
   }
 
   @Test(arguments: [
-    (Character("h"), DebugAction.advanceClock(seconds: 3600)),
-    ("a", .advanceClock(seconds: 86_400)),
-    ("w", .advanceClock(seconds: 7 * 86_400)),
-    ("m", .advanceClock(seconds: 86_400 * 365 / 12)),
+    (Character("h"), DebugAction.advanceClock(.seconds(3600))),
+    ("a", .advanceClock(.seconds(86_400))),
+    ("w", .advanceClock(.seconds(7 * 86_400))),
+    // A calendar month (issue 16, item 9b), as the store's monthly period; it was 365/12 days.
+    ("m", .advanceClock(.months(1))),
     (">", .advanceToNextEvent),
     ("y", .store(.approve)),
     ("n", .store(.decline)),
@@ -72,8 +73,8 @@ import PaywallModel
     #expect(state.debugInput == "3d")
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("advance by  3d▏"))
     let effects = AppModel.update(&state, .key(.enter))
-    guard case .debug(.advanceClock(let seconds), announce: true)? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
-    #expect(seconds == 3 * 86_400)
+    guard case .debug(.advanceClock(let distance), announce: true)? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
+    #expect(distance == .seconds(3 * 86_400))
     #expect(state.debugInput == nil && state.showsDebug)
 
     _ = AppModel.update(&state, .key(.character("+")))
@@ -123,6 +124,30 @@ import PaywallModel
     await runtime.settle()
     #expect(runtime.state.notice == "clock advanced 7000y")
     #expect(store.entries.count == 2 && store.derived.transactionCount > 83_000, "one run of renewals: \(store.derived.transactionCount)")
+  }
+
+  /// Issue 16, item 9b: `M` and `y` typed after `+` are calendar units, as the store's periods
+  /// are, so a month from Jan 1 is Feb 1 (365/12 days stopped on Jan 31 at 10:00).
+  @Test func aTypedMonthIsACalendarMonth() throws {
+    var state = try Self.panel()
+    for (typed, expected) in [("1M", ClockDistance.months(1)), ("2y", .months(24)), ("36h", .seconds(36 * 3600))] {
+      _ = AppModel.update(&state, .key(.character("+")))
+      for c in typed { _ = AppModel.update(&state, .key(.character(c))) }
+      guard case .debug(.advanceClock(let distance), announce: true)? = AppModel.update(&state, .key(.enter)).first else {
+        Issue.record("\(typed): expected an advance"); continue
+      }
+      #expect(distance == expected, "\(typed)")
+    }
+    _ = AppModel.update(&state, .key(.character("+")))
+    for c in "1.5M" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppModel.update(&state, .key(.enter)).isEmpty)
+    #expect(state.notice == "'1.5M': months (M) and years (y) take whole numbers; use days for the rest (e.g. 45d)")
+    let start = SimulatedTimeSource.defaultStart
+    #expect(StoreDates.format(ClockDistance.months(1).end(from: start)) == "2026-02-01 00:00:00")
+    #expect(StoreDates.format(ClockDistance.months(12).end(from: start)) == "2027-01-01 00:00:00")
+    let endOfJanuary = start.addingTimeInterval(30 * 86_400)
+    #expect(StoreDates.format(ClockDistance.months(1).end(from: endOfJanuary)) == "2026-02-28 00:00:00")
+    #expect(ClockDistance.months(1).description == "1M" && ClockDistance.months(24).description == "2y")
   }
 
   @Test func latencyTogglesOff() throws {

@@ -21,6 +21,23 @@ struct PlayCommandTests {
     FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-play-\(UUID().uuidString)").path
   }
 
+  /// Issue 16, item 9c: a cached `active:pro` that the simulated store's ledger does not back
+  /// becomes `inactive` at launch, and that is a change: the SDK loads the cached status at
+  /// configure and tracks `subscriptionStatus_didChange` for every later one (Superwall.swift,
+  /// `listenToSubscriptionStatus`: removeDuplicates, dropFirst). It used to go unreported.
+  @Test func aCachedStatusTheStoreDoesNotBackChangesAtLaunch() throws {
+    let dir = Self.stateDir()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try StatusCache(directory: StateDirectory(path: dir)).save(.active([Entitlement("pro")]))
+    let scripts = try Fixtures.directory(["s.play": "expect event subscriptionStatus_didChange\nexpect status inactive\n"])
+    let result = try Self.run(["play", "paywalls", "--home", "--controller", "simulated", "--state-dir", dir, "--script", scripts + "/s.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let change = result.stdout.split(separator: "\n").first { $0.contains("subscriptionStatus_didChange") }
+    #expect(change?.contains("active:pro") == true, "from the cached status: \(change ?? "none")")
+    // The cache now holds what the store says.
+    #expect(StatusCache(directory: StateDirectory(path: dir)).load().0 == .inactive)
+  }
+
   /// The issue's table: each scripted outcome gives the SDK's events and screen.
   @Test(arguments: [
     ("purchase=purchased", "enter", ["paywall_open", "transaction_start", "subscriptionStatus_didChange", "transaction_complete", "freeTrial_start", "paywall_close"], "closed: purchased"),
@@ -260,7 +277,7 @@ struct PlayCommandTests {
     #expect(lines.last?.hasPrefix("\(dir)/huge.play:3:9: error: '1e400y' is longer than") == true, "\(lines)")
     let sum = try Self.run(["play", "paywalls", "--fresh", "--state-dir", Self.stateDir(), "--script", dir + "/sum.play"])
     #expect(sum.status == 2)
-    #expect(sum.stderr.hasPrefix("\(dir)/sum.play:2:10: error: 'advance  3000y' would move the clock to 10020-"), "\(sum.stderr)")
+    #expect(sum.stderr.hasPrefix("\(dir)/sum.play:2:10: error: 'advance  3000y' would move the clock to 10026-01-01"), "\(sum.stderr)")  // calendar years
     #expect(sum.stderr.contains("past 9999-12-31 23:59:59, the last date a ledger holds"), "\(sum.stderr)")
   }
 
@@ -297,7 +314,8 @@ struct PlayCommandTests {
     // end of billing retry: still one write.
     #expect(store.ledgerWrites == writes + 3, "one write for each advance and one for the billing issue")
     #expect(store.entries.map(\.kind) == [.purchase, .renewal, .billingIssue, .billingRetry, .expiry])
-    #expect(store.entries[1].run?.count == 11_992)
+    // 1000 calendar years are 12,000 monthly renewals (11,992 when a year was 365 days).
+    #expect(store.entries[1].run?.count == 12_000)
     let changes = events.all.filter { $0.name == .subscriptionStatusDidChange }
     #expect(changes.count == 2, "inactive to active, then into billing retry: \(changes)")
     let ledger = try #require(FileManager.default.contents(atPath: state + "/ledger.json"))

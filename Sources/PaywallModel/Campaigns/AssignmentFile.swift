@@ -52,7 +52,11 @@ public struct AssignmentFile: Sendable {
     for member in root["assignments"]?.members ?? [] {
       if let value = member.value.stringValue { entries[member.key] = value }
     }
-    return AssignmentBook(userID: userID, entries: entries)
+    var occurrences: [String: Int] = [:]
+    for member in root["occurrences"]?.members ?? [] {
+      if case .number(let text) = member.value.value, let count = Int(text), count > 0 { occurrences[member.key] = count }
+    }
+    return AssignmentBook(userID: userID, entries: entries, occurrences: occurrences)
   }
 
   /// Saves `book` atomically, keeping the previous file as the last good copy.
@@ -63,6 +67,7 @@ public struct AssignmentFile: Sendable {
     let json = JSONOutput.object([
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("userId", .string(book.userID)),
       ("assignments", .object(entries)),
+      ("occurrences", .object(book.occurrences.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.number("\($0.value)")) })),
     ]).text + "\n"
     try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }

@@ -27,11 +27,15 @@ public struct Audience: Sendable, Hashable {
   public var filter: AudienceFilter?
   /// What matched users get.
   public var outcome: AudienceOutcome
+  /// The SDK's occurrence limit (`"occurrence": {"maxCount": N}`): the audience matches a user at
+  /// most this many times, each presentation or holdout counting; nil: no limit.
+  public var maxOccurrences: Int?
 
   /// An audience of users matching `filter` (nil: everyone).
-  public init(filter: AudienceFilter?, outcome: AudienceOutcome) {
+  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil) {
     self.filter = filter
     self.outcome = outcome
+    self.maxOccurrences = maxOccurrences
   }
 }
 
@@ -92,12 +96,31 @@ public struct PlacementEvaluation: Sendable, Hashable {
   public var outcome: Outcome
   /// The matched audience's assignment: which variant (or the holdout) and the user's bucket.
   public var assignment: Assignment?
+  /// The matched audience's occurrence key when it has a limit: counted in the book once the
+  /// registration presents or holds out.
+  var occurrenceKey: String?
+  /// The SDK version whose rules decided (`options.sdk`).
+  public var sdk: SDKVersion = .latest
+  /// With `outcome` `.skip(.userIsSubscribed)` (v3 only): what the campaign alone decided,
+  /// before the subscriber rule skipped the active user. Nil otherwise.
+  public var subscriberRuleSkipped: Outcome?
+
+  /// An evaluation as the campaign decided it.
+  init(placement: String, steps: [Step], outcome: Outcome, assignment: Assignment?) {
+    self.placement = placement
+    self.steps = steps
+    self.outcome = outcome
+    self.assignment = assignment
+  }
 
   /// Lines for `paywall-tui explain` and the home screen.
   public var lines: [String] {
     var lines: [String] = []
     if steps.isEmpty, outcome == .skip(.placementNotFound) {
       return ["placement \(quoting: placement): no campaign → skipped (placementNotFound); the feature runs"]
+    }
+    if steps.isEmpty, subscriberRuleSkipped == .skip(.placementNotFound) {
+      lines.append("placement \(quoting: placement): no campaign")
     }
     for step in steps {
       let filter = step.filter.map { "filter \($0)" } ?? "no filter (everyone)"
@@ -106,6 +129,14 @@ public struct PlacementEvaluation: Sendable, Hashable {
     }
     if let assignment, assignment.isSplit {
       lines.append("assignment: \(assignment.description)")
+    }
+    switch subscriberRuleSkipped {
+    case .present(let id)?:
+      lines.append("→ paywall \(quoting: id), but the user is active and its presentationCondition is checkUserSubscription: \(sdk.spelled) skips subscribers")
+    case .skip(let reason)?:
+      lines.append("→ \(reason.rawValue), but the user is active: \(sdk.spelled) skips subscribers first (userIsSubscribed, not \(reason.rawValue))")
+    case nil:
+      break
     }
     switch outcome {
     case .present(let id): lines.append("→ presents paywall \(quoting: id)")
@@ -163,11 +194,15 @@ public struct AssignmentBook: Sendable, Hashable {
   public var userID: String
   /// "placement#audience" → paywall id, or "" for the holdout.
   public var entries: [String: String]
+  /// "placement#audience" → how many times an audience with an occurrence limit presented or
+  /// held out (the SDK's saved `TriggerAudienceOccurrence`s).
+  public var occurrences: [String: Int]
 
-  /// The book of `userID`, with `entries` already assigned.
-  public init(userID: String, entries: [String: String] = [:]) {
+  /// The book of `userID`, with `entries` already assigned and `occurrences` counted.
+  public init(userID: String, entries: [String: String] = [:], occurrences: [String: Int] = [:]) {
     self.userID = userID
     self.entries = entries
+    self.occurrences = occurrences
   }
 
   static func key(_ placement: String, _ audience: Int) -> String { "\(placement)#\(audience)" }
@@ -176,21 +211,71 @@ public struct AssignmentBook: Sendable, Hashable {
 /// Decides what registering a placement does, from the project's campaigns.
 public enum PlacementRules {
   /// Evaluates `placement` against the project's campaigns: audiences in order, the first whose
-  /// filter matches decides; then the holdout and variant split (sticky in `book`); then the
-  /// paywall's presentation condition (`checkUserSubscription` skips an active user).
+  /// filter matches decides; then the holdout and variant split (sticky in `book`); then, with
+  /// `options.sdk` 3 only, the subscriber rule (`subscriberRule`).
   public static func evaluate(_ placement: String, project: Project, context: FilterContext,
+                              book: inout AssignmentBook) -> PlacementEvaluation {
+    var evaluation = campaignOutcome(placement, project: project, context: context, book: &book)
+    evaluation.sdk = project.options.sdk
+    evaluation = subscriberRule(evaluation, project: project, status: context.status)
+    // The SDK saves an occurrence when the paywall presents or the user is held out
+    // (Operators/GetExperiment.swift, PaywallViewController.swift), not when v3 skipped a subscriber.
+    if let key = evaluation.occurrenceKey {
+      switch evaluation.outcome {
+      case .present, .skip(.holdout): book.occurrences[key, default: 0] += 1
+      case .skip: break
+      }
+    }
+    return evaluation
+  }
+
+  /// v3's subscriber rule (3.9.1, `Paywall/Presentation/GetPaywallComponents.swift`): after the
+  /// rules are evaluated, `Internal/Operators/CheckUserSubscription.swift` skips an active user
+  /// whatever the result unless it is a paywall (a holdout, no match and an unknown placement
+  /// too), before any trigger fire or holdout confirmation; then `Internal/Operators/
+  /// GetPresenter.swift` skips an active user shown a paywall unless its presentation condition is
+  /// `always` (`Internal/InternalPresentationLogic.swift`). Both say `userIsSubscribed`. v4 has no
+  /// such rule (removed in 4.0.0-alpha.1: b3d39a952 and d0d04b208; every 4.x
+  /// `Presentation State/PaywallSkippedReason.swift` lacks the case).
+  static func subscriberRule(_ evaluation: PlacementEvaluation, project: Project, status: SubscriptionStatus) -> PlacementEvaluation {
+    guard project.options.sdk.skipsSubscribers, status.isActive else { return evaluation }
+    var skipped = evaluation
+    switch evaluation.outcome {
+    case .present(let paywallID):
+      let condition = project.paywall(id: paywallID)?.presentationCondition ?? .checkUserSubscription
+      if condition == .always { return evaluation }
+      skipped.subscriberRuleSkipped = .present(paywallID: paywallID)
+    case .skip(let reason):
+      skipped.subscriberRuleSkipped = .skip(reason)
+    }
+    skipped.outcome = .skip(.userIsSubscribed)
+    return skipped
+  }
+
+  /// The campaign's own answer: audiences, holdout, variants; no subscriber rule.
+  static func campaignOutcome(_ placement: String, project: Project, context: FilterContext,
                               book: inout AssignmentBook) -> PlacementEvaluation {
     guard let campaign = project.campaigns.first(where: { $0.placement == placement }) else {
       return PlacementEvaluation(placement: placement, steps: [], outcome: .skip(.placementNotFound), assignment: nil)
     }
     var steps: [PlacementEvaluation.Step] = []
     for (index, audience) in campaign.audiences.enumerated() {
-      let matched = audience.filter?.evaluate(context) ?? true
-      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched,
-                         because: audience.filter?.explain(context) ?? []))
+      var matched = audience.filter?.evaluate(context) ?? true
+      var because = audience.filter?.explain(context) ?? []
+      let key = AssignmentBook.key(placement, index)
+      // An occurrence limit (Audience Logic/Expression Evaluator/ExpressionLogic.swift
+      // tryToMatchOccurrence): a matching audience that has already presented or held out
+      // maxCount times does not match; the next audience is tried.
+      if matched, let limit = audience.maxOccurrences {
+        let count = book.occurrences[key, default: 0]
+        if count + 1 > limit {
+          matched = false
+          because.append("its occurrence limit is reached (\(count) of \(limit))")
+        }
+      }
+      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
-      let key = AssignmentBook.key(placement, index)
       let chosen: String?
       let bucket = Assignment.bucket(userID: book.userID, placement: placement, audience: index)
       if let sticky = book.entries[key], sticky.isEmpty || variants.contains(where: { $0.paywallID == sticky }) {
@@ -200,14 +285,10 @@ public enum PlacementRules {
         book.entries[key] = chosen ?? ""
       }
       let assignment = Assignment(paywallID: chosen, bucket: bucket, isSplit: variants.count > 1 || holdout > 0)
-      guard let paywallID = chosen else {
-        return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.holdout), assignment: assignment)
-      }
-      let condition = project.paywall(id: paywallID)?.presentationCondition ?? .checkUserSubscription
-      if condition == .checkUserSubscription, context.status.isActive {
-        return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.userIsSubscribed), assignment: assignment)
-      }
-      return PlacementEvaluation(placement: placement, steps: steps, outcome: .present(paywallID: paywallID), assignment: assignment)
+      var evaluation = PlacementEvaluation(placement: placement, steps: steps,
+                                           outcome: chosen.map { .present(paywallID: $0) } ?? .skip(.holdout), assignment: assignment)
+      if audience.maxOccurrences != nil { evaluation.occurrenceKey = key }
+      return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
   }

@@ -4,7 +4,8 @@
 /// "campaigns": [{"placement": "NAME", "audiences": [
 ///   {"filter": "EXPR", "paywall": "ID"},
 ///   {"filter": "EXPR", "variants": [{"paywall": "ID", "percent": 50}, …], "holdout": 10},
-///   {"filter": "EXPR", "holdout": 100}]}]
+///   {"filter": "EXPR", "holdout": 100},
+///   {"filter": "EXPR", "paywall": "ID", "occurrence": {"maxCount": 1}}]}]
 /// ```
 enum CampaignReader {
   /// Campaigns as written; paywall ids are checked by `check` once the paywalls are loaded.
@@ -65,6 +66,14 @@ enum CampaignReader {
       }
     }
     let holdout = reader.int("holdout", range: 0...100)
+    var maxOccurrences: Int?
+    if let node = reader.value("occurrence"),
+       let occurrence = ObjectReader(node, path: path.appending("occurrence"), diagnostics: diagnostics, what: "'occurrence'") {
+      // The SDK's TriggerAudienceOccurrence: maxCount over all time (its MINUTES interval is not emulated).
+      maxOccurrences = occurrence.int("maxCount", required: true, range: 1...1_000_000)
+      occurrence.finish()
+      if maxOccurrences == nil { valid = false }
+    }
     var variants: [AudienceOutcome.Variant] = []
     if let id = reader.string("paywall"), let location = reader.value("paywall")?.location {
       variants.append(.init(paywallID: id, percent: 100))
@@ -98,7 +107,7 @@ enum CampaignReader {
       valid = false
     }
     guard valid else { return nil }
-    return Audience(filter: filter, outcome: .paywalls(variants, holdout: holdout ?? 0))
+    return Audience(filter: filter, outcome: .paywalls(variants, holdout: holdout ?? 0), maxOccurrences: maxOccurrences)
   }
 
   /// Reports campaign paywall ids that no loaded paywall has.

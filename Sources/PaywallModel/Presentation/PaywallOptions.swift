@@ -25,13 +25,98 @@ public struct PaywallOptions: Sendable, Hashable {
   public var shouldShowPurchaseFailureAlert: Bool
   /// The alert shown when a restore finds no active subscription (the SDK's `restoreFailed`).
   public var restoreFailed: RestoreFailedText
+  /// Which SDK's rules apply where versions differ (`"sdk"`; default: the latest 4.x).
+  public var sdk: SDKVersion
 
   /// The options given, the SDK's defaults for the rest: dismiss automatically, show the purchase
-  /// failure alert, the SDK's restore-failed texts.
+  /// failure alert, the SDK's restore-failed texts, the latest 4.x.
   public init(automaticallyDismiss: Bool = true, shouldShowPurchaseFailureAlert: Bool = true,
-              restoreFailed: RestoreFailedText = RestoreFailedText()) {
+              restoreFailed: RestoreFailedText = RestoreFailedText(), sdk: SDKVersion = .latest) {
     self.automaticallyDismiss = automaticallyDismiss
     self.shouldShowPurchaseFailureAlert = shouldShowPurchaseFailureAlert
     self.restoreFailed = restoreFailed
+    self.sdk = sdk
   }
+}
+
+/// Which Superwall iOS SDK the emulator follows where versions differ (`"sdk"` in app.json's
+/// `options`, `--sdk` on `run` and `play`): `3`, `4` (the latest 4.x, the default) or `4.N`.
+///
+/// What differs: v3 skips an active user (`userIsSubscribed`) unless the paywall's presentation
+/// condition is `always` (superwall/Superwall-iOS 3.9.1, `Paywall/Presentation/Internal/Operators/
+/// CheckUserSubscription.swift`, `GetPresenter.swift`, `InternalPresentationLogic.swift`). Every 4.x
+/// release, from 4.0.0-alpha.1 on, has no such rule (`PaywallSkippedReason.swift`: holdout,
+/// noAudienceMatch, placementNotFound); subscribers are kept out by audience filters.
+public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
+  /// The major version: 3 or 4.
+  public var major: Int
+  /// The 4.x minor version; nil for `3` and for `4` (the latest).
+  public var minor: Int?
+
+  /// The latest 4.x release the emulator was checked against (4.16.3).
+  public static let latestMinor = 16
+  /// The default: the latest 4.x.
+  public static let latest = SDKVersion(major: 4, minor: nil)
+  /// The v3 rules (checked against 3.9.1; unchanged up to 3.12.5).
+  public static let v3 = SDKVersion(major: 3, minor: nil)
+
+  init(major: Int, minor: Int?) {
+    self.major = major
+    self.minor = minor
+  }
+
+  /// `3`, `4` or `4.N` (N from 0 to `latestMinor`); otherwise why not, in one line that says
+  /// what to write instead.
+  public static func parse(_ text: String) -> Result<SDKVersion, SDKVersionError> {
+    let trimmed = text.trimmingSpaces()
+    let accepted = "3, 4 (the latest 4.x) or 4.N (4.0 to 4.\(latestMinor))"
+    switch trimmed {
+    case "3": return .success(.v3)
+    case "4": return .success(.latest)
+    default: break
+    }
+    let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+    if parts.count >= 2, parts[0] == "3" {
+      // 3.N: every 3.x release has the subscriber rule.
+      return .failure(SDKVersionError("\(quoting: text) is not a choice; write 3 (every 3.x release skips subscribers the same way)"))
+    }
+    if parts.count == 2, parts[0] == "4", let minor = Int(parts[1]), parts[1].allSatisfy(\.isNumber) {
+      guard minor <= latestMinor else {
+        return .failure(SDKVersionError("\(quoting: text) is newer than 4.\(latestMinor), the latest release checked; write 4 (the latest) or 4.N up to 4.\(latestMinor)"))
+      }
+      return .success(SDKVersion(major: 4, minor: minor))
+    }
+    if parts.count == 3, parts[0] == "4", let minor = Int(parts[1]), minor <= latestMinor, Int(parts[2]) != nil {
+      return .failure(SDKVersionError("\(quoting: text): give the minor version only, e.g. 4.\(minor) (patch releases do not differ here)"))
+    }
+    var hint = ""
+    let lowered = trimmed.lowercased()
+    for prefix in ["v", "sdk"] where lowered.hasPrefix(prefix) {
+      let rest = String(trimmed.dropFirst(prefix.count))
+      if case .success = parse(rest) { hint = " (did you mean \(quoting: rest)?)" }
+    }
+    if lowered == "4.x" || lowered == "latest" { hint = " (did you mean '4'?)" }
+    return .failure(SDKVersionError("\(quoting: text) is not an SDK version\(hint); use \(accepted)"))
+  }
+
+  /// Whether `register` skips an active user unless the paywall's condition is `always`: v3 only.
+  public var skipsSubscribers: Bool { major == 3 }
+
+  /// `3`, `4` or `4.N`.
+  public var description: String {
+    minor.map { "\(major).\($0)" } ?? "\(major)"
+  }
+
+  /// How `explain` and the docs name it: "v3" or "v4 (latest, 4.16)" / "v4.2".
+  public var spelled: String {
+    if major == 3 { return "v3" }
+    return minor.map { "v4.\($0)" } ?? "v4 (latest: 4.\(Self.latestMinor))"
+  }
+}
+
+/// Why an SDK version was refused: one line, saying what to write instead.
+public struct SDKVersionError: Error, Sendable, Hashable {
+  /// The message, without the option or file it came from.
+  public var message: String
+  init(_ message: String) { self.message = message }
 }

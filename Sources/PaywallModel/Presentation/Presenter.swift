@@ -134,7 +134,8 @@ public enum Presenter {
     case .present, .skip(.userIsSubscribed): "paywall"
     case .skip(let reason): reason.rawValue
     }
-    if evaluation.outcome != .skip(.placementNotFound) {
+    // v3's subscriber rule skips before any trigger fire (3.9.1 CheckUserSubscription.swift, GetPresenter.swift).
+    if evaluation.outcome != .skip(.placementNotFound) && evaluation.outcome != .skip(.userIsSubscribed) {
       effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", .string(triggerResult))] + paramList)))
     }
     switch evaluation.outcome {

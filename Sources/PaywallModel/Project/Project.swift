@@ -168,7 +168,8 @@ public enum ProjectLoader {
   }
 
   /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",
-  /// "message", "closeButtonTitle"}}`, each optional with the SDK's default.
+  /// "message", "closeButtonTitle"}, "sdk"}`, each optional with the SDK's default (`sdk`: the
+  /// latest 4.x).
   private static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(SlotOverride, SourceLocation, JSONPath)]) {
     var options = PaywallOptions()
     var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
@@ -190,6 +191,19 @@ public enum ProjectLoader {
       } else {
         reader.diagnostics.error("'overrideProductsByName' must be an object of slot name → product id, e.g. {\"primary\": \"com.acme.pro.monthly\"}",
                                  at: byName.location, path: path)
+      }
+    }
+    if let node = reader.value("sdk") {
+      // A string: as a JSON number 4.10 would read as 4.1.
+      if let text = node.stringValue {
+        switch SDKVersion.parse(text) {
+        case .success(let version): options.sdk = version
+        case .failure(let error):
+          reader.diagnostics.error("sdk: \(error.message)", at: node.location, path: reader.path.appending("sdk"))
+        }
+      } else {
+        reader.diagnostics.error("'sdk' must be a string such as \"3\", \"4\" or \"4.2\" (a JSON number would read 4.10 as 4.1)",
+                                 at: node.location, path: reader.path.appending("sdk"))
       }
     }
     options.automaticallyDismiss = reader.bool("automaticallyDismiss") ?? options.automaticallyDismiss

@@ -121,6 +121,8 @@ extension Duration {
     case notADuration
     /// Longer than `longestSeconds` (or a number too large for a Double).
     case tooLong
+    /// A fraction of a calendar unit (`1.5M`): months and years take whole numbers.
+    case fractionalCalendarUnit
   }
 
   /// The longest duration anything accepts: the span of dates a ledger holds, 1970 to the end
@@ -153,6 +155,53 @@ extension Duration {
 
   /// `longestSeconds` in years, for messages.
   package static var longestYears: Int { Int(longestSeconds / (86_400 * 365)) }
+
+  /// How far a clock moves for `advance` and the debug panel's typed duration: as
+  /// `parseSeconds`, except that `M` and `y` are calendar units, as the store's periods are
+  /// (`SubscriptionPeriod.added(to:)`): from 2026-01-01, `advance 1M` reaches 2026-02-01, the
+  /// day a monthly plan renews. They take whole numbers.
+  package static func parseDistance(_ text: String) -> Result<ClockDistance, ParseError> {
+    let trimmed = text.trimmingSpaces()
+    let seconds: Double
+    switch parseSeconds(trimmed) {
+    case .success(let parsed): seconds = parsed
+    case .failure(let error): return .failure(error)
+    }
+    for (suffix, months) in [("M", 1), ("y", 12)] where trimmed.hasSuffix(suffix) {
+      guard let count = Int(trimmed.dropLast()) else { return .failure(.fractionalCalendarUnit) }
+      return .success(.months(count * months))
+    }
+    return .success(.seconds(seconds))
+  }
+}
+
+/// How far to move a clock: a fixed number of seconds, or calendar months (Gregorian, UTC), which
+/// differ in length as the store's monthly and yearly periods do.
+package enum ClockDistance: Sendable, Hashable, CustomStringConvertible {
+  case seconds(Double)
+  /// `1M` is one month, `1y` twelve.
+  case months(Int)
+
+  /// Where a clock at `start` ends up.
+  package func end(from start: Date) -> Date {
+    switch self {
+    case .seconds(let seconds): start.addingTimeInterval(seconds)
+    case .months(let months): SubscriptionPeriod(value: months, unit: .month).added(to: start)
+    }
+  }
+
+  /// The seconds from `start` to `end(from: start)`.
+  package func seconds(from start: Date) -> Double {
+    end(from: start).timeIntervalSince(start)
+  }
+
+  /// `90s`, `3d`, `1M`, `2y`: how a notice names it.
+  package var description: String {
+    switch self {
+    case .seconds(let seconds): TimeRate.spell(seconds)
+    case .months(let months): months % 12 == 0 && months > 0 ? "\(months / 12)y" : "\(months)M"
+    }
+  }
 }
 
 import Foundation

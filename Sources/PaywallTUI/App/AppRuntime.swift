@@ -49,13 +49,18 @@ final class AppRuntime: @unchecked Sendable {
   /// Advances on `play`'s clock, in order, carried out step by step when the app is next idle.
   private var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
 
-  init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), statusCache: StatusCache?,
-       assignmentFile: AssignmentFile? = nil, animates: Bool, onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+  /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
+  /// have set another while the app was built; that one then arrives as a change.
+  init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), launchStatus: SubscriptionStatus? = nil,
+       statusCache: StatusCache?, assignmentFile: AssignmentFile? = nil, animates: Bool,
+       onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     // Subscribed before the status is read: a change in between is in both (a repeat is ignored),
     // never in neither (a command controller may set it while the app is being built).
     let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
     var initial = state
-    initial.presentation.status = world.statusStore.status
+    let current = world.statusStore.status
+    initial.presentation.status = launchStatus ?? current
+    if let launchStatus, launchStatus != current { inbox.send(.statusChanged(current)) }
     self.state = initial
     statusSubscription = subscription
     self.world = world
@@ -252,12 +257,12 @@ final class AppRuntime: @unchecked Sendable {
       // The change itself reaches the app through the status subscription; nothing more to say.
       world.statusStore.set(status)
       return nil
-    case .advanceClock(let seconds):
-      let end = world.storeNow.addingTimeInterval(seconds)
+    case .advanceClock(let distance):
+      let end = distance.end(from: world.storeNow)
       guard end <= LedgerFile.latestDate else {
         return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
       }
-      return advance(by: seconds, report: "clock advanced \(TimeRate.spell(seconds))", announce: announce)
+      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance)", announce: announce)
     case .advanceToNextEvent:
       guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
       guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }

@@ -45,6 +45,7 @@ struct AppSession {
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
     var project = project
+    if let sdk = options.sdk { project.options.sdk = sdk }  // --sdk wins over app.json's options.sdk
     var first = options.home ? nil : project.paywalls.first?.id
     if let id = options.paywall {
       let ids = project.paywalls.map(\.id)
@@ -88,9 +89,14 @@ struct AppSession {
     let canWrite = access?.canWrite ?? false
     let cache = directory.map(StatusCache.init(directory:))
     let statusStore = custom?.status ?? SubscriptionStatusStore()
+    // The cached status is the one the app launches with (the SDK loads it at configure); what
+    // the controller then sets, e.g. a simulated store whose ledger backs no subscription, is a
+    // change the app sees and reports (Superwall.swift listenToSubscriptionStatus).
+    var cachedAtLaunch: SubscriptionStatus?
     if !options.fresh, let cache, statusStore.status == .unknown {
       let (cached, warning) = cache.load(repair: canWrite)
       statusStore.set(cached)
+      if cached != .unknown { cachedAtLaunch = cached }
       if let warning { warnings.append(warning) }
     }
 
@@ -179,7 +185,8 @@ struct AppSession {
     state.presentation.userAttributes = options.userAttributes
     let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
                          simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate)
-    let runtime = AppRuntime(state: state, world: world, inbox: inbox, statusCache: canWrite ? cache : nil,
+    let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,
+                             statusCache: canWrite ? cache : nil,
                              assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)
     started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,

@@ -128,7 +128,8 @@ struct StorePanel: Sendable, Hashable {
 /// and answers with `.worldChanged`.
 enum DebugAction: Sendable, Hashable {
   case setStatus(SubscriptionStatus)
-  case advanceClock(seconds: Double)
+  /// Move the clocks; months (`1M`, `1y`) are calendar months from the store's now.
+  case advanceClock(ClockDistance)
   /// Jump the clock to the store's next renewal, expiry or grace period end.
   case advanceToNextEvent
   /// Anything a play script can do to the simulated store.

@@ -66,10 +66,13 @@ enum DebugPanel {
   static func typeDuration(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
     switch key {
     case .enter:
-      let seconds: Double
-      switch Duration.parseSeconds(input) {
-      case .success(let parsed) where parsed > 0:
-        seconds = parsed
+      let distance: ClockDistance
+      switch Duration.parseDistance(input) {
+      case .success(let parsed) where parsed != .seconds(0) && parsed != .months(0):
+        distance = parsed
+      case .failure(.fractionalCalendarUnit):
+        state.notice = "\(quoting: input): months (M) and years (y) take whole numbers; use days for the rest (e.g. 45d)"
+        return []
       case .failure(.tooLong):
         state.notice = "\(quoting: input) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
         return []
@@ -78,7 +81,7 @@ enum DebugPanel {
         return []
       }
       state.debugInput = nil
-      return [.debug(.advanceClock(seconds: seconds), announce: true)]
+      return [.debug(.advanceClock(distance), announce: true)]
     case .escape:
       state.debugInput = nil
     case .backspace:

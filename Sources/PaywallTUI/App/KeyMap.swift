@@ -99,14 +99,13 @@ enum KeyMap {
     paywall.helpLines() + home.helpLines() + global.helpLines()
   }
 
-  static let month: Double = 86_400 * 365 / 12
-
   /// The debug panel's keys by topic, drawn in the panel itself.
   static let debugSections: [(topic: String, bindings: [KeyBinding<Debug>])] = [
-    ("clock", [KeyBinding("h", "+1 hour", .world(.advanceClock(seconds: 3600))),
-               KeyBinding("a", "+1 day", .world(.advanceClock(seconds: 86_400))),
-               KeyBinding("w", "+1 week", .world(.advanceClock(seconds: 7 * 86_400))),
-               KeyBinding("m", "+1 month", .world(.advanceClock(seconds: month))),
+    ("clock", [KeyBinding("h", "+1 hour", .world(.advanceClock(.seconds(3600)))),
+               KeyBinding("a", "+1 day", .world(.advanceClock(.seconds(86_400)))),
+               KeyBinding("w", "+1 week", .world(.advanceClock(.seconds(7 * 86_400)))),
+               // A calendar month, as the store's monthly period: from Jan 1 it reaches Feb 1.
+               KeyBinding("m", "+1 month", .world(.advanceClock(.months(1)))),
                KeyBinding(">", "next change", .world(.advanceToNextEvent)),
                KeyBinding("+", "type a duration", .typeDuration)]),
     ("status", [KeyBinding("s", "cycle unknown → inactive → active (all entitlements)", .cycleStatus)]),

@@ -18,6 +18,7 @@ struct ExplainCommand: CLICommand {
       .option("param", "key=value", "A placement parameter, e.g. --param source=settings.", repeatable: true),
       .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
+      .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
     ]
   )
 
@@ -28,6 +29,7 @@ struct ExplainCommand: CLICommand {
   var params: [String: String]
   var userID: String?
   var stateDir: String?
+  var sdk: SDKVersion?
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
@@ -37,10 +39,12 @@ struct ExplainCommand: CLICommand {
     params = try arguments.pairs("param")
     userID = arguments.value("user-id")
     stateDir = arguments.value("state-dir")
+    sdk = try SessionOptions.sdk(arguments)
   }
 
   func run() throws {
-    let project = try ProjectOptions.load(path, catalog: nil)
+    var project = try ProjectOptions.load(path, catalog: nil)
+    if let sdk { project.options.sdk = sdk }
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
       throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
@@ -64,13 +68,27 @@ struct ExplainCommand: CLICommand {
     }
     try Console.out("placement \(quoting: placement) for user \(book.userID), status \(status.rawName)\(status.isActive ? " (\(status.entitlements.map(\.id).sorted().joined(separator: ",")))" : "")")
     for line in evaluation.lines { try Console.out("  " + line) }
-    if case .skip(.userIsSubscribed) = evaluation.outcome {
-      try Console.out("  (the paywall's presentationCondition is checkUserSubscription; \"always\" would show it to subscribers)")
-    }
+    try Console.out("  " + Self.subscriberRule(evaluation, project: project, status: status))
     if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
       let gating = paywall.featureGating == .gated ? "gated: the feature runs only after a purchase or restore"
         : "non-gated: the feature runs when the paywall closes, whatever the result"
       try Console.out("  \(gating)")
     }
+  }
+
+  /// Which SDK version's subscriber rule applied, in one line.
+  static func subscriberRule(_ evaluation: PlacementEvaluation, project: Project, status: SubscriptionStatus) -> String {
+    let sdk = evaluation.sdk
+    guard sdk.skipsSubscribers else {
+      let active = status.isActive ? "; this active user is treated like any other, so only an audience filter such as device.subscriptionStatus == \"INACTIVE\" keeps them out" : ""
+      return "(SDK \(sdk.spelled): no subscriber rule\(active))"
+    }
+    if case .present(let id) = evaluation.outcome, status.isActive {
+      return "(SDK v3: the user is active, but paywall \(quoting: id) has presentationCondition always, so it shows to subscribers)"
+    }
+    if evaluation.subscriberRuleSkipped != nil {
+      return "(SDK v3: an active user is skipped, userIsSubscribed, unless the paywall's presentationCondition is always; --sdk 4 has no such rule)"
+    }
+    return "(SDK v3: the subscriber rule skips only active users; this one is not)"
   }
 }

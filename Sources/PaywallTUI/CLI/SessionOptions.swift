@@ -26,6 +26,7 @@ struct SessionOptions {
     .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
     .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory)."),
     .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
+    .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
   ]
 
   var controller: ControllerKind = .simulated
@@ -46,6 +47,8 @@ struct SessionOptions {
   var userID: String?
   var userAttributes: [String: String] = [:]
   var home = false
+  /// `--sdk`: wins over the project's `options.sdk`.
+  var sdk: SDKVersion?
 
   init() {}
 
@@ -72,6 +75,16 @@ struct SessionOptions {
     start = arguments.values("start")
     gracePeriod = arguments.flag("grace-period")
     renewalBillingIssues = arguments.flag("renewal-billing-issues")
+    sdk = try Self.sdk(arguments)
+  }
+
+  /// `--sdk VERSION`, checked: `3`, `4` or `4.N`.
+  static func sdk(_ arguments: Arguments) throws(CLIFailure) -> SDKVersion? {
+    guard let text = arguments.value("sdk") else { return nil }
+    switch SDKVersion.parse(text) {
+    case .success(let version): return version
+    case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
+    }
   }
 
   /// The simulated store's settings: the catalog's, then what the command line changes. The time

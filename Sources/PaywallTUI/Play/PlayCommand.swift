@@ -182,12 +182,14 @@ struct Player: Sendable {
           runtime.send(.key(key))
           await runtime.settle()
         }
-      case .advance(let seconds):
+      case .advance(let distance):
+        let seconds = distance.seconds(from: clock.now)
         if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
         // The runtime moves the clock deadline by deadline, with the ledger written once.
-        _ = await change(.advanceClock(seconds: seconds))
-      case .status(let status):
-        _ = await change(.setStatus(status))
+        _ = await change(.advanceClock(distance))
+      case .status(let status, let everyEntitlement):
+        let entitlements = AppSession.allEntitlements(runtime.state.project)
+        _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
       case .placement(let name, let params):
         runtime.send(.register(placement: name, params: params))
         await runtime.settle()

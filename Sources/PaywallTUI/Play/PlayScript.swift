@@ -4,8 +4,8 @@ import PaywallModel
 /// A `play` scenario: one command a line, `#` starts a comment.
 ///
 ///     press KEY…                 keys: up down left right tab btab enter esc space backspace, or a character
-///     advance DURATION           the simulated clock: 30s, 2h, 1M (a month), 1y
-///     status unknown|inactive|active:ENT,…
+///     advance DURATION           the simulated clock: 30s, 2h, 1M (a calendar month), 1y (a calendar year)
+///     status unknown|inactive|active|active:ENT,…   (`active` alone: every entitlement of the catalog, as --status)
 ///     placement NAME [key=value…]
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
@@ -26,8 +26,10 @@ import PaywallModel
 struct PlayScript: Sendable {
   enum Command: Sendable, Hashable {
     case press([Key])
-    case advance(seconds: Double)
-    case status(SubscriptionStatus)
+    /// `M` and `y` are calendar units, as the store's periods are.
+    case advance(ClockDistance)
+    /// `everyEntitlement`: `status active` alone, every entitlement of the catalog (as `--status active`).
+    case status(SubscriptionStatus, everyEntitlement: Bool)
     case placement(String, params: [String: String])
     case user([String: String])
     /// Slot overrides for the paywalls presented from now on; empty clears them.
@@ -106,8 +108,8 @@ struct PlayScript: Sendable {
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
       do throws(LineError) {
         let command = try command(line)
-        if case .advance(let seconds) = command {
-          clock.addTimeInterval(seconds)
+        if case .advance(let distance) = command {
+          clock = distance.end(from: clock)
           if clock > LedgerFile.latestDate {
             throw LineError(message: "\(quoting: line) would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",
                             column: Self.column(ofArgumentIn: line))
@@ -157,15 +159,18 @@ struct PlayScript: Sendable {
       return .press(keys)
     case "advance":
       try need(1, "one duration, e.g. 'advance 30s' or 'advance 1M'")
-      return .advance(seconds: try duration(args[0], column: column(ofArgument: 0),
-                                            usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (month) or 1y"))
+      return .advance(try distance(args[0], column: column(ofArgument: 0),
+                                   usage: "use e.g. 500ms, 30s, 5m, 2h, 3d, 1w, 1M (a calendar month) or 1y"))
     case "status":
-      try need(1, "one status: unknown, inactive or active:ENTITLEMENT,…")
-      guard let status = SubscriptionStatus(parsing: args[0]), args[0] != "active" else {
-        throw LineError(message: "\(quoting: args[0]) is not a status; use unknown, inactive or active:ENTITLEMENT,… (e.g. active:pro)",
+      try need(1, "one status: unknown, inactive, active or active:ENTITLEMENT,…")
+      // `active` alone means every entitlement of the catalog, as `--status active` does; the
+      // catalog is known when the step runs.
+      if args[0] == "active" { return .status(.active([]), everyEntitlement: true) }
+      guard let status = SubscriptionStatus(parsing: args[0]) else {
+        throw LineError(message: "\(quoting: args[0]) is not a status; use unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)",
                         column: column(ofArgument: 0))
       }
-      return .status(status)
+      return .status(status, everyEntitlement: false)
     case "placement":
       guard let placement = args.first else { throw LineError(message: "'placement' needs a name", column: 0) }
       return .placement(placement, params: try pairs(Array(args.dropFirst()), offset: 1, column: column))
@@ -282,8 +287,20 @@ struct PlayScript: Sendable {
 
   /// A duration argument, or why it is none: not a duration, or longer than any clock can go.
   static func duration(_ text: String, column: Int, usage: String) throws(LineError) -> Double {
-    switch Duration.parseSeconds(text) {
-    case .success(let seconds): return seconds
+    try refuse(Duration.parseSeconds(text), text, column: column, usage: usage)
+  }
+
+  /// An `advance` argument: as `duration`, with `M` and `y` calendar units (whole numbers).
+  static func distance(_ text: String, column: Int, usage: String) throws(LineError) -> ClockDistance {
+    try refuse(Duration.parseDistance(text), text, column: column, usage: usage)
+  }
+
+  private static func refuse<T>(_ result: Result<T, Duration.ParseError>, _ text: String, column: Int, usage: String) throws(LineError) -> T {
+    switch result {
+    case .success(let value): return value
+    case .failure(.fractionalCalendarUnit):
+      throw LineError(message: "\(quoting: text): months (M) and years (y) are calendar units and take whole numbers; use days for the rest (e.g. 45d); \(usage)",
+                      column: column)
     case .failure(.tooLong):
       throw LineError(message: "\(quoting: text) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999); \(usage)",
                       column: column)
