@@ -218,32 +218,78 @@ struct ProductAttributeTests {
     #expect(product.attribute(.trialPeriodPrice) == "$0.00")
   }
 
-  @Test func trialOverSeveralPeriodsCountsTheWholeOffer() {
+  /// The SDK's trial attributes read ONE period of the offer (StoreKit's `SubscriptionOffer.period`),
+  /// not times its count (`SK2StoreProduct.swift`): a 1-week offer for 2 periods is a "7-day" trial.
+  @Test func trialAttributesReadOnePeriodOfTheOffer() {
     let offer = IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 2)
     let product = Self.subscription("P1M", price: "9.99", intro: offer)
-    #expect(product.attribute(.trialPeriodText) == "14-day")
-    #expect(product.attribute(.trialPeriodWeeks) == "2")
-    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 15, 2026")
+    #expect(product.attribute(.trialPeriodText) == "7-day")
+    #expect(product.attribute(.trialPeriodWeeks) == "1")
+    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 8, 2026")
   }
 
-  @Test func paidIntroductoryOfferIsNotAFreeTrial() {
+  /// The SDK calls any introductory offer a trial: `hasFreeTrial` is `introductoryOffer != nil` and
+  /// every `trialPeriod*` attribute reads the offer's period (`SK2StoreProduct.swift`); the offer's
+  /// per-unit prices are `StoreProductDiscount.pricePerUnit` (`Discount/StoreProductDiscount.swift`).
+  @Test func aPaidIntroductoryOfferIsATrialAsInTheSDK() {
     let payUpFront = IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year),
                                        price: Fixture.decimal("29.99"))
     let winback = Self.subscription("P1Y", price: "59.99", intro: payUpFront)
-    #expect(!winback.hasFreeTrial)
-    #expect(winback.trialPeriod == nil)
-    #expect(winback.attribute(.hasFreeTrial) == "false")
-    #expect(winback.attribute(.trialPeriodText) == "")
-    #expect(winback.attribute(.trialPeriodDays) == "0")
-    #expect(winback.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "")
+    #expect(winback.hasFreeTrial)
+    #expect(winback.trialPeriod == SubscriptionPeriod(value: 1, unit: .year))
+    #expect(winback.attribute(.trialPeriodText) == "365-day")
+    #expect(winback.attribute(.trialPeriodDays) == "365")
+    #expect(winback.attribute(.trialPeriodMonths) == "12")
+    #expect(winback.attribute(.trialPeriodYears) == "1")
+    #expect(winback.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 1, 2027")
     #expect(winback.attribute(.trialPeriodPrice) == "$29.99")
+    #expect(winback.attribute(.rawTrialPeriodPrice) == "29.99")
+    #expect(winback.attribute(.trialPeriodYearlyPrice) == "$29.99")
+    #expect(winback.attribute(.trialPeriodMonthlyPrice) == "$2.49")
+    #expect(winback.attribute(.trialPeriodWeeklyPrice) == "$0.57")
+    #expect(winback.attribute(.trialPeriodDailyPrice) == "$0.08")
 
+    // The case: a one-month intro is a "30-day" trial of 30 days.
     let payAsYouGo = IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
                                        periodCount: 3, price: Fixture.decimal("0.99"))
     let intro = Self.subscription("P1M", price: "9.99", intro: payAsYouGo)
-    #expect(!intro.hasFreeTrial)
-    #expect(intro.attribute(.trialPeriodText) == "")
+    #expect(intro.hasFreeTrial)
+    #expect(intro.attribute(.trialPeriodText) == "30-day")
+    #expect(intro.attribute(.trialPeriodDays) == "30")
+    #expect(intro.attribute(.trialPeriodWeeks) == "4")
+    #expect(intro.attribute(.trialPeriodMonths) == "1")
+    #expect(intro.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Feb 1, 2026")
     #expect(intro.attribute(.trialPeriodPrice) == "$0.99")
+    #expect(intro.attribute(.rawTrialPeriodPrice) == "0.99")
+    // $0.99 × 3 months: $0.99 a month; a quarter of a year is under one year, so the whole $2.97.
+    #expect(intro.attribute(.trialPeriodMonthlyPrice) == "$0.99")
+    #expect(intro.attribute(.trialPeriodYearlyPrice) == "$2.97")
+    #expect(intro.attribute(.trialPeriodWeeklyPrice) == "$0.22")
+    #expect(intro.attribute(.trialPeriodDailyPrice) == "$0.03")
+  }
+
+  @Test func aFreeTrialOrNoOfferCostsNothingPerUnit() {
+    let trial = Self.subscription("P1Y", price: "59.99", intro: Self.trial("P7D"))
+    let plain = Self.subscription("P1Y", price: "59.99")
+    for product in [trial, plain] {
+      #expect(product.attribute(.rawTrialPeriodPrice) == "0")
+      for attribute: ProductAttribute in [.trialPeriodDailyPrice, .trialPeriodWeeklyPrice, .trialPeriodMonthlyPrice, .trialPeriodYearlyPrice] {
+        #expect(product.attribute(attribute) == "$0.00", "\(attribute)")
+      }
+    }
+    #expect(!plain.hasFreeTrial)
+    #expect(plain.attribute(.trialPeriodText) == "")
+  }
+
+  /// The rest of the SDK's product variables (`StoreProduct.attributes` in `StoreProduct.swift`).
+  @Test func theSDKsOtherProductVariables() {
+    let annual = Self.subscription("P1Y", price: "59.99")
+    #expect(annual.attribute(.periodAlt) == annual.attribute(.localizedPeriod))
+    #expect(annual.attribute(.languageCode) == "en")
+    #expect(Self.subscription("P1Y", price: "59.99", locale: "ja_JP").attribute(.languageCode) == "ja")
+    #expect(annual.attribute(.billingPlanType) == "")
+    #expect(annual.attribute(.isBillingPlanAvailable) == "false")
+    #expect(annual.attribute(.isSubscribed) == "false")
   }
 
   @Test func freeTrialOfferIgnoresAPriceAndCountsAtLeastOnePeriod() {

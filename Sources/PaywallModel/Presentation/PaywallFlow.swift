@@ -164,6 +164,10 @@ public enum PaywallFlow {
     switch result {
     case .purchased:
       let product = slot.product
+      // freeTrial_start when the purchase started an introductory offer, free or paid: the SDK
+      // asks whether the transaction has an offer, else whether the product's trial was available
+      // (`StoreKit/Transactions/TransactionManager.swift`, `trackTransactionDidSucceed`). The
+      // simulated store grants the offer exactly when `trialEligible` is true.
       let kind: EventName =
         if product.subscriptionPeriod == nil && !product.kind.isSubscription { .nonRecurringProductPurchase }
         else if slot.trialEligible { .freeTrialStart }
