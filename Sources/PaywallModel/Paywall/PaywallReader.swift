@@ -30,6 +30,7 @@ package enum PaywallReader {
       }
     }
     reader.finish()
+    if let catalog { warnOfTrialCopy(slots, components, catalog: catalog, reader: reader) }
     let buysSomething = components.contains {
       if case .button(let b) = $0, case .purchase = b.action { return true }
       return false
@@ -40,6 +41,31 @@ package enum PaywallReader {
     guard let id, let name, !diagnostics.hasErrors else { return nil }
     return PaywallDefinition(id: id, name: name, slots: slots, selectedSlot: selected ?? slotNames.first,
                              featureGating: gating, presentationCondition: condition, components: components, file: file)
+  }
+
+  /// The SDK shows a paywall's free-trial texts when ANY of its products has an introductory offer
+  /// the user can take (`isFreeTrialAvailable`, one flag for the paywall:
+  /// `Paywall/Request/Operators/AddPaywallProducts.swift`), whichever product is selected. The
+  /// emulator does the same; this tells the tester when that shows trial copy over a product that
+  /// has no trial.
+  private static func warnOfTrialCopy(_ slots: [ProductSlot], _ components: [PaywallComponent], catalog: Catalog,
+                                      reader: ObjectReader) {
+    let hasTrialCopy = components.contains { component in
+      switch component {
+      case .title(let t), .text(let t, _): t.freeTrialText != nil
+      case .button(let b): b.label.freeTrialText != nil
+      case .features, .products, .divider, .spacer, .art: false
+      }
+    }
+    let products = slots.compactMap { slot in catalog.product(id: slot.productID).map { (slot.name, $0) } }
+    guard hasTrialCopy, products.contains(where: { $0.1.hasFreeTrial }),
+          let node = reader.value("products") else { return }
+    let without = products.filter { !$0.1.hasFreeTrial }
+    guard !without.isEmpty else { return }
+    let named = without.map { "\(quoting: $0.0) (\(quoting: $0.1.id))" }.joined(separator: ", ")
+    reader.diagnostics.warning(
+      "the free-trial texts show whenever any product here has a trial the user can take (the SDK decides it for the whole paywall), so they also show while \(without.count == 1 ? "slot" : "slots") \(named), which \(without.count == 1 ? "has" : "have") no trial, \(without.count == 1 ? "is" : "are") selected",
+      at: node.location, path: JSONPath.root.appending("products"))
   }
 
   private static func readSlots(_ reader: ObjectReader, catalog: Catalog?) -> [ProductSlot] {
@@ -131,19 +157,28 @@ private struct ComponentContext {
     }
   }
 
-  /// `text` parsed as a template. A string the length cap cut is checked whole (`uncut`) first, so
-  /// a problem past the cut, or in the variable the cut dropped, is reported where it is; the
-  /// cut text, which never splits a variable, is what is kept.
+  /// `text` parsed as a template, with every problem of it reported (each unknown variable, and
+  /// the warnings). A string the length cap cut is checked whole (`uncut`) first, so a problem past
+  /// the cut, or in the variable the cut dropped, is reported where it is; the cut text, which
+  /// never splits a variable, is what is kept.
   private func template(_ text: String, uncut: String?, at location: SourceLocation, path: JSONPath) -> TemplateText? {
-    if let uncut, case .failure(let problem) = TemplateText.parse(uncut, slots: slots) {
-      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
-      return nil
-    }
-    switch TemplateText.parse(text, slots: slots) {
-    case .success(let t): return t
-    case .failure(let problem):
-      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
-      return nil
+    let (whole, problems) = TemplateText.parseAll(uncut ?? text, slots: slots)
+    report(problems, at: location, path: path)
+    guard whole != nil else { return nil }
+    guard uncut != nil else { return whole }
+    let (cut, cutProblems) = TemplateText.parseAll(text, slots: slots)
+    report(cutProblems.filter { !$0.isWarning }, at: location, path: path)
+    return cut
+  }
+
+  private func report(_ problems: [TemplateText.Problem], at location: SourceLocation, path: JSONPath) {
+    for problem in problems {
+      let at = diagnostics.location(inStringAt: location, offset: problem.offset)
+      if problem.isWarning {
+        diagnostics.warning(problem.message, at: at, path: path)
+      } else {
+        diagnostics.error(problem.message, at: at, path: path)
+      }
     }
   }
 
