@@ -72,9 +72,7 @@ struct PaywallReaderTests {
 
   @Test func canonicalExampleIsAccepted() throws {
     let (paywall, diagnostics) = try Self.read(Self.canonical, file: "onboarding.json")
-    // Only the warning the SDK's paywall-wide trial copy earns (issue 16 item 5): an error-free read.
-    #expect(diagnostics.map(\.severity) == [.warning], "\(diagnostics.map(\.description))")
-    #expect(diagnostics.first?.message.contains("free-trial texts") == true)
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
     let p = try #require(paywall)
     #expect(p.id == "onboarding")
     #expect(p.name == "Onboarding")
@@ -141,8 +139,7 @@ struct PaywallReaderTests {
       }
       """
     let (paywall, diagnostics) = try Self.read(json)
-    // Only the warning the SDK's paywall-wide trial copy earns (issue 16 item 5): an error-free read.
-    #expect(diagnostics.map(\.severity) == [.warning], "\(diagnostics.map(\.description))")
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
     let p = try #require(paywall)
     #expect(p.featureGating == .gated)
     #expect(p.presentationCondition == .always)
@@ -319,14 +316,15 @@ struct PaywallReaderTests {
 
   /// Trial copy on a paywall that also sells a product without a trial: the SDK shows it while that
   /// product is selected (`AddPaywallProducts.swift`), and `validate` says so.
-  @Test func trialCopyOverAProductWithoutATrialWarns() throws {
-    let (paywall, diagnostics) = try Self.read(Self.withComponent(
+  @Test func trialCopyOverAProductWithoutATrialIsFlagged() throws {
+    let (trialCopy, _) = try Self.read(Self.withComponent(
       #"{ "type": "button", "label": "Buy", "freeTrialLabel": "Start my free trial", "action": "purchase" }"#))
-    #expect(paywall != nil)
-    #expect(diagnostics.map(\.severity) == [.warning])
-    let d = try #require(diagnostics.first)
-    #expect(d.path?.description == "$.products")
-    #expect(d.message.contains("slot 'secondary' ('com.acme.pro.monthly'), which has no trial, is selected"))
+    let trialPaywall = try #require(trialCopy)
+    let warning = try #require(PaywallReader.trialCopyWarning(trialPaywall, catalog: Self.threeProducts))
+    #expect(warning.contains("slot 'secondary' ('com.acme.pro.monthly'), which has no trial, is selected"))
+    let (plain, _) = try Self.read(Self.withComponent(#"{ "type": "button", "label": "Buy", "action": "purchase" }"#))
+    let plainPaywall = try #require(plain)
+    #expect(PaywallReader.trialCopyWarning(plainPaywall, catalog: Self.threeProducts) == nil)
   }
 
   @Test(arguments: errorCases)

@@ -30,7 +30,6 @@ package enum PaywallReader {
       }
     }
     reader.finish()
-    if let catalog { warnOfTrialCopy(slots, components, catalog: catalog, reader: reader) }
     let buysSomething = components.contains {
       if case .button(let b) = $0, case .purchase = b.action { return true }
       return false
@@ -43,29 +42,37 @@ package enum PaywallReader {
                              featureGating: gating, presentationCondition: condition, components: components, file: file)
   }
 
-  /// The SDK shows a paywall's free-trial texts when ANY of its products has an introductory offer
+  /// What only `validate` says, for every paywall of `project` (re-reading its file for positions):
+  /// the SDK shows a paywall's free-trial texts when ANY of its products has an introductory offer
   /// the user can take (`isFreeTrialAvailable`, one flag for the paywall:
   /// `Paywall/Request/Operators/AddPaywallProducts.swift`), whichever product is selected. The
   /// emulator does the same; this tells the tester when that shows trial copy over a product that
-  /// has no trial.
-  private static func warnOfTrialCopy(_ slots: [ProductSlot], _ components: [PaywallComponent], catalog: Catalog,
-                                      reader: ObjectReader) {
-    let hasTrialCopy = components.contains { component in
+  /// has no trial. Not a load warning: every command would print it for a paywall that is valid.
+  package static func validationAdvice(for project: Project) -> [Diagnostic] {
+    project.paywalls.flatMap { paywall -> [Diagnostic] in
+      guard let message = trialCopyWarning(paywall, catalog: project.catalog),
+            let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+      collector.warning(message, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
+      return collector.diagnostics
+    }
+  }
+
+  /// The warning `validationAdvice` gives `paywall`, or nil.
+  package static func trialCopyWarning(_ paywall: PaywallDefinition, catalog: Catalog) -> String? {
+    let hasTrialCopy = paywall.components.contains { component in
       switch component {
       case .title(let t), .text(let t, _): t.freeTrialText != nil
       case .button(let b): b.label.freeTrialText != nil
       case .features, .products, .divider, .spacer, .art: false
       }
     }
-    let products = slots.compactMap { slot in catalog.product(id: slot.productID).map { (slot.name, $0) } }
-    guard hasTrialCopy, products.contains(where: { $0.1.hasFreeTrial }),
-          let node = reader.value("products") else { return }
+    let products = paywall.slots.compactMap { slot in catalog.product(id: slot.productID).map { (slot.name, $0) } }
+    guard hasTrialCopy, products.contains(where: { $0.1.hasFreeTrial }) else { return nil }
     let without = products.filter { !$0.1.hasFreeTrial }
-    guard !without.isEmpty else { return }
+    guard !without.isEmpty else { return nil }
     let named = without.map { "\(quoting: $0.0) (\(quoting: $0.1.id))" }.joined(separator: ", ")
-    reader.diagnostics.warning(
-      "the free-trial texts show whenever any product here has a trial the user can take (the SDK decides it for the whole paywall), so they also show while \(without.count == 1 ? "slot" : "slots") \(named), which \(without.count == 1 ? "has" : "have") no trial, \(without.count == 1 ? "is" : "are") selected",
-      at: node.location, path: JSONPath.root.appending("products"))
+    let one = without.count == 1
+    return "the free-trial texts show whenever any product here has a trial the user can take (the SDK decides it for the whole paywall), so they also show while \(one ? "slot" : "slots") \(named), which \(one ? "has" : "have") no trial, \(one ? "is" : "are") selected"
   }
 
   private static func readSlots(_ reader: ObjectReader, catalog: Catalog?) -> [ProductSlot] {
