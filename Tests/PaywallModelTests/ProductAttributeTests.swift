@@ -68,17 +68,22 @@ struct ProductAttributeTests {
   }
 
   // Worked by hand from Superwall's rules (a month is 365/12 days and 52/12 weeks, a year 365 days
-  // and 52 weeks), then truncated to cents:
-  //   P7D $2.99:  daily 2.99/7 = 0.427…; weekly 2.99×365/364 = 2.998…; monthly 2.99×365/84 = 12.992…;
-  //               yearly 2.99×365/7 = 155.907…
-  //   P1W $4.99:  daily 4.99×52/365 = 0.7109…; monthly 4.99×52/12 = 21.623…; yearly 4.99×52 = 259.48
+  // and 52 weeks, a week 7 days; 7 days are first made one week), then truncated to cents:
+  //   P7D $2.99:  as P1W: daily 2.99/7 = 0.427…; weekly 2.99; monthly 2.99×52/12 = 12.956…;
+  //               yearly 2.99×52 = 155.48
+  //   P1W $4.99:  daily 4.99/7 = 0.7128…; monthly 4.99×52/12 = 21.623…; yearly 4.99×52 = 259.48
   //   P1M $9.99:  daily 9.99×12/365 = 0.3284…; weekly 9.99×12/52 = 2.3053…; yearly 9.99×12 = 119.88
   //   P2M $17.99: daily 17.99×6/365 = 0.2957…; weekly 17.99×6/52 = 2.0757…; monthly 8.995; yearly 107.94
   //   P3M $24.99: daily 24.99×4/365 = 0.2738…; weekly 24.99×4/52 = 1.9223…; monthly 8.33; yearly 99.96
   //   P6M $39.99: daily 39.99×2/365 = 0.2191…; weekly 39.99×2/52 = 1.5380…; monthly 6.665; yearly 79.98
   //   P1Y $59.99: daily 59.99/365 = 0.1643…; weekly 59.99/52 = 1.1536…; monthly 59.99/12 = 4.9991…
   static let unitPriceCases: [UnitPriceCase] = [
-    UnitPriceCase(iso: "P7D", price: "2.99", daily: "$0.42", weekly: "$2.99", monthly: "$12.99", yearly: "$155.90"),
+    UnitPriceCase(iso: "P7D", price: "2.99", daily: "$0.42", weekly: "$2.99", monthly: "$12.95", yearly: "$155.48"),
+    // The SDK's own examples (SubscriptionPeriod.swift, 4.15.3+): a week is exactly 7 days, and 7 days are a week,
+    // so a 7-day $6.99 product is $6.99 a week (not $7.00) and a weekly one $0.99 a day.
+    UnitPriceCase(iso: "P7D", price: "6.99", daily: "$0.99", weekly: "$6.99", monthly: "$30.29", yearly: "$363.48"),
+    UnitPriceCase(iso: "P14D", price: "9.99", daily: "$0.71", weekly: "$4.99", monthly: "$21.64", yearly: "$259.74"),
+    UnitPriceCase(iso: "P1W", price: "6.99", daily: "$0.99", weekly: "$6.99", monthly: "$30.29", yearly: "$363.48"),
     UnitPriceCase(iso: "P1W", price: "4.99", daily: "$0.71", weekly: "$4.99", monthly: "$21.62", yearly: "$259.48"),
     UnitPriceCase(iso: "P1M", price: "9.99", daily: "$0.32", weekly: "$2.30", monthly: "$9.99", yearly: "$119.88"),
     UnitPriceCase(iso: "P3M", price: "24.99", daily: "$0.27", weekly: "$1.92", monthly: "$8.33", yearly: "$99.96"),
@@ -107,19 +112,22 @@ struct ProductAttributeTests {
   /// Every (period, unit) pair against exact rational arithmetic: the unit price is
   /// floor(cents × den / num) / 100 where one period holds num/den units. Catches any rounding of
   /// the intermediate fractions (2/12, 1/52, 7/365…) that would tip an exact result below a cent.
-  @Test(arguments: ["P3D", "P7D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y", "P2Y"])
+  @Test(arguments: ["P3D", "P7D", "P14D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P12M", "P1Y", "P2Y"])
   func unitPricesMatchExactArithmetic(_ iso: String) throws {
-    let period = try #require(SubscriptionPeriod(iso8601: iso))
+    let raw = try #require(SubscriptionPeriod(iso8601: iso))
+    // The SDK normalizes first (4.15.3+, SubscriptionPeriod.swift): 7n days are n weeks, 12n months n years.
+    let period = raw.unit == .day && raw.value % 7 == 0 ? SubscriptionPeriod(value: raw.value / 7, unit: .week)
+      : raw.unit == .month && raw.value % 12 == 0 ? SubscriptionPeriod(value: raw.value / 12, unit: .year) : raw
     let n = period.value
-    // Units of `unit` in one period, as num/den, from Superwall's rules.
+    // Units of `unit` in one period, as num/den, from Superwall's rules (a week is exactly 7 days).
     func units(_ unit: SubscriptionPeriod.Unit) -> (num: Int, den: Int) {
       switch (unit, period.unit) {
       case (.day, .year): (365 * n, 1)
       case (.day, .month): (365 * n, 12)
-      case (.day, .week): (365 * n, 52)
+      case (.day, .week): (7 * n, 1)
       case (.week, .year): (52 * n, 1)
       case (.week, .month): (52 * n, 12)
-      case (.week, .day): (52 * n, 365)
+      case (.week, .day): (n, 7)
       case (.month, .year): (12 * n, 1)
       case (.month, .week): (12 * n, 52)
       case (.month, .day): (12 * n, 365)

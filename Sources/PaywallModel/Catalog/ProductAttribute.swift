@@ -195,19 +195,24 @@ extension StoreProduct {
   }
 
   /// The price for one `unit`, truncated (not rounded) to 2 decimals; a month is 365/12 days and
-  /// 52/12 weeks. Nil for non-recurring products (templates then show "n/a", as Superwall does).
+  /// 52/12 weeks, a week exactly 7 days. Nil for non-recurring products (templates then show "n/a",
+  /// as Superwall does). As the SDK (4.15.3+), the period is first normalized (7n days are n weeks,
+  /// 12n months n years), so a 7-day product's weekly price is its price
+  /// (`StoreKit/Products/StoreProduct/SubscriptionPeriod.swift`: `normalized`, `pricePerWeek`).
   public func unitPrice(per unit: SubscriptionPeriod.Unit) -> Decimal? {
-    guard let p = subscriptionPeriod else { return nil }
+    guard var p = subscriptionPeriod else { return nil }
+    if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
+    if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
     let n = Decimal(p.value)
     // How many `unit`s one subscription period holds.
     let periods: Decimal =
       switch (unit, p.unit) {
       case (.day, .year): Decimal(365) * n
       case (.day, .month): Decimal(365) / Decimal(12) * n
-      case (.day, .week): Decimal(365) / Decimal(52) * n
+      case (.day, .week): Decimal(7) * n
       case (.week, .year): Decimal(52) * n
       case (.week, .month): Decimal(52) / Decimal(12) * n
-      case (.week, .day): n * Decimal(52) / Decimal(365)
+      case (.week, .day): n / Decimal(7)
       case (.month, .year): Decimal(12) * n
       case (.month, .week): n * Decimal(12) / Decimal(52)
       case (.month, .day): n * Decimal(12) / Decimal(365)
