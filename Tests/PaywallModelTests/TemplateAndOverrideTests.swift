@@ -218,9 +218,12 @@ struct TemplateAndOverrideTests {
   /// take), so it also shows with a product without a trial selected; the emulator does the same
   /// and says so.
   @Test func theTrialCopyFollowsThePaywallNotTheSelection() {
-    let paywall = ResolvedPaywall(Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)]),
-                                  catalog: TestCatalog.catalog)
     let content = TextContent(text: "Subscribe", freeTrialText: "Start your free trial")
+    var definition = Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)])
+    let plain = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    #expect(!plain.trialCopyMisleads(selected: "secondary"), "no trial copy, nothing to mislead")
+    definition.components = [.title(content)]
+    let paywall = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
     #expect(paywall.string(content, selected: "secondary") == "Start your free trial")
     #expect(paywall.trialCopyMisleads(selected: "secondary"))
     #expect(!paywall.trialCopyMisleads(selected: "primary"))

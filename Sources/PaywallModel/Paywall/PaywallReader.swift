@@ -59,15 +59,8 @@ package enum PaywallReader {
 
   /// The warning `validationAdvice` gives `paywall`, or nil.
   package static func trialCopyWarning(_ paywall: PaywallDefinition, catalog: Catalog) -> String? {
-    let hasTrialCopy = paywall.components.contains { component in
-      switch component {
-      case .title(let t), .text(let t, _): t.freeTrialText != nil
-      case .button(let b): b.label.freeTrialText != nil
-      case .features, .products, .divider, .spacer, .art: false
-      }
-    }
     let products = paywall.slots.compactMap { slot in catalog.product(id: slot.productID).map { (slot.name, $0) } }
-    guard hasTrialCopy, products.contains(where: { $0.1.hasFreeTrial }) else { return nil }
+    guard paywall.hasFreeTrialCopy, products.contains(where: { $0.1.hasFreeTrial }) else { return nil }
     let without = products.filter { !$0.1.hasFreeTrial }
     guard !without.isEmpty else { return nil }
     let named = without.map { "\(quoting: $0.0) (\(quoting: $0.1.id))" }.joined(separator: ", ")

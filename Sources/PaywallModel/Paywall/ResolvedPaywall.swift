@@ -84,10 +84,10 @@ public struct ResolvedPaywall: Sendable, Hashable {
     slots.first { $0.slot == name }
   }
 
-  /// True when the free-trial copy shows while the `selected` product has no trial the user can
-  /// take: what the SDK does (the copy follows the whole paywall), and a real bug in real paywalls.
+  /// True when the paywall's free-trial copy shows while the `selected` product has no trial the
+  /// user can take: what the SDK does (the copy follows the whole paywall), and a real bug in real paywalls.
   public func trialCopyMisleads(selected: String?) -> Bool {
-    guard showsFreeTrial, let selected, let slot = slot(named: selected) else { return false }
+    guard showsFreeTrial, definition.hasFreeTrialCopy, let selected, let slot = slot(named: selected) else { return false }
     return !slot.trialEligible
   }
 
