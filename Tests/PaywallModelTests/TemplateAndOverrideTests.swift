@@ -180,6 +180,9 @@ struct TemplateAndOverrideTests {
     #expect(known.string(template, selected: "primary") == "Hi Ada!")
     let unknown = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
     #expect(unknown.string(template, selected: "primary") == "Hi !")
+    // `params` are the placement's (`makeJsonVariables` in `DependencyContainer.swift`); `device` renders empty here.
+    let more = try Self.parse("{{ params.source }}/{{ device.locale }}")
+    #expect(ResolvedPaywall(definition, catalog: TestCatalog.catalog, params: ["source": "settings"]).string(more, selected: nil) == "settings/")
   }
 
   /// The SDK's short form exists only for `primary`, `secondary` and `tertiary` (`Variables.swift`).

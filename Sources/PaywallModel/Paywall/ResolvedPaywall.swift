@@ -48,6 +48,9 @@ public struct ResolvedPaywall: Sendable, Hashable {
   public var showsFreeTrial: Bool
   /// The user attributes `{{ user.KEY }}` reads (empty when unset, as on a device).
   public var userAttributes: [String: String]
+  /// The placement's parameters `{{ params.KEY }}` reads (the SDK's `placement?.parameters`,
+  /// `Dependencies/DependencyContainer.swift` `makeJsonVariables`).
+  public var params: [String: String]
   /// Savings of each recurring slot against the most expensive per-month recurring slot, in whole
   /// percent (truncated), for "Save 50%" badges. Only slots that save at least 1% appear.
   public let savingsPercent: [String: Int]
@@ -60,8 +63,9 @@ public struct ResolvedPaywall: Sendable, Hashable {
   public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
               isTrialEligible: (StoreProduct) -> Bool = { _ in true },
               isSubscribed: (StoreProduct) -> Bool = { _ in false },
-              userAttributes: [String: String] = [:]) {
+              userAttributes: [String: String] = [:], params: [String: String] = [:]) {
     self.userAttributes = userAttributes
+    self.params = params
     self.definition = definition
     // Only what the paywall shows is formatted up front (formatting loads locale data; a date
     // formatter alone costs milliseconds at start-up): the templates' attributes and the cards'.
@@ -114,7 +118,11 @@ public struct ResolvedPaywall: Sendable, Hashable {
           out += product[v.attribute]
         }
       case .context(let v):
-        if v.scope == .user { out += userAttributes[v.key] ?? "" }
+        switch v.scope {
+        case .user: out += userAttributes[v.key] ?? ""
+        case .params: out += params[v.key] ?? ""
+        case .device: break
+        }
       }
     }
     return out

@@ -15,7 +15,7 @@ public struct TemplateVariable: Sendable, Hashable {
 /// `{{ user.firstName }}`, `{{ params.source }}`, `{{ device.locale }}`: the non-product
 /// variables the SDK gives a paywall's template (`Paywall/View Controller/Web View/Templating/
 /// Models/Variables.swift`: `user` is the user attributes, `params` the placement's, `device` the
-/// device's). Only `user` is emulated; `params` and `device` render empty and `validate` says so.
+/// device's). `user` and `params` are emulated; `device` renders empty and `validate` says so.
 public struct ContextVariable: Sendable, Hashable {
   /// The object read.
   public enum Scope: String, Sendable, Hashable, CaseIterable {
@@ -110,8 +110,8 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
        !parts.dropFirst().contains(where: \.isEmpty) {
       let variable = ContextVariable(scope: scope, key: parts.dropFirst().joined(separator: "."))
       var warnings: [Problem] = []
-      if scope != .user {
-        warnings.append(Problem(message: "\(quoting: "{{ \(expression) }}") renders empty here: the emulator has no \(scope.rawValue) variables (only user attributes)", offset: 0, isWarning: true))
+      if scope == .device {
+        warnings.append(Problem(message: "\(quoting: "{{ \(expression) }}") renders empty here: the emulator has no device variables in templates", offset: 0, isWarning: true))
       }
       return (.context(variable), warnings)
     }

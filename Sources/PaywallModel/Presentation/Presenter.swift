@@ -176,7 +176,7 @@ public enum Presenter {
     // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
     let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { snapshot.isTrialEligible($0) },
                                    isSubscribed: { snapshot.status.isActive && snapshot.purchasedProducts.contains($0.id) },
-                                   userAttributes: state.userAttributes)
+                                   userAttributes: state.userAttributes, params: registration?.params ?? [:])
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id
