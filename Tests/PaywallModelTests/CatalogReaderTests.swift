@@ -90,7 +90,8 @@ struct CatalogReaderTests {
     let intro1 = try #require(c.product(id: "intro1"))
     #expect(intro1.introductoryOffer == IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
                                                           periodCount: 3, price: Fixture.decimal("0.99")))
-    #expect(!intro1.hasFreeTrial)
+    // Not free, yet a trial to the SDK (SK2StoreProduct.hasFreeTrial is introductoryOffer != nil).
+    #expect(!intro1.introductoryOfferIsFree && intro1.hasFreeTrial)
 
     let intro2 = try #require(c.product(id: "intro2"))
     #expect(intro2.introductoryOffer == IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year),

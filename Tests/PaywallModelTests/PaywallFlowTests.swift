@@ -41,6 +41,39 @@ struct PaywallFlowTests {
     #expect(session.activity == .idle)
   }
 
+  /// A non-renewing subscription has no StoreKit subscription period (`Product.subscription` is for
+  /// auto-renewables), so the SDK counts its purchase as `nonRecurringProduct_purchase`
+  /// (`TransactionManager.swift`: `product.subscriptionPeriod == nil`; `SK2StoreProduct.swift`).
+  @Test func aNonRenewingPurchaseIsNonRecurring() {
+    let pass = StoreProduct(id: "pass", displayName: "Season pass", price: Decimal(string: "19.99")!, kind: .nonRenewing,
+                            subscriptionPeriod: SubscriptionPeriod(value: 3, unit: .month), entitlements: ["pro"])
+    let definition = PaywallDefinition(id: "p", name: "P", slots: [ProductSlot(name: "primary", productID: "pass")], selectedSlot: "primary",
+                                       components: [.button(PaywallButton(label: TextContent(text: "Buy"), action: .purchase(slot: nil)))])
+    var session = PaywallFlow.open(ResolvedPaywall(definition, catalog: Catalog(products: [pass]))).0
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
+    let done = PaywallFlow.purchaseFinished(.purchased, in: &session, options: PaywallOptions())
+    #expect(Self.names(done) == ["transaction_complete", "nonRecurringProduct_purchase", "paywall_close"])
+  }
+
+  /// Any introductory offer the user may take makes the purchase a `freeTrial_start`
+  /// (`StoreKit/Transactions/TransactionManager.swift`, `trackTransactionDidSucceed`: the
+  /// transaction started an offer), a paid one too; without eligibility, `subscription_start`.
+  @Test(arguments: [(IntroductoryOffer.PaymentMode.payAsYouGo, true, "freeTrial_start"), (.payUpFront, true, "freeTrial_start"),
+                    (.payAsYouGo, false, "subscription_start")])
+  func aPaidIntroPurchaseIsAFreeTrialStart(mode: IntroductoryOffer.PaymentMode, eligible: Bool, kind: String) {
+    let intro = StoreProduct(id: "intro", displayName: "Intro", price: Decimal(string: "9.99")!, kind: .autoRenewable,
+                             subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month),
+                             introductoryOffer: IntroductoryOffer(paymentMode: mode, period: SubscriptionPeriod(value: 1, unit: .month),
+                                                                  periodCount: 3, price: Decimal(string: "0.99")!),
+                             entitlements: ["pro"])
+    let definition = PaywallDefinition(id: "p", name: "P", slots: [ProductSlot(name: "primary", productID: "intro")], selectedSlot: "primary",
+                                       components: [.button(PaywallButton(label: TextContent(text: "Buy"), action: .purchase(slot: nil)))])
+    var session = PaywallFlow.open(ResolvedPaywall(definition, catalog: Catalog(products: [intro]), isTrialEligible: { _ in eligible })).0
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
+    let done = PaywallFlow.purchaseFinished(.purchased, in: &session, options: PaywallOptions())
+    #expect(Self.names(done) == ["transaction_complete", kind, "paywall_close"])
+  }
+
   @Test(arguments: [
     ("primary", true, "freeTrial_start"),
     ("primary", false, "subscription_start"),

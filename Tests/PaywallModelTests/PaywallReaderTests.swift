@@ -289,6 +289,44 @@ struct PaywallReaderTests {
       """, line: 1, column: 1, path: "$", message: "a paywall with a purchase button needs 'products'"),
   ]
 
+  // MARK: - Fidelity to the SDK's templates (issue 16, items 5 and 7)
+
+  /// The SDK's product variables, its short form without spaces and user variables all validate.
+  @Test func theSDKsTemplateVariablesValidate() throws {
+    let (paywall, diagnostics) = try Self.read(Self.withComponent(
+      #"{ "type": "text", "text": "{{ products.primary.periodAlt }} {{ primary.rawTrialPeriodPrice }} {{primary.trialPeriodDays}} {{ products.selected.trialPeriodMonthlyPrice }} {{ primary.languageCode }} {{ user.firstName }}" }"#))
+    #expect(paywall != nil)
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
+  }
+
+  @Test func everyUnknownVariableOfAStringIsReported() throws {
+    let (paywall, diagnostics) = try Self.read(Self.withComponent(
+      #"{ "type": "text", "text": "{{ products.primary.prise }} / {{ secondary.perod }}" }"#))
+    #expect(paywall == nil)
+    #expect(diagnostics.map(\.location) == [Position(line: 7, column: 32), Position(line: 7, column: 63)])
+    #expect(diagnostics.allSatisfy { $0.severity == .error })
+  }
+
+  @Test func theEmulatorsOwnAttributesWarn() throws {
+    let (paywall, diagnostics) = try Self.read(Self.withComponent(#"{ "type": "text", "text": "{{ products.primary.name }}" }"#))
+    #expect(paywall != nil)
+    #expect(diagnostics.map(\.severity) == [.warning])
+    #expect(diagnostics.first?.message.contains("renders it empty") == true)
+  }
+
+  /// Trial copy on a paywall that also sells a product without a trial: the SDK shows it while that
+  /// product is selected (`AddPaywallProducts.swift`), and `validate` says so.
+  @Test func trialCopyOverAProductWithoutATrialIsFlagged() throws {
+    let (trialCopy, _) = try Self.read(Self.withComponent(
+      #"{ "type": "button", "label": "Buy", "freeTrialLabel": "Start my free trial", "action": "purchase" }"#))
+    let trialPaywall = try #require(trialCopy)
+    let warning = try #require(PaywallReader.trialCopyWarning(trialPaywall, catalog: Self.threeProducts))
+    #expect(warning.contains("slot 'secondary' ('com.acme.pro.monthly'), which has no trial, is selected"))
+    let (plain, _) = try Self.read(Self.withComponent(#"{ "type": "button", "label": "Buy", "action": "purchase" }"#))
+    let plainPaywall = try #require(plain)
+    #expect(PaywallReader.trialCopyWarning(plainPaywall, catalog: Self.threeProducts) == nil)
+  }
+
   @Test(arguments: errorCases)
   func eachMistakeGivesExactlyOneDiagnostic(_ c: ErrorCase) throws {
     let (paywall, diagnostics) = try Self.read(c.json)

@@ -68,17 +68,22 @@ struct ProductAttributeTests {
   }
 
   // Worked by hand from Superwall's rules (a month is 365/12 days and 52/12 weeks, a year 365 days
-  // and 52 weeks), then truncated to cents:
-  //   P7D $2.99:  daily 2.99/7 = 0.427…; weekly 2.99×365/364 = 2.998…; monthly 2.99×365/84 = 12.992…;
-  //               yearly 2.99×365/7 = 155.907…
-  //   P1W $4.99:  daily 4.99×52/365 = 0.7109…; monthly 4.99×52/12 = 21.623…; yearly 4.99×52 = 259.48
+  // and 52 weeks, a week 7 days; 7 days are first made one week), then truncated to cents:
+  //   P7D $2.99:  as P1W: daily 2.99/7 = 0.427…; weekly 2.99; monthly 2.99×52/12 = 12.956…;
+  //               yearly 2.99×52 = 155.48
+  //   P1W $4.99:  daily 4.99/7 = 0.7128…; monthly 4.99×52/12 = 21.623…; yearly 4.99×52 = 259.48
   //   P1M $9.99:  daily 9.99×12/365 = 0.3284…; weekly 9.99×12/52 = 2.3053…; yearly 9.99×12 = 119.88
   //   P2M $17.99: daily 17.99×6/365 = 0.2957…; weekly 17.99×6/52 = 2.0757…; monthly 8.995; yearly 107.94
   //   P3M $24.99: daily 24.99×4/365 = 0.2738…; weekly 24.99×4/52 = 1.9223…; monthly 8.33; yearly 99.96
   //   P6M $39.99: daily 39.99×2/365 = 0.2191…; weekly 39.99×2/52 = 1.5380…; monthly 6.665; yearly 79.98
   //   P1Y $59.99: daily 59.99/365 = 0.1643…; weekly 59.99/52 = 1.1536…; monthly 59.99/12 = 4.9991…
   static let unitPriceCases: [UnitPriceCase] = [
-    UnitPriceCase(iso: "P7D", price: "2.99", daily: "$0.42", weekly: "$2.99", monthly: "$12.99", yearly: "$155.90"),
+    UnitPriceCase(iso: "P7D", price: "2.99", daily: "$0.42", weekly: "$2.99", monthly: "$12.95", yearly: "$155.48"),
+    // The SDK's own examples (SubscriptionPeriod.swift, 4.15.3+): a week is exactly 7 days, and 7 days are a week,
+    // so a 7-day $6.99 product is $6.99 a week (not $7.00) and a weekly one $0.99 a day.
+    UnitPriceCase(iso: "P7D", price: "6.99", daily: "$0.99", weekly: "$6.99", monthly: "$30.29", yearly: "$363.48"),
+    UnitPriceCase(iso: "P14D", price: "9.99", daily: "$0.71", weekly: "$4.99", monthly: "$21.64", yearly: "$259.74"),
+    UnitPriceCase(iso: "P1W", price: "6.99", daily: "$0.99", weekly: "$6.99", monthly: "$30.29", yearly: "$363.48"),
     UnitPriceCase(iso: "P1W", price: "4.99", daily: "$0.71", weekly: "$4.99", monthly: "$21.62", yearly: "$259.48"),
     UnitPriceCase(iso: "P1M", price: "9.99", daily: "$0.32", weekly: "$2.30", monthly: "$9.99", yearly: "$119.88"),
     UnitPriceCase(iso: "P3M", price: "24.99", daily: "$0.27", weekly: "$1.92", monthly: "$8.33", yearly: "$99.96"),
@@ -107,19 +112,22 @@ struct ProductAttributeTests {
   /// Every (period, unit) pair against exact rational arithmetic: the unit price is
   /// floor(cents × den / num) / 100 where one period holds num/den units. Catches any rounding of
   /// the intermediate fractions (2/12, 1/52, 7/365…) that would tip an exact result below a cent.
-  @Test(arguments: ["P3D", "P7D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y", "P2Y"])
+  @Test(arguments: ["P3D", "P7D", "P14D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P12M", "P1Y", "P2Y"])
   func unitPricesMatchExactArithmetic(_ iso: String) throws {
-    let period = try #require(SubscriptionPeriod(iso8601: iso))
+    let raw = try #require(SubscriptionPeriod(iso8601: iso))
+    // The SDK normalizes first (4.15.3+, SubscriptionPeriod.swift): 7n days are n weeks, 12n months n years.
+    let period = raw.unit == .day && raw.value % 7 == 0 ? SubscriptionPeriod(value: raw.value / 7, unit: .week)
+      : raw.unit == .month && raw.value % 12 == 0 ? SubscriptionPeriod(value: raw.value / 12, unit: .year) : raw
     let n = period.value
-    // Units of `unit` in one period, as num/den, from Superwall's rules.
+    // Units of `unit` in one period, as num/den, from Superwall's rules (a week is exactly 7 days).
     func units(_ unit: SubscriptionPeriod.Unit) -> (num: Int, den: Int) {
       switch (unit, period.unit) {
       case (.day, .year): (365 * n, 1)
       case (.day, .month): (365 * n, 12)
-      case (.day, .week): (365 * n, 52)
+      case (.day, .week): (7 * n, 1)
       case (.week, .year): (52 * n, 1)
       case (.week, .month): (52 * n, 12)
-      case (.week, .day): (52 * n, 365)
+      case (.week, .day): (n, 7)
       case (.month, .year): (12 * n, 1)
       case (.month, .week): (12 * n, 52)
       case (.month, .day): (12 * n, 365)
@@ -218,32 +226,78 @@ struct ProductAttributeTests {
     #expect(product.attribute(.trialPeriodPrice) == "$0.00")
   }
 
-  @Test func trialOverSeveralPeriodsCountsTheWholeOffer() {
+  /// The SDK's trial attributes read ONE period of the offer (StoreKit's `SubscriptionOffer.period`),
+  /// not times its count (`SK2StoreProduct.swift`): a 1-week offer for 2 periods is a "7-day" trial.
+  @Test func trialAttributesReadOnePeriodOfTheOffer() {
     let offer = IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 2)
     let product = Self.subscription("P1M", price: "9.99", intro: offer)
-    #expect(product.attribute(.trialPeriodText) == "14-day")
-    #expect(product.attribute(.trialPeriodWeeks) == "2")
-    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 15, 2026")
+    #expect(product.attribute(.trialPeriodText) == "7-day")
+    #expect(product.attribute(.trialPeriodWeeks) == "1")
+    #expect(product.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 8, 2026")
   }
 
-  @Test func paidIntroductoryOfferIsNotAFreeTrial() {
+  /// The SDK calls any introductory offer a trial: `hasFreeTrial` is `introductoryOffer != nil` and
+  /// every `trialPeriod*` attribute reads the offer's period (`SK2StoreProduct.swift`); the offer's
+  /// per-unit prices are `StoreProductDiscount.pricePerUnit` (`Discount/StoreProductDiscount.swift`).
+  @Test func aPaidIntroductoryOfferIsATrialAsInTheSDK() {
     let payUpFront = IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year),
                                        price: Fixture.decimal("29.99"))
     let winback = Self.subscription("P1Y", price: "59.99", intro: payUpFront)
-    #expect(!winback.hasFreeTrial)
-    #expect(winback.trialPeriod == nil)
-    #expect(winback.attribute(.hasFreeTrial) == "false")
-    #expect(winback.attribute(.trialPeriodText) == "")
-    #expect(winback.attribute(.trialPeriodDays) == "0")
-    #expect(winback.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "")
+    #expect(winback.hasFreeTrial)
+    #expect(winback.trialPeriod == SubscriptionPeriod(value: 1, unit: .year))
+    #expect(winback.attribute(.trialPeriodText) == "365-day")
+    #expect(winback.attribute(.trialPeriodDays) == "365")
+    #expect(winback.attribute(.trialPeriodMonths) == "12")
+    #expect(winback.attribute(.trialPeriodYears) == "1")
+    #expect(winback.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Jan 1, 2027")
     #expect(winback.attribute(.trialPeriodPrice) == "$29.99")
+    #expect(winback.attribute(.rawTrialPeriodPrice) == "29.99")
+    #expect(winback.attribute(.trialPeriodYearlyPrice) == "$29.99")
+    #expect(winback.attribute(.trialPeriodMonthlyPrice) == "$2.49")
+    #expect(winback.attribute(.trialPeriodWeeklyPrice) == "$0.57")
+    #expect(winback.attribute(.trialPeriodDailyPrice) == "$0.08")
 
+    // The case: a one-month intro is a "30-day" trial of 30 days.
     let payAsYouGo = IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
                                        periodCount: 3, price: Fixture.decimal("0.99"))
     let intro = Self.subscription("P1M", price: "9.99", intro: payAsYouGo)
-    #expect(!intro.hasFreeTrial)
-    #expect(intro.attribute(.trialPeriodText) == "")
+    #expect(intro.hasFreeTrial)
+    #expect(intro.attribute(.trialPeriodText) == "30-day")
+    #expect(intro.attribute(.trialPeriodDays) == "30")
+    #expect(intro.attribute(.trialPeriodWeeks) == "4")
+    #expect(intro.attribute(.trialPeriodMonths) == "1")
+    #expect(intro.attribute(.trialPeriodEndDate, now: Self.newYear2026) == "Feb 1, 2026")
     #expect(intro.attribute(.trialPeriodPrice) == "$0.99")
+    #expect(intro.attribute(.rawTrialPeriodPrice) == "0.99")
+    // $0.99 × 3 months: $0.99 a month; a quarter of a year is under one year, so the whole $2.97.
+    #expect(intro.attribute(.trialPeriodMonthlyPrice) == "$0.99")
+    #expect(intro.attribute(.trialPeriodYearlyPrice) == "$2.97")
+    #expect(intro.attribute(.trialPeriodWeeklyPrice) == "$0.22")
+    #expect(intro.attribute(.trialPeriodDailyPrice) == "$0.03")
+  }
+
+  @Test func aFreeTrialOrNoOfferCostsNothingPerUnit() {
+    let trial = Self.subscription("P1Y", price: "59.99", intro: Self.trial("P7D"))
+    let plain = Self.subscription("P1Y", price: "59.99")
+    for product in [trial, plain] {
+      #expect(product.attribute(.rawTrialPeriodPrice) == "0")
+      for attribute: ProductAttribute in [.trialPeriodDailyPrice, .trialPeriodWeeklyPrice, .trialPeriodMonthlyPrice, .trialPeriodYearlyPrice] {
+        #expect(product.attribute(attribute) == "$0.00", "\(attribute)")
+      }
+    }
+    #expect(!plain.hasFreeTrial)
+    #expect(plain.attribute(.trialPeriodText) == "")
+  }
+
+  /// The rest of the SDK's product variables (`StoreProduct.attributes` in `StoreProduct.swift`).
+  @Test func theSDKsOtherProductVariables() {
+    let annual = Self.subscription("P1Y", price: "59.99")
+    #expect(annual.attribute(.periodAlt) == annual.attribute(.localizedPeriod))
+    #expect(annual.attribute(.languageCode) == "en")
+    #expect(Self.subscription("P1Y", price: "59.99", locale: "ja_JP").attribute(.languageCode) == "ja")
+    #expect(annual.attribute(.billingPlanType) == "")
+    #expect(annual.attribute(.isBillingPlanAvailable) == "false")
+    #expect(annual.attribute(.isSubscribed) == "false")
   }
 
   @Test func freeTrialOfferIgnoresAPriceAndCountsAtLeastOnePeriod() {

@@ -589,7 +589,8 @@ struct StoreKitTests {
     #expect(monthly.attribute(.price) == "£4.99")
     #expect(monthly.introductoryOffer == IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month),
                                                            periodCount: 3, price: Fixture.decimal("0.99")))
-    #expect(!monthly.hasFreeTrial)
+    // Not free, yet a trial to the SDK (SK2StoreProduct.hasFreeTrial is introductoryOffer != nil).
+    #expect(!monthly.introductoryOfferIsFree && monthly.hasFreeTrial)
     #expect(monthly.attribute(.trialPeriodPrice) == "£0.99")
 
     let annual = try Self.product(c, "com.example.plus.annual")

@@ -150,6 +150,95 @@ struct TemplateAndOverrideTests {
     #expect(paywall.string(try Self.parse("ends {{ primary.trialPeriodEndDate }}"), selected: nil) == "ends Jan 8, 2026")
   }
 
+  // MARK: - Fidelity to the SDK's templates (issue 16, items 4, 5 and 7)
+
+  /// Every product variable the SDK gives a template: `StoreProduct.attributes`
+  /// (`StoreKit/Products/StoreProduct/StoreProduct.swift`, 4.16.3) and `isSubscribed`
+  /// (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`).
+  static let sdkProductVariables = [
+    "rawPrice", "price", "periodAlt", "localizedPeriod", "period", "periodly", "weeklyPrice", "dailyPrice",
+    "monthlyPrice", "yearlyPrice", "rawTrialPeriodPrice", "trialPeriodPrice", "trialPeriodDailyPrice",
+    "trialPeriodWeeklyPrice", "trialPeriodMonthlyPrice", "trialPeriodYearlyPrice", "trialPeriodDays",
+    "trialPeriodWeeks", "trialPeriodMonths", "trialPeriodYears", "trialPeriodText", "trialPeriodEndDate",
+    "periodDays", "periodWeeks", "periodMonths", "periodYears", "locale", "languageCode", "currencyCode",
+    "currencySymbol", "identifier", "billingPlanType", "isBillingPlanAvailable", "isSubscribed",
+  ]
+
+  @Test(arguments: sdkProductVariables)
+  func everySDKProductVariableParsesInEveryForm(_ name: String) throws {
+    for text in ["{{ products.primary.\(name) }}", "{{ primary.\(name) }}", "{{primary.\(name)}}", "{{ products.selected.\(name) }}"] {
+      let template = try Self.parse(text)
+      #expect(template.variables.first?.attribute.rawValue == name, "\(text)")
+    }
+  }
+
+  /// `{{ user.firstName }}` reads the user attributes (`Models/Variables.swift`: `user`), empty when unset.
+  @Test func userVariablesRenderFromTheUserAttributes() throws {
+    let template = try Self.parse("Hi {{ user.firstName }}{{user.suffix}}!")
+    let definition = Self.definition(slots: [("primary", TestCatalog.annual.id)])
+    let known = ResolvedPaywall(definition, catalog: TestCatalog.catalog, userAttributes: ["firstName": "Ada"])
+    #expect(known.string(template, selected: "primary") == "Hi Ada!")
+    let unknown = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    #expect(unknown.string(template, selected: "primary") == "Hi !")
+    // `params` are the placement's (`makeJsonVariables` in `DependencyContainer.swift`); `device` renders empty here.
+    let more = try Self.parse("{{ params.source }}/{{ device.locale }}")
+    #expect(ResolvedPaywall(definition, catalog: TestCatalog.catalog, params: ["source": "settings"]).string(more, selected: nil) == "settings/")
+  }
+
+  /// The SDK's short form exists only for `primary`, `secondary` and `tertiary` (`Variables.swift`).
+  @Test func theShortFormIsOnlyForTheThreeLegacySlots() {
+    let problem = Self.problem("{{ annual.price }}", slots: ["annual"])
+    #expect(problem?.message.contains("write {{ products.annual.price }}") == true)
+    #expect(Self.problem("{{ products.annual.price }}", slots: ["annual"]) == nil)
+  }
+
+  static func introProduct(_ mode: IntroductoryOffer.PaymentMode) -> StoreProduct {
+    var product = TestCatalog.monthly
+    product.id = "com.acme.pro.monthly.intro"
+    product.introductoryOffer = IntroductoryOffer(paymentMode: mode, period: SubscriptionPeriod(value: 1, unit: .month),
+                                                  periodCount: 3, price: Fixture.decimal("0.99"))
+    return product
+  }
+
+  /// A paid intro is a trial to the SDK: the paywall's free-trial copy shows
+  /// (`Paywall/Request/Operators/AddPaywallProducts.swift`, via `hasFreeTrial` in `SK2StoreProduct.swift`).
+  @Test(arguments: [IntroductoryOffer.PaymentMode.payAsYouGo, .payUpFront])
+  func aPaidIntroShowsTheFreeTrialCopy(_ mode: IntroductoryOffer.PaymentMode) throws {
+    let product = Self.introProduct(mode)
+    let catalog = Catalog(products: [product, TestCatalog.lifetime])
+    let definition = Self.definition(slots: [("primary", product.id), ("secondary", TestCatalog.lifetime.id)])
+    let paywall = ResolvedPaywall(definition, catalog: catalog)
+    #expect(paywall.showsFreeTrial)
+    let content = TextContent(text: "Subscribe", freeTrialText: try Self.parse("Try {{ primary.trialPeriodText }} for {{ primary.trialPeriodPrice }}"))
+    #expect(paywall.string(content, selected: "primary") == "Try 30-day for $0.99")
+    // Not eligible (the group's intro was used): the regular copy.
+    let used = ResolvedPaywall(definition, catalog: catalog, isTrialEligible: { _ in false })
+    #expect(!used.showsFreeTrial)
+    #expect(used.string(content, selected: "primary") == "Subscribe")
+  }
+
+  /// The SDK decides the trial copy for the whole paywall (any product with a trial the user can
+  /// take), so it also shows with a product without a trial selected; the emulator does the same
+  /// and says so.
+  @Test func theTrialCopyFollowsThePaywallNotTheSelection() {
+    let content = TextContent(text: "Subscribe", freeTrialText: "Start your free trial")
+    var definition = Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)])
+    let plain = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    #expect(!plain.trialCopyMisleads(selected: "secondary"), "no trial copy, nothing to mislead")
+    definition.components = [.title(content)]
+    let paywall = ResolvedPaywall(definition, catalog: TestCatalog.catalog)
+    #expect(paywall.string(content, selected: "secondary") == "Start your free trial")
+    #expect(paywall.trialCopyMisleads(selected: "secondary"))
+    #expect(!paywall.trialCopyMisleads(selected: "primary"))
+  }
+
+  @Test func isSubscribedReadsThePresentersAnswer() throws {
+    let definition = Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)])
+    let paywall = ResolvedPaywall(definition, catalog: TestCatalog.catalog, isSubscribed: { $0.id == TestCatalog.annual.id })
+    let template = try Self.parse("{{ primary.isSubscribed }} {{ secondary.isSubscribed }}")
+    #expect(paywall.string(template, selected: nil) == "true false")
+  }
+
   @Test func slotsMissingFromTheCatalogAreDropped() {
     let paywall = ResolvedPaywall(Self.definition(slots: [("primary", "com.nowhere"), ("secondary", TestCatalog.monthly.id)]),
                                   catalog: TestCatalog.catalog)

@@ -32,6 +32,18 @@ struct AppModelTests {
     #expect(state.session?.selectedSlot == "primary", "no slot 9")
   }
 
+  /// The demo's onboarding paywall shows its free-trial copy whichever product is selected, as the
+  /// SDK does (`AddPaywallProducts.swift`); selecting a product without a trial says so in the log, once.
+  @Test func trialCopyOverAProductWithoutATrialIsLogged() throws {
+    var state = try Self.opened()
+    let note = "! free-trial copy shows while 'secondary' (no trial) is selected"
+    #expect(!state.log.contains { $0.hasPrefix("! free-trial copy") }, "the annual plan has a trial")
+    _ = AppModel.update(&state, .key(.character("2")))
+    #expect(state.log.filter { $0.hasPrefix(note) }.count == 1, "\(state.log)")
+    _ = AppModel.update(&state, .key(.character("2")))
+    #expect(state.log.filter { $0.hasPrefix(note) }.count == 1, "not again for the same selection")
+  }
+
   @Test func enterBuysTheSelectedProductFromTheFirstPurchaseButton() throws {
     var state = try Self.opened()
     _ = AppModel.update(&state, .key(.character("3")))

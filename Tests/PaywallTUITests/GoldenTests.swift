@@ -31,7 +31,8 @@ struct GoldenTests {
       if product.subscriptionPeriod != nil {
         #expect(text.contains("\(slot[.price])/\(slot[.period])"), "\(product.id) period missing at \(size)")
       }
-      if product.hasFreeTrial {
+      // The card says "free trial" for a free offer only (a paid intro, a trial to the SDK, shows its price).
+      if product.introductoryOfferIsFree {
         #expect(text.contains("\(slot[.trialPeriodText]) free trial"), "\(product.id) trial missing at \(size)")
       }
     }

@@ -1,7 +1,11 @@
 import Foundation
 
 /// The derived attributes of a product that templates can use (`{{ products.primary.monthlyPrice }}`),
-/// named and computed as the Superwall SDK does.
+/// named and computed as the Superwall SDK does: the SDK's list is the dictionary
+/// `StoreProduct.attributes` (`StoreKit/Products/StoreProduct/StoreProduct.swift`) plus
+/// `isSubscribed`, added just before a paywall shows (`Paywall/View Controller/Web View/Templating/
+/// TemplateLogic.swift`). `name`, `description` and `hasFreeTrial` are the emulator's own
+/// (`isSuperwallVariable` is false): a device renders them empty, and `validate` warns.
 public enum ProductAttribute: String, Sendable, CaseIterable {
   case identifier
   case name
@@ -11,7 +15,9 @@ public enum ProductAttribute: String, Sendable, CaseIterable {
   case currencyCode
   case currencySymbol
   case locale
+  case languageCode
   case period
+  case periodAlt
   case periodly
   case localizedPeriod
   case periodDays
@@ -30,6 +36,25 @@ public enum ProductAttribute: String, Sendable, CaseIterable {
   case trialPeriodText
   case trialPeriodEndDate
   case trialPeriodPrice
+  case rawTrialPeriodPrice
+  case trialPeriodDailyPrice
+  case trialPeriodWeeklyPrice
+  case trialPeriodMonthlyPrice
+  case trialPeriodYearlyPrice
+  /// Apple billing plans (4.16+): the emulator sells none, so "" as the SDK gives without one.
+  case billingPlanType
+  /// "false": no billing plan is ever available here.
+  case isBillingPlanAvailable
+  /// Whether the user's latest purchase of this product is active, set by the presenter.
+  case isSubscribed
+
+  /// False for the emulator's own attributes, which a device's template renders empty.
+  public var isSuperwallVariable: Bool {
+    switch self {
+    case .name, .description, .hasFreeTrial: false
+    default: true
+    }
+  }
 }
 
 extension StoreProduct {
@@ -44,9 +69,10 @@ extension StoreProduct {
     case .currencyCode: currencyCode
     case .currencySymbol: PriceFormatter.shared.symbol(currencyCode: currencyCode, locale: locale)
     case .locale: locale
+    case .languageCode: languageCode
     case .period: periodWord
     case .periodly: periodly
-    case .localizedPeriod: subscriptionPeriod?.spelledOut ?? ""
+    case .localizedPeriod, .periodAlt: subscriptionPeriod?.spelledOut ?? ""
     case .periodDays: "\(periodCount(in: .day))"
     case .periodWeeks: "\(periodCount(in: .week))"
     case .periodMonths: "\(periodCount(in: .month))"
@@ -63,7 +89,50 @@ extension StoreProduct {
     case .trialPeriodText: trialPeriod.map { "\($0.approximateDays)-day" } ?? ""
     case .trialPeriodEndDate: trialEndDate(from: now).map(formattedDate) ?? ""
     case .trialPeriodPrice: formattedPrice(introductoryOffer?.price ?? 0)
+    case .rawTrialPeriodPrice: "\(introductoryOffer?.price ?? 0)"
+    case .trialPeriodDailyPrice: formattedPrice(introductoryPrice(per: .day))
+    case .trialPeriodWeeklyPrice: formattedPrice(introductoryPrice(per: .week))
+    case .trialPeriodMonthlyPrice: formattedPrice(introductoryPrice(per: .month))
+    case .trialPeriodYearlyPrice: formattedPrice(introductoryPrice(per: .year))
+    case .billingPlanType: ""
+    case .isBillingPlanAvailable: "false"
+    // Only the presenter knows the purchases; a product alone is not subscribed to.
+    case .isSubscribed: "false"
     }
+  }
+
+  /// The locale's language ("en" for en_US), "n/a" when it has none, as the SDK's `languageCode`.
+  public var languageCode: String {
+    let code = locale.prefix { $0 != "_" && $0 != "-" }
+    return code.isEmpty || !code.allSatisfy(\.isLetter) ? "n/a" : String(code)
+  }
+
+  /// What the introductory offer costs per `unit`, as the SDK's `trialPeriodPricePerUnit`
+  /// (`StoreKit/Products/StoreProduct/Discount/StoreProductDiscount.swift`, `pricePerUnit`): 0 for
+  /// a free trial or without an offer; else price × periods spread over the offer's length in
+  /// `unit`s, truncated to 2 decimals, or the whole cost when the offer is shorter than one `unit`.
+  public func introductoryPrice(per unit: SubscriptionPeriod.Unit) -> Decimal {
+    guard let offer = introductoryOffer, offer.paymentMode != .freeTrial, offer.price != 0 else { return 0 }
+    let cost = offer.price * Decimal(offer.periodCount)
+    // How many `unit`s one offer period unit holds, as the SDK's `periodsPerUnit`.
+    let perUnit: Decimal =
+      switch (unit, offer.period.unit) {
+      case (.day, .day), (.week, .week), (.month, .month), (.year, .year): 1
+      case (.day, .week): Decimal(365) / Decimal(52)
+      case (.day, .month): Decimal(365) / Decimal(12)
+      case (.day, .year): 365
+      case (.week, .day): Decimal(52) / Decimal(365)
+      case (.week, .month): Decimal(52) / Decimal(12)
+      case (.week, .year): 52
+      case (.month, .day): Decimal(12) / Decimal(365)
+      case (.month, .week): Decimal(12) / Decimal(52)
+      case (.month, .year): 12
+      case (.year, .day): Decimal(1) / Decimal(365)
+      case (.year, .week): Decimal(1) / Decimal(52)
+      case (.year, .month): Decimal(1) / Decimal(12)
+      }
+    let units = perUnit * Decimal(offer.periodCount) * Decimal(offer.period.value)
+    return units < 1 ? cost : Self.truncated(cost / units)
   }
 
   /// `amount` formatted as a price in the product's currency and locale ("$9.99").
@@ -126,19 +195,24 @@ extension StoreProduct {
   }
 
   /// The price for one `unit`, truncated (not rounded) to 2 decimals; a month is 365/12 days and
-  /// 52/12 weeks. Nil for non-recurring products (templates then show "n/a", as Superwall does).
+  /// 52/12 weeks, a week exactly 7 days. Nil for non-recurring products (templates then show "n/a",
+  /// as Superwall does). As the SDK (4.15.3+), the period is first normalized (7n days are n weeks,
+  /// 12n months n years), so a 7-day product's weekly price is its price
+  /// (`StoreKit/Products/StoreProduct/SubscriptionPeriod.swift`: `normalized`, `pricePerWeek`).
   public func unitPrice(per unit: SubscriptionPeriod.Unit) -> Decimal? {
-    guard let p = subscriptionPeriod else { return nil }
+    guard var p = subscriptionPeriod else { return nil }
+    if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
+    if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
     let n = Decimal(p.value)
     // How many `unit`s one subscription period holds.
     let periods: Decimal =
       switch (unit, p.unit) {
       case (.day, .year): Decimal(365) * n
       case (.day, .month): Decimal(365) / Decimal(12) * n
-      case (.day, .week): Decimal(365) / Decimal(52) * n
+      case (.day, .week): Decimal(7) * n
       case (.week, .year): Decimal(52) * n
       case (.week, .month): Decimal(52) / Decimal(12) * n
-      case (.week, .day): n * Decimal(52) / Decimal(365)
+      case (.week, .day): n / Decimal(7)
       case (.month, .year): Decimal(12) * n
       case (.month, .week): n * Decimal(12) / Decimal(52)
       case (.month, .day): n * Decimal(12) / Decimal(365)

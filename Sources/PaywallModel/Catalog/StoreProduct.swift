@@ -106,9 +106,17 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
     self.familyShareable = familyShareable
   }
 
-  /// True when the product has a free trial (a paid introductory price is not a trial).
-  public var hasFreeTrial: Bool { introductoryOffer?.paymentMode == .freeTrial }
+  /// True when the product has any introductory offer, free or paid: the SDK calls every
+  /// introductory offer a trial (`hasFreeTrial` is `introductoryOffer != nil` in
+  /// `StoreKit/Products/StoreProduct/SK2StoreProduct.swift`), so templates, the free-trial copy and
+  /// `freeTrial_start` treat a paid intro as one too.
+  public var hasFreeTrial: Bool { introductoryOffer != nil }
 
-  /// The free trial's length, when there is one.
-  public var trialPeriod: SubscriptionPeriod? { hasFreeTrial ? introductoryOffer?.totalPeriod : nil }
+  /// True when the introductory offer costs nothing (what the store and the cards call a free trial).
+  public var introductoryOfferIsFree: Bool { introductoryOffer?.paymentMode == .freeTrial }
+
+  /// The trial's length as the SDK's `trialPeriod*` attributes read it: ONE period of the
+  /// introductory offer (StoreKit's `SubscriptionOffer.period`), not times its `periodCount`
+  /// (`SK2StoreProduct.swift`); nil without an offer. The store still grants the whole offer.
+  public var trialPeriod: SubscriptionPeriod? { introductoryOffer?.period }
 }

@@ -137,6 +137,17 @@ public struct PaywallDefinition: Sendable, Hashable {
   /// The slots' names, in file order.
   public var slotNames: [String] { slots.map(\.name) }
 
+  /// Whether a text or button of the paywall has a free-trial variant.
+  public var hasFreeTrialCopy: Bool {
+    components.contains { component in
+      switch component {
+      case .title(let t), .text(let t, _): t.freeTrialText != nil
+      case .button(let b): b.label.freeTrialText != nil
+      case .features, .products, .divider, .spacer, .art: false
+      }
+    }
+  }
+
   /// Every product attribute a text of this paywall uses.
   package var templateAttributes: Set<ProductAttribute> {
     var texts: [TextContent] = []

@@ -42,6 +42,32 @@ package enum PaywallReader {
                              featureGating: gating, presentationCondition: condition, components: components, file: file)
   }
 
+  /// What only `validate` says, for every paywall of `project` (re-reading its file for positions):
+  /// the SDK shows a paywall's free-trial texts when ANY of its products has an introductory offer
+  /// the user can take (`isFreeTrialAvailable`, one flag for the paywall:
+  /// `Paywall/Request/Operators/AddPaywallProducts.swift`), whichever product is selected. The
+  /// emulator does the same; this tells the tester when that shows trial copy over a product that
+  /// has no trial. Not a load warning: every command would print it for a paywall that is valid.
+  package static func validationAdvice(for project: Project) -> [Diagnostic] {
+    project.paywalls.flatMap { paywall -> [Diagnostic] in
+      guard let message = trialCopyWarning(paywall, catalog: project.catalog),
+            let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+      collector.warning(message, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
+      return collector.diagnostics
+    }
+  }
+
+  /// The warning `validationAdvice` gives `paywall`, or nil.
+  package static func trialCopyWarning(_ paywall: PaywallDefinition, catalog: Catalog) -> String? {
+    let products = paywall.slots.compactMap { slot in catalog.product(id: slot.productID).map { (slot.name, $0) } }
+    guard paywall.hasFreeTrialCopy, products.contains(where: { $0.1.hasFreeTrial }) else { return nil }
+    let without = products.filter { !$0.1.hasFreeTrial }
+    guard !without.isEmpty else { return nil }
+    let named = without.map { "\(quoting: $0.0) (\(quoting: $0.1.id))" }.joined(separator: ", ")
+    let one = without.count == 1
+    return "the free-trial texts show whenever any product here has a trial the user can take (the SDK decides it for the whole paywall), so they also show while \(one ? "slot" : "slots") \(named), which \(one ? "has" : "have") no trial, \(one ? "is" : "are") selected"
+  }
+
   private static func readSlots(_ reader: ObjectReader, catalog: Catalog?) -> [ProductSlot] {
     guard let node = reader.value("products") else { return [] }
     let path = JSONPath.root.appending("products")
@@ -131,19 +157,28 @@ private struct ComponentContext {
     }
   }
 
-  /// `text` parsed as a template. A string the length cap cut is checked whole (`uncut`) first, so
-  /// a problem past the cut, or in the variable the cut dropped, is reported where it is; the
-  /// cut text, which never splits a variable, is what is kept.
+  /// `text` parsed as a template, with every problem of it reported (each unknown variable, and
+  /// the warnings). A string the length cap cut is checked whole (`uncut`) first, so a problem past
+  /// the cut, or in the variable the cut dropped, is reported where it is; the cut text, which
+  /// never splits a variable, is what is kept.
   private func template(_ text: String, uncut: String?, at location: SourceLocation, path: JSONPath) -> TemplateText? {
-    if let uncut, case .failure(let problem) = TemplateText.parse(uncut, slots: slots) {
-      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
-      return nil
-    }
-    switch TemplateText.parse(text, slots: slots) {
-    case .success(let t): return t
-    case .failure(let problem):
-      diagnostics.error(problem.message, at: diagnostics.location(inStringAt: location, offset: problem.offset), path: path)
-      return nil
+    let (whole, problems) = TemplateText.parseAll(uncut ?? text, slots: slots)
+    report(problems, at: location, path: path)
+    guard whole != nil else { return nil }
+    guard uncut != nil else { return whole }
+    let (cut, cutProblems) = TemplateText.parseAll(text, slots: slots)
+    report(cutProblems.filter { !$0.isWarning }, at: location, path: path)
+    return cut
+  }
+
+  private func report(_ problems: [TemplateText.Problem], at location: SourceLocation, path: JSONPath) {
+    for problem in problems {
+      let at = diagnostics.location(inStringAt: location, offset: problem.offset)
+      if problem.isWarning {
+        diagnostics.warning(problem.message, at: at, path: path)
+      } else {
+        diagnostics.error(problem.message, at: at, path: path)
+      }
     }
   }
 

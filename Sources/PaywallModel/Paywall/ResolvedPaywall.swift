@@ -6,24 +6,30 @@ public struct SlotProduct: Sendable, Hashable {
   public var slot: String
   /// The catalog's product in the slot.
   public var product: StoreProduct
-  /// True when the product has a free trial this user may still take.
+  /// True when the product has an introductory offer (free or paid: the SDK calls both a trial)
+  /// this user may still take: the SDK's `isFreeTrialAvailable(for:)` for one product.
   public var trialEligible: Bool
+  /// Whether the user's latest purchase of the product is active: `{{ products.X.isSubscribed }}`.
+  public var isSubscribed: Bool
   private var values: [ProductAttribute: String]
 
   private var now: Date
 
   /// Formats `attributes` now; any other attribute is formatted when asked for.
-  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool, attributes: Set<ProductAttribute>) {
+  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool, isSubscribed: Bool = false,
+       attributes: Set<ProductAttribute>) {
     self.slot = slot
     self.product = product
     self.now = now
     self.trialEligible = product.hasFreeTrial && trialEligible
+    self.isSubscribed = isSubscribed
     self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now)) })
   }
 
   /// The product's `attribute` as a template variable shows it (`{{ products.primary.price }}`).
   public subscript(attribute: ProductAttribute) -> String {
-    values[attribute] ?? product.attribute(attribute, now: now)
+    if attribute == .isSubscribed { return isSubscribed ? "true" : "false" }
+    return values[attribute] ?? product.attribute(attribute, now: now)
   }
 }
 
@@ -33,24 +39,41 @@ public struct ResolvedPaywall: Sendable, Hashable {
   public var definition: PaywallDefinition
   /// The slots whose product the catalog has, in the paywall's order.
   public var slots: [SlotProduct]
-  /// True when a product on the paywall has a free trial the user is eligible for: texts then use
-  /// their `freeTrialText` variant.
+  /// The SDK's `isFreeTrialAvailable` for the paywall: true when ANY product on it has an
+  /// introductory offer (free or paid) the user may still take, whichever product is selected;
+  /// texts then use their `freeTrialText` variant. v4: `Paywall/Request/Operators/
+  /// AddPaywallProducts.swift` (`refreshFreeTrialAvailability`, first eligible product wins); v3.9.1:
+  /// `Paywall/Request/PaywallLogic.swift` (`getVariablesAndFreeTrial`), the same "any product".
+  /// So a selected product without a trial can show trial copy: `trialCopyMisleads(selected:)`.
   public var showsFreeTrial: Bool
+  /// The user attributes `{{ user.KEY }}` reads (empty when unset, as on a device).
+  public var userAttributes: [String: String]
+  /// The placement's parameters `{{ params.KEY }}` reads (the SDK's `placement?.parameters`,
+  /// `Dependencies/DependencyContainer.swift` `makeJsonVariables`).
+  public var params: [String: String]
   /// Savings of each recurring slot against the most expensive per-month recurring slot, in whole
   /// percent (truncated), for "Save 50%" badges. Only slots that save at least 1% appear.
   public let savingsPercent: [String: Int]
 
   /// Joins `definition` with `catalog`. Slots whose product is missing were rejected by validation;
-  /// any left are dropped. `isTrialEligible` lets a store exclude trials the user already used.
+  /// any left are dropped. `isTrialEligible` lets a store exclude trials the user already used (the
+  /// SDK: StoreKit's intro eligibility, and no active subscription in the group since 4.16:
+  /// `StoreKit/Products/Receipt Manager/Receipt Manager/ReceiptManager.swift`);
+  /// `isSubscribed` answers `{{ products.X.isSubscribed }}`.
   public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
-              isTrialEligible: (StoreProduct) -> Bool = { _ in true }) {
+              isTrialEligible: (StoreProduct) -> Bool = { _ in true },
+              isSubscribed: (StoreProduct) -> Bool = { _ in false },
+              userAttributes: [String: String] = [:], params: [String: String] = [:]) {
+    self.userAttributes = userAttributes
+    self.params = params
     self.definition = definition
     // Only what the paywall shows is formatted up front (formatting loads locale data; a date
     // formatter alone costs milliseconds at start-up): the templates' attributes and the cards'.
     let used = Self.cardAttributes.union(definition.templateAttributes)
     self.slots = definition.slots.compactMap { slot in
       catalog.product(id: slot.productID).map {
-        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0), attributes: used)
+        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0),
+                    isSubscribed: isSubscribed($0), attributes: used)
       }
     }
     self.showsFreeTrial = slots.contains(where: \.trialEligible)
@@ -63,6 +86,13 @@ public struct ResolvedPaywall: Sendable, Hashable {
   /// The slot called `name`, if the paywall has it.
   public func slot(named name: String) -> SlotProduct? {
     slots.first { $0.slot == name }
+  }
+
+  /// True when the paywall's free-trial copy shows while the `selected` product has no trial the
+  /// user can take: what the SDK does (the copy follows the whole paywall), and a real bug in real paywalls.
+  public func trialCopyMisleads(selected: String?) -> Bool {
+    guard showsFreeTrial, definition.hasFreeTrialCopy, let selected, let slot = slot(named: selected) else { return false }
+    return !slot.trialEligible
   }
 
   /// The text to show for `content` with `selected` as the selected slot.
@@ -86,6 +116,12 @@ public struct ResolvedPaywall: Sendable, Hashable {
         }
         if let product = name.flatMap(slot(named:)) {
           out += product[v.attribute]
+        }
+      case .context(let v):
+        switch v.scope {
+        case .user: out += userAttributes[v.key] ?? ""
+        case .params: out += params[v.key] ?? ""
+        case .device: break
         }
       }
     }

@@ -12,12 +12,28 @@ public struct TemplateVariable: Sendable, Hashable {
   public var attribute: ProductAttribute
 }
 
+/// `{{ user.firstName }}`, `{{ params.source }}`, `{{ device.locale }}`: the non-product
+/// variables the SDK gives a paywall's template (`Paywall/View Controller/Web View/Templating/
+/// Models/Variables.swift`: `user` is the user attributes, `params` the placement's, `device` the
+/// device's). `user` and `params` are emulated; `device` renders empty and `validate` says so.
+public struct ContextVariable: Sendable, Hashable {
+  /// The object read.
+  public enum Scope: String, Sendable, Hashable, CaseIterable {
+    case user, params, device
+  }
+  /// `user`, `params` or `device`.
+  public var scope: Scope
+  /// The key read (`firstName`); may contain dots, read as one key.
+  public var key: String
+}
+
 /// Text with template variables, parsed and checked once when the paywall is read.
 public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
   /// A run of literal text or one variable.
   public enum Segment: Sendable, Hashable {
     case literal(String)
     case variable(TemplateVariable)
+    case context(ContextVariable)
   }
 
   /// The text's runs, in order.
@@ -33,20 +49,36 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     self.segments = [.literal(value)]
   }
 
-  /// The variables the text uses, in order (repeats included).
+  /// The product variables the text uses, in order (repeats included).
   public var variables: [TemplateVariable] {
     segments.compactMap { if case .variable(let v) = $0 { v } else { nil } }
   }
 
-  /// A problem in a template, with its offset (in Unicode scalars) inside the decoded string.
+  /// A problem in a template, with its offset (in Unicode scalars) inside the decoded string. A
+  /// warning is something that parses but will not do on a device what it does here.
   package struct Problem: Error, Sendable, Equatable {
     package var message: String
     package var offset: Int
+    package var isWarning = false
   }
 
-  /// Parses `text`, checking slots against `slots` and attributes against `ProductAttribute`.
+  /// The legacy top-level product objects: the SDK sets `primary`, `secondary` and `tertiary`
+  /// beside `products` for v3 paywalls (`Variables.swift`), and no other slot name.
+  static let legacySlots: Set<String> = ["primary", "secondary", "tertiary"]
+
+  /// Parses `text`, checking slots against `slots` and attributes against `ProductAttribute`;
+  /// the first error, as `parseAll` finds it.
   package static func parse(_ text: String, slots: [String]) -> Result<TemplateText, Problem> {
+    let (template, problems) = parseAll(text, slots: slots)
+    if let template { return .success(template) }
+    return .failure(problems.first { !$0.isWarning }!)
+  }
+
+  /// Parses `text` and reports every problem of it: every unknown variable, not only the first,
+  /// and the warnings. The template is nil when there is an error.
+  package static func parseAll(_ text: String, slots: [String]) -> (TemplateText?, [Problem]) {
     var segments: [Segment] = []
+    var problems: [Problem] = []
     var rest = Substring(text)
     var offset = 0
     while let open = rest.firstRange(of: "{{") {
@@ -55,43 +87,61 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
       offset += literal.unicodeScalars.count
       let afterOpen = rest[open.upperBound...]
       guard let close = afterOpen.firstRange(of: "}}") else {
-        return .failure(Problem(message: "'{{' is never closed with '}}'", offset: offset))
+        problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
+        rest = rest[rest.endIndex...]
+        break
       }
       let inner = afterOpen[..<close.lowerBound]
-      switch variable(String(inner), slots: slots) {
-      case .success(let v): segments.append(.variable(v))
-      case .failure(let problem): return .failure(Problem(message: problem.message, offset: offset))
-      }
+      let (segment, found) = variable(String(inner), slots: slots)
+      if let segment { segments.append(segment) }
+      problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
       offset += 2 + inner.unicodeScalars.count + 2
       rest = afterOpen[close.upperBound...]
     }
     if !rest.isEmpty { segments.append(.literal(String(rest))) }
-    return .success(TemplateText(segments: segments))
+    let failed = problems.contains { !$0.isWarning }
+    return (failed ? nil : TemplateText(segments: segments), problems)
   }
 
-  private static func variable(_ inner: String, slots: [String]) -> Result<TemplateVariable, Problem> {
+  private static func variable(_ inner: String, slots: [String]) -> (Segment?, [Problem]) {
     let expression = inner.trimmingSpaces()
     var parts = expression.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    if parts.count == 3 && parts[0] == "products" { parts.removeFirst() }
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-      return .failure(Problem(message: "unknown template variable \(quoting: "{{ \(expression) }}"); write {{ products.SLOT.ATTRIBUTE }}, e.g. {{ products.primary.price }}", offset: 0))
+    if parts.count >= 2, let scope = ContextVariable.Scope(rawValue: parts[0]), !slots.contains(parts[0]),
+       !parts.dropFirst().contains(where: \.isEmpty) {
+      let variable = ContextVariable(scope: scope, key: parts.dropFirst().joined(separator: "."))
+      var warnings: [Problem] = []
+      if scope == .device {
+        warnings.append(Problem(message: "\(quoting: "{{ \(expression) }}") renders empty here: the emulator has no device variables in templates", offset: 0, isWarning: true))
+      }
+      return (.context(variable), warnings)
     }
+    let legacy = !(parts.count == 3 && parts[0] == "products")
+    if !legacy { parts.removeFirst() }
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+      return (nil, [Problem(message: "unknown template variable \(quoting: "{{ \(expression) }}"); write {{ products.SLOT.ATTRIBUTE }}, e.g. {{ products.primary.price }}", offset: 0)])
+    }
+    var problems: [Problem] = []
     let slotName = parts[0]
-    let slot: SlotReference
+    var slot: SlotReference?
     if slotName == "selected" {
       slot = .selected
     } else if slots.contains(slotName) {
+      if legacy && !legacySlots.contains(slotName) {
+        problems.append(Problem(message: "\(quoting: "{{ \(expression) }}") is empty on a device: the SDK's short form {{ SLOT.ATTRIBUTE }} exists only for primary, secondary and tertiary; write {{ products.\(slotName).\(parts[1]) }}", offset: 0))
+      }
       slot = .named(slotName)
     } else {
       let known = (slots + ["selected"]).map { "\(quoting: $0)" }.joined(separator: ", ")
-      return .failure(Problem(message: "unknown product slot \(quoting: slotName) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: slotName, in: slots + ["selected"])) (slots: \(known))", offset: 0))
+      problems.append(Problem(message: "unknown product slot \(quoting: slotName) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: slotName, in: slots + ["selected"])) (slots: \(known))", offset: 0))
     }
-    guard let attribute = ProductAttribute(rawValue: parts[1]) else {
+    let attribute = ProductAttribute(rawValue: parts[1])
+    if let attribute, !attribute.isSuperwallVariable {
+      problems.append(Problem(message: "\(quoting: "{{ \(expression) }}") is the emulator's own: the SDK has no product variable \(quoting: parts[1]), so a device renders it empty", offset: 0, isWarning: true))
+    } else if attribute == nil {
       let names = ProductAttribute.allCases.map(\.rawValue)
-      return .failure(Problem(message: "unknown product attribute \(quoting: parts[1]) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: parts[1], in: names))", offset: 0))
+      problems.append(Problem(message: "unknown product attribute \(quoting: parts[1]) in \(quoting: "{{ \(expression) }}")\(Suggestions.hint(for: parts[1], in: names))", offset: 0))
     }
-    return .success(TemplateVariable(slot: slot, attribute: attribute))
+    guard let slot, let attribute, !problems.contains(where: { !$0.isWarning }) else { return (nil, problems) }
+    return (.variable(TemplateVariable(slot: slot, attribute: attribute)), problems)
   }
 }
-
-import Foundation

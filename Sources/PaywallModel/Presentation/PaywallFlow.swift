@@ -171,8 +171,13 @@ public enum PaywallFlow {
     switch result {
     case .purchased:
       let product = slot.product
+      // As `StoreKit/Transactions/TransactionManager.swift` (`trackTransactionDidSucceed`):
+      // non-recurring when StoreKit gives no subscription period, which only auto-renewables have
+      // (a non-renewing pass too is non-recurring); else freeTrial_start when the purchase started
+      // an introductory offer, free or paid (the transaction's offer, else the product's trial
+      // availability). The simulated store grants the offer exactly when `trialEligible` is true.
       let kind: EventName =
-        if product.subscriptionPeriod == nil && !product.kind.isSubscription { .nonRecurringProductPurchase }
+        if product.kind != .autoRenewable { .nonRecurringProductPurchase }
         else if slot.trialEligible { .freeTrialStart }
         else { .subscriptionStart }
       var effects: [FlowEffect] = [

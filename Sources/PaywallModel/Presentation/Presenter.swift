@@ -198,7 +198,11 @@ public enum Presenter {
       definition = definition.applying(state.overrides, catalog: state.project.catalog).0
     }
     let snapshot = state
-    let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { snapshot.isTrialEligible($0) })
+    // `isSubscribed` and `user.*` as the SDK's template variables read them
+    // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
+    let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { snapshot.isTrialEligible($0) },
+                                   isSubscribed: { snapshot.status.isActive && snapshot.purchasedProducts.contains($0.id) },
+                                   userAttributes: state.userAttributes, params: registration?.params ?? [:])
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id

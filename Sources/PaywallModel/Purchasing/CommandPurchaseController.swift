@@ -134,7 +134,7 @@ public final class CommandPurchaseController: PurchaseController {
       ("entitlements", .array(product.entitlements.sorted().map { .string($0.id) })),
     ]
     if let period = product.subscriptionPeriod { fields.append(("period", .string(period.iso8601))) }
-    if let trial = product.trialPeriod { fields.append(("trial", .string(trial.iso8601))) }
+    if product.introductoryOfferIsFree, let trial = product.introductoryOffer?.totalPeriod { fields.append(("trial", .string(trial.iso8601))) }
     if let group = product.subscriptionGroup { fields.append(("group", .string(group))) }
     return .object(fields)
   }

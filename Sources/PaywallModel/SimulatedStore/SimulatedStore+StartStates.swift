@@ -45,7 +45,7 @@ extension SimulatedStore {
     let subscriptions = granting.filter { $0.kind == .autoRenewable }
     switch start.state {
     case .trial:
-      guard let product = subscriptions.first(where: \.hasFreeTrial) else {
+      guard let product = subscriptions.first(where: \.introductoryOfferIsFree) else {
         throw StoreActionError("--start \(excerpt: start.description): no subscription granting \(quoting: start.entitlement.id) has a free trial")
       }
       return product

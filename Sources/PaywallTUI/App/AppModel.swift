@@ -84,6 +84,7 @@ enum AppModel {
   /// bar as the SDK's handler would report it.
   static func present(_ action: PresentationAction, _ state: inout AppState, now: Date) -> [AppEffect] {
     let outcome = state.presentation.outcome
+    let misled = misleadingTrialCopy(state)
     let effects = Presenter.update(&state.presentation, action, now: now)
     var out: [AppEffect] = []
     for effect in effects {
@@ -102,11 +103,22 @@ enum AppModel {
       }
     }
     if state.session == nil { state.focus = nil }
+    if let slot = misleadingTrialCopy(state), slot != misled {
+      state.appendLog("! free-trial copy shows while \(quoting: slot) (no trial) is selected: the SDK decides it for the whole paywall, so a device shows it too")
+    }
     if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) {
       // A dropped built-in name leaves no event behind: the log says so too.
       if case .ignoredBuiltInName = now.kind { tell(notice, &state) } else { state.notice = notice }
     }
     return out
+  }
+
+  /// The selected slot when the paywall on screen shows its free-trial copy over it though it has no
+  /// trial (the SDK's paywall-wide `isFreeTrialAvailable`, `Paywall/Request/Operators/AddPaywallProducts.swift`).
+  static func misleadingTrialCopy(_ state: AppState) -> String? {
+    guard let session = state.session, !session.isDismissed, let selected = session.selectedSlot,
+          session.paywall.trialCopyMisleads(selected: selected) else { return nil }
+    return selected
   }
 
   static func record(_ effects: [AppEffect], _ state: inout AppState) -> [AppEffect] {

@@ -27,6 +27,10 @@ struct ValidateCommand: CLICommand {
       }
       errors += result.errors.count
       if let project = result.project {
+        // Warnings only validate gives: a valid paywall whose trial copy can mislead (issue 16 item 5).
+        for diagnostic in PaywallReader.validationAdvice(for: project) {
+          try Console.out(diagnostic.description)
+        }
         checked.append("\(path): \(project.paywalls.count) paywall\(project.paywalls.count == 1 ? "" : "s"), \(project.catalog.products.count) products")
       }
     }
