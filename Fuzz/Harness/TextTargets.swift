@@ -44,6 +44,14 @@ let templateTarget = FuzzTarget(name: "template", setUp: {
         }
         if case .named(let n) = variable.slot { require(slots.contains(n), "variable names unknown slot '\(n)'") }
         if let product = name.flatMap(templatePaywall.slot(named:)) { expected += product[variable.attribute] }
+      case .context(let variable):
+        // `{{ user.KEY }}`, `{{ params.KEY }}`, `{{ device.KEY }}`: this paywall has none set.
+        require(!variable.key.isEmpty, "a context variable with no key")
+        switch variable.scope {
+        case .user: expected += templatePaywall.userAttributes[variable.key] ?? ""
+        case .params: expected += templatePaywall.params[variable.key] ?? ""
+        case .device: break
+        }
       }
     }
     if !text.contains("{{") {
