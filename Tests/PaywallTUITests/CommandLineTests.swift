@@ -226,6 +226,46 @@ struct CommandLineTests {
     #expect(usage.stderr == "error: 'explain' needs <placement>; see 'paywall-tui explain --help'\n")
   }
 
+  /// Issue 16 item 8 and SDK UI tests T28–T32: `explain --json` answers what the SDK's
+  /// `getPresentationResult(forPlacement:params:)` returns (Paywall/Presentation/Get Presentation
+  /// Result/), read with JSONSerialization, and writes no assignment.
+  @Test func explainJSONIsTheSDKsPresentationResult() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-json-\(UUID().uuidString)").path
+    func result(_ arguments: [String]) throws -> [String: Any] {
+      let output = try Self.run(["explain", "paywalls"] + arguments + ["--json", "--state-dir", dir])
+      #expect(output.status == 0, "\(output.stderr)")
+      let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+      return try #require(object?["result"] as? [String: Any], "\(output.stdout)")
+    }
+    // T28: paywall(experiment), with the variant's paywall id.
+    let paywall = try result(["onboarding"])
+    #expect(paywall["type"] as? String == "paywall")
+    let experiment = try #require(paywall["experiment"] as? [String: Any])
+    let variant = try #require(experiment["variant"] as? [String: Any])
+    #expect(variant["paywallId"] as? String == "onboarding" && variant["type"] as? String == "TREATMENT")
+    #expect(experiment["id"] is String && experiment["groupId"] is String)
+    // T29: no audience matches (the user attributes are unset).
+    #expect(try result(["power_user_offer"])["type"] as? String == "noAudienceMatch")
+    // T30: a placement with no campaign.
+    #expect(try result(["some_random_not_found_event"])["type"] as? String == "placementNotFound")
+    // T31: the holdout, with its experiment (variant type HOLDOUT, no paywall).
+    let holdout = try result(["beta_sync"])
+    #expect(holdout["type"] as? String == "holdout")
+    let held = try #require((holdout["experiment"] as? [String: Any])?["variant"] as? [String: Any])
+    #expect(held["type"] as? String == "HOLDOUT" && held["paywallId"] is NSNull)
+    // T32: a subscribed user. v4 has no subscriber rule, so the audience decides (its filter wants
+    // INACTIVE: noAudienceMatch); v3 answers userIsSubscribed, and spells the others its own way.
+    #expect(try result(["onboarding", "--status", "active"])["type"] as? String == "noAudienceMatch")
+    #expect(try result(["onboarding", "--status", "active", "--sdk", "3"])["type"] as? String == "userIsSubscribed")
+    #expect(try result(["some_random_not_found_event", "--sdk", "3"])["type"] as? String == "eventNotFound")
+    #expect(try result(["power_user_offer", "--sdk", "3"])["type"] as? String == "noRuleMatch")
+    // The status never arrives: paywallNotAvailable (subscriptionStatusTimeout).
+    #expect(try result(["onboarding", "--status", "unknown"])["type"] as? String == "paywallNotAvailable")
+    // Nothing was written: no assignment file in the state directory.
+    let written = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    #expect(written.isEmpty, "\(written)")
+  }
+
   @Test func usageErrorsAreOneLineWithExitCode2() throws {
     let typo = try Self.run(["render", "paywalls", "--colour", "never"])
     #expect(typo.status == 2)

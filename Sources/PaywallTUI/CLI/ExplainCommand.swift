@@ -19,6 +19,7 @@ struct ExplainCommand: CLICommand {
       .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
+      .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
     ]
   )
 
@@ -30,6 +31,7 @@ struct ExplainCommand: CLICommand {
   var userID: String?
   var stateDir: String?
   var sdk: SDKVersion?
+  var json: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
@@ -40,16 +42,23 @@ struct ExplainCommand: CLICommand {
     userID = arguments.value("user-id")
     stateDir = arguments.value("state-dir")
     sdk = try SessionOptions.sdk(arguments)
+    json = arguments.flag("json")
   }
 
   func run() throws {
     var project = try ProjectOptions.load(path, catalog: nil)
     if let sdk { project.options.sdk = sdk }
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
+    if json, SubscriptionStatus(parsing: status, defaultEntitlements: entitlements) == .unknown {
+      // The SDK waits for the status, times out (subscriptionStatusTimeout) and answers
+      // paywallNotAvailable (Get Presentation Result/InternalGetPresentationResult.swift).
+      try Console.out(Self.notAvailable(placement: placement, project: project).text)
+      return
+    }
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
       throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
-    if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
+    if !json, PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
       try Console.out("placement \(quoting: placement): a built-in event name; register ignores it (no callback) and the feature does not run")
       return
     }
@@ -61,6 +70,10 @@ struct ExplainCommand: CLICommand {
     let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: params.mapValues(FilterValue.init(parsing:)))
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
+    if json {
+      try Console.out(Self.json(evaluation, project: project, userID: book.userID, status: status).text)
+      return
+    }
     if evaluation.outcome == .skip(.placementNotFound) {
       let known = project.campaigns.map(\.placement)
       try Console.out("placement \(quoting: placement): no campaign\(Suggestions.hint(for: placement, in: known)) → skipped (placementNotFound); the feature runs")
@@ -90,5 +103,85 @@ struct ExplainCommand: CLICommand {
       return "(SDK v3: an active user is skipped, userIsSubscribed, unless the paywall's presentationCondition is always; --sdk 4 has no such rule)"
     }
     return "(SDK v3: the subscriber rule skips only active users; this one is not)"
+  }
+
+  // MARK: - --json: getPresentationResult
+
+  /// The SDK's `PresentationResult` case for an evaluation, in the names of the chosen SDK
+  /// (Paywall/Presentation/Get Presentation Result/PresentationResult.swift and
+  /// GetPresentationResultLogic.swift: placementNotFound, noAudienceMatch, paywall(experiment),
+  /// holdout(experiment), paywallNotAvailable; v3 (3.9.1) spells the first two eventNotFound and
+  /// noRuleMatch and has userIsSubscribed).
+  static func resultName(_ evaluation: PlacementEvaluation) -> String {
+    let v3 = evaluation.sdk.major == 3
+    switch evaluation.outcome {
+    case .present: return "paywall"
+    case .skip(.holdout): return "holdout"
+    case .skip(.placementNotFound): return v3 ? "eventNotFound" : "placementNotFound"
+    case .skip(.noAudienceMatch): return v3 ? "noRuleMatch" : "noAudienceMatch"
+    case .skip(.userIsSubscribed): return "userIsSubscribed"
+    }
+  }
+
+  /// The SDK's `Experiment` (Models/Triggers/Experiment.swift) for a paywall or holdout result:
+  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. A project here has
+  /// no experiment ids, so they are made from the placement and the audience's position.
+  static func experiment(_ evaluation: PlacementEvaluation) -> JSONOutput {
+    let audience = (evaluation.steps.last(where: \.matched)?.index ?? 0) + 1
+    let paywallID: String? = switch evaluation.outcome {
+    case .present(let id): id
+    default: evaluation.assignment?.paywallID
+    }
+    let holdout = evaluation.outcome == .skip(.holdout)
+    let variant: JSONOutput = .object([
+      ("id", .string(holdout ? "holdout" : (paywallID ?? "holdout"))),
+      ("type", .string(holdout ? "HOLDOUT" : "TREATMENT")),
+      ("paywallId", holdout ? .null : paywallID.map { .string($0) } ?? .null),
+    ])
+    return .object([
+      ("id", .string("\(evaluation.placement)#audience-\(audience)")),
+      ("groupId", .string(evaluation.placement)),
+      ("variant", variant),
+    ])
+  }
+
+  /// `explain --json`: `result` is what `getPresentationResult(forPlacement:params:)` returns; the
+  /// rest is what explain says in text. Nothing is written: the SDK confirms (posts back) the
+  /// assignment it already holds, which this emulator has no server for.
+  static func json(_ evaluation: PlacementEvaluation, project: Project, userID: String, status: SubscriptionStatus) -> JSONOutput {
+    let name = resultName(evaluation)
+    var result: [(String, JSONOutput)] = [("type", .string(name))]
+    if name == "paywall" || name == "holdout" { result.append(("experiment", experiment(evaluation))) }
+    let audiences = evaluation.steps.map { step -> JSONOutput in
+      .object([
+        ("index", .number(String(step.index + 1))), ("filter", step.filter.map { .string($0) } ?? .null),
+        ("matched", .bool(step.matched)), ("because", .array(step.because.map { .string($0) })),
+      ])
+    }
+    let assignment: JSONOutput = evaluation.assignment.map {
+      .object([("bucket", .number(String($0.bucket))), ("paywallId", $0.paywallID.map { .string($0) } ?? .null), ("split", .bool($0.isSplit))])
+    } ?? .null
+    var gating: JSONOutput = .null
+    if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
+      gating = .string(paywall.featureGating.rawValue)
+    }
+    let builtIn = PlacementNames.builtIn.contains(evaluation.placement) && !Campaign.implicitPlacements.contains(evaluation.placement)
+    return .object([
+      ("placement", .string(evaluation.placement)), ("userId", .string(userID)),
+      ("status", .string(status.rawName)), ("sdk", .string(evaluation.sdk.spelled)),
+      ("result", .object(result)),
+      ("registerIgnoresPlacement", .bool(builtIn)),
+      ("audiences", .array(audiences)), ("assignment", assignment), ("featureGating", gating),
+      ("explanation", .array(evaluation.lines.map { .string($0) })),
+    ])
+  }
+
+  /// `--json` with `--status unknown`: the status never arrives, so the SDK answers paywallNotAvailable.
+  static func notAvailable(placement: String, project: Project) -> JSONOutput {
+    .object([
+      ("placement", .string(placement)), ("status", .string("UNKNOWN")), ("sdk", .string(project.options.sdk.spelled)),
+      ("result", .object([("type", .string("paywallNotAvailable")), ("reason", .string("subscriptionStatusTimeout"))])),
+      ("explanation", .array([.string("the subscription status is unknown: the SDK waits 5 s for it, then gives up (subscriptionStatusTimeout)")])),
+    ])
   }
 }
