@@ -146,8 +146,9 @@ struct ExplainCommand: CLICommand {
   }
 
   /// `explain --json`: `result` is what `getPresentationResult(forPlacement:params:)` returns; the
-  /// rest is what explain says in text. Nothing is written: the SDK confirms (posts back) the
-  /// assignment it already holds, which this emulator has no server for.
+  /// rest is what explain says in text. Nothing is written, deliberately: the SDK's call confirms
+  /// the assignment and, on a holdout, saves the audience's occurrence
+  /// (Internal/Operators/GetExperiment.swift), so in the app asking can use up a one-time holdout.
   static func json(_ evaluation: PlacementEvaluation, project: Project, userID: String, status: SubscriptionStatus) -> JSONOutput {
     let name = resultName(evaluation)
     var result: [(String, JSONOutput)] = [("type", .string(name))]
@@ -168,7 +169,7 @@ struct ExplainCommand: CLICommand {
     let builtIn = PlacementNames.builtIn.contains(evaluation.placement) && !Campaign.implicitPlacements.contains(evaluation.placement)
     return .object([
       ("placement", .string(evaluation.placement)), ("userId", .string(userID)),
-      ("status", .string(status.rawName)), ("sdk", .string(evaluation.sdk.spelled)),
+      ("status", .string(status.rawName)), ("sdk", .string(evaluation.sdk.description)),
       ("result", .object(result)),
       ("registerIgnoresPlacement", .bool(builtIn)),
       ("audiences", .array(audiences)), ("assignment", assignment), ("featureGating", gating),
@@ -179,7 +180,7 @@ struct ExplainCommand: CLICommand {
   /// `--json` with `--status unknown`: the status never arrives, so the SDK answers paywallNotAvailable.
   static func notAvailable(placement: String, project: Project) -> JSONOutput {
     .object([
-      ("placement", .string(placement)), ("status", .string("UNKNOWN")), ("sdk", .string(project.options.sdk.spelled)),
+      ("placement", .string(placement)), ("status", .string("UNKNOWN")), ("sdk", .string(project.options.sdk.description)),
       ("result", .object([("type", .string("paywallNotAvailable")), ("reason", .string("subscriptionStatusTimeout"))])),
       ("explanation", .array([.string("the subscription status is unknown: the SDK waits 5 s for it, then gives up (subscriptionStatusTimeout)")])),
     ])
