@@ -27,6 +27,12 @@ public enum EventName: String, Sendable, CaseIterable {
   case handlerOnSkip = "handler.onSkip"
   case handlerOnError = "handler.onError"
   case featureRun = "feature.run"
+  /// Not the SDK's: what `Superwall.shared.purchase(product)`, called outside a paywall, returned
+  /// (`product_id`, `result`: the `PurchaseResult`).
+  case callPurchase = "call.purchase"
+  /// Not the SDK's: what `Superwall.shared.restorePurchases()` returned (`result`: the
+  /// `RestorationResult`).
+  case callRestorePurchases = "call.restorePurchases"
   /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
   case controllerError = "controller_error"
 }
