@@ -202,6 +202,16 @@ struct PresenterTests {
     #expect(state.callAlert == nil && state.session == nil)
   }
 
+  /// Only the SDK's own event names are refused as placements: ours (`feature.run`, `call.purchase`…)
+  /// are ordinary names to the SDK (`TrackingLogic.checkNotSuperwallEvent` reads `SuperwallEvent`).
+  @Test(arguments: ["feature.run", "handler.onDismiss", "call.purchase", "controller_error"])
+  func ourOwnEventNamesAreOrdinaryPlacements(_ name: String) throws {
+    var state = try Self.home(campaigns: false)
+    let effects = Self.send(.register(placement: name, params: [:]), &state)
+    #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    #expect(state.outcome?.kind != .ignoredBuiltInName)
+  }
+
   /// The answer goes to whoever asked: a call's result never reaches a paywall on screen, and
   /// while one purchase runs neither the paywall nor another call starts a second.
   @Test func aCallsResultIsNotThePaywalls() throws {
