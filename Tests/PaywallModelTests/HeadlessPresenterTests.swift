@@ -92,4 +92,22 @@ extension HeadlessPresenterTests {
     await app.send(.open(paywallID: "onboarding", selected: nil))
     #expect(await app.state.session?.paywall.showsFreeTrial == false)
   }
+
+  /// `purchase(product)` and `restorePurchases()` with no paywall, as UI tests T130 and T132 run
+  /// them in the automatic configuration: the simulated store stands for the SDK's own purchases.
+  @Test func purchaseAndRestoreWithNoPaywall() async throws {
+    let project = try PresenterTests.demoProject(campaigns: false)
+    let status = SubscriptionStatusStore(.inactive)
+    let clock = SimulatedTimeSource()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let app = HeadlessPresenter(project: project, store: store, status: status, clock: clock)
+    let monthly = try #require(project.catalog.product(id: "com.acme.pro.monthly"))
+    let bought = await app.purchase(monthly)
+    #expect(bought.map(\.name.rawValue) == ["transaction_start", "subscriptionStatus_didChange", "transaction_complete",
+                                            "subscription_start", "call.purchase"])
+    #expect(bought.last?["result"] == "purchased")
+    let restored = await app.restorePurchases()
+    #expect(restored.map(\.name.rawValue) == ["restore_start", "restore_complete", "transaction_restore", "call.restorePurchases"])
+    #expect(await app.state.session == nil)
+  }
 }

@@ -149,4 +149,83 @@ struct PresenterTests {
     #expect(effects.contains { if case .saveStatus(.active(["pro"])) = $0 { true } else { false } })
     #expect(Self.send(.statusChanged(.active(["pro"])), &state).isEmpty, "no event for the same status")
   }
+
+  // MARK: - Superwall.shared.purchase(product) / restorePurchases() outside a paywall
+
+  /// With the app's purchase controller the SDK returns the result before tracking anything or
+  /// alerting (`StoreKit/Transactions/TransactionManager.swift`): UI tests T134/T136 (restore), and
+  /// the advanced configuration T130/T131 skip. The result is ours to see: `call.*`.
+  @Test func aCallWithAPurchaseControllerTracksNothing() throws {
+    var state = try Self.home()
+    let monthly = try #require(state.project.catalog.product(id: "com.acme.pro.monthly"))
+    let start = Self.send(.callPurchase(monthly), &state)
+    #expect(Self.events(start) == [])
+    #expect(start.contains(.purchase(monthly, slot: "")))
+    let failed = Self.send(.purchaseFinished(.failed(StoreError.networkError)), &state)
+    #expect(Self.events(failed) == ["call.purchase"])
+    #expect(state.callAlert == nil && state.session == nil)
+    #expect(Self.send(.callRestore, &state).contains(.restore))
+    let restored = Self.send(.restoreFinished(.restored, status: .inactive), &state)
+    #expect(Self.events(restored) == ["call.restorePurchases"])
+    #expect(state.callAlert == nil)
+  }
+
+  /// Without a purchase controller the SDK tracks the transaction with no paywall and alerts over
+  /// the app (T130–T133, T165–T168); a restore with no entitlement still returns `restored`.
+  @Test func aCallWithoutAPurchaseControllerTracksAndAlerts() throws {
+    var state = try Self.home(campaigns: false)
+    state.hasPurchaseController = false
+    let monthly = try #require(state.project.catalog.product(id: "com.acme.pro.monthly"))
+    #expect(Self.events(Self.send(.callPurchase(monthly), &state)) == ["transaction_start"])
+    let bought = Self.send(.purchaseFinished(.purchased), &state)
+    #expect(Self.events(bought) == ["transaction_complete", "subscription_start", "call.purchase"])
+    Self.send(.callPurchase(monthly), &state)
+    #expect(Self.events(Self.send(.purchaseFinished(.failed(StoreError.userCancelled)), &state)) == ["transaction_abandon", "call.purchase"])
+    Self.send(.callPurchase(monthly), &state)
+    #expect(Self.events(Self.send(.purchaseFinished(.pending), &state)) == ["transaction_fail", "call.purchase"])
+    #expect(state.callAlert?.kind == .pendingApproval)
+    Self.send(.dismissCallAlert, &state)
+    Self.send(.callPurchase(monthly), &state)
+    #expect(Self.events(Self.send(.purchaseFinished(.failed(StoreError.networkError)), &state)) == ["transaction_fail", "call.purchase"])
+    #expect(state.callAlert?.kind == .purchaseFailed && state.callAlert?.button == "Done")
+    Self.send(.dismissCallAlert, &state)
+    #expect(Self.events(Self.send(.callRestore, &state)) == ["restore_start"])
+    let failed = Self.send(.restoreFinished(.restored, status: .inactive), &state)
+    #expect(Self.events(failed) == ["restore_fail", "call.restorePurchases"])
+    let returned = failed.compactMap { if case .emit(let e) = $0, e.name == .callRestorePurchases { e } else { nil } }.first
+    #expect(returned?["result"] == "restored")
+    #expect(state.callAlert?.kind == .restoreFailed)
+    Self.send(.dismissCallAlert, &state)
+    Self.send(.callRestore, &state)
+    #expect(Self.events(Self.send(.restoreFinished(.restored, status: .active(["pro"])), &state))
+            == ["restore_complete", "transaction_restore", "call.restorePurchases"])
+    #expect(state.callAlert == nil && state.session == nil)
+  }
+
+  /// Only the SDK's own event names are refused as placements: ours (`feature.run`, `call.purchase`…)
+  /// are ordinary names to the SDK (`TrackingLogic.checkNotSuperwallEvent` reads `SuperwallEvent`).
+  @Test(arguments: ["feature.run", "handler.onDismiss", "call.purchase", "controller_error"])
+  func ourOwnEventNamesAreOrdinaryPlacements(_ name: String) throws {
+    var state = try Self.home(campaigns: false)
+    let effects = Self.send(.register(placement: name, params: [:]), &state)
+    #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
+    #expect(state.outcome?.kind != .ignoredBuiltInName)
+  }
+
+  /// The answer goes to whoever asked: a call's result never reaches a paywall on screen, and
+  /// while one purchase runs neither the paywall nor another call starts a second.
+  @Test func aCallsResultIsNotThePaywalls() throws {
+    var state = try Self.home(campaigns: false)
+    let monthly = try #require(state.project.catalog.product(id: "com.acme.pro.monthly"))
+    Self.send(.open(paywallID: "onboarding", selected: nil), &state)
+    Self.send(.callPurchase(monthly), &state)
+    #expect(Self.send(.paywall(.purchase(slot: nil)), &state).isEmpty, "one purchase at a time")
+    #expect(Self.send(.callRestore, &state).isEmpty)
+    let done = Self.send(.purchaseFinished(.purchased), &state)
+    #expect(Self.events(done) == ["call.purchase"])
+    #expect(state.session?.isDismissed == false && state.session?.isBusy == false, "the paywall stays, untouched")
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    #expect(Self.send(.callPurchase(monthly), &state).isEmpty, "the paywall's purchase is in flight")
+    #expect(Self.events(Self.send(.purchaseFinished(.cancelled), &state)) == ["transaction_abandon"])
+  }
 }

@@ -122,7 +122,7 @@ enum CampaignReader {
 
 /// Names the SDK tracks itself: `register` refuses them, and only the implicit ones fire campaigns.
 package enum PlacementNames {
-  package static let builtIn: Set<String> = Set(EventName.allCases.map(\.rawValue)).union([
+  package static let builtIn: Set<String> = Set(EventName.allCases.filter { !$0.isOwn }.map(\.rawValue)).union([
     "app_open", "app_launch", "app_install", "app_close", "session_start", "first_seen", "deepLink_open",
     "user_attributes", "touches_began", "survey_response",
   ])

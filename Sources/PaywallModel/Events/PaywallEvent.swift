@@ -27,6 +27,23 @@ public enum EventName: String, Sendable, CaseIterable {
   case handlerOnSkip = "handler.onSkip"
   case handlerOnError = "handler.onError"
   case featureRun = "feature.run"
+  /// Not the SDK's: what `Superwall.shared.purchase(product)`, called outside a paywall, returned
+  /// (`product_id`, `result`: the `PurchaseResult`).
+  case callPurchase = "call.purchase"
+  /// Not the SDK's: what `Superwall.shared.restorePurchases()` returned (`result`: the
+  /// `RestorationResult`).
+  case callRestorePurchases = "call.restorePurchases"
+
+  /// Ours, not the SDK's (the handler's callbacks, the feature, the controller's problems, what a
+  /// script's `call` returned): the SDK tracks no such event, so it does not refuse a placement
+  /// named like one.
+  public var isOwn: Bool {
+    switch self {
+    case .handlerOnPresent, .handlerOnWillDismiss, .handlerOnDismiss, .handlerOnSkip, .handlerOnError, .featureRun,
+         .controllerError, .callPurchase, .callRestorePurchases: true
+    default: false
+    }
+  }
   /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
   case controllerError = "controller_error"
 }

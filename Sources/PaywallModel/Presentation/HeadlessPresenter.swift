@@ -39,16 +39,18 @@ public actor HeadlessPresenter {
   /// assign `userID` (in memory). `clock` is the presenter's `now` and runs the status timeout.
   public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore,
               clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
-    self.init(project: project, controller: controller, status: status, clock: clock, userID: userID, usedIntroGroups: nil)
+    self.init(project: project, controller: controller, status: status, clock: clock, userID: userID, usedIntroGroups: nil,
+              hasPurchaseController: true)
   }
 
   private init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore, clock: any TimeSource,
-               userID: String, usedIntroGroups: (@Sendable () -> Set<String>)?) {
+               userID: String, usedIntroGroups: (@Sendable () -> Set<String>)?, hasPurchaseController: Bool) {
     let changes = changes
     // Subscribed before the status is read: a change in between is seen twice (the repeat is
     // ignored), never missed.
     subscription = status.subscribe { value in changes.pending.withLock { $0.append(value) } }
     state = PresentationState(project: project, status: status.status, assignments: AssignmentBook(userID: userID))
+    state.hasPurchaseController = hasPurchaseController
     self.controller = controller
     self.status = status
     self.clock = clock
@@ -60,7 +62,23 @@ public actor HeadlessPresenter {
   public init(project: Project, store: SimulatedStore, status: SubscriptionStatusStore,
               clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
     self.init(project: project, controller: store, status: status, clock: clock, userID: userID,
-              usedIntroGroups: { store.derived.usedIntroGroups })
+              // As in the app: the simulated store is the SDK buying from the store itself, with
+              // no purchase controller (`SDKCalls`).
+              usedIntroGroups: { store.derived.usedIntroGroups }, hasPurchaseController: false)
+  }
+
+  /// `Superwall.shared.purchase(product)`, called with no paywall; the events it led to (the last,
+  /// `call.purchase`, has the `result` it returned).
+  @discardableResult
+  public func purchase(_ product: StoreProduct) async -> [PaywallEvent] {
+    await send(.callPurchase(product))
+  }
+
+  /// `Superwall.shared.restorePurchases()`, called with no paywall; the events it led to (the last,
+  /// `call.restorePurchases`, has the `result` it returned).
+  @discardableResult
+  public func restorePurchases() async -> [PaywallEvent] {
+    await send(.callRestore)
   }
 
   /// `register(placement:params:)`; the events it led to.

@@ -118,6 +118,15 @@ public struct PresentationState: Sendable {
   public var outcome: RegistrationOutcome?
   /// The paywall opened last (the home screen's Enter opens it again when there are no placements).
   public var lastPaywallID: String?
+  /// Whether the app gives the SDK a `PurchaseController` (the SDK's advanced configuration). Only
+  /// `Superwall.shared.purchase(product)` and `restorePurchases()` called outside a paywall tell
+  /// the two apart: with one they track nothing and show no alert (`TransactionManager.swift`).
+  public var hasPurchaseController = true
+  /// A `Superwall.shared.purchase(product)` or `restorePurchases()` in flight, called outside a
+  /// paywall: the controller's answer goes to it, not to the paywall.
+  public var call: SDKCall?
+  /// The alert such a call showed over the app (no purchase controller only), until dismissed.
+  public var callAlert: PaywallAlert?
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -173,6 +182,22 @@ public enum PresentationAction: Sendable {
   case setUserAttributes([String: String])
   /// The store's used introductory offers changed.
   case introOffersUsed(Set<String>)
+  /// The SDK's `Superwall.shared.purchase(product)`, called with no paywall involved; answer with
+  /// `.purchaseFinished`. Ignored while another purchase or restore is in flight.
+  case callPurchase(StoreProduct)
+  /// The SDK's `Superwall.shared.restorePurchases()`, called with no paywall involved; answer with
+  /// `.restoreFinished`. Ignored while another purchase or restore is in flight.
+  case callRestore
+  /// Closes the alert a call showed (`callAlert`).
+  case dismissCallAlert
+}
+
+/// A call to the SDK made by the app outside any paywall, in flight.
+public enum SDKCall: Sendable, Hashable {
+  /// `Superwall.shared.purchase(product)`.
+  case purchase(StoreProduct)
+  /// `Superwall.shared.restorePurchases()`.
+  case restore
 }
 
 /// Work the presenter asks for; results come back as actions.

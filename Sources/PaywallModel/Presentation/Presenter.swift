@@ -27,15 +27,25 @@ public enum Presenter {
       return open(id, selected: selected, &state, now: now)
     case .paywall(let paywallAction):
       guard var session = state.session else { return [] }
+      // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
+      if state.call != nil, SDKCalls.startsTransaction(paywallAction) { return [] }
       return apply(PaywallFlow.handle(paywallAction, in: &session, options: state.options), session, &state, now: now)
     case .button(let button):
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
+      if case .purchase(let product) = state.call {
+        state.call = nil
+        return SDKCalls.purchaseFinished(result, product: product, &state, now: now)
+      }
       guard var session = state.session else { return [] }
       let triggers = Set(state.project.campaigns.map(\.placement))
       return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers), session, &state,
                    now: now)
     case .restoreFinished(let result, let status):
+      if state.call == .restore {
+        state.call = nil
+        return SDKCalls.restoreFinished(result, status: status, &state)
+      }
       guard var session = state.session else { return [] }
       return apply(PaywallFlow.restoreFinished(result, status: status, in: &session, options: state.options), session, &state, now: now)
     case .statusChanged(let status):
@@ -63,6 +73,13 @@ public enum Presenter {
       return []
     case .introOffersUsed(let groups):
       state.usedIntroGroups = groups
+      return []
+    case .callPurchase(let product):
+      return SDKCalls.purchase(product, &state)
+    case .callRestore:
+      return SDKCalls.restore(&state)
+    case .dismissCallAlert:
+      state.callAlert = nil
       return []
     }
   }

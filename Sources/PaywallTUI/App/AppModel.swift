@@ -31,6 +31,10 @@ enum AppModel {
       return present(.statusChanged(status), &state, now: now)
     case .registrationTimedOut(let id):
       return present(.statusTimedOut(registrationID: id), &state, now: now)
+    case .callPurchase(let product):
+      return present(.callPurchase(product), &state, now: now)
+    case .callRestore:
+      return present(.callRestore, &state, now: now)
     case .purchaseFinished(let result):
       return present(.purchaseFinished(result), &state, now: now)
     case .restoreFinished(let result, let status):
@@ -152,6 +156,12 @@ enum AppModel {
       return click(x: x, y: y, &state, now: now)
     case nil:
       break
+    }
+    // The alert a call outside a paywall showed sits over everything (the SDK presents it on the
+    // top view controller): the paywall's keys wait for it.
+    if state.presentation.callAlert != nil {
+      guard KeyMap.alert.contains(key) else { return [] }
+      return present(.dismissCallAlert, &state, now: now)
     }
     guard let session = state.session else { return handleHome(key, &state, now: now) }
     if session.alert != nil {

@@ -183,6 +183,10 @@ struct AppSession {
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
     state.presentation.userAttributes = options.userAttributes
+    // The simulated store stands for StoreKit with the SDK buying itself (no purchase controller,
+    // the UI tests' automatic configuration); every other controller is the app's PurchaseController.
+    // Only `call purchase` / `call restore` tell them apart (`SDKCalls`).
+    state.presentation.hasPurchaseController = store == nil
     let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
                          simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate)
     let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,

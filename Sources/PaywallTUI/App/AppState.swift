@@ -176,6 +176,10 @@ enum AppMessage: Sendable {
   case key(Key)
   case open(paywallID: String, selected: String?)
   case statusChanged(SubscriptionStatus)
+  /// The app calls `Superwall.shared.purchase(product)` outside a paywall (a script's `call purchase`).
+  case callPurchase(StoreProduct)
+  /// The app calls `Superwall.shared.restorePurchases()` outside a paywall (a script's `call restore`).
+  case callRestore
   case purchaseFinished(PurchaseResult)
   case restoreFinished(RestorationResult, status: SubscriptionStatus)
   case askRequested(AskPurchaseController.Request)

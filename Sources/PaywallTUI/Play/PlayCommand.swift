@@ -209,6 +209,16 @@ struct Player: Sendable {
         }
         runtime.send(.open(paywallID: id, selected: nil))
         await runtime.settle()
+      case .call(.purchase(let productID)):
+        let catalog = runtime.state.project.catalog
+        guard let product = catalog.product(id: productID) else {
+          return .failed("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
+        }
+        runtime.send(.callPurchase(product))
+        await runtime.settle()
+      case .call(.restore):
+        runtime.send(.callRestore)
+        await runtime.settle()
       case .store(let action):
         guard app.store != nil else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")

@@ -9,6 +9,9 @@ import PaywallModel
 ///     placement NAME [key=value…]
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
+///     call purchase PRODUCT_ID | call restore
+///                                the app calls `Superwall.shared.purchase(product)` /
+///                                `restorePurchases()` with no paywall (`SDKCalls`)
 ///     approve | decline          a pending Ask to Buy purchase (simulated store)
 ///     refund|cancel|revoke [PRODUCT_ID], buy PRODUCT_ID, upgrade|downgrade|crossgrade [PRODUCT_ID],
 ///     billing-issue [PRODUCT_ID] [grace|no-grace], resolve-billing [PRODUCT_ID],
@@ -35,6 +38,8 @@ struct PlayScript: Sendable {
     /// Slot overrides for the paywalls presented from now on; empty clears them.
     case override([SlotOverride])
     case open(String)
+    /// The app calls the SDK's `purchase(product)` or `restorePurchases()` outside a paywall.
+    case call(SDKCallCommand)
     case store(StoreAction)
     case fail(FaultTarget, StoreError)
     case latency(seconds: Double)
@@ -49,6 +54,12 @@ struct PlayScript: Sendable {
     /// `anyActive`: `expect status active` with no entitlements matches any active status.
     case expectStatus(SubscriptionStatus, anyActive: Bool)
     case expectSubscription(productID: String, SubscriptionExpectation)
+  }
+
+  /// What `call` calls: `purchase PRODUCT_ID` or `restore`.
+  enum SDKCallCommand: Sendable, Hashable {
+    case purchase(productID: String)
+    case restore
   }
 
   enum FaultTarget: String, Sendable, Hashable, CaseIterable {
@@ -89,7 +100,7 @@ struct PlayScript: Sendable {
   static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
-  static let commands = ["press", "advance", "status", "placement", "user", "override", "open"] + storeCommands
+  static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
     + ["fail", "latency", "drop", "expect"]
 
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`. The `advance`
@@ -193,6 +204,21 @@ struct PlayScript: Sendable {
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])
+    case "call":
+      let usage = "'call' takes 'purchase PRODUCT_ID' or 'restore' (Superwall.shared.purchase / restorePurchases)"
+      switch args.first {
+      case "purchase":
+        guard args.count == 2 else { throw LineError(message: usage, column: 0) }
+        return .call(.purchase(productID: args[1]))
+      case "restore":
+        guard args.count == 1 else { throw LineError(message: usage, column: 0) }
+        return .call(.restore)
+      case let other?:
+        throw LineError(message: "\(quoting: other): \(usage)\(Suggestions.hint(for: other, in: ["purchase", "restore"]))",
+                        column: column(ofArgument: 0))
+      case nil:
+        throw LineError(message: usage, column: 0)
+      }
     case "fail":
       guard args.count == 2 else {
         throw LineError(message: "'fail' takes purchase or restore and a store error, e.g. 'fail purchase networkError'", column: 0)

@@ -30,7 +30,7 @@ enum AppView {
       full.draw(frame.row(frame.height - 1), x: 0, y: size.height - 1)
       frame = full
     }
-    if let alert = state.session?.alert {
+    if let alert = state.presentation.callAlert ?? state.session?.alert {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let ask = state.ask { drawAsk(ask, into: &frame) }

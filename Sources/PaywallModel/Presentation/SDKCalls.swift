@@ -1,0 +1,128 @@
+import Foundation
+
+/// `Superwall.shared.purchase(product)` and `Superwall.shared.restorePurchases()` called by the app
+/// outside any paywall, as the SDK runs them (`Superwall.swift`, which hands both to
+/// `StoreKit/Transactions/TransactionManager.swift`: `purchase(.purchaseFunc(product))` and
+/// `tryToRestore(.external)`). No paywall is involved, so there are never paywall events, a
+/// dismissal, a handler or a feature.
+///
+/// - With a purchase controller (`hasPurchaseController`): `prepareToPurchase` returns before
+///   tracking, and `purchase` returns the result before `handle(result:)`; `tryToRestore(.external)`
+///   returns the restore's result at once. Nothing is tracked and no alert shows.
+/// - Without one (the SDK buys from StoreKit itself): `transaction_start`, then as the result says
+///   `transaction_complete` with `freeTrial_start` / `subscription_start` /
+///   `nonRecurringProduct_purchase`, `transaction_abandon`, `transaction_fail` with the pending
+///   alert, or `transaction_fail` with the failure alert (unless the option is off or a campaign is
+///   on `transaction_fail`: `TransactionErrorLogic.swift`); a restore tracks `restore_start`, then
+///   `restore_complete` and `transaction_restore` when restored with an active entitlement, else
+///   `restore_fail` and the restore-failed alert, over whatever is on screen (`presentAlert` on the
+///   top view controller). Events carry no paywall (`PaywallInfo.empty()`).
+///
+/// Either way the call returns the controller's (or StoreKit's) result unchanged: a restore that
+/// found no entitlement still returns `restored` (UI tests T133, T134). Our own `call.purchase` and
+/// `call.restorePurchases` events say what it returned.
+enum SDKCalls {
+  /// A paywall action that would start a purchase or a restore.
+  static func startsTransaction(_ action: PaywallAction) -> Bool {
+    switch action {
+    case .purchase, .restore: true
+    case .select, .close, .dismissAlert: false
+    }
+  }
+
+  /// Whether a purchase or restore is in flight anywhere: the SDK's purchasing coordinator has one.
+  static func isBusy(_ state: PresentationState) -> Bool {
+    state.call != nil || state.session.map { !$0.isDismissed && $0.isBusy } == true
+  }
+
+  static func purchase(_ product: StoreProduct, _ state: inout PresentationState) -> [PresentationEffect] {
+    guard !isBusy(state) else { return [] }
+    state.call = .purchase(product)
+    var effects: [PresentationEffect] = []
+    if !state.hasPurchaseController {
+      effects.append(.emit(PaywallEvent(.transactionStart, [("product_id", .string(product.id))])))
+    }
+    return effects + [.purchase(product, slot: "")]
+  }
+
+  static func restore(_ state: inout PresentationState) -> [PresentationEffect] {
+    guard !isBusy(state) else { return [] }
+    state.call = .restore
+    var effects: [PresentationEffect] = []
+    if !state.hasPurchaseController {
+      effects.append(.emit(PaywallEvent(.restoreStart, [])))
+    }
+    return effects + [.restore]
+  }
+
+  static func purchaseFinished(_ result: PurchaseResult, product: StoreProduct, _ state: inout PresentationState,
+                               now: Date) -> [PresentationEffect] {
+    let returned = PresentationEffect.emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)),
+                                                                        ("result", .string(result.name))]))
+    guard !state.hasPurchaseController else { return [returned] }
+    let productParams: [(String, JSONOutput)] = [("product_id", .string(product.id))]
+    var effects: [PresentationEffect] = []
+    switch result {
+    case .purchased:
+      // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`).
+      let kind: EventName =
+        if product.kind != .autoRenewable { .nonRecurringProductPurchase }
+        else if product.hasFreeTrial && state.isTrialEligible(product) { .freeTrialStart }
+        else { .subscriptionStart }
+      effects.append(.emit(PaywallEvent(.transactionComplete, productParams + [("transaction_type", .string(kind.rawValue))])))
+      effects.append(.emit(PaywallEvent(kind, productParams)))
+      if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }
+    case .cancelled:
+      effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
+    case .failed(let error as StoreError) where error == .userCancelled:
+      effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
+    case .pending:
+      // `handlePendingTransaction`: no product on the event, and the alert whatever the options.
+      effects.append(.emit(PaywallEvent(.transactionFail, [("message", "Needs parental approval")])))
+      state.callAlert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
+                                     message: PaywallAlert.pendingMessage, button: PaywallAlert.doneButton)
+    case .failed(let error):
+      let message = error.displayMessage
+      effects.append(.emit(PaywallEvent(.transactionFail, productParams + [("message", .string(message))])))
+      let triggers = Set(state.project.campaigns.map(\.placement))
+      if state.options.shouldShowPurchaseFailureAlert && !triggers.contains(EventName.transactionFail.rawValue) {
+        state.callAlert = PaywallAlert(kind: .purchaseFailed, title: PaywallAlert.failureTitle, message: message,
+                                       button: PaywallAlert.doneButton)
+      }
+    case .restored:
+      // v3's restored purchase takes the restore success path (`didRestore`, via a purchase).
+      effects.append(.emit(PaywallEvent(.transactionRestore, productParams)))
+    }
+    return effects + [returned] + implicitPaywall(after: effects, &state, now: now)
+  }
+
+  /// `transaction_abandon` and `transaction_fail` are tracked like any event, so a campaign on them
+  /// presents its paywall even with none on screen (`Analytics/Internal Tracking/TrackingLogic.swift`
+  /// `canTriggerPaywall`: only when the result would be a paywall). It answers to no `register`.
+  static func implicitPaywall(after effects: [PresentationEffect], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard state.session == nil || state.session?.isDismissed == true else { return [] }
+    for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
+      let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
+                              uniquingKeysWith: { first, _ in first })
+      let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
+      if Presenter.wouldPresent(candidate, state) { return Presenter.evaluate(candidate, &state, now: now) }
+    }
+    return []
+  }
+
+  static func restoreFinished(_ result: RestorationResult, status: SubscriptionStatus, _ state: inout PresentationState) -> [PresentationEffect] {
+    let returned = PresentationEffect.emit(PaywallEvent(.callRestorePurchases, [("result", .string(result.name))]))
+    guard !state.hasPurchaseController else { return [returned] }
+    if case .restored = result, status.isActive {
+      return [.emit(PaywallEvent(.restoreComplete, [])), .emit(PaywallEvent(.transactionRestore, [])), returned]
+    }
+    let reason: String
+    switch result {
+    case .restored: reason = "restored, but the subscription status is \(status) (no active entitlement)"
+    case .failed(let error): reason = error?.displayMessage ?? "restore failed"
+    }
+    let texts = state.options.restoreFailed
+    state.callAlert = PaywallAlert(kind: .restoreFailed, title: texts.title, message: texts.message, button: texts.closeButtonTitle)
+    return [.emit(PaywallEvent(.restoreFail, [("message", .string(reason))])), returned]
+  }
+}
