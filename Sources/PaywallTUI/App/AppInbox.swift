@@ -30,19 +30,19 @@ final class AppInbox: Sendable {
   func send(_ message: AppMessage) {
     wake { shared in
       if let thread = shared.firstThread, pthread_equal(thread, pthread_self()) != 0 {
-        if let kind = message.newestOnly, let same = shared.first.lastIndex(where: { $0.newestOnly == kind }),
-           same == shared.first.count - 1 {
-          shared.first[same] = message
-        } else {
-          shared.first.append(message)
-        }
-        return
-      }
-      if let kind = message.newestOnly, shared.messages.last?.newestOnly == kind {
-        shared.messages[shared.messages.count - 1] = message
+        Self.queue(message, on: &shared.first)
       } else {
-        shared.messages.append(message)
+        Self.queue(message, on: &shared.messages)
       }
+    }
+  }
+
+  /// Appends `message`, or replaces the last message when it is of the same newest-only kind.
+  private static func queue(_ message: AppMessage, on messages: inout [AppMessage]) {
+    if let kind = message.newestOnly, messages.last?.newestOnly == kind {
+      messages[messages.count - 1] = message
+    } else {
+      messages.append(message)
     }
   }
 
