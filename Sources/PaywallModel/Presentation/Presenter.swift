@@ -147,13 +147,15 @@ public enum Presenter {
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
     let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
     let base: [(String, JSONOutput)] = [("placement", .string(placement))]
-    let triggerResult: String = switch evaluation.outcome {
-    case .present, .skip(.userIsSubscribed): "paywall"
-    case .skip(let reason): reason.rawValue
-    }
-    // v3's subscriber rule skips before any trigger fire (3.9.1 CheckUserSubscription.swift, GetPresenter.swift).
-    if evaluation.outcome != .skip(.placementNotFound) && evaluation.outcome != .skip(.userIsSubscribed) {
-      effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", .string(triggerResult))] + paramList)))
+    // No trigger fires for an unknown placement, nor for v3's subscriber rule, which skips before
+    // any (3.9.1 CheckUserSubscription.swift, GetPresenter.swift).
+    switch evaluation.outcome {
+    case .skip(.placementNotFound), .skip(.userIsSubscribed):
+      break
+    case .present:
+      effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", "paywall")] + paramList)))
+    case .skip(let reason):
+      effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", .string(reason.rawValue))] + paramList)))
     }
     switch evaluation.outcome {
     case .skip(let reason):
