@@ -92,7 +92,10 @@ struct PaywallFlowTests {
     #expect(session.result == .purchased(productID: productID))
     // The completion event names the transaction type; every purchase event names product, slot, paywall.
     guard case .emit(let complete) = done[0] else { Issue.record("no event"); return }
-    #expect(complete["transaction_type"] == .string(kind))
+    // `TransactionType.swift`: the SDK's raw value, not the event's name.
+    let raw = ["freeTrial_start": "FREE_TRIAL_START", "subscription_start": "SUBSCRIPTION_START",
+               "nonRecurringProduct_purchase": "NON_RECURRING_PRODUCT_PURCHASE"][kind]
+    #expect(complete["transaction_type"] == raw.map(JSONOutput.string))
     #expect(complete["product_id"] == .string(productID) && complete["slot"] == .string(slot) && complete["paywall_id"] == "onboarding")
   }
 

@@ -20,7 +20,11 @@ struct PresenterTests {
   }
 
   static func events(_ effects: [PresentationEffect]) -> [String] {
-    effects.compactMap { if case .emit(let e) = $0 { e.name.rawValue } else { nil } }
+    emitted(effects).map(\.name.rawValue)
+  }
+
+  static func emitted(_ effects: [PresentationEffect]) -> [PaywallEvent] {
+    effects.compactMap { if case .emit(let e) = $0 { e } else { nil } }
   }
 
   @discardableResult
@@ -38,7 +42,9 @@ struct PresenterTests {
     #expect(state.outcome?.kind == .ignoredBuiltInName)
     Self.send(.open(paywallID: "onboarding", selected: nil), &state)
     let busy = Self.send(.register(placement: "x", params: [:]), &state)
-    #expect(Self.events(busy) == ["handler.onError"])
+    #expect(Self.events(busy) == ["paywallPresentationRequest", "handler.onError"])
+    let refusal = try #require(Self.emitted(busy).first)
+    #expect(refusal["status"] == "no_presentation" && refusal["status_reason"] == "paywall_already_presented")
   }
 
   @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
@@ -58,7 +64,9 @@ struct PresenterTests {
       return
     }
     let failed = Self.send(.statusTimedOut(registrationID: lateID), &late)
-    #expect(Self.events(failed) == ["handler.onError"])
+    #expect(Self.events(failed) == ["paywallPresentationRequest", "handler.onError"])
+    let timeout = try #require(Self.emitted(failed).first)
+    #expect(timeout["status"] == "timeout" && timeout["status_reason"] == "subscriptionStatus_timeout")
     #expect(late.session == nil)
     #expect(Self.events(Self.send(.statusChanged(.inactive), &late)) == ["subscriptionStatus_didChange"], "nothing waits any more")
   }
@@ -112,7 +120,8 @@ struct PresenterTests {
     let skip = Self.send(.button(.placement("no_campaign")), &state)
     #expect(Self.events(skip) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
     let refused = Self.send(.button(.placement("export_pdf")), &state)
-    #expect(Self.events(refused) == ["handler.onError"], "presenting over a paywall is the SDK's paywallAlreadyPresented")
+    #expect(Self.events(refused) == ["paywallPresentationRequest", "handler.onError"],
+            "presenting over a paywall is the SDK's paywallAlreadyPresented")
     #expect(state.session?.id == "onboarding")
   }
 

@@ -107,7 +107,7 @@ struct AppModelTests {
     #expect(Self.events(effects) == ["subscriptionStatus_didChange"])
     #expect(effects.contains { if case .saveStatus(.active(["pro"])) = $0 { true } else { false } })
     #expect(AppModel.update(&state, .statusChanged(.active(["pro"]))).isEmpty, "no event for the same status")
-    #expect(state.log.last == "subscriptionStatus_didChange from=unknown to=active:pro")
+    #expect(state.log.last == "subscriptionStatus_didChange status=ACTIVE active_entitlement_ids=pro")
   }
 
   @Test func askDialogChoosesResultEntitlementsAndMessage() throws {

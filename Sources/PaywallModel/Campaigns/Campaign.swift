@@ -86,6 +86,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
     public var matched: Bool
     /// The values the filter read ("user.some_value is 12").
     public var because: [String]
+    /// Whether the filter matched but the occurrence limit kept the user out (the SDK's
+    /// `OCCURRENCE` source of an unmatched audience).
+    public var limitedByOccurrence = false
   }
 
   /// The placement evaluated.
@@ -266,14 +269,17 @@ public enum PlacementRules {
       // An occurrence limit (Audience Logic/Expression Evaluator/ExpressionLogic.swift
       // tryToMatchOccurrence): a matching audience that has already presented or held out
       // maxCount times does not match; the next audience is tried.
+      var limited = false
       if matched, let limit = audience.maxOccurrences {
         let count = book.occurrences[key, default: 0]
         if count + 1 > limit {
           matched = false
+          limited = true
           because.append("its occurrence limit is reached (\(count) of \(limit))")
         }
       }
-      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because))
+      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because,
+                         limitedByOccurrence: limited))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
       let chosen: String?

@@ -67,6 +67,9 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   package init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
     self.name = name
     self.params = params
+    // Every parameter is in the README's event reference (debug builds: every test checks it).
+    assert(EventReference.undocumented(in: self).isEmpty,
+           "\(name.rawValue) has parameters EventReference does not list: \(EventReference.undocumented(in: self))")
   }
 
   /// Two events are equal when they write the same JSON line.

@@ -181,7 +181,7 @@ public enum PaywallFlow {
         else if slot.trialEligible { .freeTrialStart }
         else { .subscriptionStart }
       var effects: [FlowEffect] = [
-        .emit(event(.transactionComplete, session, slot: slot, extra: [("transaction_type", .string(kind.rawValue))])),
+        .emit(event(.transactionComplete, session, slot: slot, extra: SDKEvents.transactionType(kind, sdk: options.sdk))),
         .emit(event(kind, session, slot: slot)),
       ]
       if options.automaticallyDismiss {
@@ -197,7 +197,8 @@ public enum PaywallFlow {
     case .pending:
       session.alert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
                                    message: PaywallAlert.pendingMessage, button: PaywallAlert.doneButton)
-      return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", "Needs parental approval")]))]
+      // `handlePendingTransaction` tracks the failure with no product.
+      return [.emit(event(.transactionFail, session, extra: [("message", "Needs parental approval")]))]
     case .failed(let error):
       let message = error.displayMessage
       // `TransactionErrorLogic.handle`: the alert shows only when the option is on and the project
@@ -208,7 +209,10 @@ public enum PaywallFlow {
       }
       return [.emit(event(.transactionFail, session, slot: slot, extra: [("message", .string(message))]))]
     case .restored:
-      var effects: [FlowEffect] = [.emit(event(.transactionRestore, session, slot: slot))]
+      // `didRestore`: a purchase that restored is `viaPurchase` with the product's transaction
+      // (which the user owns, or the store would not have restored it).
+      var effects: [FlowEffect] = [.emit(event(.transactionRestore, session, slot: slot,
+                                               extra: [("restore_via_purchase_attempt", true)]))]
       if options.automaticallyDismiss {
         effects += dismiss(&session, with: .restored)
       }
@@ -223,20 +227,17 @@ public enum PaywallFlow {
     guard session.activity == .restoring else { return [] }
     session.activity = .idle
     if case .restored = result, status.isActive {
-      var effects: [FlowEffect] = [.emit(event(.restoreComplete, session)), .emit(event(.transactionRestore, session))]
+      var effects: [FlowEffect] = [.emit(event(.restoreComplete, session)),
+                                   .emit(event(.transactionRestore, session, extra: [("restore_via_purchase_attempt", false)]))]
       if options.automaticallyDismiss {
         effects += dismiss(&session, with: .restored)
       }
       return effects
     }
-    let reason: String
-    switch result {
-    case .restored: reason = "restored, but the subscription status is \(status) (no active entitlement)"
-    case .failed(let error): reason = error?.displayMessage ?? "restore failed"
-    }
+    let reason = SDKEvents.restoreFailMessage(result, sdk: options.sdk)
     let texts = options.restoreFailed
     session.alert = PaywallAlert(kind: .restoreFailed, title: texts.title, message: texts.message, button: texts.closeButtonTitle)
-    return [.emit(event(.restoreFail, session, extra: [("message", .string(reason))]))]
+    return [.emit(event(.restoreFail, session, extra: [("error_message", .string(reason))]))]
   }
 
   private static func dismiss(_ session: inout PaywallSession, with result: PaywallResult) -> [FlowEffect] {

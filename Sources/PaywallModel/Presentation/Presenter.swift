@@ -50,8 +50,7 @@ public enum Presenter {
       return apply(PaywallFlow.restoreFinished(result, status: status, in: &session, options: state.options), session, &state, now: now)
     case .statusChanged(let status):
       guard status != state.status else { return [] }
-      let event = PaywallEvent(.subscriptionStatusDidChange, [("from", .string(state.status.description)),
-                                                             ("to", .string(status.description))])
+      let event = SDKEvents.statusDidChange(to: status, sdk: state.options.sdk)
       state.status = status
       var effects: [PresentationEffect] = [.emit(event), .saveStatus(status)]
       // A register waiting for a known status goes on the moment there is one.
@@ -63,8 +62,9 @@ public enum Presenter {
     case .statusTimedOut(let id):
       guard let waiting = state.waiting, waiting.id == id else { return [] }
       state.waiting = nil
-      return fail(waiting, code: "subscriptionStatusTimeout",
-                  message: "The subscription status was not set within 5 seconds; the feature did not run", &state)
+      let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
+      return [.emit(request)] + fail(waiting, code: "subscriptionStatusTimeout",
+                                     message: "The subscription status was not set within 5 seconds; the feature did not run", &state)
     case .setOverrides(let overrides):
       state.overrides = overrides
       return []
@@ -95,8 +95,10 @@ public enum Presenter {
       return []
     }
     if let session = state.session, !session.isDismissed {
-      return fail(registration, code: "paywallAlreadyPresented",
-                  message: "a paywall is already on screen (\(session.id)); close it first", &state)
+      // `Operators/CheckNoPaywallAlreadyPresented.swift`, then `LogErrors.swift` tracks the refusal.
+      let request = SDKEvents.presentationRequest(placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk)
+      return [.emit(request)] + fail(registration, code: "paywallAlreadyPresented",
+                                     message: "a paywall is already on screen (\(session.id)); close it first", &state)
     }
     if state.status == .unknown {
       state.waiting = registration
@@ -147,28 +149,18 @@ public enum Presenter {
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
     let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
     let base: [(String, JSONOutput)] = [("placement", .string(placement))]
-    // No trigger fires for an unknown placement, nor for v3's subscriber rule, which skips before
-    // any (3.9.1 CheckUserSubscription.swift, GetPresenter.swift).
-    switch evaluation.outcome {
-    case .skip(.placementNotFound), .skip(.userIsSubscribed):
-      break
-    case .present:
-      effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", "paywall")] + paramList)))
-    case .skip(let reason):
-      effects.append(.emit(PaywallEvent(.triggerFire, base + [("result", .string(reason.rawValue))] + paramList)))
-    }
+    let sdk = state.options.sdk
+    if let fire = SDKEvents.triggerFire(evaluation, sdk: sdk) { effects.append(.emit(fire)) }
     switch evaluation.outcome {
     case .skip(let reason):
-      effects.append(.emit(PaywallEvent(.paywallPresentationRequest, base + [("status", "noPresentation"),
-                                                                            ("status_reason", .string(reason.rawValue))])))
+      effects.append(.emit(SDKEvents.presentationRequest(placement, .noPresentation, .skipped(reason), sdk: sdk)))
       if registration.isImplicit { return effects }
       effects.append(.emit(PaywallEvent(.handlerOnSkip, base + [("reason", .string(reason.rawValue))] + paramList)))
       effects.append(.emit(PaywallEvent(.featureRun, base)))
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .skipped(reason))
       return effects
     case .present(let paywallID):
-      effects.append(.emit(PaywallEvent(.paywallPresentationRequest, base + [("status", "presentation"),
-                                                                            ("paywall_id", .string(paywallID))])))
+      effects.append(.emit(SDKEvents.presentationRequest(placement, .presentation, nil, sdk: sdk)))
       if registration.isImplicit {
         effects += open(paywallID, selected: nil, registration: handover?.registration, presentedBy: registration,
                         gating: handover?.gating, &state, now: now)

@@ -69,7 +69,7 @@ enum SDKCalls {
         if product.kind != .autoRenewable { .nonRecurringProductPurchase }
         else if product.hasFreeTrial && state.isTrialEligible(product) { .freeTrialStart }
         else { .subscriptionStart }
-      effects.append(.emit(PaywallEvent(.transactionComplete, productParams + [("transaction_type", .string(kind.rawValue))])))
+      effects.append(.emit(PaywallEvent(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: state.options.sdk))))
       effects.append(.emit(PaywallEvent(kind, productParams)))
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }
     case .cancelled:
@@ -91,7 +91,7 @@ enum SDKCalls {
       }
     case .restored:
       // v3's restored purchase takes the restore success path (`didRestore`, via a purchase).
-      effects.append(.emit(PaywallEvent(.transactionRestore, productParams)))
+      effects.append(.emit(PaywallEvent(.transactionRestore, productParams + [("restore_via_purchase_attempt", true)])))
     }
     return effects + [returned] + implicitPaywall(after: effects, &state, now: now)
   }
@@ -114,15 +114,12 @@ enum SDKCalls {
     let returned = PresentationEffect.emit(PaywallEvent(.callRestorePurchases, [("result", .string(result.name))]))
     guard !state.hasPurchaseController else { return [returned] }
     if case .restored = result, status.isActive {
-      return [.emit(PaywallEvent(.restoreComplete, [])), .emit(PaywallEvent(.transactionRestore, [])), returned]
+      return [.emit(PaywallEvent(.restoreComplete, [])),
+              .emit(PaywallEvent(.transactionRestore, [("restore_via_purchase_attempt", false)])), returned]
     }
-    let reason: String
-    switch result {
-    case .restored: reason = "restored, but the subscription status is \(status) (no active entitlement)"
-    case .failed(let error): reason = error?.displayMessage ?? "restore failed"
-    }
+    let reason = SDKEvents.restoreFailMessage(result, sdk: state.options.sdk)
     let texts = state.options.restoreFailed
     state.callAlert = PaywallAlert(kind: .restoreFailed, title: texts.title, message: texts.message, button: texts.closeButtonTitle)
-    return [.emit(PaywallEvent(.restoreFail, [("message", .string(reason))])), returned]
+    return [.emit(PaywallEvent(.restoreFail, [("error_message", .string(reason))])), returned]
   }
 }

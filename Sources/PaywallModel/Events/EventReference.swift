@@ -1,0 +1,138 @@
+import Foundation
+
+/// Every event the emulator emits, with when and every parameter it may carry: the one source
+/// the README's event reference (`paywall-tui help events`) is printed from, and what every
+/// `PaywallEvent` is checked against when it is made (in debug builds, so every test and scenario
+/// checks it), so the reference cannot drift from the code.
+public enum EventReference {
+  /// One event: its name, when it is emitted, and its parameters in the order they are written.
+  public struct Entry: Sendable {
+    /// The raw name.
+    public var name: EventName
+    /// When the event is emitted, in one sentence.
+    public var when: String
+    /// Every parameter it may carry.
+    public var params: [Param]
+  }
+
+  /// One parameter. A key ending in `*` stands for every key with that prefix; a key of `*` alone
+  /// for any key (a registration's own params).
+  public struct Param: Sendable {
+    /// The key, or a prefix pattern ending in `*`.
+    public var key: String
+    /// What it holds.
+    public var meaning: String
+
+    init(_ key: String, _ meaning: String) {
+      self.key = key
+      self.meaning = meaning
+    }
+
+    func allows(_ name: String) -> Bool {
+      key.hasSuffix("*") ? name.hasPrefix(key.dropLast()) : name == key
+    }
+  }
+
+  private static let paywall: [Param] = [
+    Param("paywall_id", "the paywall's id"),
+    Param("paywall_name", "the paywall's name"),
+  ]
+  private static let product: [Param] = [
+    Param("product_id", "the product's id (a paywall's slot's product, or the one `call purchase` named)"),
+    Param("slot", "the paywall's slot the product was bought from (ours; not on `call purchase`)"),
+  ]
+  private static let transactionNote = "On a paywall, or from `call purchase` with `--controller simulated` (then without the paywall's parameters)"
+
+  /// Every event, in the order the README lists them.
+  public static let all: [Entry] = [
+    Entry(name: .triggerFire,
+          when: "A registered placement's campaign decided: a paywall, a holdout or no matching audience (none for an unknown placement, nor for v3's subscriber skip)",
+          params: [Param("trigger_name", "the placement"),
+                   Param("trigger_session_id", "always empty (v3 only)"),
+                   Param("variant_id", "the paywall's id, or `holdout`"),
+                   Param("experiment_id", "the audience: `PLACEMENT#N`, N from 0 (our format has no dashboard ids)"),
+                   Param("paywall_identifier", "the paywall presented (`present` only)"),
+                   Param("result", "`present`, `holdout` or `no_rule_match`"),
+                   Param("unmatched_audience_*", "one per audience that did not match (`no_rule_match`): `EXPRESSION` (its filter) or `OCCURRENCE` (its limit)"),
+                   Param("unmatched_rule_*", "the same, as v3 names it")]),
+    Entry(name: .paywallPresentationRequest,
+          when: "A registration presents, is skipped or refused, or times out waiting for a status",
+          params: [Param("source_event_name", "the placement"),
+                   Param("pipeline_type", "`presentation`"),
+                   Param("status", "`presentation`, `no_presentation` or `timeout`"),
+                   Param("status_reason", "empty when presenting; `event_not_found`, `no_rule_match`, `holdout`, `user_is_subscribed` (v3), `paywall_already_presented`, `subscriptionStatus_timeout` (v3: `subscription_status_timeout`)")]),
+    Entry(name: .paywallOpen, when: "A paywall is shown", params: paywall),
+    Entry(name: .paywallDecline, when: "The user closes a paywall", params: paywall),
+    Entry(name: .paywallClose, when: "A paywall goes away",
+          params: paywall + [Param("result", "`purchased`, `declined` or `restored`"),
+                             Param("product_id", "the product bought (`purchased` only)"),
+                             Param("close_reason", "`forNextPaywall` when another paywall replaces it")]),
+    Entry(name: .transactionStart, when: "A purchase starts. \(transactionNote)", params: paywall + product),
+    Entry(name: .transactionComplete, when: "The purchase succeeded. \(transactionNote)",
+          params: paywall + product + [Param("transaction_type", "`FREE_TRIAL_START`, `SUBSCRIPTION_START` or `NON_RECURRING_PRODUCT_PURCHASE` (v4; v3 has none)")]),
+    Entry(name: .freeTrialStart, when: "After `transaction_complete`, when the purchase started an introductory offer, free or paid", params: paywall + product),
+    Entry(name: .subscriptionStart, when: "After `transaction_complete`, for an auto-renewable bought without an offer", params: paywall + product),
+    Entry(name: .nonRecurringProductPurchase, when: "After `transaction_complete`, for anything but an auto-renewable", params: paywall + product),
+    Entry(name: .transactionAbandon, when: "The purchase was cancelled (also StoreKit's `userCancelled`)", params: paywall + product),
+    Entry(name: .transactionFail, when: "The purchase failed, or is pending (then with no product)",
+          params: paywall + product + [Param("message", "the error's description, or `Needs parental approval`")]),
+    Entry(name: .transactionRestore, when: "A restore succeeded, or a purchase came back `restored`",
+          params: paywall + product + [Param("restore_via_purchase_attempt", "`true` when a purchase restored, `false` for a restore")]),
+    Entry(name: .restoreStart, when: "A restore starts", params: paywall),
+    Entry(name: .restoreComplete, when: "The restore found an active entitlement", params: paywall),
+    Entry(name: .restoreFail, when: "The restore failed, or found no active entitlement",
+          params: paywall + [Param("error_message", "the SDK's text: `Transactions Failed to Restore.` and why")]),
+    Entry(name: .subscriptionStatusDidChange, when: "The subscription status changed",
+          params: [Param("status", "`ACTIVE`, `INACTIVE` or `UNKNOWN` (v4)"),
+                   Param("active_entitlement_ids", "the active entitlements, comma-separated (4.14 on; before, run together), when active (v4)"),
+                   Param("subscription_status", "`ACTIVE`, `INACTIVE` or `UNKNOWN` (v3)")]),
+    Entry(name: .handlerOnPresent, when: "Ours: the register's handler heard `onPresent`",
+          params: [Param("placement", "the register's placement"), Param("paywall_id", "the paywall presented")]),
+    Entry(name: .handlerOnWillDismiss, when: "Ours: the handler heard `onWillDismiss`, just before `onDismiss`",
+          params: dismiss),
+    Entry(name: .handlerOnDismiss, when: "Ours: the handler heard `onDismiss`", params: dismiss),
+    Entry(name: .handlerOnSkip, when: "Ours: the handler heard `onSkip`",
+          params: [Param("placement", "the register's placement"),
+                   Param("reason", "`placementNotFound`, `noAudienceMatch`, `holdout` or `userIsSubscribed` (v3)"),
+                   Param("*", "the register's params, each under its own key")]),
+    Entry(name: .handlerOnError, when: "Ours: the handler heard `onError`; the feature does not run",
+          params: [Param("placement", "the register's placement"),
+                   Param("code", "`paywallAlreadyPresented` or `subscriptionStatusTimeout`"),
+                   Param("message", "why, in words")]),
+    Entry(name: .featureRun, when: "Ours: the register's feature ran", params: [Param("placement", "the register's placement")]),
+    Entry(name: .callPurchase, when: "Ours: what `Superwall.shared.purchase(product)` returned (`call purchase`)",
+          params: [Param("product_id", "the product"), Param("result", "the `PurchaseResult`")]),
+    Entry(name: .callRestorePurchases, when: "Ours: what `Superwall.shared.restorePurchases()` returned (`call restore`)",
+          params: [Param("result", "the `RestorationResult`")]),
+    Entry(name: .controllerError, when: "Ours: the purchase controller misbehaved (a malformed line, a crash, a timeout)",
+          params: [Param("message", "what happened")]),
+  ]
+
+  private static let dismiss: [Param] = [
+    Param("placement", "the register's placement (a replacement paywall's is the first register's)"),
+    Param("paywall_id", "the paywall"),
+    Param("result", "`purchased`, `declined` or `restored`"),
+    Param("close_reason", "`forNextPaywall` when another paywall replaces it"),
+  ]
+
+  /// The entry of `name`.
+  public static func entry(_ name: EventName) -> Entry? {
+    all.first { $0.name == name }
+  }
+
+  /// The parameter keys of `event` that its entry does not list (empty when all are documented).
+  public static func undocumented(in event: PaywallEvent) -> [String] {
+    guard let entry = entry(event.name) else { return event.params.map(\.0) + ["(no entry for \(event.name.rawValue))"] }
+    return event.params.map(\.0).filter { key in !entry.params.contains { $0.allows(key) } }
+  }
+
+  /// The README's event reference: one table, a row per event.
+  public static var markdown: String {
+    var lines = ["| event | when | parameters |", "| --- | --- | --- |"]
+    for entry in all {
+      let params = entry.params.map { "`\($0.key)`: \($0.meaning)" }.joined(separator: "; ")
+      lines.append("| `\(entry.name.rawValue)` | \(entry.when) | \(params) |")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
