@@ -73,7 +73,7 @@ public enum EventReference {
     Entry(name: .freeTrialStart, when: "After `transaction_complete`, when the purchase started an introductory offer, free or paid", params: paywall + product),
     Entry(name: .subscriptionStart, when: "After `transaction_complete`, for an auto-renewable bought without an offer", params: paywall + product),
     Entry(name: .nonRecurringProductPurchase, when: "After `transaction_complete`, for anything but an auto-renewable", params: paywall + product),
-    Entry(name: .transactionAbandon, when: "The purchase was cancelled (also StoreKit's `userCancelled`)", params: paywall + product),
+    Entry(name: .transactionAbandon, when: "The purchase was cancelled, or failed with a cancel error (StoreKit 2 `userCancelled`; StoreKit 1 `paymentCancelled`, `overlayCancelled`, `overlayTimeout`)", params: paywall + product),
     Entry(name: .transactionFail, when: "The purchase failed, or is pending (then with no product)",
           params: paywall + product + [Param("message", "the error's description, or `Needs parental approval`")]),
     Entry(name: .transactionRestore, when: "A restore succeeded, or a purchase came back `restored`",

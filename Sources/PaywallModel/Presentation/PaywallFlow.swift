@@ -192,7 +192,7 @@ public enum PaywallFlow {
       return [.emit(event(.transactionAbandon, session, slot: slot))]
     // StoreKit's user-cancel error is a cancel, not a failure: the SDK's
     // `StoreKit/Transactions/TransactionErrorLogic.swift` answers `.cancelled` for it.
-    case .failed(let error as StoreError) where error == .userCancelled:
+    case .failed(let error as StoreError) where error.isCancellation:
       return [.emit(event(.transactionAbandon, session, slot: slot))]
     case .pending:
       session.alert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,

@@ -74,7 +74,7 @@ enum SDKCalls {
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }
     case .cancelled:
       effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
-    case .failed(let error as StoreError) where error == .userCancelled:
+    case .failed(let error as StoreError) where error.isCancellation:
       effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
     case .pending:
       // `handlePendingTransaction`: no product on the event, and the alert whatever the options.

@@ -11,6 +11,9 @@ public final class FaultInjectingController: PurchaseController {
     public var nextPurchaseFailure: String?
     /// `userCancelled` makes the next purchase come back cancelled rather than failed.
     public var nextPurchaseCancels = false
+    /// A StoreKit 1 cancel (`paymentCancelled`…): the next purchase fails with it, which the app
+    /// reads as a cancel.
+    public var nextPurchaseError: StoreError?
     /// The message the next restore fails with; nil: it is not failed.
     public var nextRestoreFailure: String?
     /// Added before every request, on the app's clock.
@@ -22,6 +25,7 @@ public final class FaultInjectingController: PurchaseController {
     public var descriptions: [String] {
       var out: [String] = []
       if nextPurchaseCancels { out.append("next purchase: cancelled") }
+      if let error = nextPurchaseError { out.append("next purchase fails: \(error.rawValue)") }
       if let failure = nextPurchaseFailure { out.append("next purchase fails: \(failure)") }
       if let failure = nextRestoreFailure { out.append("next restore fails: \(failure)") }
       if latency > 0 { out.append("latency \(TimeRate.spell(latency))") }
@@ -49,14 +53,15 @@ public final class FaultInjectingController: PurchaseController {
 
   /// The next purchase returns `.failed(message)` without reaching the wrapped controller.
   public func failNextPurchase(_ message: String) {
-    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false }
+    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false; $0.nextPurchaseError = nil }
   }
 
   /// The next purchase fails with a store error (`userCancelled`: comes back cancelled).
   public func failNextPurchase(with error: StoreError) {
     faults.withLock { faults in
       faults.nextPurchaseCancels = error == .userCancelled
-      faults.nextPurchaseFailure = error == .userCancelled ? nil : error.message
+      faults.nextPurchaseError = error.isCancellation && error != .userCancelled ? error : nil
+      faults.nextPurchaseFailure = error.isCancellation ? nil : error.message
     }
   }
 
@@ -77,17 +82,19 @@ public final class FaultInjectingController: PurchaseController {
 
   /// Applies the armed faults, else passes the purchase to the wrapped controller.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
-    let (failure, cancels, latency, drop) = faults.withLock { faults in
+    let (failure, cancels, storeError, latency, drop) = faults.withLock { faults in
       defer {
         faults.nextPurchaseFailure = nil
         faults.nextPurchaseCancels = false
+        faults.nextPurchaseError = nil
         faults.dropNextResponse = false
       }
-      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.latency, faults.dropNextResponse)
+      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.nextPurchaseError, faults.latency, faults.dropNextResponse)
     }
     let started = clock.now
     guard await wait(latency) else { return .failed(PurchaseError("The purchase was interrupted")) }
     if cancels { return .cancelled }
+    if let storeError { return storeError.purchaseResult }
     if let failure { return .failed(PurchaseError(failure)) }
     let result = await inner.purchase(product: product)
     guard drop else { return result }

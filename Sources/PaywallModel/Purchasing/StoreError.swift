@@ -1,5 +1,6 @@
 /// The errors a store can fail a purchase or restore with, by their StoreKit 2 names
-/// (`StoreKitError`, `Product.PurchaseError`), for fault injection: `fail purchase networkError`.
+/// (`StoreKitError`, `Product.PurchaseError`) and StoreKit 1's cancels (`SKError`), for fault
+/// injection: `fail purchase networkError`.
 public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   case unknown
   case userCancelled
@@ -14,6 +15,12 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
   case invalidOfferPrice
   case invalidOfferSignature
   case missingOfferParameters
+  /// StoreKit 1: the user cancelled the payment (`SKError.paymentCancelled`).
+  case paymentCancelled
+  /// StoreKit 1: the user cancelled an overlay (`SKError.overlayCancelled`).
+  case overlayCancelled
+  /// StoreKit 1: an overlay timed out (`SKError.overlayTimeout`).
+  case overlayTimeout
 
   /// The text a failure alert shows.
   public var message: String {
@@ -31,15 +38,33 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
     case .invalidOfferPrice: "The offer price is invalid (Product.PurchaseError.invalidOfferPrice)"
     case .invalidOfferSignature: "The offer signature is invalid (Product.PurchaseError.invalidOfferSignature)"
     case .missingOfferParameters: "The offer parameters are missing (Product.PurchaseError.missingOfferParameters)"
+    case .paymentCancelled: "The payment was cancelled (SKError.paymentCancelled)"
+    case .overlayCancelled: "The overlay was cancelled (SKError.overlayCancelled)"
+    case .overlayTimeout: "The overlay timed out (SKError.overlayTimeout)"
     }
   }
 
   /// The message (`message`).
   public var description: String { message }
 
-  /// What a purchase that hits this error returns: StoreKit reports a cancel as a result, not an error.
+  /// Whether the SDK counts a purchase failed with this error as cancelled (`transaction_abandon`,
+  /// no alert): StoreKit 2's `userCancelled` and StoreKit 1's `paymentCancelled`,
+  /// `overlayCancelled`, `overlayTimeout` (`StoreKit/Transactions/TransactionErrorLogic.swift`).
+  public var isCancellation: Bool {
+    switch self {
+    case .userCancelled, .paymentCancelled, .overlayCancelled, .overlayTimeout: true
+    default: false
+    }
+  }
+
+  /// What a purchase that hits this error returns: StoreKit 2 reports its cancel as a result, not
+  /// an error; StoreKit 1 fails the transaction with its `SKError`, which the SDK then reads as a cancel.
   public var purchaseResult: PurchaseResult {
-    self == .userCancelled ? .cancelled : .failed(PurchaseError(message))
+    switch self {
+    case .userCancelled: .cancelled
+    case .paymentCancelled, .overlayCancelled, .overlayTimeout: .failed(self)
+    default: .failed(PurchaseError(message))
+    }
   }
 
   package static var names: [String] { allCases.map(\.rawValue) }
