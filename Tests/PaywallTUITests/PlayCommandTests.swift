@@ -462,4 +462,66 @@ extension PlayCommandTests {
     #expect(known.status == 0, "\(known.stderr)")
     #expect(known.stdout.contains(#""paywall_id":"plans""#), "\(known.stdout)")
   }
+
+  /// Item 5: `--screen` put the screen's text among the JSON lines, so `jq` failed on it. Every
+  /// line of stdout is now JSON (read here by python3's json, line by line): the events, each
+  /// with the simulated clock's time, then the status, then `{"screen": [rows…]}`.
+  @Test func stdoutIsJSONLinesWithTheScreenLast() throws {
+    let state = try Self.emptyDirectory()
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let dir = try Fixtures.directory(["t.play": "press q\nadvance 1w\nadvance 500ms\nopen plans\n"])
+    let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--screen",
+                               "--events", state + "/events.jsonl", "--script", dir + "/t.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let input = try Fixtures.directory(["stdout.txt": result.stdout])
+    let python = """
+      import json, sys
+      lines = open(sys.argv[1], encoding="utf-8").read().split("\\n")
+      assert lines[-1] == "", "stdout ends with a line break"
+      print(json.dumps([json.loads(line) for line in lines[:-1]]))
+      """
+    let parsed = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", python, input + "/stdout.txt"])
+    try #require(parsed.status == 0, "python3's json rejects a line: \(parsed.stderr)")
+    let values = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
+    try #require(values.count >= 4, "\(values)")
+    let rows = try #require(values.last?["screen"] as? [String], "the screen is the last line: \(result.stdout)")
+    #expect(values.last?.count == 1)
+    #expect(rows.count == 24, "one string per row of --size 80x24")
+    #expect(rows.allSatisfy { !$0.hasSuffix(" ") }, "\(rows)")
+    #expect(rows.contains { $0.contains("Choose your plan") }, "\(rows)")
+    let status = values[values.count - 2]
+    #expect(status["status"] as? String == "inactive" && status["entitlements"] as? [String] == [])
+    let events = values.dropLast(2)
+    #expect(events.allSatisfy { $0.keys.sorted() == ["at", "event", "params"] }, "\(events)")
+    let times = events.map { "\($0["event"] ?? "") \($0["at"] ?? "")" }
+    #expect(times.first == "paywall_open 2026-01-01T00:00:00Z", "\(times)")
+    #expect(times.last == "paywall_open 2026-01-08T00:00:00.500Z", "\(times)")
+    // The key order is the documented one: event, at, params.
+    #expect(result.stdout.hasPrefix(#"{"event":"paywall_open","at":"2026-01-01T00:00:00Z","params":{"#), "\(result.stdout)")
+    // --events gets the same lines as stdout's events.
+    let written = try String(contentsOfFile: state + "/events.jsonl", encoding: .utf8)
+    let stdoutLines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(written.split(separator: "\n").map(String.init) == Array(stdoutLines.prefix(events.count)))
+  }
+
+  /// Item 5: in `run` an event carries the store's clock's time: the wall clock, moved on by the
+  /// debug panel's advance (and by --time-rate), so it reads as the ledger does.
+  @Test func runStampsEventsWithTheStoresClock() throws {
+    let options = try SessionOptions(Arguments(["paywalls", "--status", "inactive"], spec: RunCommand.spec))
+    let events = EventRecorder()
+    let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
+                                  clock: LiveTimeSource(), animates: false, state: .library(nil)) { events.append($0) }
+    let before = Date()
+    app.runtime.send(.open(paywallID: "onboarding", selected: nil))
+    app.runtime.drain()
+    let after = Date()
+    let opened = try #require(events.all.first { $0.name == .paywallOpen }?.at)
+    #expect(opened >= before.addingTimeInterval(-0.001) && opened <= after, "\(opened) between \(before) and \(after)")
+    app.runtime.send(.world(.advanceClock(.seconds(86_400))))
+    app.runtime.send(.key(.escape))
+    app.runtime.drain()
+    let closed = try #require(events.all.last?.at)
+    #expect(closed.timeIntervalSince(opened) >= 86_400 && closed.timeIntervalSince(opened) < 86_400 + 60, "\(opened) then \(closed)")
+    #expect(events.all.last?.jsonLine.contains(#""at":"\#(StoreDates.iso8601(closed))""#) == true)
+  }
 }

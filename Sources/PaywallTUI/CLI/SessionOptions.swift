@@ -24,7 +24,7 @@ struct SessionOptions {
     .flag("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled)."),
     .flag("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled)."),
     .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
-    .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory)."),
+    .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous)."),
     .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
     .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
   ]

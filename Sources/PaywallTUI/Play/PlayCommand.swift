@@ -26,7 +26,7 @@ struct PlayCommand: CLICommand {
     options: [
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (see README: press, advance, status, expect…); - reads it from stdin."),
-      .flag("screen", "Print the last screen after the status."),
+      .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
       .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
     ] + ProjectOptions.options + SessionOptions.options
   )
@@ -92,7 +92,11 @@ struct PlayCommand: CLICommand {
       ("status", .string(state.status.rawName.lowercased())),
       ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
     ]).text)
-    if screen { try Console.out(FrameText.plain(AppView.render(state, size: size))) }
+    if screen {
+      // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
+      let rows = AppView.render(state, size: size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
+      try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
+    }
     if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
   }
 
