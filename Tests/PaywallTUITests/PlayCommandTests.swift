@@ -365,3 +365,163 @@ extension PlayCommandTests {
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
   }
 }
+
+/// Issue 17: `play` for CI (a fresh state by default, a script that starts with a placement, one
+/// format on stdout).
+extension PlayCommandTests {
+  /// An empty directory for `$HOME` or `$TMPDIR`, and what is in it afterwards.
+  static func emptyDirectory() throws -> String {
+    let dir = stateDir()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  static func contents(_ dir: String) -> [String] {
+    (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []).sorted()
+  }
+
+  /// Item 2: the same script passed once and failed the next time ("expected event
+  /// freeTrial_start"), because `play` went on from the project's saved state. With no
+  /// `--state-dir` it now starts afresh every time, and leaves nothing behind, in `$HOME`,
+  /// `$XDG_STATE_HOME` or `$TMPDIR`, whether the script passes or fails.
+  @Test func theSameScriptPassesEveryTimeWithNoStateDir() throws {
+    let home = try Self.emptyDirectory()
+    let temporary = try Self.emptyDirectory()
+    defer {
+      try? FileManager.default.removeItem(atPath: home)
+      try? FileManager.default.removeItem(atPath: temporary)
+    }
+    let scripts = try Fixtures.directory(["trial.play": "press enter\nexpect event freeTrial_start\n",
+                                          "fails.play": "expect event transaction_complete\n"])
+    let environment = ["HOME": home, "XDG_STATE_HOME": home + "/.local/state", "TMPDIR": temporary]
+    for run in 1...2 {
+      let result = try CommandLineTests.run(["play", "paywalls", "--script", scripts + "/trial.play"], environment: environment)
+      #expect(result.status == 0, "run \(run): \(result.stderr)")
+    }
+    let failed = try CommandLineTests.run(["play", "paywalls", "--script", scripts + "/fails.play"], environment: environment)
+    #expect(failed.status == 1, "\(failed.stderr)")
+    #expect(Self.contents(home) == [], "nothing is written under $HOME")
+    #expect(Self.contents(temporary) == [], "nothing is left in $TMPDIR")
+  }
+
+  /// Item 2: with `--state-dir` a run goes on from the last one, as before: the trial is used.
+  @Test func withAStateDirTheNextRunContinues() throws {
+    let state = Self.stateDir()
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let scripts = try Fixtures.directory(["trial.play": "press enter\nexpect event freeTrial_start\n"])
+    let first = try Self.run(["play", "paywalls", "--state-dir", state, "--script", scripts + "/trial.play"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let second = try Self.run(["play", "paywalls", "--state-dir", state, "--script", scripts + "/trial.play"])
+    #expect(second.status == 1)
+    #expect(second.stderr.contains("trial.play:2: expected event freeTrial_start"), "\(second.stderr)")
+    // --fresh starts that directory over.
+    let fresh = try Self.run(["play", "paywalls", "--state-dir", state, "--fresh", "--script", scripts + "/trial.play"])
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+  }
+
+  /// Item 2: `play` needs no home: with neither `$HOME` nor `$XDG_STATE_HOME` it runs (it
+  /// used to exit 2, "no default state directory").
+  @Test func playRunsWithNoHome() throws {
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), [
+      "-u", "HOME", "-u", "XDG_STATE_HOME", CommandLineTests.binary.path, "play", "paywalls", "--keys", "enter",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(Self.events(result.stdout).contains("freeTrial_start"), "\(result.stdout)")
+  }
+
+  /// Item 3: a script whose first step is `placement` used to open the first paywall, so the
+  /// placement got `handler.onError … paywallAlreadyPresented` and the run still passed. It
+  /// now starts on the home screen, also after steps that only set things up (`user`).
+  @Test(arguments: ["placement export_pdf\n", "# set up first\nuser should_display=true some_value=20\nstatus inactive\nplacement export_pdf\n"])
+  func aScriptThatStartsWithAPlacementStartsOnTheHomeScreen(script: String) throws {
+    let dir = try Fixtures.directory(["p.play": script + "expect event paywall_open paywall_id=plans\nexpect screen Choose your plan\n"])
+    let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--script", dir + "/p.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!Self.events(result.stdout).contains("handler.onError"), "\(result.stdout)")
+    let opened = result.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"paywall_open""#) }
+    #expect(opened.count == 1 && opened[0].contains(#""paywall_id":"plans""#), "\(opened)")
+  }
+
+  /// Item 3: `--paywall` and `--home` still decide where a script that starts with a placement begins.
+  @Test func anExplicitPaywallStillOpensFirst() throws {
+    let dir = try Fixtures.directory(["p.play": "placement export_pdf\nexpect event handler.onError\n"])
+    let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--paywall", "onboarding",
+                               "--script", dir + "/p.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  /// Item 3: an unknown `--placement` is a usage error with a did-you-mean, as `explain` gives;
+  /// it used to register it (placementNotFound) and pass.
+  @Test func anUnknownPlacementOptionGetsDidYouMean() throws {
+    let result = try Self.run(["play", "paywalls", "--placement", "export_pfd", "--keys", "q"])
+    #expect(result.status == 2, "\(result.stdout)")
+    #expect(result.stderr == "error: --placement 'export_pfd': no campaign has this placement; did you mean 'export_pdf'? (placements: onboarding, export_pdf, settings_upgrade, power_user_offer, beta_sync, transaction_abandon)\n",
+            "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    let known = try Self.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--placement", "export_pdf", "--keys", "q"])
+    #expect(known.status == 0, "\(known.stderr)")
+    #expect(known.stdout.contains(#""paywall_id":"plans""#), "\(known.stdout)")
+  }
+
+  /// Item 5: `--screen` put the screen's text among the JSON lines, so `jq` failed on it. Every
+  /// line of stdout is now JSON (read here by python3's json, line by line): the events, each
+  /// with the simulated clock's time, then the status, then `{"screen": [rows…]}`.
+  @Test func stdoutIsJSONLinesWithTheScreenLast() throws {
+    let state = try Self.emptyDirectory()
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let dir = try Fixtures.directory(["t.play": "press q\nadvance 1w\nadvance 500ms\nopen plans\n"])
+    let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--screen",
+                               "--events", state + "/events.jsonl", "--script", dir + "/t.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let input = try Fixtures.directory(["stdout.txt": result.stdout])
+    let python = """
+      import json, sys
+      lines = open(sys.argv[1], encoding="utf-8").read().split("\\n")
+      assert lines[-1] == "", "stdout ends with a line break"
+      print(json.dumps([json.loads(line) for line in lines[:-1]]))
+      """
+    let parsed = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", python, input + "/stdout.txt"])
+    try #require(parsed.status == 0, "python3's json rejects a line: \(parsed.stderr)")
+    let values = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
+    try #require(values.count >= 4, "\(values)")
+    let rows = try #require(values.last?["screen"] as? [String], "the screen is the last line: \(result.stdout)")
+    #expect(values.last?.count == 1)
+    #expect(rows.count == 24, "one string per row of --size 80x24")
+    #expect(rows.allSatisfy { !$0.hasSuffix(" ") }, "\(rows)")
+    #expect(rows.contains { $0.contains("Choose your plan") }, "\(rows)")
+    let status = values[values.count - 2]
+    #expect(status["status"] as? String == "inactive" && status["entitlements"] as? [String] == [])
+    let events = values.dropLast(2)
+    #expect(events.allSatisfy { $0.keys.sorted() == ["at", "event", "params"] }, "\(events)")
+    let times = events.map { "\($0["event"] ?? "") \($0["at"] ?? "")" }
+    #expect(times.first == "paywall_open 2026-01-01T00:00:00Z", "\(times)")
+    #expect(times.last == "paywall_open 2026-01-08T00:00:00.500Z", "\(times)")
+    // The key order is the documented one: event, at, params.
+    #expect(result.stdout.hasPrefix(#"{"event":"paywall_open","at":"2026-01-01T00:00:00Z","params":{"#), "\(result.stdout)")
+    // --events gets the same lines as stdout's events.
+    let written = try String(contentsOfFile: state + "/events.jsonl", encoding: .utf8)
+    let stdoutLines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(written.split(separator: "\n").map(String.init) == Array(stdoutLines.prefix(events.count)))
+  }
+
+  /// Item 5: in `run` an event carries the store's clock's time: the wall clock, moved on by the
+  /// debug panel's advance (and by --time-rate), so it reads as the ledger does.
+  @Test func runStampsEventsWithTheStoresClock() throws {
+    let options = try SessionOptions(Arguments(["paywalls", "--status", "inactive"], spec: RunCommand.spec))
+    let events = EventRecorder()
+    let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
+                                  clock: LiveTimeSource(), animates: false, state: .library(nil)) { events.append($0) }
+    let before = Date()
+    app.runtime.send(.open(paywallID: "onboarding", selected: nil))
+    app.runtime.drain()
+    let after = Date()
+    let opened = try #require(events.all.first { $0.name == .paywallOpen }?.at)
+    #expect(opened >= before.addingTimeInterval(-0.001) && opened <= after, "\(opened) between \(before) and \(after)")
+    app.runtime.send(.world(.advanceClock(.seconds(86_400))))
+    app.runtime.send(.key(.escape))
+    app.runtime.drain()
+    let closed = try #require(events.all.last?.at)
+    #expect(closed.timeIntervalSince(opened) >= 86_400 && closed.timeIntervalSince(opened) < 86_400 + 60, "\(opened) then \(closed)")
+    #expect(events.all.last?.jsonLine.contains(#""at":"\#(StoreDates.iso8601(closed))""#) == true)
+  }
+}

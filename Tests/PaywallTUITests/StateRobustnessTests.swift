@@ -186,16 +186,21 @@ struct StateRobustnessTests {
   }
 
   /// An empty or relative HOME (and no absolute XDG_STATE_HOME) would have put the state under
-  /// the current directory: a usage error instead, and nothing is made there.
+  /// the current directory: a usage error instead, and nothing is made there. `play` needs no
+  /// state directory (without --state-dir its state is in memory): it runs, and makes nothing either.
   @Test(arguments: ["HOME=", "HOME=relative", "HOME=. XDG_STATE_HOME=state"])
   func aRelativeHomeWithoutStateDirIsAUsageError(environment: String) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     for command in ["play \(Self.quoted(Fixtures.demoDirectory)) --keys enter", "store \(Self.quoted(Fixtures.demoDirectory))"] {
       let output = try Self.shell("cd \(Self.quoted(directory.path)) && env -u XDG_STATE_HOME \(environment) \(Self.quoted(CommandLineTests.binary.path)) \(command)")
-      #expect(output.status == 2, "\(environment) \(command): \(output.stderr)")
-      #expect(output.stderr == "error: neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR\n",
-              "\(environment) \(command): \(output.stderr)")
+      if command.hasPrefix("play") {
+        #expect(output.status == 0, "\(environment) \(command): \(output.stderr)")
+      } else {
+        #expect(output.status == 2, "\(environment) \(command): \(output.stderr)")
+        #expect(output.stderr == "error: neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR\n",
+                "\(environment) \(command): \(output.stderr)")
+      }
       #expect(Self.files(directory.path).isEmpty, "nothing made in the current directory: \(Self.files(directory.path))")
     }
   }

@@ -54,6 +54,9 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   public var name: EventName
   /// The parameters, in the order the SDK lists them; keys are the SDK's (`paywall_id`, `product_id`).
   public var params: [(String, JSONOutput)]
+  /// When it happened, on the app's clock (`play`'s simulated one, else the store's), stamped
+  /// where it is recorded; written as `"at"` in ISO 8601 (UTC). Nil: not stamped (not written).
+  public var at: Date?
 
   /// Whether every `key=value` is among the parameters (a string's text, or any other value's JSON).
   public func matches(_ expected: [String: String]) -> Bool {
@@ -82,9 +85,13 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
     params.first { $0.0 == key }?.1
   }
 
-  /// `{"event":"transaction_start","params":{"paywall_id":"onboarding",…}}`
+  /// `{"event":"transaction_start","at":"2026-01-01T00:00:00Z","params":{"paywall_id":"onboarding",…}}`
+  /// (`at` when stamped).
   public var jsonLine: String {
-    JSONOutput.object([("event", .string(name.rawValue)), ("params", .object(params))]).text
+    var members: [(String, JSONOutput)] = [("event", .string(name.rawValue))]
+    if let at { members.append(("at", .string(StoreDates.iso8601(at)))) }
+    members.append(("params", .object(params)))
+    return JSONOutput.object(members).text
   }
 
   /// `transaction_start paywall_id=onboarding product_id=com.acme.pro.annual`, for the log pane.

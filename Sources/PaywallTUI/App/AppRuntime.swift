@@ -219,7 +219,10 @@ final class AppRuntime: @unchecked Sendable {
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
         return .restoreFinished(result, status: runtime.world.statusStore.status)
       }
-    case .emit(let event):
+    case .emit(var event):
+      // Stamped here, where it leaves the app: the store's clock (`play`'s simulated one, `run`'s
+      // wall clock as the time rate and the debug panel move it), the time the ledger shows.
+      event.at = world.storeNow
       onEvent(event)
     case .saveStatus(let status):
       statusWriter?.save(status)

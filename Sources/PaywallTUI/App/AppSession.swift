@@ -22,9 +22,11 @@ struct AppSession {
   }
 
   /// Where state lives: the command line's `--state-dir` (or the default for the project), or a
-  /// library user's choice (nil: in memory, nothing read or written).
+  /// library user's choice (nil: in memory, nothing read or written). `play` keeps it in memory
+  /// unless `--state-dir` is given (`commandLineOrMemory`), so a script runs the same every time.
   enum StatePlace {
     case commandLine
+    case commandLineOrMemory
     case library(StateDirectory?)
   }
 
@@ -54,6 +56,15 @@ struct AppSession {
       }
       first = id
     }
+    if let name = options.placement {
+      // A typo would register nothing (placementNotFound) and pass: refused, as `explain` hints.
+      var placements: [String] = []
+      for campaign in project.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
+      guard placements.contains(name) else {
+        let known = placements.isEmpty ? "; the project has no campaigns" : "\(Suggestions.hint(for: name, in: placements)) (placements: \(placements.joined(separator: ", ")))"
+        throw CLIFailure.usage("--placement \(quoting: name): no campaign has this placement\(known)")
+      }
+    }
     // Overrides replace slots before anything is shown, so controllers receive the new product:
     // the project's overrideProductsByName first, then --override on top.
     project.paywalls = project.paywalls.map { definition in
@@ -80,6 +91,13 @@ struct AppSession {
     case .commandLine:
       let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
       (directory, access) = (opened, openedAccess)
+    case .commandLineOrMemory where options.stateDir != nil:
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      (directory, access) = (opened, openedAccess)
+    case .commandLineOrMemory:
+      // Nothing read or made: no directory, no lock, the user "anonymous" (audience splits
+      // the same every run), the ledger in memory.
+      (directory, access) = (nil, nil)
     case .library(let given):
       access = given.map(StateAccess.open)
       // A refused directory (another user's, writable by others) is not even read.

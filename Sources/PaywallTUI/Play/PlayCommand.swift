@@ -16,14 +16,17 @@ struct PlayCommand: CLICommand {
     abstract: "Run the app with no terminal: feed keys and script steps, print the events as JSON lines, then the final status.",
     discussion: """
       Every timer (controller latency, renewals, expiries) runs on a simulated clock that only 'advance' moves, and each \
-      step waits until the app is idle, so the same input always gives the same output. A failed 'expect' \
+      step waits until the app is idle, so the same input always gives the same output. Each run starts from a fresh \
+      state in memory (nothing is read or written) unless --state-dir names one to go on from. The first paywall \
+      (or --paywall) opens at start; a script whose first step is 'placement' (after setup steps such as 'status' \
+      or 'user') starts on the home screen instead, as --home does. A failed 'expect' \
       stops the run with exit code 1 and says which line failed and what was there instead.
       """,
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .one)],
     options: [
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (see README: press, advance, status, expect…); - reads it from stdin."),
-      .flag("screen", "Print the last screen after the status."),
+      .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
       .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
     ] + ProjectOptions.options + SessionOptions.options
   )
@@ -54,10 +57,16 @@ struct PlayCommand: CLICommand {
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
+    var session = self.session
+    // A script that begins by registering a placement begins where an app would: on the home
+    // screen, with no paywall in the way. --paywall and --home still decide.
+    if session.paywall == nil, !session.home, scenario.startsWithPlacement { session.home = true }
     // A failed write (stdout, the events file) is remembered here and stops the script at the
     // next step; the command then ends with it.
+    // A fresh state in memory unless --state-dir names one to go on from: the same script
+    // gives the same result every time, and nothing is left behind.
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock,
-                                 simulatedClock: clock, animates: false) { event in
+                                 simulatedClock: clock, animates: false, state: .commandLineOrMemory) { event in
       events.append(event)
       eventFile?.writeOrRecord(event)
       Console.outOrRecord(event.jsonLine)
@@ -73,7 +82,7 @@ struct PlayCommand: CLICommand {
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
     let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil })
-    let outcome = runBlocking { await player.play(scenario, placement: session.placement) }
+    let outcome = runBlocking { [session] in await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
@@ -83,7 +92,11 @@ struct PlayCommand: CLICommand {
       ("status", .string(state.status.rawName.lowercased())),
       ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
     ]).text)
-    if screen { try Console.out(FrameText.plain(AppView.render(state, size: size))) }
+    if screen {
+      // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
+      let rows = AppView.render(state, size: size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
+      try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
+    }
     if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
   }
 

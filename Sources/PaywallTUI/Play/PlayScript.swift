@@ -97,6 +97,21 @@ struct PlayScript: Sendable {
   var file: String
   var steps: [Step]
 
+  /// Whether the first step that acts on the app or looks at its screen or events registers a
+  /// placement: the steps before it only set the world up (status, user, override, advance, the
+  /// store, faults) or check the status. `play` then starts on the home screen, since a paywall
+  /// already up would make that placement fail (`paywallAlreadyPresented`).
+  var startsWithPlacement: Bool {
+    for step in steps {
+      switch step.command {
+      case .placement: return true
+      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .expectStatus, .expectSubscription: continue
+      case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen: return false
+      }
+    }
+    return false
+  }
+
   static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
