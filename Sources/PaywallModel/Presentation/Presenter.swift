@@ -235,18 +235,8 @@ public enum Presenter {
     state.session = session
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
-    var chained: Registration?
-    if state.presentedBy == nil {
-      for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
-        let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
-                                uniquingKeysWith: { first, _ in first })
-        let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
-        if wouldPresent(candidate, state) {
-          chained = candidate
-          break
-        }
-      }
-    }
+    let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
+    let chained = state.presentedBy == nil ? implicitCandidate(after: events, &state) : nil
     var out: [PresentationEffect] = []
     var dismissed = false
     for effect in effects {
@@ -270,19 +260,40 @@ public enum Presenter {
       }
     }
     if let next = chained {
-      if !dismissed, var current = state.session {
-        // The SDK closes the paywall "for the next paywall": its feature does not run.
-        current.result = .declined
-        out.append(.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
-                                                      ("paywall_name", .string(current.paywall.definition.name)),
-                                                      ("result", "declined"), ("close_reason", "forNextPaywall")])))
-        state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
-        clearScreen(&state)
-        out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
-      }
+      if !dismissed, state.session != nil { return out + replace(with: next, &state, now: now) }
       out += evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating))
     }
     return out
+  }
+
+  /// The first implicit placement among `events` (`transaction_abandon`…) whose campaign would
+  /// present a paywall, registered with the event's string parameters; nil if none.
+  static func implicitCandidate(after events: [PaywallEvent], _ state: inout PresentationState) -> Registration? {
+    for event in events where Campaign.implicitPlacements.contains(event.name.rawValue) {
+      let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
+                              uniquingKeysWith: { first, _ in first })
+      let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
+      if wouldPresent(candidate, state) { return candidate }
+    }
+    return nil
+  }
+
+  /// Closes the paywall on screen "for the next paywall" (its feature does not run) and presents
+  /// `next`, an implicit placement that would present, in its place: the new paywall answers to
+  /// the closed one's register, with its feature gating (`Analytics/Internal Tracking/Tracking.swift`
+  /// `closePaywallThenTriggerPaywall`).
+  static func replace(with next: Registration, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard var current = state.session else { return evaluate(next, &state, now: now) }
+    let registration = state.registration
+    let gating = state.inheritedGating ?? state.project.paywall(id: current.id)?.featureGating ?? .nonGated
+    current.result = .declined
+    var out: [PresentationEffect] = [.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
+                                                                        ("paywall_name", .string(current.paywall.definition.name)),
+                                                                        ("result", "declined"), ("close_reason", "forNextPaywall")]))]
+    state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
+    clearScreen(&state)
+    out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
+    return out + evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating))
   }
 
   /// Nothing on screen, and nothing the closed paywall answered to.

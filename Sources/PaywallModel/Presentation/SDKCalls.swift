@@ -97,17 +97,16 @@ enum SDKCalls {
   }
 
   /// `transaction_abandon` and `transaction_fail` are tracked like any event, so a campaign on them
-  /// presents its paywall even with none on screen (`Analytics/Internal Tracking/TrackingLogic.swift`
-  /// `canTriggerPaywall`: only when the result would be a paywall). It answers to no `register`.
+  /// presents its paywall (`Analytics/Internal Tracking/TrackingLogic.swift` `canTriggerPaywall`:
+  /// only when the result would be a paywall): with none on screen it answers to no `register`;
+  /// over a paywall on screen it closes that one for the next (`Presenter.replace`), unless an
+  /// implicit placement opened it (those never chain).
   static func implicitPaywall(after effects: [PresentationEffect], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
-    guard state.session == nil || state.session?.isDismissed == true else { return [] }
-    for case .emit(let event) in effects where Campaign.implicitPlacements.contains(event.name.rawValue) {
-      let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
-                              uniquingKeysWith: { first, _ in first })
-      let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
-      if Presenter.wouldPresent(candidate, state) { return Presenter.evaluate(candidate, &state, now: now) }
-    }
-    return []
+    let onScreen = state.session.map { !$0.isDismissed } ?? false
+    if onScreen && state.presentedBy != nil { return [] }
+    let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
+    guard let candidate = Presenter.implicitCandidate(after: events, &state) else { return [] }
+    return onScreen ? Presenter.replace(with: candidate, &state, now: now) : Presenter.evaluate(candidate, &state, now: now)
   }
 
   static func restoreFinished(_ result: RestorationResult, status: SubscriptionStatus, _ state: inout PresentationState) -> [PresentationEffect] {
