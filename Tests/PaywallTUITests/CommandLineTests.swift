@@ -21,6 +21,13 @@ struct CommandLineTests {
     return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/paywall-tui")
   }
 
+  /// The `XDG_STATE_HOME` every spawned binary gets by default: one private directory per test run.
+  static let stateHome: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-tests-state-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return path
+  }()
+
   static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
     try spawn(binary, arguments, environment: environment)
   }
@@ -33,6 +40,9 @@ struct CommandLineTests {
     process.currentDirectoryURL = Fixtures.repositoryRoot
     var env = ProcessInfo.processInfo.environment
     env["SWIFT_BACKTRACE"] = "enable=no"
+    // The tests never write the tester's own state (~/.local/state/paywall-tui): the default
+    // state directory is a private one, unless a test sets HOME or XDG_STATE_HOME itself.
+    if environment["HOME"] == nil && environment["XDG_STATE_HOME"] == nil { env["XDG_STATE_HOME"] = Self.stateHome }
     for (k, v) in environment { env[k] = v }
     process.environment = env
     let out = Pipe()

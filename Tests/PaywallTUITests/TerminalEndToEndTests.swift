@@ -17,7 +17,7 @@ final class TmuxPane {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-e2e-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let script = """
-      export BIN='\(CommandLineTests.binary.path)' DIR='\(directory)' TERM='\(term)' SWIFT_BACKTRACE=enable=no LANG=C.UTF-8
+      export BIN='\(CommandLineTests.binary.path)' DIR='\(directory)' TERM='\(term)' SWIFT_BACKTRACE=enable=no LANG=C.UTF-8 XDG_STATE_HOME='\(CommandLineTests.stateHome)'
       cd '\(Fixtures.repositoryRoot.path)'
       \(shell)
       sleep 600
