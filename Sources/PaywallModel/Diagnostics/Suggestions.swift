@@ -23,6 +23,14 @@ package enum Suggestions {
     closest(to: word, in: candidates).map { "; did you mean \(quoting: $0)?" } ?? ""
   }
 
+  /// The suggestion a message's `hint` made (`…; did you mean 'export_pdf'?` → `export_pdf`), for
+  /// `validate --format json`'s `fix`; nil when the message makes none.
+  package static func suggestion(in message: String) -> String? {
+    guard let start = message.range(of: "did you mean '", options: .backwards),
+          let end = message.range(of: "'?", range: start.upperBound..<message.endIndex) else { return nil }
+    return String(message[start.upperBound..<end.lowerBound])
+  }
+
   /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.
   static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }

@@ -4,39 +4,140 @@ struct ValidateCommand: CLICommand {
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check paywalls, catalogs and projects; print every problem as FILE:LINE:COL: error: MESSAGE ($.path).",
-    discussion: "Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail).",
+    discussion: """
+      Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail).
+      --format json prints one JSON document (every diagnostic with file, line, column, path,
+      severity, message and the suggested fix; a summary per path); --format github prints GitHub
+      Actions annotations (::error file=…,line=…,col=…::…) so a mistake shows on the pull
+      request's line. --json is --format json.
+      """,
     positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
-    options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit).")]
+    options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
+              .option("format", "text|json|github", "How to print the problems (default: text)."),
+              .flag("json", "The same as --format json.")]
   )
+
+  /// How `validate` prints what it found.
+  enum Format: String, CaseIterable {
+    case text, json, github
+  }
 
   var paths: [String]
   var catalog: String?
+  var format: String?
+  var json: Bool
 
   init(_ arguments: Arguments) {
     paths = arguments.positionals
     catalog = arguments.value("catalog")
+    format = arguments.value("format")
+    json = arguments.flag("json")
+  }
+
+  /// One path's result: its diagnostics, and its counts when it loaded.
+  struct Checked {
+    var path: String
+    var diagnostics: [Diagnostic]
+    var paywalls: Int?
+    var products: Int?
   }
 
   func run() throws {
-    var errors = 0
-    var checked: [String] = []
+    let chosen = try resolvedFormat()
+    var results: [Checked] = []
     for path in paths {
       let result = ProjectLoader.load(path: path, catalogPath: catalog)
-      for diagnostic in result.diagnostics {
-        try Console.out(diagnostic.description)
-      }
-      errors += result.errors.count
+      var checked = Checked(path: path, diagnostics: result.diagnostics)
       if let project = result.project {
         // Warnings only validate gives: a valid paywall whose trial copy can mislead (issue 16 item 5).
-        for diagnostic in PaywallReader.validationAdvice(for: project) {
-          try Console.out(diagnostic.description)
-        }
-        checked.append("\(path): \(project.paywalls.count) paywall\(project.paywalls.count == 1 ? "" : "s"), \(project.catalog.products.count) products")
+        checked.diagnostics += PaywallReader.validationAdvice(for: project)
+        checked.paywalls = project.paywalls.count
+        // The products the paywalls show, not the whole catalog's.
+        checked.products = Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count
       }
+      results.append(checked)
+    }
+    let errors = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count }
+    switch chosen {
+    case .text:
+      for result in results {
+        for diagnostic in result.diagnostics { try Console.out(diagnostic.description) }
+      }
+    case .github:
+      for result in results {
+        for diagnostic in result.diagnostics { try Console.out(Self.annotation(diagnostic)) }
+      }
+    case .json:
+      try Console.out(Self.document(results, errors: errors).text)
     }
     if errors > 0 {
-      throw CLIFailure.invalid("\(errors) error\(errors == 1 ? "" : "s") found")
+      throw CLIFailure.invalid(chosen == .json ? "" : "\(errors) error\(errors == 1 ? "" : "s") found")
     }
-    for line in checked { try Console.error("ok: \(line)") }
+    guard chosen != .json else { return }
+    for result in results {
+      guard let paywalls = result.paywalls, let products = result.products else { continue }
+      try Console.error("ok: \(result.path): \(paywalls) paywall\(paywalls == 1 ? "" : "s"), \(products) product\(products == 1 ? "" : "s")")
+    }
+  }
+
+  func resolvedFormat() throws -> Format {
+    if json {
+      if let format, format != Format.json.rawValue {
+        throw CLIFailure.usage("--json and --format \(quoting: format) disagree; give one of them")
+      }
+      return .json
+    }
+    guard let format else { return .text }
+    guard let chosen = Format(rawValue: format) else {
+      throw CLIFailure.usage("--format \(quoting: format) is not a format\(Suggestions.hint(for: format, in: Format.allCases.map(\.rawValue))); use text, json or github")
+    }
+    return chosen
+  }
+
+  /// `{"ok": false, "errors": 1, "warnings": 0, "paths": [...], "diagnostics": [...]}`.
+  static func document(_ results: [Checked], errors: Int) -> JSONOutput {
+    let all = results.flatMap(\.diagnostics)
+    let paths: [JSONOutput] = results.map { result in
+      var members: [(String, JSONOutput)] = [("path", .string(result.path)), ("loaded", .bool(result.paywalls != nil))]
+      if let paywalls = result.paywalls, let products = result.products {
+        members += [("paywalls", .number(String(paywalls))), ("products", .number(String(products)))]
+      }
+      return .object(members)
+    }
+    return .object([
+      ("ok", .bool(errors == 0)),
+      ("errors", .number(String(errors))),
+      ("warnings", .number(String(all.count - errors))),
+      ("paths", .array(paths)),
+      ("diagnostics", .array(all.map(diagnosticJSON))),
+    ])
+  }
+
+  static func diagnosticJSON(_ diagnostic: Diagnostic) -> JSONOutput {
+    .object([
+      ("file", .string(diagnostic.file)),
+      ("line", .number(String(diagnostic.location.line))),
+      ("column", .number(String(diagnostic.location.column))),
+      ("path", diagnostic.path.map { .string($0.description) } ?? .null),
+      ("severity", .string(diagnostic.severity.rawValue)),
+      ("message", .string(diagnostic.message)),
+      ("fix", Suggestions.suggestion(in: diagnostic.message).map(JSONOutput.string) ?? .null),
+    ])
+  }
+
+  /// A GitHub Actions workflow command: `::error file=F,line=L,col=C,title=paywall-tui::MESSAGE ($.path)`.
+  /// Data is escaped as the runner expects (`%`, CR, LF; in properties also `:` and `,`).
+  static func annotation(_ diagnostic: Diagnostic) -> String {
+    func data(_ text: String) -> String {
+      text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+        .replacingOccurrences(of: "\n", with: "%0A")
+    }
+    func property(_ text: String) -> String {
+      data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+    let command = diagnostic.severity == .error ? "error" : "warning"
+    let suffix = diagnostic.path.map { " (\($0))" } ?? ""
+    return "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),col=\(diagnostic.location.column),"
+      + "title=\(property("paywall-tui validate"))::\(data(diagnostic.message + suffix))"
   }
 }

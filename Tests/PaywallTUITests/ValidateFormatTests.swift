@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Issue 17, item 9: `validate --format json|github` (and `--json`), read by the programs they are
+/// for: python3's json module, and GitHub's workflow-command grammar parsed back here; and the
+/// summary counts the paywalls' products, not the catalog's (item 10).
+@Suite("validate formats")
+struct ValidateFormatTests {
+  /// A copy of the demo project with a product id misspelt in onboarding.json.
+  static func brokenProject() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-validate-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("paywalls"), to: dir)
+    let file = dir.appendingPathComponent("onboarding.json")
+    let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"com.acme.pro.monthly\"", with: "\"com.acme.pro.montly\"")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return dir.path
+  }
+
+  /// Runs python3 on `program` with `input` on stdin; its stdout.
+  static func python(_ program: String, input: String) throws -> String {
+    let file = try Fixtures.directory(["in.txt": input, "p.py": program])
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "python3 \(file)/p.py < \(file)/in.txt"])
+    #expect(result.status == 0, "python3: \(result.stderr)")
+    return result.stdout
+  }
+
+  @Test func jsonIsOneDocumentWithEveryDiagnostic() throws {
+    let project = try Self.brokenProject()
+    let result = try CommandLineTests.run(["validate", project, "--format", "json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty, "the summary is in the document: \(result.stderr)")
+    let read = try Self.python("""
+      import json, sys
+      d = json.load(sys.stdin)
+      e = [x for x in d["diagnostics"] if x["severity"] == "error" and x["file"].endswith("onboarding.json")][0]
+      print(d["ok"], d["errors"] >= 1, e["line"] > 0, e["column"] > 0, e["path"], e["fix"], "montly" in e["message"])
+      """, input: result.stdout)
+    #expect(read == "False True True True $.products.secondary com.acme.pro.monthly True\n")
+    #expect(try CommandLineTests.run(["validate", project, "--json"]).stdout == result.stdout, "--json is --format json")
+  }
+
+  @Test func githubAnnotationsNameTheFileAndLine() throws {
+    let project = try Self.brokenProject()
+    let result = try CommandLineTests.run(["validate", project, "--format", "github"])
+    #expect(result.status == 1)
+    let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") && $0.contains("onboarding.json") }
+    #expect(errors.count == 1, "\(result.stdout)")
+    #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") }, "only annotations")
+    // ::error file=F,line=L,col=C,title=T::MESSAGE, with properties escaped (%3A for ':', %2C for ',').
+    let line = try #require(errors.first)
+    let parts = line.dropFirst("::error ".count).split(separator: "::", maxSplits: 1)
+    let properties = Dictionary(uniqueKeysWithValues: parts[0].split(separator: ",").map { pair in
+      let kv = pair.split(separator: "=", maxSplits: 1)
+      return (String(kv[0]), String(kv[1]).replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%2C", with: ","))
+    })
+    #expect(properties["file"]?.hasSuffix("onboarding.json") == true)
+    #expect(Int(properties["line"] ?? "") ?? 0 > 0 && Int(properties["col"] ?? "") ?? 0 > 0)
+    #expect(parts[1].contains("montly") && parts[1].hasSuffix("($.products.secondary)"))
+  }
+
+  @Test func aFormatThatIsNotOneIsAUsageError() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "--format", "jsno"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("did you mean 'json'"), "\(result.stderr)")
+  }
+
+  @Test func theSummaryCountsThePaywallsProducts() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls/plans.json"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("ok: paywalls/plans.json: 1 paywall, 3 products"), "the catalog has 6: \(result.stderr)")
+  }
+}
