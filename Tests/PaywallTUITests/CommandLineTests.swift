@@ -130,11 +130,18 @@ struct CommandLineTests {
     #expect(!result.stdout.contains("$59.99/year"))
   }
 
-  @Test func overrideWithUnknownProductWarnsAndKeepsTheSlot() throws {
-    let result = try Self.run(["render", "paywalls", "--override", "primary=com.acme.pro.anual"])
-    #expect(result.status == 0)
-    #expect(result.stderr.contains("no product 'com.acme.pro.anual' in the catalog; did you mean 'com.acme.pro.annual'?"))
-    #expect(result.stdout.contains("$59.99/year"))
+  /// Issue 17, item 10: `render` draws a picture for a reviewer, so an override it cannot apply is
+  /// an error (exit 1, no picture); `play` and `run` ignore it with a warning, as the SDK does.
+  @Test func overrideWithUnknownProductFailsRenderAndWarnsInPlay() throws {
+    let render = try Self.run(["render", "paywalls", "--override", "primary=com.acme.pro.anual"])
+    #expect(render.status == 1)
+    #expect(render.stderr.contains("error: override primary=com.acme.pro.anual: no product 'com.acme.pro.anual' in the catalog; did you mean 'com.acme.pro.annual'?"))
+    #expect(render.stdout.isEmpty)
+    let slot = try Self.run(["render", "paywalls", "--override", "primry=com.acme.pro.annual"])
+    #expect(slot.status == 1 && slot.stderr.contains("has no slot 'primry'; did you mean 'primary'?"), "\(slot.stderr)")
+    let play = try Self.run(["play", "paywalls", "--override", "primary=com.acme.pro.anual", "--keys", "1"])
+    #expect(play.status == 0, "\(play.stderr)")
+    #expect(play.stderr.contains("keeps com.acme.pro.annual"), "\(play.stderr)")
   }
 
   @Test(arguments: [

@@ -70,3 +70,44 @@ struct ValidateFormatTests {
     #expect(result.stderr.contains("ok: paywalls/plans.json: 1 paywall, 3 products"), "the catalog has 6: \(result.stderr)")
   }
 }
+
+/// Issue 17, item 10: what loads but would fail a review or a user is a warning; `--strict` fails on it.
+@Suite("validate lints")
+struct ValidateLintTests {
+  static let catalog = """
+    {"products": [
+      {"id": "yen", "name": "Yen", "price": "39.99", "currency": "JPY", "period": "P1M"},
+      {"id": "euro", "name": "Euro", "price": "39.999", "currency": "EUR", "period": "P1M"},
+      {"id": "ok", "name": "Fine", "price": "4.990", "currency": "EUR", "period": "P1M"}
+    ]}
+    """
+
+  @Test func aBarePaywallGetsEveryLint() throws {
+    let dir = try Fixtures.directory([
+      "catalog.json": Self.catalog,
+      "bare.json": #"{"id": "bare", "name": "Bare", "products": {"primary": "ok"}, "components": [{"type": "title", "text": "Hi"}]}"#,
+    ])
+    let result = try CommandLineTests.run(["validate", dir + "/bare.json", "--catalog", dir + "/catalog.json"])
+    #expect(result.status == 0, "warnings alone pass: \(result.stdout)")
+    for expected in ["shows no price", "has no purchase button", "has no restore button", "cannot be closed"] {
+      #expect(result.stdout.contains("bare.json:1:") && result.stdout.contains(expected), "\(expected): \(result.stdout)")
+    }
+    let strict = try CommandLineTests.run(["validate", dir + "/bare.json", "--catalog", dir + "/catalog.json", "--strict"])
+    #expect(strict.status == 1 && strict.stderr.contains("warnings found (--strict)"), "\(strict.stderr)")
+  }
+
+  @Test func theDemoPaywallsHaveNoLints() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "scenarios/projects/sdk-ui-tests"])
+    #expect(!result.stdout.contains("no price") && !result.stdout.contains("cannot be closed") && !result.stdout.contains("decimals"),
+            "\(result.stdout)")
+  }
+
+  @Test func aPriceWithMoreDecimalsThanItsCurrencyIsAWarning() throws {
+    let dir = try Fixtures.directory(["catalog.json": Self.catalog])
+    let result = try CommandLineTests.run(["validate", dir + "/catalog.json"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("'price' 39.99 has more decimals than JPY has no decimals; did you mean '40'? ($.products[0].price)"), "\(result.stdout)")
+    #expect(result.stdout.contains("'price' 39.999 has more decimals than EUR has 2 decimals; did you mean '40'? ($.products[1].price)"))
+    #expect(!result.stdout.contains("$.products[2]"), "4.990 is 4.99")
+  }
+}

@@ -75,7 +75,7 @@ package enum CatalogReader {
     let currencyCode = currency(reader, "currency") ?? defaultCurrency
     let period = Self.period(reader, "period")
     let trial = Self.period(reader, "trial")
-    let intro = readIntro(reader)
+    let intro = readIntro(reader, currency: currencyCode)
     if trial != nil && intro != nil {
       diagnostics.error("a product has either 'trial' (free) or 'intro' (paid), not both",
                         at: reader.value("intro")!.location, path: path.appending("intro"))
@@ -98,6 +98,7 @@ package enum CatalogReader {
       diagnostics.error("'level' needs a 'group' to rank the product in", at: reader.value("level")!.location,
                         path: path.appending("level"))
     }
+    if let price { warnIfTooPrecise(price, currency: currencyCode, key: "price", reader) }
     guard let id, let name, let price else { return nil }
     let offer = trial.map { IntroductoryOffer(paymentMode: .freeTrial, period: $0) } ?? intro
     let granted = entitlements.map { Set($0.map { Entitlement($0.0) }) } ?? (group.map { [Entitlement($0)] } ?? [])
@@ -107,7 +108,23 @@ package enum CatalogReader {
                         entitlements: granted, store: store, familyShareable: familyShareable)
   }
 
-  private static func readIntro(_ parent: ObjectReader) -> IntroductoryOffer? {
+  /// A price with more decimals than its currency has (JPY "39.99", EUR "39.999") is a typo
+  /// StoreKit would never show: a warning with the nearest price the currency can have.
+  private static func warnIfTooPrecise(_ price: (Decimal, SourceLocation), currency: String, key: String, _ reader: ObjectReader) {
+    let digits = CurrencyMinorUnits.digits(currency)
+    var scaled = price.0 * pow(10, digits)
+    var whole = Decimal()
+    NSDecimalRound(&whole, &scaled, 0, .plain)
+    guard whole != scaled else { return }
+    var rounded = Decimal()
+    var value = price.0
+    NSDecimalRound(&rounded, &value, digits, .plain)
+    let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"
+    reader.diagnostics.warning("\(quoting: key) \(price.0) has more decimals than \(currency) \(has); did you mean '\(rounded)'?",
+                               at: price.1, path: reader.path.appending(key))
+  }
+
+  private static func readIntro(_ parent: ObjectReader, currency: String) -> IntroductoryOffer? {
     guard let node = parent.value("intro"),
           let reader = ObjectReader(node, path: parent.path.appending("intro"), diagnostics: parent.diagnostics,
                                     what: "'intro'")
@@ -120,6 +137,7 @@ package enum CatalogReader {
       reader.diagnostics.error("missing required key 'period'", at: node.location, path: reader.path)
     }
     let count = reader.int("periods", range: 1...120) ?? 1
+    if let price { warnIfTooPrecise(price, currency: currency, key: "price", reader) }
     guard let mode, let price, let period else { return nil }
     return IntroductoryOffer(paymentMode: IntroductoryOffer.PaymentMode(rawValue: mode)!, period: period,
                              periodCount: count, price: price.0)

@@ -48,13 +48,46 @@ package enum PaywallReader {
   /// `Paywall/Request/Operators/AddPaywallProducts.swift`), whichever product is selected. The
   /// emulator does the same; this tells the tester when that shows trial copy over a product that
   /// has no trial. Not a load warning: every command would print it for a paywall that is valid.
+  ///
+  /// Also the lints of a paywall that loads but would fail review or a user (`lints`).
   package static func validationAdvice(for project: Project) -> [Diagnostic] {
     project.paywalls.flatMap { paywall -> [Diagnostic] in
-      guard let message = trialCopyWarning(paywall, catalog: project.catalog),
-            let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
-      collector.warning(message, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
+      let trial = trialCopyWarning(paywall, catalog: project.catalog)
+      let lints = lints(paywall)
+      guard trial != nil || !lints.isEmpty, let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+      if let trial {
+        collector.warning(trial, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
+      }
+      for (key, message) in lints {
+        collector.warning(message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
+      }
       return collector.diagnostics
     }
+  }
+
+  /// What a paywall that loads still lacks, as (the key it is about, the warning): products, a
+  /// price on screen (App Review requires the price of what is sold), a restore button (required
+  /// for subscriptions) and a way out (a close button).
+  package static func lints(_ paywall: PaywallDefinition) -> [(String, String)] {
+    var out: [(String, String)] = []
+    let buttons = paywall.components.compactMap { if case .button(let b) = $0 { b.action } else { nil } }
+    let showsPrices = paywall.components.contains { if case .products = $0 { true } else { false } }
+      || paywall.templateAttributes.contains { $0.rawValue.lowercased().contains("price") }
+    if paywall.slots.isEmpty {
+      out.append(("products", "paywall \(quoting: paywall.id) sells nothing: add \"products\", e.g. {\"primary\": \"com.acme.pro.annual\"}"))
+    } else if !showsPrices {
+      out.append(("components", "paywall \(quoting: paywall.id) shows no price: add a {\"type\": \"products\"} picker or a text with {{ primary.price }} (App Review requires the price)"))
+    }
+    if !paywall.slots.isEmpty && !buttons.contains(where: { if case .purchase = $0 { true } else { false } }) {
+      out.append(("components", "paywall \(quoting: paywall.id) has no purchase button: add {\"type\": \"button\", \"label\": \"Continue\", \"action\": \"purchase\"}"))
+    }
+    if !buttons.contains(.restore) {
+      out.append(("components", "paywall \(quoting: paywall.id) has no restore button: add {\"type\": \"button\", \"label\": \"Restore purchases\", \"action\": \"restore\"} (App Review requires one for subscriptions)"))
+    }
+    if !buttons.contains(.close) {
+      out.append(("components", "paywall \(quoting: paywall.id) cannot be closed: add {\"type\": \"button\", \"label\": \"Not now\", \"action\": \"close\"}"))
+    }
+    return out
   }
 
   /// The warning `validationAdvice` gives `paywall`, or nil.

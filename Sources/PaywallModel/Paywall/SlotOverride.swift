@@ -25,21 +25,44 @@ public struct SlotOverride: Sendable, Hashable, CustomStringConvertible {
 
 extension PaywallDefinition {
   /// The paywall with `overrides` applied. An override naming a product the catalog lacks, or a
-  /// slot the paywall lacks, changes nothing and comes back as a warning.
+  /// slot the paywall lacks, changes nothing and comes back as a warning (the SDK ignores it too).
   package func applying(_ overrides: [SlotOverride], catalog: Catalog) -> (PaywallDefinition, warnings: [String]) {
     var result = self
     var warnings: [String] = []
     for override in overrides {
-      guard let index = result.slots.firstIndex(where: { $0.name == override.slot }) else {
-        warnings.append("override \(excerpt: override.description): paywall \(quoting: id) has no slot \(quoting: override.slot)\(Suggestions.hint(for: override.slot, in: slotNames)); ignored")
-        continue
+      switch check(override, catalog: catalog) {
+      case .slot(let index): result.slots[index].productID = override.productID
+      case .noSlot(let problem): warnings.append("\(problem); ignored")
+      case .noProduct(let problem, let index): warnings.append("\(problem); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
       }
-      guard catalog.product(id: override.productID) != nil else {
-        warnings.append("override \(excerpt: override.description): no product \(quoting: override.productID) in the catalog\(Suggestions.hint(for: override.productID, in: catalog.productIDs)); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
-        continue
-      }
-      result.slots[index].productID = override.productID
     }
     return (result, warnings)
+  }
+
+  /// What is wrong with each of `overrides` for this paywall, worded as errors (for `render`,
+  /// whose picture would otherwise show what the tester did not ask for); empty when all apply.
+  package func overrideErrors(_ overrides: [SlotOverride], catalog: Catalog) -> [String] {
+    overrides.compactMap { override in
+      switch check(override, catalog: catalog) {
+      case .slot: nil
+      case .noSlot(let problem), .noProduct(let problem, _): problem
+      }
+    }
+  }
+
+  private enum OverrideCheck {
+    case slot(Int)
+    case noSlot(String)
+    case noProduct(String, slot: Int)
+  }
+
+  private func check(_ override: SlotOverride, catalog: Catalog) -> OverrideCheck {
+    guard let index = slots.firstIndex(where: { $0.name == override.slot }) else {
+      return .noSlot("override \(excerpt: override.description): paywall \(quoting: id) has no slot \(quoting: override.slot)\(Suggestions.hint(for: override.slot, in: slotNames))")
+    }
+    guard catalog.product(id: override.productID) != nil else {
+      return .noProduct("override \(excerpt: override.description): no product \(quoting: override.productID) in the catalog\(Suggestions.hint(for: override.productID, in: catalog.productIDs))", slot: index)
+    }
+    return .slot(index)
   }
 }

@@ -60,8 +60,12 @@ struct RenderCommand: CLICommand {
     guard let definition = id.map({ project.paywall(id: $0) }) ?? project.paywalls.first else {
       throw CLIFailure.usage("no paywall \(quoting: id!)\(Suggestions.hint(for: id!, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
     }
-    let (overridden, warnings) = definition.applying(overrides, catalog: project.catalog)
-    for warning in warnings { try Console.error("warning: \(warning)") }
+    // A picture of what was not asked for misleads: a bad override is an error here (the SDK, and
+    // `run`/`play`, ignore it with a warning).
+    let errors = definition.overrideErrors(overrides, catalog: project.catalog)
+    for error in errors { try Console.error("error: \(error)") }
+    guard errors.isEmpty else { throw CLIFailure.invalid() }
+    let (overridden, _) = definition.applying(overrides, catalog: project.catalog)
     if let select, !overridden.slotNames.contains(select) {
       throw CLIFailure.usage("--select \(quoting: select): paywall \(quoting: definition.id) has no such slot\(Suggestions.hint(for: select, in: overridden.slotNames)) (slots: \(overridden.slotNames.joined(separator: ", ")))")
     }

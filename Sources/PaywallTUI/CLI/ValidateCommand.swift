@@ -5,7 +5,10 @@ struct ValidateCommand: CLICommand {
     name: "validate",
     abstract: "Check paywalls, catalogs and projects; print every problem as FILE:LINE:COL: error: MESSAGE ($.path).",
     discussion: """
-      Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail).
+      Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail, unless
+      --strict). Besides errors it warns about what loads but would fail a review or a user: a
+      paywall with no products, no price, no purchase, restore or close button; a price with more
+      decimals than its currency has (JPY "39.99").
       --format json prints one JSON document (every diagnostic with file, line, column, path,
       severity, message and the suggested fix; a summary per path); --format github prints GitHub
       Actions annotations (::error file=…,line=…,col=…::…) so a mistake shows on the pull
@@ -14,7 +17,8 @@ struct ValidateCommand: CLICommand {
     positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
     options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
               .option("format", "text|json|github", "How to print the problems (default: text)."),
-              .flag("json", "The same as --format json.")]
+              .flag("json", "The same as --format json."),
+              .flag("strict", "Warnings fail too (exit 1).")]
   )
 
   /// How `validate` prints what it found.
@@ -26,12 +30,14 @@ struct ValidateCommand: CLICommand {
   var catalog: String?
   var format: String?
   var json: Bool
+  var strict: Bool
 
   init(_ arguments: Arguments) {
     paths = arguments.positionals
     catalog = arguments.value("catalog")
     format = arguments.value("format")
     json = arguments.flag("json")
+    strict = arguments.flag("strict")
   }
 
   /// One path's result: its diagnostics, and its counts when it loaded.
@@ -72,6 +78,10 @@ struct ValidateCommand: CLICommand {
     }
     if errors > 0 {
       throw CLIFailure.invalid(chosen == .json ? "" : "\(errors) error\(errors == 1 ? "" : "s") found")
+    }
+    let warnings = results.reduce(0) { $0 + $1.diagnostics.count } - errors
+    if strict && warnings > 0 {
+      throw CLIFailure.invalid(chosen == .json ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s") found (--strict)")
     }
     guard chosen != .json else { return }
     for result in results {
