@@ -201,6 +201,17 @@ struct ScenarioTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: (out as NSString).deletingLastPathComponent) == ["junit.xml"])
   }
 
+  @Test func helpNamesTheCommandAndItsOptions() throws {
+    let help = try CommandLineTests.run(["help", "test"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: paywall-tui test [<path> ...] [options]"))
+    for option in ["--filter <regex>", "--shard <K/N>", "--jobs <n>", "--timeout <duration>", "--junit <file>", "--list"] {
+      #expect(help.stdout.contains("\n  \(option)"), "\(option)")
+    }
+    #expect(try CommandLineTests.run(["test", "--help"]).stdout == help.stdout)
+    #expect(try CommandLineTests.run(["--help"]).stdout.contains("\n  test    "))
+  }
+
   @Test func aPathThatIsNotThereIsAUsageError() throws {
     let result = try CommandLineTests.run(["test", "scenarios/nope"])
     #expect(result.status == 2)

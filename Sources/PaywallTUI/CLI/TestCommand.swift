@@ -25,7 +25,7 @@ struct TestCommand: CLICommand {
       """,
     positionals: [PositionalSpec(name: "path", help: "Scenario files or directories, searched recursively for *.play (default: scenarios).", count: .zeroOrMore)],
     options: [
-      .option("filter", "regex", "Run only scenarios whose path below the PATH given matches (any of them, if repeated).", repeatable: true),
+      .option("filter", "regex", "Run only the scenarios whose path below the PATH given matches this (or another --filter).", repeatable: true),
       .option("shard", "K/N", "Run shard K of N (from 1): every N-th scenario of the sorted list, so N machines split a suite."),
       .option("jobs", "n", "Scenarios run at once (default: the number of processors)."),
       .option("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s)."),
@@ -85,7 +85,8 @@ struct TestCommand: CLICommand {
     try Console.out("running \(selected.count) scenario\(selected.count == 1 ? "" : "s") from \(roots.joined(separator: ", ")), \(workers) at a time")
     let binary = PlayProcessExecutor.currentExecutable()
     let timeout = timeout
-    let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout) }
+    let scratch = PlayProcessExecutor.scratchDirectory()
+    let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
     let width = (selected.map(\.path.count).max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in
       let mark = result.passed ? "ok    " : "FAILED"

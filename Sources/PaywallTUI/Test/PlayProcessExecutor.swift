@@ -11,6 +11,8 @@ struct PlayProcessExecutor: ScenarioExecutor {
   var binary: String
   /// Wall time a scenario may take.
   var timeout: Double
+  /// Where the scenarios' state directories are made (`scratchDirectory()`).
+  var scratch: String
   /// How much of a child's stderr is kept (the rest is counted, not stored).
   static let stderrLimit = 256 * 1024
   /// After SIGTERM at the timeout, how long `play` has to end (its controllers with it) before SIGKILL.
@@ -25,6 +27,19 @@ struct PlayProcessExecutor: ScenarioExecutor {
     return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
   }
 
+  /// Where the state directories go: `$TMPDIR` when it is set; else `/dev/shm` where there is
+  /// one (memory: `play` fsyncs every state file it writes, and on a disk those waits were two
+  /// thirds of a scenario's time, for files removed a moment later); else the system's temporary
+  /// directory.
+  static func scratchDirectory() -> String {
+    if let set = ProcessInfo.processInfo.environment["TMPDIR"], !set.isEmpty { return set }
+    var info = stat()
+    if stat("/dev/shm", &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_ISVTX != 0, access("/dev/shm", W_OK | X_OK) == 0 {
+      return "/dev/shm"
+    }
+    return NSTemporaryDirectory()
+  }
+
   mutating func run(_ scenario: Scenario) -> ScenarioResult {
     let start = ContinuousClock.now
     func result(_ outcome: ScenarioResult.Outcome, _ arguments: [String]) -> ScenarioResult {
@@ -37,9 +52,9 @@ struct PlayProcessExecutor: ScenarioExecutor {
     case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), [])
     case .success(let words): arguments = ["play"] + words + ["--script", scenario.path]
     }
-    var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("paywall-tui-test-XXXXXX").utf8CString)
+    var template = Array((scratch as NSString).appendingPathComponent("paywall-tui-test-XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else {
-      return result(.failed(kind: .notRun, message: "cannot create a temporary state directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))"), arguments)
+      return result(.failed(kind: .notRun, message: "cannot create a temporary state directory in \(scratch): \(String(cString: strerror(errno)))"), arguments)
     }
     let stateDirectory = String(cString: created)
     defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
