@@ -183,6 +183,22 @@ struct ScenarioTests {
     #expect(hungCase.time >= 1)
   }
 
+  @Test func stateDirectoriesAKilledRunLeftAreRemovedByTheNext() throws {
+    let temporary = try Fixtures.directory([:])
+    // A process that has ended: its pid names no one now.
+    let ended = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo $$"])
+    let dead = try #require(Int32(ended.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let live = ProcessInfo.processInfo.processIdentifier
+    for name in ["paywall-tui-test-\(dead)-AbC123", "paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"] {
+      try FileManager.default.createDirectory(atPath: "\(temporary)/\(name)/sub", withIntermediateDirectories: true)
+      try "x".write(toFile: "\(temporary)/\(name)/sub/ledger.json", atomically: true, encoding: .utf8)
+    }
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let result = try CommandLineTests.run(["test", dir], environment: ["TMPDIR": temporary])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).sorted() == ["paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"])
+  }
+
   @Test func aJUnitPathThatCannotBeWrittenStopsBeforeRunning() throws {
     let dir = try Fixtures.directory([:])
     let result = try CommandLineTests.run(["test", "scenarios", "--junit", dir])

@@ -86,6 +86,7 @@ struct TestCommand: CLICommand {
     let binary = PlayProcessExecutor.currentExecutable()
     let timeout = timeout
     let scratch = PlayProcessExecutor.scratchDirectory()
+    PlayProcessExecutor.removeLeftovers(in: scratch)
     let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
     let width = (selected.map(\.path.count).max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in
@@ -107,7 +108,7 @@ struct TestCommand: CLICommand {
         if !result.arguments.isEmpty { try Console.out("To run it alone: \(Self.rerunCommand(result.arguments))") }
       }
     }
-    var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(String(format: "%.1f", seconds)) s)"
+    var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(String(format: seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
     if selected.count < found.count {
       let by = [selection.filters.isEmpty ? nil : "--filter", selection.shard == nil ? nil : "--shard"].compactMap { $0 }
       summary += "; \(found.count - selected.count) of \(found.count) not selected (\(by.joined(separator: ", ")))"

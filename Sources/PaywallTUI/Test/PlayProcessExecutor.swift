@@ -40,6 +40,23 @@ struct PlayProcessExecutor: ScenarioExecutor {
     return NSTemporaryDirectory()
   }
 
+  /// State directories are `paywall-tui-test-PID-RANDOM`, PID that of the `test` that made them.
+  static let prefix = "paywall-tui-test-"
+
+  /// Removes the state directories a `test` that was killed left behind (a signal ends it before
+  /// it can): ours by name and owner, made by a process that no longer exists. Nothing else.
+  static func removeLeftovers(in scratch: String) {
+    for name in FileSystem.names(in: scratch) where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+      guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+      let path = (scratch as NSString).appendingPathComponent(name)
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+      try? FileManager.default.removeItem(atPath: path)
+    }
+  }
+
   mutating func run(_ scenario: Scenario) -> ScenarioResult {
     let start = ContinuousClock.now
     func result(_ outcome: ScenarioResult.Outcome, _ arguments: [String]) -> ScenarioResult {
@@ -52,7 +69,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
     case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), [])
     case .success(let words): arguments = ["play"] + words + ["--script", scenario.path]
     }
-    var template = Array((scratch as NSString).appendingPathComponent("paywall-tui-test-XXXXXX").utf8CString)
+    var template = Array((scratch as NSString).appendingPathComponent("\(Self.prefix)\(getpid())-XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else {
       return result(.failed(kind: .notRun, message: "cannot create a temporary state directory in \(scratch): \(String(cString: strerror(errno)))"), arguments)
     }
