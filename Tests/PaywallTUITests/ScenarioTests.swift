@@ -113,6 +113,18 @@ struct ScenarioTests {
     #expect(junit.cases.first { $0.name == "pass.play" }?.failure == nil)
   }
 
+  @Test func markupInAFailureIsEscapedInTheJUnit() throws {
+    let dir = try Fixtures.directory(["a&b <c>.play": Self.scenario(#"expect screen <tag attr="x"> & 'more'"#)])
+    let out = try Fixtures.directory([:]) + "/junit.xml"
+    let result = try CommandLineTests.run(["test", dir, "--junit", out])
+    #expect(result.status == 1)
+    let junit = try JUnit.read(out)
+    let failed = try #require(junit.cases.first)
+    #expect(failed.name == "a&b <c>.play")
+    #expect(failed.failure == #"\#(dir)/a&b <c>.play:2: expected the screen to show "<tag attr="x"> & 'more'"; the screen was:"#)
+    #expect(failed.failureText?.contains("Unlock Acme Pro") == true, "the screen, with its line breaks")
+  }
+
   /// Seven scenarios, two in a folder; `--list` prints what would run.
   static func selectionFixture() throws -> String {
     let dir = try Fixtures.directory(["a-purchase.play": Self.passing, "b-restore.play": Self.passing, "c-refund.play": Self.passing,

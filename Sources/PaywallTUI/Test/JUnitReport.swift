@@ -15,11 +15,15 @@ enum JUnitReport {
     ]
     var roots: [String] = []
     for result in results where !roots.contains(result.scenario.root) { roots.append(result.scenario.root) }
-    let stamp = ISO8601DateFormatter().string(from: timestamp)
+    // The Ant JUnit schema's form, no zone (as Maven Surefire writes it), in UTC.
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+    let stamp = formatter.string(from: timestamp)
+    let host = escape(ProcessInfo.processInfo.hostName)
     for root in roots {
       let suite = results.filter { $0.scenario.root == root }
       let time = suite.reduce(0) { $0 + $1.seconds }
-      lines.append(#"  <testsuite name="\#(escape(root))" tests="\#(suite.count)" failures="\#(suite.count(where: { !$0.passed }))" errors="0" skipped="0" time="\#(format(time))" timestamp="\#(stamp)">"#)
+      lines.append(#"  <testsuite name="\#(escape(root))" tests="\#(suite.count)" failures="\#(suite.count(where: { !$0.passed }))" errors="0" skipped="0" time="\#(format(time))" timestamp="\#(stamp)" hostname="\#(host)">"#)
       for result in suite {
         let attributes = #"name="\#(escape(result.scenario.relativePath))" classname="\#(escape(root))" file="\#(escape(result.scenario.path))" time="\#(format(result.seconds))""#
         switch result.outcome {
