@@ -183,12 +183,12 @@ struct ScenarioTests {
   @Test func aHungScenarioTimesOut() throws {
     // The command controller never answers, and play may wait an hour for it.
     let hung = Self.scenario("press 2 enter", args: #"paywalls --controller command --controller-command "sleep 30" --controller-timeout 1h --status inactive"#)
-    let dir = try Fixtures.directory(["hung.play": hung, "pass.play": Self.passing])
+    let dir = try Fixtures.directory(["hung.play": hung])
     let out = try Fixtures.directory([:]) + "/junit.xml"
     let result = try CommandLineTests.run(["test", dir, "--timeout", "1s", "--junit", out])
     #expect(result.status == 1)
     #expect(result.stdout.contains("---- \(dir)/hung.play ----\ntimed out after 1 s\n"), "\(result.stdout)")
-    #expect(result.stdout.contains("1 passed, 1 failed ("))
+    #expect(result.stdout.contains("0 passed, 1 failed ("))
     let junit = try JUnit.read(out)
     let hungCase = try #require(junit.cases.first { $0.name == "hung.play" })
     #expect(hungCase.failure == "timed out after 1 s" && hungCase.failureType == "timeout")
