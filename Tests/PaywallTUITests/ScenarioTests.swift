@@ -87,7 +87,8 @@ struct ScenarioTests {
   }
 
   @Test func aFailingScenarioFailsTheRunWithItsMessage() throws {
-    let dir = try Fixtures.directory(["pass.play": Self.passing, "fail.play": Self.failing, "noargs.play": "press 2 enter\n"])
+    let dir = try Fixtures.directory(["pass.play": Self.passing, "fail.play": Self.failing, "noargs.play": "press 2 enter\n",
+                                      "own-state.play": Self.scenario("press 2 enter", args: "paywalls --state-dir /tmp/mine")])
     let temporary = try Fixtures.directory([:])
     let out = try Fixtures.directory([:]) + "/junit.xml"
     let result = try CommandLineTests.run(["test", dir, "--junit", out], environment: ["TMPDIR": temporary])
@@ -99,12 +100,13 @@ struct ScenarioTests {
     #expect(result.stdout.contains("---- \(dir)/fail.play ----\n\(failure)"), "\(result.stdout)")
     #expect(result.stdout.contains("To run it alone: paywall-tui play paywalls --controller simulated --status inactive --script \(dir)/fail.play --state-dir \"$(mktemp -d)\""))
     #expect(result.stdout.contains("---- \(dir)/noargs.play ----\n\(dir)/noargs.play:1: the first line must be '# args: PATH [OPTIONS]'"))
-    #expect(result.stdout.hasSuffix("\n1 passed, 2 failed (" + (result.stdout.components(separatedBy: "1 passed, 2 failed (").last ?? "")))
+    #expect(result.stdout.contains("---- \(dir)/own-state.play ----\n\(dir)/own-state.play:1: '--state-dir' is given by 'paywall-tui test' itself"))
+    #expect(result.stdout.hasSuffix("\n1 passed, 3 failed (" + (result.stdout.components(separatedBy: "1 passed, 3 failed (").last ?? "")))
     // Every scenario's private state directory is gone.
     #expect((try FileManager.default.contentsOfDirectory(atPath: temporary)) == [])
 
     let junit = try JUnit.read(out)
-    #expect(junit.tests == 3 && junit.failures == 2)
+    #expect(junit.tests == 4 && junit.failures == 3)
     let failed = try #require(junit.cases.first { $0.name == "fail.play" })
     #expect(failed.failure?.hasPrefix(failure) == true, "\(failed.failure ?? "nil")")
     #expect(failed.failureType == "failed" && failed.file == "\(dir)/fail.play" && failed.classname == dir)
