@@ -1,5 +1,5 @@
 // paywall-bench: the project's performance figures, measured in one run.
-//   swift build -c release && .build/release/paywall-bench [--quick] [--render-only]
+//   swift build -c release && .build/release/paywall-bench [--quick] [--render-only | --ledger-only | --test-only]
 // 1. parse + validate a generated 5,000-product .storekit file (target < 150 ms), with Foundation's
 //    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
 // 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24);
@@ -9,6 +9,9 @@
 // 6. `paywall-tui play` of `advance 100y` and `advance 1000y` on a monthly subscription (target
 //    < 100 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
 //    purchase) and the store alone advancing 1000 years in process.
+// 7. `paywall-tui test` of 1,000 scenarios (copies of the real ones in scenarios/) on all cores
+//    (target < 10 s on 2 cores), with the cost per scenario: wall time, CPU time, and the floor
+//    (one `play` of an empty script: process start and project load). `--test-only` runs just that.
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -18,6 +21,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let ledgerOnly = CommandLine.arguments.contains("--ledger-only")
 /// Skips the parse benchmark, for profiling render alone.
 let renderOnly = CommandLine.arguments.contains("--render-only")
+/// Runs only the `paywall-tui test` benchmark.
+let testOnly = CommandLine.arguments.contains("--test-only")
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -104,7 +109,7 @@ let storekitURL = directory.appendingPathComponent("Bench.storekit")
 let storekit = generateStoreKit(count: 5_000)
 try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
 
-let runs = renderOnly || ledgerOnly ? 0 : quick ? 5 : 25
+let runs = renderOnly || ledgerOnly || testOnly ? 0 : quick ? 5 : 25
 var ours: [Double] = []
 var peer: [Double] = []
 var productCount = 0
@@ -133,7 +138,7 @@ guard let project = ProjectLoader.load(path: demo).project, let onboarding = pro
   fatalError("cannot load the demo project at \(demo)")
 }
 let screen = PaywallScreenState(paywall: ResolvedPaywall(onboarding, catalog: project.catalog))
-for size in ledgerOnly ? [] : [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
+for size in ledgerOnly || testOnly ? [] : [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
   var frames = 0
   var checksum = 0
   let budget = quick ? 0.3 : 1.5
@@ -156,7 +161,7 @@ for size in ledgerOnly ? [] : [Size(width: 80, height: 24), Size(width: 200, hei
 
 // MARK: 3. status changes to 3 observers
 
-if !renderOnly && !ledgerOnly {
+if !renderOnly && !ledgerOnly && !testOnly {
   let changes = quick ? 200_000 : 1_000_000
   let store = SubscriptionStatusStore(.inactive)
   let final = SubscriptionStatus.active([Entitlement("final")])
@@ -203,7 +208,7 @@ final class ResultBox: @unchecked Sendable {
 
 // MARK: 4. play of 1,000 purchase-restore cycles
 
-if !renderOnly && !ledgerOnly {
+if !renderOnly && !ledgerOnly && !testOnly {
   let cycles = quick ? 200 : 1_000
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
   if FileManager.default.isExecutableFile(atPath: binary.path) {
@@ -292,7 +297,7 @@ func benchmarkLedger(transactions: Int) -> (Catalog, [LedgerEntry], Date) {
   return (catalog, entries, entries.last!.date)
 }
 
-if !renderOnly {
+if !renderOnly && !testOnly {
   let (catalog, entries, end) = benchmarkLedger(transactions: 100_000)
   let rules = StoreRules()
   var derived: DerivedState?
@@ -333,7 +338,7 @@ func spawnQuietly(_ path: String, _ arguments: [String]) -> Int32 {
   return status
 }
 
-if !renderOnly && !ledgerOnly {
+if !renderOnly && !ledgerOnly && !testOnly {
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
   if FileManager.default.isExecutableFile(atPath: binary.path) {
     /// Runs `play` of a monthly purchase and one advance, on a fresh state directory: the whole
@@ -395,5 +400,61 @@ if !renderOnly && !ledgerOnly {
                  store1000 * 1000, store100 * 1000, store1000 / store100))
   } else {
     print("advance benchmark skipped: build paywall-tui in release first (swift build -c release)")
+  }
+}
+
+// MARK: 7. test: 1,000 scenarios
+
+if !renderOnly && !ledgerOnly || testOnly {
+  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("paywall-tui")
+  if FileManager.default.isExecutableFile(atPath: binary.path) {
+    let count = quick ? 200 : 1_000
+    let scenarios = URL(fileURLWithPath: demo).deletingLastPathComponent().appendingPathComponent("scenarios")
+    // The real scenarios, with their project's path (relative to the repository) made absolute;
+    // copied round-robin.
+    let repository = URL(fileURLWithPath: demo).deletingLastPathComponent().path
+    let originals = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).filter { $0.hasSuffix(".play") }.sorted()
+      .compactMap { name -> String? in
+        guard let text = try? String(contentsOf: scenarios.appendingPathComponent(name), encoding: .utf8),
+              text.hasPrefix("# args: "), !text.hasPrefix("# args: /") else { return nil }
+        return "# args: \(repository)/" + text.dropFirst("# args: ".count)
+      }
+    precondition(!originals.isEmpty, "no scenarios in \(scenarios.path)")
+    let suite = directory.appendingPathComponent("suite")
+    try FileManager.default.createDirectory(at: suite, withIntermediateDirectories: true)
+    for i in 0..<count {
+      try originals[i % originals.count].write(to: suite.appendingPathComponent(String(format: "s%04d.play", i)), atomically: true, encoding: .utf8)
+    }
+    func childCPU() -> Double {
+      var usage = rusage()
+      getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+      return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    let cpuBefore = childCPU()
+    var status: Int32 = -1
+    let elapsed = seconds { status = spawnQuietly(binary.path, ["test", suite.path]) }
+    let cpu = childCPU() - cpuBefore
+    precondition(status == 0, "test of \(count) scenarios failed with wait status \(status)")
+    // The floor: one play of an empty script on the demo (start, load, open the first paywall),
+    // its state where `test` puts it ($TMPDIR if set, else /dev/shm: memory, so no fsync waits).
+    let scratch = ProcessInfo.processInfo.environment["TMPDIR"] ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : directory.path)
+    let empty = directory.appendingPathComponent("empty.play")
+    try "".write(to: empty, atomically: true, encoding: .utf8)
+    var floors: [Double] = []
+    for run in 0..<(quick ? 5 : 21) {
+      let state = (scratch as NSString).appendingPathComponent("paywall-bench-floor-\(getpid())-\(run)")
+      floors.append(seconds {
+        _ = spawnQuietly(binary.path, ["play", demo, "--controller", "simulated", "--status", "inactive",
+                                       "--state-dir", state, "--script", empty.path])
+      })
+      try? FileManager.default.removeItem(atPath: state)
+    }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    print(String(format: "test of %d scenarios (%d distinct, from scenarios/) on %d cores: %6.2f s  (target < 10 s for 1,000 on 2 cores)",
+                 count, originals.count, cores, elapsed))
+    print(String(format: "  per scenario: %.2f ms wall, %.2f ms CPU (play and test together); the floor, one play of an empty script: %.2f ms (median)",
+                 elapsed * 1000 / Double(count), cpu * 1000 / Double(count), median(floors) * 1000))
+  } else {
+    print("test benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
 }

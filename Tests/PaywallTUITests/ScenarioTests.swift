@@ -1,47 +1,250 @@
 import Foundation
 import Testing
 
-/// Every `scenarios/*.play` replayed through the real binary, as CI runs them.
+/// Every `scenarios/*.play` replayed by `paywall-tui test`, as CI runs them, and the runner itself:
+/// a failing scenario, `--filter`, `--shard`, a hung scenario, the JUnit it writes (read with
+/// python3's xml.etree, as CI's report readers parse it).
 @Suite("Scenarios")
 struct ScenarioTests {
   static let directory = Fixtures.repositoryRoot.appendingPathComponent("scenarios")
 
+  /// Every `.play` file under scenarios/, relative to it, sorted.
   static var files: [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".play") }.sorted()
+    let enumerator = FileManager.default.enumerator(atPath: directory.path)
+    var found: [String] = []
+    while let path = enumerator?.nextObject() as? String {
+      if path.hasSuffix(".play") { found.append(path) }
+    }
+    return found.sorted()
   }
+
+  /// What python3's xml.etree reads in a JUnit file: the counts, each testcase and each failure.
+  struct JUnit: Decodable {
+    struct Case: Decodable {
+      var name: String
+      var classname: String
+      var file: String
+      var time: Double
+      var failure: String?
+      var failureType: String?
+      var failureText: String?
+    }
+    var tests: Int
+    var failures: Int
+    var suites: Int
+    var cases: [Case]
+
+    static func read(_ path: String) throws -> JUnit {
+      let script = """
+        import json, sys, xml.etree.ElementTree as ET
+        root = ET.parse(sys.argv[1]).getroot()
+        assert root.tag == "testsuites", root.tag
+        cases = []
+        for suite in root.findall("testsuite"):
+            assert int(suite.get("tests")) == len(suite.findall("testcase"))
+            for case in suite.findall("testcase"):
+                failure = case.find("failure")
+                cases.append({"name": case.get("name"), "classname": case.get("classname"), "file": case.get("file"),
+                              "time": float(case.get("time")),
+                              "failure": None if failure is None else failure.get("message"),
+                              "failureType": None if failure is None else failure.get("type"),
+                              "failureText": None if failure is None else failure.text})
+        print(json.dumps({"tests": int(root.get("tests")), "failures": int(root.get("failures")),
+                          "suites": len(root.findall("testsuite")), "cases": cases}))
+        """
+      let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path])
+      guard result.status == 0 else { throw FixtureError("xml.etree could not read \(path): \(result.stderr)") }
+      return try JSONDecoder().decode(JUnit.self, from: Data(result.stdout.utf8))
+    }
+  }
+
+  /// A scenario on the demo project (the runner's children start in the repository root).
+  static func scenario(_ steps: String, args: String = "paywalls --controller simulated --status inactive") -> String {
+    "# args: \(args)\n\(steps)\n"
+  }
+
+  static let passing = scenario("press 1 enter\nexpect event freeTrial_start")
+  /// The monthly plan has no trial.
+  static let failing = scenario("press 2 enter\nexpect event freeTrial_start")
 
   @Test func thereAreScenarios() {
     #expect(Self.files.count >= 21)
   }
 
-  @Test(arguments: files)
-  func scenarioPasses(file: String) throws {
-    let path = Self.directory.appendingPathComponent(file).path
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    let header = try #require(text.split(separator: "\n").first, "empty scenario")
-    #expect(header.hasPrefix("# args: "), "the first line gives the arguments")
-    let arguments = Self.words(String(header.dropFirst("# args: ".count)))
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-scenario-\(UUID().uuidString)").path
-    let result = try CommandLineTests.run(["play"] + arguments + ["--state-dir", state, "--script", "scenarios/\(file)"])
-    #expect(result.status == 0, "\(file): \(result.stderr)")
+  @Test func everyScenarioPassesUnderTest() throws {
+    let out = try Fixtures.directory([:]) + "/reports/junit.xml"
+    let result = try CommandLineTests.run(["test", "scenarios", "--junit", out])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.last?.hasPrefix("\(Self.files.count) passed, 0 failed (") == true, "\(lines.last ?? "")")
+    // One line per scenario, in path order.
+    let listed = lines.filter { $0.hasPrefix("ok ") }.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+    #expect(listed == Self.files.map { "scenarios/\($0)"[...] })
+    let junit = try JUnit.read(out)
+    #expect(junit.tests == Self.files.count && junit.failures == 0 && junit.suites == 1)
+    #expect(junit.cases.map(\.name) == Self.files)
+    #expect(junit.cases.allSatisfy { $0.classname == "scenarios" && $0.failure == nil && $0.time > 0 })
   }
 
-  /// Splits on spaces, keeping "double-quoted words" whole.
-  static func words(_ line: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    var quoted = false
-    for character in line {
-      if character == "\"" {
-        quoted.toggle()
-      } else if character == " " && !quoted {
-        if !current.isEmpty { words.append(current) }
-        current = ""
-      } else {
-        current.append(character)
-      }
+  @Test func aFailingScenarioFailsTheRunWithItsMessage() throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing, "fail.play": Self.failing, "noargs.play": "press 2 enter\n",
+                                      "own-state.play": Self.scenario("press 2 enter", args: "paywalls --state-dir /tmp/mine")])
+    let temporary = try Fixtures.directory([:])
+    let out = try Fixtures.directory([:]) + "/junit.xml"
+    let result = try CommandLineTests.run(["test", dir, "--junit", out], environment: ["TMPDIR": temporary])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    let failure = "\(dir)/fail.play:3: expected event freeTrial_start; the events so far were: paywall_open, transaction_start"
+    #expect(result.stdout.contains("FAILED \(dir)/fail.play "))
+    #expect(result.stdout.contains("ok     \(dir)/pass.play "))
+    // Each failure's message under its name, and how to run it alone.
+    #expect(result.stdout.contains("---- \(dir)/fail.play ----\n\(failure)"), "\(result.stdout)")
+    #expect(result.stdout.contains("To run it alone: paywall-tui play paywalls --controller simulated --status inactive --script \(dir)/fail.play --state-dir \"$(mktemp -d)\""))
+    #expect(result.stdout.contains("---- \(dir)/noargs.play ----\n\(dir)/noargs.play:1: the first line must be '# args: PATH [OPTIONS]'"))
+    #expect(result.stdout.contains("---- \(dir)/own-state.play ----\n\(dir)/own-state.play:1: '--state-dir' is given by 'paywall-tui test' itself"))
+    #expect(result.stdout.hasSuffix("\n1 passed, 3 failed (" + (result.stdout.components(separatedBy: "1 passed, 3 failed (").last ?? "")))
+    // Every scenario's private state directory is gone.
+    #expect((try FileManager.default.contentsOfDirectory(atPath: temporary)) == [])
+
+    let junit = try JUnit.read(out)
+    #expect(junit.tests == 4 && junit.failures == 3)
+    let failed = try #require(junit.cases.first { $0.name == "fail.play" })
+    #expect(failed.failure?.hasPrefix(failure) == true, "\(failed.failure ?? "nil")")
+    #expect(failed.failureType == "failed" && failed.file == "\(dir)/fail.play" && failed.classname == dir)
+    #expect(failed.failureText?.contains("To run it alone: paywall-tui play") == true)
+    #expect(junit.cases.first { $0.name == "noargs.play" }?.failureType == "notRun")
+    #expect(junit.cases.first { $0.name == "pass.play" }?.failure == nil)
+  }
+
+  @Test func markupInAFailureIsEscapedInTheJUnit() throws {
+    let dir = try Fixtures.directory(["a&b <c>.play": Self.scenario(#"expect screen <tag attr="x"> & 'more'"#)])
+    let out = try Fixtures.directory([:]) + "/junit.xml"
+    let result = try CommandLineTests.run(["test", dir, "--junit", out])
+    #expect(result.status == 1)
+    let junit = try JUnit.read(out)
+    let failed = try #require(junit.cases.first)
+    #expect(failed.name == "a&b <c>.play")
+    #expect(failed.failure == #"\#(dir)/a&b <c>.play:2: expected the screen to show "<tag attr="x"> & 'more'"; the screen was:"#)
+    #expect(failed.failureText?.contains("Unlock Acme Pro") == true, "the screen, with its line breaks")
+  }
+
+  /// Seven scenarios, two in a folder; `--list` prints what would run.
+  static func selectionFixture() throws -> String {
+    let dir = try Fixtures.directory(["a-purchase.play": Self.passing, "b-restore.play": Self.passing, "c-refund.play": Self.passing,
+                                      "d-purchase.play": Self.passing, "e-other.play": Self.passing, "notes.txt": "not a scenario"])
+    try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+    try Self.passing.write(toFile: dir + "/sub/f-purchase.play", atomically: true, encoding: .utf8)
+    try Self.failing.write(toFile: dir + "/sub/g-restore.play", atomically: true, encoding: .utf8)
+    return dir
+  }
+
+  static func list(_ dir: String, _ options: [String]) throws -> [String] {
+    let result = try CommandLineTests.run(["test", dir, "--list"] + options)
+    #expect(result.status == 0, "\(result.stderr)")
+    return result.stdout.split(separator: "\n").map { String($0.dropFirst(dir.count + 1)) }
+  }
+
+  @Test func filterSelectsByThePathBelowTheRoot() throws {
+    let dir = try Self.selectionFixture()
+    #expect(try Self.list(dir, []) == ["a-purchase.play", "b-restore.play", "c-refund.play", "d-purchase.play", "e-other.play",
+                                        "sub/f-purchase.play", "sub/g-restore.play"])
+    #expect(try Self.list(dir, ["--filter", "purchase"]) == ["a-purchase.play", "d-purchase.play", "sub/f-purchase.play"])
+    #expect(try Self.list(dir, ["--filter", "^sub/"]) == ["sub/f-purchase.play", "sub/g-restore.play"])
+    #expect(try Self.list(dir, ["--filter", "^a-", "--filter", "refund"]) == ["a-purchase.play", "c-refund.play"])
+    // A run with a filter runs only those, and says how many it left out.
+    let result = try CommandLineTests.run(["test", dir, "--filter", "restore"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("ok     \(dir)/b-restore.play ") && result.stdout.contains("FAILED \(dir)/sub/g-restore.play "))
+    #expect(!result.stdout.contains("purchase.play"))
+    #expect(result.stdout.contains("1 passed, 1 failed (") && result.stdout.hasSuffix("; 5 of 7 not selected (--filter)\n"), "\(result.stdout)")
+  }
+
+  @Test func shardsPartitionTheSortedList() throws {
+    let dir = try Self.selectionFixture()
+    let all = try Self.list(dir, [])
+    for count in 1...4 {
+      let shards = try (1...count).map { try Self.list(dir, ["--shard", "\($0)/\(count)"]) }
+      #expect(shards.flatMap { $0 }.sorted() == all, "shards of \(count) cover the set once")
+      #expect(Set(shards.flatMap { $0 }).count == all.count)
+      #expect(shards.allSatisfy { $0 == $0.sorted() && abs($0.count - all.count / count) <= 1 })
     }
-    if !current.isEmpty { words.append(current) }
-    return words
+    #expect(try Self.list(dir, ["--shard", "2/3"]) == ["b-restore.play", "e-other.play"])
+    // Filter first, then shard: the shards of a filtered run partition the filtered set.
+    #expect(try Self.list(dir, ["--filter", "purchase", "--shard", "1/2"]) == ["a-purchase.play", "sub/f-purchase.play"])
+    #expect(try Self.list(dir, ["--filter", "purchase", "--shard", "2/2"]) == ["d-purchase.play"])
+  }
+
+  @Test(arguments: [("0/2", "K must be from 1 to N"), ("3/2", "K must be from 1 to N"), ("x", "must be K/N"), ("1/0", "N must be at least 1")])
+  func aBadShardIsAUsageError(shard: String, says: String) throws {
+    let result = try CommandLineTests.run(["test", "scenarios", "--shard", shard])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("error: --shard '\(shard)'") && result.stderr.contains(says), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func aHungScenarioTimesOut() throws {
+    // The command controller never answers, and play may wait an hour for it.
+    let hung = Self.scenario("press 2 enter", args: #"paywalls --controller command --controller-command "sleep 30" --controller-timeout 1h --status inactive"#)
+    let dir = try Fixtures.directory(["hung.play": hung])
+    let out = try Fixtures.directory([:]) + "/junit.xml"
+    let result = try CommandLineTests.run(["test", dir, "--timeout", "1s", "--junit", out])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("---- \(dir)/hung.play ----\ntimed out after 1 s\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("0 passed, 1 failed ("))
+    let junit = try JUnit.read(out)
+    let hungCase = try #require(junit.cases.first { $0.name == "hung.play" })
+    #expect(hungCase.failure == "timed out after 1 s" && hungCase.failureType == "timeout")
+    #expect(hungCase.time >= 1)
+  }
+
+  @Test func stateDirectoriesAKilledRunLeftAreRemovedByTheNext() throws {
+    let temporary = try Fixtures.directory([:])
+    // A process that has ended: its pid names no one now.
+    let ended = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo $$"])
+    let dead = try #require(Int32(ended.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let live = ProcessInfo.processInfo.processIdentifier
+    for name in ["paywall-tui-test-\(dead)-AbC123", "paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"] {
+      try FileManager.default.createDirectory(atPath: "\(temporary)/\(name)/sub", withIntermediateDirectories: true)
+      try "x".write(toFile: "\(temporary)/\(name)/sub/ledger.json", atomically: true, encoding: .utf8)
+    }
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let result = try CommandLineTests.run(["test", dir], environment: ["TMPDIR": temporary])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).sorted() == ["paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"])
+  }
+
+  @Test func aJUnitPathThatCannotBeWrittenStopsBeforeRunning() throws {
+    let dir = try Fixtures.directory([:])
+    let result = try CommandLineTests.run(["test", "scenarios", "--junit", dir])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty, "nothing ran")
+    #expect(result.stderr == "error: --junit '\(dir)' is a directory; give a file path, e.g. --junit \(dir)/junit.xml\n")
+  }
+
+  @Test func theJUnitReplacesAnEarlierReport() throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let out = try Fixtures.directory(["junit.xml": "an earlier report"]) + "/junit.xml"
+    let result = try CommandLineTests.run(["test", dir, "--junit", out])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let junit = try JUnit.read(out)
+    #expect(junit.tests == 1 && junit.failures == 0 && junit.cases.first?.name == "pass.play")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: (out as NSString).deletingLastPathComponent) == ["junit.xml"])
+  }
+
+  @Test func helpNamesTheCommandAndItsOptions() throws {
+    let help = try CommandLineTests.run(["help", "test"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: paywall-tui test [<path> ...] [options]"))
+    for option in ["--filter <regex>", "--shard <K/N>", "--jobs <n>", "--timeout <duration>", "--junit <file>", "--list"] {
+      #expect(help.stdout.contains("\n  \(option)"), "\(option)")
+    }
+    #expect(try CommandLineTests.run(["test", "--help"]).stdout == help.stdout)
+    #expect(try CommandLineTests.run(["--help"]).stdout.contains("\n  test    "))
+  }
+
+  @Test func aPathThatIsNotThereIsAUsageError() throws {
+    let result = try CommandLineTests.run(["test", "scenarios/nope"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "error: no file or directory 'scenarios/nope'; give a .play file or a directory of them\n")
   }
 }

@@ -21,7 +21,7 @@ struct OptionSpec: Sendable {
 }
 
 struct PositionalSpec: Sendable {
-  enum Count: Sendable { case optional, one, oneOrMore }
+  enum Count: Sendable { case optional, one, oneOrMore, zeroOrMore }
   var name: String
   var help: String
   var count: Count
@@ -41,6 +41,7 @@ struct CommandSpec: Sendable {
       case .optional: parts.append("[<\(positional.name)>]")
       case .one: parts.append("<\(positional.name)>")
       case .oneOrMore: parts.append("<\(positional.name)> ...")
+      case .zeroOrMore: parts.append("[<\(positional.name)> ...]")
       }
     }
     if !options.isEmpty { parts.append("[options]") }
@@ -147,6 +148,7 @@ struct Arguments {
       case .oneOrMore:
         guard remaining >= 1 else { throw .usage("'\(spec.name)' needs at least one <\(positional.name)>; see 'paywall-tui \(spec.name) --help'") }
         remaining = 0
+      case .zeroOrMore: remaining = 0
       }
     }
     if remaining > 0 {

@@ -5,7 +5,8 @@ import PaywallModel
 /// `paywall-tui`: the root command. `run` is the default subcommand.
 package enum PaywallCommand {
   static var subcommands: [any CLICommand.Type] {
-    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self]
+    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
+     TestCommand.self]
   }
 
   static var help: String {

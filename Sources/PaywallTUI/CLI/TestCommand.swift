@@ -1,0 +1,145 @@
+import CTerminalGuard
+import Foundation
+import PaywallModel
+
+/// `paywall-tui test [PATH…]`: the scenario runner for CI. Every `.play` file under the paths runs
+/// as `play` with the arguments of its `# args:` line, each in a fresh state directory of its own,
+/// several at once; one line per scenario in a stable order, a summary, the failures' messages,
+/// exit 1 if any failed, and JUnit XML for the CI's test report.
+struct TestCommand: CLICommand {
+  static let spec = CommandSpec(
+    name: "test",
+    abstract: "Run the .play scenarios under each PATH (default: scenarios/) in parallel, each in a fresh state; exit 1 if any fails.",
+    discussion: """
+      Each scenario runs as 'paywall-tui play' with the arguments of its first line ('# args: PATH OPTIONS'), \
+      in a private temporary state directory removed afterwards, with its paths relative to the current \
+      directory. One line per scenario, in path order, then '31 passed, 0 failed (2.3 s)' and each failure's \
+      message under its name. Exit 0 when all pass, 1 when any fails, 2 for a usage error.
+
+      EXAMPLES:
+        paywall-tui test                                 every scenario under scenarios/
+        paywall-tui test scenarios/refund.play           one scenario
+        paywall-tui test --filter 'purchase|restore'     those whose path (below the PATH) matches
+        paywall-tui test --shard 2/4 --junit junit.xml   the second of four CI machines' shares, as JUnit XML
+        paywall-tui test --list --filter sdk-            what would run
+      """,
+    positionals: [PositionalSpec(name: "path", help: "Scenario files or directories, searched recursively for *.play (default: scenarios).", count: .zeroOrMore)],
+    options: [
+      .option("filter", "regex", "Run only the scenarios whose path below the PATH given matches this (or another --filter).", repeatable: true),
+      .option("shard", "K/N", "Run shard K of N (from 1): every N-th scenario of the sorted list, so N machines split a suite."),
+      .option("jobs", "n", "Scenarios run at once (default: the number of processors)."),
+      .option("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s)."),
+      .option("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically)."),
+      .flag("list", "Print the scenarios that would run, one a line, and run nothing."),
+    ]
+  )
+
+  var paths: [String]
+  var selection: ScenarioSelection
+  var jobs: Int
+  var timeout: Double
+  var junit: String?
+  var list: Bool
+
+  init(_ arguments: Arguments) throws(CLIFailure) {
+    paths = arguments.positionals.isEmpty ? [] : arguments.positionals
+    let filters = arguments.values("filter")
+    try ScenarioSelection.checkFilters(filters)
+    selection = ScenarioSelection(filters: filters, shard: try arguments.value("shard").map { text throws(CLIFailure) in try ScenarioSelection.Shard(parsing: text) })
+    if let text = arguments.value("jobs") {
+      guard let n = Int(text), n >= 1, n <= RunningChildren.capacity else {
+        throw .usage("--jobs \(quoting: text) must be a whole number from 1 to \(RunningChildren.capacity), e.g. --jobs 4")
+      }
+      jobs = n
+    } else {
+      jobs = min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
+    }
+    let timeoutText = arguments.value("timeout") ?? "60s"
+    guard let seconds = Double(timeoutText).flatMap({ $0.isFinite ? $0 : nil }) ?? Duration.seconds(parsing: timeoutText), seconds > 0 else {
+      throw .usage("--timeout \(quoting: timeoutText) must be a duration above zero, e.g. --timeout 60s or --timeout 500ms")
+    }
+    timeout = seconds
+    junit = arguments.value("junit")
+    list = arguments.flag("list")
+  }
+
+  func run() throws {
+    var roots = paths
+    if roots.isEmpty {
+      guard FileSystem.isDirectory("scenarios") else {
+        throw CLIFailure.usage("no scenarios/ in \(FileManager.default.currentDirectoryPath); give the scenarios to run, e.g. paywall-tui test path/to/scenarios")
+      }
+      roots = ["scenarios"]
+    }
+    let found = try ScenarioDiscovery.scenarios(under: roots)
+    let selected = selection.select(found)
+    if list {
+      for scenario in selected { try Console.out(scenario.path) }
+      return
+    }
+    if let junit { try JUnitReport.checkWritable(junit) }
+
+    tg_set_exit_hook(endScenariosBeforeDying)
+    let start = ContinuousClock.now
+    let workers = min(jobs, max(1, selected.count))
+    try Console.out("running \(selected.count) scenario\(selected.count == 1 ? "" : "s") from \(roots.joined(separator: ", ")), \(workers) at a time")
+    let binary = PlayProcessExecutor.currentExecutable()
+    let timeout = timeout
+    let scratch = PlayProcessExecutor.scratchDirectory()
+    PlayProcessExecutor.removeLeftovers(in: scratch)
+    let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
+    let width = (selected.map(\.path.count).max() ?? 0)
+    let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in
+      let mark = result.passed ? "ok    " : "FAILED"
+      let padding = String(repeating: " ", count: max(0, width - result.scenario.path.count))
+      Console.outOrRecord("\(mark) \(result.scenario.path)\(padding)  \(Self.spell(duration: result.seconds))")
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    if let junit { try JUnitReport.write(JUnitReport.xml(results, seconds: seconds), to: junit) }
+    if let failure = Console.outputFailure { throw failure }
+
+    let failed = results.filter { !$0.passed }
+    if !failed.isEmpty {
+      try Console.out("\nfailures:")
+      for result in failed {
+        guard case .failed(_, let message) = result.outcome else { continue }
+        try Console.out("\n---- \(result.scenario.path) ----\n\(message)")
+        if !result.arguments.isEmpty { try Console.out("To run it alone: \(Self.rerunCommand(result.arguments))") }
+      }
+    }
+    var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(String(format: seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
+    if selected.count < found.count {
+      let by = [selection.filters.isEmpty ? nil : "--filter", selection.shard == nil ? nil : "--shard"].compactMap { $0 }
+      summary += "; \(found.count - selected.count) of \(found.count) not selected (\(by.joined(separator: ", ")))"
+    }
+    try Console.out((failed.isEmpty ? "" : "\n") + summary)
+    if !failed.isEmpty { throw CLIFailure(message: "", code: 1) }
+  }
+
+  /// `74 ms`, `1.2 s`.
+  static func spell(duration seconds: Double) -> String {
+    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+  }
+
+  /// `60 s`, `0.5 s`: a limit as the user gave it.
+  static func spell(seconds: Double) -> String {
+    seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : String(format: "%g s", seconds)
+  }
+
+  /// The command that replays one scenario by hand, quoted for a POSIX shell, with a fresh
+  /// state directory as `test` gave it.
+  static func rerunCommand(_ arguments: [String]) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-")
+    let quoted = arguments.map { word in
+      !word.isEmpty && word.allSatisfy(safe.contains) ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+    return (["paywall-tui"] + quoted).joined(separator: " ") + " --state-dir \"$(mktemp -d)\""
+  }
+}
+
+/// The command line's signal handlers call this before `test` dies of a signal: the scenarios
+/// running get SIGTERM too (at a terminal, Ctrl-C reached them already: same process group).
+private func endScenariosBeforeDying(_ signal: Int32) {
+  RunningChildren.terminateAll()
+}

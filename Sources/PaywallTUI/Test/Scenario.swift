@@ -1,0 +1,174 @@
+import Foundation
+import PaywallModel
+
+/// One `.play` file that `paywall-tui test` runs: where it is, and the name it goes by.
+struct Scenario: Sendable, Hashable {
+  /// The file, as the user would type it: the root given joined with `relativePath`.
+  var path: String
+  /// The PATH it was found under (`scenarios`), or the directory of a file given by itself.
+  var root: String
+  /// Its path below `root` (`purchase-trial.play`, `sub/refund.play`): what `--filter` matches.
+  var relativePath: String
+
+  /// The arguments of its first line, `# args: PATH OPTION…`, split as `words(_:)` does; or why
+  /// the file cannot say them (the scenario fails with that message, the others still run).
+  func arguments() -> Result<[String], ScenarioProblem> {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return .failure(ScenarioProblem("\(path): cannot read the scenario (\(String(cString: strerror(errno))))"))
+    }
+    let text = String(decoding: data, as: UTF8.self)
+    var header = text.prefix { $0 != "\n" && $0 != "\r\n" }
+    if header.hasSuffix("\r") { header = header.dropLast() }
+    guard header.hasPrefix(Self.argumentsPrefix) else {
+      return .failure(ScenarioProblem("\(path):1: the first line must be '\(Self.argumentsPrefix)PATH [OPTIONS]', the arguments for 'paywall-tui play' (e.g. '# args: paywalls --controller simulated --status inactive')"))
+    }
+    let line = String(header.dropFirst(Self.argumentsPrefix.count))
+    guard line.filter({ $0 == "\"" }).count % 2 == 0 else {
+      return .failure(ScenarioProblem("\(path):1: the arguments have an unclosed '\"'; close the quoted word"))
+    }
+    let words = Self.words(line)
+    if let option = words.first(where: { Self.reservedOptions.contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
+      return .failure(ScenarioProblem("\(path):1: '\(option)' is given by 'paywall-tui test' itself (each scenario gets a fresh --state-dir and runs its own file as --script); remove it from the '# args:' line"))
+    }
+    return .success(words)
+  }
+
+  static let argumentsPrefix = "# args: "
+  /// What `test` passes itself: a scenario that gives them would clash (or share state).
+  static let reservedOptions: Set<String> = ["--state-dir", "--script", "--keys"]
+
+  /// Splits on spaces, keeping "double-quoted words" whole (the quotes are dropped).
+  static func words(_ line: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quoted = false
+    for character in line {
+      if character == "\"" {
+        quoted.toggle()
+      } else if character == " " && !quoted {
+        if !current.isEmpty { words.append(current) }
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+}
+
+/// Why a scenario could not be run as written: its message is the test's failure.
+struct ScenarioProblem: Error, Sendable {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// Finds the scenarios under the PATHs given and picks those `--filter` and `--shard` select.
+enum ScenarioDiscovery {
+  /// Every `.play` file under each path (recursively; hidden files and folders skipped), and
+  /// each file given by itself whatever its name; sorted by path, each file once.
+  static func scenarios(under paths: [String]) throws(CLIFailure) -> [Scenario] {
+    var found: [Scenario] = []
+    var seen: Set<String> = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw .usage("no file or directory \(quoting: path); give a .play file or a directory of them")
+      }
+      var here: [Scenario] = []
+      if isDirectory.boolValue {
+        let root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        for relative in playFiles(in: root) {
+          here.append(Scenario(path: root == "." ? relative : (root as NSString).appendingPathComponent(relative), root: root, relativePath: relative))
+        }
+        if here.isEmpty { throw .usage("no .play files under \(quoting: path)") }
+      } else {
+        let directory = (path as NSString).deletingLastPathComponent
+        here.append(Scenario(path: path, root: directory.isEmpty ? "." : directory, relativePath: (path as NSString).lastPathComponent))
+      }
+      for scenario in here where seen.insert(URL(fileURLWithPath: scenario.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
+        found.append(scenario)
+      }
+    }
+    return found.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+  }
+
+  /// The `.play` files below `directory`, as paths relative to it. Folders reached through a
+  /// link are not entered (no loops); hidden names (`.git`, `.build`) are skipped.
+  private static func playFiles(in directory: String) -> [String] {
+    var files: [String] = []
+    var pending = [""]
+    while let relative = pending.popLast() {
+      let absolute = relative.isEmpty ? directory : (directory as NSString).appendingPathComponent(relative)
+      for name in FileSystem.names(in: absolute) where !name.hasPrefix(".") {
+        let child = relative.isEmpty ? name : (relative as NSString).appendingPathComponent(name)
+        var info = stat()
+        guard lstat((directory as NSString).appendingPathComponent(child), &info) == 0 else { continue }
+        if info.st_mode & S_IFMT == S_IFDIR {
+          pending.append(child)
+        } else if name.hasSuffix(".play") {
+          files.append(child)
+        }
+      }
+    }
+    return files
+  }
+}
+
+/// Which of the scenarios found run: those whose relative path matches a `--filter`, then this
+/// machine's share of them under `--shard K/N`.
+struct ScenarioSelection: Sendable {
+  /// `--shard K/N`: shard `index` (1-based) of `count`. Scenario i of the sorted, filtered list
+  /// (from 0) belongs to shard (i mod N) + 1, so the shards partition the list, each gets every
+  /// N-th scenario (a run of similar names spreads over the machines), and the split depends
+  /// only on the list.
+  struct Shard: Sendable, Equatable {
+    var index: Int
+    var count: Int
+
+    init(index: Int, count: Int) {
+      self.index = index
+      self.count = count
+    }
+
+    init(parsing text: String) throws(CLIFailure) {
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
+        throw .usage("--shard \(quoting: text) must be K/N, this machine's shard K of N (from 1), e.g. --shard 1/4")
+      }
+      guard n >= 1 else {
+        throw .usage("--shard \(quoting: text): N must be at least 1 (the number of shards), e.g. --shard 1/2")
+      }
+      guard k >= 1, k <= n else {
+        throw .usage("--shard \(quoting: text): K must be from 1 to N (shards are numbered from 1), e.g. --shard 1/\(max(n, 2))")
+      }
+      self.init(index: k, count: n)
+    }
+
+    func contains(position: Int) -> Bool { position % count == index - 1 }
+  }
+
+  var filters: [String] = []
+  var shard: Shard?
+
+  /// `--filter` patterns, checked once: an invalid one is a usage error naming it.
+  static func checkFilters(_ patterns: [String]) throws(CLIFailure) {
+    for pattern in patterns {
+      do {
+        _ = try Regex(pattern)
+      } catch {
+        let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid"
+        throw .usage("--filter \(quoting: pattern) is not a regular expression (\(reason)); e.g. --filter 'purchase|restore'")
+      }
+    }
+  }
+
+  func select(_ scenarios: [Scenario]) -> [Scenario] {
+    let regexes = filters.compactMap { try? Regex($0) }
+    let filtered = regexes.isEmpty ? scenarios : scenarios.filter { scenario in
+      regexes.contains { scenario.relativePath.contains($0) }
+    }
+    guard let shard else { return filtered }
+    return filtered.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
+  }
+}

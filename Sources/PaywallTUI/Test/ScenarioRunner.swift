@@ -1,0 +1,119 @@
+import Foundation
+import PaywallModel
+import Synchronization
+
+/// What became of one scenario.
+struct ScenarioResult: Sendable {
+  enum Outcome: Sendable, Equatable {
+    case passed
+    /// `play` failed (an `expect`, a usage error in its arguments or script, a crash), or the
+    /// scenario could not be run; `message` is what it said (its stderr), `kind` what went wrong.
+    case failed(kind: FailureKind, message: String)
+  }
+
+  /// How a scenario failed, for the JUnit `type` attribute.
+  enum FailureKind: String, Sendable {
+    /// `play` exited 1: an `expect` did not hold, or the project has errors.
+    case failed
+    /// `play` exited 2: the scenario's arguments or script are malformed.
+    case usage
+    /// It ran past `--timeout` and was ended.
+    case timeout
+    /// `play` died of a signal or exited with a code it never uses.
+    case crashed
+    /// It could not be started (no `# args:` line, no temporary directory, no process).
+    case notRun
+  }
+
+  var scenario: Scenario
+  var outcome: Outcome
+  /// Wall time, seconds.
+  var seconds: Double
+  /// The `play` command line that reproduces it (with its own fresh state directory).
+  var arguments: [String]
+
+  var passed: Bool { outcome == .passed }
+}
+
+/// Runs one scenario. Each worker owns one (so an executor that loads a project once and keeps it
+/// for the scenarios after, issue 20's in-process plan, fits here without touching the rest).
+protocol ScenarioExecutor {
+  mutating func run(_ scenario: Scenario) -> ScenarioResult
+}
+
+/// Runs every scenario given on `jobs` worker threads, each scenario through an executor of its
+/// worker, and hands the results back in the order of the list, each as soon as it and every one
+/// before it has finished: the output is the same whatever order they finish in.
+struct ScenarioRunner {
+  var jobs: Int
+  var makeExecutor: @Sendable () -> any ScenarioExecutor
+
+  /// Calls `report` on the calling thread for each result, in list order; `shouldStop` is asked
+  /// before each scenario is started (true: start no more, e.g. stdout went away).
+  func run(_ scenarios: [Scenario], shouldStop: @escaping @Sendable () -> Bool = { false },
+           report: (ScenarioResult) -> Void) -> [ScenarioResult] {
+    let board = ResultBoard(count: scenarios.count)
+    let workers = max(1, min(jobs, scenarios.count))
+    let makeExecutor = makeExecutor
+    for _ in 0..<workers {
+      let thread = Thread {
+        var executor = makeExecutor()
+        while !shouldStop(), let index = board.take() {
+          board.finish(index, executor.run(scenarios[index]))
+        }
+        board.workerEnded()
+      }
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+    var results: [ScenarioResult] = []
+    while let result = board.next(after: results.count, workers: workers) {
+      results.append(result)
+      report(result)
+    }
+    return results
+  }
+}
+
+/// The shared state of a run: the next scenario to take, the results so far, the workers left.
+private final class ResultBoard: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var nextToTake = 0
+  private var results: [ScenarioResult?]
+  private var endedWorkers = 0
+
+  init(count: Int) { results = Array(repeating: nil, count: count) }
+
+  func take() -> Int? {
+    condition.lock()
+    defer { condition.unlock() }
+    guard nextToTake < results.count else { return nil }
+    defer { nextToTake += 1 }
+    return nextToTake
+  }
+
+  func finish(_ index: Int, _ result: ScenarioResult) {
+    condition.lock()
+    results[index] = result
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func workerEnded() {
+    condition.lock()
+    endedWorkers += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Result `index` once it is in; nil when there is none and none will come (the list is done,
+  /// or the workers stopped early).
+  func next(after index: Int, workers: Int) -> ScenarioResult? {
+    condition.lock()
+    defer { condition.unlock() }
+    while index < results.count, results[index] == nil, endedWorkers < workers {
+      condition.wait()
+    }
+    return index < results.count ? results[index] : nil
+  }
+}
