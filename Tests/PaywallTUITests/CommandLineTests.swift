@@ -496,14 +496,21 @@ extension CommandLineTests {
     #expect(result.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(result.stdout)")
   }
 
-  /// A named pipe nobody writes to is an empty script at once, never a wait; a device other than
-  /// the terminal is still refused.
-  @Test func aScriptFromAPipeWithNoWriterOrADeviceNeverWaits() throws {
+  /// A named pipe is read when something writes to it; one nothing writes to is refused at once,
+  /// never waited on, and a device other than the terminal is still refused.
+  @Test func aScriptFromANamedPipeIsReadAndOneWithNoWriterOrADeviceNeverWaits() throws {
     let dir = try Fixtures.directory([:])
     let fifo = dir + "/script"
     #expect(mkfifo(fifo, 0o600) == 0)
-    let empty = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", fifo])
-    #expect(empty.status == 0, "\(empty.stderr)")
+    let written = try Self.spawn(URL(fileURLWithPath: "/bin/bash"),
+                                 ["-c", #"printf 'press enter\nexpect status active\n' > "$F" & "$BIN" play paywalls --controller scripted --state-dir "$S" --script "$F"; wait"#],
+                                 environment: ["BIN": Self.binary.path, "S": dir + "/state", "F": fifo])
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(written.stdout)")
+    let unwritten = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", fifo])
+    #expect(unwritten.status == 2)
+    #expect(unwritten.stderr == "\(fifo):1:1: error: is not a regular file (a named pipe) and nothing writes to it; start the writer first, or give a file or - for standard input\n",
+            "\(unwritten.stderr)")
     let device = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", "/dev/zero"])
     #expect(device.status == 2)
     #expect(device.stderr == "/dev/zero:1:1: error: is not a regular file (a character device); give a file, a pipe, or - for standard input\n", "\(device.stderr)")

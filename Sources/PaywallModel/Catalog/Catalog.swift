@@ -122,9 +122,10 @@ package enum SourceFile {
   /// - Parameter followingLinks: false for files of the state directory: a symbolic link there is
   ///   refused, never read through (`O_NOFOLLOW`).
   /// - Parameter allowingStreams: true for a file the user names to be read once to its end (a
-  ///   play script): a pipe is read too (`/dev/stdin` in a pipeline, `<(…)`, a named pipe: read
-  ///   until its writers close it; one with none is read as empty, never waited on), and so is the
-  ///   terminal standard input is (`/dev/stdin` typed at, to Ctrl-D, as `-`). Other devices are refused.
+  ///   play script): a pipe is read too (`/dev/stdin` in a pipeline, `<(…)`, a named pipe), until
+  ///   its writers close it; one that nothing writes to is refused at once, never waited on. So is
+  ///   the terminal standard input is (`/dev/stdin` typed at, to Ctrl-D, as `-`). Other devices
+  ///   are refused.
   package static func read(path: String, followingLinks: Bool = true, allowingStreams: Bool = false) throws(ValidationFailure) -> [UInt8] {
     // A look before opening spares a device the side effects of `open` (a tape rewinds).
     var before = stat()
@@ -148,9 +149,32 @@ package enum SourceFile {
     }
     if info.st_mode & S_IFMT == S_IFDIR { throw failure(path, "is a directory, expected \(allowingStreams ? "a file" : "a JSON file")") }
     if allowingStreams && isStream(info) {
-      // A pipe with no writer reads as at its end at once; one with a writer until it closes.
+      var start: [UInt8] = []
+      if info.st_mode & S_IFMT == S_IFIFO {
+        // Still non-blocking: a pipe nothing writes to is at its end (0) at once, one with a
+        // writer that has not written yet is EAGAIN. A named pipe's writer may still be on its
+        // way (started just before this command): it gets up to 2 s to write, then the pipe is refused.
+        start = [UInt8](repeating: 0, count: 4096)
+        func readSome() -> Int {
+          var n: Int
+          repeat { n = start.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+          return n
+        }
+        var n = readSome()
+        if n == 0 {
+          var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          if poll(&ready, 1, 2000) > 0 && ready.revents & Int16(POLLIN) != 0 { n = readSome() }
+        }
+        if n == 0 {
+          throw failure(path, "is not a regular file (a named pipe) and nothing writes to it; start the writer first, or give a file or - for standard input")
+        }
+        if n < 0 && errno != EAGAIN {
+          throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
+        }
+        start.removeSubrange(max(n, 0)...)
+      }
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-      return try readToEnd(fd, path: path, sizeHint: 0)
+      return try readToEnd(fd, path: path, sizeHint: 0, start: start)
     }
     if info.st_mode & S_IFMT != S_IFREG { throw notRegular(path, info.st_mode, followingLinks, streams: allowingStreams) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -178,9 +202,9 @@ package enum SourceFile {
   }
 
   /// Reads `fd` until end of file. `sizeHint` is only a hint (0 for /proc and pipes).
-  private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int) throws(ValidationFailure) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
-    var count = 0
+  private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int, start: [UInt8] = []) throws(ValidationFailure) -> [UInt8] {
+    var bytes = start + [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+    var count = start.count
     while true {
       if count == bytes.count {
         guard count <= maximumBytes else {
