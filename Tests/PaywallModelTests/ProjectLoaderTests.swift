@@ -381,3 +381,38 @@ struct ProjectLoaderTests {
     }
   }
 }
+
+// MARK: - Issue 17 item 4: one error per cause
+
+extension ProjectLoaderTests {
+  /// A .storekit product that fails (no price) and a paywall naming it: the product's error is
+  /// the cause; the slot, and the campaign naming that paywall, are consequences after it.
+  /// Before: the slot said the product "is not in the catalog" and the campaign "no paywall 'a'
+  /// in this project (paywalls: )", all three counted as causes and sorted by file name.
+  @Test func referencesToWhatFailedToLoadAreConsequencesAfterTheirCause() throws {
+    try withTemporaryDirectory { dir in
+      let storekit = """
+        {
+          "identifier": "X", "nonRenewingSubscriptions": [], "settings": {}, "subscriptionGroups": [],
+          "products": [{ "productID": "com.acme.lifetime", "referenceName": "Lifetime", "type": "NonConsumable",
+                         "localizations": [{ "displayName": "Lifetime", "locale": "en_US" }] }],
+          "version": { "major": 3, "minor": 0 }
+        }
+        """
+      try dir.write("catalog.storekit", storekit)
+      try dir.write("a.json", Self.paywall(id: "a", primary: "com.acme.lifetime").replacingOccurrences(
+        of: ", \"secondary\": \"com.acme.pro.monthly\"", with: ""))
+      try dir.write("app.json", """
+        {"catalog": "catalog.storekit", "paywalls": ["a.json"], "campaigns": [{"placement": "go", "audiences": [{"paywall": "a"}]}]}
+        """)
+      let result = ProjectLoader.load(path: dir.path)
+      #expect(result.project == nil)
+      let found = result.diagnostics.map { "\(($0.file as NSString).lastPathComponent) \($0.isConsequence) \($0.message)" }
+      #expect(found == [
+        "catalog.storekit false missing 'displayPrice'",
+        "a.json true slot 'primary' names 'com.acme.lifetime': its definition in \(dir.path)/catalog.storekit failed to load, see above",
+        "app.json true no paywall 'a': a.json failed to load, see above",
+      ], "\(found)")
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+@testable import PaywallTUI
 import Testing
 
 /// The real `paywall-tui` binary, run as a user runs it: exit codes, stdout and stderr.
@@ -292,5 +293,246 @@ struct CommandLineTests {
     #expect(help.stdout.contains("USAGE: paywall-tui play <path> [options]") && help.stdout.contains("--user <key=value>"))
     let root = try Self.run(["--help"])
     #expect(root.stdout.contains("explain") && root.stdout.contains("run (default)"))
+  }
+}
+
+/// A small project for cascades (issue 17 item 4): two paywalls, each named by a campaign, and an
+/// override naming a product. Each test breaks one thing in it.
+enum CascadeProject {
+  static let catalog = """
+    {
+      "products": [
+        { "id": "pro.annual", "name": "Annual", "price": "59.99", "period": "P1Y" },
+        { "id": "pro.monthly", "name": "Monthly", "price": "9.99", "period": "P1M" }
+      ]
+    }
+    """
+  static func paywall(_ id: String, product: String) -> String {
+    """
+    {
+      "id": "\(id)",
+      "name": "\(id.capitalized)",
+      "products": { "primary": "\(product)" },
+      "components": [
+        { "type": "title", "text": "Go Pro" },
+        { "type": "products" },
+        { "type": "button", "label": "Continue", "action": "purchase" },
+        { "type": "button", "label": "Restore", "action": "restore" },
+        { "type": "button", "label": "Not now", "action": "close" }
+      ]
+    }
+    """
+  }
+  static let app = """
+    {
+      "name": "Cascade",
+      "catalog": "catalog.json",
+      "paywalls": ["main.json", "other.json"],
+      "campaigns": [
+        { "placement": "start", "audiences": [{ "paywall": "main" }] },
+        { "placement": "later", "audiences": [{ "paywall": "other" }, { "paywall": "main" }] }
+      ],
+      "options": { "overrideProductsByName": { "primary": "pro.annual" } }
+    }
+    """
+
+  /// The project's files, with `changes` (name → contents) in place of the good ones.
+  static func directory(_ changes: [String: String] = [:]) throws -> String {
+    var files = ["app.json": app, "catalog.json": catalog, "main.json": paywall("main", product: "pro.annual"),
+                 "other.json": paywall("other", product: "pro.monthly")]
+    for (name, text) in changes { files[name] = text }
+    return try Fixtures.directory(files)
+  }
+}
+
+// MARK: - Issue 17: cascading errors, CLI conventions, scripts from pipes
+
+extension CommandLineTests {
+  @Test func theCascadeProjectIsValid() throws {
+    let dir = try CascadeProject.directory()
+    let result = try Self.run(["validate", dir])
+    #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
+  }
+
+  /// One paywall that is not JSON: its error once, and each campaign naming it says the file
+  /// failed (after it). Before: `app.json:6:56: error: no paywall 'main' in this project (paywalls: other)`,
+  /// listed before the cause, twice, and counted as three errors.
+  @Test func aBrokenPaywallIsReportedOnceAndTheCampaignsNamingItSaySo() throws {
+    let broken = CascadeProject.paywall("main", product: "pro.annual").replacingOccurrences(of: "\"id\": \"main\",", with: "\"id\": \"main\",,")
+    let dir = try CascadeProject.directory(["main.json": broken])
+    let result = try Self.run(["validate", dir])
+    #expect(result.status == 1)
+    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+      "\(dir)/main.json:2:16: error: invalid JSON: expected a quoted key, found ','",
+      "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
+      "\(dir)/app.json:7:80: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
+    ], "\(result.stdout)")
+    #expect(result.stderr == "1 error found (2 more follow from it)\n")
+  }
+
+  /// A paywall that is JSON but invalid: the campaign knows its id from the file and says so.
+  @Test func anInvalidPaywallIsNamedByItsFileInTheCampaigns() throws {
+    let invalid = CascadeProject.paywall("other", product: "pro.monthly").replacingOccurrences(of: "\"button\", \"label\": \"Continue\"", with: "\"buton\", \"label\": \"Continue\"")
+    let dir = try CascadeProject.directory(["other.json": invalid])
+    let result = try Self.run(["validate", dir])
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(result.stdout)")
+    #expect(lines.first?.hasPrefix("\(dir)/other.json:8:15: error: unknown component type 'buton'; did you mean 'button'?") == true)
+    #expect(lines.last == "\(dir)/app.json:7:56: error: no paywall 'other': other.json failed to load, see above ($.campaigns[1].audiences[0].paywall)")
+    #expect(result.stderr == "1 error found (1 more follows from it)\n")
+  }
+
+  /// A product that fails to load: its error once; the slot naming it, the paywall with that
+  /// slot (in the campaigns) and the override naming it each say so, in the order they follow.
+  /// Before: "slot 'primary' names 'pro.annual', which is not in the catalog", then "no paywall
+  /// 'main' in this project (paywalls: other)" twice, and the override line.
+  @Test func aProductThatFailsIsReportedOnceAndEveryReferenceSaysSo() throws {
+    let catalog = CascadeProject.catalog.replacingOccurrences(of: "\"59.99\"", with: "\"59,99\"")
+    let dir = try CascadeProject.directory(["catalog.json": catalog])
+    let result = try Self.run(["validate", dir])
+    #expect(result.status == 1)
+    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+      "\(dir)/catalog.json:3:54: error: 'price' must be a non-negative decimal such as \"4.99\", found \"59,99\" ($.products[0].price)",
+      "\(dir)/main.json:4:28: error: slot 'primary' names 'pro.annual': its definition in \(dir)/catalog.json failed to load, see above ($.products.primary)",
+      "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
+      "\(dir)/app.json:7:80: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
+      "\(dir)/app.json:9:55: error: overrideProductsByName: 'pro.annual': its definition in \(dir)/catalog.json failed to load, see above ($.options.overrideProductsByName.primary)",
+    ], "\(result.stdout)")
+    #expect(result.stderr == "1 error found (4 more follow from it)\n")
+    // Every command that loads the project counts the problem once.
+    let play = try Self.run(["play", dir, "--keys", "q", "--state-dir", dir + "/state"])
+    #expect(play.status == 1)
+    #expect(play.stderr.hasSuffix("error: \(dir) has 1 problem; fix it or run 'paywall-tui validate \(dir)'\n"), "\(play.stderr)")
+  }
+
+  /// A duplicate product id is one error: the first definition stays, so nothing that names the
+  /// product is touched by it.
+  @Test func aDuplicateProductIDIsOneError() throws {
+    let catalog = CascadeProject.catalog.replacingOccurrences(
+      of: "\"P1M\" }", with: "\"P1M\" },\n    { \"id\": \"pro.annual\", \"name\": \"Again\", \"price\": \"1.99\", \"period\": \"P1Y\" }")
+    let dir = try CascadeProject.directory(["catalog.json": catalog])
+    let result = try Self.run(["validate", dir])
+    #expect(result.stdout == "\(dir)/catalog.json:5:13: error: duplicate product id 'pro.annual' (first defined at line 3) ($.products[2].id)\n")
+    #expect(result.stderr == "1 error found\n")
+  }
+
+  /// A paywall file app.json lists that does not exist: a campaign naming the paywall of the same
+  /// name says the file failed; one naming an id no file can hold is still "no paywall".
+  @Test func aMissingPaywallFileIsNamedInTheCampaigns() throws {
+    let app = CascadeProject.app.replacingOccurrences(of: "\"paywall\": \"other\"", with: "\"paywall\": \"othr\"")
+    let dir = try CascadeProject.directory(["app.json": app, "main.json": ""])
+    try FileManager.default.removeItem(atPath: dir + "/main.json")
+    let result = try Self.run(["validate", dir])
+    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+      "\(dir)/app.json:4:16: error: paywall file 'main.json' does not exist (looked for \(dir)/main.json) ($.paywalls[0])",
+      "\(dir)/app.json:7:56: error: no paywall 'othr' in this project; did you mean 'other'? (paywalls: other) ($.campaigns[1].audiences[0].paywall)",
+      "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
+      "\(dir)/app.json:7:79: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
+    ], "\(result.stdout)")
+    #expect(result.stderr == "2 errors found (2 more follow from them)\n")
+  }
+
+  @Test func versionIsPrintedAndShownInHelp() throws {
+    let version = try Self.run(["--version"])
+    #expect(version.status == 0 && version.stderr.isEmpty)
+    #expect(version.stdout == "paywall-tui \(PaywallCommand.version)\n")
+    #expect(version.stdout.wholeMatch(of: /paywall-tui 0\.\d+\.\d+\n/) != nil, "\(version.stdout)")
+    let help = try Self.run(["help"])
+    #expect(help.stdout.hasPrefix("OVERVIEW: paywall-tui \(PaywallCommand.version), "), "\(help.stdout)")
+    #expect(help.stdout.contains("  --version "))
+    #expect(try Self.run(["--version", "x"]).status == 2)
+  }
+
+  /// A mistyped subcommand is a usage error with a did-you-mean, never a project path handed to
+  /// `run`. Before: "error: unexpected argument 'x' for 'run'" (and, alone, "run needs a terminal").
+  @Test(arguments: [(["valdate", "x"], "error: unknown command 'valdate'; did you mean 'validate'?\n"),
+                    (["valdate"], "error: unknown command 'valdate'; did you mean 'validate'?\n"),
+                    (["rendr", "paywalls"], "error: unknown command 'rendr'; did you mean 'render'?\n"),
+                    (["hlep"], "error: unknown command 'hlep'; did you mean 'help'?\n"),
+                    (["frobnicate"], "error: unknown command 'frobnicate', and no file or directory of that name (commands: run, validate, render, play, explain, store, help); see 'paywall-tui help'\n")])
+  func aMistypedSubcommandGetsDidYouMean(arguments: [String], message: String) throws {
+    let result = try Self.run(arguments)
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr == message.replacingOccurrences(of: "commands: run, validate, render, play, explain, store, help",
+                                                          with: "commands: \((PaywallCommand.subcommands.map { $0.spec.name } + ["help"]).joined(separator: ", "))"))
+  }
+
+  /// Every subcommand's help ends with examples that run the command it documents; the root help
+  /// has some too, and `store --help` has no stray backslash from a line continuation.
+  @Test func everyHelpHasExamples() throws {
+    for command in PaywallCommand.subcommands {
+      let name = command.spec.name
+      let result = try Self.run([name, "--help"])
+      let examples = result.stdout.components(separatedBy: "\nEXAMPLES:\n").dropFirst().first ?? ""
+      let lines = examples.split(separator: "\n")
+      #expect(!lines.isEmpty, "'\(name) --help' has no EXAMPLES section")
+      #expect(lines.allSatisfy { $0.hasPrefix("  paywall-tui \(name) ") || $0.hasPrefix("  paywall-tui ") || $0.contains("| paywall-tui \(name) ") },
+              "\(examples)")
+      #expect(!result.stdout.contains("\\\n") && !result.stdout.contains("\\ "), "\(name): \(result.stdout)")
+    }
+    #expect(try Self.run(["--help"]).stdout.contains("\nEXAMPLES:\n  paywall-tui "))
+    let store = try Self.run(["store", "--help"]).stdout
+    #expect(store.contains("with the rules the last session ran with"), "\(store)")
+  }
+
+  /// `help script` lists the whole script language, one command a line, from the same table as
+  /// README.md's; the README's table is that table, and every command the parser knows is in it.
+  @Test func helpScriptAndTheReadmeShowTheSameScriptLanguage() throws {
+    let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let lines = readme.components(separatedBy: "\n")
+    let start = try #require(lines.firstIndex(of: "| command | does |"), "README.md has no script table")
+    let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+    #expect(table == ScriptLanguage.markdown, "README.md's script table differs from ScriptLanguage.rows; it should read:\n\(ScriptLanguage.markdown)")
+    let help = try Self.run(["help", "script"])
+    #expect(help.status == 0)
+    let shown = help.stdout.components(separatedBy: "\n")
+    for row in ScriptLanguage.rows {
+      let syntax = ScriptLanguage.plain(row.syntax)
+      let does = ScriptLanguage.plain(row.does)
+      #expect(shown.contains { $0.hasPrefix("  \(syntax) ") && $0.hasSuffix("  \(does)") }, "help script lacks: \(syntax)")
+    }
+    #expect(!help.stdout.contains("`") && help.stdout.contains("  status unknown|inactive|active|active:ENT,…"))
+    // Every command the parser accepts is documented (by its first word in a row's syntax).
+    let documented = Set(ScriptLanguage.rows.flatMap { row in
+      ScriptLanguage.plain(row.syntax).components(separatedBy: " / ").compactMap { $0.split(separator: " ").first.map(String.init) }
+    })
+    #expect(Set(PlayScript.commands).subtracting(documented).isEmpty, "\(Set(PlayScript.commands).subtracting(documented))")
+    // `play --help` points at it instead of the README.
+    #expect(try Self.run(["play", "--help"]).stdout.contains("'paywall-tui help script'"))
+  }
+
+  /// `--script` reads from a pipe as well as from `-`: `/dev/stdin` in a pipeline and `<(…)`.
+  /// Before: "/dev/stdin:1:1: error: is not a regular file (a named pipe); give the path of a JSON file".
+  @Test(arguments: [#"printf 'press enter\nexpect status active\n' | "$BIN" play paywalls --controller scripted --state-dir "$S" --script -"#,
+                    #"printf 'press enter\nexpect status active\n' | "$BIN" play paywalls --controller scripted --state-dir "$S" --script /dev/stdin"#,
+                    #""$BIN" play paywalls --controller scripted --state-dir "$S" --script <(printf 'press enter\nexpect status active\n')"#,
+                    #""$BIN" play paywalls --controller scripted --state-dir "$S" --script /dev/stdin < <(printf 'press enter\nexpect status active\n')"#])
+  func aScriptIsReadFromAPipe(command: String) throws {
+    let state = try Fixtures.directory([:])
+    let result = try Self.spawn(URL(fileURLWithPath: "/bin/bash"), ["-c", command],
+                                environment: ["BIN": Self.binary.path, "S": state])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(result.stdout)")
+  }
+
+  /// A named pipe is read when something writes to it; one nothing writes to is refused at once,
+  /// never waited on, and a device other than the terminal is still refused.
+  @Test func aScriptFromANamedPipeIsReadAndOneWithNoWriterOrADeviceNeverWaits() throws {
+    let dir = try Fixtures.directory([:])
+    let fifo = dir + "/script"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let written = try Self.spawn(URL(fileURLWithPath: "/bin/bash"),
+                                 ["-c", #"printf 'press enter\nexpect status active\n' > "$F" & "$BIN" play paywalls --controller scripted --state-dir "$S" --script "$F"; wait"#],
+                                 environment: ["BIN": Self.binary.path, "S": dir + "/state", "F": fifo])
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(written.stdout)")
+    let unwritten = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", fifo])
+    #expect(unwritten.status == 2)
+    #expect(unwritten.stderr == "\(fifo):1:1: error: is not a regular file (a named pipe) and nothing writes to it; start the writer first, or give a file or - for standard input\n",
+            "\(unwritten.stderr)")
+    let device = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", "/dev/zero"])
+    #expect(device.status == 2)
+    #expect(device.stderr == "/dev/zero:1:1: error: is not a regular file (a character device); give a file, a pipe, or - for standard input\n", "\(device.stderr)")
   }
 }

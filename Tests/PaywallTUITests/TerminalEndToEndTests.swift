@@ -547,3 +547,74 @@ struct TerminalEndToEndTests {
     return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 }
+
+// MARK: - Issue 17 item 1: the project loads before the terminal is taken
+
+extension TerminalEndToEndTests {
+  /// `run` on a project with errors: the diagnostics are clean lines from column 0, nothing of
+  /// ncurses reaches the terminal, its modes are as before, and the shell goes on. Before, ncurses
+  /// had the terminal (no newline translation, the screen cleared) while the diagnostics printed:
+  /// each line started where the last ended.
+  @Test func runOnABrokenProjectPrintsCleanLinesAndLeavesTheShellUsable() throws {
+    let broken = CascadeProject.paywall("main", product: "pro.annual").replacingOccurrences(of: "\"id\": \"main\",", with: "\"id\": \"main\",,")
+    let project = try CascadeProject.directory(["main.json": broken])
+    let pane = try TmuxPane("""
+      cd '\(project)'
+      echo "before the run"
+      stty -g > "$DIR/stty.before"
+      "$BIN" run . --state-dir "$DIR/state"
+      echo "exit=$?"
+      stty -g > "$DIR/stty.after"
+      echo "the shell goes on"
+      """, width: 160)
+    #expect(pane.wait(forFile: "stty.after") == pane.file("stty.before"))
+    pane.wait(forText: "the shell goes on")
+    let rows = pane.screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    #expect(rows == [
+      "before the run",
+      "./main.json:2:16: error: invalid JSON: expected a quoted key, found ','",
+      "./app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
+      "./app.json:7:80: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
+      "error: . has 1 problem; fix it or run 'paywall-tui validate .'",
+      "exit=1",
+      "the shell goes on",
+    ], "\(rows.joined(separator: "\n"))")
+    #expect(!pane.alternateScreen)
+  }
+
+  /// The same under a pty with nothing reading the screen: not one escape sequence is written
+  /// (no `\e[?1049l` for a screen that never opened, no cursor addressing), and every line ends
+  /// with the terminal's own CR LF.
+  @Test func runOnABrokenProjectWritesNoEscapeSequences() throws {
+    let broken = CascadeProject.catalog.replacingOccurrences(of: "\"59.99\"", with: "\"59,99\"")
+    let project = try CascadeProject.directory(["catalog.json": broken])
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/script"),
+                                            ["-qec", "\"$BIN\" run '\(project)' --state-dir '\(project)/state'", "/dev/null"],
+                                            environment: ["BIN": CommandLineTests.binary.path, "TERM": "xterm-256color"])
+    #expect(result.status == 1)
+    #expect(!result.stdout.contains("\u{1b}"), "\(result.stdout.debugDescription)")
+    let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    #expect(lines.count == 6 && lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") }, "\(result.stdout.debugDescription)")
+    #expect(lines.last == "error: \(project) has 1 problem; fix it or run 'paywall-tui validate \(project)'")
+  }
+
+  /// A warning (an unknown storefront) is printed on stderr before the screen opens, so it is
+  /// there when the session ends, and shown in the status bar while it runs.
+  @Test func aWarningIsPrintedBeforeTheScreenOpensAndShownInTheApp() throws {
+    let pane = try TmuxPane("""
+      mkdir "$DIR/p" && cp paywalls/onboarding.json paywalls/acme.storekit "$DIR/p/"
+      sed -i 's/"_storefront" : "USA"/"_storefront" : "USX"/' "$DIR/p/acme.storekit"
+      "$BIN" run "$DIR/p/onboarding.json" --catalog "$DIR/p/acme.storekit" --controller scripted --state-dir "$DIR/state"
+      echo "exit=$?"
+      """, width: 200)
+    pane.wait(forText: "Unlock Acme Pro")
+    #expect(pane.wait(forText: "unknown storefront 'USX'"))
+    try pane.send("q")
+    try pane.send("q")
+    pane.wait(forText: "exit=0")
+    let rows = pane.screen.split(separator: "\n").map(String.init)
+    #expect(rows.contains { $0.hasPrefix(pane.directory + "/p/acme.storekit:") && $0.contains(": warning: unknown storefront 'USX'") },
+            "\(rows.joined(separator: "\n"))")
+  }
+}

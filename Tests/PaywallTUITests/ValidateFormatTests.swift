@@ -43,7 +43,7 @@ struct ValidateFormatTests {
     let project = try Self.brokenProject()
     let result = try CommandLineTests.run(["validate", project, "--format", "github"])
     #expect(result.status == 1)
-    let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") && $0.contains("onboarding.json") }
+    let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") && $0.contains("onboarding.json,line=") }
     #expect(errors.count == 1, "\(result.stdout)")
     #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") }, "only annotations")
     // ::error file=F,line=L,col=C,title=T::MESSAGE, with properties escaped (%3A for ':', %2C for ',').

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads `"campaigns"` from app.json, with the same precise errors as paywalls:
 ///
 /// ```json
@@ -110,12 +112,40 @@ enum CampaignReader {
     return Audience(filter: filter, outcome: .paywalls(variants, holdout: holdout ?? 0), maxOccurrences: maxOccurrences)
   }
 
-  /// Reports campaign paywall ids that no loaded paywall has.
-  static func check(_ pending: Pending, paywallIDs: [String], file: String, into all: inout [Diagnostic]) {
+  /// A paywall file app.json lists that did not load (missing, not JSON, or invalid), with its
+  /// `id` when the file had one.
+  struct UnloadedPaywall {
+    var file: String
+    /// The name app.json gives it, e.g. "main.json".
+    var name: String
+    var id: String?
+  }
+
+  /// Reports campaign paywall ids that no loaded paywall has. A reference to a paywall whose file
+  /// failed to load (by its id, or by its file name when the id could not be read) is a
+  /// consequence of that file's errors and says so, as does one that may be in a file with no
+  /// readable id; only an id no file can hold is "no paywall".
+  static func check(_ pending: Pending, paywallIDs: [String], unloaded: [UnloadedPaywall] = [], file: String,
+                    into all: inout [Diagnostic]) {
     for reference in pending.references where !paywallIDs.contains(reference.id) {
-      all.append(Diagnostic(file: file, location: reference.location, severity: .error,
-                            message: "no paywall \(quoting: reference.id) in this project\(Suggestions.hint(for: reference.id, in: paywallIDs)) (paywalls: \(paywallIDs.joined(separator: ", ")))",
-                            path: reference.path))
+      let stem = { (name: String) in name.hasSuffix(".json") ? String(name.dropLast(5)) : name }
+      let message: String
+      var isConsequence = true
+      let hint = Suggestions.hint(for: reference.id, in: paywallIDs + unloaded.compactMap(\.id))
+      let unread = unloaded.filter { $0.id == nil }
+      if let failed = unloaded.first(where: { $0.id == reference.id })
+        ?? unread.first(where: { stem(($0.name as NSString).lastPathComponent) == reference.id }) {
+        message = "no paywall \(quoting: reference.id): \(failed.name) failed to load, see above"
+      } else if hint.isEmpty && !unread.isEmpty {
+        // Not a typo of a known id: it may be the id of a file that could not be read.
+        let names = unread.map(\.name).joined(separator: ", ")
+        message = "no paywall \(quoting: reference.id) among those that loaded (\(paywallIDs.joined(separator: ", "))); \(names) failed to load, see above"
+      } else {
+        isConsequence = false
+        message = "no paywall \(quoting: reference.id) in this project\(hint) (paywalls: \(paywallIDs.joined(separator: ", ")))"
+      }
+      all.append(Diagnostic(file: file, location: reference.location, severity: .error, message: message,
+                            path: reference.path, isConsequence: isConsequence))
     }
   }
 }

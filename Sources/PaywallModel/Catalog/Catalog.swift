@@ -58,6 +58,9 @@ public struct Catalog: Sendable {
   public var settings: StoreSettings
   /// The file it was read from, for messages.
   public var file: String
+  /// Products the file defines (their id was read) that failed to load: a reference to one is a
+  /// consequence of that error, not a product missing from the catalog.
+  package var unloadedProductIDs: Set<String> = []
   private var indexByID: [String: Int]
 
   /// A catalog built in code (tests, tools); the first product with a given id wins in `product(id:)`.
@@ -76,6 +79,13 @@ public struct Catalog: Sendable {
   /// The product with identifier `id`, or nil when the catalog has none.
   public func product(id: String) -> StoreProduct? {
     indexByID[id].map { products[$0] }
+  }
+
+  /// Why a product the catalog lacks is missing, for a reference to it: nil when the file does not
+  /// define it, else that its definition failed to load (reported already, so the reference is a
+  /// consequence).
+  package func unloadedReason(_ id: String) -> String? {
+    unloadedProductIDs.contains(id) && product(id: id) == nil ? "its definition in \(file) failed to load, see above" : nil
   }
 
   /// Every product's identifier, in file order.
@@ -111,15 +121,22 @@ package enum SourceFile {
   /// what was opened (not what the name pointed at a moment before) is checked with `fstat`.
   /// - Parameter followingLinks: false for files of the state directory: a symbolic link there is
   ///   refused, never read through (`O_NOFOLLOW`).
-  package static func read(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> [UInt8] {
+  /// - Parameter allowingStreams: true for a file the user names to be read once to its end (a
+  ///   play script): a pipe is read too (`/dev/stdin` in a pipeline, `<(…)`, a named pipe), until
+  ///   its writers close it; one that nothing writes to is refused at once, never waited on. So is
+  ///   the terminal standard input is (`/dev/stdin` typed at, to Ctrl-D, as `-`). Other devices
+  ///   are refused.
+  package static func read(path: String, followingLinks: Bool = true, allowingStreams: Bool = false) throws(ValidationFailure) -> [UInt8] {
     // A look before opening spares a device the side effects of `open` (a tape rewinds).
     var before = stat()
     if (followingLinks ? stat(path, &before) : lstat(path, &before)) == 0 {
       let type = before.st_mode & S_IFMT
       if type == S_IFLNK { throw linkRefused(path) }
-      if type != S_IFREG && type != S_IFDIR { throw notRegular(path, before.st_mode, followingLinks) }
+      if type != S_IFREG && type != S_IFDIR && !(allowingStreams && isStream(before)) {
+        throw notRegular(path, before.st_mode, followingLinks, streams: allowingStreams)
+      }
     }
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
     guard fd >= 0 else {
       if errno == ELOOP && !followingLinks { throw linkRefused(path) }
       if errno == ENOENT || errno == ENOTDIR { throw failure(path, "no such file; check the path") }
@@ -130,13 +147,53 @@ package enum SourceFile {
     guard fstat(fd, &info) == 0 else {
       throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
     }
-    if info.st_mode & S_IFMT == S_IFDIR { throw failure(path, "is a directory, expected a JSON file") }
-    if info.st_mode & S_IFMT != S_IFREG { throw notRegular(path, info.st_mode, followingLinks) }
+    if info.st_mode & S_IFMT == S_IFDIR { throw failure(path, "is a directory, expected \(allowingStreams ? "a file" : "a JSON file")") }
+    if allowingStreams && isStream(info) {
+      var start: [UInt8] = []
+      if info.st_mode & S_IFMT == S_IFIFO {
+        // Still non-blocking: a pipe nothing writes to is at its end (0) at once, one with a
+        // writer that has not written yet is EAGAIN. A named pipe's writer may still be on its
+        // way (started just before this command): it gets up to 2 s to write, then the pipe is refused.
+        start = [UInt8](repeating: 0, count: 4096)
+        func readSome() -> Int {
+          var n: Int
+          repeat { n = start.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+          return n
+        }
+        var n = readSome()
+        if n == 0 {
+          var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          if poll(&ready, 1, 2000) > 0 && ready.revents & Int16(POLLIN) != 0 { n = readSome() }
+        }
+        if n == 0 {
+          throw failure(path, "is not a regular file (a named pipe) and nothing writes to it; start the writer first, or give a file or - for standard input")
+        }
+        if n < 0 && errno != EAGAIN {
+          throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")
+        }
+        start.removeSubrange(max(n, 0)...)
+      }
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      return try readToEnd(fd, path: path, sizeHint: 0, start: start)
+    }
+    if info.st_mode & S_IFMT != S_IFREG { throw notRegular(path, info.st_mode, followingLinks, streams: allowingStreams) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     if info.st_size > maximumBytes {
       throw failure(path, "is \(Int(info.st_size) / 1_048_576) MiB, larger than the \(maximumBytes / 1_048_576) MiB limit")
     }
     return try readToEnd(fd, path: path, sizeHint: Int(info.st_size))
+  }
+
+  /// A pipe, or the terminal standard input is (the only device a script may be read from).
+  private static func isStream(_ info: stat) -> Bool {
+    switch info.st_mode & S_IFMT {
+    case S_IFIFO: return true
+    case S_IFCHR:
+      var input = stat()
+      return isatty(STDIN_FILENO) == 1 && fstat(STDIN_FILENO, &input) == 0 && input.st_mode & S_IFMT == S_IFCHR
+        && input.st_rdev == info.st_rdev
+    default: return false
+    }
   }
 
   /// Standard input read to its end (a script given as `-`), within the same limit as a file.
@@ -145,9 +202,9 @@ package enum SourceFile {
   }
 
   /// Reads `fd` until end of file. `sizeHint` is only a hint (0 for /proc and pipes).
-  private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int) throws(ValidationFailure) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
-    var count = 0
+  private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int, start: [UInt8] = []) throws(ValidationFailure) -> [UInt8] {
+    var bytes = start + [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+    var count = start.count
     while true {
       if count == bytes.count {
         guard count <= maximumBytes else {
@@ -172,8 +229,9 @@ package enum SourceFile {
   }
 
   /// A file the user named gets a hint; one of the state directory does not (it is set aside).
-  private static func notRegular(_ path: String, _ mode: mode_t, _ named: Bool) -> ValidationFailure {
-    failure(path, "is not a regular file (\(FileSystem.kind(of: mode)))" + (named ? "; give the path of a JSON file" : ""))
+  private static func notRegular(_ path: String, _ mode: mode_t, _ named: Bool, streams: Bool = false) -> ValidationFailure {
+    let hint = streams ? "; give a file, a pipe, or - for standard input" : "; give the path of a JSON file"
+    return failure(path, "is not a regular file (\(FileSystem.kind(of: mode)))" + (named ? hint : ""))
   }
 
   /// Reads and parses a JSON file; `followingLinks` as for `read(path:followingLinks:)`.

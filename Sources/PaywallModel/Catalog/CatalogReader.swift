@@ -14,12 +14,16 @@ package enum CatalogReader {
     let defaultLocale = reader.string("locale") ?? "en_US"
     let storefront = reader.string("storefront")
     var products: [StoreProduct] = []
+    var unloaded: Set<String> = []
     var seen: [String: SourceLocation] = [:]
     let productsPath = JSONPath.root.appending("products")
     for (i, node) in (reader.array("products", required: true) ?? []).enumerated() {
       let path = productsPath.appending(i)
       guard let product = readProduct(node, path: path, diagnostics: diagnostics,
-                                      currency: defaultCurrency, locale: defaultLocale) else { continue }
+                                      currency: defaultCurrency, locale: defaultLocale) else {
+        if let id = node["id"]?.stringValue, !id.isEmpty { unloaded.insert(id) }
+        continue
+      }
       if let first = seen[product.id] {
         diagnostics.error("duplicate product id \(quoting: product.id) (first defined at line \(first.line))",
                           at: node["id"]?.location ?? node.location, path: path.appending("id"))
@@ -40,8 +44,10 @@ package enum CatalogReader {
       SubscriptionGroup(id: name, name: name,
                         productIDs: groups[name]!.sorted { ($0.groupLevel ?? .max) < ($1.groupLevel ?? .max) }.map(\.id))
     }
-    return Catalog(products: products, groups: subscriptionGroups,
-                   settings: StoreSettings(storefront: storefront, locale: defaultLocale), file: file)
+    var catalog = Catalog(products: products, groups: subscriptionGroups,
+                          settings: StoreSettings(storefront: storefront, locale: defaultLocale), file: file)
+    catalog.unloadedProductIDs = unloaded
+    return catalog
   }
 
   private static func currency(_ reader: ObjectReader, _ key: String) -> String? {

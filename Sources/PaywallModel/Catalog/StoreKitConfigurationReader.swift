@@ -23,7 +23,9 @@ package enum StoreKitConfigurationReader {
     reader.readSettings(root["settings"])
     reader.entitlementMap = EntitlementMap.load(besides: file, diagnostics: diagnostics)
     reader.readProducts(root)
-    return Catalog(products: reader.products, groups: reader.groups, settings: reader.settings, file: file)
+    var catalog = Catalog(products: reader.products, groups: reader.groups, settings: reader.settings, file: file)
+    catalog.unloadedProductIDs = Set(reader.seenIDs)
+    return catalog
   }
 
   /// Currency and a formatting locale for App Store storefronts (ISO 3166 alpha-3).
@@ -49,6 +51,8 @@ package enum StoreKitConfigurationReader {
     var groups: [SubscriptionGroup] = []
     var entitlementMap = EntitlementMap()
     private var seen: [String: SourceLocation] = [:]
+    /// Every product id the file defines, loaded or not.
+    var seenIDs: Dictionary<String, SourceLocation>.Keys { seen.keys }
 
     init(file: String, diagnostics: DiagnosticCollector) {
       self.file = file

@@ -17,13 +17,28 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public var message: String
   /// The JSON path of the offending value (`$.components[3].action`), or nil for file-level problems.
   public var path: JSONPath?
+  /// True for an error that only follows from another one: a reference to a paywall or a product
+  /// whose definition failed to load. Its message says so ("main.json failed to load, see above");
+  /// it is listed after every other diagnostic and not counted as a problem of its own.
+  public var isConsequence: Bool
 
-  package init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?) {
+  package init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?,
+               isConsequence: Bool = false) {
     self.file = file
     self.location = location
     self.severity = severity
     self.message = message
     self.path = path
+    self.isConsequence = isConsequence
+  }
+
+  /// Diagnostics in the order they are printed: every cause by file and position, then the
+  /// consequences in the order they were found, which is the order they follow from each other (a
+  /// paywall's slot naming a product that failed, then a campaign naming that paywall), so every
+  /// "see above" holds.
+  package static func ordered(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.filter { !$0.isConsequence }.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
+      + diagnostics.filter(\.isConsequence)
   }
 
   /// `FILE:LINE:COL: SEVERITY: MESSAGE ($.path)`, as compilers print problems.
@@ -104,6 +119,11 @@ package final class DiagnosticCollector {
 
   package func error(_ message: String, at location: SourceLocation, path: JSONPath?) {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path))
+  }
+
+  /// An error that follows from another one already reported (see `Diagnostic.isConsequence`).
+  package func consequence(_ message: String, at location: SourceLocation, path: JSONPath?) {
+    diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path, isConsequence: true))
   }
 
   package func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {

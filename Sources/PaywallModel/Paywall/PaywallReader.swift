@@ -125,7 +125,10 @@ package enum PaywallReader {
         reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string)", at: member.value.location, path: slotPath)
         continue
       }
-      if let catalog, catalog.product(id: productID) == nil {
+      if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
+        reader.diagnostics.consequence("slot \(quoting: member.key) names \(quoting: productID): \(reason)",
+                                       at: member.value.location, path: slotPath)
+      } else if let catalog, catalog.product(id: productID) == nil {
         reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID), which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
                                  at: member.value.location, path: slotPath)
       }

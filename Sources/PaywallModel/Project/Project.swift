@@ -129,32 +129,43 @@ public enum ProjectLoader {
     let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
+    // Paywall files that did not load, with their id when it could be read: a campaign naming one
+    // is told so instead of "no paywall".
+    var unloaded: [CampaignReader.UnloadedPaywall] = []
     for (index, (name, location)) in paywallFiles.enumerated() {
       let paywallFile = resolve(name, in: directory)
       guard FileManager.default.fileExists(atPath: paywallFile) else {
         all.append(Diagnostic(file: file, location: location, severity: .error,
                               message: "paywall file \(quoting: name) does not exist (looked for \(paywallFile))",
                               path: JSONPath.root.appending("paywalls").appending(index)))
+        unloaded.append(.init(file: paywallFile, name: name, id: nil))
         continue
       }
-      if let (paywall, root) = loadPaywall(paywallFile, catalog: catalog, into: &all) {
-        if let first = ids[paywall.id] {
-          all.append(Diagnostic(file: paywallFile, location: root["id"]?.location ?? root.location, severity: .error,
-                                message: "paywall id \(quoting: paywall.id) is already used by \(first); ids must be unique",
-                                path: JSONPath.root.appending("id")))
-        } else {
-          ids[paywall.id] = paywallFile
-          paywalls.append(paywall)
-        }
+      let parsed = parse(paywallFile, into: &all)
+      guard let (root, paywallDiagnostics) = parsed,
+            let paywall = readPaywall(root, file: paywallFile, catalog: catalog, diagnostics: paywallDiagnostics, into: &all) else {
+        unloaded.append(.init(file: paywallFile, name: name, id: parsed?.0["id"]?.stringValue))
+        continue
+      }
+      if let first = ids[paywall.id] {
+        all.append(Diagnostic(file: paywallFile, location: root["id"]?.location ?? root.location, severity: .error,
+                              message: "paywall id \(quoting: paywall.id) is already used by \(first); ids must be unique",
+                              path: JSONPath.root.appending("id")))
+      } else {
+        ids[paywall.id] = paywallFile
+        paywalls.append(paywall)
       }
     }
     if !paywallFiles.isEmpty || paywalls.count > 0 {
-      CampaignReader.check(campaigns, paywallIDs: paywalls.map(\.id), file: file, into: &all)
+      CampaignReader.check(campaigns, paywallIDs: paywalls.map(\.id), unloaded: unloaded, file: file, into: &all)
     }
     var checkedOverrides: [SlotOverride] = []
     if let catalog {
       for (o, location, path) in overrides {
-        if catalog.product(id: o.productID) == nil {
+        if let reason = catalog.unloadedReason(o.productID) {
+          all.append(Diagnostic(file: file, location: location, severity: .error,
+                                message: "overrideProductsByName: \(quoting: o.productID): \(reason)", path: path, isConsequence: true))
+        } else if catalog.product(id: o.productID) == nil {
           all.append(Diagnostic(file: file, location: location, severity: .error,
                                 message: "overrideProductsByName: no product \(quoting: o.productID) in the catalog\(Suggestions.hint(for: o.productID, in: catalog.productIDs))",
                                 path: path))
@@ -298,11 +309,6 @@ public enum ProjectLoader {
     return catalog
   }
 
-  private static func loadPaywall(_ file: String, catalog: Catalog?, into all: inout [Diagnostic]) -> (PaywallDefinition, JSONNode)? {
-    guard let (root, diagnostics) = parse(file, into: &all) else { return nil }
-    return readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all).map { ($0, root) }
-  }
-
   private static func readPaywall(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector,
                                   into all: inout [Diagnostic]) -> PaywallDefinition? {
     let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
@@ -312,7 +318,7 @@ public enum ProjectLoader {
 
   private static func finish(name: String, catalog: Catalog?, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
                              diagnostics: [Diagnostic], campaigns: [Campaign] = [], overrides: [SlotOverride] = []) -> ProjectLoadResult {
-    let sorted = diagnostics.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
+    let sorted = Diagnostic.ordered(diagnostics)
     guard let catalog, !sorted.contains(where: { $0.severity == .error }) else {
       return ProjectLoadResult(project: nil, diagnostics: sorted)
     }

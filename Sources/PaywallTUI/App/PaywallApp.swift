@@ -83,12 +83,13 @@ public final class PaywallApp {
                                 inbox: inbox, animates: true, state: .library(options.stateDirectory),
                                 custom: AppSession.CustomController(controller: controller, status: status)) { onEvent?($0) }
     } catch {
-      try? terminal.waitUntilStarted()
+      // The terminal thread ends before it touched the terminal: the message is a clean line.
       terminal.stop()
       let message = (error as? CLIFailure)?.message ?? "error: \(error)"
       _ = FileSystem.writeAll(message + "\n", to: STDERR_FILENO)
       return 1
     }
+    terminal.open()
     for warning in app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = options.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }

@@ -33,6 +33,8 @@ struct CommandSpec: Sendable {
   var discussion: String = ""
   var positionals: [PositionalSpec] = []
   var options: [OptionSpec] = []
+  /// Command lines shown under EXAMPLES, each with a `# comment` saying what it does.
+  var examples: [String] = []
 
   var usage: String {
     var parts = ["paywall-tui", name]
@@ -63,6 +65,9 @@ struct CommandSpec: Sendable {
       lines.append(HelpTable.row(left, option.help + (option.repeatable ? " (repeatable)" : "")))
     }
     lines.append(HelpTable.row("-h, --help", "Show this help."))
+    if !examples.isEmpty {
+      lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+    }
     return lines.joined(separator: "\n")
   }
 }

@@ -20,6 +20,11 @@ struct ExplainCommand: CLICommand {
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
+    ],
+    examples: [
+      "paywall-tui explain paywalls export_pdf                       # an inactive user: which audience, which paywall",
+      "paywall-tui explain paywalls export_pdf --status active:pro   # a subscriber: skipped, and why",
+      "paywall-tui explain paywalls settings_upgrade --param source=banner --user-id tester-1 --json",
     ]
   )
 

@@ -4,14 +4,20 @@ import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
 package enum PaywallCommand {
+  /// The one place the version is written; `--version` and `help` print it.
+  static let version = "0.1.0"
+
   static var subcommands: [any CLICommand.Type] {
     [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
      TestCommand.self]
   }
 
+  /// Help topics that are not subcommands: `help script`.
+  static let topics: [(name: String, text: @Sendable () -> String)] = [("script", { ScriptLanguage.help })]
+
   static var help: String {
     var lines = [
-      "OVERVIEW: A terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
+      "OVERVIEW: paywall-tui \(version), a terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
       "",
       "USAGE: paywall-tui [<subcommand>] [<arguments>] [options]",
       "",
@@ -20,7 +26,15 @@ package enum PaywallCommand {
     for command in subcommands {
       lines.append(HelpTable.row(command.spec.name + (command == RunCommand.self ? " (default)" : ""), command.spec.abstract))
     }
-    lines += ["", "  See 'paywall-tui help <subcommand>' or 'paywall-tui <subcommand> --help' for its options."]
+    lines.append(HelpTable.row("help [<subcommand>]", "Show this help, a subcommand's, or 'help script': the play script language."))
+    lines += ["", "OPTIONS:", HelpTable.row("--version", "Print the version."), HelpTable.row("-h, --help", "Show this help.")]
+    lines += ["", "EXAMPLES:"] + [
+      "paywall-tui                                     # the bundled demo, in your terminal",
+      "paywall-tui validate paywalls                   # every problem in a project, one line each",
+      "paywall-tui render paywalls/plans.json --size 40x12",
+      "paywall-tui play paywalls --keys \"2 enter\" --controller scripted",
+    ].map { "  " + $0 }
+    lines += ["", "  See 'paywall-tui help <subcommand>' or 'paywall-tui <subcommand> --help' for its options and examples."]
     return lines.joined(separator: "\n")
   }
 
@@ -52,13 +66,34 @@ package enum PaywallCommand {
     if named != nil { rest.removeFirst() }
     if named == nil, rest.first == "help" {
       guard let topic = rest.dropFirst().first else { return try Console.out(help) }
+      if let extra = rest.dropFirst(2).first {
+        throw CLIFailure.usage("unexpected argument \(quoting: extra) for 'help'; see 'paywall-tui help'")
+      }
+      if let text = topics.first(where: { $0.name == topic })?.text { return try Console.out(text()) }
       guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
-        throw CLIFailure.usage("no subcommand \(quoting: topic)\(Suggestions.hint(for: topic, in: subcommands.map { $0.spec.name })); see 'paywall-tui --help'")
+        let names = subcommands.map { $0.spec.name } + topics.map(\.name)
+        throw CLIFailure.usage("no subcommand or help topic \(quoting: topic)\(Suggestions.hint(for: topic, in: names)); see 'paywall-tui --help'")
       }
       return try Console.out(command.spec.help)
     }
     if named == nil, rest.first == "-h" || rest.first == "--help" {
       return try Console.out(help)
+    }
+    if named == nil, rest.first == "--version" {
+      guard rest.count == 1 else { throw CLIFailure.usage("--version takes no arguments; see 'paywall-tui --help'") }
+      return try Console.out("paywall-tui \(version)")
+    }
+    // A first word that is neither a subcommand nor an existing path: a mistyped subcommand is
+    // told so (with a did-you-mean), not handed to `run` as a project path (which, in a pipe,
+    // would only say it needs a terminal).
+    if named == nil, let word = rest.first, !word.hasPrefix("-"), access(word, F_OK) != 0 {
+      let names = subcommands.map { $0.spec.name } + ["help"]
+      if let close = Suggestions.closest(to: word, in: names) {
+        throw CLIFailure.usage("unknown command \(quoting: word); did you mean \(quoting: close)?")
+      }
+      if !word.contains("/") && !word.contains(".") {
+        throw CLIFailure.usage("unknown command \(quoting: word), and no file or directory of that name (commands: \(names.joined(separator: ", "))); see 'paywall-tui help'")
+      }
     }
     let type = named ?? RunCommand.self
     let parsed = try Arguments(rest, spec: type.spec)
@@ -138,7 +173,9 @@ struct ProjectOptions {
       try Console.error(diagnostic.description)
     }
     guard let project = result.project else {
-      throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "" : "s"); fix them or run 'paywall-tui validate \(path)'")
+      // Counted as validate counts them: an error that follows from another is not one more to fix.
+      let count = max(1, result.errors.filter { !$0.isConsequence }.count)
+      throw CLIFailure.invalid("error: \(path) has \(count) problem\(count == 1 ? "" : "s"); fix \(count == 1 ? "it" : "them") or run 'paywall-tui validate \(path)'")
     }
     return project
   }

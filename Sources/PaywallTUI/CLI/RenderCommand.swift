@@ -15,6 +15,11 @@ struct RenderCommand: CLICommand {
       .option("size", "size", "Screen size, WIDTHxHEIGHT (default 80x24)."),
       .option("select", "slot", "Slot to show as selected."),
       .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never."),
+    ],
+    examples: [
+      "paywall-tui render paywalls/plans.json --size 40x12         # a narrow terminal",
+      "paywall-tui render paywalls --paywall winback --select secondary",
+      "paywall-tui render paywalls/onboarding.json --catalog paywalls/acme.storekit --override primary=com.acme.pro.weekly --color always",
     ]
   )
 

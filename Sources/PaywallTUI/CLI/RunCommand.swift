@@ -7,7 +7,13 @@ struct RunCommand: CLICommand {
     abstract: "Open a project or paywall in the terminal (default: the bundled demo).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
-    options: ProjectOptions.options + SessionOptions.options
+    options: ProjectOptions.options + SessionOptions.options,
+    examples: [
+      "paywall-tui                                                  # the bundled demo",
+      "paywall-tui run paywalls --controller ask                    # you pick each purchase's result",
+      "paywall-tui paywalls --home                                  # start on the home screen's placements",
+      "paywall-tui paywalls --start pro=gracePeriod --time-rate day=10s   # a subscriber whose card just failed",
+    ]
   )
 
   var path: String?
@@ -30,8 +36,11 @@ struct RunCommand: CLICommand {
       let shown = path.count > UntrustedText.excerptLimit ? "PATH" : path
       throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
     }
-    // Independent of the project, so it runs while the project loads: ncurses opens on the
-    // terminal thread.
+    // Independent of the project, so the terminal thread gets ready while the project loads; it
+    // takes the terminal (ncurses' modes and first output) only at `open`, once the project has
+    // loaded and the session is built. Until then the terminal is as the shell left it, so the
+    // diagnostics of a project that does not load, and the warnings of one that does, print as
+    // clean lines on stderr.
     let inbox = AppInbox()
     let terminal = CursesTerminal { inbox.send($0.message) }
     do {
@@ -41,23 +50,26 @@ struct RunCommand: CLICommand {
     }
     let app: AppSession
     let eventFile: EventFile?
+    let loaded: Project
     do {
-      let loaded = try project.load(path)
+      loaded = try project.load(path)
       PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
                                 clock: LiveTimeSource(), inbox: inbox, animates: true) { event in eventFile?.writeOrRecord(event) }
     } catch {
-      // Gives the terminal back without running the app.
-      try? terminal.waitUntilStarted()
+      // Ends the terminal thread before it touched the terminal.
       terminal.stop()
       throw error
     }
+    terminal.open()
     defer { app.command?.stop() }
     // Every way out waits for the state files being written (the new user's id, kept after the
     // first frame): a process that ends during a write leaves its temporary file behind.
     defer { app.runtime.flushState() }
-    for warning in app.warnings { app.runtime.send(.notice(warning)) }
+    // The project's warnings were printed on stderr before the screen opened; the screen hides
+    // them, so they are in the status bar and the log too.
+    for warning in loaded.warnings.map(\.description) + app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
     let ending: InteractiveLoop.Ending

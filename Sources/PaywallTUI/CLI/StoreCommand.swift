@@ -8,7 +8,7 @@ struct StoreCommand: CLICommand {
     name: "store",
     abstract: "Print the simulated store's ledger and the state derived from it, as a table or JSON.",
     discussion: """
-      The state is derived at the store's clock when the ledger was last written (or --at), with the rules \\
+      The state is derived at the store's clock when the ledger was last written (or --at), with the rules \
       the last session ran with, exactly as the next session would see it.
       """,
     positionals: [PositionalSpec(name: "path", help: "The project whose state directory holds the ledger.", count: .one)],
@@ -17,6 +17,10 @@ struct StoreCommand: CLICommand {
       .option("catalog", "file", "Catalog for a single paywall file (.json or .storekit)."),
       .flag("json", "Print JSON instead of tables."),
       .option("at", "date", "Derive the state at this time: now, 2026-03-01 or 2026-03-01T12:00:00Z (default: the store's clock)."),
+    ],
+    examples: [
+      "paywall-tui store paywalls --state-dir /tmp/qa              # the ledger a run or play session left there",
+      "paywall-tui store paywalls --state-dir /tmp/qa --at 2026-06-01 --json",
     ]
   )
 

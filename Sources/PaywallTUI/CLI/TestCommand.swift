@@ -15,13 +15,6 @@ struct TestCommand: CLICommand {
       in a private temporary state directory removed afterwards, with its paths relative to the current \
       directory. One line per scenario, in path order, then '31 passed, 0 failed (2.3 s)' and each failure's \
       message under its name. Exit 0 when all pass, 1 when any fails, 2 for a usage error.
-
-      EXAMPLES:
-        paywall-tui test                                 every scenario under scenarios/
-        paywall-tui test scenarios/refund.play           one scenario
-        paywall-tui test --filter 'purchase|restore'     those whose path (below the PATH) matches
-        paywall-tui test --shard 2/4 --junit junit.xml   the second of four CI machines' shares, as JUnit XML
-        paywall-tui test --list --filter sdk-            what would run
       """,
     positionals: [PositionalSpec(name: "path", help: "Scenario files or directories, searched recursively for *.play (default: scenarios).", count: .zeroOrMore)],
     options: [
@@ -31,6 +24,13 @@ struct TestCommand: CLICommand {
       .option("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s)."),
       .option("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically)."),
       .flag("list", "Print the scenarios that would run, one a line, and run nothing."),
+    ],
+    examples: [
+      "paywall-tui test                                 # every scenario under scenarios/",
+      "paywall-tui test scenarios/refund.play           # one scenario",
+      "paywall-tui test --filter 'purchase|restore'     # those whose path (below the PATH) matches",
+      "paywall-tui test --shard 2/4 --junit junit.xml   # the second of four CI machines' shares, as JUnit XML",
+      "paywall-tui test --list --filter sdk-            # what would run",
     ]
   )
 

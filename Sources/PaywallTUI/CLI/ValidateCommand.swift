@@ -18,7 +18,14 @@ struct ValidateCommand: CLICommand {
     options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
               .option("format", "text|json|github", "How to print the problems (default: text)."),
               .flag("json", "The same as --format json."),
-              .flag("strict", "Warnings fail too (exit 1).")]
+              .flag("strict", "Warnings fail too (exit 1).")],
+    examples: [
+      "paywall-tui validate paywalls                                # a project: app.json, its catalog and paywalls",
+      "paywall-tui validate paywalls/plans.json --catalog paywalls/acme.storekit",
+      "paywall-tui validate paywalls/catalog.json paywalls/acme.storekit",
+      "paywall-tui validate paywalls --format github                # GitHub Actions annotations on the pull request",
+      "paywall-tui validate paywalls --json | jq '.diagnostics[]'   # one JSON document",
+    ]
   )
 
   /// How `validate` prints what it found.
@@ -63,7 +70,10 @@ struct ValidateCommand: CLICommand {
       }
       results.append(checked)
     }
-    let errors = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count }
+    // Errors of their own, and errors that follow from one (a reference to a file that failed).
+    let failed = results.flatMap { $0.diagnostics.filter { $0.severity == .error } }
+    let errors = failed.filter { !$0.isConsequence }.count
+    let consequences = failed.count - errors
     switch chosen {
     case .text:
       for result in results {
@@ -76,10 +86,11 @@ struct ValidateCommand: CLICommand {
     case .json:
       try Console.out(Self.document(results, errors: errors).text)
     }
-    if errors > 0 {
-      throw CLIFailure.invalid(chosen == .json ? "" : "\(errors) error\(errors == 1 ? "" : "s") found")
+    if errors + consequences > 0 {
+      let following = consequences == 0 ? "" : " (\(consequences) more follow\(consequences == 1 ? "s" : "") from \(errors == 1 ? "it" : "them"))"
+      throw CLIFailure.invalid(chosen == .json ? "" : "\(errors) error\(errors == 1 ? "" : "s") found\(following)")
     }
-    let warnings = results.reduce(0) { $0 + $1.diagnostics.count } - errors
+    let warnings = results.reduce(0) { $0 + $1.diagnostics.count } - failed.count
     if strict && warnings > 0 {
       throw CLIFailure.invalid(chosen == .json ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s") found (--strict)")
     }
@@ -104,7 +115,8 @@ struct ValidateCommand: CLICommand {
     return chosen
   }
 
-  /// `{"ok": false, "errors": 1, "warnings": 0, "paths": [...], "diagnostics": [...]}`.
+  /// `{"ok": false, "errors": 1, "consequences": 2, "warnings": 0, "paths": [...], "diagnostics": [...]}`:
+  /// `errors` counts causes; `consequences` the errors that only follow from one.
   static func document(_ results: [Checked], errors: Int) -> JSONOutput {
     let all = results.flatMap(\.diagnostics)
     let paths: [JSONOutput] = results.map { result in
@@ -114,10 +126,12 @@ struct ValidateCommand: CLICommand {
       }
       return .object(members)
     }
+    let failed = all.filter { $0.severity == .error }.count
     return .object([
-      ("ok", .bool(errors == 0)),
+      ("ok", .bool(failed == 0)),
       ("errors", .number(String(errors))),
-      ("warnings", .number(String(all.count - errors))),
+      ("consequences", .number(String(failed - errors))),
+      ("warnings", .number(String(all.count - failed))),
       ("paths", .array(paths)),
       ("diagnostics", .array(all.map(diagnosticJSON))),
     ])
@@ -132,6 +146,7 @@ struct ValidateCommand: CLICommand {
       ("severity", .string(diagnostic.severity.rawValue)),
       ("message", .string(diagnostic.message)),
       ("fix", Suggestions.suggestion(in: diagnostic.message).map(JSONOutput.string) ?? .null),
+      ("consequence", .bool(diagnostic.isConsequence)),
     ])
   }
 

@@ -25,10 +25,15 @@ struct PlayCommand: CLICommand {
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .one)],
     options: [
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
-      .option("script", "file", "A scenario script (see README: press, advance, status, expect…); - reads it from stdin."),
+      .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
       .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
-    ] + ProjectOptions.options + SessionOptions.options
+    ] + ProjectOptions.options + SessionOptions.options,
+    examples: [
+      "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
+      "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
+      "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
+    ]
   )
 
   var path: String
@@ -109,8 +114,9 @@ struct PlayCommand: CLICommand {
         let bytes = try SourceFile.readStandardInput()
         return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: "<stdin>")
       case (nil, let file?):
-        // A regular file only: a named pipe or a device is refused at once, never waited on.
-        let bytes = try SourceFile.read(path: file)
+        // A file, or a pipe read to its end (`/dev/stdin` in a pipeline, `<(…)`); other devices
+        // are refused at once, never waited on.
+        let bytes = try SourceFile.read(path: file, allowingStreams: true)
         return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
       case (nil, nil): return PlayScript(file: "(none)", steps: [])
       case (.some, .some): throw CLIFailure.usage("give --keys or --script, not both")

@@ -50,8 +50,10 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     try waitUntilStarted()
   }
 
-  /// Starts opening the terminal on its own thread and returns at once, so the caller can load
-  /// while ncurses starts; `waitUntilStarted` reports how it went.
+  /// Starts the terminal thread and returns at once, so the caller can load while the thread gets
+  /// ready; the thread takes the terminal only at `open` (or `waitUntilStarted`). Until then
+  /// nothing is written to the terminal and its modes are untouched: a project that fails to load
+  /// prints its diagnostics to a terminal as the shell left it, and `stop` ends the thread.
   func begin() throws(TerminalUnavailable) {
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       throw TerminalUnavailable(description: "stdin and stdout must be a terminal for the interactive mode; use 'paywall-tui render PATH' to print a paywall or 'paywall-tui play PATH --keys \"…\"' to script one")
@@ -67,8 +69,16 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     isRunning = true
   }
 
-  /// Waits for the thread `begin` started to have the terminal open (once; later calls return).
+  /// Lets the thread `begin` started take the terminal (newterm, modes, the first output), once
+  /// the caller knows it has something to show. Returns at once; `waitUntilStarted` says how it went.
+  func open() {
+    release(opening: true)
+  }
+
+  /// Opens the terminal if `open` was not called, and waits for the thread `begin` started to have
+  /// it open (once; later calls return).
   func waitUntilStarted() throws(TerminalUnavailable) {
+    open()
     if !hasStarted {
       started.wait()
       hasStarted = true
@@ -77,6 +87,23 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   }
 
   private var hasStarted = false
+
+  /// Whether the thread may take the terminal: nil while it waits at the gate, false when it is
+  /// to end without touching the terminal (`stop` before `open`).
+  private let opening = Mutex<Bool?>(nil)
+  private let gate = DispatchSemaphore(value: 0)
+
+  /// Opens the gate once, for `open` (true) or `stop` (false); a later call changes nothing.
+  @discardableResult
+  private func release(opening value: Bool) -> Bool {
+    let decided = opening.withLock { opening -> Bool in
+      if let opening { return opening }
+      opening = value
+      gate.signal()
+      return value
+    }
+    return decided
+  }
 
   /// Shows `frame` as soon as the terminal thread gets to it; a newer frame replaces an unshown one.
   func present(_ frame: Frame) {
@@ -101,7 +128,8 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
       return mailbox.stopping
     }
     guard !already, isRunning else { return }
-    wake(UInt8(ascii: "Q"))
+    // Never opened: the thread ends at the gate, having written nothing.
+    if release(opening: false) { wake(UInt8(ascii: "Q")) }
     finished.wait()
   }
 
@@ -120,6 +148,15 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // paint a quarter of a millisecond.
     setlocale(LC_CTYPE, "")
     if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    // Nothing above touches the terminal; everything below does. The caller opens the gate once
+    // the project has loaded, or ends the thread here when it did not.
+    gate.wait()
+    guard opening.withLock({ $0 }) == true else {
+      startError = TerminalUnavailable(description: "the terminal was given back before it opened")
+      started.signal()
+      finished.signal()
+      return
+    }
     _ = tg_save_terminal(STDIN_FILENO)
     // newterm, unlike initscr, returns NULL on an unknown TERM instead of exiting.
     let term = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
