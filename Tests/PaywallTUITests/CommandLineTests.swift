@@ -88,6 +88,15 @@ struct CommandLineTests {
     #expect(result.stderr.contains("3 errors found"))
   }
 
+  /// Issue 17 (polish): "has 1 problem; fix them".
+  @Test func oneProblemIsSingular() throws {
+    let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
+    let result = try Self.run(["render", dir + "/bad.json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("has 1 problem; fix it or run"), "\(result.stderr)")
+    #expect(!result.stderr.contains("fix them"))
+  }
+
   @Test func malformedJSONGivesTheSyntaxErrorPosition() throws {
     let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
     let result = try Self.run(["validate", dir + "/bad.json"])

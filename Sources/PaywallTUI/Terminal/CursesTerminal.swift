@@ -261,6 +261,10 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     case pw_key_btab(): return .backTab
     case KEY_ENTER: return .enter
     case KEY_BACKSPACE: return .backspace
+    case KEY_PPAGE: return .pageUp
+    case KEY_NPAGE: return .pageDown
+    case KEY_HOME: return .home
+    case KEY_END: return .end
     case pw_key_mouse():
       var event = MEVENT()
       guard getmouse(&event) == pw_ok() else { return nil }
