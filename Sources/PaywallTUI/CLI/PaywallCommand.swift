@@ -137,7 +137,7 @@ struct ProjectOptions {
       try Console.error(diagnostic.description)
     }
     guard let project = result.project else {
-      throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "" : "s"); fix them or run 'paywall-tui validate \(path)'")
+      throw CLIFailure.invalid("error: \(path) has \(result.errors.count) problem\(result.errors.count == 1 ? "; fix it" : "s; fix them") or run 'paywall-tui validate \(path)'")
     }
     return project
   }
