@@ -143,6 +143,13 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     output = tg_batch_open(STDOUT_FILENO)
     batch {
       keypad(window, true)
+      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
+      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
+      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
+                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
+      where key_defined(sequence) == 0 {
+        define_key(sequence, code)
+      }
       curs_set(0)
       colors = ColorScheme.make()
       mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
