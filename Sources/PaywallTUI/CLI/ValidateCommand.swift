@@ -31,7 +31,7 @@ struct ValidateCommand: CLICommand {
         for diagnostic in PaywallReader.validationAdvice(for: project) {
           try Console.out(diagnostic.description)
         }
-        checked.append("\(path): \(project.paywalls.count) paywall\(project.paywalls.count == 1 ? "" : "s"), \(project.catalog.products.count) products")
+        checked.append("\(path): \(project.paywalls.count) paywall\(project.paywalls.count == 1 ? "" : "s"), \(project.catalog.products.count) product\(project.catalog.products.count == 1 ? "" : "s")")
       }
     }
     if errors > 0 {
