@@ -105,7 +105,7 @@ enum KeyMap {
   ]
 
   /// The keys that scroll, as a footer names them.
-  static let scrollHint = "↑↓ pgup pgdn scroll"
+  static let scrollHint = "↑↓ pgup pgdn"
 
   /// Close the full-screen log.
   static let closeFullLog: [Key] = [.escape, .character("q"), .character("L"), .enter]

@@ -265,7 +265,7 @@ enum AppView {
       frame.put(row, x: 1, y: 1 + i, style: row.hasPrefix("!") ? .accent : .plain, limit: frame.width - 2)
     }
     if rows.isEmpty { frame.put("no events yet", x: 1, y: 1, style: .muted) }
-    frame.put(TextLayout.truncate("\(KeyMap.scrollHint) · home end · esc or q closes", width: frame.width - 2), x: 1,
+    frame.put(TextLayout.truncate("\(KeyMap.scrollHint) home end · esc q closes", width: frame.width - 2), x: 1,
               y: frame.height - 1, style: .muted)
   }
 
@@ -340,22 +340,29 @@ enum AppView {
 
   static var helpLines: [(String, String)] { KeyMap.helpLines }
 
-  static let helpFooter = "\(KeyMap.scrollHint) · any other key closes"
+  static let helpFooter = "\(KeyMap.scrollHint) · other keys close"
 
-  static var helpContent: [Overlay.Line] {
+  /// The help's lines for a terminal `width` wide: keys in a column beside their text, or, when
+  /// that column would leave the text too narrow, each key above its text.
+  static func helpContent(width: Int) -> [Overlay.Line] {
     let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
-    return helpLines.map { key, text -> [(String, CellStyle)] in
+    let inner = min(width - 2, 70) - 4
+    if inner - keyWidth - 2 < 30 {
+      return helpLines.flatMap { key, text -> [Overlay.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
+    }
+    return helpLines.map { key, text -> Overlay.Line in
       [(key + String(repeating: " ", count: keyWidth - DisplayWidth.of(key) + 2), .accent), (text, .plain)]
     }
   }
 
   /// How far the help scrolls in a terminal of `size`.
   static func helpScrollLimit(size: Size) -> Int {
-    Overlay.scrollLimit(title: "Keys", lines: helpContent, footer: helpFooter, in: size, preferredWidth: 70)
+    Overlay.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
   }
 
   static func drawHelp(scroll: Int = 0, into frame: inout Frame) {
-    Overlay.box(title: "Keys", lines: helpContent, footer: helpFooter, into: &frame, preferredWidth: 70, scroll: scroll)
+    Overlay.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
+                scroll: scroll)
   }
 }
 
