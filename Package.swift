@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// On Linux ncursesw's headers and libraries are on the default paths, and all pkg-config would add
+// are `-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`, flags SwiftPM refuses with a warning on every build
+// and run ("prohibited flag(s)"); `Sources/CNCurses/shim.h` defines what curses.h needs instead.
+// Homebrew's ncurses is keg-only: there pkg-config gives the paths.
+#if os(Linux)
+let ncursesPkgConfig: String? = nil
+#else
+let ncursesPkgConfig: String? = "ncursesw"
+#endif
+
 let package = Package(
   name: "paywall-tui",
   platforms: [.macOS(.v15)],
@@ -12,7 +22,7 @@ let package = Package(
   targets: [
     .systemLibrary(
       name: "CNCurses",
-      pkgConfig: "ncursesw",
+      pkgConfig: ncursesPkgConfig,
       providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
     ),
     .target(name: "CTerminalGuard"),

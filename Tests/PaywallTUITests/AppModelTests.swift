@@ -192,10 +192,31 @@ struct AppModelTests {
 
   @Test func noticesAreLoggedAndOnlyControllerProblemsAreEvents() throws {
     var state = try Self.opened()
-    #expect(AppModel.update(&state, .notice("clock advanced 1 day")).isEmpty)
+    #expect(AppModel.update(&state, .notice("clock advanced 1 day")).filter(\.asksTheWorld).isEmpty)
     #expect(state.notice == "clock advanced 1 day" && state.log.last == "! clock advanced 1 day")
     let problem = AppModel.update(&state, .controllerProblem("the controller command exited with status 3"))
     #expect(Self.events(problem) == ["controller_error"])
+  }
+
+  /// Issue 17 (polish): a notice in the status bar never cleared. Each one asks for one timer
+  /// (nothing ticks while no notice shows); when it fires, the notice it was set for goes (a newer
+  /// one stays); it stays in the log.
+  @Test func aNoticeClearsWhenItsTimerFires() throws {
+    var state = try Self.opened()
+    let effects = AppModel.update(&state, .notice("the next purchase fails: Card declined"))
+    let timers = effects.compactMap { if case .expireNotice(let id, let after) = $0 { (id, after) } else { nil } }
+    #expect(timers.count == 1 && (timers.first?.1 ?? 0) >= 3, "\(effects)")
+    let first = try #require(timers.first).0
+    let second = AppModel.update(&state, .notice("latency off")).compactMap { if case .expireNotice(let id, _) = $0 { id } else { nil } }
+    _ = AppModel.update(&state, .noticeExpired(id: first))
+    #expect(state.notice == "latency off", "an older timer leaves a newer notice")
+    _ = AppModel.update(&state, .noticeExpired(id: try #require(second.first)))
+    #expect(state.notice == nil)
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).lines[23].contains("status:"))
+    #expect(!AppView.render(state, size: Size(width: 80, height: 24)).text.contains("latency off"))
+    #expect(state.log.suffix(2) == ["! the next purchase fails: Card declined", "! latency off"], "the log keeps them")
+    #expect(AppModel.update(&state, .key(.character("2"))).allSatisfy { if case .expireNotice = $0 { false } else { true } },
+            "no notice, no timer")
   }
 
   /// The SDK drops a placement named like a built-in event with no callback

@@ -99,6 +99,25 @@ struct CommandLineTests {
     #expect(result.stderr.contains("3 errors found"))
   }
 
+  /// Issue 17 (polish): "has 1 problem; fix them".
+  @Test func oneProblemIsSingular() throws {
+    let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
+    let result = try Self.run(["render", dir + "/bad.json"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("has 1 problem; fix it or run"), "\(result.stderr)")
+    #expect(!result.stderr.contains("fix them"))
+  }
+
+  /// "1 paywall, 1 products" read as wrong as "has 1 problem; fix them".
+  @Test func oneProductIsSingular() throws {
+    let catalog = #"{"products": [{"id": "com.acme.one", "name": "One", "price": "1.99", "period": "P1M", "entitlements": ["pro"]}]}"#
+    let paywall = #"{"id": "one", "name": "One", "products": {"primary": "com.acme.one"}, "components": [{"type": "products"}, {"type": "button", "label": "Go", "action": "purchase"}, {"type": "button", "label": "Restore", "action": "restore"}, {"type": "button", "label": "Close", "action": "close"}]}"#
+    let dir = try Fixtures.directory(["catalog.json": catalog, "one.json": paywall])
+    let result = try Self.run(["validate", dir + "/one.json"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains(": 1 paywall, 1 product\n"), "\(result.stderr)")
+  }
+
   @Test func malformedJSONGivesTheSyntaxErrorPosition() throws {
     let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
     let result = try Self.run(["validate", dir + "/bad.json"])

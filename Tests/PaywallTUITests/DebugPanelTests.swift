@@ -79,7 +79,7 @@ import PaywallModel
 
     _ = AppModel.update(&state, .key(.character("+")))
     for c in "soon" { _ = AppModel.update(&state, .key(.character(c))) }
-    #expect(AppModel.update(&state, .key(.enter)).isEmpty)
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty)
     #expect(state.notice?.contains("'soon' is not a duration") == true)
     _ = AppModel.update(&state, .key(.escape))
     #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
@@ -94,7 +94,7 @@ import PaywallModel
       _ = AppModel.update(&state, .key(.character("+")))
       for c in typed { _ = AppModel.update(&state, .key(.character(c))) }
       #expect(state.debugInput == typed)
-      #expect(AppModel.update(&state, .key(.enter)).isEmpty, "\(typed) is refused")
+      #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "\(typed) is refused")
       #expect(state.notice == "'\(typed)' is longer than 8035y, the span of dates a ledger holds (1970 to 9999)",
               "\(state.notice ?? "no notice")")
     }
@@ -122,8 +122,31 @@ import PaywallModel
     for key in "+7000y" { runtime.send(.key(.character(key))) }
     runtime.send(.key(.enter))
     await runtime.settle()
-    #expect(runtime.state.notice == "clock advanced 7000y")
+    #expect(runtime.state.notice == "clock advanced 7000 years")
     #expect(store.entries.count == 2 && store.derived.transactionCount > 83_000, "one run of renewals: \(store.derived.transactionCount)")
+  }
+
+  /// Issue 17 (polish): `m` said "clock advanced 730h", then "1M"; the notice spells the unit.
+  @Test func aMonthIsSpelledAsAMonth() async throws {
+    let project = try Fixtures.demoProject()
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let runtime = AppRuntime(state: AppState(project: project), controller: store, statusStore: status, clock: clock,
+                             statusCache: nil, store: store) { _ in }
+    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    await runtime.settle()
+    for key in "dm" { runtime.send(.key(.character(key))) }
+    await runtime.settle()
+    #expect(runtime.state.notice == "clock advanced 1 month")
+    #expect(runtime.state.log.last == "! clock advanced 1 month")
+    for key in "+2M" { runtime.send(.key(.character(key))) }
+    runtime.send(.key(.enter))
+    await runtime.settle()
+    #expect(runtime.state.notice == "clock advanced 2 months")
+    runtime.send(.key(.character("h")))
+    await runtime.settle()
+    #expect(runtime.state.notice == "clock advanced 1 hour")
   }
 
   /// Issue 16, item 9b: `M` and `y` typed after `+` are calendar units, as the store's periods
@@ -140,7 +163,7 @@ import PaywallModel
     }
     _ = AppModel.update(&state, .key(.character("+")))
     for c in "1.5M" { _ = AppModel.update(&state, .key(.character(c))) }
-    #expect(AppModel.update(&state, .key(.enter)).isEmpty)
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty)
     #expect(state.notice == "'1.5M': months (M) and years (y) take whole numbers; use days for the rest (e.g. 45d)")
     let start = SimulatedTimeSource.defaultStart
     #expect(StoreDates.format(ClockDistance.months(1).end(from: start)) == "2026-02-01 00:00:00")
@@ -208,5 +231,12 @@ import PaywallModel
     await runtime.settle()
     #expect(runtime.state.store?.faults == ["next response dropped"])
     #expect(AppView.render(runtime.state, size: Size(width: 80, height: 24)).text.contains("armed       next response dropped"))
+  }
+}
+
+extension AppEffect {
+  /// Whether the effect changes something outside the app (not the notice's own timer).
+  var asksTheWorld: Bool {
+    if case .expireNotice = self { false } else { true }
   }
 }

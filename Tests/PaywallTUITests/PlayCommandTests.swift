@@ -146,6 +146,32 @@ struct PlayCommandTests {
     #expect(lines[3].hasPrefix("\(dir)/bad.play:5:14: error: unknown event 'transaction_compete'; did you mean 'transaction_complete'?"))
   }
 
+  /// Issue 17 (polish): `--keys` errors named column 7 for the first key (the column in the
+  /// "press …" line `--keys` becomes); the column is the key's within the option's value.
+  @Test func keysErrorsNameTheColumnWithinTheKeys() throws {
+    let result = try Self.run(["play", "paywalls", "--keys", "dwn enter"])
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("--keys:1:1: error: unknown key 'dwn'"), "\(result.stderr)")
+    let later = try Self.run(["play", "paywalls", "--keys", "down  nope"])
+    #expect(later.stderr.hasPrefix("--keys:1:7: error: unknown key 'nope'"), "\(later.stderr)")
+  }
+
+  /// Issue 17 (polish): `expect screen "Go Premium"` looked for the quotes too.
+  @Test func expectScreenStripsSurroundingQuotes() throws {
+    let script = try PlayScript.parse("expect screen \"Unlock Acme Pro\"\nexpect no screen \"Go Premium\"\nexpect screen say \"hi\"\n", file: "t.play")
+    let commands = script.steps.map(\.command)
+    guard case .expectScreen(let found) = commands[0], case .expectNoScreen(let absent) = commands[1],
+          case .expectScreen(let inner) = commands[2] else {
+      Issue.record("\(commands)")
+      return
+    }
+    #expect(found == "Unlock Acme Pro" && absent == "Go Premium")
+    #expect(inner == "say \"hi\"", "only quotes around the whole text go")
+    let dir = try Fixtures.directory(["q.play": "expect screen \"Unlock Acme Pro\"\n"])
+    let result = try Self.run(["play", "paywalls", "--script", dir + "/q.play"])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
   /// Issue 14 item 13: a script line or an option of `play` with a 5,000-character token is
   /// quoted as an excerpt in its error or warning. (`--placement LONG` is not here: it is no
   /// error, and the placement is data, in the event lines whole.)

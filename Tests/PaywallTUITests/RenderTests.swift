@@ -168,3 +168,153 @@ struct RenderTests {
     #expect(!text.contains("$4.99/month"))
   }
 }
+
+/// Issue 17 item 6: help, the debug panel and the log in small terminals. Overlays scroll with a
+/// "↓ N more" / "↑ N more" marker on their border; the log scrolls and opens full screen.
+@Suite("Overlays and the log in small terminals")
+struct OverlayScrollTests {
+  static func press(_ keys: [Key], _ state: inout AppState) {
+    for key in keys { _ = AppModel.update(&state, .key(key)) }
+  }
+
+  static func key(_ name: String) throws -> Key { try #require(Key(name: name), "no key named \(name)") }
+
+  /// Whether a row carries a "↓ 12 more" (or "↑") marker.
+  static func marked(_ frame: Frame, _ arrow: String) -> Bool {
+    frame.lines.contains { $0.range(of: "\(arrow) [0-9]+ more", options: .regularExpression) != nil }
+  }
+
+  @Test(arguments: [Size(width: 40, height: 12), Size(width: 50, height: 16)])
+  func helpScrollsWithAMarker(size: Size) throws {
+    var state = try AppModelTests.opened()
+    _ = AppModel.update(&state, .resized(size))
+    Self.press([.character("?")], &state)
+    let first = AppView.render(state, size: size)
+    let last = try #require(KeyMap.helpLines.last).1
+    #expect(!first.text.contains(String(last.prefix(12))), "the last help line is below the box at \(size)")
+    #expect(Self.marked(first, "↓"), "a marker says there is more:\n\(first.text)")
+    Self.press([.down], &state)
+    #expect(state.showsHelp, "↓ scrolls the help, it does not close it")
+    #expect(AppView.render(state, size: size).lines.contains { $0.contains("↑ 1 more") })
+    Self.press(Array(repeating: .down, count: 200), &state)
+    let end = AppView.render(state, size: size)
+    #expect(end.text.contains(String(last.prefix(12))), "scrolled to the end, the last line shows:\n\(end.text)")
+    #expect(!Self.marked(end, "↓"), "no marker below at the end:\n\(end.text)")
+    #expect(Self.marked(end, "↑"))
+    Self.press([try Self.key("home")], &state)
+    #expect(AppView.render(state, size: size).text == first.text, "home goes back to the top")
+    Self.press([try Self.key("pgdn")], &state)
+    #expect(AppView.render(state, size: size).text != first.text, "pgdn scrolls a page")
+    Self.press([.escape], &state)
+    #expect(!state.showsHelp)
+  }
+
+  @Test func theHelpListsTheScrollAndLogKeys() throws {
+    let labels = KeyMap.helpLines.map(\.0).joined(separator: " ")
+    #expect(labels.contains("pgup") && labels.contains("L"), "\(labels)")
+  }
+
+  @Test(arguments: [Size(width: 40, height: 12), Size(width: 50, height: 16)])
+  func theDebugPanelScrollsWithAMarker(size: Size) throws {
+    var state = try AppModelTests.opened()
+    _ = AppModel.update(&state, .resized(size))
+    Self.press([.character("d")], &state)
+    let first = AppView.render(state, size: size)
+    #expect(!first.text.contains("set a user attribute"), "the last topic is below the box at \(size)")
+    #expect(Self.marked(first, "↓"), "\(first.text)")
+    Self.press([try Self.key("end")], &state)
+    let end = AppView.render(state, size: size)
+    #expect(end.text.contains("set a user"), "\(end.text)")
+    #expect(Self.marked(end, "↑"))
+    #expect(state.showsDebug)
+  }
+
+  /// The log pane puts the telling parameters first: at 80 columns the product id is whole.
+  @Test func theLogLinePutsTheProductFirst() throws {
+    var state = try AppModelTests.opened()
+    Self.press([.enter], &state)
+    let line = try #require(state.log.last { $0.hasPrefix("transaction_start") })
+    let product = try #require(line.range(of: "product_id="))
+    let paywall = try #require(line.range(of: "paywall_id="))
+    #expect(product.lowerBound < paywall.lowerBound, "\(line)")
+    _ = AppModel.update(&state, .purchaseFinished(.purchased))
+    Self.press([.character("l")], &state)
+    let text = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(text.contains("transaction_start product_id=com.acme.pro.annual"), "\(text)")
+  }
+
+  @Test func theLogPaneScrollsWithPageKeys() throws {
+    var state = try AppModelTests.opened()
+    for i in 1...20 { _ = AppModel.update(&state, .notice("note \(i)")) }
+    Self.press([.character("l")], &state)
+    let size = Size(width: 80, height: 24)
+    let newest = AppView.render(state, size: size)
+    #expect(newest.text.contains("! note 20") && !newest.text.contains("! note 10\n"))
+    Self.press([try Self.key("pgup")], &state)
+    let back = AppView.render(state, size: size)
+    #expect(back.text.contains("! note 15"), "\(back.text)")
+    #expect(!back.lines[18...22].joined().contains("! note 20"), "the pane's rows: \(back.text)")
+    #expect(back.lines.contains { $0.contains("↓ 5 more") }, "\(back.text)")
+    #expect(state.session != nil, "pgup scrolled the log, nothing else")
+    Self.press([try Self.key("pgdn")], &state)
+    #expect(AppView.render(state, size: size).text.contains("! note 20"))
+  }
+
+  @Test func theFullScreenLogShowsWholeEventsAndCloses() throws {
+    var state = try AppModelTests.opened()
+    let long = "a notice long enough to need more than one row of a forty column terminal, ending here: END"
+    _ = AppModel.update(&state, .notice(long))
+    Self.press([.character("L")], &state)
+    let size = Size(width: 40, height: 12)
+    let text = AppView.render(state, size: size).text
+    #expect(text.contains("END"), "the whole line, wrapped:\n\(text)")
+    #expect(text.contains("Event log"), "\(text)")
+    #expect(state.session != nil)
+    Self.press([.character("q")], &state)
+    #expect(state.session != nil, "q closed the log view, not the paywall")
+    #expect(!AppView.render(state, size: size).text.contains("Event log"))
+  }
+
+  /// The debug panel sits above the log pane, so the events its keys cause stay in sight.
+  @Test func theDebugPanelLeavesTheLogsHeader() throws {
+    var state = try AppModelTests.opened()
+    Self.press([.character("l"), .character("d")], &state)
+    let frame = AppView.render(state, size: Size(width: 80, height: 24))
+    #expect(frame.lines.contains { $0.contains("events (l hides") }, "\(frame.text)")
+    #expect(frame.text.contains("Debug panel (QA)"))
+  }
+}
+
+@Suite("Polish of the interactive app")
+struct PolishRenderTests {
+  /// The savings badge is shown whole or not at all: "Save 5…" read as 5%.
+  @Test(arguments: [Size(width: 30, height: 10), Size(width: 40, height: 12), Size(width: 34, height: 12)])
+  func theBadgeIsNeverCut(size: Size) throws {
+    for id in ["onboarding", "plans"] {
+      let text = PaywallRenderer.render(try Fixtures.screen(Fixtures.demoProject(), paywall: id), size: size).text
+      #expect(!text.contains("Save 5…") && !text.contains("Save …") && !text.contains("Sav…"), "\(id) at \(size):\n\(text)")
+    }
+  }
+
+  /// The focused product is marked as a focused button is: ▸ … ◂.
+  @Test(arguments: [80, 40])
+  func theFocusedProductIsMarkedLikeAButton(width: Int) throws {
+    var screen = try Fixtures.screen(Fixtures.demoProject(), paywall: "onboarding")
+    screen.focus = .products
+    let text = PaywallRenderer.render(screen, size: Size(width: width, height: 24)).text
+    #expect(text.contains("▸ ● Annual ◂"), "\(text)")
+    screen.focus = .button(4)
+    #expect(!PaywallRenderer.render(screen, size: Size(width: width, height: 24)).text.contains("▸ ● Annual"))
+  }
+
+  /// "onboarding: onboarding declined" said the placement's name twice.
+  @Test func theHomeScreenNamesAPlacementAndItsPaywallOnce() throws {
+    var state = AppState(project: try Fixtures.demoProject(), status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
+    #expect(state.session?.paywall.definition.id == "onboarding")
+    _ = AppModel.update(&state, .key(.escape))
+    let text = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(!text.contains("onboarding: onboarding"), "\(text)")
+    #expect(text.contains("onboarding: paywall declined"), "\(text)")
+  }
+}

@@ -205,6 +205,31 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "feature ran: beta_sync")
   }
 
+  /// Issue 17 item 6: at 40x12 the help was cut off with no marker and ↓ closed it. It scrolls
+  /// with the arrows and the page keys of a real terminal, and says how much is below and above.
+  @Test func theHelpScrollsInASmallTerminal() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"), width: 40, height: 12)
+    pane.wait(forText: "Unlock Acme Pro")
+    try pane.send("?")
+    pane.wait(for: "the help with a marker below") { $0.contains("Keys") && $0.range(of: "↓ [0-9]+ more", options: .regularExpression) != nil }
+    try pane.send("Down")
+    pane.wait(forText: "↑ 1 more")
+    try pane.send("NPage")
+    pane.wait(for: "a page further") { $0.range(of: "↑ ([2-9]|[0-9]{2}) more", options: .regularExpression) != nil }
+    try pane.send("End")
+    pane.wait(for: "the end of the help") { screen in
+      screen.contains("scroll to the") && screen.range(of: "↓ [0-9]+ more", options: .regularExpression) == nil
+    }
+    try pane.send("Home")
+    pane.wait(for: "the top again") { $0.range(of: "↑ [0-9]+ more", options: .regularExpression) == nil && $0.contains("select the") }
+    try pane.send("Escape")
+    pane.wait(for: "the help closed, the paywall still up") { !$0.contains("Keys") && $0.contains("Unlock Acme Pro") }
+    try pane.send("q")
+    pane.wait(forText: "Placements")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
   @Test func resizeRelayoutsAndComesBack() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "╭────────────────────╮", within: 10)

@@ -7,8 +7,16 @@ import PaywallModel
 /// with keys from a script.
 enum AppModel {
   /// `now` is the app's clock (the simulated one in `play`): the presenter formats dates with it.
+  /// How long a notice stays in the status bar (wall time; the log keeps it).
+  static let noticeSeconds = 6.0
+
   static func update(_ state: inout AppState, _ message: AppMessage, now: Date) -> [AppEffect] {
+    let noticeBefore = state.noticeID
     var effects = handle(message, &state, now: now)
+    // One timer per notice, and none while no notice shows: an idle app uses no CPU.
+    if state.noticeID != noticeBefore, state.notice != nil, !state.quitRequested {
+      effects.append(.expireNotice(id: state.noticeID, after: noticeSeconds))
+    }
     // Ticks are asked for, one at a time, while something moves: the spinner, or the store's
     // clock in the open debug panel.
     let moving = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
@@ -67,6 +75,9 @@ enum AppModel {
       if state.session?.isBusy == true { state.spinnerFrame &+= 1 }
       if let store, state.showsDebug { state.store = store }
       return []
+    case .noticeExpired(let id):
+      if id == state.noticeID { state.notice = nil }
+      return []
     case .resized(let size):
       state.size = size
       return []
@@ -96,7 +107,7 @@ enum AppModel {
       case .purchase(let product, let slot): out.append(.purchase(product, slot: slot))
       case .restore: out.append(.restore)
       case .emit(let event):
-        state.appendLog(event.description)
+        state.appendLog(EventLine.text(event))
         if event.name == .paywallOpen, let session = state.session {
           state.focus = PaywallScreenState(paywall: session.paywall).focus
         }
@@ -126,7 +137,7 @@ enum AppModel {
   }
 
   static func record(_ effects: [AppEffect], _ state: inout AppState) -> [AppEffect] {
-    for case .emit(let event) in effects { state.appendLog(event.description) }
+    for case .emit(let event) in effects { state.appendLog(EventLine.text(event)) }
     return effects
   }
 
@@ -134,16 +145,47 @@ enum AppModel {
 
   static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
     // A click reaches the paywall or the home screen only: never a dialog, the panel or the help.
-    if case .click = key, state.ask != nil || state.showsDebug || state.showsHelp { return [] }
+    if case .click = key, state.ask != nil || state.showsDebug || state.showsHelp || state.showsFullLog { return [] }
     if state.ask != nil { return AskDialog.handle(key, &state) }
-    if state.showsDebug { return DebugPanel.handle(key, &state, now: now) }
+    let size = state.size
+    if state.showsDebug {
+      if state.debugInput == nil && state.attributeInput == nil, let action = KeyMap.scroll.action(for: key) {
+        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
+                                       limit: AppView.debugScrollLimit(state, size: size))
+        return []
+      }
+      let effects = DebugPanel.handle(key, &state, now: now)
+      if !state.showsDebug { state.overlayScroll = 0 }
+      return effects
+    }
     if state.showsHelp {
+      if let action = KeyMap.scroll.action(for: key) {
+        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6, limit: AppView.helpScrollLimit(size: size))
+        return []
+      }
       state.showsHelp = false
+      state.overlayScroll = 0
+      return []
+    }
+    if state.showsFullLog {
+      if let action = KeyMap.scroll.action(for: key) {
+        let limit = max(0, AppView.fullLogRows(state.log, width: size.width).count - AppView.fullLogVisible(size: size))
+        let top = scrolled(AppView.fullLogTop(state, size: size), action, page: AppView.fullLogVisible(size: size) - 1, limit: limit)
+        state.fullLogTop = top >= limit ? nil : top
+      } else if KeyMap.closeFullLog.contains(key) {
+        state.showsFullLog = false
+        state.fullLogTop = nil
+      }
       return []
     }
     switch KeyMap.global.action(for: key) {
     case .toggleLog?:
       state.showsLog.toggle()
+      state.logScrollBack = 0
+      return []
+    case .openFullLog?:
+      state.showsFullLog = true
+      state.fullLogTop = nil
       return []
     case .openDebug?:
       state.showsDebug = true
@@ -156,6 +198,13 @@ enum AppModel {
       return click(x: x, y: y, &state, now: now)
     case nil:
       break
+    }
+    // The log pane takes the page keys and home/end (↑↓ move the focus on the paywall).
+    if state.showsLog, let action = KeyMap.scroll.action(for: key), action != .lineUp && action != .lineDown {
+      let entries = AppView.logPaneEntries(state, size: size)
+      let limit = max(0, state.log.count - entries)
+      state.logScrollBack = limit - scrolled(limit - min(state.logScrollBack, limit), action, page: entries, limit: limit)
+      return []
     }
     // The alert a call outside a paywall showed sits over everything (the SDK presents it on the
     // top view controller): the paywall's keys wait for it.
@@ -206,6 +255,20 @@ enum AppModel {
     case .close:
       return present(.paywall(.close), &state, now: now)
     }
+  }
+
+  /// A scroll offset (rows from the top) moved by a scroll key, within 0...limit.
+  static func scrolled(_ offset: Int, _ action: KeyMap.Scroll, page: Int, limit: Int) -> Int {
+    let offset = min(offset, limit), page = max(1, page)
+    let next = switch action {
+    case .lineUp: offset - 1
+    case .lineDown: offset + 1
+    case .pageUp: offset - page
+    case .pageDown: offset + page
+    case .top: 0
+    case .bottom: limit
+    }
+    return min(max(0, next), limit)
   }
 
   static func press(button index: Int, _ session: PaywallSession, _ state: inout AppState, now: Date) -> [AppEffect] {

@@ -246,6 +246,12 @@ final class AppRuntime: @unchecked Sendable {
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         return .tick(store: withStore ? runtime.storePanel() : nil)
       }
+    case .expireNotice(let id, let seconds):
+      guard animates else { return }
+      start { _ in
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        return .noticeExpired(id: id)
+      }
     case .quit:
       inbox.finish()
     }
@@ -265,7 +271,7 @@ final class AppRuntime: @unchecked Sendable {
       guard end <= LedgerFile.latestDate else {
         return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
       }
-      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance)", announce: announce)
+      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance.spelledOut)", announce: announce)
     case .advanceToNextEvent:
       guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
       guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }

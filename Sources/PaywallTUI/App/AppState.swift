@@ -23,8 +23,21 @@ struct AppState: Sendable {
   /// The newest events and notices, oldest first, at most `logLimit`.
   private(set) var log: [String] = []
   static let logLimit = 500
-  /// Controller problems and warnings not yet acknowledged, shown in the status bar.
-  var notice: String?
+  /// Controller problems and warnings, shown in the status bar until their timer clears them
+  /// (`AppModel.noticeSeconds`); the log keeps them.
+  var notice: String? {
+    didSet { if notice != nil { noticeID &+= 1 } }
+  }
+  /// Counts the notices set, so a timer clears only the notice it was started for.
+  private(set) var noticeID = 0
+  /// How far the help or the debug panel is scrolled: the first row shown (one is open at a time).
+  var overlayScroll = 0
+  /// How many entries the log pane is scrolled back from the newest; 0: it follows the newest.
+  var logScrollBack = 0
+  /// The full-screen log (`L`).
+  var showsFullLog = false
+  /// The first row the full-screen log shows; nil: it follows the newest.
+  var fullLogTop: Int?
   var spinnerFrame = 0
   /// Asked for a tick that has not come back yet (ticks drive the spinner and the panel's clock).
   var tickPending = false
@@ -53,6 +66,8 @@ struct AppState: Sendable {
   mutating func appendLog(_ line: String) {
     log.append(line)
     if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+    // A pane scrolled back stays on what it shows.
+    if logScrollBack > 0 { logScrollBack = min(logScrollBack + 1, log.count - 1) }
   }
 }
 
@@ -158,6 +173,9 @@ enum AppEffect: Sendable {
   /// Send `.tick` after `seconds` of real time, with the store as it is then (only an animated
   /// front end ticks: `play` has no spinner).
   case tick(after: Double)
+  /// Send `.noticeExpired(id)` after `seconds` of real time (only an animated front end: in `play`
+  /// a notice stays, so a script's screen does not depend on the wall clock).
+  case expireNotice(id: Int, after: Double)
   /// The session is over: the loop stops.
   case quit
 }
@@ -203,6 +221,8 @@ enum AppMessage: Sendable {
   case worldChanged(WorldReport, announce: Bool)
   /// The tick the model asked for; `store` is the store as it is now (nil without one).
   case tick(store: StorePanel?)
+  /// The timer of notice `id` ran out: the status bar lets it go if it still shows it.
+  case noticeExpired(id: Int)
   case resized(Size)
   /// Ctrl-C, SIGTERM, SIGHUP, the terminal closing: leave cleanly.
   case terminate(Termination)

@@ -94,3 +94,21 @@ enum DebugPanel {
     return []
   }
 }
+
+extension ClockDistance {
+  /// "1 month", "2 years", "3 days", "90 minutes": how the notice of an advance names it (`1M`
+  /// and `730h` read as codes, and a calendar month is no fixed number of hours).
+  var spelledOut: String {
+    func count(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+    switch self {
+    case .months(let months):
+      return months > 0 && months % 12 == 0 ? count(months / 12, "year") : count(months, "month")
+    case .seconds(let seconds):
+      for (unit, scale) in [("week", 7.0 * 86_400), ("day", 86_400.0), ("hour", 3600.0), ("minute", 60.0), ("second", 1.0)]
+      where seconds >= scale && (seconds / scale).rounded() == seconds / scale {
+        return count(Int(seconds / scale), unit)
+      }
+      return TimeRate.spell(seconds)
+    }
+  }
+}

@@ -4,8 +4,9 @@ import PaywallModel
 /// The interactive session: the terminal's keys, resizes and signals, the controller's answers and
 /// the status all reach the runtime's inbox; after each batch of messages the screen is drawn again
 /// (the backend sends only what changed). Nothing wakes up while nothing happens: ticks are
-/// effects the model asks for only while a controller works or the debug panel is open, and the
-/// store wakes the loop only when it changes (a renewal at an accelerated time rate does).
+/// effects the model asks for only while a controller works or the debug panel is open, a notice
+/// has one timer that clears it, and the store wakes the loop only when it changes (a renewal at
+/// an accelerated time rate does).
 enum InteractiveLoop {
   /// How the session ended, for the exit code: 0 after `q`, 128 + the signal after one.
   struct Ending {

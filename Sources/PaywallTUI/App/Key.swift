@@ -1,11 +1,14 @@
 /// A key press, decoded from the terminal or named in a `play` script.
 enum Key: Sendable, Hashable, CustomStringConvertible {
   case up, down, left, right, tab, backTab, enter, escape, space, backspace
+  /// Page Up, Page Down, Home and End: they scroll the help, the debug panel and the log.
+  case pageUp, pageDown, home, end
   case character(Character)
   /// A mouse click at a cell.
   case click(x: Int, y: Int)
 
-  /// Parses a script key name: `up down left right tab btab enter esc space backspace`, or one
+  /// Parses a script key name: `up down left right tab btab enter esc space backspace pgup pgdn
+  /// home end`, or one
   /// printable character (`r`, `q`, `?`, `1`).
   init?(name: String) {
     switch name {
@@ -19,6 +22,10 @@ enum Key: Sendable, Hashable, CustomStringConvertible {
     case "esc", "escape": self = .escape
     case "space": self = .space
     case "backspace", "bs": self = .backspace
+    case "pgup", "pageup": self = .pageUp
+    case "pgdn", "pagedown": self = .pageDown
+    case "home": self = .home
+    case "end": self = .end
     default:
       guard name.count == 1, let c = name.first, !c.isWhitespace, c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
         return nil
@@ -27,7 +34,7 @@ enum Key: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  static let names = ["up", "down", "left", "right", "tab", "btab", "enter", "esc", "space", "backspace"]
+  static let names = ["up", "down", "left", "right", "tab", "btab", "enter", "esc", "space", "backspace", "pgup", "pgdn", "home", "end"]
 
   var description: String {
     switch self {
@@ -41,6 +48,10 @@ enum Key: Sendable, Hashable, CustomStringConvertible {
     case .escape: "esc"
     case .space: "space"
     case .backspace: "backspace"
+    case .pageUp: "pgup"
+    case .pageDown: "pgdn"
+    case .home: "home"
+    case .end: "end"
     case .character(let c): String(c)
     case .click(let x, let y): "click(\(x),\(y))"
     }

@@ -56,11 +56,14 @@ extension Array {
 /// The keys of every mode, as data.
 enum KeyMap {
   /// Keys that work over a paywall and on the home screen, unless a dialog or the panel is up.
-  enum Global: Sendable { case toggleLog, openDebug, click, openHelp }
+  enum Global: Sendable { case toggleLog, openFullLog, openDebug, click, openHelp }
   /// A paywall on screen, no alert.
   enum Paywall: Sendable { case selectNumber, selectAdjacent, moveFocus, activate, activateFocused, restore, close }
   /// No paywall: the placements of the project.
   enum Home: Sendable { case move, registerNumber, enter, quit }
+  /// Scrolling what is open: the help, the debug panel and the full-screen log take every one;
+  /// the log pane under a paywall takes the page keys and home/end (↑↓ move the focus there).
+  enum Scroll: Sendable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
   /// The debug panel.
   enum Debug: Sendable {
     case world(DebugAction)
@@ -85,18 +88,34 @@ enum KeyMap {
   ]
 
   static let global: [KeyBinding<Global>] = [
-    KeyBinding("l", "show or hide the event log", .toggleLog),
+    KeyBinding("l", "show or hide the event log pane", .toggleLog),
+    KeyBinding("L", "the event log full screen: whole events, wrapped; esc or q closes it", .openFullLog),
     KeyBinding("d", "debug panel: clock, status, Ask to Buy, refunds, upgrades, billing, faults", .openDebug),
     KeyBinding(.click, "click", "select a product or press a button", .click),
-    KeyBinding("?", "this help; any key closes it", .openHelp),
+    KeyBinding("?", "this help; any key but the scroll keys closes it", .openHelp),
   ]
+
+  static let scroll: [KeyBinding<Scroll>] = [
+    KeyBinding(.keys([.up]), "↑ ↓", "scroll the help, the debug panel or the full-screen log by a line", .lineUp),
+    KeyBinding(.keys([.down]), "↓", nil, .lineDown),
+    KeyBinding(.keys([.pageUp]), "pgup pgdn", "scroll them a page; the event log pane too, when it is shown", .pageUp),
+    KeyBinding(.keys([.pageDown]), "pgdn", nil, .pageDown),
+    KeyBinding(.keys([.home]), "home end", "scroll to the top or the end", .top),
+    KeyBinding(.keys([.end]), "end", nil, .bottom),
+  ]
+
+  /// The keys that scroll, as a footer names them.
+  static let scrollHint = "↑↓ pgup pgdn"
+
+  /// Close the full-screen log.
+  static let closeFullLog: [Key] = [.escape, .character("q"), .character("L"), .enter]
 
   /// Dismiss an alert over the paywall.
   static let alert: [Key] = [.enter, .escape, .space]
 
-  /// The help overlay: the paywall's keys, the home screen's, then the global ones.
+  /// The help overlay: the paywall's keys, the home screen's, the global ones, then scrolling.
   static var helpLines: [(String, String)] {
-    paywall.helpLines() + home.helpLines() + global.helpLines()
+    paywall.helpLines() + home.helpLines() + global.helpLines() + scroll.helpLines()
   }
 
   /// The debug panel's keys by topic, drawn in the panel itself.

@@ -21,7 +21,7 @@ import PaywallModel
 ///     fail purchase|restore ERROR, latency DURATION, drop
 ///                                faults for any controller (ERROR: a StoreKit error name)
 ///     expect event NAME          NAME happened since the last matched `expect event`
-///     expect screen TEXT         TEXT appears on one row of the screen
+///     expect screen TEXT         TEXT appears on one row of the screen ("TEXT" in quotes too)
 ///     expect status STATUS       the status is STATUS (`active` alone: any entitlement)
 ///     expect subscription PRODUCT_ID STATE
 ///                                the store's subscription to it is in STATE (subscribed, trial,
@@ -153,13 +153,30 @@ struct PlayScript: Sendable {
 
   /// `--keys "down down enter"`: one `press` line.
   static func keys(_ text: String) throws(ValidationFailure) -> PlayScript {
-    try parse("press " + text, file: "--keys")
+    let press = "press "
+    do {
+      return try parse(press + text, file: "--keys")
+    } catch {
+      // The columns are the keys' within the option's value, not within the line it becomes.
+      throw ValidationFailure(error.diagnostics.map { diagnostic in
+        var diagnostic = diagnostic
+        diagnostic.location.column = max(1, diagnostic.location.column - press.count)
+        return diagnostic
+      })
+    }
   }
 
   struct LineError: Error {
     var message: String
     /// 0-based column in the trimmed line.
     var column: Int
+  }
+
+  /// `"Go Premium"` → `Go Premium`: the text of `expect screen` may be quoted as a whole (the rest
+  /// of the line is the text either way; quotes inside it stay).
+  static func unquoted(_ text: String) -> String {
+    guard text.count >= 2, text.first == "\"", text.last == "\"" else { return text }
+    return String(text.dropFirst().dropLast())
   }
 
   static func command(_ line: String) throws(LineError) -> Command {
@@ -262,7 +279,7 @@ struct PlayScript: Sendable {
       case "no" where args.count > 1 && args[1] == "screen":
         let text = starts.count > 3 ? String(line.dropFirst(starts[3])) : ""
         guard !text.isEmpty else { throw LineError(message: "'expect no screen' needs the text that must not show", column: 0) }
-        return .expectNoScreen(text)
+        return .expectNoScreen(unquoted(text))
       case "event", "no":
         let negated = what == "no"
         let first = negated ? 2 : 1
@@ -280,7 +297,7 @@ struct PlayScript: Sendable {
         return negated ? .expectNoEvent(event, params: params) : .expectEvent(event, params: params)
       case "screen":
         guard !rest.isEmpty else { throw LineError(message: "'expect screen' needs the text to find", column: 0) }
-        return .expectScreen(rest)
+        return .expectScreen(unquoted(rest))
       case "subscription":
         guard args.count == 3 else {
           throw LineError(message: "'expect subscription' takes a product id and a state, e.g. 'expect subscription com.acme.pro.annual trial'", column: 0)

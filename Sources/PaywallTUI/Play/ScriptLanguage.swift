@@ -18,7 +18,7 @@ enum ScriptLanguage {
 
   static let rows: [Row] = [
     Row(#"`press KEY…`"#,
-        #"keys: `up down left right tab btab enter esc space backspace` or one character (`r`, `q`, `?`, `1`)"#),
+        #"keys: `up down left right tab btab enter esc space backspace pgup pgdn home end` or one character (`r`, `q`, `?`, `1`)"#),
     Row(#"`advance DURATION`"#,
         #"moves the simulated clock: `500ms`, `30s`, `5m`, `2h`, `3d`, `1w`, `1M`, `1y` (calendar months and years, as the store's periods: from 2026-01-01, `1M` reaches 2026-02-01; whole numbers only); at most `8035y` (the dates a ledger holds, 1970 to 9999), and the script's advances together may not pass 9999-12-31 (refused at `FILE:LINE:COL`)"#),
     Row(#"`status unknown\|inactive\|active\|active:ENT,…`"#,
@@ -66,7 +66,7 @@ enum ScriptLanguage {
     Row(#"`expect no event NAME [key=value…]`"#,
         #"no such event since the previous matched `expect event`"#),
     Row(#"`expect screen TEXT` / `expect no screen TEXT`"#,
-        #"TEXT appears / does not appear on one row of the screen"#),
+        #"TEXT appears / does not appear on one row of the screen; TEXT is the rest of the line, and double quotes around all of it are dropped (`expect screen "Go Premium"` looks for `Go Premium`)"#),
     Row(#"`expect status STATUS`"#,
         #"the status is STATUS; `active` alone matches any active status"#),
     Row(#"`expect subscription PRODUCT_ID STATE`"#,

@@ -180,6 +180,13 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     output = tg_batch_open(STDOUT_FILENO)
     batch {
       keypad(window, true)
+      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
+      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
+      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
+                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
+      where key_defined(sequence) == 0 {
+        define_key(sequence, code)
+      }
       curs_set(0)
       colors = ColorScheme.make()
       mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
@@ -298,6 +305,10 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     case pw_key_btab(): return .backTab
     case KEY_ENTER: return .enter
     case KEY_BACKSPACE: return .backspace
+    case KEY_PPAGE: return .pageUp
+    case KEY_NPAGE: return .pageDown
+    case KEY_HOME: return .home
+    case KEY_END: return .end
     case pw_key_mouse():
       var event = MEVENT()
       guard getmouse(&event) == pw_ok() else { return nil }

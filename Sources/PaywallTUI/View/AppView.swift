@@ -33,10 +33,25 @@ enum AppView {
     if let alert = state.presentation.callAlert ?? state.session?.alert {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
+    if state.showsFullLog { drawFullLog(state, into: &frame) }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
-    if state.showsDebug { drawDebug(state, into: &frame) }
-    if state.showsHelp { drawHelp(into: &frame) }
+    if state.showsDebug {
+      // Above the log pane, whose events its keys cause: the pane's header row stays in sight.
+      let area = debugArea(state, size: size)
+      var top = Frame(size: area)
+      top.draw(frame, x: 0, y: 0)
+      drawDebug(state, into: &top)
+      frame.draw(top, x: 0, y: 0)
+    }
+    if state.showsHelp { drawHelp(scroll: state.overlayScroll, into: &frame) }
     return frame
+  }
+
+  /// Where the debug panel goes: the rows above the log pane's header when the pane shows (the box
+  /// leaves an area's last row free: there, the header), else all of the screen.
+  static func debugArea(_ state: AppState, size: Size) -> Size {
+    guard state.showsLog, !state.showsFullLog else { return size }
+    return paywallSize(state, size: size)
   }
 
   /// The paywall as drawn for `state`; clicks are hit-tested against the same layout.
@@ -54,7 +69,24 @@ enum AppView {
   }
 
   static func drawDebug(_ state: AppState, into frame: inout Frame) {
-    let width = min(frame.width - 2, 78)
+    let content = debugContent(state, width: min(frame.width - 2, 78))
+    // Typing a duration or an attribute: the prompt, last in the box, shows.
+    let typing = state.debugInput != nil || state.attributeInput != nil
+    Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
+                scroll: typing ? Int.max : state.overlayScroll)
+  }
+
+  static let debugTitle = "Debug panel (QA)"
+
+  /// How far the debug panel scrolls in a terminal of `size`.
+  static func debugScrollLimit(_ state: AppState, size: Size) -> Int {
+    let area = debugArea(state, size: size)
+    let content = debugContent(state, width: min(area.width - 2, 78))
+    return Overlay.scrollLimit(title: debugTitle, lines: content.lines, footer: content.footer, in: area, preferredWidth: content.width)
+  }
+
+  /// The panel's lines and footer for a box `width` columns wide.
+  static func debugContent(_ state: AppState, width: Int) -> (lines: [Overlay.Line], footer: String, width: Int) {
     let topicWidth = 11
     // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
     // last piece, and these lines are many pieces).
@@ -93,7 +125,7 @@ enum AppView {
       if !store.faults.isEmpty { lines.append([("armed       ", .muted), (store.faults.joined(separator: " · "), .plain)]) }
     }
     if let notice = state.notice { lines.append([("last        ", .muted), (notice, .plain)]) }
-    var footer = "d / esc closes"
+    var footer = "d / esc closes · \(KeyMap.scrollHint)"
     if !state.userAttributes.isEmpty {
       let attributes = state.userAttributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
       lines.append([("user        ", .muted), (attributes, .plain)])
@@ -106,7 +138,7 @@ enum AppView {
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
       footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
     }
-    Overlay.box(title: "Debug panel (QA)", lines: lines, footer: footer, into: &frame, preferredWidth: width)
+    return (lines, footer, width)
   }
 
   static func activity(_ state: AppState, _ session: PaywallSession) -> String? {
@@ -170,14 +202,71 @@ enum AppView {
     return frame
   }
 
+  /// How many entries the log pane shows in a terminal of `size` (its rows less the header).
+  static func logPaneEntries(_ state: AppState, size: Size) -> Int {
+    max(1, size.height - paywallSize(state, size: size).height - 1)
+  }
+
   static func drawLog(_ state: AppState, into frame: inout Frame, top: Int, rows: Int) {
     frame.fill("─", x: 0, y: top, count: frame.width, style: .border)
-    frame.put(" events (l hides) ", x: 2, y: top, style: .muted)
-    let shown = state.log.suffix(rows - 1)
+    frame.put(" events (l hides · pgup pgdn · L full) ", x: 2, y: top, style: .muted, limit: frame.width - 4)
+    let entries = rows - 1
+    let back = min(state.logScrollBack, max(0, state.log.count - entries))
+    let end = state.log.count - back
+    let shown = state.log[max(0, end - entries)..<end]
+    let above = max(0, end - entries)
+    let marks = [above > 0 ? "↑ \(above) more" : nil, back > 0 ? "↓ \(back) more" : nil].compactMap { $0 }.joined(separator: " · ")
+    if !marks.isEmpty {
+      let mark = " \(marks) "
+      frame.put(mark, x: frame.width - 2 - DisplayWidth.of(mark), y: top, style: .accent)
+    }
     for (i, line) in shown.enumerated() {
       frame.fill(" ", x: 0, y: top + 1 + i, count: frame.width, style: .plain)
       frame.put(TextLayout.truncate(line, width: frame.width - 2), x: 1, y: top + 1 + i, style: .muted)
     }
+  }
+
+  /// The log as the full-screen view shows it: every entry whole, wrapped to `width`, its
+  /// continuation rows indented.
+  static func fullLogRows(_ log: [String], width: Int) -> [String] {
+    log.flatMap { line -> [String] in
+      let rows = TextLayout.wrap(line, width: max(8, width - 2))
+      guard let first = rows.first else { return [""] }
+      let rest = rows.dropFirst().joined(separator: " ")
+      return [first] + (rest.isEmpty ? [] : TextLayout.wrap(rest, width: max(8, width - 4)).map { "  " + $0 })
+    }
+  }
+
+  /// Rows of the full-screen log between its header and its footer.
+  static func fullLogVisible(size: Size) -> Int { max(1, size.height - 2) }
+
+  /// The first row the full-screen log shows: `fullLogTop`, or the end when it follows the newest.
+  static func fullLogTop(_ state: AppState, size: Size) -> Int {
+    let limit = max(0, fullLogRows(state.log, width: size.width).count - fullLogVisible(size: size))
+    return min(state.fullLogTop ?? limit, limit)
+  }
+
+  /// `L`: the whole log over the whole screen, each event whole.
+  static func drawFullLog(_ state: AppState, into frame: inout Frame) {
+    let size = Size(width: frame.width, height: frame.height)
+    let rows = fullLogRows(state.log, width: size.width)
+    let visible = fullLogVisible(size: size)
+    let top = fullLogTop(state, size: size)
+    for y in 0..<frame.height { frame.fill(" ", x: 0, y: y, count: frame.width, style: .plain) }
+    frame.fill("─", x: 0, y: 0, count: frame.width, style: .border)
+    frame.put(" Event log (\(state.log.count)) ", x: 1, y: 0, style: .title)
+    let below = max(0, rows.count - top - visible)
+    let marks = [top > 0 ? "↑ \(top) more" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
+    if !marks.isEmpty {
+      let mark = " \(marks) "
+      frame.put(mark, x: max(0, frame.width - 1 - DisplayWidth.of(mark)), y: 0, style: .accent)
+    }
+    for (i, row) in rows.dropFirst(top).prefix(visible).enumerated() {
+      frame.put(row, x: 1, y: 1 + i, style: row.hasPrefix("!") ? .accent : .plain, limit: frame.width - 2)
+    }
+    if rows.isEmpty { frame.put("no events yet", x: 1, y: 1, style: .muted) }
+    frame.put(TextLayout.truncate("\(KeyMap.scrollHint) home end · esc q closes", width: frame.width - 2), x: 1,
+              y: frame.height - 1, style: .muted)
   }
 
   static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
@@ -223,12 +312,18 @@ enum AppView {
     case .skipped(let reason):
       return ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
     case .presented(let paywallID):
-      return ["\(placement): presented \(paywallID)"]
+      return ["\(placement): presented \(paywallName(paywallID, placement: placement))"]
     case .dismissed(let paywallID, let result, let gating, let forNextPaywall, let featureRan):
-      let first = "\(placement): \(paywallID) \(result)\(forNextPaywall ? " (for the next paywall)" : "")"
+      let first = "\(placement): \(paywallName(paywallID, placement: placement)) \(result)\(forNextPaywall ? " (for the next paywall)" : "")"
       if featureRan { return [first, "feature ran: \(placement)"] }
       return [first, "feature did not run" + (forNextPaywall ? " (closed for the next paywall)" : " (\(gating == .gated ? "gated" : "non-gated"))")]
     }
+  }
+
+  /// A paywall as the home screen names it after its placement: "paywall" when the two share a
+  /// name ("onboarding: paywall declined", not "onboarding: onboarding declined").
+  static func paywallName(_ paywallID: String, placement: String) -> String {
+    paywallID == placement ? "paywall" : paywallID
   }
 
   /// What the status bar says when a registration gets somewhere the tester should hear of at once.
@@ -245,12 +340,29 @@ enum AppView {
 
   static var helpLines: [(String, String)] { KeyMap.helpLines }
 
-  static func drawHelp(into frame: inout Frame) {
+  static let helpFooter = "\(KeyMap.scrollHint) · other keys close"
+
+  /// The help's lines for a terminal `width` wide: keys in a column beside their text, or, when
+  /// that column would leave the text too narrow, each key above its text.
+  static func helpContent(width: Int) -> [Overlay.Line] {
     let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
-    let lines = helpLines.map { key, text -> [(String, CellStyle)] in
+    let inner = min(width - 2, 70) - 4
+    if inner - keyWidth - 2 < 30 {
+      return helpLines.flatMap { key, text -> [Overlay.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
+    }
+    return helpLines.map { key, text -> Overlay.Line in
       [(key + String(repeating: " ", count: keyWidth - DisplayWidth.of(key) + 2), .accent), (text, .plain)]
     }
-    Overlay.box(title: "Keys", lines: lines, footer: "any key closes", into: &frame, preferredWidth: 70)
+  }
+
+  /// How far the help scrolls in a terminal of `size`.
+  static func helpScrollLimit(size: Size) -> Int {
+    Overlay.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
+  }
+
+  static func drawHelp(scroll: Int = 0, into frame: inout Frame) {
+    Overlay.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
+                scroll: scroll)
   }
 }
 

@@ -51,6 +51,14 @@ struct ProductCard {
     }
   }
 
+  /// "● Annual", or "▸ ● Annual ◂" with the focus (as a focused button is marked), cut to `width`
+  /// with the focus marks kept.
+  func name(width: Int) -> String {
+    let plain = "\(radio) \(item.displayName)"
+    guard focused else { return TextLayout.truncate(plain, width: width) }
+    return "▸ " + TextLayout.truncate(plain, width: max(1, width - 4)) + " ◂"
+  }
+
   func draw(width: Int) -> Frame {
     var frame = Frame(width: width, height: Self.height)
     // The border is the same for every card: the selection is the radio and the highlighted name,
@@ -68,12 +76,13 @@ struct ProductCard {
       frame.put(String(v), x: 0, y: row, style: border)
       frame.put(String(v), x: width - 1, y: row, style: border)
     }
-    if let badge {
-      frame.put(" " + TextLayout.truncate(badge, width: width - 6) + " ", x: 2, y: 0, style: .badge)
+    // A badge shows whole or not at all: "Save 5…" would read as 5%.
+    if let badge, DisplayWidth.of(badge) <= width - 6 {
+      frame.put(" " + badge + " ", x: 2, y: 0, style: .badge)
     }
     let inner = width - 4
     let nameStyle: CellStyle = focused ? .focusedButton : (selected ? .selected : .plain)
-    frame.put(TextLayout.truncate("\(radio) \(item.displayName)", width: inner), x: 2, y: 1, style: nameStyle)
+    frame.put(name(width: inner), x: 2, y: 1, style: nameStyle)
     frame.put(TextLayout.truncate(priceText, width: inner), x: 2, y: 2, style: .price)
     frame.put(TextLayout.truncate(detailText, width: inner), x: 2, y: 3, style: .muted)
     frame.put(TextLayout.truncate(offerText, width: inner), x: 2, y: 4, style: .accent)
@@ -83,7 +92,7 @@ struct ProductCard {
   /// A row: "● Annual · 7-day free trial · Save 76%   $59.99/year" when it fits on one line,
   /// else the name and price, then the offer and badge indented below.
   func drawRow(width: Int) -> Frame {
-    let name = "\(radio) \(item.displayName)"
+    let name = name(width: .max)
     let extras = [offerText, badge ?? ""].filter { !$0.isEmpty }
     let nameStyle: CellStyle = focused ? .focusedButton : (selected ? .selected : .plain)
     let price = priceText
@@ -91,7 +100,7 @@ struct ProductCard {
     let oneLine = ([name] + extras).joined(separator: " · ")
     if DisplayWidth.of(oneLine) + 2 + priceWidth <= width || extras.isEmpty {
       var frame = Frame(width: width, height: 1)
-      var x = frame.put(TextLayout.truncate(name, width: max(1, width - priceWidth - 1)), x: 0, y: 0, style: nameStyle)
+      var x = frame.put(self.name(width: max(1, width - priceWidth - 1)), x: 0, y: 0, style: nameStyle)
       for extra in extras {
         x += frame.put(" · ", x: x, y: 0, style: .muted)
         x += frame.put(extra, x: x, y: 0, style: extra == badge ? .badge : .accent)
@@ -100,12 +109,15 @@ struct ProductCard {
       return frame
     }
     var frame = Frame(width: width, height: 2)
-    frame.put(TextLayout.truncate(name, width: max(1, width - priceWidth - 1)), x: 0, y: 0, style: nameStyle)
+    frame.put(self.name(width: max(1, width - priceWidth - 1)), x: 0, y: 0, style: nameStyle)
     frame.put(price, x: max(0, width - priceWidth), y: 0, style: .price)
     var x = 2
     for (i, extra) in extras.enumerated() {
+      let isBadge = extra == badge
+      // The badge goes whole or not at all ("Save 5…" reads as 5%).
+      if isBadge && x + (i > 0 ? 3 : 0) + DisplayWidth.of(extra) > width { break }
       if i > 0 { x += frame.put(" · ", x: x, y: 1, style: .muted) }
-      x += frame.put(TextLayout.truncate(extra, width: max(1, width - x)), x: x, y: 1, style: extra == badge ? .badge : .accent)
+      x += frame.put(TextLayout.truncate(extra, width: max(1, width - x)), x: x, y: 1, style: isBadge ? .badge : .accent)
     }
     return frame
   }
