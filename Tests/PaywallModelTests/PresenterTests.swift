@@ -65,6 +65,8 @@ struct PresenterTests {
     }
     let failed = Self.send(.statusTimedOut(registrationID: lateID), &late)
     #expect(Self.events(failed) == ["paywallPresentationRequest", "handler.onError"])
+    // Issue 17, item 14: the tester is told how to set a status, not only that none came.
+    #expect(Self.emitted(failed).last?["message"]?.stringValue?.contains("Set one: --status inactive") == true)
     let timeout = try #require(Self.emitted(failed).first)
     #expect(timeout["status"] == "timeout" && timeout["status_reason"] == "subscriptionStatus_timeout")
     #expect(late.session == nil)

@@ -64,7 +64,7 @@ public enum Presenter {
       state.waiting = nil
       let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
       return [.emit(request)] + fail(waiting, code: "subscriptionStatusTimeout",
-                                     message: "The subscription status was not set within 5 seconds; the feature did not run", &state)
+                                     message: "The subscription status was not set within 5 seconds; the feature did not run. Set one: --status inactive (or active), 'status' in a script, the controller's setSubscriptionStatus, or 'd' then 's' in the app", &state)
     case .setOverrides(let overrides):
       state.overrides = overrides
       return []

@@ -8,7 +8,7 @@ package enum PaywallCommand {
   static let version = "0.1.0"
 
   static var subcommands: [any CLICommand.Type] {
-    [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
+    [RunCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self, SchemaCommand.self,
      TestCommand.self]
   }
 

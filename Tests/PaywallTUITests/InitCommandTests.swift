@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Issue 17, item 11: `init` writes a small project that validates, plays and tests as written,
+/// with JSON Schemas beside it that its files satisfy (checked by python's jsonschema, as an
+/// editor would); `schema NAME` prints them; the schemas built into the binary are the files in
+/// paywalls/.
+@Suite("init and schema")
+struct InitCommandTests {
+  /// Runs `command` with sh in `directory`, the binary as $BIN.
+  static func shell(_ command: String, in directory: String) throws -> CommandLineTests.Output {
+    try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(directory)' && \(command)"],
+                               environment: ["BIN": CommandLineTests.binary.path])
+  }
+
+  static func newDirectory() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-init-\(UUID().uuidString)").path
+  }
+
+  @Test func aNewProjectValidatesPlaysAndTests() throws {
+    let parent = Self.newDirectory()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let created = try Self.shell(#""$BIN" init shop-paywalls"#, in: parent)
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.contains("created Shop Paywalls in shop-paywalls") && created.stdout.contains("cd shop-paywalls"))
+    let dir = parent + "/shop-paywalls"
+    let validate = try Self.shell(#""$BIN" validate . --strict"#, in: dir)
+    #expect(validate.status == 0 && validate.stdout.isEmpty, "no error, no warning: \(validate.stdout)\(validate.stderr)")
+    let test = try Self.shell(#""$BIN" test"#, in: dir)
+    #expect(test.status == 0 && test.stdout.contains("1 passed, 0 failed"), "\(test.stdout)\(test.stderr)")
+  }
+
+  @Test func theFilesSatisfyTheSchemasTheyName() throws {
+    let dir = Self.newDirectory()
+    #expect(try CommandLineTests.run(["init", dir]).status == 0)
+    let check = try Self.shell("""
+      python3 -c '
+      import json, os, sys, jsonschema
+      checked = 0
+      for name in ["app.json", "catalog.json", "main.json", "winback.json"]:
+          document = json.load(open(name))
+          schema = json.load(open(document["$schema"]))
+          jsonschema.Draft202012Validator.check_schema(schema)
+          jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+          checked += 1
+      bad = json.load(open("main.json")); bad["components"][0]["type"] = "buton"
+      try:
+          jsonschema.validate(bad, json.load(open("paywall.schema.json")), cls=jsonschema.Draft202012Validator)
+          print("a bad component passed")
+      except jsonschema.ValidationError:
+          print(checked, "ok")
+      '
+      """, in: dir)
+    #expect(check.status == 0, "python3 with jsonschema (.ci/run installs it): \(check.stderr)")
+    #expect(check.stdout == "4 ok\n", "\(check.stdout)")
+  }
+
+  @Test func anExistingFileStopsItAndNothingIsWritten() throws {
+    let dir = try Fixtures.directory(["main.json": "mine"])
+    let before = try FileManager.default.contentsOfDirectory(atPath: dir)
+    let result = try CommandLineTests.run(["init", dir])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("already has 'main.json'") && result.stderr.contains("nothing was written"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == before)
+    #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == "mine")
+  }
+
+  @Test(arguments: ["app", "catalog", "paywall"])
+  func theBuiltInSchemasAreTheFiles(name: String) throws {
+    let printed = try CommandLineTests.run(["schema", name])
+    #expect(printed.status == 0)
+    let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("paywalls/\(name).schema.json"), encoding: .utf8)
+    #expect(printed.stdout == file,
+            "Sources/PaywallTUI/CLI/Schemas.swift is generated from paywalls/\(name).schema.json: regenerate it (see its first lines)")
+  }
+
+  @Test func anUnknownSchemaGetsDidYouMean() throws {
+    let result = try CommandLineTests.run(["schema", "paywal"])
+    #expect(result.status == 2 && result.stderr.contains("did you mean 'paywall'?"), "\(result.stderr)")
+  }
+}
