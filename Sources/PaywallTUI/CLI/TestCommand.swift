@@ -127,14 +127,15 @@ struct TestCommand: CLICommand {
     seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : String(format: "%g s", seconds)
   }
 
-  /// The command that replays one scenario by hand, quoted for a POSIX shell, with a fresh
-  /// state directory as `test` gave it.
+  /// The command that replays one scenario by hand, quoted for a POSIX shell; it starts from a
+  /// fresh state, as `test` gave it.
   static func rerunCommand(_ arguments: [String]) -> String {
     let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-")
     let quoted = arguments.map { word in
       !word.isEmpty && word.allSatisfy(safe.contains) ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
-    return (["paywall-tui"] + quoted).joined(separator: " ") + " --state-dir \"$(mktemp -d)\""
+    // `play` starts from a fresh state in memory when no --state-dir is given, as each scenario did.
+    return (["paywall-tui"] + quoted).joined(separator: " ")
   }
 }
 
