@@ -25,7 +25,7 @@ enum ManPage {
   static var text: String {
     var lines = [
       #".\" The manual page of paywall-tui \#(PaywallCommand.version), written by 'paywall-tui man' from the tables its parser reads."#,
-      ".TH PAYWALL-TUI 1 \(date) \"paywall-tui \(PaywallCommand.version)\" \"User Commands\"",
+      ".TH PAYWALL-TUI 1 \(PaywallCommand.manualDate) \"paywall-tui \(PaywallCommand.version)\" \"User Commands\"",
       ".nh",
       ".SH NAME",
       escaped("paywall-tui \\- " + PaywallCommand.summary).replacingOccurrences(of: "\\e-", with: "\\-"),
@@ -81,9 +81,6 @@ enum ManPage {
     ]
     return lines.joined(separator: "\n")
   }
-
-  /// The `.TH` date: none is known for a build, so the version's (mandoc wants one that parses).
-  static let date = "2026-01-01"
 
   private static func section(_ spec: CommandSpec) -> [String] {
     var lines = [".SS \"\(literal(spec.usage))\"", escaped(spec.abstract)]

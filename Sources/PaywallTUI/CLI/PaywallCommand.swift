@@ -6,6 +6,8 @@ import PaywallModel
 package enum PaywallCommand {
   /// The one place the version is written; `--version` and `help` print it.
   static let version = "0.1.0"
+  /// The man page's date (`paywall-tui man`): change it with `version`.
+  static let manualDate = "2026-11-22"
   /// What the program is, in one line: `help`'s overview and the man page's NAME.
   static let summary = "a terminal paywall emulator: render, validate and demo JSON-defined paywalls"
 
