@@ -10,13 +10,43 @@ struct OptionSpec: Sendable {
   var value: String?
   var help: String
   var repeatable = false
+  /// What the shell completions offer for the value (`paywall-tui completions`); by default what
+  /// the placeholder says (`file`, `dir`, `a|b|c`, else free text).
+  var values: ValueCompletion = .text
 
   static func flag(_ name: String, _ help: String) -> OptionSpec {
     OptionSpec(name: name, value: nil, help: help)
   }
 
-  static func option(_ name: String, _ value: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
-    OptionSpec(name: name, value: value, help: help, repeatable: repeatable)
+  static func option(_ name: String, _ value: String, _ help: String, repeatable: Bool = false,
+                     values: ValueCompletion? = nil) -> OptionSpec {
+    OptionSpec(name: name, value: value, help: help, repeatable: repeatable, values: values ?? ValueCompletion(placeholder: value))
+  }
+}
+
+/// What completes an option's value or a positional argument in a shell: the same tables drive
+/// the parser, the help, the completion scripts and the man page, so none of them drifts.
+enum ValueCompletion: Sendable, Equatable {
+  /// Free text: nothing to offer.
+  case text
+  /// A file (or a directory on the way to one).
+  case file
+  case directory
+  /// One of these words (all of them valid as they are).
+  case words([String])
+  /// A placement of the project named on the command line (`paywall-tui completions placements`).
+  case placements
+  /// A subcommand or help topic (`paywall-tui help <topic>`).
+  case topics
+
+  /// Read from a placeholder: `file`/`path` a file, `dir` a directory, `a|b|c` those words.
+  init(placeholder: String) {
+    switch placeholder.lowercased() {
+    case "file", "files", "path", "paths": self = .file
+    case "dir", "directory": self = .directory
+    case let text where text.contains("|"): self = .words(placeholder.split(separator: "|").map(String.init))
+    default: self = .text
+    }
   }
 }
 
@@ -25,6 +55,15 @@ struct PositionalSpec: Sendable {
   var name: String
   var help: String
   var count: Count
+  /// What the shell completions offer here; by default what the name says (`path`: a file).
+  var values: ValueCompletion
+
+  init(name: String, help: String, count: Count, values: ValueCompletion? = nil) {
+    self.name = name
+    self.help = help
+    self.count = count
+    self.values = values ?? ValueCompletion(placeholder: name)
+  }
 }
 
 struct CommandSpec: Sendable {

@@ -10,15 +10,17 @@ struct ExplainCommand: CLICommand {
     discussion: "Reads the project's campaigns; nothing is presented and nothing is written. Assignments already made for the user (in the state directory) are shown as they stand.",
     positionals: [
       PositionalSpec(name: "path", help: "A project directory or its app.json.", count: .one),
-      PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one),
+      PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one, values: .placements),
     ],
     options: [
-      .option("status", "status", "The subscription status: inactive (default), active or active:ENT,…"),
+      .option("status", "status", "The subscription status: inactive (default), active or active:ENT,…",
+              values: .words(["inactive", "active"])),
       .option("user", "key=value", "A user attribute, e.g. --user age=13.", repeatable: true),
       .option("param", "key=value", "A placement parameter, e.g. --param source=settings.", repeatable: true),
       .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
-      .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
+      .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
+              values: SessionOptions.sdkValues),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
     ],
     examples: [

@@ -15,7 +15,8 @@ struct InitCommand: CLICommand {
       "$schema" keys name, so an editor checks them as you type. Refuses, writing nothing, when
       any of those files exists already. DIR may exist (other files in it are left alone).
       """,
-    positionals: [PositionalSpec(name: "dir", help: "Where to create the project (default: the current directory).", count: .optional)],
+    positionals: [PositionalSpec(name: "dir", help: "Where to create the project (default: the current directory).", count: .optional,
+                                 values: .directory)],
     examples: [
       "paywall-tui init my-paywalls             # then: cd my-paywalls && paywall-tui run .",
       "paywall-tui init                         # in the current directory",
@@ -171,7 +172,7 @@ struct SchemaCommand: CLICommand {
     name: "schema",
     abstract: "Print the JSON Schema of app.json, a catalog or a paywall (app, catalog, paywall).",
     discussion: "Save it beside your files and name it in their \"$schema\" key, so an editor checks them as you type.",
-    positionals: [PositionalSpec(name: "name", help: "app, catalog or paywall.", count: .one)],
+    positionals: [PositionalSpec(name: "name", help: "app, catalog or paywall.", count: .one, values: .words(Schemas.all.map(\.name)))],
     examples: [
       "paywall-tui schema paywall > paywall.schema.json   # then \"$schema\": \"paywall.schema.json\"",
     ]

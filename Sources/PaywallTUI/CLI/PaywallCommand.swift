@@ -6,10 +6,14 @@ import PaywallModel
 package enum PaywallCommand {
   /// The one place the version is written; `--version` and `help` print it.
   static let version = "0.1.0"
+  /// The man page's date (`paywall-tui man`): change it with `version`.
+  static let manualDate = "2026-11-22"
+  /// What the program is, in one line: `help`'s overview and the man page's NAME.
+  static let summary = "a terminal paywall emulator: render, validate and demo JSON-defined paywalls"
 
   static var subcommands: [any CLICommand.Type] {
-    [RunCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self, SchemaCommand.self,
-     TestCommand.self]
+    [RunCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
+     SchemaCommand.self, TestCommand.self, CompletionsCommand.self, ManCommand.self]
   }
 
   /// Help topics that are not subcommands: `help script`.
@@ -17,7 +21,7 @@ package enum PaywallCommand {
 
   static var help: String {
     var lines = [
-      "OVERVIEW: paywall-tui \(version), a terminal paywall emulator: render, validate and demo JSON-defined paywalls.",
+      "OVERVIEW: paywall-tui \(version), \(summary).",
       "",
       "USAGE: paywall-tui [<subcommand>] [<arguments>] [options]",
       "",

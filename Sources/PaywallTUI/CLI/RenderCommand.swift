@@ -14,7 +14,8 @@ struct RenderCommand: CLICommand {
       .option("paywall", "id", "Which paywall of a project to draw."),
       .option("size", "size", "Screen size, WIDTHxHEIGHT (default 80x24)."),
       .option("select", "slot", "Slot to show as selected."),
-      .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never."),
+      .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never.",
+              values: .words(ColorChoice.allCases.map(\.rawValue))),
     ],
     examples: [
       "paywall-tui render paywalls/plans.json --size 40x12         # a narrow terminal",

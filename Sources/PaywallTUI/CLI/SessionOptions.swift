@@ -8,16 +8,19 @@ enum ControllerKind: String, CaseIterable {
 /// Options shared by `run` and `play`: which controller, the status, state and events.
 struct SessionOptions {
   static let options: [OptionSpec] = [
-    .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command."),
+    .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command.",
+            values: .words(ControllerKind.allCases.map(\.rawValue))),
     .option("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s."),
     .option("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command)."),
     .option("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s)."),
-    .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one)."),
+    .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).",
+            values: .words(["unknown", "inactive", "active"])),
     .option("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory)."),
     .flag("fresh", "Ignore the state saved in the state directory: start unknown with an empty ledger and a new user (play without --state-dir always starts fresh)."),
     .option("events", "file", "Also append every event as a JSON line to this file."),
     .option("paywall", "id", "Which paywall of a project to open first."),
-    .option("placement", "name", "Register this placement at start (one a campaign of the project has)."),
+    .option("placement", "name", "Register this placement at start (one a campaign of the project has).",
+            values: .placements),
     .option("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate)."),
     .flag("ask-to-buy", "Simulated store: purchases wait for approval (Ask to Buy)."),
     .option("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).", repeatable: true),
@@ -26,8 +29,12 @@ struct SessionOptions {
     .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
     .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous)."),
     .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
-    .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
+    .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
+            values: sdkValues),
   ]
+
+  /// What `--sdk` accepts, for the completions: 3, 4 and every 4.N checked.
+  static let sdkValues = ValueCompletion.words(["3", "4"] + (0...SDKVersion.latestMinor).map { "4.\($0)" })
 
   var controller: ControllerKind = .simulated
   var outcome: String?

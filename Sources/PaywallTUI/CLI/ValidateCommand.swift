@@ -16,7 +16,8 @@ struct ValidateCommand: CLICommand {
       """,
     positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
     options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
-              .option("format", "text|json|github", "How to print the problems (default: text)."),
+              .option("format", "text|json|github", "How to print the problems (default: text).",
+                      values: .words(Format.allCases.map(\.rawValue))),
               .flag("json", "The same as --format json."),
               .flag("strict", "Warnings fail too (exit 1).")],
     examples: [
