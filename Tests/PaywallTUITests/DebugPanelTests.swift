@@ -85,6 +85,31 @@ import PaywallModel
     #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
   }
 
+  /// Issue 16 (a gap left): the app's own `purchase(product)` and `restorePurchases()` calls have
+  /// keys in the panel, as `call purchase` / `call restore` in scripts.
+  @Test func theAppsCallsHaveKeys() throws {
+    var state = try Self.panel()
+    _ = AppModel.update(&state, .key(.character("P")))
+    #expect(state.productInput == "com.acme.pro.annual", "it starts with the selected product")
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("purchase    com.acme.pro.annual▏"))
+    for _ in "annual" { _ = AppModel.update(&state, .key(.backspace)) }
+    for c in "montly" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "no call for a product the catalog lacks")
+    #expect(state.notice?.contains("did you mean 'com.acme.pro.monthly'?") == true, "\(state.notice ?? "")")
+    _ = AppModel.update(&state, .key(.character("P")))
+    for _ in "annual" { _ = AppModel.update(&state, .key(.backspace)) }
+    for c in "monthly" { _ = AppModel.update(&state, .key(.character(c))) }
+    let bought = AppModel.update(&state, .key(.enter))
+    #expect(bought.contains { if case .purchase(let product, _) = $0 { product.id == "com.acme.pro.monthly" } else { false } }, "\(bought)")
+    #expect(state.productInput == nil)
+  }
+
+  @Test func restorePurchasesIsAKey() throws {
+    var state = try Self.panel()
+    let effects = AppModel.update(&state, .key(.character("S")))
+    #expect(effects.contains { if case .restore = $0 { true } else { false } }, "\(effects)")
+  }
+
   /// Found by red-teaming: `9e99y` typed after `+` was taken (the number is finite), and the
   /// notice spelling it out trapped converting it to an integer. Durations longer than the dates
   /// a ledger holds are refused with a notice.

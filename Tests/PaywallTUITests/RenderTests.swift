@@ -220,11 +220,11 @@ struct OverlayScrollTests {
     _ = AppModel.update(&state, .resized(size))
     Self.press([.character("d")], &state)
     let first = AppView.render(state, size: size)
-    #expect(!first.text.contains("set a user attribute"), "the last topic is below the box at \(size)")
+    #expect(!first.text.contains("restorePurchases()"), "the last topic is below the box at \(size)")
     #expect(Self.marked(first, "↓"), "\(first.text)")
     Self.press([try Self.key("end")], &state)
     let end = AppView.render(state, size: size)
-    #expect(end.text.contains("set a user"), "\(end.text)")
+    #expect(end.text.contains("restorePurchases()"), "\(end.text)")
     #expect(Self.marked(end, "↑"))
     #expect(state.showsDebug)
   }

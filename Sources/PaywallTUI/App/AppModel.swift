@@ -149,7 +149,7 @@ enum AppModel {
     if state.ask != nil { return AskDialog.handle(key, &state) }
     let size = state.size
     if state.showsDebug {
-      if state.debugInput == nil && state.attributeInput == nil, let action = KeyMap.scroll.action(for: key) {
+      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil, let action = KeyMap.scroll.action(for: key) {
         state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
                                        limit: AppView.debugScrollLimit(state, size: size))
         return []

@@ -18,6 +18,8 @@ struct AppState: Sendable {
   var store: StorePanel?
   /// A user attribute being typed in the debug panel (`u`), as `key=value`.
   var attributeInput: String?
+  /// A product id being typed in the debug panel (`P`), for the app's `purchase(product)` call.
+  var productInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.

@@ -8,6 +8,7 @@ enum DebugPanel {
   static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
     if let input = state.debugInput { return typeDuration(key, input, &state) }
     if let input = state.attributeInput { return typeAttribute(key, input, &state, now: now) }
+    if let input = state.productInput { return typeProductID(key, input, &state, now: now) }
     switch KeyMap.debug.action(for: key) {
     case .world(let action)?:
       return [.debug(action, announce: true)]
@@ -23,6 +24,11 @@ enum DebugPanel {
       state.debugInput = ""
     case .typeAttribute?:
       state.attributeInput = ""
+    case .typeProductID?:
+      state.productInput = state.session.flatMap { session in session.selectedSlot.flatMap { session.paywall.slot(named: $0)?.product.id } } ?? ""
+    case .callRestore?:
+      state.notice = "the app called restorePurchases()"
+      return AppModel.present(.callRestore, &state, now: now)
     case .toggleLatency?:
       let on = state.store?.faults.contains { $0.hasPrefix("latency") } ?? false
       return [.debug(.setLatency(seconds: on ? 0 : 2), announce: true)]
@@ -56,6 +62,32 @@ enum DebugPanel {
       state.attributeInput = input + " "
     case .character(let c):
       if input.count < 200 { state.attributeInput = input + String(c) }
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Typing a product id after `P`: enter makes the app call `purchase(product)` with it (a did-you-mean
+  /// when the catalog has no such product), esc gives up.
+  static func typeProductID(_ key: Key, _ input: String, _ state: inout AppState, now: Date) -> [AppEffect] {
+    switch key {
+    case .enter:
+      let ids = state.project.catalog.productIDs
+      guard let product = state.project.catalog.product(id: input) else {
+        state.notice = "no product \(quoting: input) in the catalog\(Suggestions.hint(for: input, in: ids)); press P to try again"
+        state.productInput = nil
+        return []
+      }
+      state.productInput = nil
+      state.notice = "the app called purchase(\(product.id))"
+      return AppModel.present(.callPurchase(product), &state, now: now)
+    case .escape:
+      state.productInput = nil
+    case .backspace:
+      state.productInput = String(input.dropLast())
+    case .character(let c) where input.count < 200:
+      state.productInput = input + String(c)
     default:
       break
     }

@@ -67,7 +67,7 @@ enum KeyMap {
   /// The debug panel.
   enum Debug: Sendable {
     case world(DebugAction)
-    case cycleStatus, typeDuration, typeAttribute, toggleLatency, close
+    case cycleStatus, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
   }
 
   static let paywall: [KeyBinding<Paywall>] = [
@@ -149,6 +149,10 @@ enum KeyMap {
                 KeyBinding("t", "latency", .toggleLatency),
                 KeyBinding("D", "drop reply", .world(.dropNextResponse))]),
     ("user", [KeyBinding("u", "set a user attribute (key=value) for audience filters", .typeAttribute)]),
+    // `Superwall.shared.purchase(product)` / `restorePurchases()` called by the app, outside any
+    // paywall's buttons (the script's `call purchase` / `call restore`).
+    ("app calls", [KeyBinding("P", "purchase(product): type its id (the selected one to start)", .typeProductID),
+                   KeyBinding("S", "restorePurchases()", .callRestore)]),
   ]
 
   /// Every key of the panel: its topics' and the ones that close it (named in its footer).

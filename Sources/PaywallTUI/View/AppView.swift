@@ -71,7 +71,7 @@ enum AppView {
   static func drawDebug(_ state: AppState, into frame: inout Frame) {
     let content = debugContent(state, width: min(frame.width - 2, 78))
     // Typing a duration or an attribute: the prompt, last in the box, shows.
-    let typing = state.debugInput != nil || state.attributeInput != nil
+    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil
     Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
                 scroll: typing ? Int.max : state.overlayScroll)
   }
@@ -133,6 +133,10 @@ enum AppView {
     if let input = state.attributeInput {
       lines.append([("set         ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it · esc cancels"
+    }
+    if let input = state.productInput {
+      lines.append([("purchase    ", .accent), (input.isEmpty ? "product id▏" : input + "▏", input.isEmpty ? .muted : .plain)])
+      footer = "enter: the app calls purchase(product) · esc cancels"
     }
     if let input = state.debugInput {
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
