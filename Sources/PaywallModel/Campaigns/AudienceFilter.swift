@@ -53,6 +53,10 @@ public struct FilterContext: Sendable {
   public var user: [String: FilterValue]
   /// The registration's parameters (`params.*`); a missing key reads as `null`.
   public var params: [String: FilterValue]
+  /// When the registration happens: occurrence limits with an interval count back from it.
+  public var now: Date = Date(timeIntervalSince1970: 0)
+  /// What the tester decided for rules the emulator cannot evaluate: `PLACEMENT#N` → matches.
+  public var assumedRules: [String: Bool] = [:]
 
   /// The context of one registration.
   public init(status: SubscriptionStatus, activeProducts: [String] = [], user: [String: FilterValue] = [:],
@@ -120,9 +124,20 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
     public var message: String
   }
 
+  /// Something a filter reads that the emulator cannot give as a device would, at a 0-based
+  /// character offset: `validate` warns, and it evaluates as a missing key does.
+  public struct Warning: Sendable, Hashable {
+    /// Where: a 0-based character offset in the filter's text.
+    public var offset: Int
+    /// What the emulator cannot give, and what it reads instead.
+    public var message: String
+  }
+
   /// The filter as written.
   public let text: String
   let root: Node
+  /// What `validate` should warn about (device keys the emulator cannot give).
+  public var warnings: [Warning] = []
 
   /// The filter as written.
   public var description: String { text }

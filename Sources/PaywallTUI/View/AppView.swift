@@ -220,6 +220,8 @@ enum AppView {
       return ["\(placement): error (\(code))", message, "the feature did not run"]
     case .ignoredBuiltInName:
       return ["\(placement): a built-in event name; register ignored it", "no callback, the feature did not run"]
+    case .undecided(let rule):
+      return ["\(placement): waiting for the tester to decide audience \(rule.index + 1)'s \(rule.rule.kind) rule", "nothing ran"]
     case .skipped(let reason):
       return ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
     case .presented(let paywallID):
@@ -238,6 +240,7 @@ enum AppView {
     case .failed(_, let message): message
     case .ignoredBuiltInName:
       "placement \(outcome.placement) is a built-in event name: the SDK ignores it (no callback, no feature)"
+    case .undecided(let rule): rule.message
     case .skipped(let reason): "placement \(outcome.placement): skipped (\(reason.rawValue)); the feature ran"
     case .presented, .dismissed: nil
     }
