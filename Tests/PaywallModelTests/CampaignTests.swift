@@ -228,6 +228,46 @@ struct CampaignTests {
     #expect(bad.project == nil)
   }
 
+  /// The SDK's MINUTES interval (Models/Triggers/TriggerAudienceOccurrence.swift): only the
+  /// occurrences at most N minutes old count (`createdAt >= now − N minutes`,
+  /// Storage/Core Data/CoreDataManager.swift countAudienceOccurrences), so the boundary counts.
+  @Test func anOccurrenceIntervalCountsOnlyTheLastMinutes() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": {"minutes": 1440}}}]}]
+      """#).project)
+    #expect(project.campaigns[0].audiences[0].occurrence == OccurrenceLimit(maxCount: 1, interval: .minutes(1440)))
+    var book = AssignmentBook(userID: "u1")
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    func outcome(after seconds: Double) -> PlacementEvaluation.Outcome {
+      var context = FilterContext(status: .inactive)
+      context.now = start.addingTimeInterval(seconds)
+      return PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome
+    }
+    #expect(outcome(after: 0) == .present(paywallID: "a"))
+    #expect(book.occurrences["p#0"] == [start], "saved with its time")
+    #expect(outcome(after: 3600) == .skip(.noAudienceMatch))
+    #expect(outcome(after: 86_400) == .skip(.noAudienceMatch), "exactly a day old still counts")
+    #expect(outcome(after: 86_400.001) == .present(paywallID: "a"))
+    #expect(book.occurrences["p#0"]?.count == 2)
+    let bad = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": {"minutes": 0}}}]}]"#)
+    #expect(bad.project == nil)
+    let unknown = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": "day"}}]}]"#)
+    #expect(Self.messages(unknown).first?.contains("'interval' ({\"minutes\": 1440} for a day; leave it out for all time) must be an object") == true)
+  }
+
+  /// A user.json written before intervals held a count per audience: it still loads, as that many
+  /// occurrences long ago (they count against an all-time limit, never within an interval).
+  @Test func aUserFileWithOccurrenceCountsStillLoads() throws {
+    try withTemporaryDirectory { dir in
+      try dir.write("user.json", #"{"format": "paywall-tui.user", "version": 1, "userId": "ada", "assignments": {"p#0": ""}, "occurrences": {"p#0": 2}}"#)
+      let (book, warning, _) = AssignmentFile(directory: StateDirectory(path: dir.path)).load(userID: nil)
+      #expect(warning == nil)
+      #expect(book.userID == "ada")
+      #expect(book.occurrenceCount("p#0", within: .infinity, now: Date()) == 2)
+      #expect(book.occurrenceCount("p#0", within: .minutes(525_600), now: Date()) == 0)
+    }
+  }
+
   @Test func anSDKVersionIsCheckedWithAFix() throws {
     let cases: [(String, String)] = [
       (#""5""#, "4:20: sdk: '5' is not an SDK version; use 3, 4 (the latest 4.x) or 4.N (4.0 to 4.16)"),
