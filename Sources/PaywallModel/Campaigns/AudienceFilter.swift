@@ -241,6 +241,13 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
     return false
   }
 
+  /// The filter's boolean result in `context`, or nil when it is an error or not a boolean.
+  package func booleanResult(_ context: FilterContext) -> Bool? {
+    var evaluator = FilterEvaluator(context: context)
+    if case .value(.bool(let b)) = evaluator.evaluate(root) { return b }
+    return nil
+  }
+
   /// The names the filter reads with their values in `context`: the "because" of `explain`.
   public func explain(_ context: FilterContext) -> [String] {
     var seen: [FilterName] = []

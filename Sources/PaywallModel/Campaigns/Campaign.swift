@@ -99,7 +99,7 @@ public struct Audience: Sendable, Hashable {
     switch rule {
     case .everyone: nil
     case .filter(let filter): filter.text
-    case .unsupported(let rule): "\(rule.kind) \(quoting: rule.text) (not evaluated)"
+    case .unsupported(let rule): "(\(rule.kind), not evaluated) \(quoting: rule.text)"
     }
   }
 
@@ -236,7 +236,8 @@ public struct PlacementEvaluation: Sendable, Hashable {
     for step in steps {
       let filter = step.filter.map { "filter \($0)" } ?? "no filter (everyone)"
       let because = step.because.isEmpty ? "" : " because " + step.because.joined(separator: ", ")
-      lines.append("audience \(step.index + 1): \(filter) → \(step.matched ? "matched" : "no match")\(because)")
+      let verdict = step.matched ? "matched" : (undecided?.index == step.index ? "undecided" : "no match")
+      lines.append("audience \(step.index + 1): \(filter) → \(verdict)\(because)")
     }
     if let assignment, assignment.isSplit {
       lines.append("assignment: \(assignment.description)")
@@ -248,6 +249,10 @@ public struct PlacementEvaluation: Sendable, Hashable {
       lines.append("→ \(reason.rawValue), but the user is active: \(sdk.spelled) skips subscribers first (userIsSubscribed, not \(reason.rawValue))")
     case nil:
       break
+    }
+    if let undecided {
+      lines.append("→ undecided: the emulator cannot evaluate audience \(undecided.index + 1)'s \(undecided.rule.kind) rule; give --assume-rule \(undecided.key)=match or \(undecided.key)=nomatch")
+      return lines
     }
     switch outcome {
     case .present(let id): lines.append("→ presents paywall \(quoting: id)")
@@ -398,7 +403,7 @@ public enum PlacementRules {
         // Never silently true or false: the tester says what the rule decides.
         guard let assumed = context.assumedRules[key] else {
           steps.append(.init(index: index, filter: audience.ruleText, matched: false,
-                             because: ["the emulator cannot evaluate \(rule.kind); decide it with --assume-rule \(key)=match|nomatch"]))
+                             because: ["the emulator cannot evaluate \(rule.kind)"]))
           var evaluation = PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
           evaluation.undecided = PlacementEvaluation.UndecidedRule(key: key, placement: placement, index: index, rule: rule)
           return evaluation
@@ -437,5 +442,52 @@ public enum PlacementRules {
       return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
+  }
+}
+
+/// What a tester says about rules the emulator cannot evaluate: `--assume-rule PLACEMENT#N=match|nomatch`.
+package enum RuleAssumptions {
+  /// The audience keys (`PLACEMENT#N`) of every unsupported rule in `project`, in campaign order.
+  package static func unsupportedKeys(in project: Project) -> [String] {
+    project.campaigns.flatMap { campaign in
+      campaign.audiences.indices.compactMap { index -> String? in
+        if case .unsupported = campaign.audiences[index].rule { return AssignmentBook.key(campaign.placement, index) }
+        return nil
+      }
+    }
+  }
+
+  /// Parses each `PLACEMENT#N=match|nomatch`, checking that it names an unsupported rule of
+  /// `project`; the error is one line naming the value and the fix.
+  package static func parse(_ texts: [String], project: Project) -> Result<[String: Bool], AssumptionError> {
+    let keys = unsupportedKeys(in: project)
+    var out: [String: Bool] = [:]
+    for text in texts {
+      guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
+        return .failure(AssumptionError("--assume-rule \(quoting: text) must be PLACEMENT#N=match or PLACEMENT#N=nomatch"))
+      }
+      let key = String(text[..<eq])
+      let answer = String(text[text.index(after: eq)...])
+      let matches: Bool
+      switch answer {
+      case "match": matches = true
+      case "nomatch": matches = false
+      default:
+        return .failure(AssumptionError("--assume-rule \(quoting: text): \(quoting: answer) must be match or nomatch\(Suggestions.hint(for: answer, in: ["match", "nomatch"]))"))
+      }
+      guard keys.contains(key) else {
+        let known = keys.isEmpty ? "the project has no rule the emulator cannot evaluate"
+          : "rules to decide: \(keys.joined(separator: ", "))\(Suggestions.hint(for: key, in: keys))"
+        return .failure(AssumptionError("--assume-rule \(quoting: key) names no audience with an unsupported rule (\(known))"))
+      }
+      out[key] = matches
+    }
+    return .success(out)
+  }
+
+  /// A bad `--assume-rule` value.
+  package struct AssumptionError: Error, Sendable {
+    package var message: String
+    init(_ message: String) { self.message = message }
   }
 }
