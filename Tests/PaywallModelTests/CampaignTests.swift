@@ -342,6 +342,41 @@ struct CampaignTests {
     }
   }
 
+  /// A rule in a language the emulator cannot evaluate (the importer's `expression_js`, v3's
+  /// `expression`) is never silently true or false: the evaluation stops at it, undecided, until
+  /// the tester decides it; then it matches or not as told.
+  @Test func anUnsupportedRuleIsUndecidedUntilAssumed() throws {
+    let result = try Self.project(#"""
+      [{"placement": "p", "audiences": [{"unsupportedRule": {"kind": "expression_js", "text": "user.plan === 'free'"}, "paywall": "a"}, {"paywall": "b"}]}]
+      """#)
+    let project = try #require(result.project)
+    #expect(project.campaigns[0].audiences[0].rule == .unsupported(UnsupportedRule(kind: "expression_js", text: "user.plan === 'free'")))
+    #expect(result.warnings.map(\.message) == ["this audience's rule is in expression_js, which the emulator cannot evaluate: play and explain need --assume-rule p#0=match or p#0=nomatch; run asks"])
+    var book = AssignmentBook(userID: "u1")
+    var context = FilterContext(status: .inactive)
+    let undecided = PlacementRules.evaluate("p", project: project, context: context, book: &book)
+    #expect(undecided.undecided?.key == "p#0")
+    #expect(undecided.lines.last == "→ undecided: the emulator cannot evaluate audience 1's expression_js rule; give --assume-rule p#0=match or p#0=nomatch")
+    #expect(book == AssignmentBook(userID: "u1"), "nothing assigned")
+    context.assumedRules = ["p#0": true]
+    #expect(PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome == .present(paywallID: "a"))
+    context.assumedRules = ["p#0": false]
+    #expect(PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome == .present(paywallID: "b"))
+    // The importer's API builds the same audience.
+    let built = Audience.unsupported(kind: "expression_js", text: "user.plan === 'free'", outcome: .paywalls([.init(paywallID: "a", percent: 100)], holdout: 0))
+    #expect(built == project.campaigns[0].audiences[0])
+    // --assume-rule values are checked against the project.
+    #expect(throws: Never.self) { try RuleAssumptions.parse(["p#0=nomatch"], project: project).get() }
+    for (text, message) in [("p#1=match", "--assume-rule 'p#1' names no audience with an unsupported rule (rules to decide: p#0; did you mean 'p#0'?)"),
+                            ("p#0=yes", "--assume-rule 'p#0=yes': 'yes' must be match or nomatch"),
+                            ("p#0", "--assume-rule 'p#0' must be PLACEMENT#N=match or PLACEMENT#N=nomatch")] {
+      guard case .failure(let error) = RuleAssumptions.parse([text], project: project) else { Issue.record("\(text) parsed"); continue }
+      #expect(error.message == message)
+    }
+    let both = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "true", "unsupportedRule": {"kind": "expression", "text": "x"}, "paywall": "a"}]}]"#)
+    #expect(Self.messages(both).first?.hasSuffix("an audience has 'filter' or 'unsupportedRule', not both") == true)
+  }
+
   @Test func anSDKVersionIsCheckedWithAFix() throws {
     let cases: [(String, String)] = [
       (#""5""#, "4:20: sdk: '5' is not an SDK version; use 3, 4 (the latest 4.x) or 4.N (4.0 to 4.16)"),
