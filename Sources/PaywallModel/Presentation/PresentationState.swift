@@ -116,6 +116,9 @@ public struct PresentationState: Sendable {
   public var userAttributes: [String: String] = [:]
   /// What the tester decided for audience rules the emulator cannot evaluate: `PLACEMENT#N` → matches.
   public var assumedRules: [String: Bool] = [:]
+  /// The registration that stopped at an undecided rule (the last outcome is `.undecided`), so
+  /// it can be registered again once the tester has decided.
+  public var undecidedRegistration: Registration?
   /// Subscription groups whose introductory offer the store has seen used: their trials are not
   /// offered again. Nil when nothing reports it (every trial is offered).
   public var usedIntroGroups: Set<String>?

@@ -154,6 +154,7 @@ public enum Presenter {
       // (no trigger_fire, no callback) until it is decided (`--assume-rule`, or run's dialog).
       state.assignments = before
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .undecided(undecided))
+      state.undecidedRegistration = registration
       return []
     }
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []

@@ -34,6 +34,7 @@ enum AppView {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
+    if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }
     if state.showsDebug { drawDebug(state, into: &frame) }
     if state.showsHelp { drawHelp(into: &frame) }
     return frame
@@ -178,6 +179,21 @@ enum AppView {
       frame.fill(" ", x: 0, y: top + 1 + i, count: frame.width, style: .plain)
       frame.put(TextLayout.truncate(line, width: frame.width - 2), x: 1, y: top + 1 + i, style: .muted)
     }
+  }
+
+  /// The rule dialog: which rule, its text, and the two answers.
+  static func drawRuleQuestion(_ question: RuleDialog, into frame: inout Frame) {
+    let rule = question.rule
+    let lines: [[(String, CellStyle)]] = [
+      [("Audience \(rule.index + 1) of \(rule.placement) is written in \(rule.rule.kind),", .plain)],
+      [("which the emulator cannot evaluate:", .plain)],
+      [(UntrustedText.excerpt(rule.rule.text, limit: 60), .muted)],
+      [],
+      [("Does this user match it?  ", .plain), (question.matches ? "[ match ]" : "  match  ", question.matches ? .selected : .plain),
+       ("  ", .plain), (question.matches ? "  no match  " : "[ no match ]", question.matches ? .plain : .selected)],
+    ]
+    Overlay.box(title: "Undecided rule \(rule.key)", lines: lines,
+                footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
   }
 
   static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
