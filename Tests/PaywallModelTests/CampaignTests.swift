@@ -129,6 +129,10 @@ struct AudienceFilterTests {
     #expect(try !Self.check(#"user.tags.startsWith("b")"#, c))
     #expect(try !Self.check(#"user.email"#, c), "only true matches, not a non-empty string")
     #expect(try !Self.check(#"user.phone.startsWith("+1")"#, c))
+    // A pattern that backtracks forever is given up, an error: the filter does not match, and returns.
+    let slow = FilterContext(status: .inactive, user: ["s": .string(String(repeating: "a", count: 60) + "b")])
+    #expect(try !Self.check(#"user.s.matches("(a+)+$")"#, slow))
+    #expect(try !Self.check(#"!user.s.matches("(a+)+$")"#, slow))
   }
 
   /// A device key the SDK has but the emulator cannot give is a warning naming it, and reads as

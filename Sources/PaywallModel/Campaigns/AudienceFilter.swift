@@ -462,6 +462,10 @@ struct FilterEvaluator {
     }
   }
 
+  /// How many progress reports a regular expression may make before it is given up (a few
+  /// hundred milliseconds of backtracking).
+  static let regexProgressLimit = 1_000
+
   /// CEL's functions and Superscript's conversions (`toString`, `toInt`, `toFloat`, `toBool`)
   /// over evaluated arguments (the receiver first); a wrong type is an error.
   static func call(_ function: AudienceFilter.Function, _ args: [FilterValue]) -> Result {
@@ -484,10 +488,25 @@ struct FilterEvaluator {
       guard case .string(let s) = args[0], case .string(let t) = args[1] else { return .failure }
       if function == .startsWith { return .value(.bool(s.hasPrefix(t))) }
       if function == .endsWith { return .value(.bool(s.hasSuffix(t))) }
-      // RE2's `matches` finds the pattern anywhere in the string.
+      // `matches` finds the pattern anywhere in the string. Superscript's regular expressions
+      // (Rust's) run in linear time; ICU's backtrack, so a pattern that would take long here
+      // (`(a+)+$`) is stopped after a fixed amount of work and is an error: nothing hangs.
       guard let regex = try? NSRegularExpression(pattern: t) else { return .failure }
-      let found = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
-      return .value(.bool(found))
+      var found = false
+      var progress = 0
+      var gaveUp = false
+      regex.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(s.startIndex..., in: s)) { match, _, stop in
+        if match != nil {
+          found = true
+          stop.pointee = true
+        }
+        progress += 1
+        if progress > Self.regexProgressLimit {
+          gaveUp = true
+          stop.pointee = true
+        }
+      }
+      return found ? .value(.bool(true)) : (gaveUp ? .failure : .value(.bool(false)))
     case (.string, 1), (.toString, 1):
       switch args[0] {
       case .string: return .value(args[0])
