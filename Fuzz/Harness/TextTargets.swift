@@ -65,7 +65,8 @@ let templateTarget = FuzzTarget(name: "template", setUp: {
 
 /// Audience filter text (as app.json gives it: sanitised) → parse → evaluate and explain in a
 /// context built from the input. Property: an error's offset lies inside the text; a filter
-/// evaluates the same twice, `!(f)` is its negation, and `explain` names only what it reads.
+/// evaluates the same twice, `!(f)` is its negation when `f` is a boolean, and `explain` names
+/// only what it reads.
 let audienceTarget = FuzzTarget(name: "audience") { bytes in
   var input = InputReader(bytes)
   let statusChoice = input.byte()
@@ -93,7 +94,10 @@ let audienceTarget = FuzzTarget(name: "audience") { bytes in
                               params: ["source": value, "count": .number(Decimal(Int(statusChoice)))])
   let result = filter.evaluate(context)
   require(filter.evaluate(context) == result, "evaluation is not deterministic")
-  if let negated = try? AudienceFilter(parsing: "!(\(text))") {
+  // CEL: an error makes both a filter and its negation fail to match, so the negation holds
+  // only for a boolean result.
+  if let boolean = filter.booleanResult(context), let negated = try? AudienceFilter(parsing: "!(\(text))") {
+    require(boolean == result, "a boolean result and the match disagree")
     require(negated.evaluate(context) == !result, "!(filter) is not the negation of the filter")
   }
   for line in filter.explain(context) {

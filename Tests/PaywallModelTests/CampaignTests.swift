@@ -45,8 +45,11 @@ struct AudienceFilterTests {
     #expect(try !Self.check(#"params.source in []"#, c))
     #expect(try Self.check(#"user.name < "bob""#, c), "strings order as strings")
     #expect(try Self.check("user.plan == 13 && user.plan > 12", c), "a number typed as text compares as a number")
-    #expect(try Self.check("user.missing == null && user.missing != 1", c))
-    #expect(try !Self.check("user.missing > 1", c), "ordering with null is false")
+    // Superscript's null-safety: comparing with null asks whether a key is there; any other
+    // relation on a missing key is false, `!=` too.
+    #expect(try Self.check("user.missing == null", c))
+    #expect(try !Self.check("user.missing != 1", c), "a missing key never matches a relation")
+    #expect(try !Self.check("user.missing > 1", c))
     #expect(try Self.check("user.age == 30.0", c))
     #expect(try Self.check("-1 < 0", c))
   }
@@ -57,7 +60,13 @@ struct AudienceFilterTests {
     ("user.age > 1 2", 13, "unexpected '2'"),
     ("(user.age > 1", 13, "missing ')' for the '(' at column 1"),
     (#"user.name == "x"#, 13, "unterminated string"),
-    ("device.subscriptonStatus == 1", 0, "unknown name 'device.subscriptonStatus'; did you mean 'device.subscriptionStatus'?"),
+    ("devic.subscriptionStatus == 1", 0, "unknown name 'devic.subscriptionStatus'; did you mean 'device.subscriptionStatus'?"),
+    ("user.plan.startWith(\"a\")", 10, "unknown function 'startWith'; did you mean 'startsWith'?"),
+    ("lower(user.plan) == \"a\"", 0, "unknown function 'lower'"),
+    ("device.daysSinse(\"x\") > 1", 7, "unknown function 'device.daysSinse'; did you mean 'daysSince'?"),
+    ("size(user.a, 1) > 1", 0, "size() takes 1 argument, not 2"),
+    ("has(1)", 0, "has() takes one property"),
+    ("user.a ? 1", 10, "expected ':'"),
     ("usr.age > 1", 0, "unknown name 'usr.age'"),
     ("user. > 1", 0, "unknown name 'user.'"),
     ("1 < 2 < 3", 6, "comparisons cannot be chained"),
@@ -72,6 +81,75 @@ struct AudienceFilterTests {
       #expect(error.offset == offset, "\(error.message)")
       #expect(error.message.hasPrefix(message), "\(error.message)")
     }
+  }
+
+  /// The SDK's own CEL cases (CELEvaluatorTests.swift, 4.16.3): user, params and device maps,
+  /// `size()`, `all()` with `contains`, a Decimal 1 equal to 1.0, and a filter that cannot be
+  /// evaluated not matching.
+  @Test func theSDKsCELEvaluatorCases() throws {
+    let user = FilterContext(status: .inactive, user: ["a": .string("b")], params: ["a": .string("b")])
+    #expect(try Self.check(#"user.a == "b""#, user))
+    #expect(try Self.check(#"params.a == "b""#, user))
+    #expect(try Self.check(#"device.platform == "iOS""#, user))
+    #expect(try !Self.check(#"device.platform == "Android""#, user))
+    #expect(try Self.check("size(device.activeEntitlements) == 0", Self.inactive))
+    let bronze = FilterContext(status: .active([Entitlement("bronze")]))
+    #expect(try !Self.check("size(device.activeEntitlements) == 0", bronze))
+    #expect(try Self.check(#"["bronze"].all(identifier, device.activeEntitlements.contains(identifier))"#, bronze))
+    #expect(try !Self.check(#"["bronze", "gold"].all(e, device.activeEntitlements.contains(e))"#, bronze))
+    #expect(try Self.check("user.a == 1.0", FilterContext(status: .inactive, user: ["a": .number(1)])))
+    // A placement count the emulator does not keep: a warning, and it reads as missing.
+    let daysSince = try AudienceFilter(parsing: #"device.daysSince("app_install") >= 1"#)
+    #expect(daysSince.warnings.first?.message.hasPrefix("device.daysSince() counts placements") == true)
+    #expect(!daysSince.evaluate(Self.inactive))
+  }
+
+  /// The subset the audience editor writes, as Superscript evaluates it (superwall/superscript
+  /// interpretation-flow.md): members, has(), string methods, ternary, maps, and errors that make
+  /// the whole filter not match (only `true` matches: CELEvaluator.swift).
+  @Test func theCELSubset() throws {
+    let c = FilterContext(status: .inactive,
+                          user: ["email": .string("ana@acme.com"), "tags": .list([.string("beta")]), "count": .string("13"),
+                                 "flag": .string("true"), "prefs": .map(["theme": .string("dark")])],
+                          params: ["source": .string("banner")])
+    #expect(try Self.check(#"user.email.endsWith("@acme.com") && user.email.startsWith("ana")"#, c))
+    #expect(try Self.check(#"user.email.contains("@") && user.email.matches("^[a-z]+@")"#, c))
+    #expect(try Self.check(#"size(user.email) == 12 && user.tags.size() == 1 && "beta" in user.tags"#, c))
+    #expect(try Self.check("has(user.email) && !has(user.phone)", c))
+    #expect(try Self.check(#"user.prefs.theme == "dark" && "theme" in user.prefs && user["email"] == "ana@acme.com""#, c))
+    #expect(try Self.check(#"params.source == "banner" ? user.count > 12 : false"#, c))
+    #expect(try Self.check(#""a" in {"a": 1, "b": 2}"#, c))
+    #expect(try Self.check("user.count == 13 && user.flag == true", c), "numeric and boolean strings are normalized")
+    #expect(try Self.check(#"user.count > "12.5""#, c), "so are literals")
+    #expect(try Self.check(#"int(user.count) == 13 && string(1).startsWith("1") && user.email.contains("1") == false"#, c))
+    #expect(try Self.check(#"[1, 2].exists(x, x == 2) && [1, 2].exists_one(x, x > 1)"#, c))
+    // Errors: an ordering across types, a method on the wrong type, a non-boolean result.
+    #expect(try !Self.check(#"user.email > 1"#, c))
+    #expect(try !Self.check(#"!(user.email > 1)"#, c), "an error does not turn into true under !")
+    #expect(try !Self.check(#"user.tags.startsWith("b")"#, c))
+    #expect(try !Self.check(#"user.email"#, c), "only true matches, not a non-empty string")
+    #expect(try !Self.check(#"user.phone.startsWith("+1")"#, c))
+    // A pattern that backtracks forever is given up, an error: the filter does not match, and returns.
+    let slow = FilterContext(status: .inactive, user: ["s": .string(String(repeating: "a", count: 60) + "b")])
+    #expect(try !Self.check(#"user.s.matches("(a+)+$")"#, slow))
+    #expect(try !Self.check(#"!user.s.matches("(a+)+$")"#, slow))
+  }
+
+  /// A device key the SDK has but the emulator cannot give is a warning naming it, and reads as
+  /// missing; an unknown key also warns, with a did-you-mean.
+  @Test func deviceKeysTheEmulatorCannotGiveWarn() throws {
+    let locale = try AudienceFilter(parsing: #"device.deviceLocale == "en_US""#)
+    #expect(locale.warnings.map(\.message).first?.hasPrefix("device.deviceLocale is not emulated") == true)
+    #expect(!locale.evaluate(Self.inactive))
+    #expect(try AudienceFilter(parsing: "device.deviceLocale == null").evaluate(Self.inactive))
+    let typo = try AudienceFilter(parsing: #"device.subscriptonStatus == "ACTIVE""#)
+    #expect(typo.warnings.map(\.message) == ["device.subscriptonStatus is not a key the SDK puts on device; did you mean 'device.subscriptionStatus'?; it reads as missing (the relation does not match)"])
+    #expect(try AudienceFilter(parsing: #"device.platform == "iOS" && !device.isMac"#).warnings.isEmpty)
+  }
+
+  @Test func aDeeplyNestedFilterIsRefused() {
+    #expect(throws: AudienceFilter.ParseError.self) { try AudienceFilter(parsing: String(repeating: "(", count: 10_000) + "true") }
+    #expect(throws: AudienceFilter.ParseError.self) { try AudienceFilter(parsing: String(repeating: "!", count: 10_000) + "true") }
   }
 
   @Test func valuesTypedOnTheCommandLine() {
@@ -123,7 +201,7 @@ struct CampaignTests {
   /// app.json lines: 1 "{", 2 catalog, 3 paywalls, 4 options, 5 "campaigns": <first line of the argument>.
   @Test func filterMistakesPointAtTheirColumn() throws {
     let result = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "user.age > 12 && devise.x", "paywall": "a"}]}]"#)
-    #expect(Self.messages(result) == ["5:77: filter: unknown name 'devise.x' (a filter reads device.subscriptionStatus, device.activeEntitlements, device.activeProducts, user.NAME, params.NAME)"])
+    #expect(Self.messages(result) == ["5:77: filter: unknown name 'devise.x' (a filter reads user.NAME, params.NAME, device.NAME (device.subscriptionStatus, device.activeEntitlements, device.activeProducts, device.isMac, device.platform))"])
     let syntax = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "(user.age > 12", "paywall": "a"}]}]"#)
     #expect(Self.messages(syntax) == ["5:74: filter: missing ')' for the '(' at column 1"])
   }
@@ -215,17 +293,92 @@ struct CampaignTests {
     }
     #expect(evaluate() == .skip(.holdout))
     #expect(evaluate() == .skip(.holdout))
-    #expect(book.occurrences == ["p#0": 2])
+    #expect(book.occurrences.mapValues(\.count) == ["p#0": 2])
     #expect(evaluate() == .present(paywallID: "a"))
-    #expect(book.occurrences == ["p#0": 2], "the audience without a limit counts nothing")
+    #expect(book.occurrences.mapValues(\.count) == ["p#0": 2], "the audience without a limit counts nothing")
     // Saved with the user, read back.
     try withTemporaryDirectory { dir in
       let file = AssignmentFile(directory: StateDirectory(path: dir.path))
       try file.save(book)
-      #expect(file.load(userID: nil).0.occurrences == ["p#0": 2])
+      #expect(file.load(userID: nil).0.occurrences == book.occurrences)
     }
     let bad = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 0}}]}]"#)
     #expect(bad.project == nil)
+  }
+
+  /// The SDK's MINUTES interval (Models/Triggers/TriggerAudienceOccurrence.swift): only the
+  /// occurrences at most N minutes old count (`createdAt >= now − N minutes`,
+  /// Storage/Core Data/CoreDataManager.swift countAudienceOccurrences), so the boundary counts.
+  @Test func anOccurrenceIntervalCountsOnlyTheLastMinutes() throws {
+    let project = try #require(try Self.project(#"""
+      [{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": {"minutes": 1440}}}]}]
+      """#).project)
+    #expect(project.campaigns[0].audiences[0].occurrence == OccurrenceLimit(maxCount: 1, interval: .minutes(1440)))
+    var book = AssignmentBook(userID: "u1")
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    func outcome(after seconds: Double) -> PlacementEvaluation.Outcome {
+      var context = FilterContext(status: .inactive)
+      context.now = start.addingTimeInterval(seconds)
+      return PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome
+    }
+    #expect(outcome(after: 0) == .present(paywallID: "a"))
+    #expect(book.occurrences["p#0"] == [start], "saved with its time")
+    #expect(outcome(after: 3600) == .skip(.noAudienceMatch))
+    #expect(outcome(after: 86_400) == .skip(.noAudienceMatch), "exactly a day old still counts")
+    #expect(outcome(after: 86_400.001) == .present(paywallID: "a"))
+    #expect(book.occurrences["p#0"]?.count == 2)
+    let bad = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": {"minutes": 0}}}]}]"#)
+    #expect(bad.project == nil)
+    let unknown = try Self.project(#"[{"placement": "p", "audiences": [{"paywall": "a", "occurrence": {"maxCount": 1, "interval": "day"}}]}]"#)
+    #expect(Self.messages(unknown).first?.contains("'interval' ({\"minutes\": 1440} for a day; leave it out for all time) must be an object") == true)
+  }
+
+  /// A user.json written before intervals held a count per audience: it still loads, as that many
+  /// occurrences long ago (they count against an all-time limit, never within an interval).
+  @Test func aUserFileWithOccurrenceCountsStillLoads() throws {
+    try withTemporaryDirectory { dir in
+      try dir.write("user.json", #"{"format": "paywall-tui.user", "version": 1, "userId": "ada", "assignments": {"p#0": ""}, "occurrences": {"p#0": 2}}"#)
+      let (book, warning, _) = AssignmentFile(directory: StateDirectory(path: dir.path)).load(userID: nil)
+      #expect(warning == nil)
+      #expect(book.userID == "ada")
+      #expect(book.occurrenceCount("p#0", within: .infinity, now: Date()) == 2)
+      #expect(book.occurrenceCount("p#0", within: .minutes(525_600), now: Date()) == 0)
+    }
+  }
+
+  /// A rule in a language the emulator cannot evaluate (the importer's `expression_js`, v3's
+  /// `expression`) is never silently true or false: the evaluation stops at it, undecided, until
+  /// the tester decides it; then it matches or not as told.
+  @Test func anUnsupportedRuleIsUndecidedUntilAssumed() throws {
+    let result = try Self.project(#"""
+      [{"placement": "p", "audiences": [{"unsupportedRule": {"kind": "expression_js", "text": "user.plan === 'free'"}, "paywall": "a"}, {"paywall": "b"}]}]
+      """#)
+    let project = try #require(result.project)
+    #expect(project.campaigns[0].audiences[0].rule == .unsupported(UnsupportedRule(kind: "expression_js", text: "user.plan === 'free'")))
+    #expect(result.warnings.map(\.message) == ["this audience's rule is in expression_js, which the emulator cannot evaluate: play and explain need --assume-rule p#0=match or p#0=nomatch; run asks"])
+    var book = AssignmentBook(userID: "u1")
+    var context = FilterContext(status: .inactive)
+    let undecided = PlacementRules.evaluate("p", project: project, context: context, book: &book)
+    #expect(undecided.undecided?.key == "p#0")
+    #expect(undecided.lines.last == "→ undecided: the emulator cannot evaluate audience 1's expression_js rule; give --assume-rule p#0=match or p#0=nomatch")
+    #expect(book == AssignmentBook(userID: "u1"), "nothing assigned")
+    context.assumedRules = ["p#0": true]
+    #expect(PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome == .present(paywallID: "a"))
+    context.assumedRules = ["p#0": false]
+    #expect(PlacementRules.evaluate("p", project: project, context: context, book: &book).outcome == .present(paywallID: "b"))
+    // The importer's API builds the same audience.
+    let built = Audience.unsupported(kind: "expression_js", text: "user.plan === 'free'", outcome: .paywalls([.init(paywallID: "a", percent: 100)], holdout: 0))
+    #expect(built == project.campaigns[0].audiences[0])
+    // --assume-rule values are checked against the project.
+    #expect(throws: Never.self) { try RuleAssumptions.parse(["p#0=nomatch"], project: project).get() }
+    for (text, message) in [("p#1=match", "--assume-rule 'p#1' names no audience with an unsupported rule (rules to decide: p#0; did you mean 'p#0'?)"),
+                            ("p#0=yes", "--assume-rule 'p#0=yes': 'yes' must be match or nomatch"),
+                            ("p#0", "--assume-rule 'p#0' must be PLACEMENT#N=match or PLACEMENT#N=nomatch")] {
+      guard case .failure(let error) = RuleAssumptions.parse([text], project: project) else { Issue.record("\(text) parsed"); continue }
+      #expect(error.message == message)
+    }
+    let both = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "true", "unsupportedRule": {"kind": "expression", "text": "x"}, "paywall": "a"}]}]"#)
+    #expect(Self.messages(both).first?.hasSuffix("an audience has 'filter' or 'unsupportedRule', not both") == true)
   }
 
   @Test func anSDKVersionIsCheckedWithAFix() throws {

@@ -13,6 +13,24 @@ struct HeadlessPresenterTests {
     return (HeadlessPresenter(project: project, controller: controller, status: store, clock: clock, userID: "tester"), store)
   }
 
+  /// A library user decides a rule the emulator cannot evaluate as `--assume-rule` does; until
+  /// then `register` does nothing (no event) and says it is undecided, without waiting.
+  @Test func anUnsupportedRuleIsDecidedByTheCaller() async throws {
+    var project = try PresenterTests.demoProject()
+    project.campaigns = [Campaign(placement: "js", audiences: [
+      .unsupported(kind: "expression_js", text: "user.plan === 'free'", outcome: .paywalls([.init(paywallID: "plans", percent: 100)], holdout: 0)),
+    ])]
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore(.inactive)
+    let app = HeadlessPresenter(project: project, controller: SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil),
+                                status: status, clock: clock, userID: "tester")
+    #expect(await app.register("js").isEmpty)
+    guard case .undecided(let rule)? = await app.state.outcome?.kind else { Issue.record("not undecided"); return }
+    #expect(rule.key == "js#0")
+    await app.assume(rule: "js#0", matches: true)
+    #expect(await app.register("js").map(\.name.rawValue).contains("paywall_open"))
+  }
+
   @Test func aGatedPlacementRunsItsFeatureOnlyAfterThePurchase() async throws {
     let (app, status) = try Self.app()
     let presented = await app.register("export_pdf")

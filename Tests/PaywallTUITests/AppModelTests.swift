@@ -281,6 +281,27 @@ struct RegistrationTests {
     AppState(project: try Fixtures.demoProject(), status: status, assignments: AssignmentBook(userID: "tester"))
   }
 
+  /// Issue 18: `run` asks what a rule the emulator cannot evaluate decides; the answer holds for
+  /// the session and the placement is registered again. Esc leaves it undecided: nothing ran.
+  @Test func anUnsupportedRuleIsAskedInADialog() throws {
+    let path = Fixtures.repositoryRoot.appendingPathComponent("scenarios/projects/audience-rules").path
+    let project = try #require(ProjectLoader.load(path: path).project)
+    var state = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    #expect(Self.events(AppModel.update(&state, .register(placement: "js_rule", params: [:]))).isEmpty, "nothing ran")
+    let question = try #require(state.ruleQuestion)
+    #expect(question.rule.key == "js_rule#0")
+    let screen = AppView.render(state, size: Size(width: 80, height: 24)).text
+    #expect(screen.contains("Undecided rule js_rule#0") && screen.contains("user.plan === 'free'"), "\(screen)")
+    _ = AppModel.update(&state, .key(.escape))
+    #expect(state.ruleQuestion == nil)
+    #expect(state.session == nil)
+    _ = AppModel.update(&state, .register(placement: "js_rule", params: [:]))
+    let effects = AppModel.update(&state, .key(.character("n")))
+    #expect(Self.events(effects).contains("paywall_open"))
+    #expect(state.session?.id == "plans", "no match: the next audience presents")
+    #expect(state.presentation.assumedRules == ["js_rule#0": false], "kept for the session")
+  }
+
   @Test func theHomeScreenListsPlacementsWithTheirGatingAndRegistersTheChosenOne() throws {
     var state = try Self.home()
     let text = AppView.render(state, size: Size(width: 80, height: 24)).text

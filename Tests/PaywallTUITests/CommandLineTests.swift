@@ -263,6 +263,32 @@ struct CommandLineTests {
     #expect(usage.stderr == "error: 'explain' needs <placement>; see 'paywall-tui explain --help'\n")
   }
 
+  /// Issue 18 item 3: a rule the emulator cannot evaluate is never silently true or false. `play`
+  /// fails with one line naming the rule and `--assume-rule`; `explain` shows both answers and
+  /// exits 1; with `--assume-rule` both go on as told.
+  @Test func anUnsupportedRuleMustBeDecided() throws {
+    let project = "scenarios/projects/audience-rules"
+    let scripts = try Fixtures.directory(["open.play": "expect event paywall_open paywall_id=onboarding\n"])
+    let script = scripts + "/open.play"
+    let undecided = try Self.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script])
+    #expect(undecided.status == 1)
+    #expect(undecided.stderr.hasSuffix("\n--placement js_rule: audience 1 of placement 'js_rule' has a rule in expression_js ('user.plan === 'free''), which the emulator cannot evaluate; decide it with --assume-rule js_rule#0=match or js_rule#0=nomatch\n"), "\(undecided.stderr)")
+    #expect(!undecided.stdout.contains("trigger_fire"), "nothing ran")
+    let matched = try Self.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script,
+                                "--assume-rule", "js_rule#0=match"])
+    #expect(matched.status == 0, "\(matched.stderr)")
+    let typo = try Self.run(["play", project, "--script", script, "--assume-rule", "js_rule#1=match"])
+    #expect(typo.status == 2)
+    #expect(typo.stderr.contains("error: --assume-rule 'js_rule#1' names no audience with an unsupported rule (rules to decide: js_rule#0; did you mean 'js_rule#0'?)"), "\(typo.stderr)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
+    let explained = try Self.run(["explain", project, "js_rule", "--state-dir", dir])
+    #expect(explained.status == 1)
+    #expect(explained.stdout.contains("  with --assume-rule js_rule#0=match: → presents paywall 'onboarding'\n  with --assume-rule js_rule#0=nomatch: → presents paywall 'plans'"), "\(explained.stdout)")
+    let decided = try Self.run(["explain", project, "js_rule", "--state-dir", dir, "--assume-rule", "js_rule#0=nomatch"])
+    #expect(decided.status == 0)
+    #expect(decided.stdout.contains("→ presents paywall 'plans'"), "\(decided.stdout)")
+  }
+
   /// Issue 16 item 8 and SDK UI tests T28–T32: `explain --json` answers what the SDK's
   /// `getPresentationResult(forPlacement:params:)` returns (Paywall/Presentation/Get Presentation
   /// Result/), read with JSONSerialization, and writes no assignment.

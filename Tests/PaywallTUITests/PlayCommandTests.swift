@@ -25,6 +25,15 @@ struct PlayCommandTests {
   /// becomes `inactive` at launch, and that is a change: the SDK loads the cached status at
   /// configure and tracks `subscriptionStatus_didChange` for every later one (Superwall.swift,
   /// `listenToSubscriptionStatus`: removeDuplicates, dropFirst). It used to go unreported.
+  /// An experiment id (`PLACEMENT#N`) is a value a script must be able to expect: `#` starts a
+  /// comment only at the start of a line or after a space.
+  @Test func aHashInsideAValueIsNotAComment() throws {
+    let script = try PlayScript.parse("# a comment\nexpect event trigger_fire unmatched_audience_p#0=OCCURRENCE # why\n", file: "t.play")
+    #expect(script.steps.count == 1)
+    guard case .expectEvent(_, let params)? = script.steps.first?.command else { Issue.record("\(script.steps)"); return }
+    #expect(params == ["unmatched_audience_p#0": "OCCURRENCE"])
+  }
+
   @Test func aCachedStatusTheStoreDoesNotBackChangesAtLaunch() throws {
     let dir = Self.stateDir()
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

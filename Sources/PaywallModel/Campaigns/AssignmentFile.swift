@@ -8,6 +8,8 @@ public struct AssignmentFile: Sendable {
   public static let fileName = "user.json"
   static let format = "paywall-tui.user"
   static let version = 1
+  /// The most occurrences kept per audience (the newest): more than any limit needs to count.
+  static let occurrenceLimit = 100_000
 
   /// The file's full path.
   public var path: String
@@ -52,9 +54,27 @@ public struct AssignmentFile: Sendable {
     for member in root["assignments"]?.members ?? [] {
       if let value = member.value.stringValue { entries[member.key] = value }
     }
-    var occurrences: [String: Int] = [:]
+    // Each occurrence's time in seconds since 1970 (as the ledger's dates); a file written before
+    // intervals existed holds a count, read as that many occurrences at 1970: they count against
+    // an all-time limit and fall outside every interval.
+    var occurrences: [String: [Date]] = [:]
     for member in root["occurrences"]?.members ?? [] {
-      if case .number(let text) = member.value.value, let count = Int(text), count > 0 { occurrences[member.key] = count }
+      switch member.value.value {
+      case .number(let text):
+        if let count = Int(text), count > 0 {
+          occurrences[member.key] = Array(repeating: Date(timeIntervalSince1970: 0), count: min(count, Self.occurrenceLimit))
+        }
+      case .array(let items):
+        var times: [Date] = []
+        for item in items.suffix(Self.occurrenceLimit) {
+          if case .number(let text) = item.value, let seconds = Double(text), LedgerFile.dateRange.contains(seconds) {
+            times.append(Date(timeIntervalSince1970: seconds))
+          }
+        }
+        if !times.isEmpty { occurrences[member.key] = times.sorted() }
+      default:
+        break
+      }
     }
     return AssignmentBook(userID: userID, entries: entries, occurrences: occurrences)
   }
@@ -67,7 +87,9 @@ public struct AssignmentFile: Sendable {
     let json = JSONOutput.object([
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("userId", .string(book.userID)),
       ("assignments", .object(entries)),
-      ("occurrences", .object(book.occurrences.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.number("\($0.value)")) })),
+      ("occurrences", .object(book.occurrences.sorted { $0.key < $1.key }.map { (key: String, times: [Date]) in
+        (key, JSONOutput.array(times.suffix(Self.occurrenceLimit).map(LedgerFile.date)))
+      })),
     ]).text + "\n"
     try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }

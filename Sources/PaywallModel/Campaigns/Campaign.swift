@@ -21,21 +21,109 @@ public enum AudienceOutcome: Sendable, Hashable {
   }
 }
 
-/// One audience of a campaign: a filter (nil matches everyone) and what matched users get.
+/// The rule that decides which users an audience takes: everyone, a CEL filter, or a rule in an
+/// expression language the emulator cannot evaluate (the SDK's v3 `expression`, `expression_js`),
+/// which is never silently true or false: the tester decides it (`--assume-rule`).
+public enum AudienceRule: Sendable, Hashable {
+  /// No filter: every user matches.
+  case everyone
+  /// A CEL filter (`expression_cel`, our `"filter"`).
+  case filter(AudienceFilter)
+  /// A rule the emulator cannot evaluate.
+  case unsupported(UnsupportedRule)
+}
+
+/// A rule written in an expression language the emulator does not evaluate.
+public struct UnsupportedRule: Sendable, Hashable {
+  /// The language, as the config names its key: `expression` (the SDK's v3 language) or `expression_js`.
+  public var kind: String
+  /// The rule's text, as written.
+  public var text: String
+
+  /// A rule of `kind` (`expression`, `expression_js`) reading `text`.
+  public init(kind: String, text: String) {
+    self.kind = kind
+    self.text = text
+  }
+}
+
+/// The SDK's occurrence limit (`TriggerAudienceOccurrence`): an audience matches a user at most
+/// `maxCount` times within `interval`, each presentation or holdout counting.
+public struct OccurrenceLimit: Sendable, Hashable {
+  /// Over what time occurrences are counted.
+  public enum Interval: Sendable, Hashable {
+    /// All time (the SDK's `INFINITY`).
+    case infinity
+    /// The last N minutes, counting an occurrence exactly N minutes old (the SDK's `MINUTES`).
+    case minutes(Int)
+
+    /// " in the last N minutes", or "" for all time.
+    var phrase: String {
+      switch self {
+      case .infinity: ""
+      case .minutes(let m): " in the last \(m) minute\(m == 1 ? "" : "s")"
+      }
+    }
+  }
+
+  /// How many presentations or holdouts the interval allows.
+  public var maxCount: Int
+  /// Over what time they are counted.
+  public var interval: Interval
+
+  /// At most `maxCount` occurrences within `interval`.
+  public init(maxCount: Int, interval: Interval = .infinity) {
+    self.maxCount = maxCount
+    self.interval = interval
+  }
+}
+
+/// One audience of a campaign: a rule and what matched users get.
 public struct Audience: Sendable, Hashable {
-  /// The filter users must match; nil matches everyone.
-  public var filter: AudienceFilter?
+  /// Who the audience takes.
+  public var rule: AudienceRule
   /// What matched users get.
   public var outcome: AudienceOutcome
-  /// The SDK's occurrence limit (`"occurrence": {"maxCount": N}`): the audience matches a user at
-  /// most this many times, each presentation or holdout counting; nil: no limit.
-  public var maxOccurrences: Int?
+  /// The SDK's occurrence limit (`"occurrence": {"maxCount": N, "interval": {"minutes": M}}`); nil: no limit.
+  public var occurrence: OccurrenceLimit?
 
-  /// An audience of users matching `filter` (nil: everyone).
-  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil) {
-    self.filter = filter
+  /// The CEL filter users must match; nil when the rule is `everyone` or unsupported.
+  public var filter: AudienceFilter? {
+    if case .filter(let filter) = rule { return filter }
+    return nil
+  }
+
+  /// The rule as `explain` shows it after "filter": the CEL text, `expression_js '…'` for an
+  /// unsupported rule, nil for everyone.
+  public var ruleText: String? {
+    switch rule {
+    case .everyone: nil
+    case .filter(let filter): filter.text
+    case .unsupported(let rule): "(\(rule.kind), not evaluated) \(quoting: rule.text)"
+    }
+  }
+
+  /// The occurrence limit's count; nil: no limit.
+  public var maxOccurrences: Int? { occurrence?.maxCount }
+
+  /// An audience of the users `rule` takes, with an optional occurrence limit.
+  public init(rule: AudienceRule, outcome: AudienceOutcome, occurrence: OccurrenceLimit? = nil) {
+    self.rule = rule
     self.outcome = outcome
-    self.maxOccurrences = maxOccurrences
+    self.occurrence = occurrence
+  }
+
+  /// An audience of users matching `filter` (nil: everyone), limited to `maxOccurrences` over all time.
+  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil) {
+    self.init(rule: filter.map { .filter($0) } ?? .everyone, outcome: outcome,
+              occurrence: maxOccurrences.map { OccurrenceLimit(maxCount: $0) })
+  }
+
+  /// An audience whose rule is in a language the emulator cannot evaluate (`kind`: `expression`,
+  /// `expression_js`); the tester decides whether it matches (`--assume-rule`).
+  public static func unsupported(kind: String, text: String, outcome: AudienceOutcome,
+                                 occurrence: OccurrenceLimit? = nil) -> Audience {
+    Audience(rule: .unsupported(UnsupportedRule(kind: kind, text: text)), outcome: outcome, occurrence: occurrence)
   }
 }
 
@@ -76,6 +164,23 @@ public struct PlacementEvaluation: Sendable, Hashable {
     case skip(SkipReason)
   }
 
+  /// An audience whose rule the tester must decide.
+  public struct UndecidedRule: Sendable, Hashable {
+    /// The audience's key, `PLACEMENT#N` (N from 0), as `--assume-rule` and `experiment_id` name it.
+    public var key: String
+    /// The placement whose campaign holds it.
+    public var placement: String
+    /// The audience's position in the campaign, from 0.
+    public var index: Int
+    /// The rule.
+    public var rule: UnsupportedRule
+
+    /// One line naming the rule and the option that decides it.
+    public var message: String {
+      "audience \(index + 1) of placement \(quoting: placement) has a rule in \(rule.kind) (\(quoting: rule.text)), which the emulator cannot evaluate; decide it with --assume-rule \(key)=match or \(key)=nomatch"
+    }
+  }
+
   /// One audience as it was tried.
   public struct Step: Sendable, Hashable {
     /// The audience's position in the campaign, from 0.
@@ -102,6 +207,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
   /// The matched audience's occurrence key when it has a limit: counted in the book once the
   /// registration presents or holds out.
   var occurrenceKey: String?
+  /// A rule the emulator cannot evaluate and no `--assume-rule` decided: the evaluation stopped
+  /// there (its outcome is a placeholder), and `register` must not go on as if it matched or not.
+  public var undecided: UndecidedRule?
   /// The SDK version whose rules decided (`options.sdk`).
   public var sdk: SDKVersion = .latest
   /// With `outcome` `.skip(.userIsSubscribed)` (v3 only): what the campaign alone decided,
@@ -128,7 +236,8 @@ public struct PlacementEvaluation: Sendable, Hashable {
     for step in steps {
       let filter = step.filter.map { "filter \($0)" } ?? "no filter (everyone)"
       let because = step.because.isEmpty ? "" : " because " + step.because.joined(separator: ", ")
-      lines.append("audience \(step.index + 1): \(filter) → \(step.matched ? "matched" : "no match")\(because)")
+      let verdict = step.matched ? "matched" : (undecided?.index == step.index ? "undecided" : "no match")
+      lines.append("audience \(step.index + 1): \(filter) → \(verdict)\(because)")
     }
     if let assignment, assignment.isSplit {
       lines.append("assignment: \(assignment.description)")
@@ -140,6 +249,10 @@ public struct PlacementEvaluation: Sendable, Hashable {
       lines.append("→ \(reason.rawValue), but the user is active: \(sdk.spelled) skips subscribers first (userIsSubscribed, not \(reason.rawValue))")
     case nil:
       break
+    }
+    if let undecided {
+      lines.append("→ undecided: the emulator cannot evaluate audience \(undecided.index + 1)'s \(undecided.rule.kind) rule; give --assume-rule \(undecided.key)=match or \(undecided.key)=nomatch")
+      return lines
     }
     switch outcome {
     case .present(let id): lines.append("→ presents paywall \(quoting: id)")
@@ -197,15 +310,28 @@ public struct AssignmentBook: Sendable, Hashable {
   public var userID: String
   /// "placement#audience" → paywall id, or "" for the holdout.
   public var entries: [String: String]
-  /// "placement#audience" → how many times an audience with an occurrence limit presented or
-  /// held out (the SDK's saved `TriggerAudienceOccurrence`s).
-  public var occurrences: [String: Int]
+  /// "placement#audience" → when an audience with an occurrence limit presented or held out,
+  /// oldest first (the SDK's saved `TriggerAudienceOccurrence`s, `ManagedTriggerRuleOccurrence.createdAt`).
+  public var occurrences: [String: [Date]]
 
-  /// The book of `userID`, with `entries` already assigned and `occurrences` counted.
-  public init(userID: String, entries: [String: String] = [:], occurrences: [String: Int] = [:]) {
+  /// The book of `userID`, with `entries` already assigned and `occurrences` recorded.
+  public init(userID: String, entries: [String: String] = [:], occurrences: [String: [Date]] = [:]) {
     self.userID = userID
     self.entries = entries
     self.occurrences = occurrences
+  }
+
+  /// How many occurrences of `key` count at `now` for `interval`: all of them, or those at most
+  /// N minutes old (the SDK's `createdAt >= now − N minutes`, `Storage/Core Data/CoreDataManager.swift`
+  /// `countAudienceOccurrences`).
+  public func occurrenceCount(_ key: String, within interval: OccurrenceLimit.Interval, now: Date) -> Int {
+    let times = occurrences[key] ?? []
+    switch interval {
+    case .infinity: return times.count
+    case .minutes(let minutes):
+      let since = now.addingTimeInterval(-Double(minutes) * 60)
+      return times.reduce(0) { $0 + ($1 >= since ? 1 : 0) }
+    }
   }
 
   static func key(_ placement: String, _ audience: Int) -> String { "\(placement)#\(audience)" }
@@ -225,7 +351,7 @@ public enum PlacementRules {
     // (Operators/GetExperiment.swift, PaywallViewController.swift), not when v3 skipped a subscriber.
     if let key = evaluation.occurrenceKey {
       switch evaluation.outcome {
-      case .present, .skip(.holdout): book.occurrences[key, default: 0] += 1
+      case .present, .skip(.holdout): book.occurrences[key, default: []].append(context.now)
       case .skip: break
       }
     }
@@ -263,22 +389,41 @@ public enum PlacementRules {
     }
     var steps: [PlacementEvaluation.Step] = []
     for (index, audience) in campaign.audiences.enumerated() {
-      var matched = audience.filter?.evaluate(context) ?? true
-      var because = audience.filter?.explain(context) ?? []
       let key = AssignmentBook.key(placement, index)
+      var matched: Bool
+      var because: [String]
+      switch audience.rule {
+      case .everyone:
+        matched = true
+        because = []
+      case .filter(let filter):
+        matched = filter.evaluate(context)
+        because = filter.explain(context)
+      case .unsupported(let rule):
+        // Never silently true or false: the tester says what the rule decides.
+        guard let assumed = context.assumedRules[key] else {
+          steps.append(.init(index: index, filter: audience.ruleText, matched: false,
+                             because: ["the emulator cannot evaluate \(rule.kind)"]))
+          var evaluation = PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
+          evaluation.undecided = PlacementEvaluation.UndecidedRule(key: key, placement: placement, index: index, rule: rule)
+          return evaluation
+        }
+        matched = assumed
+        because = ["assumed to \(assumed ? "match" : "not match") (--assume-rule \(key)=\(assumed ? "match" : "nomatch"))"]
+      }
       // An occurrence limit (Audience Logic/Expression Evaluator/ExpressionLogic.swift
       // tryToMatchOccurrence): a matching audience that has already presented or held out
-      // maxCount times does not match; the next audience is tried.
+      // maxCount times within its interval does not match; the next audience is tried.
       var limited = false
-      if matched, let limit = audience.maxOccurrences {
-        let count = book.occurrences[key, default: 0]
-        if count + 1 > limit {
+      if matched, let limit = audience.occurrence {
+        let count = book.occurrenceCount(key, within: limit.interval, now: context.now)
+        if count + 1 > limit.maxCount {
           matched = false
           limited = true
-          because.append("its occurrence limit is reached (\(count) of \(limit))")
+          because.append("its occurrence limit is reached (\(count) of \(limit.maxCount)\(limit.interval.phrase))")
         }
       }
-      steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because,
+      steps.append(.init(index: index, filter: audience.ruleText, matched: matched, because: because,
                          limitedByOccurrence: limited))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
@@ -293,9 +438,56 @@ public enum PlacementRules {
       let assignment = Assignment(paywallID: chosen, bucket: bucket, isSplit: variants.count > 1 || holdout > 0)
       var evaluation = PlacementEvaluation(placement: placement, steps: steps,
                                            outcome: chosen.map { .present(paywallID: $0) } ?? .skip(.holdout), assignment: assignment)
-      if audience.maxOccurrences != nil { evaluation.occurrenceKey = key }
+      if audience.occurrence != nil { evaluation.occurrenceKey = key }
       return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
+  }
+}
+
+/// What a tester says about rules the emulator cannot evaluate: `--assume-rule PLACEMENT#N=match|nomatch`.
+package enum RuleAssumptions {
+  /// The audience keys (`PLACEMENT#N`) of every unsupported rule in `project`, in campaign order.
+  package static func unsupportedKeys(in project: Project) -> [String] {
+    project.campaigns.flatMap { campaign in
+      campaign.audiences.indices.compactMap { index -> String? in
+        if case .unsupported = campaign.audiences[index].rule { return AssignmentBook.key(campaign.placement, index) }
+        return nil
+      }
+    }
+  }
+
+  /// Parses each `PLACEMENT#N=match|nomatch`, checking that it names an unsupported rule of
+  /// `project`; the error is one line naming the value and the fix.
+  package static func parse(_ texts: [String], project: Project) -> Result<[String: Bool], AssumptionError> {
+    let keys = unsupportedKeys(in: project)
+    var out: [String: Bool] = [:]
+    for text in texts {
+      guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
+        return .failure(AssumptionError("--assume-rule \(quoting: text) must be PLACEMENT#N=match or PLACEMENT#N=nomatch"))
+      }
+      let key = String(text[..<eq])
+      let answer = String(text[text.index(after: eq)...])
+      let matches: Bool
+      switch answer {
+      case "match": matches = true
+      case "nomatch": matches = false
+      default:
+        return .failure(AssumptionError("--assume-rule \(quoting: text): \(quoting: answer) must be match or nomatch\(Suggestions.hint(for: answer, in: ["match", "nomatch"]))"))
+      }
+      guard keys.contains(key) else {
+        let known = keys.isEmpty ? "the project has no rule the emulator cannot evaluate"
+          : "rules to decide: \(keys.joined(separator: ", "))\(Suggestions.hint(for: key, in: keys))"
+        return .failure(AssumptionError("--assume-rule \(quoting: key) names no audience with an unsupported rule (\(known))"))
+      }
+      out[key] = matches
+    }
+    return .success(out)
+  }
+
+  /// A bad `--assume-rule` value.
+  package struct AssumptionError: Error, Sendable {
+    package var message: String
+    init(_ message: String) { self.message = message }
   }
 }

@@ -7,7 +7,8 @@ import Foundation
 ///   {"filter": "EXPR", "paywall": "ID"},
 ///   {"filter": "EXPR", "variants": [{"paywall": "ID", "percent": 50}, …], "holdout": 10},
 ///   {"filter": "EXPR", "holdout": 100},
-///   {"filter": "EXPR", "paywall": "ID", "occurrence": {"maxCount": 1}}]}]
+///   {"filter": "EXPR", "paywall": "ID", "occurrence": {"maxCount": 1, "interval": {"minutes": 1440}}},
+///   {"unsupportedRule": {"kind": "expression_js", "text": "…"}, "paywall": "ID"}]}]
 /// ```
 enum CampaignReader {
   /// Campaigns as written; paywall ids are checked by `check` once the paywalls are loaded.
@@ -43,7 +44,8 @@ enum CampaignReader {
       }
       for (i, audienceNode) in audienceNodes.enumerated() {
         let audiencePath = path.appending("audiences").appending(i)
-        if let audience = readAudience(audienceNode, path: audiencePath, diagnostics: reader.diagnostics, into: &pending) {
+        if let audience = readAudience(audienceNode, path: audiencePath, key: AssignmentBook.key(placement ?? "PLACEMENT", i),
+                                        diagnostics: reader.diagnostics, into: &pending) {
           audiences.append(audience)
         }
       }
@@ -52,29 +54,70 @@ enum CampaignReader {
     return pending
   }
 
-  private static func readAudience(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector,
+  private static func readAudience(_ node: JSONNode, path: JSONPath, key: String, diagnostics: DiagnosticCollector,
                                    into pending: inout Pending) -> Audience? {
     guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "an audience") else { return nil }
     defer { reader.finish() }
-    var filter: AudienceFilter?
+    var rule = AudienceRule.everyone
     var valid = true
     if let text = reader.string("filter"), let location = reader.value("filter")?.location {
       do {
-        filter = try AudienceFilter(parsing: text)
+        let filter = try AudienceFilter(parsing: text)
+        rule = .filter(filter)
+        for warning in filter.warnings {
+          diagnostics.warning("filter: \(warning.message)", at: diagnostics.location(inStringAt: location, offset: warning.offset),
+                              path: path.appending("filter"))
+        }
       } catch {
         diagnostics.error("filter: \(error.message)", at: diagnostics.location(inStringAt: location, offset: error.offset),
                           path: path.appending("filter"))
         valid = false
       }
     }
+    if let node = reader.value("unsupportedRule") {
+      let rulePath = path.appending("unsupportedRule")
+      if reader.value("filter") != nil {
+        diagnostics.error("an audience has 'filter' or 'unsupportedRule', not both", at: node.location, path: rulePath)
+        valid = false
+      } else if let unsupported = ObjectReader(node, path: rulePath, diagnostics: diagnostics, what: "'unsupportedRule'") {
+        let kind = unsupported.string("kind", required: true)
+        let text = unsupported.string("text", required: true, nonEmpty: false)
+        unsupported.finish()
+        if let kind, let text {
+          rule = .unsupported(UnsupportedRule(kind: kind, text: text))
+          diagnostics.warning("this audience's rule is in \(kind), which the emulator cannot evaluate: play and explain need --assume-rule \(key)=match or \(key)=nomatch; run asks",
+                              at: node.location, path: rulePath)
+        } else {
+          valid = false
+        }
+      } else {
+        valid = false
+      }
+    }
     let holdout = reader.int("holdout", range: 0...100)
-    var maxOccurrences: Int?
+    var occurrenceLimit: OccurrenceLimit?
     if let node = reader.value("occurrence"),
        let occurrence = ObjectReader(node, path: path.appending("occurrence"), diagnostics: diagnostics, what: "'occurrence'") {
-      // The SDK's TriggerAudienceOccurrence: maxCount over all time (its MINUTES interval is not emulated).
-      maxOccurrences = occurrence.int("maxCount", required: true, range: 1...1_000_000)
+      // The SDK's TriggerAudienceOccurrence (Models/Triggers/TriggerAudienceOccurrence.swift):
+      // maxCount within an interval, all time (INFINITY) or the last N minutes (MINUTES).
+      let maxCount = occurrence.int("maxCount", required: true, range: 1...1_000_000)
+      var interval = OccurrenceLimit.Interval.infinity
+      if let intervalNode = occurrence.value("interval") {
+        let intervalPath = path.appending("occurrence").appending("interval")
+        if let object = ObjectReader(intervalNode, path: intervalPath, diagnostics: diagnostics,
+                                     what: "'interval' ({\"minutes\": 1440} for a day; leave it out for all time)") {
+          if let minutes = object.int("minutes", required: true, range: 1...525_600_000) {
+            interval = .minutes(minutes)
+          } else {
+            valid = false
+          }
+          object.finish()
+        } else {
+          valid = false
+        }
+      }
       occurrence.finish()
-      if maxOccurrences == nil { valid = false }
+      if let maxCount { occurrenceLimit = OccurrenceLimit(maxCount: maxCount, interval: interval) } else { valid = false }
     }
     var variants: [AudienceOutcome.Variant] = []
     if let id = reader.string("paywall"), let location = reader.value("paywall")?.location {
@@ -109,7 +152,7 @@ enum CampaignReader {
       valid = false
     }
     guard valid else { return nil }
-    return Audience(filter: filter, outcome: .paywalls(variants, holdout: holdout ?? 0), maxOccurrences: maxOccurrences)
+    return Audience(rule: rule, outcome: .paywalls(variants, holdout: holdout ?? 0), occurrence: occurrenceLimit)
   }
 
   /// A paywall file app.json lists that did not load (missing, not JSON, or invalid), with its

@@ -81,6 +81,12 @@ public actor HeadlessPresenter {
     await send(.callRestore)
   }
 
+  /// Decides an audience rule the emulator cannot evaluate (`PLACEMENT#N`, as `--assume-rule`):
+  /// without it, a `register` that reaches the rule does nothing and its outcome is `.undecided`.
+  public func assume(rule key: String, matches: Bool) {
+    state.assumedRules[key] = matches
+  }
+
   /// `register(placement:params:)`; the events it led to.
   @discardableResult
   public func register(_ placement: String, params: [String: String] = [:]) async -> [PaywallEvent] {

@@ -37,6 +37,9 @@ public struct RegistrationOutcome: Sendable, Hashable {
     case ignoredBuiltInName
     /// The handler's `onSkip`; the feature ran.
     case skipped(SkipReason)
+    /// An audience's rule is in a language the emulator cannot evaluate and the tester has not
+    /// said what it decides: nothing ran (`--assume-rule`, or `run`'s dialog, decides it).
+    case undecided(PlacementEvaluation.UndecidedRule)
     /// A paywall is on screen for it.
     case presented(paywallID: String)
     /// The paywall closed with `result`; `featureRan` as the SDK decides it from the result and
@@ -111,6 +114,11 @@ public struct PresentationState: Sendable {
   public var overrides: [SlotOverride] = []
   /// User attributes audience filters read as `user.NAME`.
   public var userAttributes: [String: String] = [:]
+  /// What the tester decided for audience rules the emulator cannot evaluate: `PLACEMENT#N` → matches.
+  public var assumedRules: [String: Bool] = [:]
+  /// The registration that stopped at an undecided rule (the last outcome is `.undecided`), so
+  /// it can be registered again once the tester has decided.
+  public var undecidedRegistration: Registration?
   /// Subscription groups whose introductory offer the store has seen used: their trials are not
   /// offered again. Nil when nothing reports it (every trial is offered).
   public var usedIntroGroups: Set<String>?
@@ -150,8 +158,10 @@ public struct PresentationState: Sendable {
 
   /// What audience filters read now.
   var filterContext: FilterContext {
-    FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
-                  user: userAttributes.mapValues(FilterValue.init(parsing:)))
+    var context = FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
+                                user: userAttributes.mapValues(FilterValue.init(parsing:)))
+    context.assumedRules = assumedRules
+    return context
   }
 
   mutating func newRegistrationID() -> Int {

@@ -116,17 +116,20 @@ public enum Presenter {
   }
 
   /// What a registration's audience filters read: the presenter's state and its params.
-  static func context(for registration: Registration, _ state: PresentationState) -> FilterContext {
+  static func context(for registration: Registration, _ state: PresentationState, now: Date) -> FilterContext {
     var context = state.filterContext
     context.params = registration.params.mapValues(FilterValue.init(parsing:))
+    context.now = now
     return context
   }
 
-  /// Whether `registration` would present a paywall, without recording an assignment.
-  static func wouldPresent(_ registration: Registration, _ state: PresentationState) -> Bool {
+  /// Whether `registration` would present a paywall, without recording an assignment. A rule
+  /// the tester has not decided counts as presenting, so `evaluate` stops at it and asks.
+  static func wouldPresent(_ registration: Registration, _ state: PresentationState, now: Date) -> Bool {
     var book = state.assignments
     let evaluation = PlacementRules.evaluate(registration.placement, project: state.project,
-                                             context: context(for: registration, state), book: &book)
+                                             context: context(for: registration, state, now: now), book: &book)
+    if evaluation.undecided != nil { return true }
     if case .present = evaluation.outcome { return true }
     return false
   }
@@ -144,8 +147,16 @@ public enum Presenter {
                        handover: Handover? = nil) -> [PresentationEffect] {
     let placement = registration.placement
     let before = state.assignments
-    let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context(for: registration, state),
+    let evaluation = PlacementRules.evaluate(placement, project: state.project, context: context(for: registration, state, now: now),
                                              book: &state.assignments)
+    if let undecided = evaluation.undecided {
+      // A rule the emulator cannot evaluate and the tester has not decided: nothing happens
+      // (no trigger_fire, no callback) until it is decided (`--assume-rule`, or run's dialog).
+      state.assignments = before
+      state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .undecided(undecided))
+      state.undecidedRegistration = registration
+      return []
+    }
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
     let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
     let base: [(String, JSONOutput)] = [("placement", .string(placement))]
@@ -191,7 +202,7 @@ public enum Presenter {
     case .select(let slot): action = .select(slot: slot)
     case .placement(let name):
       let registration = Registration(id: state.newRegistrationID(), placement: name, params: [:])
-      if PlacementNames.builtIn.contains(name) || wouldPresent(registration, state) {
+      if PlacementNames.builtIn.contains(name) || wouldPresent(registration, state, now: now) {
         return register(name, params: [:], &state, now: now)
       }
       return evaluate(registration, &state, now: now)
@@ -236,7 +247,7 @@ public enum Presenter {
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    let chained = state.presentedBy == nil ? implicitCandidate(after: events, &state) : nil
+    let chained = state.presentedBy == nil ? implicitCandidate(after: events, &state, now: now) : nil
     var out: [PresentationEffect] = []
     var dismissed = false
     for effect in effects {
@@ -268,12 +279,12 @@ public enum Presenter {
 
   /// The first implicit placement among `events` (`transaction_abandon`…) whose campaign would
   /// present a paywall, registered with the event's string parameters; nil if none.
-  static func implicitCandidate(after events: [PaywallEvent], _ state: inout PresentationState) -> Registration? {
+  static func implicitCandidate(after events: [PaywallEvent], _ state: inout PresentationState, now: Date) -> Registration? {
     for event in events where Campaign.implicitPlacements.contains(event.name.rawValue) {
       let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
                               uniquingKeysWith: { first, _ in first })
       let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
-      if wouldPresent(candidate, state) { return candidate }
+      if wouldPresent(candidate, state, now: now) { return candidate }
     }
     return nil
   }

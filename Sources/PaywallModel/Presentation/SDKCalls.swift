@@ -105,7 +105,7 @@ enum SDKCalls {
     let onScreen = state.session.map { !$0.isDismissed } ?? false
     if onScreen && state.presentedBy != nil { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    guard let candidate = Presenter.implicitCandidate(after: events, &state) else { return [] }
+    guard let candidate = Presenter.implicitCandidate(after: events, &state, now: now) else { return [] }
     return onScreen ? Presenter.replace(with: candidate, &state, now: now) : Presenter.evaluate(candidate, &state, now: now)
   }
 

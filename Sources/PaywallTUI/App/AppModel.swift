@@ -121,6 +121,11 @@ enum AppModel {
     if let slot = misleadingTrialCopy(state), slot != misled {
       state.appendLog("! free-trial copy shows while \(quoting: slot) (no trial) is selected: the SDK decides it for the whole paywall, so a device shows it too")
     }
+    if let now = state.presentation.outcome, now != outcome, case .undecided(let rule) = now.kind,
+       let registration = state.presentation.undecidedRegistration, !registration.isImplicit {
+      // `run` asks the tester what the rule decides (play fails instead, naming --assume-rule).
+      state.ruleQuestion = RuleDialog(rule: rule, registration: registration)
+    }
     if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) {
       // A dropped built-in name leaves no event behind: the log says so too.
       if case .ignoredBuiltInName = now.kind { tell(notice, &state) } else { state.notice = notice }
@@ -145,8 +150,9 @@ enum AppModel {
 
   static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
     // A click reaches the paywall or the home screen only: never a dialog, the panel or the help.
-    if case .click = key, state.ask != nil || state.showsDebug || state.showsHelp || state.showsFullLog { return [] }
+    if case .click = key, state.ask != nil || state.ruleQuestion != nil || state.showsDebug || state.showsHelp || state.showsFullLog { return [] }
     if state.ask != nil { return AskDialog.handle(key, &state) }
+    if state.ruleQuestion != nil { return RuleDialog.handle(key, &state, now: now) }
     let size = state.size
     if state.showsDebug {
       if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil, let action = KeyMap.scroll.action(for: key) {

@@ -201,6 +201,10 @@ struct AppSession {
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
     state.presentation.userAttributes = options.userAttributes
+    switch RuleAssumptions.parse(options.assumeRules, project: project) {
+    case .success(let assumed): state.presentation.assumedRules = assumed
+    case .failure(let error): throw CLIFailure.usage(error.message)
+    }
     // The simulated store stands for StoreKit with the SDK buying itself (no purchase controller,
     // the UI tests' automatic configuration); every other controller is the app's PurchaseController.
     // Only `call purchase` / `call restore` tell them apart (`SDKCalls`).

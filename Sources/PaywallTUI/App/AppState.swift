@@ -8,6 +8,8 @@ struct AppState: Sendable {
   var presentation: PresentationState
   var focus: FocusTarget?
   var ask: AskDialog?
+  /// The question about an audience rule the emulator cannot evaluate, while it is asked.
+  var ruleQuestion: RuleDialog?
   var showsHelp = false
   var showsLog = false
   /// The QA debug panel (`d`).

@@ -21,6 +21,7 @@ struct ExplainCommand: CLICommand {
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
               values: SessionOptions.sdkValues),
+      .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
     ],
     examples: [
@@ -38,6 +39,7 @@ struct ExplainCommand: CLICommand {
   var userID: String?
   var stateDir: String?
   var sdk: SDKVersion?
+  var assumeRules: [String]
   var json: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
@@ -49,6 +51,7 @@ struct ExplainCommand: CLICommand {
     userID = arguments.value("user-id")
     stateDir = arguments.value("state-dir")
     sdk = try SessionOptions.sdk(arguments)
+    assumeRules = arguments.values("assume-rule")
     json = arguments.flag("json")
   }
 
@@ -74,9 +77,31 @@ struct ExplainCommand: CLICommand {
     let file = AssignmentFile(directory: directory)
     var book = userID == nil && !FileSystem.entryExists(file.path)
       ? AssignmentBook(userID: "anonymous") : file.load(userID: userID, repair: false).0
-    let context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
+    var context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: params.mapValues(FilterValue.init(parsing:)))
+    context.now = Date()
+    switch RuleAssumptions.parse(assumeRules, project: project) {
+    case .success(let assumed): context.assumedRules = assumed
+    case .failure(let error): throw CLIFailure.usage(error.message)
+    }
+    let before = book
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
+    if let undecided = evaluation.undecided {
+      // Never silently true or false: say what each answer would give, and fail.
+      if !json {
+        try Console.out("placement \(quoting: placement) for user \(book.userID), status \(status.rawName)")
+        for line in evaluation.lines { try Console.out("  " + line) }
+        for answer in [true, false] {
+          var assumed = context
+          assumed.assumedRules[undecided.key] = answer
+          var scratch = before
+          let outcome = PlacementRules.evaluate(placement, project: project, context: assumed, book: &scratch)
+          let result = outcome.undecided.map { "undecided at audience \($0.index + 1) too" } ?? outcome.lines.last ?? ""
+          try Console.out("  with --assume-rule \(undecided.key)=\(answer ? "match" : "nomatch"): \(result)")
+        }
+      }
+      throw CLIFailure.invalid(undecided.message)
+    }
     if json {
       try Console.out(Self.json(evaluation, project: project, userID: book.userID, status: status).text)
       return

@@ -113,7 +113,7 @@ enum Schemas {
                 },
                 "filter": {
                   "type": "string",
-                  "description": "An expression over device.subscriptionStatus, device.activeEntitlements, device.activeProducts, user.*, params.*: literals, == != < <= > >= && || ! in, parentheses. No filter matches everyone."
+                  "description": "A CEL expression, as the SDK's expression_cel, over user.*, params.* and device.* (subscriptionStatus, activeEntitlements, activeProducts, platform, isMac): literals, == != < <= > >= in && || ! ?:, has(), size(), contains, startsWith, endsWith, matches, all/exists. Only true matches. No filter matches everyone."
                 },
                 "paywall": {
                   "type": "string",
@@ -152,9 +152,26 @@ enum Schemas {
                   "additionalProperties": false,
                   "required": ["maxCount"],
                   "properties": {
-                    "maxCount": { "type": "integer", "minimum": 1 }
+                    "maxCount": { "type": "integer", "minimum": 1 },
+                    "interval": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": ["minutes"],
+                      "properties": { "minutes": { "type": "integer", "minimum": 1 } },
+                      "description": "Count only the last N minutes ({\"minutes\": 1440}: once a day); leave it out for all time."
+                    }
                   },
-                  "description": "The SDK's audience occurrence limit: the audience matches a user at most maxCount times (each presentation or holdout counts, kept in the state directory); after that the next audience is tried."
+                  "description": "The SDK's audience occurrence limit: the audience matches a user at most maxCount times within the interval (each presentation or holdout counts, kept with its time in the state directory); after that the next audience is tried."
+                },
+                "unsupportedRule": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": ["kind", "text"],
+                  "properties": {
+                    "kind": { "type": "string", "description": "The rule's language: expression (the SDK's v3 language) or expression_js." },
+                    "text": { "type": "string" }
+                  },
+                  "description": "A rule the emulator cannot evaluate (instead of filter): play and explain need --assume-rule PLACEMENT#N=match|nomatch, run asks."
                 }
               }
             }

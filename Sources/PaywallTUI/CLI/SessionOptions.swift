@@ -29,6 +29,7 @@ struct SessionOptions {
     .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
     .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous)."),
     .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
+    .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).", repeatable: true),
     .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
             values: sdkValues),
   ]
@@ -53,6 +54,8 @@ struct SessionOptions {
   var renewalBillingIssues = false
   var userID: String?
   var userAttributes: [String: String] = [:]
+  /// `--assume-rule PLACEMENT#N=match|nomatch`, checked against the project when the session is made.
+  var assumeRules: [String] = []
   var home = false
   /// `--sdk`: wins over the project's `options.sdk`.
   var sdk: SDKVersion?
@@ -77,6 +80,7 @@ struct SessionOptions {
       throw .usage("--user-id must not be empty")
     }
     userAttributes = try arguments.pairs("user")
+    assumeRules = arguments.values("assume-rule")
     timeRate = arguments.value("time-rate")
     askToBuy = arguments.flag("ask-to-buy")
     start = arguments.values("start")

@@ -183,6 +183,13 @@ struct Player: Sendable {
     return nil
   }
 
+  /// A rule the emulator cannot evaluate that the last registration stopped at: `play` cannot
+  /// ask, so the run fails, naming the rule and `--assume-rule`.
+  private func undecidedRule() -> PlacementEvaluation.UndecidedRule? {
+    if case .undecided(let rule)? = runtime.state.presentation.outcome?.kind { return rule }
+    return nil
+  }
+
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
     if let placement {
       runtime.send(.register(placement: placement, params: [:]))
@@ -190,11 +197,15 @@ struct Player: Sendable {
       runtime.send(.open(paywallID: first, selected: nil))
     }
     await runtime.settle()
+    if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
+    var previous = script.file
     for step in script.steps {
       if stopped() { break }
+      if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
       let here = "\(script.file):\(step.line)"
+      previous = here
       switch step.command {
       case .press(let keys):
         for key in keys {
@@ -299,6 +310,7 @@ struct Player: Sendable {
         }
       }
     }
+    if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
     return .passed
   }
 }

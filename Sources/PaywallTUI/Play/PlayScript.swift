@@ -118,6 +118,16 @@ struct PlayScript: Sendable {
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
     + ["fail", "latency", "drop", "expect"]
 
+  /// The line up to a `#` that starts a comment: at the line's start or after a space or tab.
+  static func stripComment(_ line: Substring) -> Substring {
+    var previous: Character = " "
+    for index in line.indices {
+      if line[index] == "#", previous == " " || previous == "\t" { return line[..<index] }
+      previous = line[index]
+    }
+    return line
+  }
+
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`. The `advance`
   /// lines together may not take the clock from its start (`SimulatedTimeSource.defaultStart`)
   /// past the last date a ledger holds (`LedgerFile.latestDate`).
@@ -128,7 +138,9 @@ struct PlayScript: Sendable {
     // "\r\n" is one Character in Swift, so a script saved with CRLF line ends is split on it too.
     for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       let lineNumber = index + 1
-      let withoutComment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+      // A comment starts with `#` at the line's start or after a space, so a value such as an
+      // experiment id (`unmatched_audience_daily_offer#0=OCCURRENCE`) keeps its `#`.
+      let withoutComment = Self.stripComment(rawLine)
       let line = UntrustedText.sanitize(String(withoutComment)).trimmingSpaces()
       guard !line.isEmpty else { continue }
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count

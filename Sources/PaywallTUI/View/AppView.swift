@@ -35,6 +35,7 @@ enum AppView {
     }
     if state.showsFullLog { drawFullLog(state, into: &frame) }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
+    if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }
     if state.showsDebug {
       // Above the log pane, whose events its keys cause: the pane's header row stays in sight.
       let area = debugArea(state, size: size)
@@ -273,6 +274,21 @@ enum AppView {
               y: frame.height - 1, style: .muted)
   }
 
+  /// The rule dialog: which rule, its text, and the two answers.
+  static func drawRuleQuestion(_ question: RuleDialog, into frame: inout Frame) {
+    let rule = question.rule
+    let lines: [[(String, CellStyle)]] = [
+      [("Audience \(rule.index + 1) of \(rule.placement) is written in \(rule.rule.kind),", .plain)],
+      [("which the emulator cannot evaluate:", .plain)],
+      [(UntrustedText.excerpt(rule.rule.text, limit: 60), .muted)],
+      [],
+      [("Does this user match it?  ", .plain), (question.matches ? "[ match ]" : "  match  ", question.matches ? .selected : .plain),
+       ("  ", .plain), (question.matches ? "  no match  " : "[ no match ]", question.matches ? .plain : .selected)],
+    ]
+    Overlay.box(title: "Undecided rule \(rule.key)", lines: lines,
+                footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
+  }
+
   static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
     let title: String
     switch ask.request.question {
@@ -313,6 +329,8 @@ enum AppView {
       return ["\(placement): error (\(code))", message, "the feature did not run"]
     case .ignoredBuiltInName:
       return ["\(placement): a built-in event name; register ignored it", "no callback, the feature did not run"]
+    case .undecided(let rule):
+      return ["\(placement): waiting for the tester to decide audience \(rule.index + 1)'s \(rule.rule.kind) rule", "nothing ran"]
     case .skipped(let reason):
       return ["\(placement): skipped (\(reason.rawValue))", "feature ran: \(placement)"]
     case .presented(let paywallID):
@@ -337,6 +355,7 @@ enum AppView {
     case .failed(_, let message): message
     case .ignoredBuiltInName:
       "placement \(outcome.placement) is a built-in event name: the SDK ignores it (no callback, no feature)"
+    case .undecided(let rule): rule.message
     case .skipped(let reason): "placement \(outcome.placement): skipped (\(reason.rawValue)); the feature ran"
     case .presented, .dismissed: nil
     }
