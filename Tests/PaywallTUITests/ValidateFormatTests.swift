@@ -111,3 +111,25 @@ struct ValidateLintTests {
     #expect(!result.stdout.contains("$.products[2]"), "4.990 is 4.99")
   }
 }
+
+/// Issue 17, item 10: a filter comparing with a value that can never occur is a warning with a did-you-mean.
+@Suite("validate filter lints")
+struct ValidateFilterLintTests {
+  @Test func anImpossibleComparisonIsAWarningWithDidYouMean() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-lint-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("paywalls"), to: dir)
+    let app = dir.appendingPathComponent("app.json")
+    let text = try String(contentsOf: app, encoding: .utf8)
+      .replacingOccurrences(of: #"device.subscriptionStatus == \"INACTIVE\""#, with: #"device.subscriptionStatus == \"ACTIV\""#)
+      .replacingOccurrences(of: #"!(\"pro\" in device.activeEntitlements)"#, with: #"!(\"prro\" in device.activeEntitlements)"#)
+    try text.write(to: app, atomically: true, encoding: .utf8)
+    let result = try CommandLineTests.run(["validate", dir.path])
+    #expect(result.status == 0, "a warning: \(result.stdout)")
+    #expect(result.stdout.contains("warning: filter: device.subscriptionStatus is never 'ACTIV': it is not a subscription status; did you mean 'ACTIVE'?"),
+            "\(result.stdout)")
+    #expect(result.stdout.contains("warning: filter: 'prro' is never in device.activeEntitlements: it is not an entitlement of the catalog; did you mean 'pro'?"))
+    #expect(result.stdout.contains("app.json:10:"), "at the filter's line")
+    let clean = try CommandLineTests.run(["validate", "paywalls"])
+    #expect(!clean.stdout.contains("filter:"), "the demo's filters are fine: \(clean.stdout)")
+  }
+}

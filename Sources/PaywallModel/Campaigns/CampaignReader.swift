@@ -16,10 +16,14 @@ enum CampaignReader {
     var campaigns: [Campaign]
     /// Every paywall id a campaign names, where, for `check`.
     var references: [(id: String, location: SourceLocation, path: JSONPath)]
+    /// Every filter with its string's place, for `lint` once the catalog is known.
+    var filters: [(filter: AudienceFilter, location: SourceLocation, path: JSONPath)] = []
+    /// The file's collector, which maps a place inside a string to its column.
+    var diagnostics: DiagnosticCollector?
   }
 
   static func read(_ parent: ObjectReader) -> Pending {
-    var pending = Pending(campaigns: [], references: [])
+    var pending = Pending(campaigns: [], references: [], diagnostics: parent.diagnostics)
     guard let nodes = parent.array("campaigns") else { return pending }
     var placements: Set<String> = []
     for (index, node) in nodes.enumerated() {
@@ -64,6 +68,7 @@ enum CampaignReader {
       do {
         let filter = try AudienceFilter(parsing: text)
         rule = .filter(filter)
+        pending.filters.append((filter, location, path.appending("filter")))
         for warning in filter.warnings {
           diagnostics.warning("filter: \(warning.message)", at: diagnostics.location(inStringAt: location, offset: warning.offset),
                               path: path.appending("filter"))
@@ -168,6 +173,20 @@ enum CampaignReader {
   /// failed to load (by its id, or by its file name when the id could not be read) is a
   /// consequence of that file's errors and says so, as does one that may be in a file with no
   /// readable id; only an id no file can hold is "no paywall".
+  /// Warnings for comparisons the catalog makes impossible (`AudienceFilter.impossibleComparisons`):
+  /// `device.subscriptionStatus == "ACTIV"`, an entitlement or product the catalog lacks.
+  static func lint(_ pending: Pending, catalog: Catalog, into all: inout [Diagnostic]) {
+    guard let collector = pending.diagnostics else { return }
+    let entitlements = Set(catalog.products.flatMap { $0.entitlements.map(\.id) })
+    let products = Set(catalog.productIDs)
+    for (filter, location, path) in pending.filters {
+      for warning in filter.impossibleComparisons(entitlements: entitlements, products: products) {
+        all.append(Diagnostic(file: collector.file, location: collector.location(inStringAt: location, offset: warning.offset),
+                              severity: .warning, message: "filter: \(warning.message)", path: path))
+      }
+    }
+  }
+
   static func check(_ pending: Pending, paywallIDs: [String], unloaded: [UnloadedPaywall] = [], file: String,
                     into all: inout [Diagnostic]) {
     for reference in pending.references where !paywallIDs.contains(reference.id) {
