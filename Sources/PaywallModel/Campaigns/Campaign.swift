@@ -12,11 +12,15 @@ public enum AudienceOutcome: Sendable, Hashable {
     public var paywallID: String
     /// The share, in percent of the users who are not held out.
     public var percent: Int
+    /// The dashboard's variant id (a Superwall config's `variant_id`), which `trigger_fire`
+    /// reports; nil: the paywall's id stands in.
+    public var id: String?
 
     /// `paywallID` for `percent` percent of the users.
-    public init(paywallID: String, percent: Int) {
+    public init(paywallID: String, percent: Int, id: String? = nil) {
       self.paywallID = paywallID
       self.percent = percent
+      self.id = id
     }
   }
 }
@@ -30,12 +34,20 @@ public struct Audience: Sendable, Hashable {
   /// The SDK's occurrence limit (`"occurrence": {"maxCount": N}`): the audience matches a user at
   /// most this many times, each presentation or holdout counting; nil: no limit.
   public var maxOccurrences: Int?
+  /// The dashboard's experiment id (a Superwall config's `experiment_id`), which `trigger_fire`
+  /// reports; nil: `PLACEMENT#N` stands in.
+  public var experimentID: String?
+  /// The dashboard's id of the holdout variant, which `trigger_fire` reports; nil: `holdout`.
+  public var holdoutID: String?
 
   /// An audience of users matching `filter` (nil: everyone).
-  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil) {
+  public init(filter: AudienceFilter?, outcome: AudienceOutcome, maxOccurrences: Int? = nil, experimentID: String? = nil,
+              holdoutID: String? = nil) {
     self.filter = filter
     self.outcome = outcome
     self.maxOccurrences = maxOccurrences
+    self.experimentID = experimentID
+    self.holdoutID = holdoutID
   }
 }
 
@@ -89,6 +101,8 @@ public struct PlacementEvaluation: Sendable, Hashable {
     /// Whether the filter matched but the occurrence limit kept the user out (the SDK's
     /// `OCCURRENCE` source of an unmatched audience).
     public var limitedByOccurrence = false
+    /// The audience's dashboard experiment id, when the project has one (`Audience.experimentID`).
+    public var experimentID: String?
   }
 
   /// The placement evaluated.
@@ -104,6 +118,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
   var occurrenceKey: String?
   /// The SDK version whose rules decided (`options.sdk`).
   public var sdk: SDKVersion = .latest
+  /// The chosen variant's dashboard id (`AudienceOutcome.Variant.id`, `Audience.holdoutID`), when
+  /// the project has one.
+  public var variantID: String?
   /// With `outcome` `.skip(.userIsSubscribed)` (v3 only): what the campaign alone decided,
   /// before the subscriber rule skipped the active user. Nil otherwise.
   public var subscriberRuleSkipped: Outcome?
@@ -279,7 +296,7 @@ public enum PlacementRules {
         }
       }
       steps.append(.init(index: index, filter: audience.filter?.text, matched: matched, because: because,
-                         limitedByOccurrence: limited))
+                         limitedByOccurrence: limited, experimentID: audience.experimentID))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
       let chosen: String?
@@ -294,6 +311,11 @@ public enum PlacementRules {
       var evaluation = PlacementEvaluation(placement: placement, steps: steps,
                                            outcome: chosen.map { .present(paywallID: $0) } ?? .skip(.holdout), assignment: assignment)
       if audience.maxOccurrences != nil { evaluation.occurrenceKey = key }
+      if let chosen {
+        evaluation.variantID = variants.first { $0.paywallID == chosen }?.id
+      } else {
+        evaluation.variantID = audience.holdoutID
+      }
       return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)

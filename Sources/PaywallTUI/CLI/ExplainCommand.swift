@@ -9,7 +9,7 @@ struct ExplainCommand: CLICommand {
     abstract: "Say which audience of a placement's campaign matches and what register would do, and why.",
     discussion: "Reads the project's campaigns; nothing is presented and nothing is written. Assignments already made for the user (in the state directory) are shown as they stand.",
     positionals: [
-      PositionalSpec(name: "path", help: "A project directory or its app.json.", count: .one),
+      PositionalSpec(name: "path", help: "A project directory, its app.json, or a Superwall config.", count: .one),
       PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one),
     ],
     options: [
@@ -20,6 +20,7 @@ struct ExplainCommand: CLICommand {
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4)."),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
+      .option("catalog", "file", "Catalog for a Superwall config (.storekit or .json)."),
     ]
   )
 
@@ -32,6 +33,7 @@ struct ExplainCommand: CLICommand {
   var stateDir: String?
   var sdk: SDKVersion?
   var json: Bool
+  var catalog: String?
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
@@ -43,10 +45,11 @@ struct ExplainCommand: CLICommand {
     stateDir = arguments.value("state-dir")
     sdk = try SessionOptions.sdk(arguments)
     json = arguments.flag("json")
+    catalog = arguments.value("catalog")
   }
 
   func run() throws {
-    var project = try ProjectOptions.load(path, catalog: nil)
+    var project = try ProjectOptions.load(path, catalog: catalog)
     if let sdk { project.options.sdk = sdk }
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
     if json, SubscriptionStatus(parsing: status, defaultEntitlements: entitlements) == .unknown {

@@ -6,6 +6,7 @@ import PaywallModel
 package enum PaywallCommand {
   static var subcommands: [any CLICommand.Type] {
     [RunCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self]
+      + [ImportCommand.self]
   }
 
   static var help: String {
