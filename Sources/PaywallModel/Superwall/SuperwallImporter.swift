@@ -197,7 +197,7 @@ package enum SuperwallImporter {
       }
     }
     guard valid else { return nil }
-    let shares = shares(rule.variants)
+    let shares = shares(rule.variants.map(\.percentage))
     let holdouts = rule.variants.indices.filter { rule.variants[$0].kind == .holdout }
     let holdout = holdouts.reduce(0) { $0 + shares[$1] }
     let treatments = rule.variants.indices.filter { rule.variants[$0].kind == .treatment }
@@ -218,11 +218,11 @@ package enum SuperwallImporter {
 
   /// Each variant's share of 100 as the SDK draws it: one variant alone takes everything, all at
   /// 0 share equally, else in proportion to their percentages.
-  static func shares(_ variants: [SuperwallConfig.Variant]) -> [Int] {
-    if variants.count == 1 { return [100] }
-    let sum = variants.reduce(0) { $0 + $1.percentage }
-    if sum == 0 { return largestRemainder(Array(repeating: 1, count: variants.count), total: 100) }
-    return largestRemainder(variants.map(\.percentage), total: 100)
+  package static func shares(_ percentages: [Int]) -> [Int] {
+    if percentages.count == 1 { return [100] }
+    let sum = percentages.reduce(0, +)
+    if sum == 0 { return largestRemainder(Array(repeating: 1, count: percentages.count), total: 100) }
+    return largestRemainder(percentages, total: 100)
   }
 
   /// `weights` scaled to add up to `total` exactly (the largest remainders round up).
