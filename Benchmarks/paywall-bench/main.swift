@@ -8,7 +8,9 @@
 // 5. the subscription status derived from a ledger of 100,000 transactions (target < 50 ms);
 // 6. `paywall-tui play` of `advance 100y` and `advance 1000y` on a monthly subscription (target
 //    < 100 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
-//    purchase) and the store alone advancing 1000 years in process.
+//    purchase) and the store alone advancing 1000 years in process;
+// 7. the import of a generated 5 MB Superwall config, 400 placements and 400 paywalls (target
+//    < 200 ms), beside JSONSerialization parsing it (`--superwall-only` runs just that one).
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -18,6 +20,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let ledgerOnly = CommandLine.arguments.contains("--ledger-only")
 /// Skips the parse benchmark, for profiling render alone.
 let renderOnly = CommandLine.arguments.contains("--render-only")
+/// Runs only the Superwall config import benchmark.
+let superwallOnly = CommandLine.arguments.contains("--superwall-only")
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -103,6 +107,12 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let storekitURL = directory.appendingPathComponent("Bench.storekit")
 let storekit = generateStoreKit(count: 5_000)
 try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
+
+if superwallOnly {
+  try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
+}
 
 let runs = renderOnly || ledgerOnly ? 0 : quick ? 5 : 25
 var ours: [Double] = []
@@ -396,4 +406,10 @@ if !renderOnly && !ledgerOnly {
   } else {
     print("advance benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
+}
+
+// MARK: 7. Superwall config import
+
+if !renderOnly && !ledgerOnly {
+  try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
 }

@@ -9,6 +9,8 @@ package struct SuperwallConfig: Sendable {
   package var triggers: [Trigger]
   /// `paywall_responses[]` (`Models/Paywall/Paywall.swift`).
   package var paywalls: [Paywall]
+  /// Identifiers of paywall responses that had an error: a variant naming one is not reported again.
+  package var brokenPaywallIDs: Set<String> = []
 
   /// A placement and its audiences (the SDK's `Trigger`, `event_name` and `rules`).
   package struct Trigger: Sendable {

@@ -5,8 +5,9 @@ import Foundation
 /// `decode`s and the file lacks is an error naming its JSON path
 /// (`$.trigger_options[3].rules[0].variants[1].percentage`), and so is a wrong type.
 package enum SuperwallConfigReader {
-  /// The config, or nil when anything the SDK requires is missing or of the wrong type (every
-  /// problem is in `diagnostics`).
+  /// The config as far as it decodes, or nil when it is not an object. Anything the SDK requires
+  /// that is missing or of the wrong type is an error in `diagnostics` (and the SDK would reject
+  /// the whole config); what did decode is returned so the mapping finds its problems in the same pass.
   package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector) -> SuperwallConfig? {
     guard let top = ConfigObject(root, path: .root, diagnostics, what: "the config") else { return nil }
     // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
@@ -23,13 +24,15 @@ package enum SuperwallConfigReader {
       }
     }
     var paywalls: [SuperwallConfig.Paywall] = []
+    var broken: Set<String> = []
     for (i, node) in (top.array("paywall_responses", required: true) ?? []).enumerated() {
       if let paywall = readPaywall(node, path: top.path.appending("paywall_responses").appending(i), diagnostics) {
         paywalls.append(paywall)
+      } else if let id = node["identifier"]?.stringValue {
+        broken.insert(id)
       }
     }
-    guard let buildID, !diagnostics.hasErrors else { return nil }
-    return SuperwallConfig(buildID: buildID, triggers: triggers, paywalls: paywalls)
+    return SuperwallConfig(buildID: buildID ?? "", triggers: triggers, paywalls: paywalls, brokenPaywallIDs: broken)
   }
 
   // MARK: - Triggers

@@ -37,7 +37,6 @@ package enum SuperwallImporter {
   package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
                                     catalogReference: String?, name: String) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
     var all: [Diagnostic] = []
-    let config = SuperwallConfigReader.read(root, diagnostics: collector)
     var catalog: Catalog?
     if let catalogPath {
       do {
@@ -51,11 +50,20 @@ package enum SuperwallImporter {
       collector.error("a Superwall config names product ids, not prices: pass --catalog FILE (an Xcode .storekit file or our catalog .json)",
                       at: .start, path: nil)
     }
-    guard let config else { return (nil, catalog, collector.diagnostics + all) }
-    let mapped = map(config, catalog: catalog, catalogReference: catalogReference ?? catalogPath ?? "", name: name, collector)
-    all = collector.diagnostics + all
+    let (imported, diagnostics) = importConfig(root: root, collector: collector, catalog: catalog,
+                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name)
+    all = diagnostics + all
     let failed = all.contains { $0.severity == .error } || catalog == nil
-    return (failed ? nil : mapped, catalog, all)
+    return (failed ? nil : imported, catalog, all)
+  }
+
+  /// The import of a parsed config with a catalog already read (nil: none, an error reported
+  /// elsewhere); nil when the config has an error.
+  package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
+                                    name: String) -> (SuperwallImport?, [Diagnostic]) {
+    guard let config = SuperwallConfigReader.read(root, diagnostics: collector) else { return (nil, collector.diagnostics) }
+    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, collector)
+    return (collector.hasErrors ? nil : mapped, collector.diagnostics)
   }
 
   // MARK: - Mapping
@@ -106,7 +114,7 @@ package enum SuperwallImporter {
                   at: trigger.location, path: trigger.path.appending("rules"))
         continue
       }
-      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, d) }
+      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, broken: config.brokenPaywallIDs, d) }
       if audiences.count == trigger.rules.count {
         campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
       }
@@ -150,7 +158,8 @@ package enum SuperwallImporter {
   /// `ConfigLogic.chooseVariant`: one variant is chosen whatever its percentage; with several,
   /// each gets its share of their sum (all at 0: an equal chance). Our format gives the holdout as
   /// a percent of everyone and the paywalls' percents of the rest, adding up to 100.
-  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], _ d: DiagnosticCollector) -> JSONOutput? {
+  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], broken: Set<String>,
+                               _ d: DiagnosticCollector) -> JSONOutput? {
     var members: [(String, JSONOutput)] = [("experimentId", .string(rule.experimentID))]
     var valid = true
     if let cel = rule.expressionCEL, !cel.text.trimmingSpaces().isEmpty {
@@ -190,7 +199,9 @@ package enum SuperwallImporter {
         valid = false
         continue
       }
-      if !paywallIDs.contains(paywall.text) {
+      if broken.contains(paywall.text) {
+        valid = false
+      } else if !paywallIDs.contains(paywall.text) {
         d.error("no paywall \(quoting: paywall.text) in paywall_responses\(Suggestions.hint(for: paywall.text, in: paywallIDs))",
                 at: paywall.location, path: paywall.path)
         valid = false

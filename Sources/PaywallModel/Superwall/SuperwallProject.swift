@@ -8,8 +8,15 @@ extension SuperwallImporter {
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     let (imported, catalog, diagnostics) = importConfig(path: path, root: root, collector: collector, catalogPath: catalogPath,
                                                         catalogReference: catalogPath, name: name)
+    guard let imported, let catalog else { return result(nil, diagnostics) }
+    return project(imported, catalog: catalog, file: path, name: name, diagnostics: diagnostics)
+  }
+
+  /// The project of an import, read from its documents with the readers `app.json` and paywall
+  /// files go through; a problem they find (none is expected) is placed where its document came from.
+  package static func project(_ imported: SuperwallImport, catalog: Catalog, file path: String, name: String,
+                              diagnostics: [Diagnostic]) -> ProjectLoadResult {
     var all = diagnostics
-    guard let imported, let catalog else { return result(nil, all) }
     var paywalls: [PaywallDefinition] = []
     for entry in imported.paywalls {
       let (node, generated) = parseGenerated(entry.document, file: path)
