@@ -125,7 +125,8 @@ struct SuperwallImportTests {
     let subtitle = try #require(texts.first)
     #expect(subtitle.text.segments.contains { if case .context(let v) = $0 { v.scope == .user && v.key == "firstName" } else { false } })
     #expect(subtitle.text.segments.contains(.literal(" per ")))
-    #expect(gated.components.contains(.features(title: nil, items: [TextContent(text: "Unlimited projects"), TextContent(text: "Sync on every device")])))
+    #expect(gated.components.contains(.features(title: nil, items: [TextContent(text: "Unlimited projects"), TextContent(text: "Sync on every device"),
+                                                                        TextContent(text: "billed yearly")])))
     let purchase = gated.components.first { if case .button(let b) = $0, case .purchase = b.action { true } else { false } }
     guard case .button(let button)? = purchase else { Issue.record("no purchase button"); return }
     #expect(button.label.freeTrialText != nil)

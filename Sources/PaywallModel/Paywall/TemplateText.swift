@@ -81,12 +81,12 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var problems: [Problem] = []
     var rest = Substring(text)
     var offset = 0
-    while let open = rest.firstRange(of: "{{") {
+    while let open = pair(UInt8(ascii: "{"), in: rest) {
       let literal = rest[..<open.lowerBound]
       if !literal.isEmpty { segments.append(.literal(String(literal))) }
       offset += literal.unicodeScalars.count
       let afterOpen = rest[open.upperBound...]
-      guard let close = afterOpen.firstRange(of: "}}") else {
+      guard let close = pair(UInt8(ascii: "}"), in: afterOpen) else {
         problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
         rest = rest[rest.endIndex...]
         break
@@ -101,6 +101,19 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     if !rest.isEmpty { segments.append(.literal(String(rest))) }
     let failed = problems.contains { !$0.isWarning }
     return (failed ? nil : TemplateText(segments: segments), problems)
+  }
+
+  /// Where `{{` (or `}}`) first is in `text`, found on its UTF-8 bytes: `firstRange(of:)` went
+  /// through the generic string searcher, most of the time to read a config's thousands of texts.
+  private static func pair(_ byte: UInt8, in text: Substring) -> Range<String.Index>? {
+    let utf8 = text.utf8
+    var i = utf8.startIndex
+    while i != utf8.endIndex {
+      let next = utf8.index(after: i)
+      if utf8[i] == byte, next != utf8.endIndex, utf8[next] == byte { return i..<utf8.index(after: next) }
+      i = next
+    }
+    return nil
   }
 
   private static func variable(_ inner: String, slots: [String]) -> (Segment?, [Problem]) {

@@ -10,45 +10,58 @@ package enum PaywallBuilder {
   /// Our paywall document for `paywall`, its slots already checked against the catalog.
   package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, String)], _ d: DiagnosticCollector) -> JSONOutput {
     let slotNames = slots.map(\.0)
-    let texts = paywall.substitutions.map { substitution in
-      (substitution, TextPart(substitution, slots: slotNames, paywall: paywall, d))
+    // Only the substitutions a component uses are converted (and warned about).
+    var parts: [Int: TextPart] = [:]
+    func part(_ index: Int) -> TextPart {
+      if let done = parts[index] { return done }
+      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, d)
+      parts[index] = made
+      return made
     }
-    func first(_ matches: (String) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
-      texts.first { matches($0.0.key.lowercased()) && !$0.1.value.isEmpty }
+    func first(_ matches: (SuperwallConfig.Substitution) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
+      for (index, substitution) in paywall.substitutions.enumerated() where matches(substitution) {
+        let made = part(index)
+        if !made.value.isEmpty { return (substitution, made) }
+      }
+      return nil
+    }
+    func keyed(_ matches: (String) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
+      first { matches($0.key.lowercased()) }
     }
     var used: Set<String> = []
     var components: [JSONOutput] = []
-    let heading = first { ["title", "heading", "headline"].contains($0) }
-      ?? first { ($0.contains("title") || $0.contains("heading") || $0.contains("headline")) && !$0.contains("sub") }
+    let heading = keyed { ["title", "heading", "headline"].contains($0) }
+      ?? keyed { ($0.contains("title") || $0.contains("heading") || $0.contains("headline")) && !$0.contains("sub") }
     if let heading {
       used.insert(heading.0.key)
       components.append(.object([("type", "title")] + heading.1.members("text", trialKey: "freeTrialText")))
     } else {
       components.append(.object([("type", "title"), ("text", .string(paywall.name))]))
     }
-    if let body = first({ key in ["subtitle", "subheading", "paragraph", "body", "description"].contains { key.contains($0) } }) {
+    if let body = keyed({ key in ["subtitle", "subheading", "paragraph", "body", "description"].contains { key.contains($0) } }) {
       used.insert(body.0.key)
       components.append(.object([("type", "text")] + body.1.members("text", trialKey: "freeTrialText")))
     }
-    let bullets = texts.filter { entry in
-      let key = entry.0.key.lowercased()
-      return !used.contains(entry.0.key) && !entry.1.value.isEmpty && entry.0.clickBehavior == nil
-        && (key.contains("bullet") || key.contains("checklist") || key.hasPrefix("feature "))
+    var bullets: [String] = []
+    for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
+      let key = substitution.key.lowercased()
+      guard key.contains("bullet") || key.contains("checklist") || key.hasPrefix("feature ") else { continue }
+      let value = part(index).value
+      if !value.isEmpty { bullets.append(value) }
     }
     if !bullets.isEmpty {
-      components.append(.object([("type", "features"), ("items", .array(bullets.map { .string($0.1.value) }))]))
+      components.append(.object([("type", "features"), ("items", .array(bullets.map { .string($0) }))]))
     }
     if !slots.isEmpty {
       components.append(.object([("type", "products")]))
-      let label = texts.first { $0.0.clickBehavior == "purchase" && !$0.1.value.isEmpty }
-        ?? texts.first { $0.0.key.lowercased().contains("purchase") && !$0.1.value.isEmpty }
+      let label = first { $0.clickBehavior == "purchase" } ?? keyed { $0.contains("purchase") }
       components.append(.object([("type", "button")] + (label?.1.members("label", trialKey: "freeTrialLabel") ?? [("label", "Continue")])
                                 + [("action", "purchase")]))
     }
-    let restore = texts.first { $0.0.clickBehavior == "restore" && !$0.1.value.isEmpty }
+    let restore = first { $0.clickBehavior == "restore" }
     components.append(.object([("type", "button"), ("label", .string(restore.map { oneLine($0.1.value) } ?? "Restore purchases")),
                                ("action", "restore")]))
-    let close = texts.first { $0.0.clickBehavior == "close" && !$0.1.value.isEmpty }
+    let close = first { $0.clickBehavior == "close" }
     components.append(.object([("type", "button"), ("label", .string(close.map { oneLine($0.1.value) } ?? "Close")), ("action", "close")]))
     var members: [(String, JSONOutput)] = [
       ("id", .string(paywall.identifier)),
@@ -75,8 +88,13 @@ package enum PaywallBuilder {
       let warn = { (message: String) in
         d.warning("substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
-      value = SubstitutionText.template(SubstitutionText.plain(substitution.value), slots: slots, warn: warn)
-      freeTrial = substitution.freeTrialValue.map { SubstitutionText.template(SubstitutionText.plain($0), slots: slots, warn: warn) }
+      // Tidied again after a variable was left out, so no line starts or ends with its space.
+      let text = { (html: String) in
+        SubstitutionText.template(SubstitutionText.plain(html), slots: slots, warn: warn)
+          .split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
+      }
+      value = text(substitution.value)
+      freeTrial = substitution.freeTrialValue.map(text)
       if freeTrial == value || freeTrial?.isEmpty == true { freeTrial = nil }
     }
 
@@ -88,58 +106,97 @@ package enum PaywallBuilder {
 
 /// The editor's HTML as plain text, and its `{{ … }}` variables checked against our templates.
 package enum SubstitutionText {
-  /// `html` without its tags: `<br>`, and the end of a `<p>`, `<div>` or `<li>`, become line
-  /// breaks; the common entities are decoded; blank lines and spaces at line ends go.
+  /// `html` without its tags: `<br>`, and the end of a `<p>`, `<div>`, `<li>` or `<h1>`–`<h3>`,
+  /// become line breaks; the common entities are decoded; blank lines and spaces at line ends go.
+  /// One pass over the UTF-8 bytes (a config has thousands of substitutions).
   package static func plain(_ html: String) -> String {
-    var out = ""
-    var rest = Substring(html)
-    while let open = rest.firstIndex(of: "<") {
-      out += rest[..<open]
-      guard let close = rest[open...].firstIndex(of: ">") else {
-        out += rest[open...]
-        rest = rest[rest.endIndex...]
-        break
+    let bytes = Array(html.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    let entities: [([UInt8], [UInt8])] = [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"),
+                                          ("&apos;", "'"), ("&amp;", "&")].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "<"), let close = bytes[i...].firstIndex(of: UInt8(ascii: ">")) {
+        var j = i + 1
+        let closing = j < close && bytes[j] == UInt8(ascii: "/")
+        if closing { j += 1 }
+        var name: [UInt8] = []
+        while j < close, let c = Optional(bytes[j] | 0x20), (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) {
+          name.append(bytes[j] >= 0x30 && bytes[j] <= 0x39 ? bytes[j] : c)
+          j += 1
+        }
+        let tag = String(decoding: name, as: UTF8.self)
+        if (!closing && tag == "br") || (closing && ["p", "div", "li", "h1", "h2", "h3"].contains(tag)) {
+          out.append(UInt8(ascii: "\n"))
+        }
+        i = close + 1
+        continue
       }
-      let tag = rest[rest.index(after: open)..<close].lowercased().trimmingSpaces()
-      let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\n" }).first.map(String.init) ?? ""
-      if name == "br" || (tag.hasPrefix("/") && ["/p", "/div", "/li", "/h1", "/h2", "/h3"].contains(where: { tag.hasPrefix($0) })) {
-        out += "\n"
+      if b == UInt8(ascii: "&"), let entity = entities.first(where: { bytes[i...].starts(with: $0.0) }) {
+        out += entity.1
+        i += entity.0.count
+        continue
       }
-      rest = rest[rest.index(after: close)...]
+      out.append(b)
+      i += 1
     }
-    out += rest
-    for (entity, character) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"), ("&amp;", "&")] {
-      out = out.replacingOccurrences(of: entity, with: character)
+    var lines: [String] = []
+    for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+      let trimmed = String(decoding: line, as: UTF8.self).trimmingSpaces()
+      if !trimmed.isEmpty { lines.append(trimmed) }
     }
-    return out.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.trimmingSpaces() }
-      .filter { !$0.isEmpty }
-      .joined(separator: "\n")
+    return lines.joined(separator: "\n")
   }
 
   /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
   /// closed) removed, and `warn` told which: the SDK renders such a variable empty too.
   package static func template(_ text: String, slots: [String], warn: (String) -> Void) -> String {
-    guard text.contains("{{") else { return text }
+    // Most texts are fine: one parse says so.
     if case .success = TemplateText.parse(text, slots: slots) { return text }
-    var out = ""
-    var rest = Substring(text)
-    while let open = rest.range(of: "{{") {
-      out += rest[..<open.lowerBound]
-      guard let close = rest[open.upperBound...].range(of: "}}") else {
+    let bytes = Array(text.utf8)
+    guard let first = openBrace(bytes, from: 0) else { return text }
+    var out: [UInt8] = Array(bytes[..<first])
+    var i = first
+    while i < bytes.count {
+      guard let open = openBrace(bytes, from: i) else {
+        out += bytes[i...]
+        break
+      }
+      out += bytes[i..<open]
+      guard let close = closeBrace(bytes, from: open + 2) else {
         warn("'{{' is never closed; dropped")
-        rest = rest[open.upperBound...]
+        i = open + 2
         continue
       }
-      let variable = String(rest[open.lowerBound..<close.upperBound])
+      let variable = String(decoding: bytes[open..<(close + 2)], as: UTF8.self)
       if case .failure(let problem) = TemplateText.parse(variable, slots: slots) {
         warn("\(excerpt: variable) left out: \(problem.message)")
       } else {
-        out += variable
+        out += bytes[open..<(close + 2)]
       }
-      rest = rest[close.upperBound...]
+      i = close + 2
     }
-    out += rest
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
+
+  private static func openBrace(_ bytes: [UInt8], from start: Int) -> Int? {
+    var i = start
+    while i + 1 < bytes.count {
+      if bytes[i] == UInt8(ascii: "{") && bytes[i + 1] == UInt8(ascii: "{") { return i }
+      i += 1
+    }
+    return nil
+  }
+
+  private static func closeBrace(_ bytes: [UInt8], from start: Int) -> Int? {
+    var i = start
+    while i + 1 < bytes.count {
+      if bytes[i] == UInt8(ascii: "}") && bytes[i + 1] == UInt8(ascii: "}") { return i }
+      i += 1
+    }
+    return nil
+  }
+
 }

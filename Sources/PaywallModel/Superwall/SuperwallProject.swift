@@ -46,11 +46,20 @@ extension SuperwallImporter {
     ProjectLoadResult(project: project, diagnostics: diagnostics.sorted { ($0.file, $0.location) < ($1.file, $1.location) })
   }
 
+  /// Our own document as the tree the readers take, without writing and re-reading its text.
   private static func parseGenerated(_ document: JSONOutput, file: String) -> (JSONNode, DiagnosticCollector) {
-    let bytes = Array(document.text.utf8)
-    // Our own output: it always parses (the fuzz target checks it).
-    let node = (try? JSONParser.parse(bytes: bytes)) ?? JSONNode(.object([]), at: .start)
-    return (node, DiagnosticCollector(file: file, source: bytes))
+    (node(document), DiagnosticCollector(file: file, source: []))
+  }
+
+  private static func node(_ value: JSONOutput) -> JSONNode {
+    switch value {
+    case .string(let s): JSONNode(.string(s), at: .start)
+    case .number(let n): JSONNode(.number(n), at: .start)
+    case .bool(let b): JSONNode(.bool(b), at: .start)
+    case .null: JSONNode(.null, at: .start)
+    case .array(let items): JSONNode(.array(items.map(node)), at: .start)
+    case .object(let members): JSONNode(.object(members.map { JSONMember(key: $0.0, keyLocation: .start, value: node($0.1)) }), at: .start)
+    }
   }
 
   /// Diagnostics about a document built from the config, placed where that document came from.

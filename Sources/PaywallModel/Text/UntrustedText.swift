@@ -43,6 +43,18 @@ package enum UntrustedText {
 
   /// `sanitize`, and the sanitised text before the length cap when the cap cut it.
   package static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
+    // Printable ASCII (a long base64 value in a Superwall config): nothing to remove, and the cut
+    // is made on the first scalars alone instead of rebuilding the whole string scalar by scalar.
+    let printableASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+      ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if printableASCII {
+      guard text.utf8.count > maximumScalars else { return (text, nil) }
+      var kept = Array(text.unicodeScalars.prefix(maximumScalars - 1))
+      if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
+      var cut = String.UnicodeScalarView(kept)
+      cut.append("…")
+      return (String(cut), text)
+    }
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
     guard needsWork else { return (text, nil) }
     var out = String.UnicodeScalarView()
