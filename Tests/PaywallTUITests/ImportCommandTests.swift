@@ -30,6 +30,9 @@ struct ImportCommandTests {
     let explain = try CommandLineTests.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--state-dir", parent + "/state"])
     #expect(explain.status == 0, "\(explain.stderr)")
     #expect(explain.stdout.contains("→ skipped (holdout)"))
+    // getPresentationResult's experiment carries the dashboard's ids.
+    let json = try CommandLineTests.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--json", "--state-dir", parent + "/state"])
+    #expect(json.stdout.contains("\"experiment\":{\"id\":\"101\",\"groupId\":\"campaign_trigger\",\"variant\":{\"id\":\"1001\",\"type\":\"HOLDOUT\""), "\(json.stdout)")
   }
 
   @Test func aNonEmptyDirectoryIsRefusedUnlessForced() throws {

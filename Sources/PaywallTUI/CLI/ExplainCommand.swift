@@ -127,22 +127,24 @@ struct ExplainCommand: CLICommand {
   }
 
   /// The SDK's `Experiment` (Models/Triggers/Experiment.swift) for a paywall or holdout result:
-  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. A project here has
-  /// no experiment ids, so they are made from the placement and the audience's position.
+  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. The dashboard's
+  /// experiment and variant ids when the project has them (imported from a Superwall config), else
+  /// made from the placement and the audience's position.
   static func experiment(_ evaluation: PlacementEvaluation) -> JSONOutput {
-    let audience = (evaluation.steps.last(where: \.matched)?.index ?? 0) + 1
+    let matched = evaluation.steps.last(where: \.matched)
+    let audience = (matched?.index ?? 0) + 1
     let paywallID: String? = switch evaluation.outcome {
     case .present(let id): id
     default: evaluation.assignment?.paywallID
     }
     let holdout = evaluation.outcome == .skip(.holdout)
     let variant: JSONOutput = .object([
-      ("id", .string(holdout ? "holdout" : (paywallID ?? "holdout"))),
+      ("id", .string(evaluation.variantID ?? (holdout ? "holdout" : (paywallID ?? "holdout")))),
       ("type", .string(holdout ? "HOLDOUT" : "TREATMENT")),
       ("paywallId", holdout ? .null : paywallID.map { .string($0) } ?? .null),
     ])
     return .object([
-      ("id", .string("\(evaluation.placement)#audience-\(audience)")),
+      ("id", .string(matched?.experimentID ?? "\(evaluation.placement)#audience-\(audience)")),
       ("groupId", .string(evaluation.placement)),
       ("variant", variant),
     ])
