@@ -73,6 +73,37 @@ struct ImportCommandTests {
     #expect(syntax.stdout.contains("error: invalid JSON"))
   }
 
+  @Test func aLayoutChoosesTheSubstitutions() throws {
+    let parent = Self.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let layout = parent + "/layout.json"
+    try #"{"title": "bullet-2", "texts": ["bullet-1", "missing-key"], "features": ["Subtitle"], "close": "Purchase Primary"}"#
+      .write(toFile: layout, atomically: true, encoding: .utf8)
+    let out = parent + "/project"
+    let result = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out, "--layout", layout])
+    #expect(result.status == 0, "\(result.stderr)")
+    func components(_ file: String) throws -> [[String: Any]] {
+      let data = try Data(contentsOf: URL(fileURLWithPath: out + "/paywalls/" + file))
+      let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      return try #require(object["components"] as? [[String: Any]])
+    }
+    let gated = try components("pw_gated_annual.json")
+    #expect(gated.first?["type"] as? String == "title")
+    #expect(gated.first?["text"] as? String == "Sync on every device")
+    #expect(gated[1]["text"] as? String == "Unlimited projects")
+    #expect(gated.contains { $0["type"] as? String == "features" && ($0["items"] as? [String])?.first?.hasPrefix("Hey") == true })
+    #expect(gated.contains { $0["action"] as? String == "close" && $0["label"] as? String == "Subscribe for {{ primary.price }}" })
+    // The paywall without those keys keeps the guess.
+    #expect(try components("pw_nongated_monthly.json").first?["text"] as? String == "Go monthly")
+
+    try #"{"titel": "Heading"}"#.write(toFile: layout, atomically: true, encoding: .utf8)
+    let bad = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", parent + "/other", "--layout", layout])
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("error: unknown key 'titel'; did you mean 'title'? ($.titel)"), "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: parent + "/other"))
+  }
+
   @Test func usageErrorsExitTwo() throws {
     let noOut = try CommandLineTests.run(["import", "superwall", Self.config])
     #expect(noOut.status == 2)

@@ -7,8 +7,11 @@ import Foundation
 /// a features list (bullets and checklist rows), the product cards, and purchase, restore and
 /// close buttons labelled from the substitutions that carry those click behaviours.
 package enum PaywallBuilder {
-  /// Our paywall document for `paywall`, its slots already checked against the catalog.
-  package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, String)], _ d: DiagnosticCollector) -> JSONOutput {
+  /// Our paywall document for `paywall`, its slots already checked against the catalog. `layout`
+  /// names the substitution keys a team chose for each component; a key a paywall lacks falls
+  /// back to the guess.
+  package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, String)], layout: SubstitutionLayout? = nil,
+                               _ d: DiagnosticCollector) -> JSONOutput {
     let slotNames = slots.map(\.0)
     // Only the substitutions a component uses are converted (and warned about).
     var parts: [Int: TextPart] = [:]
@@ -28,9 +31,12 @@ package enum PaywallBuilder {
     func keyed(_ matches: (String) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
       first { matches($0.key.lowercased()) }
     }
+    func named(_ key: String?) -> (SuperwallConfig.Substitution, TextPart)? {
+      key.flatMap { key in first { $0.key == key } }
+    }
     var used: Set<String> = []
     var components: [JSONOutput] = []
-    let heading = keyed { ["title", "heading", "headline"].contains($0) }
+    let heading = named(layout?.title) ?? keyed { ["title", "heading", "headline"].contains($0) }
       ?? keyed { ($0.contains("title") || $0.contains("heading") || $0.contains("headline")) && !$0.contains("sub") }
     if let heading {
       used.insert(heading.0.key)
@@ -38,30 +44,38 @@ package enum PaywallBuilder {
     } else {
       components.append(.object([("type", "title"), ("text", .string(paywall.name))]))
     }
-    if let body = keyed({ key in ["subtitle", "subheading", "paragraph", "body", "description"].contains { key.contains($0) } }) {
+    let chosenTexts = (layout?.texts ?? []).compactMap { named($0) }
+    if !chosenTexts.isEmpty {
+      for text in chosenTexts {
+        used.insert(text.0.key)
+        components.append(.object([("type", "text")] + text.1.members("text", trialKey: "freeTrialText")))
+      }
+    } else if let body = keyed({ key in ["subtitle", "subheading", "paragraph", "body", "description"].contains { key.contains($0) } }) {
       used.insert(body.0.key)
       components.append(.object([("type", "text")] + body.1.members("text", trialKey: "freeTrialText")))
     }
-    var bullets: [String] = []
-    for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
-      let key = substitution.key.lowercased()
-      guard key.contains("bullet") || key.contains("checklist") || key.hasPrefix("feature ") else { continue }
-      let value = part(index).value
-      if !value.isEmpty { bullets.append(value) }
+    var bullets = (layout?.features ?? []).compactMap { named($0)?.1.value }
+    if bullets.isEmpty {
+      for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
+        let key = substitution.key.lowercased()
+        guard key.contains("bullet") || key.contains("checklist") || key.hasPrefix("feature ") else { continue }
+        let value = part(index).value
+        if !value.isEmpty { bullets.append(value) }
+      }
     }
     if !bullets.isEmpty {
       components.append(.object([("type", "features"), ("items", .array(bullets.map { .string($0) }))]))
     }
     if !slots.isEmpty {
       components.append(.object([("type", "products")]))
-      let label = first { $0.clickBehavior == "purchase" } ?? keyed { $0.contains("purchase") }
+      let label = named(layout?.purchase) ?? first { $0.clickBehavior == "purchase" } ?? keyed { $0.contains("purchase") }
       components.append(.object([("type", "button")] + (label?.1.members("label", trialKey: "freeTrialLabel") ?? [("label", "Continue")])
                                 + [("action", "purchase")]))
     }
-    let restore = first { $0.clickBehavior == "restore" }
+    let restore = named(layout?.restore) ?? first { $0.clickBehavior == "restore" }
     components.append(.object([("type", "button"), ("label", .string(restore.map { oneLine($0.1.value) } ?? "Restore purchases")),
                                ("action", "restore")]))
-    let close = first { $0.clickBehavior == "close" }
+    let close = named(layout?.close) ?? first { $0.clickBehavior == "close" }
     components.append(.object([("type", "button"), ("label", .string(close.map { oneLine($0.1.value) } ?? "Close")), ("action", "close")]))
     var members: [(String, JSONOutput)] = [
       ("id", .string(paywall.identifier)),
@@ -101,6 +115,41 @@ package enum PaywallBuilder {
     func members(_ key: String, trialKey: String) -> [(String, JSONOutput)] {
       [(key, .string(value))] + (freeTrial.map { [(trialKey, JSONOutput.string($0))] } ?? [])
     }
+  }
+}
+
+/// `--layout FILE`: which of the editor's substitution keys become which of our components, kept
+/// in a team's repository so every import draws its paywalls the same way:
+///
+/// ```json
+/// {"title": "Heading", "texts": ["Subheading", "Footnote"], "features": ["bullet-1", "bullet-2"],
+///  "purchase": "Purchase Primary", "restore": "restore-1", "close": "close-1"}
+/// ```
+///
+/// Every key is optional; one a paywall lacks falls back to the guess `PaywallBuilder` makes.
+package struct SubstitutionLayout: Sendable {
+  package var title: String?
+  package var texts: [String]?
+  package var features: [String]?
+  package var purchase: String?
+  package var restore: String?
+  package var close: String?
+
+  /// Reads a layout file (our format: unknown keys are errors, with a did-you-mean).
+  package static func load(path: String) throws(ValidationFailure) -> SubstitutionLayout {
+    let (root, diagnostics) = try SourceFile.parse(path: path)
+    var layout = SubstitutionLayout()
+    if let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a layout") {
+      layout.title = reader.string("title")
+      layout.texts = reader.stringArray("texts")?.map(\.0)
+      layout.features = reader.stringArray("features")?.map(\.0)
+      layout.purchase = reader.string("purchase")
+      layout.restore = reader.string("restore")
+      layout.close = reader.string("close")
+      reader.finish()
+    }
+    if diagnostics.hasErrors { throw ValidationFailure(diagnostics.diagnostics) }
+    return layout
   }
 }
 

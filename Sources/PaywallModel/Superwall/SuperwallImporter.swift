@@ -35,7 +35,8 @@ package enum SuperwallImporter {
   /// is what `app.json` writes as `catalog` (a path relative to where the project will be).
   /// Returns the import (nil on any error), the catalog, and every diagnostic.
   package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
-                                    catalogReference: String?, name: String) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
+                                    catalogReference: String?, name: String,
+                                    layout: SubstitutionLayout? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
     var all: [Diagnostic] = []
     var catalog: Catalog?
     if let catalogPath {
@@ -51,7 +52,7 @@ package enum SuperwallImporter {
                       at: .start, path: nil)
     }
     let (imported, diagnostics) = importConfig(root: root, collector: collector, catalog: catalog,
-                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name)
+                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name, layout: layout)
     all = diagnostics + all
     let failed = all.contains { $0.severity == .error } || catalog == nil
     return (failed ? nil : imported, catalog, all)
@@ -60,16 +61,16 @@ package enum SuperwallImporter {
   /// The import of a parsed config with a catalog already read (nil: none, an error reported
   /// elsewhere); nil when the config has an error.
   package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
-                                    name: String) -> (SuperwallImport?, [Diagnostic]) {
+                                    name: String, layout: SubstitutionLayout? = nil) -> (SuperwallImport?, [Diagnostic]) {
     guard let config = SuperwallConfigReader.read(root, diagnostics: collector) else { return (nil, collector.diagnostics) }
-    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, collector)
+    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, layout: layout, collector)
     return (collector.hasErrors ? nil : mapped, collector.diagnostics)
   }
 
   // MARK: - Mapping
 
   private static func map(_ config: SuperwallConfig, catalog: Catalog?, catalogReference: String, name: String,
-                          _ d: DiagnosticCollector) -> SuperwallImport {
+                          layout: SubstitutionLayout?, _ d: DiagnosticCollector) -> SuperwallImport {
     var paywallIDs: [String] = []
     var documents: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
     var usedFiles: Set<String> = []
@@ -82,7 +83,7 @@ package enum SuperwallImporter {
       }
       paywallIDs.append(paywall.identifier)
       let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, d)
-      let document = PaywallBuilder.document(for: paywall, slots: slots, d)
+      let document = PaywallBuilder.document(for: paywall, slots: slots, layout: layout, d)
       var file = "paywalls/" + safeFileName(paywall.identifier) + ".json"
       var n = 2
       while usedFiles.contains(file) {

@@ -1,7 +1,7 @@
 import Foundation
 import PaywallModel
 
-/// `paywall-tui import superwall CONFIG.json --out DIR [--catalog FILE] [--force]`: a Superwall
+/// `paywall-tui import superwall CONFIG.json --out DIR [--catalog FILE] [--layout FILE] [--force]`: a Superwall
 /// config (the SDK's `static_config` response) written as a project of our format.
 struct ImportCommand: CLICommand {
   static let spec = CommandSpec(
@@ -13,6 +13,7 @@ struct ImportCommand: CLICommand {
     options: [
       .option("out", "dir", "The project directory to write (new or empty)."),
       .option("catalog", "file", "Prices for the config's products (.storekit or catalog .json)."),
+      .option("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON)."),
       .flag("force", "Replace a directory that is not empty."),
     ]
   )
@@ -22,6 +23,7 @@ struct ImportCommand: CLICommand {
   var out: String?
   var catalog: String?
   var force: Bool
+  var layout: String?
 
   init(_ arguments: Arguments) {
     source = arguments.positionals[0]
@@ -29,6 +31,7 @@ struct ImportCommand: CLICommand {
     out = arguments.value("out")
     catalog = arguments.value("catalog")
     force = arguments.flag("force")
+    layout = arguments.value("layout")
   }
 
   func run() throws {
@@ -37,6 +40,15 @@ struct ImportCommand: CLICommand {
     }
     guard let out else {
       throw CLIFailure.usage("import needs --out DIR, the project directory to write")
+    }
+    var chosenLayout: SubstitutionLayout?
+    if let layout {
+      do {
+        chosenLayout = try SubstitutionLayout.load(path: layout)
+      } catch {
+        for diagnostic in error.diagnostics { try Console.error(diagnostic.description) }
+        throw CLIFailure.invalid("error: \(layout) is not a usable layout; nothing was written")
+      }
     }
     let root: JSONNode
     let collector: DiagnosticCollector
@@ -53,7 +65,7 @@ struct ImportCommand: CLICommand {
     let reference = catalogPath.map { ImportedProjectWriter.relativePath($0, from: out) }
     let name = ((config as NSString).lastPathComponent as NSString).deletingPathExtension
     let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
-                                                                     catalogReference: reference, name: name)
+                                                                     catalogReference: reference, name: name, layout: chosenLayout)
     for diagnostic in diagnostics { try Console.error(diagnostic.description) }
     guard let imported else {
       let errors = diagnostics.filter { $0.severity == .error }.count
