@@ -28,15 +28,20 @@ package enum PaywallBuilder {
       }
       return nil
     }
-    func keyed(_ matches: (String) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
-      first { matches($0.key.lowercased()) }
+    let keys = paywall.substitutions.map { KeyText($0.key) }
+    func keyed(_ matches: (KeyText) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
+      for (index, substitution) in paywall.substitutions.enumerated() where matches(keys[index]) {
+        let made = part(index)
+        if !made.value.isEmpty { return (substitution, made) }
+      }
+      return nil
     }
     func named(_ key: String?) -> (SuperwallConfig.Substitution, TextPart)? {
       key.flatMap { key in first { $0.key == key } }
     }
     var used: Set<String> = []
     var components: [JSONOutput] = []
-    let heading = named(layout?.title) ?? keyed { ["title", "heading", "headline"].contains($0) }
+    let heading = named(layout?.title) ?? keyed { ["title", "heading", "headline"].contains($0.lowered) }
       ?? keyed { ($0.contains("title") || $0.contains("heading") || $0.contains("headline")) && !$0.contains("sub") }
     if let heading {
       used.insert(heading.0.key)
@@ -57,8 +62,8 @@ package enum PaywallBuilder {
     var bullets = (layout?.features ?? []).compactMap { named($0)?.1.value }
     if bullets.isEmpty {
       for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
-        let key = substitution.key.lowercased()
-        guard key.contains("bullet") || key.contains("checklist") || key.hasPrefix("feature ") else { continue }
+        let key = keys[index]
+        guard key.contains("bullet") || key.contains("checklist") || key.lowered.hasPrefix("feature ") else { continue }
         let value = part(index).value
         if !value.isEmpty { bullets.append(value) }
       }
@@ -89,6 +94,27 @@ package enum PaywallBuilder {
     return .object(members)
   }
 
+  /// A substitution key lowercased, searched on its bytes: Foundation's `contains` goes through
+  /// `range(of:)`, a good part of importing thousands of keys.
+  struct KeyText {
+    let lowered: String
+    private let bytes: [UInt8]
+
+    init(_ key: String) {
+      lowered = key.lowercased()
+      bytes = Array(lowered.utf8)
+    }
+
+    func contains(_ needle: String) -> Bool {
+      let n = Array(needle.utf8)
+      guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
+      for start in 0...(bytes.count - n.count) where bytes[start] == n[0] && Array(bytes[start..<(start + n.count)]) == n {
+        return true
+      }
+      return false
+    }
+  }
+
   private static func oneLine(_ text: String) -> String {
     text.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
   }
@@ -103,9 +129,11 @@ package enum PaywallBuilder {
         d.warning("substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
       // Tidied again after a variable was left out, so no line starts or ends with its space.
-      let text = { (html: String) in
-        SubstitutionText.template(SubstitutionText.plain(html), slots: slots, warn: warn)
-          .split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
+      let text = { (html: String) -> String in
+        let plain = SubstitutionText.plain(html)
+        let checked = SubstitutionText.template(plain, slots: slots, warn: warn)
+        guard checked != plain else { return plain }
+        return checked.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
       }
       value = text(substitution.value)
       freeTrial = substitution.freeTrialValue.map(text)

@@ -49,11 +49,18 @@ package enum UntrustedText {
       ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     if printableASCII {
       guard text.utf8.count > maximumScalars else { return (text, nil) }
-      var kept = Array(text.unicodeScalars.prefix(maximumScalars - 1))
-      if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
-      var cut = String.UnicodeScalarView(kept)
-      cut.append("…")
-      return (String(cut), text)
+      // One byte a scalar: the same cut as below, made on the bytes.
+      var kept = Array(text.utf8.prefix(maximumScalars - 1))
+      var index = kept.count - 1
+      while index > 0 {
+        if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
+        if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
+          kept.removeSubrange((index - 1)...)
+          break
+        }
+        index -= 1
+      }
+      return (String(decoding: kept, as: UTF8.self) + "…", text)
     }
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
     guard needsWork else { return (text, nil) }
