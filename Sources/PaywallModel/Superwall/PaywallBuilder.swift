@@ -15,9 +15,10 @@ package enum PaywallBuilder {
     let slotNames = slots.map(\.0)
     // Only the substitutions a component uses are converted (and warned about).
     var parts: [Int: TextPart] = [:]
+    var checked: [String: String?] = [:]
     func part(_ index: Int) -> TextPart {
       if let done = parts[index] { return done }
-      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, d)
+      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, checked: &checked, d)
       parts[index] = made
       return made
     }
@@ -124,19 +125,20 @@ package enum PaywallBuilder {
     var value: String
     var freeTrial: String?
 
-    init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall, _ d: DiagnosticCollector) {
+    init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall,
+         checked: inout [String: String?], _ d: DiagnosticCollector) {
       let warn = { (message: String) in
         d.warning("substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
       // Tidied again after a variable was left out, so no line starts or ends with its space.
-      let text = { (html: String) -> String in
+      func text(_ html: String) -> String {
         let plain = SubstitutionText.plain(html)
-        let checked = SubstitutionText.template(plain, slots: slots, warn: warn)
-        guard checked != plain else { return plain }
-        return checked.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let kept = SubstitutionText.template(plain, slots: slots, checked: &checked, warn: warn)
+        guard kept != plain else { return plain }
+        return kept.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
       }
       value = text(substitution.value)
-      freeTrial = substitution.freeTrialValue.map(text)
+      freeTrial = substitution.freeTrialValue.map { text($0) }
       if freeTrial == value || freeTrial?.isEmpty == true { freeTrial = nil }
     }
 
@@ -186,6 +188,9 @@ package enum SubstitutionText {
   /// `html` without its tags: `<br>`, and the end of a `<p>`, `<div>`, `<li>` or `<h1>`–`<h3>`,
   /// become line breaks; the common entities are decoded; blank lines and spaces at line ends go.
   /// One pass over the UTF-8 bytes (a config has thousands of substitutions).
+  private static let breakTag = Array("br".utf8)
+  private static let blockTags = ["p", "div", "li", "h1", "h2", "h3"].map { Array($0.utf8) }
+
   package static func plain(_ html: String) -> String {
     let bytes = Array(html.utf8)
     var out: [UInt8] = []
@@ -204,8 +209,7 @@ package enum SubstitutionText {
           name.append(bytes[j] >= 0x30 && bytes[j] <= 0x39 ? bytes[j] : c)
           j += 1
         }
-        let tag = String(decoding: name, as: UTF8.self)
-        if (!closing && tag == "br") || (closing && ["p", "div", "li", "h1", "h2", "h3"].contains(tag)) {
+        if (!closing && name == breakTag) || (closing && blockTags.contains(name)) {
           out.append(UInt8(ascii: "\n"))
         }
         i = close + 1
@@ -230,11 +234,17 @@ package enum SubstitutionText {
   /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
   /// closed) removed, and `warn` told which: the SDK renders such a variable empty too.
   package static func template(_ text: String, slots: [String], warn: (String) -> Void) -> String {
-    // Most texts are fine: one parse says so.
-    if case .success = TemplateText.parse(text, slots: slots) { return text }
+    var checked: [String: String?] = [:]
+    return template(text, slots: slots, checked: &checked, warn: warn)
+  }
+
+  /// `template`, with each variable's verdict (nil: fine, else the problem) kept in `checked`:
+  /// a paywall's texts repeat the same few variables.
+  package static func template(_ text: String, slots: [String], checked: inout [String: String?], warn: (String) -> Void) -> String {
     let bytes = Array(text.utf8)
     guard let first = openBrace(bytes, from: 0) else { return text }
     var out: [UInt8] = Array(bytes[..<first])
+    var changed = false
     var i = first
     while i < bytes.count {
       guard let open = openBrace(bytes, from: i) else {
@@ -244,18 +254,27 @@ package enum SubstitutionText {
       out += bytes[i..<open]
       guard let close = closeBrace(bytes, from: open + 2) else {
         warn("'{{' is never closed; dropped")
+        changed = true
         i = open + 2
         continue
       }
       let variable = String(decoding: bytes[open..<(close + 2)], as: UTF8.self)
-      if case .failure(let problem) = TemplateText.parse(variable, slots: slots) {
-        warn("\(excerpt: variable) left out: \(problem.message)")
+      let verdict: String?
+      if let known = checked[variable] {
+        verdict = known
+      } else {
+        if case .failure(let problem) = TemplateText.parse(variable, slots: slots) { verdict = problem.message } else { verdict = nil }
+        checked[variable] = .some(verdict)
+      }
+      if let verdict {
+        warn("\(excerpt: variable) left out: \(verdict)")
+        changed = true
       } else {
         out += bytes[open..<(close + 2)]
       }
       i = close + 2
     }
-    return String(decoding: out, as: UTF8.self)
+    return changed ? String(decoding: out, as: UTF8.self) : text
   }
 
   private static func openBrace(_ bytes: [UInt8], from start: Int) -> Int? {
