@@ -66,7 +66,9 @@ struct ImportCommand: CLICommand {
     let name = ((config as NSString).lastPathComponent as NSString).deletingPathExtension
     let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
                                                                      catalogReference: reference, name: name, layout: chosenLayout)
-    for diagnostic in diagnostics { try Console.error(diagnostic.description) }
+    for diagnostic in diagnostics.sorted(by: { ($0.file, $0.location) < ($1.file, $1.location) }) {
+      try Console.error(diagnostic.description)
+    }
     guard let imported else {
       let errors = diagnostics.filter { $0.severity == .error }.count
       throw CLIFailure.invalid("error: \(config) has \(errors) problem\(errors == 1 ? "" : "s"); nothing was written")
