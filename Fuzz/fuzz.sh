@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/.build-fuzz
-TARGETS=(paywall catalog storekit template audience command-line controller play ledger status user render)
+TARGETS=(paywall catalog storekit template audience command-line controller play ledger status user render superwall)
 
 runs=20000
 seed=1

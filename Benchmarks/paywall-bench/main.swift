@@ -12,6 +12,8 @@
 // 7. `paywall-tui test` of 1,000 scenarios (copies of the real ones in scenarios/) on all cores
 //    (target < 10 s on 2 cores), with the cost per scenario: wall time, CPU time, and the floor
 //    (one `play` of an empty script: process start and project load). `--test-only` runs just that.
+// 8. the import of a generated 5 MB Superwall config, 400 placements and 400 paywalls (target
+//    < 200 ms), beside JSONSerialization parsing it (`--superwall-only` runs just that one).
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -23,6 +25,8 @@ let ledgerOnly = CommandLine.arguments.contains("--ledger-only")
 let renderOnly = CommandLine.arguments.contains("--render-only")
 /// Runs only the `paywall-tui test` benchmark.
 let testOnly = CommandLine.arguments.contains("--test-only")
+/// Runs only the Superwall config import benchmark.
+let superwallOnly = CommandLine.arguments.contains("--superwall-only")
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
@@ -108,6 +112,12 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let storekitURL = directory.appendingPathComponent("Bench.storekit")
 let storekit = generateStoreKit(count: 5_000)
 try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
+
+if superwallOnly {
+  try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
+}
 
 let runs = renderOnly || ledgerOnly || testOnly ? 0 : quick ? 5 : 25
 var ours: [Double] = []
@@ -457,4 +467,10 @@ if !renderOnly && !ledgerOnly || testOnly {
   } else {
     print("test benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
+}
+
+// MARK: 8. Superwall config import
+
+if !renderOnly && !ledgerOnly && !testOnly {
+  try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
 }

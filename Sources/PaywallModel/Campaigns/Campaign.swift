@@ -12,11 +12,15 @@ public enum AudienceOutcome: Sendable, Hashable {
     public var paywallID: String
     /// The share, in percent of the users who are not held out.
     public var percent: Int
+    /// The dashboard's variant id (a Superwall config's `variant_id`), which `trigger_fire`
+    /// reports; nil: the paywall's id stands in.
+    public var id: String?
 
     /// `paywallID` for `percent` percent of the users.
-    public init(paywallID: String, percent: Int) {
+    public init(paywallID: String, percent: Int, id: String? = nil) {
       self.paywallID = paywallID
       self.percent = percent
+      self.id = id
     }
   }
 }
@@ -86,6 +90,11 @@ public struct Audience: Sendable, Hashable {
   public var outcome: AudienceOutcome
   /// The SDK's occurrence limit (`"occurrence": {"maxCount": N, "interval": {"minutes": M}}`); nil: no limit.
   public var occurrence: OccurrenceLimit?
+  /// The dashboard's experiment id (a Superwall config's `experiment_id`), which `trigger_fire`
+  /// reports; nil: `PLACEMENT#N` stands in.
+  public var experimentID: String?
+  /// The dashboard's id of the holdout variant, which `trigger_fire` reports; nil: `holdout`.
+  public var holdoutID: String?
 
   /// The CEL filter users must match; nil when the rule is `everyone` or unsupported.
   public var filter: AudienceFilter? {
@@ -107,10 +116,13 @@ public struct Audience: Sendable, Hashable {
   public var maxOccurrences: Int? { occurrence?.maxCount }
 
   /// An audience of the users `rule` takes, with an optional occurrence limit.
-  public init(rule: AudienceRule, outcome: AudienceOutcome, occurrence: OccurrenceLimit? = nil) {
+  public init(rule: AudienceRule, outcome: AudienceOutcome, occurrence: OccurrenceLimit? = nil, experimentID: String? = nil,
+              holdoutID: String? = nil) {
     self.rule = rule
     self.outcome = outcome
     self.occurrence = occurrence
+    self.experimentID = experimentID
+    self.holdoutID = holdoutID
   }
 
   /// An audience of users matching `filter` (nil: everyone), limited to `maxOccurrences` over all time.
@@ -122,8 +134,10 @@ public struct Audience: Sendable, Hashable {
   /// An audience whose rule is in a language the emulator cannot evaluate (`kind`: `expression`,
   /// `expression_js`); the tester decides whether it matches (`--assume-rule`).
   public static func unsupported(kind: String, text: String, outcome: AudienceOutcome,
-                                 occurrence: OccurrenceLimit? = nil) -> Audience {
-    Audience(rule: .unsupported(UnsupportedRule(kind: kind, text: text)), outcome: outcome, occurrence: occurrence)
+                                 occurrence: OccurrenceLimit? = nil, experimentID: String? = nil,
+                                 holdoutID: String? = nil) -> Audience {
+    Audience(rule: .unsupported(UnsupportedRule(kind: kind, text: text)), outcome: outcome, occurrence: occurrence,
+             experimentID: experimentID, holdoutID: holdoutID)
   }
 }
 
@@ -194,6 +208,8 @@ public struct PlacementEvaluation: Sendable, Hashable {
     /// Whether the filter matched but the occurrence limit kept the user out (the SDK's
     /// `OCCURRENCE` source of an unmatched audience).
     public var limitedByOccurrence = false
+    /// The audience's dashboard experiment id, when the project has one (`Audience.experimentID`).
+    public var experimentID: String?
   }
 
   /// The placement evaluated.
@@ -212,6 +228,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
   public var undecided: UndecidedRule?
   /// The SDK version whose rules decided (`options.sdk`).
   public var sdk: SDKVersion = .latest
+  /// The chosen variant's dashboard id (`AudienceOutcome.Variant.id`, `Audience.holdoutID`), when
+  /// the project has one.
+  public var variantID: String?
   /// With `outcome` `.skip(.userIsSubscribed)` (v3 only): what the campaign alone decided,
   /// before the subscriber rule skipped the active user. Nil otherwise.
   public var subscriberRuleSkipped: Outcome?
@@ -424,7 +443,7 @@ public enum PlacementRules {
         }
       }
       steps.append(.init(index: index, filter: audience.ruleText, matched: matched, because: because,
-                         limitedByOccurrence: limited))
+                         limitedByOccurrence: limited, experimentID: audience.experimentID))
       guard matched else { continue }
       guard case .paywalls(let variants, let holdout) = audience.outcome else { continue }
       let chosen: String?
@@ -439,6 +458,11 @@ public enum PlacementRules {
       var evaluation = PlacementEvaluation(placement: placement, steps: steps,
                                            outcome: chosen.map { .present(paywallID: $0) } ?? .skip(.holdout), assignment: assignment)
       if audience.occurrence != nil { evaluation.occurrenceKey = key }
+      if let chosen {
+        evaluation.variantID = variants.first { $0.paywallID == chosen }?.id
+      } else {
+        evaluation.variantID = audience.holdoutID
+      }
       return evaluation
     }
     return PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)

@@ -10,6 +10,9 @@ import Foundation
 ///   {"filter": "EXPR", "paywall": "ID", "occurrence": {"maxCount": 1, "interval": {"minutes": 1440}}},
 ///   {"unsupportedRule": {"kind": "expression_js", "text": "…"}, "paywall": "ID"}]}]
 /// ```
+///
+/// An audience may carry the dashboard's ids for `trigger_fire` (as `import superwall` writes
+/// them): `"experimentId"`, a variant's `"id"`, `"holdoutId"`.
 enum CampaignReader {
   /// Campaigns as written; paywall ids are checked by `check` once the paywalls are loaded.
   struct Pending {
@@ -100,6 +103,8 @@ enum CampaignReader {
       }
     }
     let holdout = reader.int("holdout", range: 0...100)
+    let experimentID = reader.string("experimentId")
+    let holdoutID = reader.string("holdoutId")
     var occurrenceLimit: OccurrenceLimit?
     if let node = reader.value("occurrence"),
        let occurrence = ObjectReader(node, path: path.appending("occurrence"), diagnostics: diagnostics, what: "'occurrence'") {
@@ -140,10 +145,11 @@ enum CampaignReader {
         guard let v = ObjectReader(variantNode, path: variantPath, diagnostics: diagnostics, what: "a variant") else { valid = false; continue }
         let id = v.string("paywall", required: true)
         let percent = v.int("percent", required: true, range: 0...100)
+        let variantID = v.string("id")
         v.finish()
         guard let id, let percent, let location = v.value("paywall")?.location else { valid = false; continue }
         pending.references.append((id, location, variantPath.appending("paywall")))
-        variants.append(.init(paywallID: id, percent: percent))
+        variants.append(.init(paywallID: id, percent: percent, id: variantID))
         total += percent
       }
       if total != 100, valid, let location = reader.value("variants")?.location {
@@ -157,7 +163,8 @@ enum CampaignReader {
       valid = false
     }
     guard valid else { return nil }
-    return Audience(rule: rule, outcome: .paywalls(variants, holdout: holdout ?? 0), occurrence: occurrenceLimit)
+    return Audience(rule: rule, outcome: .paywalls(variants, holdout: holdout ?? 0), occurrence: occurrenceLimit,
+                    experimentID: experimentID, holdoutID: holdoutID)
   }
 
   /// A paywall file app.json lists that did not load (missing, not JSON, or invalid), with its

@@ -51,28 +51,29 @@ enum SDKEvents {
   /// (`Operators/GetPresenter.swift` `attemptTriggerFire` skips `placementNotFound`) and v3's
   /// subscriber skip, which comes before any trigger fire (3.9.1 `CheckUserSubscription.swift`).
   ///
-  /// Our format has no dashboard ids: an audience is the SDK's experiment, so `experiment_id` is
-  /// `PLACEMENT#N` (N from 0, the key sticky assignments use), and `variant_id` the paywall's id
-  /// (`holdout` for the holdout).
+  /// An audience is the SDK's experiment: `experiment_id` and `variant_id` are the dashboard's
+  /// (`Audience.experimentID`, the variant's `id`: a project imported from a Superwall config has
+  /// them); without them `experiment_id` is `PLACEMENT#N` (N from 0, the key sticky assignments
+  /// use), and `variant_id` the paywall's id (`holdout` for the holdout).
   static func triggerFire(_ evaluation: PlacementEvaluation, sdk: SDKVersion) -> PaywallEvent? {
     var params: [(String, JSONOutput)] = [("trigger_name", .string(evaluation.placement))]
     if sdk.major == 3 { params.append(("trigger_session_id", "")) }  // 3.9.1: "Remove in v4"
-    let experiment = evaluation.steps.last { $0.matched }.map { AssignmentBook.key(evaluation.placement, $0.index) } ?? ""
+    let experiment = evaluation.steps.last { $0.matched }.map { $0.experimentID ?? AssignmentBook.key(evaluation.placement, $0.index) } ?? ""
     switch evaluation.outcome {
     case .skip(.placementNotFound), .skip(.userIsSubscribed):
       return nil
     case .present(let paywallID):
-      params += [("variant_id", .string(paywallID)), ("experiment_id", .string(experiment)),
+      params += [("variant_id", .string(evaluation.variantID ?? paywallID)), ("experiment_id", .string(experiment)),
                  ("paywall_identifier", .string(paywallID)), ("result", "present")]
     case .skip(.holdout):
-      params += [("variant_id", "holdout"), ("experiment_id", .string(experiment)), ("result", "holdout")]
+      params += [("variant_id", .string(evaluation.variantID ?? "holdout")), ("experiment_id", .string(experiment)), ("result", "holdout")]
     case .skip(.noAudienceMatch):
       params.append(("result", "no_rule_match"))
       // One per audience that did not match, saying whether its filter or its occurrence limit
       // kept the user out (`TriggerRule.swift` `Source`); v3 named them `unmatched_rule_`.
       let prefix = sdk.major == 3 ? "unmatched_rule_" : "unmatched_audience_"
       for step in evaluation.steps where !step.matched {
-        let key = prefix + AssignmentBook.key(evaluation.placement, step.index)
+        let key = prefix + (step.experimentID ?? AssignmentBook.key(evaluation.placement, step.index))
         params.append((key, step.limitedByOccurrence ? "OCCURRENCE" : "EXPRESSION"))
       }
     }

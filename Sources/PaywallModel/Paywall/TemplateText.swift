@@ -81,12 +81,12 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var problems: [Problem] = []
     var rest = Substring(text)
     var offset = 0
-    while let open = rest.firstRange(of: "{{") {
+    while let open = pair(UInt8(ascii: "{"), in: rest) {
       let literal = rest[..<open.lowerBound]
       if !literal.isEmpty { segments.append(.literal(String(literal))) }
       offset += literal.unicodeScalars.count
       let afterOpen = rest[open.upperBound...]
-      guard let close = afterOpen.firstRange(of: "}}") else {
+      guard let close = pair(UInt8(ascii: "}"), in: afterOpen) else {
         problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
         rest = rest[rest.endIndex...]
         break
@@ -103,9 +103,38 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     return (failed ? nil : TemplateText(segments: segments), problems)
   }
 
+  /// Where `{{` (or `}}`) first is in `text`, found on its UTF-8 bytes: `firstRange(of:)` went
+  /// through the generic string searcher, most of the time to read a config's thousands of texts.
+  private static func pair(_ byte: UInt8, in text: Substring) -> Range<String.Index>? {
+    let utf8 = text.utf8
+    let found: Int?? = utf8.withContiguousStorageIfAvailable { buffer -> Int? in
+      var i = 0
+      while i + 1 < buffer.count {
+        if buffer[i] == byte && buffer[i + 1] == byte { return i }
+        i += 1
+      }
+      return nil
+    }
+    if let found {
+      guard let offset = found else { return nil }
+      let start = utf8.index(utf8.startIndex, offsetBy: offset)
+      return start..<utf8.index(start, offsetBy: 2)
+    }
+    var i = utf8.startIndex
+    while i != utf8.endIndex {
+      let next = utf8.index(after: i)
+      if utf8[i] == byte, next != utf8.endIndex, utf8[next] == byte { return i..<utf8.index(after: next) }
+      i = next
+    }
+    return nil
+  }
+
+
   private static func variable(_ inner: String, slots: [String]) -> (Segment?, [Problem]) {
     let expression = inner.trimmingSpaces()
-    var parts = expression.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    // Split on the UTF-8 bytes: `.` is ASCII, and the generic split by Character was slow.
+    var parts = expression.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+      .map { String(decoding: $0, as: UTF8.self) }
     if parts.count >= 2, let scope = ContextVariable.Scope(rawValue: parts[0]), !slots.contains(parts[0]),
        !parts.dropFirst().contains(where: \.isEmpty) {
       let variable = ContextVariable(scope: scope, key: parts.dropFirst().joined(separator: "."))

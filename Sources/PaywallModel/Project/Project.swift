@@ -71,7 +71,7 @@ public struct ProjectLoadResult: Sendable {
 public enum ProjectLoader {
   /// The file that makes a directory a project.
   public static let projectFileName = "app.json"
-  static let catalogFileName = "catalog.json"
+  package static let catalogFileName = "catalog.json"
 
   /// Loads `path` (a project directory, its `app.json`, a paywall file, or a catalog file) and
   /// reports every problem in every file it reaches.
@@ -97,6 +97,9 @@ public enum ProjectLoader {
     } catch {
       return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
     }
+    if SuperwallImporter.isConfig(root) {
+      return SuperwallImporter.load(path: path, root: root, collector: collector, catalogPath: catalogPath)
+    }
     if root["components"] != nil {
       return loadSinglePaywall(path, root: root, diagnostics: collector, catalogPath: catalogPath)
     }
@@ -106,7 +109,7 @@ public enum ProjectLoader {
     if root["products"]?.elements != nil {
       return loadCatalogOnly(path)
     }
-    return failed(path, "not a paywall (no 'components'), project (no 'paywalls') or catalog (no 'products' list)")
+    return failed(path, "not a paywall (no 'components'), project (no 'paywalls'), catalog (no 'products' list) or Superwall config (no 'trigger_options')")
   }
 
   // MARK: - Kinds of path

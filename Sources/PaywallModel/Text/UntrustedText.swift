@@ -43,6 +43,25 @@ package enum UntrustedText {
 
   /// `sanitize`, and the sanitised text before the length cap when the cap cut it.
   package static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
+    // Printable ASCII (a long base64 value in a Superwall config): nothing to remove, and the cut
+    // is made on the first scalars alone instead of rebuilding the whole string scalar by scalar.
+    let printableASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+      ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if printableASCII {
+      guard text.utf8.count > maximumScalars else { return (text, nil) }
+      // One byte a scalar: the same cut as below, made on the bytes.
+      var kept = Array(text.utf8.prefix(maximumScalars - 1))
+      var index = kept.count - 1
+      while index > 0 {
+        if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
+        if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
+          kept.removeSubrange((index - 1)...)
+          break
+        }
+        index -= 1
+      }
+      return (String(decoding: kept, as: UTF8.self) + "…", text)
+    }
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
     guard needsWork else { return (text, nil) }
     var out = String.UnicodeScalarView()

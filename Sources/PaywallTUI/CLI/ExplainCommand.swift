@@ -9,7 +9,7 @@ struct ExplainCommand: CLICommand {
     abstract: "Say which audience of a placement's campaign matches and what register would do, and why.",
     discussion: "Reads the project's campaigns; nothing is presented and nothing is written. Assignments already made for the user (in the state directory) are shown as they stand.",
     positionals: [
-      PositionalSpec(name: "path", help: "A project directory or its app.json.", count: .one),
+      PositionalSpec(name: "path", help: "A project directory, its app.json, or a Superwall config.", count: .one),
       PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one, values: .placements),
     ],
     options: [
@@ -23,6 +23,7 @@ struct ExplainCommand: CLICommand {
               values: SessionOptions.sdkValues),
       .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
+      .option("catalog", "file", "Catalog for a Superwall config (.storekit or .json)."),
     ],
     examples: [
       "paywall-tui explain paywalls export_pdf                       # an inactive user: which audience, which paywall",
@@ -41,6 +42,7 @@ struct ExplainCommand: CLICommand {
   var sdk: SDKVersion?
   var assumeRules: [String]
   var json: Bool
+  var catalog: String?
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
@@ -53,10 +55,11 @@ struct ExplainCommand: CLICommand {
     sdk = try SessionOptions.sdk(arguments)
     assumeRules = arguments.values("assume-rule")
     json = arguments.flag("json")
+    catalog = arguments.value("catalog")
   }
 
   func run() throws {
-    var project = try ProjectOptions.load(path, catalog: nil)
+    var project = try ProjectOptions.load(path, catalog: catalog)
     if let sdk { project.options.sdk = sdk }
     let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
     if json, SubscriptionStatus(parsing: status, defaultEntitlements: entitlements) == .unknown {
@@ -156,22 +159,24 @@ struct ExplainCommand: CLICommand {
   }
 
   /// The SDK's `Experiment` (Models/Triggers/Experiment.swift) for a paywall or holdout result:
-  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. A project here has
-  /// no experiment ids, so they are made from the placement and the audience's position.
+  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. The dashboard's
+  /// experiment and variant ids when the project has them (imported from a Superwall config), else
+  /// made from the placement and the audience's position.
   static func experiment(_ evaluation: PlacementEvaluation) -> JSONOutput {
-    let audience = (evaluation.steps.last(where: \.matched)?.index ?? 0) + 1
+    let matched = evaluation.steps.last(where: \.matched)
+    let audience = (matched?.index ?? 0) + 1
     let paywallID: String? = switch evaluation.outcome {
     case .present(let id): id
     default: evaluation.assignment?.paywallID
     }
     let holdout = evaluation.outcome == .skip(.holdout)
     let variant: JSONOutput = .object([
-      ("id", .string(holdout ? "holdout" : (paywallID ?? "holdout"))),
+      ("id", .string(evaluation.variantID ?? (holdout ? "holdout" : (paywallID ?? "holdout")))),
       ("type", .string(holdout ? "HOLDOUT" : "TREATMENT")),
       ("paywallId", holdout ? .null : paywallID.map { .string($0) } ?? .null),
     ])
     return .object([
-      ("id", .string("\(evaluation.placement)#audience-\(audience)")),
+      ("id", .string(matched?.experimentID ?? "\(evaluation.placement)#audience-\(audience)")),
       ("groupId", .string(evaluation.placement)),
       ("variant", variant),
     ])

@@ -13,7 +13,7 @@ package enum PaywallCommand {
 
   static var subcommands: [any CLICommand.Type] {
     [RunCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
-     SchemaCommand.self, TestCommand.self, CompletionsCommand.self, ManCommand.self]
+     SchemaCommand.self, TestCommand.self, ImportCommand.self, CompletionsCommand.self, ManCommand.self]
   }
 
   /// Help topics that are not subcommands: `help script`.

@@ -1,0 +1,298 @@
+import Foundation
+
+/// Builds a paywall of our format from a Superwall paywall. The page itself is a web page we do
+/// not render; what the config gives is its products by slot (`products_v2`), its gating, and the
+/// editor's substitutions (`paywalljs_event`), whose text the page shows. From those: a title
+/// (the first substitution keyed like a heading), a text (the first keyed like a subtitle or body),
+/// a features list (bullets and checklist rows), the product cards, and purchase, restore and
+/// close buttons labelled from the substitutions that carry those click behaviours.
+package enum PaywallBuilder {
+  /// Our paywall document for `paywall`, its slots already checked against the catalog. `layout`
+  /// names the substitution keys a team chose for each component; a key a paywall lacks falls
+  /// back to the guess.
+  package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, String)], layout: SubstitutionLayout? = nil,
+                               _ d: DiagnosticCollector) -> JSONOutput {
+    let slotNames = slots.map(\.0)
+    // Only the substitutions a component uses are converted (and warned about).
+    var parts: [Int: TextPart] = [:]
+    var checked: [String: String?] = [:]
+    func part(_ index: Int) -> TextPart {
+      if let done = parts[index] { return done }
+      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, checked: &checked, d)
+      parts[index] = made
+      return made
+    }
+    func first(_ matches: (SuperwallConfig.Substitution) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
+      for (index, substitution) in paywall.substitutions.enumerated() where matches(substitution) {
+        let made = part(index)
+        if !made.value.isEmpty { return (substitution, made) }
+      }
+      return nil
+    }
+    let keys = paywall.substitutions.map { KeyText($0.key) }
+    func keyed(_ matches: (KeyText) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
+      for (index, substitution) in paywall.substitutions.enumerated() where matches(keys[index]) {
+        let made = part(index)
+        if !made.value.isEmpty { return (substitution, made) }
+      }
+      return nil
+    }
+    func named(_ key: String?) -> (SuperwallConfig.Substitution, TextPart)? {
+      key.flatMap { key in first { $0.key == key } }
+    }
+    var used: Set<String> = []
+    var components: [JSONOutput] = []
+    let heading = named(layout?.title) ?? keyed { ["title", "heading", "headline"].contains($0.lowered) }
+      ?? keyed { ($0.contains("title") || $0.contains("heading") || $0.contains("headline")) && !$0.contains("sub") }
+    if let heading {
+      used.insert(heading.0.key)
+      components.append(.object([("type", "title")] + heading.1.members("text", trialKey: "freeTrialText")))
+    } else {
+      components.append(.object([("type", "title"), ("text", .string(paywall.name))]))
+    }
+    let chosenTexts = (layout?.texts ?? []).compactMap { named($0) }
+    if !chosenTexts.isEmpty {
+      for text in chosenTexts {
+        used.insert(text.0.key)
+        components.append(.object([("type", "text")] + text.1.members("text", trialKey: "freeTrialText")))
+      }
+    } else if let body = keyed({ key in ["subtitle", "subheading", "paragraph", "body", "description"].contains { key.contains($0) } }) {
+      used.insert(body.0.key)
+      components.append(.object([("type", "text")] + body.1.members("text", trialKey: "freeTrialText")))
+    }
+    var bullets = (layout?.features ?? []).compactMap { named($0)?.1.value }
+    if bullets.isEmpty {
+      for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
+        let key = keys[index]
+        guard key.contains("bullet") || key.contains("checklist") || key.lowered.hasPrefix("feature ") else { continue }
+        let value = part(index).value
+        if !value.isEmpty { bullets.append(value) }
+      }
+    }
+    if !bullets.isEmpty {
+      components.append(.object([("type", "features"), ("items", .array(bullets.map { .string($0) }))]))
+    }
+    if !slots.isEmpty {
+      components.append(.object([("type", "products")]))
+      let label = named(layout?.purchase) ?? first { $0.clickBehavior == "purchase" } ?? keyed { $0.contains("purchase") }
+      components.append(.object([("type", "button")] + (label?.1.members("label", trialKey: "freeTrialLabel") ?? [("label", "Continue")])
+                                + [("action", "purchase")]))
+    }
+    let restore = named(layout?.restore) ?? first { $0.clickBehavior == "restore" }
+    components.append(.object([("type", "button"), ("label", .string(restore.map { oneLine($0.1.value) } ?? "Restore purchases")),
+                               ("action", "restore")]))
+    let close = named(layout?.close) ?? first { $0.clickBehavior == "close" }
+    components.append(.object([("type", "button"), ("label", .string(close.map { oneLine($0.1.value) } ?? "Close")), ("action", "close")]))
+    var members: [(String, JSONOutput)] = [
+      ("id", .string(paywall.identifier)),
+      ("name", .string(paywall.name)),
+    ]
+    if !slots.isEmpty { members.append(("products", .object(slots.map { ($0.0, .string($0.1)) }))) }
+    members.append(("featureGating", paywall.gated ? "gated" : "nonGated"))
+    // 3.x's presentation_condition (4.x has none; our presenter reads it only for `sdk` 3).
+    members.append(("presentationCondition", paywall.presentationCondition == "ALWAYS" ? "always" : "checkUserSubscription"))
+    members.append(("components", .array(components)))
+    return .object(members)
+  }
+
+  /// A substitution key lowercased, searched on its bytes: Foundation's `contains` goes through
+  /// `range(of:)`, a good part of importing thousands of keys.
+  struct KeyText {
+    let lowered: String
+    private let bytes: [UInt8]
+
+    init(_ key: String) {
+      lowered = key.lowercased()
+      bytes = Array(lowered.utf8)
+    }
+
+    func contains(_ needle: String) -> Bool {
+      let n = Array(needle.utf8)
+      guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
+      for start in 0...(bytes.count - n.count) where bytes[start] == n[0] && Array(bytes[start..<(start + n.count)]) == n {
+        return true
+      }
+      return false
+    }
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    text.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
+  }
+
+  /// A substitution's value and free-trial value as text for our templates.
+  struct TextPart {
+    var value: String
+    var freeTrial: String?
+
+    init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall,
+         checked: inout [String: String?], _ d: DiagnosticCollector) {
+      let warn = { (message: String) in
+        d.warning("substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
+      }
+      // Tidied again after a variable was left out, so no line starts or ends with its space.
+      func text(_ html: String) -> String {
+        let plain = SubstitutionText.plain(html)
+        let kept = SubstitutionText.template(plain, slots: slots, checked: &checked, warn: warn)
+        guard kept != plain else { return plain }
+        return kept.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
+      }
+      value = text(substitution.value)
+      freeTrial = substitution.freeTrialValue.map { text($0) }
+      if freeTrial == value || freeTrial?.isEmpty == true { freeTrial = nil }
+    }
+
+    func members(_ key: String, trialKey: String) -> [(String, JSONOutput)] {
+      [(key, .string(value))] + (freeTrial.map { [(trialKey, JSONOutput.string($0))] } ?? [])
+    }
+  }
+}
+
+/// `--layout FILE`: which of the editor's substitution keys become which of our components, kept
+/// in a team's repository so every import draws its paywalls the same way:
+///
+/// ```json
+/// {"title": "Heading", "texts": ["Subheading", "Footnote"], "features": ["bullet-1", "bullet-2"],
+///  "purchase": "Purchase Primary", "restore": "restore-1", "close": "close-1"}
+/// ```
+///
+/// Every key is optional; one a paywall lacks falls back to the guess `PaywallBuilder` makes.
+package struct SubstitutionLayout: Sendable {
+  package var title: String?
+  package var texts: [String]?
+  package var features: [String]?
+  package var purchase: String?
+  package var restore: String?
+  package var close: String?
+
+  /// Reads a layout file (our format: unknown keys are errors, with a did-you-mean).
+  package static func load(path: String) throws(ValidationFailure) -> SubstitutionLayout {
+    let (root, diagnostics) = try SourceFile.parse(path: path)
+    var layout = SubstitutionLayout()
+    if let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a layout") {
+      layout.title = reader.string("title")
+      layout.texts = reader.stringArray("texts")?.map(\.0)
+      layout.features = reader.stringArray("features")?.map(\.0)
+      layout.purchase = reader.string("purchase")
+      layout.restore = reader.string("restore")
+      layout.close = reader.string("close")
+      reader.finish()
+    }
+    if diagnostics.hasErrors { throw ValidationFailure(diagnostics.diagnostics) }
+    return layout
+  }
+}
+
+/// The editor's HTML as plain text, and its `{{ … }}` variables checked against our templates.
+package enum SubstitutionText {
+  /// `html` without its tags: `<br>`, and the end of a `<p>`, `<div>`, `<li>` or `<h1>`–`<h3>`,
+  /// become line breaks; the common entities are decoded; blank lines and spaces at line ends go.
+  /// One pass over the UTF-8 bytes (a config has thousands of substitutions).
+  private static let breakTag = Array("br".utf8)
+  private static let blockTags = ["p", "div", "li", "h1", "h2", "h3"].map { Array($0.utf8) }
+
+  package static func plain(_ html: String) -> String {
+    let bytes = Array(html.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    let entities: [([UInt8], [UInt8])] = [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"),
+                                          ("&apos;", "'"), ("&amp;", "&")].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "<"), let close = bytes[i...].firstIndex(of: UInt8(ascii: ">")) {
+        var j = i + 1
+        let closing = j < close && bytes[j] == UInt8(ascii: "/")
+        if closing { j += 1 }
+        var name: [UInt8] = []
+        while j < close, let c = Optional(bytes[j] | 0x20), (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) {
+          name.append(bytes[j] >= 0x30 && bytes[j] <= 0x39 ? bytes[j] : c)
+          j += 1
+        }
+        if (!closing && name == breakTag) || (closing && blockTags.contains(name)) {
+          out.append(UInt8(ascii: "\n"))
+        }
+        i = close + 1
+        continue
+      }
+      if b == UInt8(ascii: "&"), let entity = entities.first(where: { bytes[i...].starts(with: $0.0) }) {
+        out += entity.1
+        i += entity.0.count
+        continue
+      }
+      out.append(b)
+      i += 1
+    }
+    var lines: [String] = []
+    for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+      let trimmed = String(decoding: line, as: UTF8.self).trimmingSpaces()
+      if !trimmed.isEmpty { lines.append(trimmed) }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
+  /// closed) removed, and `warn` told which: the SDK renders such a variable empty too.
+  package static func template(_ text: String, slots: [String], warn: (String) -> Void) -> String {
+    var checked: [String: String?] = [:]
+    return template(text, slots: slots, checked: &checked, warn: warn)
+  }
+
+  /// `template`, with each variable's verdict (nil: fine, else the problem) kept in `checked`:
+  /// a paywall's texts repeat the same few variables.
+  package static func template(_ text: String, slots: [String], checked: inout [String: String?], warn: (String) -> Void) -> String {
+    let bytes = Array(text.utf8)
+    guard let first = openBrace(bytes, from: 0) else { return text }
+    var out: [UInt8] = Array(bytes[..<first])
+    var changed = false
+    var i = first
+    while i < bytes.count {
+      guard let open = openBrace(bytes, from: i) else {
+        out += bytes[i...]
+        break
+      }
+      out += bytes[i..<open]
+      guard let close = closeBrace(bytes, from: open + 2) else {
+        warn("'{{' is never closed; dropped")
+        changed = true
+        i = open + 2
+        continue
+      }
+      let variable = String(decoding: bytes[open..<(close + 2)], as: UTF8.self)
+      let verdict: String?
+      if let known = checked[variable] {
+        verdict = known
+      } else {
+        if case .failure(let problem) = TemplateText.parse(variable, slots: slots) { verdict = problem.message } else { verdict = nil }
+        checked[variable] = .some(verdict)
+      }
+      if let verdict {
+        warn("\(excerpt: variable) left out: \(verdict)")
+        changed = true
+      } else {
+        out += bytes[open..<(close + 2)]
+      }
+      i = close + 2
+    }
+    return changed ? String(decoding: out, as: UTF8.self) : text
+  }
+
+  private static func openBrace(_ bytes: [UInt8], from start: Int) -> Int? {
+    var i = start
+    while i + 1 < bytes.count {
+      if bytes[i] == UInt8(ascii: "{") && bytes[i + 1] == UInt8(ascii: "{") { return i }
+      i += 1
+    }
+    return nil
+  }
+
+  private static func closeBrace(_ bytes: [UInt8], from start: Int) -> Int? {
+    var i = start
+    while i + 1 < bytes.count {
+      if bytes[i] == UInt8(ascii: "}") && bytes[i + 1] == UInt8(ascii: "}") { return i }
+      i += 1
+    }
+    return nil
+  }
+
+}

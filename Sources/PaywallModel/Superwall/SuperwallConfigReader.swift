@@ -1,0 +1,350 @@
+import Foundation
+
+/// Decodes the SDK's config from our positioned JSON, the way the SDK's `Decodable`s read it:
+/// unknown keys are ignored, a JSON `null` is an absent key (`decodeIfPresent`), a key the SDK
+/// `decode`s and the file lacks is an error naming its JSON path
+/// (`$.trigger_options[3].rules[0].variants[1].percentage`), and so is a wrong type.
+package enum SuperwallConfigReader {
+  /// The config as far as it decodes, or nil when it is not an object. Anything the SDK requires
+  /// that is missing or of the wrong type is an error in `diagnostics` (and the SDK would reject
+  /// the whole config); what did decode is returned so the mapping finds its problems in the same pass.
+  package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector) -> SuperwallConfig? {
+    guard let top = ConfigObject(root, path: .root, diagnostics, what: "the config") else { return nil }
+    // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
+    let buildID = top.string("build_id", required: true)
+    _ = top.int("log_level", required: true)
+    _ = top.int("app_session_timeout_ms", required: true)
+    _ = top.array("toggles", required: true)  // FeatureFlags.swift
+    _ = top.object("disable_preload", required: true)  // PreloadingDisabled.swift
+    _ = top.object("localization", required: true)  // LocalizationConfig.swift
+    var triggers: [SuperwallConfig.Trigger] = []
+    for (i, node) in (top.array("trigger_options", required: true) ?? []).enumerated() {
+      if let trigger = readTrigger(node, path: top.path.appending("trigger_options").appending(i), diagnostics) {
+        triggers.append(trigger)
+      }
+    }
+    var paywalls: [SuperwallConfig.Paywall] = []
+    var broken: Set<String> = []
+    for (i, node) in (top.array("paywall_responses", required: true) ?? []).enumerated() {
+      if let paywall = readPaywall(node, path: top.path.appending("paywall_responses").appending(i), diagnostics) {
+        paywalls.append(paywall)
+      } else if let id = node["identifier"]?.stringValue {
+        broken.insert(id)
+      }
+    }
+    return SuperwallConfig(buildID: buildID ?? "", triggers: triggers, paywalls: paywalls, brokenPaywallIDs: broken)
+  }
+
+  // MARK: - Triggers
+
+  private static func readTrigger(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Trigger? {
+    guard let object = ConfigObject(node, path: path, d, what: "a trigger") else { return nil }
+    let name = object.string("event_name", required: true)
+    var rules: [SuperwallConfig.Rule] = []
+    for (i, ruleNode) in (object.array("rules", required: true) ?? []).enumerated() {
+      if let rule = readRule(ruleNode, path: path.appending("rules").appending(i), d) { rules.append(rule) }
+    }
+    guard let name else { return nil }
+    return SuperwallConfig.Trigger(placement: name, rules: rules, location: node.location, path: path)
+  }
+
+  private static func readRule(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Rule? {
+    guard let object = ConfigObject(node, path: path, d, what: "a rule") else { return nil }
+    let experimentID = object.string("experiment_id", required: true)
+    let groupID = object.string("experiment_group_id", required: true)
+    var variants: [SuperwallConfig.Variant] = []
+    var variantsValid = true
+    for (i, variantNode) in (object.array("variants", required: true) ?? []).enumerated() {
+      if let variant = readVariant(variantNode, path: path.appending("variants").appending(i), d) {
+        variants.append(variant)
+      } else {
+        variantsValid = false
+      }
+    }
+    let cel = object.located("expression_cel")
+    let expression = object.located("expression")
+    let js = object.located("expression_js")
+    var occurrence: SuperwallConfig.Occurrence?
+    var occurrenceValid = true
+    if let occurrenceObject = object.object("occurrence") {
+      // TriggerAudienceOccurrence.swift: key, max_count and interval are all required.
+      let key = occurrenceObject.string("key", required: true)
+      let maxCount = occurrenceObject.int("max_count", required: true)
+      var minutes: Int?
+      var intervalValid = false
+      if let interval = occurrenceObject.object("interval", required: true) {
+        let type = interval.string("type", required: true)
+        let count = interval.int("minutes")
+        intervalValid = type != nil
+        // An unknown type reads as INFINITY; MINUTES without `minutes` too.
+        if type == "MINUTES" { minutes = count }
+      }
+      if let key, let maxCount, intervalValid {
+        occurrence = SuperwallConfig.Occurrence(key: key, maxCount: maxCount, minutes: minutes, location: occurrenceObject.node.location)
+      } else {
+        occurrenceValid = false
+      }
+    }
+    // TriggerPreload: `preload` and its `behavior` are required.
+    var preload: String?
+    if let preloadObject = object.object("preload", required: true) {
+      preload = preloadObject.choice("behavior", ["IF_TRUE", "ALWAYS", "NEVER"], required: true)
+      if preloadObject.bool("requires_re_evaluation") == true { preload = "ALWAYS" }
+    }
+    guard let experimentID, let groupID, let preload, variantsValid, occurrenceValid else { return nil }
+    return SuperwallConfig.Rule(experimentID: experimentID, experimentGroupID: groupID, variants: variants, expressionCEL: cel,
+                                expression: expression, expressionJS: js, occurrence: occurrence, preload: preload,
+                                location: node.location, path: path)
+  }
+
+  private static func readVariant(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Variant? {
+    guard let object = ConfigObject(node, path: path, d, what: "a variant") else { return nil }
+    // Experiment.swift: an unknown variant_type reads as TREATMENT.
+    let type = object.string("variant_type", required: true)
+    let id = object.string("variant_id", required: true)
+    let percentage = object.int("percentage", required: true)
+    if let percentage, percentage < 0, let at = object.value("percentage") {
+      d.error("'percentage' must not be negative, found \(percentage)", at: at.location, path: path.appending("percentage"))
+      return nil
+    }
+    let paywall = object.located("paywall_identifier")
+    guard let type, let id, let percentage else { return nil }
+    return SuperwallConfig.Variant(kind: type == "HOLDOUT" ? .holdout : .treatment, id: id, percentage: percentage,
+                                   paywallID: paywall, location: node.location, path: path)
+  }
+
+  // MARK: - Paywalls
+
+  private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Paywall? {
+    guard let object = ConfigObject(node, path: path, d, what: "a paywall response") else { return nil }
+    // Paywall.swift `init(from:)`: these are `decode`d (required).
+    _ = object.string("id", required: true)
+    let identifier = object.string("identifier", required: true)
+    let name = object.string("name", required: true)
+    _ = object.string("cache_key", required: true)
+    _ = object.string("build_id", required: true)
+    _ = object.string("url", required: true)
+    _ = object.object("url_config", required: true)
+    let event = object.string("paywalljs_event", required: true)
+    let delay = object.int("presentation_delay", required: true)
+    let background = object.string("background_color_hex", required: true)
+    // 4.x reads `presentation_style_v3` (an object with `type`), 3.x `presentation_style_v2` (a string).
+    var style: String?
+    if let v3 = object.value("presentation_style_v3") {
+      if let s = v3.stringValue {
+        style = s
+      } else if let styleObject = ConfigObject(v3, path: path.appending("presentation_style_v3"), d, what: "'presentation_style_v3'") {
+        style = styleObject.string("type", required: true)
+      }
+    } else if let v2 = object.string("presentation_style_v2") {
+      style = v2
+    } else {
+      d.error("missing required key 'presentation_style_v3' (or 3.x's 'presentation_style_v2')", at: node.location, path: path)
+    }
+    let condition = object.string("presentation_condition")
+    let gating = object.string("feature_gating")
+    let eligibility = object.string("introductory_offer_eligibility") ?? "AUTOMATIC"
+    var products: [SuperwallConfig.Product] = []
+    if let list = object.array("products_v2") {
+      for (i, productNode) in list.enumerated() {
+        if let product = readProductV2(productNode, path: path.appending("products_v2").appending(i), d) { products.append(product) }
+      }
+    } else if let list = object.array("products") {
+      for (i, productNode) in list.enumerated() {
+        if let product = readProductV1(productNode, path: path.appending("products").appending(i), d) { products.append(product) }
+      }
+    }
+    var substitutions: [SuperwallConfig.Substitution] = []
+    if let event, let at = object.value("paywalljs_event") {
+      substitutions = PaywallJSEvent.substitutions(fromBase64: at.uncut ?? event, at: at.location,
+                                                   path: path.appending("paywalljs_event"), d)
+    }
+    guard let identifier, let name, let delay, let background, let style else { return nil }
+    return SuperwallConfig.Paywall(identifier: identifier, name: name, gated: gating == "GATED", products: products,
+                                   presentationCondition: condition, presentationStyle: style, presentationDelay: delay,
+                                   backgroundColorHex: background, introductoryOfferEligibility: eligibility,
+                                   substitutions: substitutions, substitutionsLocation: object.value("paywalljs_event")?.location ?? node.location,
+                                   location: node.location, path: path)
+  }
+
+  /// A `products_v2` item. The SDK decodes each as a `Throwable<Product>` and drops one that
+  /// fails (`Paywall.swift`): a store other than `APP_STORE`, an entitlement whose type is not
+  /// `SERVICE_LEVEL` (`Entitlement.swift` throws "Unsupported entitlement type."), a missing
+  /// `entitlements`. It is skipped here too, with a warning saying why.
+  private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Product? {
+    guard node.members != nil else {
+      d.warning("skipped: a product must be an object, found \(node.value.typeName) (the SDK drops it)", at: node.location, path: path)
+      return nil
+    }
+    let quiet = DiagnosticCollector(file: d.file, source: [])
+    let object = ConfigObject(node, path: path, quiet, what: "a product")!
+    let name = object.string("reference_name")
+    let store = object.object("store_product", required: true)
+    let productID = store?.string("product_identifier", required: true)
+    let storeName = store?.string("store", required: true)
+    var entitlements: [String] = []
+    var unsupported: String?
+    for (i, entitlement) in (object.array("entitlements", required: true) ?? []).enumerated() {
+      guard let e = ConfigObject(entitlement, path: path.appending("entitlements").appending(i), quiet, what: "an entitlement") else { continue }
+      let id = e.string("identifier", required: true)
+      let type = e.string("type", required: true)
+      if let type, type != "SERVICE_LEVEL" { unsupported = unsupported ?? type }
+      if let id { entitlements.append(id) }
+    }
+    let skip: String?
+    if let problem = quiet.diagnostics.first {
+      skip = "\(problem.message)\(problem.path.map { " at \($0)" } ?? "")"
+    } else if let storeName, storeName != "APP_STORE" {
+      skip = "its store is \(quoting: storeName), not APP_STORE"
+    } else if let unsupported {
+      skip = "an entitlement's type is \(quoting: unsupported), not SERVICE_LEVEL"
+    } else {
+      skip = nil
+    }
+    if let skip {
+      d.warning("product skipped as the SDK skips it: \(skip)", at: node.location, path: path)
+      return nil
+    }
+    guard let productID else { return nil }
+    let location = store?.value("product_identifier")?.location ?? node.location
+    return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, location: location,
+                                   path: path.appending("store_product").appending("product_identifier"))
+  }
+
+  /// 3.x's older `products` item: `{"product": "primary", "product_id": "com.acme.annual"}`.
+  private static func readProductV1(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Product? {
+    guard let object = ConfigObject(node, path: path, d, what: "a product") else { return nil }
+    let slot = object.string("product", required: true)
+    let productID = object.string("product_id", required: true)
+    guard let slot, let productID else { return nil }
+    return SuperwallConfig.Product(slot: slot, productID: productID, entitlements: [],
+                                   location: object.value("product_id")?.location ?? node.location, path: path.appending("product_id"))
+  }
+}
+
+/// `paywalljs_event`: base64 of the JSON the editor sends the web view, an array of events of
+/// which `template_substitutions` lists `{"key", "value", "freeTrialValue"}`. The SDK passes it to
+/// the page undecoded (`Paywall.swift` `htmlSubstitutions`), so a value it cannot read is a
+/// warning here (the paywall then has no text from it), never an error.
+package enum PaywallJSEvent {
+  package static func substitutions(fromBase64 text: String, at location: SourceLocation, path: JSONPath,
+                                    _ d: DiagnosticCollector) -> [SuperwallConfig.Substitution] {
+    if text.isEmpty { return [] }
+    guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
+      d.warning("'paywalljs_event' is not base64; the paywall gets no text from the editor's substitutions", at: location, path: path)
+      return []
+    }
+    let root: JSONNode
+    do {
+      root = try JSONParser.parse(bytes: [UInt8](data))
+    } catch {
+      d.warning("'paywalljs_event' decodes to invalid JSON (\(error.message) at \(error.location) of the decoded text); the paywall gets no text from it",
+                at: location, path: path)
+      return []
+    }
+    let events = root.elements ?? [root]
+    var out: [SuperwallConfig.Substitution] = []
+    for event in events {
+      guard event["event_name"]?.stringValue == "template_substitutions", let list = event["substitutions"]?.elements else { continue }
+      for item in list {
+        guard let key = item["key"]?.stringValue, let value = item["value"]?.stringValue else { continue }
+        let behavior = item["properties"]?.elements?.lazy.compactMap { $0["property"]?["clickBehavior"]?["type"]?.stringValue }.first
+        out.append(.init(key: key, value: value, freeTrialValue: item["freeTrialValue"]?.stringValue, clickBehavior: behavior))
+      }
+    }
+    return out
+  }
+}
+
+/// An object of the config read as the SDK's `Decodable`s read one: no unknown-key checks, `null`
+/// as absent, a missing required key or a wrong type reported with its JSON path.
+package struct ConfigObject {
+  let node: JSONNode
+  let path: JSONPath
+  let diagnostics: DiagnosticCollector
+  private let members: [JSONMember]
+
+  /// Nil (after reporting) when `node` is not an object.
+  init?(_ node: JSONNode, path: JSONPath, _ diagnostics: DiagnosticCollector, what: String) {
+    guard let members = node.members else {
+      diagnostics.error("\(what) must be an object, found \(node.value.typeName)", at: node.location, path: path)
+      return nil
+    }
+    self.node = node
+    self.path = path
+    self.diagnostics = diagnostics
+    self.members = members
+  }
+
+  /// The value of `key`; a JSON `null` reads as absent, as `decodeIfPresent` reads it. The last of
+  /// duplicate keys wins, as in Foundation's decoder.
+  func value(_ key: String) -> JSONNode? {
+    guard let found = members.last(where: { $0.key == key })?.value else { return nil }
+    if case .null = found.value { return nil }
+    return found
+  }
+
+  private func present(_ key: String, required: Bool) -> JSONNode? {
+    if let node = value(key) { return node }
+    if required {
+      let isNull = members.contains { $0.key == key }
+      diagnostics.error(isNull ? "\(quoting: key) must not be null (the SDK requires it)" : "missing required key \(quoting: key) (the SDK requires it)",
+                        at: members.last(where: { $0.key == key })?.value.location ?? node.location,
+                        path: isNull ? path.appending(key) : path)
+    }
+    return nil
+  }
+
+  private func mismatch(_ key: String, _ found: JSONNode, _ expected: String) {
+    diagnostics.error("\(quoting: key) must be \(expected), found \(found.value.typeName)", at: found.location, path: path.appending(key))
+  }
+
+  func string(_ key: String, required: Bool = false) -> String? {
+    guard let found = present(key, required: required) else { return nil }
+    guard let s = found.stringValue else { mismatch(key, found, "a string"); return nil }
+    return s
+  }
+
+  func located(_ key: String, required: Bool = false) -> SuperwallConfig.Located? {
+    guard let s = string(key, required: required), let at = value(key) else { return nil }
+    return SuperwallConfig.Located(text: at.uncut ?? s, location: at.location, path: path.appending(key))
+  }
+
+  func int(_ key: String, required: Bool = false) -> Int? {
+    guard let found = present(key, required: required) else { return nil }
+    // Foundation's decoder reads 5.0 as an Int, but not 5.5 or a number out of range.
+    guard case .number(let text) = found.value else { mismatch(key, found, "a whole number"); return nil }
+    if let n = Int(text) { return n }
+    if let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 { return Int(d) }
+    diagnostics.error("\(quoting: key) must be a whole number, found \(excerpt: text)", at: found.location, path: path.appending(key))
+    return nil
+  }
+
+  func bool(_ key: String, required: Bool = false) -> Bool? {
+    guard let found = present(key, required: required) else { return nil }
+    guard case .bool(let b) = found.value else { mismatch(key, found, "true or false"); return nil }
+    return b
+  }
+
+  func array(_ key: String, required: Bool = false) -> [JSONNode]? {
+    guard let found = present(key, required: required) else { return nil }
+    guard let elements = found.elements else { mismatch(key, found, "an array"); return nil }
+    return elements
+  }
+
+  func object(_ key: String, required: Bool = false) -> ConfigObject? {
+    guard let found = present(key, required: required) else { return nil }
+    guard found.members != nil else { mismatch(key, found, "an object"); return nil }
+    return ConfigObject(found, path: path.appending(key), diagnostics, what: "\(quoting: key)")
+  }
+
+  func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
+    guard let s = string(key, required: required), let at = value(key) else { return nil }
+    guard choices.contains(s) else {
+      diagnostics.error("unknown \(key) \(quoting: s)\(Suggestions.hint(for: s, in: choices)) (expected one of \(choices.joined(separator: ", ")))",
+                        at: at.location, path: path.appending(key))
+      return nil
+    }
+    return s
+  }
+}

@@ -1,0 +1,262 @@
+import Foundation
+
+/// A Superwall config turned into a project in our format: `app.json` and one paywall document
+/// per `paywall_responses` item, as `paywall-tui import superwall` writes them and as
+/// `ProjectLoader` reads a config given as a project path (same documents, never written).
+package struct SuperwallImport: Sendable {
+  /// The project file.
+  package var app: JSONOutput
+  /// Each paywall's file name under the project directory (`paywalls/ID.json`) and its document.
+  package var paywalls: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)]
+  /// How many placements the project has.
+  package var placementCount: Int
+}
+
+/// Maps the SDK's config (`SuperwallConfig`) to our format. What it keeps and why is in
+/// `docs/fidelity.md` ("Superwall config import").
+package enum SuperwallImporter {
+  /// Whether a parsed JSON file is a Superwall config rather than one of our files.
+  package static func isConfig(_ root: JSONNode) -> Bool {
+    root["trigger_options"] != nil || root["paywall_responses"] != nil
+  }
+
+  /// The catalog a config is imported with: `--catalog`, else a `catalog.json` or the first
+  /// `.storekit` beside the config.
+  package static func catalogPath(for configPath: String, given: String?) -> String? {
+    if let given { return given }
+    let directory = (configPath as NSString).deletingLastPathComponent
+    let names = FileSystem.names(in: directory.isEmpty ? "." : directory).sorted()
+    let join = { (name: String) in directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name) }
+    if names.contains(ProjectLoader.catalogFileName) { return join(ProjectLoader.catalogFileName) }
+    return names.first { $0.hasSuffix(".storekit") }.map(join)
+  }
+
+  /// Reads the config at `path` and maps it with the catalog at `catalogPath`. `catalogReference`
+  /// is what `app.json` writes as `catalog` (a path relative to where the project will be).
+  /// Returns the import (nil on any error), the catalog, and every diagnostic.
+  package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
+                                    catalogReference: String?, name: String,
+                                    layout: SubstitutionLayout? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
+    var all: [Diagnostic] = []
+    var catalog: Catalog?
+    if let catalogPath {
+      do {
+        let (catalogRoot, catalogDiagnostics) = try SourceFile.parse(path: catalogPath)
+        catalog = Catalog.read(catalogRoot, file: catalogPath, diagnostics: catalogDiagnostics)
+        all += catalogDiagnostics.diagnostics
+      } catch {
+        all += error.diagnostics
+      }
+    } else {
+      collector.error("a Superwall config names product ids, not prices: pass --catalog FILE (an Xcode .storekit file or our catalog .json)",
+                      at: .start, path: nil)
+    }
+    let (imported, diagnostics) = importConfig(root: root, collector: collector, catalog: catalog,
+                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name, layout: layout)
+    all = diagnostics + all
+    let failed = all.contains { $0.severity == .error } || catalog == nil
+    return (failed ? nil : imported, catalog, all)
+  }
+
+  /// The import of a parsed config with a catalog already read (nil: none, an error reported
+  /// elsewhere); nil when the config has an error.
+  package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
+                                    name: String, layout: SubstitutionLayout? = nil) -> (SuperwallImport?, [Diagnostic]) {
+    guard let config = SuperwallConfigReader.read(root, diagnostics: collector) else { return (nil, collector.diagnostics) }
+    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, layout: layout, collector)
+    return (collector.hasErrors ? nil : mapped, collector.diagnostics)
+  }
+
+  // MARK: - Mapping
+
+  private static func map(_ config: SuperwallConfig, catalog: Catalog?, catalogReference: String, name: String,
+                          layout: SubstitutionLayout?, _ d: DiagnosticCollector) -> SuperwallImport {
+    var paywallIDs: [String] = []
+    var documents: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
+    var usedFiles: Set<String> = []
+    var missing: [String] = []
+    for paywall in config.paywalls {
+      if paywallIDs.contains(paywall.identifier) {
+        d.warning("paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
+                  at: paywall.location, path: paywall.path.appending("identifier"))
+        continue
+      }
+      paywallIDs.append(paywall.identifier)
+      let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, d)
+      let document = PaywallBuilder.document(for: paywall, slots: slots, layout: layout, d)
+      var file = "paywalls/" + safeFileName(paywall.identifier) + ".json"
+      var n = 2
+      while usedFiles.contains(file) {
+        file = "paywalls/\(safeFileName(paywall.identifier))-\(n).json"
+        n += 1
+      }
+      usedFiles.insert(file)
+      documents.append((file, paywall.identifier, document, paywall))
+    }
+    if let catalog, !missing.isEmpty {
+      let unique = missing.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+      d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); add \(unique.count == 1 ? "it" : "them") to the catalog or pass the app's .storekit with --catalog",
+              at: .start, path: .root.appending("paywall_responses"))
+    }
+    var campaigns: [JSONOutput] = []
+    var placements: Set<String> = []
+    for trigger in config.triggers {
+      if PlacementNames.builtIn.contains(trigger.placement) && !Campaign.implicitPlacements.contains(trigger.placement) {
+        d.warning("placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
+                  at: trigger.location, path: trigger.path.appending("event_name"))
+        continue
+      }
+      guard placements.insert(trigger.placement).inserted else {
+        d.warning("placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
+        continue
+      }
+      if trigger.rules.isEmpty {
+        d.warning("placement \(quoting: trigger.placement) has no rules; left out (registering it skips, as a placement with no audience matching)",
+                  at: trigger.location, path: trigger.path.appending("rules"))
+        continue
+      }
+      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, broken: config.brokenPaywallIDs, d) }
+      if audiences.count == trigger.rules.count {
+        campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
+      }
+    }
+    let app: JSONOutput = .object([
+      ("name", .string(name)),
+      ("catalog", .string(catalogReference)),
+      ("paywalls", .array(documents.map { .string($0.file) })),
+      ("campaigns", .array(campaigns)),
+    ])
+    return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count)
+  }
+
+  /// The paywall's slots (reference name → product id) whose products the catalog has; every
+  /// product id it lacks is an error at its path, with a did-you-mean, and added to `missing`.
+  private static func checkedSlots(_ paywall: SuperwallConfig.Paywall, catalog: Catalog?, missing: inout [String],
+                                   _ d: DiagnosticCollector) -> [(String, String)] {
+    var slots: [(String, String)] = []
+    for product in paywall.products {
+      if let catalog, catalog.product(id: product.productID) == nil {
+        d.error("product \(quoting: product.productID) is not in the catalog \(catalog.file)\(Suggestions.hint(for: product.productID, in: catalog.productIDs))",
+                at: product.location, path: product.path)
+        missing.append(product.productID)
+      }
+      guard let slot = product.slot, !slot.isEmpty else {
+        d.warning("product \(quoting: product.productID) has no reference_name, so no slot: the paywall does not show it",
+                  at: product.location, path: product.path)
+        continue
+      }
+      if slot == "selected" || slots.contains(where: { $0.0 == slot }) {
+        d.warning("slot \(quoting: slot) is used twice (or is 'selected'); product \(quoting: product.productID) is left out",
+                  at: product.location, path: product.path)
+        continue
+      }
+      slots.append((slot, product.productID))
+    }
+    return slots
+  }
+
+  /// One rule as an audience of our format, or nil after reporting why it cannot be one.
+  /// `ConfigLogic.chooseVariant`: one variant is chosen whatever its percentage; with several,
+  /// each gets its share of their sum (all at 0: an equal chance). Our format gives the holdout as
+  /// a percent of everyone and the paywalls' percents of the rest, adding up to 100.
+  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], broken: Set<String>,
+                               _ d: DiagnosticCollector) -> JSONOutput? {
+    var members: [(String, JSONOutput)] = [("experimentId", .string(rule.experimentID))]
+    var valid = true
+    if let cel = rule.expressionCEL, !cel.text.trimmingSpaces().isEmpty {
+      do {
+        _ = try AudienceFilter(parsing: cel.text)
+        members.append(("filter", .string(cel.text)))
+      } catch {
+        d.error("expression_cel: \(error.message); paywall-tui cannot evaluate this rule", at: d.location(inStringAt: cel.location, offset: error.offset),
+                path: cel.path)
+        valid = false
+      }
+    } else if let other = rule.expression ?? rule.expressionJS, !other.text.trimmingSpaces().isEmpty {
+      // TriggerRule.swift (4.x) reads only `expression_cel`: a rule with only a 3.x expression matches everyone on a 4.x device.
+      d.warning("this rule has no expression_cel; the SDK 4.x reads no other expression, so it matches every user, here as on a device",
+                at: other.location, path: other.path)
+    }
+    if let occurrence = rule.occurrence {
+      if occurrence.maxCount < 1 {
+        d.error("occurrence max_count must be at least 1, found \(occurrence.maxCount)", at: occurrence.location,
+                path: rule.path.appending("occurrence").appending("max_count"))
+        valid = false
+      } else {
+        // `TriggerAudienceOccurrence`: MINUTES n counts the occurrences of the last n minutes.
+        var limit: [(String, JSONOutput)] = [("maxCount", .number(String(occurrence.maxCount)))]
+        if let minutes = occurrence.minutes { limit.append(("interval", .object([("minutes", .number(String(minutes)))]))) }
+        members.append(("occurrence", .object(limit)))
+      }
+    }
+    if rule.variants.isEmpty {
+      d.error("a rule needs at least one variant (the SDK fails it with noVariantsFound)", at: rule.location, path: rule.path.appending("variants"))
+      return nil
+    }
+    for variant in rule.variants where variant.kind == .treatment {
+      guard let paywall = variant.paywallID else {
+        d.error("a TREATMENT variant needs 'paywall_identifier'", at: variant.location, path: variant.path)
+        valid = false
+        continue
+      }
+      if broken.contains(paywall.text) {
+        valid = false
+      } else if !paywallIDs.contains(paywall.text) {
+        d.error("no paywall \(quoting: paywall.text) in paywall_responses\(Suggestions.hint(for: paywall.text, in: paywallIDs))",
+                at: paywall.location, path: paywall.path)
+        valid = false
+      }
+    }
+    guard valid else { return nil }
+    let shares = shares(rule.variants.map(\.percentage))
+    let holdouts = rule.variants.indices.filter { rule.variants[$0].kind == .holdout }
+    let holdout = holdouts.reduce(0) { $0 + shares[$1] }
+    let treatments = rule.variants.indices.filter { rule.variants[$0].kind == .treatment }
+    let treatmentTotal = treatments.reduce(0) { $0 + shares[$1] }
+    var holdoutPercent = holdout
+    if treatmentTotal == 0 { holdoutPercent = 100 }
+    if holdoutPercent < 100 {
+      let percents = largestRemainder(treatments.map { shares[$0] }, total: 100)
+      members.append(("variants", .array(zip(treatments, percents).map { index, percent in
+        .object([("paywall", .string(rule.variants[index].paywallID!.text)), ("percent", .number(String(percent))),
+                 ("id", .string(rule.variants[index].id))])
+      })))
+    }
+    if holdoutPercent > 0 { members.append(("holdout", .number(String(holdoutPercent)))) }
+    if let first = holdouts.first { members.append(("holdoutId", .string(rule.variants[first].id))) }
+    return .object(members)
+  }
+
+  /// Each variant's share of 100 as the SDK draws it: one variant alone takes everything, all at
+  /// 0 share equally, else in proportion to their percentages.
+  package static func shares(_ percentages: [Int]) -> [Int] {
+    if percentages.count == 1 { return [100] }
+    let sum = percentages.reduce(0, +)
+    if sum == 0 { return largestRemainder(Array(repeating: 1, count: percentages.count), total: 100) }
+    return largestRemainder(percentages, total: 100)
+  }
+
+  /// `weights` scaled to add up to `total` exactly (the largest remainders round up).
+  static func largestRemainder(_ weights: [Int], total: Int) -> [Int] {
+    let sum = weights.reduce(0, +)
+    guard sum > 0 else { return weights.map { _ in 0 } }
+    var result = weights.map { $0 * total / sum }
+    var remainders = weights.enumerated().map { ($0.offset, $0.element * total % sum) }
+    remainders.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+    var left = total - result.reduce(0, +)
+    for (index, _) in remainders where left > 0 {
+      result[index] += 1
+      left -= 1
+    }
+    return result
+  }
+
+  /// A file name from a paywall identifier: letters, digits, `.`, `_` and `-` kept, the rest `_`.
+  static func safeFileName(_ id: String) -> String {
+    let kept = String(id.unicodeScalars.prefix(80).map { scalar -> Character in
+      let c = Character(scalar)
+      return (scalar.isASCII && (c.isLetter || c.isNumber)) || c == "_" || c == "-" ? c : (c == "." ? "." : "_")
+    })
+    return kept.isEmpty || kept.hasPrefix(".") ? "paywall" + kept : kept
+  }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// `import superwall` and a config given as a project path: the SDK's config decoded with JSON
+/// paths in every error, and mapped to campaigns and paywalls as the SDK would evaluate them.
+@Suite("Superwall config import")
+struct SuperwallImportTests {
+  static var fixtureDirectory: String {
+    (Fixture.paywallsDirectory as NSString).deletingLastPathComponent + "/scenarios/projects/superwall-config"
+  }
+  static var fixture: String { fixtureDirectory + "/config.json" }
+  static var storekit: String { fixtureDirectory + "/acme.storekit" }
+
+  /// A minimal excerpt of the SDK's own config fixture (4.16.3
+  /// `Tests/SuperwallKitTests/Models/Config/ConfigResponseTests.swift`): its first trigger and its
+  /// paywall, with the products and substitutions a test needs.
+  static let sdkExcerpt = """
+    {
+      "toggles": [{"key": "enable_session_events", "enabled": true}],
+      "build_id": "poWduJZYQvCA8QbWLrjJC",
+      "trigger_options": [{
+        "trigger_version": "V2",
+        "event_name": "MyEvent",
+        "rules": [{
+          "experiment_group_id": "39",
+          "experiment_id": "80",
+          "expression": null,
+          "expression_js": null,
+          "preload": {"behavior": "ALWAYS", "requires_re_evaluation": true},
+          "variants": [
+            {"percentage": 0, "variant_type": "HOLDOUT", "variant_id": "218"},
+            {"percentage": 100, "variant_type": "TREATMENT", "variant_id": "219", "paywall_identifier": "example-paywall-4de1-2022-03-15"}
+          ]
+        }]
+      }],
+      "paywall_responses": [{
+        "id": "571",
+        "cache_key": "abc?sw=10293",
+        "build_id": "abc?sw=10293",
+        "url": "https://www.fitnessai.com/superwall-video?sw_cache_key=1659989801716",
+        "url_config": {"endpoints": [], "max_attempts": 10},
+        "name": "Example Paywall",
+        "identifier": "example-paywall-4de1-2022-03-15",
+        "paywalljs_event": "W3siZXZlbnRfbmFtZSI6InRlbXBsYXRlX3N1YnN0aXR1dGlvbnMiLCJzdWJzdGl0dXRpb25zIjpbeyJrZXkiOiJUaXRsZSIsInZhbHVlIjoiVGVzdCJ9LHsia2V5Ijoic3VidGl0bGUiLCJ2YWx1ZSI6IkhleSAge3sgdXNlci5maXJzdE5hbWUgfX0hXG5Pbmx5ICQxLjczIHBlciB3ZWVrIGJpbGxlZCBhbm51YWxseS48YnI+In0seyJrZXkiOiJidWxsZXQtMSIsInZhbHVlIjoiT3B0aW1pemVkIHdvcmtvdXRzIGV2ZXJ5ZGF5PGJyPiJ9LHsia2V5IjoiY2xvc2UtMSIsInZhbHVlIjoiRVhJVCIsInByb3BlcnRpZXMiOlt7InByZWZpeCI6ImRlZmF1bHQiLCJwcm9wZXJ0eSI6eyJ0eXBlIjoiY2xpY2stYmVoYXZpb3IiLCJjbGlja0JlaGF2aW9yIjp7InR5cGUiOiJjbG9zZSJ9fX1dfV19XQ==",
+        "products_v2": [
+          {"reference_name": "primary", "store_product": {"store": "APP_STORE", "product_identifier": "sk.superwall.annual.89.99_7"},
+           "entitlements": [{"identifier": "test", "type": "SERVICE_LEVEL"}]},
+          {"store_product": {"store": "PLAY_STORE", "product_identifier": "com.ui_tests.quarterly2", "base_plan_identifier": "test-2"}, "entitlements": []}
+        ],
+        "presentation_condition": "CHECK_USER_SUBSCRIPTION",
+        "presentation_delay": 0,
+        "presentation_style_v3": {"type": "DRAWER", "height": 250, "corner_radius": 25},
+        "background_color_hex": "#000000"
+      }],
+      "log_level": 10,
+      "localization": {"locales": []},
+      "app_session_timeout_ms": 3600000,
+      "disable_preload": {"all": false, "triggers": []}
+    }
+    """
+
+  static let sdkCatalog = """
+    {"products": [{"id": "sk.superwall.annual.89.99_7", "name": "Annual", "price": "89.99", "period": "P1Y", "trial": "P7D", "group": "pro"}]}
+    """
+
+  static func load(_ config: String, catalog: String = sdkCatalog) throws -> ProjectLoadResult {
+    try withTemporaryDirectory { directory in
+      let file = try directory.write("config.json", config)
+      let catalogFile = try directory.write("catalog.json", catalog)
+      return ProjectLoader.load(path: file, catalogPath: catalogFile)
+    }
+  }
+
+  // MARK: - The SDK's fixture
+
+  @Test func sdkFixtureImportsAndExplainsToThePaywallItsRuleNames() throws {
+    let result = try Self.load(Self.sdkExcerpt)
+    #expect(result.errors.isEmpty, "\(result.diagnostics.map(\.description))")
+    let project = try #require(result.project)
+    #expect(project.placements == ["MyEvent"])
+    let paywall = try #require(project.paywall(id: "example-paywall-4de1-2022-03-15"))
+    #expect(paywall.slots == [ProductSlot(name: "primary", productID: "sk.superwall.annual.89.99_7")])
+    #expect(paywall.featureGating == .nonGated)
+    #expect(paywall.components.first == .title(TextContent(text: "Test")))
+    #expect(paywall.components.contains(.button(PaywallButton(label: TextContent(text: "EXIT"), action: .close))))
+    // The PLAY_STORE product is dropped, as the SDK drops it.
+    #expect(result.warnings.contains { $0.message.contains("PLAY_STORE") && $0.path?.description == "$.paywall_responses[0].products_v2[1]" })
+    var book = AssignmentBook(userID: "tester")
+    let evaluation = PlacementRules.evaluate("MyEvent", project: project, context: FilterContext(status: .inactive), book: &book)
+    #expect(evaluation.outcome == .present(paywallID: "example-paywall-4de1-2022-03-15"))
+    #expect(evaluation.variantID == "219")
+    #expect(evaluation.steps.first?.experimentID == "80")
+  }
+
+  // MARK: - Our fixture: every field
+
+  @Test func ourFixtureMapsEveryField() throws {
+    let result = ProjectLoader.load(path: Self.fixture, catalogPath: Self.storekit)
+    #expect(result.errors.isEmpty, "\(result.diagnostics.map(\.description))")
+    let project = try #require(result.project)
+    #expect(project.placements == ["campaign_trigger", "upgrade", "legacy_rule", "pro_feature"])
+    let campaign = try #require(project.campaigns.first)
+    #expect(campaign.audiences.map(\.experimentID) == ["101", "102", "103"])
+    #expect(campaign.audiences[0].outcome == .paywalls([], holdout: 100))
+    #expect(campaign.audiences[0].holdoutID == "1001")
+    #expect(campaign.audiences[0].filter?.text == "user.plan == \"pro\"")
+    #expect(campaign.audiences[1].outcome == .paywalls([.init(paywallID: "pw_gated_annual", percent: 50, id: "1021"),
+                                                        .init(paywallID: "pw_nongated_monthly", percent: 50, id: "1022")], holdout: 0))
+    #expect(campaign.audiences[1].maxOccurrences == 2)
+    #expect(campaign.audiences[2].filter == nil)
+    #expect(project.campaigns[1].audiences[0].maxOccurrences == 1)
+    // A rule with only 3.x's `expression` matches everyone, as on a 4.x device, with a warning.
+    #expect(project.campaigns[2].audiences[0].filter == nil)
+    #expect(result.warnings.contains { $0.path?.description == "$.trigger_options[2].rules[0].expression" })
+    // app_launch is the SDK's own: left out with a warning.
+    #expect(result.warnings.contains { $0.message.contains("app_launch") })
+
+    let gated = try #require(project.paywall(id: "pw_gated_annual"))
+    #expect(gated.featureGating == .gated)
+    #expect(gated.slotNames == ["primary", "secondary"])  // PLAY_STORE and CONSUMABLE skipped
+    #expect(result.warnings.contains { $0.message.contains("'CONSUMABLE', not SERVICE_LEVEL") })
+    #expect(gated.components.first == .title(TextContent(text: "Unlock Acme Pro\ntoday")))
+    let texts = gated.components.compactMap { if case .text(let t, _) = $0 { t } else { nil } }
+    let subtitle = try #require(texts.first)
+    #expect(subtitle.text.segments.contains { if case .context(let v) = $0 { v.scope == .user && v.key == "firstName" } else { false } })
+    #expect(subtitle.text.segments.contains(.literal(" per ")))
+    #expect(gated.components.contains(.features(title: nil, items: [TextContent(text: "Unlimited projects"), TextContent(text: "Sync on every device"),
+                                                                        TextContent(text: "billed yearly")])))
+    let purchase = gated.components.first { if case .button(let b) = $0, case .purchase = b.action { true } else { false } }
+    guard case .button(let button)? = purchase else { Issue.record("no purchase button"); return }
+    #expect(button.label.freeTrialText != nil)
+    #expect(gated.components.contains(.button(PaywallButton(label: TextContent(text: "Already a member? Restore"), action: .restore))))
+    #expect(gated.components.contains(.button(PaywallButton(label: TextContent(text: "Not now"), action: .close))))
+    // An unknown variable in a substitution is left out with a warning naming it.
+    #expect(result.warnings.contains { $0.message.contains("primary.unknownThing") && $0.path?.description == "$.paywall_responses[0].paywalljs_event" })
+
+    let legacy = try #require(project.paywall(id: "pw_v3_products"))
+    #expect(legacy.presentationCondition == .always)
+    #expect(legacy.slots == [ProductSlot(name: "primary", productID: "com.acme.pro.weekly")])
+    #expect(legacy.components.first == .title(TextContent(text: "Legacy products")))
+    #expect(project.paywall(id: "pw_nongated_monthly")?.featureGating == .nonGated)
+  }
+
+  @Test func explainNamesThePaywallTheRulesName() throws {
+    let project = try #require(ProjectLoader.load(path: Self.fixture, catalogPath: Self.storekit).project)
+    func outcome(_ placement: String, user: [String: FilterValue] = [:], params: [String: FilterValue] = [:]) -> PlacementEvaluation.Outcome {
+      var book = AssignmentBook(userID: "tester")
+      return PlacementRules.evaluate(placement, project: project, context: FilterContext(status: .inactive, user: user, params: params),
+                                     book: &book).outcome
+    }
+    #expect(outcome("campaign_trigger", user: ["plan": .string("pro")]) == .skip(.holdout))
+    #expect(outcome("campaign_trigger") == .present(paywallID: "pw_nongated_monthly"))
+    #expect(outcome("upgrade", user: ["age": .number(13), "country": .string("CA")]) == .present(paywallID: "pw_v3_products"))
+    #expect(outcome("upgrade", user: ["age": .number(13), "country": .string("FR")]) == .skip(.noAudienceMatch))
+    #expect(outcome("pro_feature") == .present(paywallID: "pw_gated_annual"))
+  }
+
+  // MARK: - Bad configs
+
+  static func errors(_ config: String, catalog: String = sdkCatalog) throws -> [String] {
+    let result = try load(config, catalog: catalog)
+    #expect(result.project == nil)
+    return result.errors.map { "\($0.path?.description ?? "-"): \($0.message)" }
+  }
+
+  @Test func truncatedConfigIsASyntaxError() throws {
+    let result = try Self.load(String(Self.sdkExcerpt.prefix(700)))
+    #expect(result.project == nil)
+    #expect(result.errors.first?.message.hasPrefix("invalid JSON") == true)
+  }
+
+  @Test func wrongTypeAtAKnownKeyNamesItsPath() throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"percentage\": 100,", with: "\"percentage\": \"100\",")
+    #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0].variants[1].percentage: 'percentage' must be a whole number, found a string"])
+  }
+
+  @Test func missingRequiredKeyNamesItsObject() throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"experiment_id\": \"80\",", with: "")
+    #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0]: missing required key 'experiment_id' (the SDK requires it)"])
+    let noPreload = Self.sdkExcerpt.replacingOccurrences(of: "\"preload\": {\"behavior\": \"ALWAYS\", \"requires_re_evaluation\": true},", with: "")
+    #expect(try Self.errors(noPreload) == ["$.trigger_options[0].rules[0]: missing required key 'preload' (the SDK requires it)"])
+  }
+
+  @Test func variantNamingAMissingPaywall() throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"paywall_identifier\": \"example-paywall-4de1-2022-03-15\"",
+                                                   with: "\"paywall_identifier\": \"example-paywall-4de1-2022-03-16\"")
+    #expect(try Self.errors(bad) == [
+      "$.trigger_options[0].rules[0].variants[1].paywall_identifier: no paywall 'example-paywall-4de1-2022-03-16' in paywall_responses; did you mean 'example-paywall-4de1-2022-03-15'?",
+    ])
+  }
+
+  @Test func productMissingFromTheCatalogListsWhatIsMissing() throws {
+    let catalog = """
+      {"products": [{"id": "sk.superwall.annual.89.99_8", "name": "Annual", "price": "89.99", "period": "P1Y", "group": "pro"}]}
+      """
+    let errors = try Self.errors(Self.sdkExcerpt, catalog: catalog)
+    #expect(errors.count == 2)
+    #expect(errors.contains { $0.hasPrefix("$.paywall_responses[0].products_v2[0].store_product.product_identifier: product 'sk.superwall.annual.89.99_7' is not in the catalog") && $0.hasSuffix("did you mean 'sk.superwall.annual.89.99_8'?") })
+    #expect(errors.contains { $0.hasPrefix("$.paywall_responses: 1 product id is not in the catalog") && $0.contains(": sk.superwall.annual.89.99_7;") })
+  }
+
+  @Test func ruleWeCannotEvaluateNamesItsPath() throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"expression\": null,", with: "\"expression_cel\": \"lowercase(user.plan) == \\\"pro\\\"\",")
+    let errors = try Self.errors(bad)
+    #expect(errors.count == 1)
+    #expect(errors.first?.hasPrefix("$.trigger_options[0].rules[0].expression_cel: expression_cel: ") == true)
+  }
+
+  @Test func withoutACatalogTheErrorSaysToPassOne() throws {
+    try withTemporaryDirectory { directory in
+      let file = try directory.write("config.json", Self.sdkExcerpt)
+      let result = ProjectLoader.load(path: file)
+      #expect(result.project == nil)
+      #expect(result.errors.map(\.message).contains { $0.contains("pass --catalog FILE") })
+    }
+  }
+
+  // MARK: - Pieces
+
+  @Test(arguments: [
+    ([0, 100], [0, 100]),
+    ([20, 40, 40], [20, 40, 40]),
+    ([1, 1, 1], [34, 33, 33]),
+    ([0, 0], [50, 50]),
+    ([30], [100]),  // one variant is chosen whatever its percentage (ConfigLogic.chooseVariant)
+    ([10, 10], [50, 50]),
+  ])
+  func variantShares(percentages: [Int], shares: [Int]) {
+    #expect(SuperwallImporter.shares(percentages) == shares)
+  }
+
+  @Test func htmlBecomesLines() {
+    #expect(SubstitutionText.plain("Heading<br>line 2") == "Heading\nline 2")
+    #expect(SubstitutionText.plain("<p class=\"a\">One<br/>two</p><p>Three &amp; four&nbsp;</p>") == "One\ntwo\nThree & four")
+    #expect(SubstitutionText.plain("a < b") == "a < b")
+    #expect(SubstitutionText.plain("<div>Already?</div><div>Restore</div>") == "Already?\nRestore")
+  }
+
+  @Test func unknownVariablesAreLeftOut() {
+    var warnings: [String] = []
+    let text = SubstitutionText.template("{{ primary.price }} then {{ primary.nope }} {{ user.firstName }} {{ oops", slots: ["primary"]) {
+      warnings.append($0)
+    }
+    #expect(text == "{{ primary.price }} then  {{ user.firstName }}  oops")
+    #expect(warnings.count == 2)
+  }
+
+  @Test func badBase64IsAWarningNotAnError() throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"paywalljs_event\": \"W3si", with: "\"paywalljs_event\": \"!!!!W3si")
+    let result = try Self.load(bad)
+    // `.ignoreUnknownCharacters`: the SDK never decodes it; we skip what is not base64.
+    #expect(result.project != nil)
+    let garbage = Self.sdkExcerpt.replacingOccurrences(of: "\"paywalljs_event\": \"W3si", with: "\"paywalljs_event\": \"AAAAW3si")
+    let second = try Self.load(garbage)
+    #expect(second.project != nil)
+    #expect(second.warnings.contains { $0.path?.description == "$.paywall_responses[0].paywalljs_event" })
+  }
+}
