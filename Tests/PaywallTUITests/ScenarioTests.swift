@@ -158,6 +158,24 @@ struct ScenarioTests {
     #expect(result.stdout.contains("1 passed, 1 failed (") && result.stdout.hasSuffix("; 5 of 7 not selected (--filter)\n"), "\(result.stdout)")
   }
 
+  /// Found by review: file names are not sanitised when read, so `test` prints them printable.
+  @Test func aFileNameCannotDriveTheTerminal() throws {
+    let dir = try Fixtures.directory(["\u{1B}]0;pwned\u{07}\u{1B}[2J.play": Self.scenario("expect status active")])
+    let result = try CommandLineTests.run(["test", dir])
+    #expect(result.status == 1)
+    #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.stdout)")
+    #expect(result.stdout.contains("\\u{1b}]0;pwned\\u{7}"), "\(result.stdout)")
+    let listed = try CommandLineTests.run(["test", dir, "--list"])
+    #expect(!listed.stdout.unicodeScalars.contains { $0.value == 0x1B })
+  }
+
+  @Test func aFilterThatSelectsNothingFails() throws {
+    let dir = try Self.selectionFixture()
+    let result = try CommandLineTests.run(["test", dir, "--filter", "purchse"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("--filter selects none of the 7 scenarios"), "\(result.stderr)")
+  }
+
   @Test func shardsPartitionTheSortedList() throws {
     let dir = try Self.selectionFixture()
     let all = try Self.list(dir, [])

@@ -18,6 +18,8 @@ package enum UntrustedText {
   /// `limit - 1` characters and ends with "…". An error line stays one readable line whatever
   /// the file holds.
   package static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
+    // A newline (the one control the sanitiser keeps) would break the message's one line.
+    if text.contains("\n") { return excerpt(text.replacingOccurrences(of: "\n", with: "\\n"), limit: limit) }
     var end = text.startIndex
     var count = 0
     while end < text.endIndex && count < limit {
@@ -26,6 +28,17 @@ package enum UntrustedText {
     }
     guard end < text.endIndex else { return String(text) }
     return String(text[..<text.index(before: end)]) + "…"
+  }
+
+  /// `text` (a file name, a path: not sanitised when read) for a terminal: every control
+  /// character, bidirectional override and newline written as `\u{…}`, so a name can never drive
+  /// the terminal or split a line.
+  package static func printable(_ text: some StringProtocol) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value == 0x0A || isRemoved(scalar) { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
   }
 
   package static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {

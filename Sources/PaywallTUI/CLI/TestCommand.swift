@@ -74,10 +74,14 @@ struct TestCommand: CLICommand {
     let found = try ScenarioDiscovery.scenarios(under: roots)
     let selected = selection.select(found)
     if list {
-      for scenario in selected { try Console.out(scenario.path) }
+      for scenario in selected { try Console.out(UntrustedText.printable(scenario.path)) }
       return
     }
     if let junit { try JUnitReport.checkWritable(junit) }
+    // A filter that selects nothing is a typo more often than a wish: CI must not pass on it.
+    if selected.isEmpty && !found.isEmpty && !selection.filters.isEmpty {
+      throw CLIFailure.invalid("error: --filter selects none of the \(found.count) scenario\(found.count == 1 ? "" : "s") under \(roots.joined(separator: ", ")); see them with --list")
+    }
 
     tg_set_exit_hook(endScenariosBeforeDying)
     let start = ContinuousClock.now
@@ -88,11 +92,13 @@ struct TestCommand: CLICommand {
     let scratch = PlayProcessExecutor.scratchDirectory()
     PlayProcessExecutor.removeLeftovers(in: scratch)
     let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
-    let width = (selected.map(\.path.count).max() ?? 0)
+    // Paths come from file names, which nothing sanitised: shown printable.
+    let width = (selected.map { UntrustedText.printable($0.path).count }.max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in
       let mark = result.passed ? "ok    " : "FAILED"
-      let padding = String(repeating: " ", count: max(0, width - result.scenario.path.count))
-      Console.outOrRecord("\(mark) \(result.scenario.path)\(padding)  \(Self.spell(duration: result.seconds))")
+      let shown = UntrustedText.printable(result.scenario.path)
+      let padding = String(repeating: " ", count: max(0, width - shown.count))
+      Console.outOrRecord("\(mark) \(shown)\(padding)  \(Self.spell(duration: result.seconds))")
     }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -104,8 +110,9 @@ struct TestCommand: CLICommand {
       try Console.out("\nfailures:")
       for result in failed {
         guard case .failed(_, let message) = result.outcome else { continue }
-        try Console.out("\n---- \(result.scenario.path) ----\n\(message)")
-        if !result.arguments.isEmpty { try Console.out("To run it alone: \(Self.rerunCommand(result.arguments))") }
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { UntrustedText.printable($0) }
+        try Console.out("\n---- \(UntrustedText.printable(result.scenario.path)) ----\n\(lines.joined(separator: "\n"))")
+        if !result.arguments.isEmpty { try Console.out("To run it alone: \(UntrustedText.printable(Self.rerunCommand(result.arguments)))") }
       }
     }
     var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(String(format: seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
