@@ -195,3 +195,17 @@ struct EventReferenceTests {
     }
   }
 }
+
+/// Found by review: a register's param named like one of ours wrote the key twice in a JSON line.
+@Suite("handler.onSkip params")
+struct OnSkipParamsTests {
+  @Test func aParamNamedLikeOursKeepsBothAndNoKeyTwice() throws {
+    var state = try SDKEventTests.state()
+    let effects = PresenterTests.send(.register(placement: "beta_sync", params: ["placement": "evil", "reason": "x", "from": "home"]), &state)
+    let skip = try #require(SDKEventTests.first("handler.onSkip", effects))
+    let keys = skip.params.map(\.0)
+    #expect(Set(keys).count == keys.count, "\(keys)")
+    #expect(skip["placement"] == "beta_sync" && skip["reason"] == "holdout")
+    #expect(skip["params.placement"] == "evil" && skip["params.reason"] == "x" && skip["from"] == "home")
+  }
+}

@@ -560,3 +560,18 @@ extension PlayCommandTests {
     #expect(events.all.last?.jsonLine.contains(#""at":"\#(StoreDates.iso8601(closed))""#) == true)
   }
 }
+
+/// Found by review: a register still waiting for a status when the script ends made `play` exit 0
+/// having shown nothing (the 5 s timeout is on the simulated clock, which no step moved).
+@Suite("play and a waiting register")
+struct PlayWaitingRegisterTests {
+  @Test func aRegisterStillWaitingForAStatusFailsTheRun() throws {
+    let scripts = try Fixtures.directory(["w.play": "placement export_pdf\nexpect no event handler.onError\n",
+                                          "t.play": "placement export_pdf\nadvance 5s\nexpect event handler.onError code=subscriptionStatusTimeout\n"])
+    let waiting = try CommandLineTests.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/w.play"])
+    #expect(waiting.status == 1)
+    #expect(waiting.stderr.contains("placement 'export_pdf' is still waiting for a subscription status"), "\(waiting.stderr)")
+    let timedOut = try CommandLineTests.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/t.play"])
+    #expect(timedOut.status == 0, "the timeout seen is the end of the wait: \(timedOut.stderr)")
+  }
+}

@@ -94,7 +94,7 @@ public enum EventReference {
     Entry(name: .handlerOnSkip, when: "Ours: the handler heard `onSkip`",
           params: [Param("placement", "the register's placement"),
                    Param("reason", "`placementNotFound`, `noAudienceMatch`, `holdout` or `userIsSubscribed` (v3)"),
-                   Param("*", "the register's params, each under its own key")]),
+                   Param("*", "the register's params, each under its own key (`params.placement`, `params.reason` for those named like ours)")]),
     Entry(name: .handlerOnError, when: "Ours: the handler heard `onError`; the feature does not run",
           params: [Param("placement", "the register's placement"),
                    Param("code", "`paywallAlreadyPresented` or `subscriptionStatusTimeout`"),

@@ -158,7 +158,11 @@ public enum Presenter {
       return []
     }
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
-    let paramList = registration.params.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput.string($0.value)) }
+    // The register's params beside ours; one named like ours (`placement`, `reason`) is written
+    // `params.NAME`, so a JSON line never has a key twice.
+    let paramList = registration.params.sorted { $0.key < $1.key }.map { key, value in
+      (["placement", "reason"].contains(key) ? "params.\(key)" : key, JSONOutput.string(value))
+    }
     let base: [(String, JSONOutput)] = [("placement", .string(placement))]
     let sdk = state.options.sdk
     if let fire = SDKEvents.triggerFire(evaluation, sdk: sdk) { effects.append(.emit(fire)) }

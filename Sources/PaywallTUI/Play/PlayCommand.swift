@@ -103,6 +103,11 @@ struct PlayCommand: CLICommand {
       try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
     }
     if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
+    // A register still waiting for a subscription status would have failed after 5 s in the app;
+    // the simulated clock never got there, so the run would end having shown nothing: say so.
+    if let waiting = state.presentation.waiting {
+      throw CLIFailure.invalid("error: placement \(quoting: waiting.placement) is still waiting for a subscription status at the end of the script (the SDK gives up after 5 s); set one (--status inactive, or 'status' in the script) or 'advance 5s' to see the timeout")
+    }
   }
 
   private func loadScript() throws -> PlayScript {
