@@ -316,6 +316,8 @@ struct CommandLineTests {
     #expect(holdout["type"] as? String == "holdout")
     let held = try #require((holdout["experiment"] as? [String: Any])?["variant"] as? [String: Any])
     #expect(held["type"] as? String == "HOLDOUT" && held["paywallId"] is NSNull)
+    // The experiment is named as trigger_fire names it (found by review: explain said beta_sync#audience-1).
+    #expect((holdout["experiment"] as? [String: Any])?["id"] as? String == "beta_sync#0")
     // T32: a subscribed user. v4 has no subscriber rule, so the audience decides (its filter wants
     // INACTIVE: noAudienceMatch); v3 answers userIsSubscribed, and spells the others its own way.
     #expect(try result(["onboarding", "--status", "active"])["type"] as? String == "noAudienceMatch")

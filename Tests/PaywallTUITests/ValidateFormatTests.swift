@@ -133,3 +133,15 @@ struct ValidateFilterLintTests {
     #expect(!clean.stdout.contains("filter:"), "the demo's filters are fine: \(clean.stdout)")
   }
 }
+
+/// Found by review: a key with a line break split a diagnostic over two lines.
+@Suite("validate one line per problem")
+struct ValidateOneLineTests {
+  @Test func aKeyWithALineBreakStaysOnOneLine() throws {
+    let dir = try Fixtures.directory(["p.json": #"{"id": "x", "name": "X", "products": {}, "ti\nt": 1, "components": [{"type": "title", "text": "Hi"}]}"#])
+    let result = try CommandLineTests.run(["validate", dir + "/p.json", "--catalog", "paywalls/catalog.json"])
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.hasPrefix(dir) }, "\(result.stdout)")
+    #expect(result.stdout.contains(#"unknown key 'ti\nt'"#) && result.stdout.contains(#"($["ti\nt"])"#), "\(result.stdout)")
+  }
+}

@@ -243,6 +243,18 @@ public struct PlacementEvaluation: Sendable, Hashable {
     self.assignment = assignment
   }
 
+  /// The experiment id of `step`'s audience: the dashboard's when the project has it, else
+  /// `PLACEMENT#N` (N from 0, as sticky assignments and `--assume-rule` name it). `trigger_fire`
+  /// and `explain --json` both say it this way.
+  public func experimentID(of step: Step) -> String {
+    step.experimentID ?? AssignmentBook.key(placement, step.index)
+  }
+
+  /// The experiment id of the audience that matched; nil when none did.
+  public var experimentID: String? {
+    steps.last(where: \.matched).map(experimentID(of:))
+  }
+
   /// Lines for `paywall-tui explain` and the home screen.
   public var lines: [String] {
     var lines: [String] = []

@@ -83,7 +83,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         if !key.isEmpty && key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }) {
           out += ".\(excerpt: key)"
         } else {
-          out += "[\"\(excerpt: key)\"]"
+          out += "[\"\(excerpt: key.replacingOccurrences(of: "\n", with: "\\n"))\"]"
         }
       case .index(let i):
         out += "[\(i)]"

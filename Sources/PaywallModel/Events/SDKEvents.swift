@@ -58,7 +58,7 @@ enum SDKEvents {
   static func triggerFire(_ evaluation: PlacementEvaluation, sdk: SDKVersion) -> PaywallEvent? {
     var params: [(String, JSONOutput)] = [("trigger_name", .string(evaluation.placement))]
     if sdk.major == 3 { params.append(("trigger_session_id", "")) }  // 3.9.1: "Remove in v4"
-    let experiment = evaluation.steps.last { $0.matched }.map { $0.experimentID ?? AssignmentBook.key(evaluation.placement, $0.index) } ?? ""
+    let experiment = evaluation.experimentID ?? ""
     switch evaluation.outcome {
     case .skip(.placementNotFound), .skip(.userIsSubscribed):
       return nil
@@ -73,7 +73,7 @@ enum SDKEvents {
       // kept the user out (`TriggerRule.swift` `Source`); v3 named them `unmatched_rule_`.
       let prefix = sdk.major == 3 ? "unmatched_rule_" : "unmatched_audience_"
       for step in evaluation.steps where !step.matched {
-        let key = prefix + (step.experimentID ?? AssignmentBook.key(evaluation.placement, step.index))
+        let key = prefix + evaluation.experimentID(of: step)
         params.append((key, step.limitedByOccurrence ? "OCCURRENCE" : "EXPRESSION"))
       }
     }

@@ -18,8 +18,6 @@ package enum UntrustedText {
   /// `limit - 1` characters and ends with "…". An error line stays one readable line whatever
   /// the file holds.
   package static func excerpt(_ text: some StringProtocol, limit: Int = excerptLimit) -> String {
-    // A newline (the one control the sanitiser keeps) would break the message's one line.
-    if text.contains("\n") { return excerpt(text.replacingOccurrences(of: "\n", with: "\\n"), limit: limit) }
     var end = text.startIndex
     var count = 0
     while end < text.endIndex && count < limit {
@@ -110,7 +108,8 @@ extension DefaultStringInterpolation {
   /// value from a file or from the command line.
   package mutating func appendInterpolation(quoting text: some StringProtocol) {
     appendLiteral("'")
-    appendLiteral(UntrustedText.excerpt(text))
+    // A newline (the one control the sanitiser keeps) would break the message's one line.
+    appendLiteral(UntrustedText.excerpt(text.contains("\n") ? text.replacingOccurrences(of: "\n", with: "\\n") : String(text)))
     appendLiteral("'")
   }
 

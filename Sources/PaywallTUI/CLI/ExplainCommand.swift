@@ -163,8 +163,6 @@ struct ExplainCommand: CLICommand {
   /// experiment and variant ids when the project has them (imported from a Superwall config), else
   /// made from the placement and the audience's position.
   static func experiment(_ evaluation: PlacementEvaluation) -> JSONOutput {
-    let matched = evaluation.steps.last(where: \.matched)
-    let audience = (matched?.index ?? 0) + 1
     let paywallID: String? = switch evaluation.outcome {
     case .present(let id): id
     default: evaluation.assignment?.paywallID
@@ -176,7 +174,7 @@ struct ExplainCommand: CLICommand {
       ("paywallId", holdout ? .null : paywallID.map { .string($0) } ?? .null),
     ])
     return .object([
-      ("id", .string(matched?.experimentID ?? "\(evaluation.placement)#audience-\(audience)")),
+      ("id", .string(evaluation.experimentID ?? "")),
       ("groupId", .string(evaluation.placement)),
       ("variant", variant),
     ])
