@@ -209,3 +209,28 @@ struct OnSkipParamsTests {
     #expect(skip["params.placement"] == "evil" && skip["params.reason"] == "x" && skip["from"] == "home")
   }
 }
+
+/// Found by review: `paywall_close` lacked the SDK's `close_reason` except for a replacement.
+@Suite("paywall_close reasons")
+struct PaywallCloseReasonTests {
+  @Test func everyCloseSaysWhy() throws {
+    var declined = PaywallFlowTests.open()
+    let close = PaywallFlow.handle(.close, in: &declined, options: PaywallOptions())
+    #expect(SDKEventTests.flowEvent("paywall_close", close)?["close_reason"] == "manualClose")
+    var bought = PaywallFlowTests.open()
+    _ = PaywallFlow.handle(.purchase(slot: "primary"), in: &bought, options: PaywallOptions())
+    let done = PaywallFlow.purchaseFinished(.purchased, in: &bought, options: PaywallOptions())
+    let closed = SDKEventTests.flowEvent("paywall_close", done)
+    #expect(closed?["close_reason"] == "systemLogic" && closed?["survey_attached"] == .bool(false))
+  }
+
+  @Test func aReplacedPaywallSaysForNextPaywallOnce() throws {
+    var state = try SDKEventTests.state()
+    PresenterTests.send(.register(placement: "onboarding", params: [:]), &state)
+    PresenterTests.send(.paywall(.purchase(slot: "primary")), &state)
+    let abandoned = PresenterTests.send(.purchaseFinished(.cancelled), &state)
+    let close = try #require(SDKEventTests.first("paywall_close", abandoned))
+    #expect(close["close_reason"] == "forNextPaywall")
+    #expect(close.params.filter { $0.0 == "close_reason" }.count == 1)
+  }
+}

@@ -73,6 +73,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
     // Every parameter is in the README's event reference (debug builds: every test checks it).
     assert(EventReference.undocumented(in: self).isEmpty,
            "\(name.rawValue) has parameters EventReference does not list: \(EventReference.undocumented(in: self))")
+    assert(Set(params.map(\.0)).count == params.count, "\(name.rawValue) names a parameter twice: \(params.map(\.0))")
   }
 
   /// Two events are equal when they write the same JSON line.

@@ -244,6 +244,11 @@ public enum PaywallFlow {
     session.result = result
     var extra: [(String, JSONOutput)] = [("result", .string(result.name))]
     if case .purchased(let id) = result { extra.append(("product_id", .string(id))) }
+    // `PaywallInfo.closeReason` (`Paywall/View Controller/PaywallViewController.swift`): the user's
+    // close is `manualClose`, the SDK's own dismissal after a purchase or restore `systemLogic`;
+    // `PaywallClose` adds `survey_attached` (no surveys here).
+    let reason = if case .declined = result { "manualClose" } else { "systemLogic" }
+    extra += [("close_reason", .string(reason)), ("survey_attached", false)]
     return [.emit(event(.paywallClose, session, extra: extra)), .dismissed(result)]
   }
 

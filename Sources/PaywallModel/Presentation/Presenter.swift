@@ -261,7 +261,7 @@ public enum Presenter {
       case .emit(var event):
         if event.name == .paywallClose, chained != nil {
           // Declined for the next paywall: the SDK's close reason says so.
-          event = PaywallEvent(.paywallClose, event.params + [("close_reason", "forNextPaywall")])
+          event = PaywallEvent(.paywallClose, event.params.map { $0.0 == "close_reason" ? ($0.0, "forNextPaywall") : $0 })
         }
         out.append(.emit(event))
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
@@ -304,7 +304,8 @@ public enum Presenter {
     current.result = .declined
     var out: [PresentationEffect] = [.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
                                                                         ("paywall_name", .string(current.paywall.definition.name)),
-                                                                        ("result", "declined"), ("close_reason", "forNextPaywall")]))]
+                                                                        ("result", "declined"), ("close_reason", "forNextPaywall"),
+                                                                        ("survey_attached", false)]))]
     state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
     clearScreen(&state)
     out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
