@@ -21,7 +21,7 @@ struct ExplainCommand: CLICommand {
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
               values: SessionOptions.sdkValues),
-      .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true),
+      .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true, values: .text),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
       .option("catalog", "file", "Catalog for a Superwall config (.storekit or .json)."),
     ],

@@ -29,7 +29,7 @@ struct SessionOptions {
     .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
     .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous)."),
     .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
-    .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).", repeatable: true),
+    .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).", repeatable: true, values: .text),
     .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
             values: sdkValues),
   ]
