@@ -79,3 +79,17 @@ struct InitCommandTests {
     #expect(result.status == 2 && result.stderr.contains("did you mean 'paywall'?"), "\(result.stderr)")
   }
 }
+
+/// Found by review: an installed binary (outside the source tree) has no bundled demo; it says so
+/// and points at `init`.
+@Suite("no demo outside the source tree")
+struct NoDemoTests {
+  @Test func anInstalledBinaryWithNoPathPointsAtInit() throws {
+    let dir = try Fixtures.directory([:])
+    let copy = URL(fileURLWithPath: dir).appendingPathComponent("paywall-tui")
+    try FileManager.default.copyItem(at: CommandLineTests.binary, to: copy)
+    let result = try InitCommandTests.shell("'\(copy.path)'", in: dir)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("make one: paywall-tui init my-paywalls"), "\(result.stderr)")
+  }
+}

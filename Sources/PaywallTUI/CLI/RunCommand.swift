@@ -28,7 +28,7 @@ struct RunCommand: CLICommand {
 
   func run() throws {
     guard let path = path ?? DemoProject.locate() else {
-      throw CLIFailure.usage("no project given and the bundled demo (paywalls/app.json) was not found; pass a path")
+      throw CLIFailure.usage("no project given, and the bundled demo (paywalls/ of the source tree) is not here; pass a project path, or make one: paywall-tui init my-paywalls")
     }
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
