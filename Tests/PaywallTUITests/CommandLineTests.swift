@@ -583,3 +583,19 @@ extension CommandLineTests {
     #expect(device.stderr == "/dev/zero:1:1: error: is not a regular file (a character device); give a file, a pipe, or - for standard input\n", "\(device.stderr)")
   }
 }
+
+/// Found by review: `explain --json` with a rule the emulator cannot evaluate printed nothing.
+@Suite("explain --json and undecided rules")
+struct ExplainUndecidedJSONTests {
+  @Test func theQuestionAndBothAnswersAreJSON() throws {
+    let result = try CommandLineTests.run(["explain", "scenarios/projects/audience-rules", "js_rule", "--status", "inactive", "--json"])
+    #expect(result.status == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let undecided = try #require(object?["undecided"] as? [String: Any], "\(result.stdout)")
+    #expect(undecided["rule"] as? String == "js_rule#0" && undecided["kind"] as? String == "expression_js")
+    let answers = try #require(object?["withAssumeRule"] as? [String: Any])
+    #expect(Set(answers.keys) == ["js_rule#0=match", "js_rule#0=nomatch"])
+    let match = try #require((answers["js_rule#0=match"] as? [String: Any])?["result"] as? [String: Any])
+    #expect(match["type"] as? String == "paywall")
+  }
+}

@@ -91,17 +91,32 @@ struct ExplainCommand: CLICommand {
     let evaluation = PlacementRules.evaluate(placement, project: project, context: context, book: &book)
     if let undecided = evaluation.undecided {
       // Never silently true or false: say what each answer would give, and fail.
-      if !json {
-        try Console.out("placement \(quoting: placement) for user \(book.userID), status \(status.rawName)")
-        for line in evaluation.lines { try Console.out("  " + line) }
-        for answer in [true, false] {
-          var assumed = context
-          assumed.assumedRules[undecided.key] = answer
-          var scratch = before
-          let outcome = PlacementRules.evaluate(placement, project: project, context: assumed, book: &scratch)
+      var answers: [(String, JSONOutput)] = []
+      if !json { try Console.out("placement \(quoting: placement) for user \(book.userID), status \(status.rawName)") }
+      if !json { for line in evaluation.lines { try Console.out("  " + line) } }
+      for answer in [true, false] {
+        var assumed = context
+        assumed.assumedRules[undecided.key] = answer
+        var scratch = before
+        let outcome = PlacementRules.evaluate(placement, project: project, context: assumed, book: &scratch)
+        let option = "\(undecided.key)=\(answer ? "match" : "nomatch")"
+        if json {
+          let result: JSONOutput = outcome.undecided == nil ? Self.json(outcome, project: project, userID: book.userID, status: status) : .null
+          answers.append((option, result))
+        } else {
           let result = outcome.undecided.map { "undecided at audience \($0.index + 1) too" } ?? outcome.lines.last ?? ""
-          try Console.out("  with --assume-rule \(undecided.key)=\(answer ? "match" : "nomatch"): \(result)")
+          try Console.out("  with --assume-rule \(option): \(result)")
         }
+      }
+      if json {
+        // A program gets the question and both answers (each what explain --json says with that
+        // --assume-rule; null when another rule is undecided too), and the exit code 1.
+        try Console.out(JSONOutput.object([
+          ("placement", .string(placement)),
+          ("undecided", .object([("rule", .string(undecided.key)), ("kind", .string(undecided.rule.kind)),
+                                 ("text", .string(undecided.rule.text))])),
+          ("withAssumeRule", .object(answers)),
+        ]).text)
       }
       throw CLIFailure.invalid(undecided.message)
     }
