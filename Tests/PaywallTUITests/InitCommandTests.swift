@@ -93,3 +93,19 @@ struct NoDemoTests {
     #expect(result.stderr.contains("make one: paywall-tui init my-paywalls"), "\(result.stderr)")
   }
 }
+
+/// Found by review: `init` into an impossible place printed Foundation's error dump.
+@Suite("init into odd places")
+struct InitOddPlacesTests {
+  @Test func aFileInThePathOrADanglingLinkIsSaidPlainly() throws {
+    let dir = try Fixtures.directory(["afile": "x"])
+    try FileManager.default.createSymbolicLink(atPath: dir + "/dang", withDestinationPath: "/nonexistent/paywall-tui")
+    let file = try InitCommandTests.shell(#""$BIN" init afile/sub"#, in: dir)
+    #expect(file.status == 2 && file.stderr == "error: 'afile' is a file, so 'afile/sub' cannot be a directory; give another DIR\n", "\(file.stderr)")
+    let link = try InitCommandTests.shell(#""$BIN" init dang/x"#, in: dir)
+    #expect(link.status == 2 && link.stderr.contains("'dang' is a link to something that does not exist"), "\(link.stderr)")
+    #expect(!file.stderr.contains("NSCocoaErrorDomain") && !link.stderr.contains("NSCocoaErrorDomain"))
+    let spaced = try InitCommandTests.shell(#""$BIN" init "my paywalls""#, in: dir)
+    #expect(spaced.status == 0 && spaced.stdout.contains("cd 'my paywalls'"), "\(spaced.stdout)")
+  }
+}

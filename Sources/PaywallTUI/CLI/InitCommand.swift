@@ -40,6 +40,21 @@ struct InitCommand: CLICommand {
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
       throw CLIFailure.usage("\(quoting: directory) is a file; give a directory")
     }
+    // The nearest part of the path that exists must be a directory we may write in.
+    var ancestor = directory
+    while !FileManager.default.fileExists(atPath: ancestor), ancestor != "/", !ancestor.isEmpty {
+      if FileSystem.entryExists(ancestor) {
+        throw CLIFailure.usage("\(quoting: ancestor) is a link to something that does not exist; give another DIR")
+      }
+      let parent = (ancestor as NSString).deletingLastPathComponent
+      ancestor = parent.isEmpty ? "." : parent
+    }
+    if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw CLIFailure.usage("\(quoting: ancestor) is a file, so \(quoting: directory) cannot be a directory; give another DIR")
+    }
+    if access(ancestor, W_OK | X_OK) != 0 {
+      throw CLIFailure.invalid("error: cannot write in \(quoting: ancestor): \(String(cString: strerror(errno))); give a DIR you may write in")
+    }
     var written: [String] = []
     var createdDirectories: [String] = []
     do {
@@ -57,14 +72,26 @@ struct InitCommand: CLICommand {
       // Nothing half-written: take back what this run wrote.
       for path in written { try? FileManager.default.removeItem(atPath: path) }
       for path in createdDirectories.reversed() { try? FileManager.default.removeItem(atPath: path) }
-      throw CLIFailure.invalid("error: cannot write the project in \(directory): \(error); nothing was left behind")
+      throw CLIFailure.invalid("error: cannot write the project in \(directory): \(Self.reason(error)); nothing was left behind")
     }
-    var next: [String] = directory == "." ? [] : ["cd \(directory)"]
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-")
+    let shellWord = directory.allSatisfy(safe.contains) ? directory : "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    var next: [String] = directory == "." ? [] : ["cd \(shellWord)"]
     next += ["paywall-tui validate .   # check it (editors check it too, through the schemas)",
              "paywall-tui run .        # try it: '?' lists the keys, 'd' opens the store's debug panel",
              "paywall-tui test         # replay scenarios/ as CI does"]
     try Console.out((["created \(name) in \(directory): \(files.map(\.path).joined(separator: ", "))", "next:"]
       + next.map { "  " + $0 }).joined(separator: "\n"))
+  }
+
+  /// Why a write failed, in the system's words ("Permission denied", "Not a directory"), not
+  /// Foundation's error dump.
+  static func reason(_ error: any Error) -> String {
+    if let write = error as? AtomicFile.WriteError { return write.reason }
+    let ns = error as NSError
+    let posix = ns.domain == NSPOSIXErrorDomain ? ns : ns.userInfo[NSUnderlyingErrorKey] as? NSError
+    if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+    return ns.localizedDescription
   }
 
   /// The project's name: the directory's own name, else "My App".
