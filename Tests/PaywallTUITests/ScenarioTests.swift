@@ -169,6 +169,13 @@ struct ScenarioTests {
     #expect(!listed.stdout.unicodeScalars.contains { $0.value == 0x1B })
   }
 
+  /// Found by review: `# args: … --help` made play print its help, and the scenario passed.
+  @Test func helpOnTheArgsLineFailsTheScenario() throws {
+    let dir = try Fixtures.directory(["h.play": "# args: paywalls --help\nexpect status active\n"])
+    let result = try CommandLineTests.run(["test", dir])
+    #expect(result.status == 1 && result.stdout.contains("'--help' on the '# args:' line"), "\(result.stdout)")
+  }
+
   @Test func aFilterThatSelectsNothingFails() throws {
     let dir = try Self.selectionFixture()
     let result = try CommandLineTests.run(["test", dir, "--filter", "purchse"])

@@ -30,6 +30,10 @@ struct Scenario: Sendable, Hashable {
     if let option = words.first(where: { Self.reservedOptions.contains($0.split(separator: "=").first.map(String.init) ?? $0) }) {
       return .failure(ScenarioProblem("\(path):1: '\(option)' is given by 'paywall-tui test' itself (each scenario gets a fresh --state-dir and runs its own file as --script); remove it from the '# args:' line"))
     }
+    // `--help` makes play print its help and run nothing: a scenario that passes without a step.
+    if let help = words.first(where: { $0 == "--help" || $0 == "-h" }) {
+      return .failure(ScenarioProblem("\(path):1: '\(help)' on the '# args:' line makes play print its help and run nothing; remove it"))
+    }
     return .success(words)
   }
 
