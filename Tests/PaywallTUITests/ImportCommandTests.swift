@@ -24,7 +24,13 @@ struct ImportCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"])
     let app = try String(contentsOfFile: out + "/app.json", encoding: .utf8)
     #expect(app.contains("\"experimentId\": \"102\""))
-    #expect(app.contains("\"catalog\": \"/"))  // no common directory with /tmp: absolute
+    // The catalog is named relative to the project when they share a directory, else absolutely;
+    // either way it leads to the .storekit given (the clone may live anywhere, /tmp too).
+    let object = try JSONSerialization.jsonObject(with: Data(app.utf8)) as? [String: Any]
+    let catalog = try #require(object?["catalog"] as? String)
+    let resolved = catalog.hasPrefix("/") ? catalog : (out as NSString).appendingPathComponent(catalog)
+    #expect(URL(fileURLWithPath: resolved).standardizedFileURL.resolvingSymlinksInPath().path
+              == Fixtures.repositoryRoot.appendingPathComponent(Self.storekit).standardizedFileURL.resolvingSymlinksInPath().path, "\(catalog)")
     let validate = try CommandLineTests.run(["validate", out])
     #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
     let explain = try CommandLineTests.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--state-dir", parent + "/state"])
