@@ -34,6 +34,14 @@ struct PlayCommandTests {
     #expect(params == ["unmatched_audience_p#0": "OCCURRENCE"])
   }
 
+  /// Found by review: `#` after a space inside double quotes started a comment.
+  @Test func aHashInsideQuotesIsNotAComment() throws {
+    let script = try PlayScript.parse("expect screen \"Plan #1\" # the first plan\n", file: "t.play")
+    #expect(script.steps.count == 1)
+    guard case .expectScreen(let text)? = script.steps.first?.command else { Issue.record("\(script.steps)"); return }
+    #expect(text.contains("Plan #1") && !text.contains("first plan"), "\(text)")
+  }
+
   @Test func aCachedStatusTheStoreDoesNotBackChangesAtLaunch() throws {
     let dir = Self.stateDir()
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

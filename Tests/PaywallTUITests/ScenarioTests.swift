@@ -273,3 +273,16 @@ struct ScenarioTests {
     #expect(result.stderr == "error: no file or directory 'scenarios/nope'; give a .play file or a directory of them\n")
   }
 }
+
+/// Found by review: a named pipe or a device as a scenario said "cannot read the scenario (Success)".
+@Suite("test and files that are not files")
+struct ScenarioNotAFileTests {
+  @Test func aPipeOrADeviceIsNotAScenario() throws {
+    let dir = try Fixtures.directory([:])
+    #expect(mkfifo(dir + "/p.play", 0o600) == 0)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/z.play", withDestinationPath: "/dev/zero")
+    let result = try CommandLineTests.run(["test", dir, "--timeout", "20s"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("p.play: not a regular file") && result.stdout.contains("z.play: not a regular file"), "\(result.stdout)")
+  }
+}

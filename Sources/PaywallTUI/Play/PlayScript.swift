@@ -118,11 +118,14 @@ struct PlayScript: Sendable {
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
     + ["fail", "latency", "drop", "expect"]
 
-  /// The line up to a `#` that starts a comment: at the line's start or after a space or tab.
+  /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
+  /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`).
   static func stripComment(_ line: Substring) -> Substring {
     var previous: Character = " "
+    var quoted = false
     for index in line.indices {
-      if line[index] == "#", previous == " " || previous == "\t" { return line[..<index] }
+      if line[index] == "\"" { quoted.toggle() }
+      if line[index] == "#", !quoted, previous == " " || previous == "\t" { return line[..<index] }
       previous = line[index]
     }
     return line

@@ -83,7 +83,7 @@ enum ScriptLanguage {
     let commands = rows.map { (plain($0.syntax), plain($0.does)) }
     let width = min(36, commands.map(\.0.count).max() ?? 0)
     var lines = [
-      "OVERVIEW: The play script language: one command a line; '#' starts a comment at the start of a line or after a space.",
+      "OVERVIEW: The play script language: one command a line; '#' starts a comment at the start of a line or after a space, outside double quotes.",
       "",
       "USAGE: paywall-tui play <path> --script FILE   (or --script - for standard input; --keys \"…\" is one 'press')",
       "",

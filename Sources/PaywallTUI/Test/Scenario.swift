@@ -13,8 +13,16 @@ struct Scenario: Sendable, Hashable {
   /// The arguments of its first line, `# args: PATH OPTION…`, split as `words(_:)` does; or why
   /// the file cannot say them (the scenario fails with that message, the others still run).
   func arguments() -> Result<[String], ScenarioProblem> {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // A named pipe or a device would block or never end: only a regular file is a scenario.
+    var info = stat()
+    if stat(path, &info) != 0 {
       return .failure(ScenarioProblem("\(path): cannot read the scenario (\(String(cString: strerror(errno))))"))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      return .failure(ScenarioProblem("\(path): not a regular file (a pipe, a device or a directory); a scenario is a text file"))
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return .failure(ScenarioProblem("\(path): cannot read the scenario (it could not be opened or read)"))
     }
     let text = String(decoding: data, as: UTF8.self)
     var header = text.prefix { $0 != "\n" && $0 != "\r\n" }
