@@ -115,6 +115,17 @@ enum SDKEvents {
     return message
   }
 
+  /// The event after `transaction_complete`, as `StoreKit/Transactions/TransactionManager.swift`
+  /// (`trackTransactionDidSucceed`) picks it: non-recurring when StoreKit gives no subscription
+  /// period, which only auto-renewables have (a non-renewing pass too is non-recurring); else
+  /// `freeTrial_start` when the purchase started an introductory offer, free or paid; else
+  /// `subscription_start`.
+  static func purchaseEvent(for product: StoreProduct, startsOffer: Bool) -> EventName {
+    if product.kind != .autoRenewable { .nonRecurringProductPurchase }
+    else if startsOffer { .freeTrialStart }
+    else { .subscriptionStart }
+  }
+
   /// `transaction_complete`'s `transaction_type` (`Config/Models/TransactionType.swift`), from
   /// 4.0.0 on; v3 has none.
   static func transactionType(_ kind: EventName, sdk: SDKVersion) -> [(String, JSONOutput)] {

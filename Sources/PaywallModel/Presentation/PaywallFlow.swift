@@ -171,15 +171,8 @@ public enum PaywallFlow {
     switch result {
     case .purchased:
       let product = slot.product
-      // As `StoreKit/Transactions/TransactionManager.swift` (`trackTransactionDidSucceed`):
-      // non-recurring when StoreKit gives no subscription period, which only auto-renewables have
-      // (a non-renewing pass too is non-recurring); else freeTrial_start when the purchase started
-      // an introductory offer, free or paid (the transaction's offer, else the product's trial
-      // availability). The simulated store grants the offer exactly when `trialEligible` is true.
-      let kind: EventName =
-        if product.kind != .autoRenewable { .nonRecurringProductPurchase }
-        else if slot.trialEligible { .freeTrialStart }
-        else { .subscriptionStart }
+      // The simulated store grants the offer exactly when `trialEligible` is true.
+      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: slot.trialEligible)
       var effects: [FlowEffect] = [
         .emit(event(.transactionComplete, session, slot: slot, extra: SDKEvents.transactionType(kind, sdk: options.sdk))),
         .emit(event(kind, session, slot: slot)),

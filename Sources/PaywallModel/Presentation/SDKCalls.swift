@@ -65,10 +65,7 @@ enum SDKCalls {
     switch result {
     case .purchased:
       // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`).
-      let kind: EventName =
-        if product.kind != .autoRenewable { .nonRecurringProductPurchase }
-        else if product.hasFreeTrial && state.isTrialEligible(product) { .freeTrialStart }
-        else { .subscriptionStart }
+      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: product.hasFreeTrial && state.isTrialEligible(product))
       effects.append(.emit(PaywallEvent(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: state.options.sdk))))
       effects.append(.emit(PaywallEvent(kind, productParams)))
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }

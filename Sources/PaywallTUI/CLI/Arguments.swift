@@ -245,3 +245,13 @@ protocol CLICommand {
   init(_ arguments: Arguments) throws(CLIFailure)
   func run() throws
 }
+
+/// A word as a POSIX shell reads it back unchanged: as it is when every character is safe, else in
+/// single quotes (`'it'\''s'`). For the commands the CLI suggests (`test`'s rerun line, `init`'s `cd`).
+enum ShellWord {
+  static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-")
+
+  static func quoted(_ word: String) -> String {
+    !word.isEmpty && word.allSatisfy(safe.contains) ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

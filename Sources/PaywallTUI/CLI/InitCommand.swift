@@ -74,9 +74,7 @@ struct InitCommand: CLICommand {
       for path in createdDirectories.reversed() { try? FileManager.default.removeItem(atPath: path) }
       throw CLIFailure.invalid("error: cannot write the project in \(directory): \(Self.reason(error)); nothing was left behind")
     }
-    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-")
-    let shellWord = directory.allSatisfy(safe.contains) ? directory : "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    var next: [String] = directory == "." ? [] : ["cd \(shellWord)"]
+    var next: [String] = directory == "." ? [] : ["cd \(ShellWord.quoted(directory))"]
     next += ["paywall-tui validate .   # check it (editors check it too, through the schemas)",
              "paywall-tui run .        # try it: '?' lists the keys, 'd' opens the store's debug panel",
              "paywall-tui test         # replay scenarios/ as CI does"]

@@ -137,12 +137,8 @@ struct TestCommand: CLICommand {
   /// The command that replays one scenario by hand, quoted for a POSIX shell; it starts from a
   /// fresh state, as `test` gave it.
   static func rerunCommand(_ arguments: [String]) -> String {
-    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-")
-    let quoted = arguments.map { word in
-      !word.isEmpty && word.allSatisfy(safe.contains) ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
     // `play` starts from a fresh state in memory when no --state-dir is given, as each scenario did.
-    return (["paywall-tui"] + quoted).joined(separator: " ")
+    return (["paywall-tui"] + arguments.map(ShellWord.quoted)).joined(separator: " ")
   }
 }
 
