@@ -6,6 +6,17 @@ import PaywallModel
 /// The QA debug panel: its keys, the typed duration, what it shows of the store, and the runtime
 /// carrying its actions out on a real simulated store.
 @Suite struct DebugPanelTests {
+  /// The demo project's runtime on the simulated store and clock, with no state directory.
+  static func storeRuntime() throws -> (Project, SimulatedTimeSource, SimulatedStore, AppRuntime) {
+    let project = try Fixtures.demoProject()
+    let clock = SimulatedTimeSource()
+    let status = SubscriptionStatusStore()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let runtime = AppRuntime(state: AppState(project: project), controller: store, statusStore: status, clock: clock,
+                             statusCache: nil, store: store) { _ in }
+    return (project, clock, store, runtime)
+  }
+
   static func panel() throws -> AppState {
     var state = try AppModelTests.opened()
     _ = AppModel.update(&state, .key(.character("d")))
@@ -128,12 +139,7 @@ import PaywallModel
   /// A duration that fits but would take the clock past 9999 (whose dates a ledger cannot hold)
   /// is refused by the runtime, which knows the clock: nothing moves, nothing is written.
   @Test func theRuntimeDoesNotMoveTheClockPastTheLedgersDates() async throws {
-    let project = try Fixtures.demoProject()
-    let clock = SimulatedTimeSource()
-    let status = SubscriptionStatusStore()
-    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
-    let runtime = AppRuntime(state: AppState(project: project), controller: store, statusStore: status, clock: clock,
-                             statusCache: nil, store: store) { _ in }
+    let (project, clock, store, runtime) = try Self.storeRuntime()
     store.purchaseNow(try #require(project.catalog.product(id: "com.acme.pro.monthly")))
     runtime.send(.open(paywallID: "onboarding", selected: nil))
     await runtime.settle()
@@ -153,12 +159,7 @@ import PaywallModel
 
   /// Issue 17 (polish): `m` said "clock advanced 730h", then "1M"; the notice spells the unit.
   @Test func aMonthIsSpelledAsAMonth() async throws {
-    let project = try Fixtures.demoProject()
-    let clock = SimulatedTimeSource()
-    let status = SubscriptionStatusStore()
-    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
-    let runtime = AppRuntime(state: AppState(project: project), controller: store, statusStore: status, clock: clock,
-                             statusCache: nil, store: store) { _ in }
+    let (_, _, _, runtime) = try Self.storeRuntime()
     runtime.send(.open(paywallID: "onboarding", selected: nil))
     await runtime.settle()
     for key in "dm" { runtime.send(.key(.character(key))) }
