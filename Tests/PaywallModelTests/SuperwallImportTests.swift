@@ -200,6 +200,21 @@ struct SuperwallImportTests {
     #expect(errors.contains { $0.hasPrefix("$.paywall_responses: 1 product id is not in the catalog") && $0.contains(": sk.superwall.annual.89.99_7;") })
   }
 
+  /// Found by fuzzing: a MINUTES interval of 0 minutes imported into a project that could not load.
+  @Test func anOccurrenceOurFormatCannotHoldIsAnErrorAtItsPath() throws {
+    let text = try String(contentsOfFile: Self.fixture, encoding: .utf8)
+    #expect(text.contains("\"minutes\": 1440"))
+    let result = try withTemporaryDirectory { directory in
+      let file = try directory.write("config.json", text.replacingOccurrences(of: "\"minutes\": 1440", with: "\"minutes\": 0"))
+      return ProjectLoader.load(path: file, catalogPath: Self.storekit)
+    }
+    #expect(result.project == nil)
+    let errors = result.errors.map { "\($0.path?.description ?? "-"): \($0.message)" }
+    #expect(errors.count == 1, "\(errors)")
+    #expect(errors.first?.hasSuffix(".occurrence.interval.minutes: occurrence interval minutes must be from 1 to 525600000, found 0") == true,
+            "\(errors)")
+  }
+
   @Test func ruleWeCannotEvaluateNamesItsPath() throws {
     let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"expression\": null,", with: "\"expression_cel\": \"lowercase(user.plan) == \\\"pro\\\"\",")
     let errors = try Self.errors(bad)

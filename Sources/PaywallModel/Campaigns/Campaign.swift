@@ -54,6 +54,11 @@ public struct UnsupportedRule: Sendable, Hashable {
 /// The SDK's occurrence limit (`TriggerAudienceOccurrence`): an audience matches a user at most
 /// `maxCount` times within `interval`, each presentation or holdout counting.
 public struct OccurrenceLimit: Sendable, Hashable {
+  /// The `maxCount` a project may give.
+  package static let maxCountRange = 1...1_000_000
+  /// The interval's `minutes` a project may give (up to a thousand years).
+  package static let minutesRange = 1...525_600_000
+
   /// Over what time occurrences are counted.
   public enum Interval: Sendable, Hashable {
     /// All time (the SDK's `INFINITY`).

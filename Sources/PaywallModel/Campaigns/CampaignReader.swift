@@ -110,13 +110,13 @@ enum CampaignReader {
        let occurrence = ObjectReader(node, path: path.appending("occurrence"), diagnostics: diagnostics, what: "'occurrence'") {
       // The SDK's TriggerAudienceOccurrence (Models/Triggers/TriggerAudienceOccurrence.swift):
       // maxCount within an interval, all time (INFINITY) or the last N minutes (MINUTES).
-      let maxCount = occurrence.int("maxCount", required: true, range: 1...1_000_000)
+      let maxCount = occurrence.int("maxCount", required: true, range: OccurrenceLimit.maxCountRange)
       var interval = OccurrenceLimit.Interval.infinity
       if let intervalNode = occurrence.value("interval") {
         let intervalPath = path.appending("occurrence").appending("interval")
         if let object = ObjectReader(intervalNode, path: intervalPath, diagnostics: diagnostics,
                                      what: "'interval' ({\"minutes\": 1440} for a day; leave it out for all time)") {
-          if let minutes = object.int("minutes", required: true, range: 1...525_600_000) {
+          if let minutes = object.int("minutes", required: true, range: OccurrenceLimit.minutesRange) {
             interval = .minutes(minutes)
           } else {
             valid = false

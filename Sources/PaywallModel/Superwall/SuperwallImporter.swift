@@ -178,9 +178,15 @@ package enum SuperwallImporter {
                 at: other.location, path: other.path)
     }
     if let occurrence = rule.occurrence {
-      if occurrence.maxCount < 1 {
-        d.error("occurrence max_count must be at least 1, found \(occurrence.maxCount)", at: occurrence.location,
-                path: rule.path.appending("occurrence").appending("max_count"))
+      // The limits our format holds (`OccurrenceLimit`): an import never writes what cannot load.
+      let limits = OccurrenceLimit.self
+      if !limits.maxCountRange.contains(occurrence.maxCount) {
+        d.error("occurrence max_count must be from \(limits.maxCountRange.lowerBound) to \(limits.maxCountRange.upperBound), found \(occurrence.maxCount)",
+                at: occurrence.location, path: rule.path.appending("occurrence").appending("max_count"))
+        valid = false
+      } else if let minutes = occurrence.minutes, !limits.minutesRange.contains(minutes) {
+        d.error("occurrence interval minutes must be from \(limits.minutesRange.lowerBound) to \(limits.minutesRange.upperBound), found \(minutes)",
+                at: occurrence.location, path: rule.path.appending("occurrence").appending("interval").appending("minutes"))
         valid = false
       } else {
         // `TriggerAudienceOccurrence`: MINUTES n counts the occurrences of the last n minutes.
