@@ -219,16 +219,7 @@ public enum Presenter {
   static func open(_ id: String, selected: String?, registration: Registration? = nil, presentedBy: Registration? = nil,
                    gating: FeatureGating? = nil, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     guard state.session == nil || state.session?.isDismissed == true,
-          var definition = state.project.paywall(id: id) else { return [] }
-    if !state.overrides.isEmpty {
-      definition = definition.applying(state.overrides, catalog: state.project.catalog).0
-    }
-    let snapshot = state
-    // `isSubscribed` and `user.*` as the SDK's template variables read them
-    // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
-    let resolved = ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { snapshot.isTrialEligible($0) },
-                                   isSubscribed: { snapshot.status.isActive && snapshot.purchasedProducts.contains($0.id) },
-                                   userAttributes: state.userAttributes, params: registration?.params ?? [:])
+          let resolved = resolve(id, params: registration?.params ?? [:], state, now: now) else { return [] }
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id
@@ -236,6 +227,20 @@ public enum Presenter {
     state.presentedBy = presentedBy
     state.inheritedGating = gating
     return apply(effects, session, &state, now: now)
+  }
+
+  /// Paywall `id` of the project with its products, the session's overrides applied; nil when the
+  /// project has no such paywall.
+  static func resolve(_ id: String, params: [String: String], _ state: PresentationState, now: Date) -> ResolvedPaywall? {
+    guard var definition = state.project.paywall(id: id) else { return nil }
+    if !state.overrides.isEmpty {
+      definition = definition.applying(state.overrides, catalog: state.project.catalog).0
+    }
+    // `isSubscribed` and `user.*` as the SDK's template variables read them
+    // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
+    return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { state.isTrialEligible($0) },
+                           isSubscribed: { state.status.isActive && state.purchasedProducts.contains($0.id) },
+                           userAttributes: state.userAttributes, params: params)
   }
 
   /// Stores the session and turns the flow's effects into the presenter's; a dismissal clears the

@@ -81,12 +81,43 @@ enum AppModel {
     case .resized(let size):
       state.size = size
       return []
+    case .projectReloaded(let project, let warnings):
+      return reload(project, warnings: warnings, &state, now: now)
+    case .projectInvalid(let lines):
+      state.reloadErrors = lines
+      state.appendLog("! the project no longer loads: \(lines.first ?? "")")
+      return []
     case .terminate(let termination):
       state.termination = state.termination ?? termination
       state.quitRequested = true
       state.notice = termination.reason
       return [.quit]
     }
+  }
+
+  /// A saved project in place of the running one (`run --watch`): the session stays (status,
+  /// store, user, selection), the open paywall is drawn from its new definition, or, gone from
+  /// the project, gives way to the home screen. The error overlay of a failed save goes.
+  static func reload(_ project: Project, warnings: [String], _ state: inout AppState, now: Date) -> [AppEffect] {
+    state.reloadErrors = nil
+    switch Presenter.reload(project, &state.presentation, now: now) {
+    case .closed(let id):
+      state.focus = nil
+      tell("paywall \(quoting: id) is no longer in the project: back to the home screen", &state)
+    case .kept:
+      // A focused button that the edit removed gives the focus back to the paywall's first choice.
+      if let session = state.session, case .button(let index)? = state.focus {
+        let components = session.paywall.definition.components
+        if !components.indices.contains(index) { state.focus = PaywallScreenState(paywall: session.paywall).focus }
+        else if case .button = components[index] {} else { state.focus = PaywallScreenState(paywall: session.paywall).focus }
+      }
+      tell((["reloaded \(project.name)"] + warnings).joined(separator: "; "), &state)
+    case .nothingOpen:
+      tell((["reloaded \(project.name)"] + warnings).joined(separator: "; "), &state)
+    }
+    let placements = project.placements.count
+    state.homeSelection = placements == 0 ? 0 : min(state.homeSelection, placements - 1)
+    return []
   }
 
   static func tell(_ text: String, _ state: inout AppState) {

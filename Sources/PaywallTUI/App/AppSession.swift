@@ -41,16 +41,14 @@ struct AppSession {
   /// shares; otherwise the store gets its own clock, accelerated by `--time-rate`. The debug
   /// panel's `advance` moves the app's clock and the store's. Messages go to `inbox`, which may already hold
   /// some (the terminal opens while the project loads).
-  static func make(project: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
+  static func make(project given: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
                    clock: any AdjustableTimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
                    animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
-    var project = project
-    if let sdk = options.sdk { project.options.sdk = sdk }  // --sdk wins over app.json's options.sdk
-    var first = options.home ? nil : project.paywalls.first?.id
+    var first = options.home ? nil : given.paywalls.first?.id
     if let id = options.paywall {
-      let ids = project.paywalls.map(\.id)
+      let ids = given.paywalls.map(\.id)
       guard ids.contains(id) else {
         throw CLIFailure.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
       }
@@ -59,19 +57,14 @@ struct AppSession {
     if let name = options.placement {
       // A typo would register nothing (placementNotFound) and pass: refused, as `explain` hints.
       var placements: [String] = []
-      for campaign in project.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
+      for campaign in given.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
       guard placements.contains(name) else {
         let known = placements.isEmpty ? "; the project has no campaigns" : "\(Suggestions.hint(for: name, in: placements)) (placements: \(placements.joined(separator: ", ")))"
         throw CLIFailure.usage("--placement \(quoting: name): no campaign has this placement\(known)")
       }
     }
-    // Overrides replace slots before anything is shown, so controllers receive the new product:
-    // the project's overrideProductsByName first, then --override on top.
-    project.paywalls = project.paywalls.map { definition in
-      let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
-      if definition.id == first { warnings += found }
-      return overridden
-    }
+    let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
+    warnings += found
 
     var explicitStatus: SubscriptionStatus?
     if let text = options.status {
@@ -217,6 +210,23 @@ struct AppSession {
     started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
                       stateAccess: access, newUser: isNewUser ? book : nil)
+  }
+
+  /// `project` as the session presents it: `--sdk` over app.json's `options.sdk`, and overrides
+  /// replacing slots before anything is shown (so controllers receive the new product), the
+  /// project's overrideProductsByName first, then `--override` on top. Also how `run --watch`
+  /// prepares a project loaded again. Returns the override warnings of paywall `warningsFor`.
+  static func prepared(_ project: Project, options: SessionOptions, overrides: [SlotOverride],
+                       warningsFor id: String?) -> (Project, [String]) {
+    var project = project
+    var warnings: [String] = []
+    if let sdk = options.sdk { project.options.sdk = sdk }
+    project.paywalls = project.paywalls.map { definition in
+      let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
+      if definition.id == id { warnings += found }
+      return overridden
+    }
+    return (project, warnings)
   }
 
   static func allEntitlements(_ project: Project) -> Set<Entitlement> {

@@ -53,6 +53,9 @@ struct AppState: Sendable {
   var lastReport: (number: Int, report: WorldReport)?
   /// The highlighted placement on the home screen.
   var homeSelection = 0
+  /// `run --watch`: the diagnostics of the project as last saved, when it does not load; drawn
+  /// over the last good screen until a save that loads.
+  var reloadErrors: [String]?
 
   init(project: Project, options: PaywallOptions? = nil, status: SubscriptionStatus = .unknown,
               assignments: AssignmentBook = AssignmentBook(userID: "anonymous")) {
@@ -230,4 +233,8 @@ enum AppMessage: Sendable {
   case resized(Size)
   /// Ctrl-C, SIGTERM, SIGHUP, the terminal closing: leave cleanly.
   case terminate(Termination)
+  /// `run --watch`: the project's files were saved and it loaded again (with its warnings).
+  case projectReloaded(Project, warnings: [String])
+  /// `run --watch`: the project's files were saved and it no longer loads: its diagnostics, one line each.
+  case projectInvalid([String])
 }

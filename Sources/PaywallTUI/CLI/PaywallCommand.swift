@@ -172,7 +172,11 @@ struct ProjectOptions {
   }
 
   static func load(_ path: String, catalog: String?) throws -> Project {
-    let result = ProjectLoader.load(path: path, catalogPath: catalog)
+    try checked(ProjectLoader.load(path: path, catalogPath: catalog), path: path)
+  }
+
+  /// The project of `result` (the load of `path`), its diagnostics printed; with errors, exit code 1.
+  static func checked(_ result: ProjectLoadResult, path: String) throws -> Project {
     for diagnostic in result.diagnostics {
       try Console.error(diagnostic.description)
     }

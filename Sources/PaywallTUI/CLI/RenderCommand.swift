@@ -16,11 +16,13 @@ struct RenderCommand: CLICommand {
       .option("select", "slot", "Slot to show as selected."),
       .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never.",
               values: .words(ColorChoice.allCases.map(\.rawValue))),
+      .flag("watch", "Draw again on every save of the project's files (a terminal is cleared first; otherwise a separator line), errors on stderr, until Ctrl-C."),
     ],
     examples: [
       "paywall-tui render paywalls/plans.json --size 40x12         # a narrow terminal",
       "paywall-tui render paywalls --paywall winback --select secondary",
       "paywall-tui render paywalls/onboarding.json --catalog paywalls/acme.storekit --override primary=com.acme.pro.weekly --color always",
+      "paywall-tui render paywalls --paywall winback --watch       # redrawn at each save of its files",
     ]
   )
 
@@ -30,8 +32,10 @@ struct RenderCommand: CLICommand {
   var size: String
   var select: String?
   var color: ColorChoice
+  var watch: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
+    watch = arguments.flag("watch")
     path = arguments.positionals[0]
     project = ProjectOptions(arguments)
     paywall = arguments.value("paywall")
@@ -45,7 +49,14 @@ struct RenderCommand: CLICommand {
       throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24")
     }
     let overrides = try project.parsedOverrides()
-    let loaded = try project.load(path)
+    guard watch else {
+      try Console.out(try text(of: try project.load(path), size: size, overrides: overrides))
+      return
+    }
+    try renderOnEverySave(size: size, overrides: overrides)
+  }
+
+  private func text(of loaded: Project, size: Size, overrides: [SlotOverride]) throws -> String {
     let screen = try Self.screen(for: loaded, paywall: paywall, select: select, overrides: overrides)
     let frame = PaywallRenderer.render(screen, size: size)
     let useColor = switch color {
@@ -53,7 +64,45 @@ struct RenderCommand: CLICommand {
     case .never: false
     case .auto: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
-    try Console.out(useColor ? FrameText.ansi(frame) : FrameText.plain(frame))
+    return useColor ? FrameText.ansi(frame) : FrameText.plain(frame)
+  }
+
+  /// `--watch`: the paywall now, then again after every save, until a signal ends the process. A
+  /// project that does not load (or a paywall or slot it no longer has) prints its errors on
+  /// stderr and waits for the next save.
+  private func renderOnEverySave(size: Size, overrides: [SlotOverride]) throws {
+    let loaded = ProjectLoader.load(path: path, catalogPath: project.catalog)
+    let watch = try RunCommand.watcher(path: path, catalog: project.catalog, loaded: loaded)
+    let terminal = isatty(STDOUT_FILENO) == 1
+    var first = true
+    func show(_ result: ProjectLoadResult) {
+      // Home and clear the screen; a pipe or file gets a line between two renderings instead.
+      if terminal {
+        try? Console.write("\u{1B}[H\u{1B}[2J", to: STDOUT_FILENO, target: OutputFailure.standardOutput)
+      } else if !first {
+        Console.outOrRecord("── saved: \(path) ──")
+      }
+      first = false
+      for diagnostic in result.diagnostics { Console.warn(diagnostic.description) }
+      guard let project = result.project else {
+        Console.warn("error: \(path) does not load; fix it and save to render again")
+        return
+      }
+      do {
+        Console.outOrRecord(try text(of: project, size: size, overrides: overrides))
+      } catch let failure as CLIFailure {
+        Console.warn(failure.message)
+      } catch {
+        Console.warn("error: \(error)")
+      }
+    }
+    // Whoever reads stdout went away (a closed pipe): nothing more to draw for.
+    show(loaded)
+    if Console.outputFailure != nil { return }
+    watch.run { result in
+      show(result)
+      if Console.outputFailure != nil { watch.stop() }
+    }
   }
 
   /// The screen state for one paywall of `project`, with overrides and a selection applied.

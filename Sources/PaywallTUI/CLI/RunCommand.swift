@@ -7,23 +7,28 @@ struct RunCommand: CLICommand {
     abstract: "Open a project or paywall in the terminal (default: the bundled demo).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
-    options: ProjectOptions.options + SessionOptions.options,
+    options: ProjectOptions.options + SessionOptions.options + [
+      .flag("watch", "Reload the project whenever one of its files is saved, keeping the session (status, store, selection, the open paywall); a save that does not load shows its errors over the last good screen."),
+    ],
     examples: [
       "paywall-tui                                                  # the bundled demo",
       "paywall-tui run paywalls --controller ask                    # you pick each purchase's result",
       "paywall-tui paywalls --home                                  # start on the home screen's placements",
       "paywall-tui paywalls --start pro=gracePeriod --time-rate day=10s   # a subscriber whose card just failed",
+      "paywall-tui run paywalls --watch                             # edit a paywall in another window: the screen follows",
     ]
   )
 
   var path: String?
   var project: ProjectOptions
   var session: SessionOptions
+  var watch: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals.first
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
+    watch = arguments.flag("watch")
   }
 
   func run() throws {
@@ -51,12 +56,17 @@ struct RunCommand: CLICommand {
     let app: AppSession
     let eventFile: EventFile?
     let loaded: Project
+    let watching: ProjectWatch?
+    let overrides: [SlotOverride]
     do {
-      loaded = try project.load(path)
+      let result = ProjectLoader.load(path: path, catalogPath: project.catalog)
+      loaded = try ProjectOptions.checked(result, path: path)
       PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
-      app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
+      overrides = try project.parsedOverrides()
+      app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides,
                                 clock: LiveTimeSource(), inbox: inbox, animates: true) { event in eventFile?.writeOrRecord(event) }
+      watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result) : nil
     } catch {
       // Ends the terminal thread before it touched the terminal.
       terminal.stop()
@@ -64,6 +74,15 @@ struct RunCommand: CLICommand {
     }
     terminal.open()
     defer { app.command?.stop() }
+    defer { watching?.stop() }
+    watching?.start { [session] result in
+      if let project = result.project {
+        let (prepared, warnings) = AppSession.prepared(project, options: session, overrides: overrides, warningsFor: nil)
+        inbox.send(.projectReloaded(prepared, warnings: result.warnings.map(\.description) + warnings))
+      } else {
+        inbox.send(.projectInvalid(result.errors.map(\.description)))
+      }
+    }
     // Every way out waits for the state files being written (the new user's id, kept after the
     // first frame): a process that ends during a write leaves its temporary file behind.
     defer { app.runtime.flushState() }
@@ -83,5 +102,14 @@ struct RunCommand: CLICommand {
     app.runtime.flushState()
     if let summary = ending.summary { try Console.out(summary) }
     if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
+  }
+
+  /// The watch of `--watch`, or exit code 1 with the reason the system refused it.
+  static func watcher(path: String, catalog: String?, loaded: ProjectLoadResult) throws(CLIFailure) -> ProjectWatch {
+    do {
+      return try ProjectWatch(path: path, catalog: catalog, loaded: loaded)
+    } catch {
+      throw CLIFailure(message: "error: --watch: \(error.description)", code: 1)
+    }
   }
 }

@@ -44,6 +44,10 @@ enum AppView {
       drawDebug(state, into: &top)
       frame.draw(top, x: 0, y: 0)
     }
+    if let errors = state.reloadErrors {
+      Overlay.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
+                  footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
+    }
     if state.showsHelp { drawHelp(scroll: state.overlayScroll, into: &frame) }
     return frame
   }

@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Tells when one of a set of files changes, however an editor saves it: written in place,
+/// truncated then written, written to a temporary file renamed over it, deleted and made again.
+/// The directories that hold the files are watched (inotify on Linux, kqueue on macOS), not the
+/// files, so a rename over a file is seen and a file that comes back is watched again. Nothing is
+/// polled: `waitForChange` sleeps in `poll` until the kernel reports something, then waits until
+/// `debounce` passes with no more events, so a save in several steps is one change.
+package final class FileWatcher: @unchecked Sendable {
+  /// What to watch: a file by its path, or every `.json` and `.storekit` file of a directory (a
+  /// project directory, where a new paywall file counts).
+  package enum Target: Sendable, Hashable {
+    case file(String)
+    case directory(String)
+  }
+
+  /// The system refused a watch (too many inotify instances, no such directory).
+  package struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What failed, in one line.
+    package var description: String
+  }
+
+  private struct Interest: Sendable {
+    /// Directory → names in it that count; nil: every `.json`/`.storekit` file.
+    var names: [String: Set<String>?] = [:]
+  }
+
+  private let debounce: Duration
+  private let interest = Mutex(Interest())
+  /// Written to by `stop`, so a waiting `poll` returns.
+  private let stopPipe: (read: Int32, write: Int32)
+  private let stopped = Atomic<Bool>(false)
+  #if canImport(Glibc)
+  private let inotify: Int32
+  /// Watch descriptor → directory.
+  private let watches = Mutex<[Int32: String]>([:])
+  #else
+  private let queue: Int32
+  /// Open descriptors (directories and the files in them) → directory, re-opened after each change.
+  private let opened = Mutex<[Int32: String]>([:])
+  #endif
+
+  /// Watches `targets`; `debounce` is how long the events must stop before a change is reported.
+  package init(_ targets: [Target], debounce: Duration = .milliseconds(40)) throws(Failure) {
+    self.debounce = debounce
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+    stopPipe = (fds[0], fds[1])
+    #if canImport(Glibc)
+    inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard inotify >= 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fds[0]); close(fds[1])
+      throw Failure(description: "cannot watch files (inotify_init1: \(reason); raise fs.inotify.max_user_instances)")
+    }
+    #else
+    queue = kqueue()
+    guard queue >= 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fds[0]); close(fds[1])
+      throw Failure(description: "cannot watch files (kqueue: \(reason))")
+    }
+    #endif
+    do {
+      try watch(targets)
+    } catch {
+      release()
+      throw error
+    }
+  }
+
+  deinit { release() }
+
+  private func release() {
+    close(stopPipe.read)
+    close(stopPipe.write)
+    #if canImport(Glibc)
+    close(inotify)
+    #else
+    for fd in opened.withLock({ $0.keys }) { close(fd) }
+    close(queue)
+    #endif
+  }
+
+  /// Replaces what is watched (a reload may name other files); the directories already watched
+  /// stay watched.
+  package func watch(_ targets: [Target]) throws(Failure) {
+    var next = Interest()
+    for target in targets {
+      switch target {
+      case .directory(let path):
+        next.names.updateValue(nil, forKey: Self.normalized(path))
+      case .file(let path):
+        let (directory, name) = Self.split(Self.normalized(path))
+        switch next.names[directory] {
+        case .some(.none): continue  // the whole directory is watched
+        case .some(.some(let names)): next.names.updateValue(names.union([name]), forKey: directory)
+        case .none: next.names.updateValue([name], forKey: directory)
+        }
+      }
+    }
+    interest.withLock { $0 = next }
+    for directory in next.names.keys { try add(directory) }
+    #if canImport(Darwin)
+    reopenFiles()
+    #endif
+  }
+
+  /// Ends a `waitForChange` in progress (and every later one) with nil. Safe from any thread.
+  package func stop() {
+    guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    var byte: UInt8 = 1
+    _ = write(stopPipe.write, &byte, 1)
+  }
+
+  /// Blocks until a watched file changes and `debounce` then passes quietly; returns the paths
+  /// that changed (on macOS, every watched path of the directories that changed). Nil after
+  /// `stop`, or when `timeout` (if given) passes first.
+  package func waitForChange(timeout: Duration? = nil) -> Set<String>? {
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    var changed: Set<String> = []
+    while true {
+      if stopped.load(ordering: .acquiring) { return nil }
+      let wait: Duration?
+      if changed.isEmpty {
+        wait = deadline.map { $0 - ContinuousClock.now }
+        if let wait, wait <= .zero { return nil }
+      } else {
+        wait = debounce
+      }
+      switch pollOnce(wait) {
+      case .stopped: return nil
+      case .timedOut: if !changed.isEmpty { return changed }
+      case .events: changed.formUnion(readEvents())
+      }
+    }
+  }
+
+  private enum PollResult { case events, timedOut, stopped }
+
+  private func pollOnce(_ wait: Duration?) -> PollResult {
+    #if canImport(Glibc)
+    let source = inotify
+    #else
+    let source = queue
+    #endif
+    var fds = [pollfd(fd: source, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+    let milliseconds: Int32 = wait.map { wait in
+      let (seconds, attoseconds) = wait.components
+      return Int32(clamping: max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+    } ?? -1
+    let ready = poll(&fds, 2, milliseconds)
+    if ready < 0 { return errno == EINTR ? .timedOut : .stopped }
+    if fds[1].revents != 0 { return .stopped }
+    return ready == 0 ? .timedOut : .events
+  }
+
+  // MARK: - Linux
+
+  #if canImport(Glibc)
+  private func add(_ directory: String) throws(Failure) {
+    let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+    let descriptor = inotify_add_watch(inotify, directory, mask)
+    guard descriptor >= 0 else {
+      throw Failure(description: "cannot watch \(directory): \(String(cString: strerror(errno)))")
+    }
+    watches.withLock { $0[descriptor] = directory }
+  }
+
+  /// Reads every queued event; returns the watched paths they name.
+  private func readEvents() -> Set<String> {
+    var changed: Set<String> = []
+    let capacity = 64 * 1024
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    defer { buffer.deallocate() }
+    let directories = watches.withLock { $0 }
+    let names = interest.withLock { $0.names }
+    while true {
+      let count = read(inotify, buffer, capacity)
+      guard count > 0 else { break }
+      var offset = 0
+      let header = MemoryLayout<Int32>.size + 3 * MemoryLayout<UInt32>.size
+      while offset + header <= count {
+        let descriptor = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+        let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+        let nameStart = buffer.advanced(by: offset + header).assumingMemoryBound(to: UInt8.self)
+        let nameBytes = UnsafeBufferPointer(start: nameStart, count: length).prefix { $0 != 0 }
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        offset += header + length
+        guard let directory = directories[descriptor], let wanted = names[directory], Self.counts(name, wanted) else { continue }
+        changed.insert(Self.join(directory, name))
+      }
+    }
+    return changed
+  }
+  #endif
+
+  // MARK: - macOS
+
+  #if canImport(Darwin)
+  private func add(_ directory: String) throws(Failure) {
+    if opened.withLock({ $0.values.contains(directory) }) { return }
+    let fd = open(directory, O_EVTONLY)
+    guard fd >= 0 else { throw Failure(description: "cannot watch \(directory): \(String(cString: strerror(errno)))") }
+    register(fd, directory)
+  }
+
+  private func register(_ fd: Int32, _ directory: String) {
+    var change = kevent(ident: UInt(fd), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
+                        fflags: UInt32(NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE | NOTE_RENAME | NOTE_ATTRIB), data: 0, udata: nil)
+    _ = kevent(queue, &change, 1, nil, 0, nil)
+    opened.withLock { $0[fd] = directory }
+  }
+
+  /// A directory's vnode reports entries added, removed and renamed; a file's reports writes to
+  /// it. Files are opened again after every change, since a rename over one leaves the old
+  /// descriptor on the old file.
+  private func reopenFiles() {
+    // Every file descriptor is closed (directories are kept) and the files there now are opened.
+    let files = opened.withLock { opened -> [Int32] in
+      let keys = opened.filter { $0.value.hasPrefix("file:") }.map(\.key)
+      for key in keys { opened[key] = nil }
+      return keys
+    }
+    for fd in files { close(fd) }
+    for (directory, names) in interest.withLock({ $0.names }) {
+      for name in names.map(Array.init) ?? Self.entries(of: directory) {
+        let fd = open(Self.join(directory, name), O_EVTONLY)
+        if fd >= 0 { register(fd, "file:" + directory) }
+      }
+    }
+  }
+
+  private static func entries(of directory: String) -> [String] {
+    guard let handle = opendir(directory) else { return [] }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if counts(name, nil) { names.append(name) }
+    }
+    return names
+  }
+
+  private func readEvents() -> Set<String> {
+    var events = [kevent](repeating: kevent(), count: 64)
+    var zero = timespec(tv_sec: 0, tv_nsec: 0)
+    let count = kevent(queue, nil, 0, &events, Int32(events.count), &zero)
+    guard count > 0 else { return [] }
+    let descriptors = opened.withLock { $0 }
+    var directories: Set<String> = []
+    for event in events.prefix(Int(count)) {
+      guard let owner = descriptors[Int32(event.ident)] else { continue }
+      directories.insert(owner.hasPrefix("file:") ? String(owner.dropFirst(5)) : owner)
+    }
+    reopenFiles()
+    let names = interest.withLock { $0.names }
+    var changed: Set<String> = []
+    for directory in directories {
+      guard let wanted = names[directory] else { continue }
+      for name in wanted.map(Array.init) ?? Self.entries(of: directory) { changed.insert(Self.join(directory, name)) }
+    }
+    return changed
+  }
+  #endif
+
+  // MARK: - Paths
+
+  /// Whether a name in a watched directory counts: one of `wanted`, or with no list a project's
+  /// file (`.json`, `.storekit`), not an editor's backup or swap file.
+  private static func counts(_ name: String, _ wanted: Set<String>?) -> Bool {
+    guard let wanted else { return name.hasSuffix(".json") || name.hasSuffix(".storekit") }
+    return wanted.contains(name)
+  }
+
+  private static func normalized(_ path: String) -> String {
+    var path = path.isEmpty ? "." : path
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
+
+  /// ("dir", "name") for "dir/name"; (".", "name") for "name".
+  private static func split(_ path: String) -> (String, String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  private static func join(_ directory: String, _ name: String) -> String {
+    directory == "/" ? "/" + name : directory + "/" + name
+  }
+}
