@@ -1,0 +1,122 @@
+import Foundation
+import PaywallModel
+import Synchronization
+import Testing
+
+/// `FileWatcher` against the ways editors save: each gives one change, a burst gives one, a file
+/// outside the set gives none. Waits are bounded; a change normally arrives in tens of ms.
+@Suite struct FileWatcherTests {
+  let directory: String
+  let file: String
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("file-watcher-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    file = directory + "/paywall.json"
+    try #"{"id": "a"}"#.write(toFile: file, atomically: false, encoding: .utf8)
+  }
+
+  func watcher(_ targets: [FileWatcher.Target]? = nil) throws -> FileWatcher {
+    try FileWatcher(targets ?? [.file(file)], debounce: .milliseconds(40))
+  }
+
+  /// Writes `text` over `path` in place: opened, truncated, written, closed.
+  func writeInPlace(_ text: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0o644)
+    _ = text.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+  }
+
+  @Test func aWriteInPlaceIsAChange() throws {
+    let watcher = try watcher()
+    writeInPlace(#"{"id": "b"}"#, to: file)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+  }
+
+  @Test func aTemporaryFileRenamedOverIsAChange() throws {
+    let watcher = try watcher()
+    writeInPlace(#"{"id": "b"}"#, to: directory + "/.paywall.json.swp")
+    #expect(rename(directory + "/.paywall.json.swp", file) == 0)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+    // The file renamed in is watched as the old one was: the next save is seen too.
+    writeInPlace(#"{"id": "c"}"#, to: file)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+  }
+
+  @Test func truncateThenWriteInTwoStepsIsOneChange() throws {
+    let watcher = try watcher()
+    let fd = open(file, O_WRONLY | O_TRUNC)
+    usleep(10_000)
+    _ = #"{"id": "b"}"#.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+    #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil, "the two steps were one change")
+  }
+
+  @Test func deleteAndCreateAgainIsAChange() throws {
+    let watcher = try watcher()
+    #expect(unlink(file) == 0)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+    writeInPlace(#"{"id": "b"}"#, to: file)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+  }
+
+  @Test func aBurstOfWritesIsOneChange() throws {
+    let watcher = try watcher()
+    for n in 0..<10 {
+      writeInPlace(#"{"id": "\#(n)"}"#, to: file)
+      usleep(5_000)
+    }
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+    #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil)
+  }
+
+  @Test func filesOutsideTheSetAreNotAChange() throws {
+    let watcher = try watcher()
+    writeInPlace("{}", to: directory + "/other.json")
+    writeInPlace("x", to: directory + "/paywall.json~")
+    writeInPlace("x", to: directory + "/4913")
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
+  }
+
+  @Test func aDirectoryCountsItsProjectFilesOnly() throws {
+    let watcher = try watcher([.directory(directory)])
+    writeInPlace("x", to: directory + "/.notes.swp")
+    writeInPlace("x", to: directory + "/README")
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
+    writeInPlace("{}", to: directory + "/new.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/new.json"])
+    writeInPlace("{}", to: directory + "/acme.storekit")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/acme.storekit"])
+  }
+
+  @Test func watchingAnotherSetTakesEffect() throws {
+    let watcher = try watcher()
+    let other = FileManager.default.temporaryDirectory.appendingPathComponent("file-watcher-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+    try watcher.watch([.file(other + "/catalog.json")])
+    writeInPlace("{}", to: file)
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil, "no longer in the set")
+    writeInPlace("{}", to: other + "/catalog.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [other + "/catalog.json"])
+  }
+
+  @Test func stopEndsAWaitFromAnotherThread() throws {
+    let watcher = try watcher()
+    let ended = DispatchSemaphore(value: 0)
+    let result = Mutex<Set<String>??>(nil)
+    Thread.detachNewThread {
+      let change = watcher.waitForChange()
+      result.withLock { $0 = .some(change) }
+      ended.signal()
+    }
+    usleep(50_000)
+    watcher.stop()
+    #expect(ended.wait(timeout: .now() + 5) == .success)
+    #expect(result.withLock { $0 } == .some(nil))
+  }
+
+  @Test func aDirectoryThatDoesNotExistIsOneClearError() throws {
+    #expect(throws: FileWatcher.Failure.self) { try FileWatcher([.file("/nonexistent-\(UUID().uuidString)/app.json")]) }
+  }
+}

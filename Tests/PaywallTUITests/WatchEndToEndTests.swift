@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import PaywallTUI
+
+/// `--watch` as a designer meets it: the real binary in a real terminal (tmux) on a copy of the
+/// demo project, edited from outside the way editors save.
+@Suite("Watch end to end", .serialized)
+struct WatchEndToEndTests {
+  /// Runs `command` (with $P, the copy of the demo) from the pane's scratch directory.
+  static func pane(_ command: String, width: Int = 80, height: Int = 24) throws -> (TmuxPane, String) {
+    let pane = try TmuxPane("""
+      trap : INT
+      cp -r paywalls "$DIR/p"
+      cd "$DIR"
+      \(command)
+      echo $? > "$DIR/exit"
+      """, width: width, height: height)
+    return (pane, pane.directory + "/p")
+  }
+
+  /// Saved as most editors save: a temporary file renamed over the old one.
+  static func save(_ text: String, to file: String) throws {
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+  }
+
+  /// Saved in place: truncated, then written.
+  static func overwrite(_ text: String, to file: String) throws {
+    try text.write(toFile: file, atomically: false, encoding: .utf8)
+  }
+
+  @Test func runWatchFollowsEditsKeepsTheSelectionAndShowsABrokenFile() throws {
+    let (pane, project) = try Self.pane(#""$BIN" run p --watch --controller scripted --state-dir "$DIR/state" --fresh"#)
+    let file = project + "/onboarding.json"
+    // The pane's script copies the project before the app starts; wait for its first frame.
+    pane.wait(forText: "Unlock Acme Pro")
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    try pane.send("3")
+    pane.wait(forText: "● Lifetime")
+
+    try Self.save(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Max"), to: file)
+    pane.wait(for: "the new title, the selection kept") { $0.contains("Unlock Acme Max") && $0.contains("● Lifetime") }
+
+    try Self.overwrite(#"{"id": "onboarding", "#, to: file)
+    pane.wait(for: "the error overlay naming the file and line") { screen in
+      screen.contains("The project no longer loads") && screen.contains("p/onboarding.json:1:")
+    }
+
+    try Self.overwrite(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Fixed"), to: file)
+    pane.wait(for: "the paywall again, without the overlay") { screen in
+      screen.contains("Unlock Acme Fixed") && !screen.contains("no longer loads") && screen.contains("● Lifetime")
+    }
+    try pane.send("Escape")
+    pane.wait(forText: "closed: declined")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
+  @Test func runWatchGoesHomeWhenTheOpenPaywallIsRemoved() throws {
+    let (pane, project) = try Self.pane(#""$BIN" run p --watch --paywall winback --controller scripted --state-dir "$DIR/state" --fresh"#)
+    pane.wait(forText: "We miss you")
+    let app = project + "/app.json"
+    // Winback leaves the project, with the campaigns that name it (else the project would not load).
+    let data = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app))) as! [String: Any]
+    var campaigns = data["campaigns"] as? [[String: Any]] ?? []
+    campaigns.removeAll { String(describing: $0).contains("winback") }
+    var edited = data
+    edited["paywalls"] = ["onboarding.json", "plans.json"]
+    edited["campaigns"] = campaigns
+    try Self.save(String(decoding: try JSONSerialization.data(withJSONObject: edited), as: UTF8.self), to: app)
+    pane.wait(forText: "'winback' is no longer in the project")
+  }
+
+  @Test func renderWatchRedrawsOnEverySave() throws {
+    let (pane, project) = try Self.pane(#""$BIN" render p --watch --size 60x16 --color never"#, width: 60, height: 20)
+    let file = project + "/onboarding.json"
+    pane.wait(forText: "Unlock Acme Pro")
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    try Self.save(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Max"), to: file)
+    // A terminal is cleared before each drawing: the old title is gone.
+    pane.wait(for: "the new drawing alone") { $0.contains("Unlock Acme Max") && !$0.contains("Unlock Acme Pro") }
+    try Self.overwrite("{", to: file)
+    pane.wait(for: "the error on stderr") { $0.contains("p/onboarding.json:1:2: error:") && $0.contains("does not load") }
+    try Self.save(original, to: file)
+    pane.wait(for: "the paywall again") { $0.contains("Unlock Acme Pro") && !$0.contains("error") }
+    try pane.send("C-c")
+    #expect(pane.wait(forFile: "exit") == "130")
+  }
+
+  /// Into a pipe, each drawing follows a separator line, and a signal ends it.
+  @Test func renderWatchIntoAPipeSeparatesTheDrawings() throws {
+    let copy = try ProjectReloadTests.demoCopy()
+    let output = copy + "/out.txt"
+    FileManager.default.createFile(atPath: output, contents: nil)
+    let process = Process()
+    process.executableURL = CommandLineTests.binary
+    process.arguments = ["render", copy, "--watch", "--paywall", "plans"]
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    func printed(within seconds: Double, _ condition: (String) -> Bool) -> String {
+      let deadline = Date().addingTimeInterval(seconds)
+      var text = ""
+      while Date() < deadline {
+        text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        if condition(text) { break }
+        usleep(20_000)
+      }
+      return text
+    }
+    #expect(printed(within: 10) { $0.contains("Choose your plan") }.contains("Choose your plan"))
+    let file = copy + "/plans.json"
+    try Self.save(try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Choose your plan", with: "Pick a plan"), to: file)
+    let text = printed(within: 10) { $0.contains("Pick a plan") }
+    #expect(text.contains("── saved: \(copy) ──\n"), "\(text)")
+    #expect(!text.contains("\u{1B}["), "no escape sequences into a pipe")
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == SIGTERM)
+  }
+}
