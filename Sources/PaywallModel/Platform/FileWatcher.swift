@@ -189,11 +189,17 @@ package final class FileWatcher: @unchecked Sendable {
       let header = MemoryLayout<Int32>.size + 3 * MemoryLayout<UInt32>.size
       while offset + header <= count {
         let descriptor = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+        let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
         let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
         let nameStart = buffer.advanced(by: offset + header).assumingMemoryBound(to: UInt8.self)
         let nameBytes = UnsafeBufferPointer(start: nameStart, count: length).prefix { $0 != 0 }
         let name = String(decoding: nameBytes, as: UTF8.self)
         offset += header + length
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          // The kernel's queue overflowed and events were lost: every watched directory may have changed.
+          changed.formUnion(names.keys)
+          continue
+        }
         guard let directory = directories[descriptor], let wanted = names[directory], Self.counts(name, wanted) else { continue }
         changed.insert(Self.join(directory, name))
       }
