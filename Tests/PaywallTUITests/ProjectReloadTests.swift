@@ -98,6 +98,20 @@ struct ProjectReloadTests {
     #expect(state.session?.selectedSlot == "secondary")
   }
 
+  /// A single paywall file: the file, the catalog given, and the app.json beside it (which may name
+  /// the catalog); while it does not load, the last good load's files stay watched.
+  @Test func aPaywallFileWatchesItsCatalogAndTheAppJSONBesideIt() throws {
+    let copy = try Self.demoCopy()
+    let paywall = copy + "/plans.json", catalog = copy + "/acme.storekit"
+    let good = ProjectLoader.load(path: paywall, catalogPath: catalog)
+    let targets = ProjectWatch.targets(path: paywall, catalog: catalog, project: good.project, diagnostics: good.diagnostics, previous: [])
+    #expect(Set(targets) == [.file(paywall), .file(catalog), .file(copy + "/app.json")])
+    let broken = ProjectWatch.targets(path: copy, catalog: nil, project: nil,
+                                      diagnostics: [Diagnostic(file: copy + "/app.json", location: .start, severity: .error, message: "x", path: nil)],
+                                      previous: [.file(copy + "/catalog.json")])
+    #expect(Set(broken) == [.directory(copy), .file(copy + "/app.json"), .file(copy + "/catalog.json")])
+  }
+
   /// The glue `run --watch` uses: a save of the catalog (not the path given) loads the project
   /// again; a broken file gives its diagnostics, and fixing it a project again.
   @Test func projectWatchLoadsAgainOnASaveOfAnyOfTheProjectsFiles() throws {

@@ -8,8 +8,8 @@ import PaywallModel
 
 /// `--watch`: loads the project again whenever one of its files is saved, on a thread of its own
 /// (never the app's loop), and hands each result on. The files are those the last load read (the
-/// paywalls, the catalog or `.storekit`, `app.json`) and, for a project directory, any `.json` or
-/// `.storekit` file in it; while the project does not load, the files of the last good load stay
+/// paywalls, the catalog or `.storekit`, `app.json`, for a paywall file the `app.json` beside it)
+/// and, for a project directory, any `.json` or `.storekit` file in it; while the project does not load, the files of the last good load stay
 /// watched too, so fixing any of them is seen.
 final class ProjectWatch: Sendable {
   private let watcher: FileWatcher
@@ -56,7 +56,13 @@ final class ProjectWatch: Sendable {
     func add(_ target: FileWatcher.Target) {
       if !targets.contains(target) { targets.append(target) }
     }
-    if isDirectory(path) { add(.directory(path)) } else { add(.file(path)) }
+    if isDirectory(path) {
+      add(.directory(path))
+    } else {
+      add(.file(path))
+      // A paywall file's catalog may come from the app.json beside it.
+      add(.file(parent(of: path) + "/" + ProjectLoader.projectFileName))
+    }
     if let catalog { add(.file(catalog)) }
     if let project {
       add(.file(project.catalog.file))
@@ -67,9 +73,14 @@ final class ProjectWatch: Sendable {
     return targets.filter { target in
       switch target {
       case .directory(let directory): isDirectory(directory)
-      case .file(let file): isDirectory(file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? ".")
+      case .file(let file): isDirectory(parent(of: file))
       }
     }
+  }
+
+  private static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   private static func isDirectory(_ path: String) -> Bool {
