@@ -8,11 +8,24 @@ probe=../shared/tools/ttyprobe.py
 runs=${RUNS:-7}
 # The release build README.md gives (a static executable); the linker's warnings about glibc's
 # name-service calls are expected and not shown.
-log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
-bin=.build/release/paywall-tui
+# BIN=path runs an executable built elsewhere instead (e.g. with --scratch-path).
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
+  bin=.build/release/paywall-tui
+fi
 state=$(mktemp -d)
 trap 'rm -rf "$state"; tmux -L tty-bench kill-server 2>/dev/null || true' EXIT
 
+# One figure beside its peer with the ratio (ours ÷ peer), in paywall-bench's form, which
+# scripts/perf-table.py reads: = KEY | WHAT | OURS | PEER | PEER'S FIGURE | RATIO | TARGET
+figure() {  # key what ours peer-name peer unit target
+  python3 -c 'import sys; k, w, o, pn, p, u, t = sys.argv[1:]; o, p = float(o), float(p)
+r = "%.2f×" % (o / p) if p > 0 else "n/a"
+f = lambda v: ("{:,.%df}" % (0 if v == int(v) else 1)).format(v) + " " + u
+print("= %s | %s | %s | %s | %s | %s | %s" % (k, w, f(o), pn, f(p), r, t))' "$@"
+}
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 ours=(); peer=(); ours_bytes=""; ours_first=""; peer_bytes=""
@@ -31,6 +44,8 @@ ours_paint=$(printf '%s\n' "${ours[@]}" | median)
 peer_paint=$(printf '%s\n' "${peer[@]}" | median)
 echo "time to first paint (median of $runs, 80x24): paywall-tui ${ours_paint} ms, whiptail ${peer_paint} ms, ratio $(python3 -c "print(round($ours_paint/$peer_paint, 2))") (target <= 1.2)"
 echo "bytes per selection change: paywall-tui ${ours_bytes} (first paint ${ours_first}: $(python3 -c "print(round(100*$ours_bytes/$ours_first, 1))")%), whiptail ${peer_bytes} (target <= 300 and < 10%)"
+figure first-paint "time to first paint, 80x24 (median of $runs)" "$ours_paint" "whiptail --menu, 3 items" "$peer_paint" ms "< 1.0× whiptail"
+figure selection-bytes "bytes written per selection change" "$ours_bytes" "whiptail --menu, 3 items" "$peer_bytes" B "<= 300 B"
 
 # Idle: CPU used over 10 s with nothing happening; peak RSS after some keys.
 measure() {  # $1 session, $2 pattern of the process to watch
@@ -50,3 +65,5 @@ read -r ours_cpu ours_rss < <(measure ours "^$bin run")
 read -r peer_cpu peer_rss < <(measure peer "^whiptail --menu")
 echo "idle CPU over 10 s: paywall-tui ${ours_cpu} ms, whiptail ${peer_cpu} ms (target < 50 ms)"
 echo "peak RSS: paywall-tui $((ours_rss / 1024)) MB, whiptail $((peer_rss / 1024)) MB (target < 30 MB)"
+figure idle-cpu "CPU used over 10 s idle" "$ours_cpu" "whiptail --menu, 3 items" "$peer_cpu" ms "< 50 ms"
+figure peak-rss "peak RSS" "$(python3 -c "print(round($ours_rss / 1024, 1))")" "whiptail --menu, 3 items" "$(python3 -c "print(round($peer_rss / 1024, 1))")" MB "< 30 MB"

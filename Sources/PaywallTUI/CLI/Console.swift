@@ -90,10 +90,27 @@ extension Console {
   /// whose reader left); after any other failure the exit code is 1 (or the command's own, if it
   /// failed anyway) and the failure is said on stderr, unless stderr is what failed.
   static func finish(_ code: Int32) -> Never {
-    guard let failure else { Foundation.exit(code) }
-    if failure.isBrokenPipe { endOfBrokenPipe() }
+    switch ending(code) {
+    case .exit(let code): Foundation.exit(code)
+    case .brokenPipe: endOfBrokenPipe()
+    }
+  }
+
+  /// How a command that ended with `code` ends, once output failures are taken into account.
+  enum Ending: Equatable { case exit(Int32), brokenPipe }
+
+  /// `finish` without ending the process (the test worker runs many commands in one): the
+  /// exit code, or SIGPIPE; a failure other than stderr's is said on stderr.
+  static func ending(_ code: Int32) -> Ending {
+    guard let failure else { return .exit(code) }
+    if failure.isBrokenPipe { return .brokenPipe }
     if failure.target != OutputFailure.standardError { warn(failure.message) }
-    Foundation.exit(code == 0 ? 1 : code)
+    return .exit(code == 0 ? 1 : code)
+  }
+
+  /// Forgets the failed writes: the test worker starts each scenario as a new process would.
+  static func forgetFailures() {
+    failures.withLock { $0.removeAll() }
   }
 
   /// Ends the process of SIGPIPE, as it would have without a handler or with SIGPIPE not ignored.

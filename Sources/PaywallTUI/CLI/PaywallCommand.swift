@@ -49,23 +49,34 @@ package enum PaywallCommand {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
     tg_install_process_handlers()
+    Console.finish(exitCode(arguments))
+  }
+
+  /// Runs the command line and says how it ended (its error said on stderr), without ending the
+  /// process: `run` and the test worker (`PlayWorker`) share it, so both end a command alike.
+  static func exitCode(_ arguments: [String]) -> Int32 {
     do {
       try dispatch(arguments)
-      Console.finish(0)
+      return 0
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.warn(failure.message) }
-      Console.finish(failure.code)
+      return failure.code
     } catch let failure as OutputFailure {
       Console.record(failure)
-      Console.finish(1)
+      return 1
     } catch {
       Console.warn("error: \(error)")
-      Console.finish(1)
+      return 1
     }
   }
 
   private static func dispatch(_ arguments: [String]) throws {
     var rest = arguments
+    // `test`'s worker: hidden (no help, no completion), started by `test` only.
+    if rest.first == PlayWorker.command {
+      guard rest.count == 1 else { throw CLIFailure.usage("\(PlayWorker.command) takes no arguments; it is started by 'paywall-tui test'") }
+      PlayWorker.serve()
+    }
     let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
     if named != nil { rest.removeFirst() }
     if named == nil, rest.first == "help" {
@@ -172,7 +183,7 @@ struct ProjectOptions {
   }
 
   static func load(_ path: String, catalog: String?) throws -> Project {
-    try checked(ProjectLoader.load(path: path, catalogPath: catalog), path: path)
+    try checked(ProjectCache.load(path, catalog: catalog), path: path)
   }
 
   /// The project of `result` (the load of `path`), its diagnostics printed; with errors, exit code 1.

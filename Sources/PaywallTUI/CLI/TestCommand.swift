@@ -13,7 +13,8 @@ struct TestCommand: CLICommand {
     discussion: """
       Each scenario runs as 'paywall-tui play' with the arguments of its first line ('# args: PATH OPTIONS'), \
       in a private temporary state directory removed afterwards, with its paths relative to the current \
-      directory. One line per scenario, in path order, then '31 passed, 0 failed (2.3 s)' and each failure's \
+      directory. A worker process per job loads each project once and runs its scenarios one after another, \
+      each as a fresh 'play' (--process-per-scenario starts a process for each). One line per scenario, in path order, then '31 passed, 0 failed (2.3 s)' and each failure's \
       message under its name. Exit 0 when all pass, 1 when any fails, 2 for a usage error.
       """,
     positionals: [PositionalSpec(name: "path", help: "Scenario files or directories, searched recursively for *.play (default: scenarios).", count: .zeroOrMore)],
@@ -24,6 +25,7 @@ struct TestCommand: CLICommand {
       .option("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s)."),
       .option("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically)."),
       .flag("list", "Print the scenarios that would run, one a line, and run nothing."),
+      .flag("process-per-scenario", "Start a 'play' process for every scenario instead of one long-lived worker per job that loads each project once (slower; the same results)."),
     ],
     examples: [
       "paywall-tui test                                 # every scenario under scenarios/",
@@ -31,6 +33,7 @@ struct TestCommand: CLICommand {
       "paywall-tui test --filter 'purchase|restore'     # those whose path (below the PATH) matches",
       "paywall-tui test --shard 2/4 --junit junit.xml   # the second of four CI machines' shares, as JUnit XML",
       "paywall-tui test --list --filter sdk-            # what would run",
+      "paywall-tui test --process-per-scenario          # each scenario in a play process of its own",
     ]
   )
 
@@ -40,6 +43,8 @@ struct TestCommand: CLICommand {
   var timeout: Double
   var junit: String?
   var list: Bool
+  /// `--process-per-scenario`: a child `play` for every scenario, not a worker per job.
+  var processPerScenario: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals.isEmpty ? [] : arguments.positionals
@@ -61,6 +66,7 @@ struct TestCommand: CLICommand {
     timeout = seconds
     junit = arguments.value("junit")
     list = arguments.flag("list")
+    processPerScenario = arguments.flag("process-per-scenario")
   }
 
   func run() throws {
@@ -91,7 +97,11 @@ struct TestCommand: CLICommand {
     let timeout = timeout
     let scratch = PlayProcessExecutor.scratchDirectory()
     PlayProcessExecutor.removeLeftovers(in: scratch)
-    let runner = ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
+    // One worker process per job that keeps each project it loads (scenarios that need a
+    // process of their own still get one: PlayWorkerExecutor.needsOwnProcess), or a child per scenario.
+    let runner = processPerScenario
+      ? ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
+      : ScenarioRunner(jobs: jobs) { PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch) }
     // Paths come from file names, which nothing sanitised: shown printable.
     let width = (selected.map { UntrustedText.printable($0.path).count }.max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in

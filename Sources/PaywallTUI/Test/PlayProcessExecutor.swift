@@ -69,14 +69,23 @@ struct PlayProcessExecutor: ScenarioExecutor {
     case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), [])
     case .success(let words): arguments = ["play"] + words + ["--script", scenario.path]
     }
-    var template = Array((scratch as NSString).appendingPathComponent("\(Self.prefix)\(getpid())-XXXXXX").utf8CString)
-    guard let created = mkdtemp(&template) else {
-      return result(.failed(kind: .notRun, message: "cannot create a temporary state directory in \(scratch): \(String(cString: strerror(errno)))"), arguments)
+    let stateDirectory: String
+    switch Self.makeStateDirectory(in: scratch) {
+    case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), arguments)
+    case .success(let made): stateDirectory = made
     }
-    let stateDirectory = String(cString: created)
     defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
     let run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout)
     return result(run.outcome(timeout: timeout), arguments)
+  }
+
+  /// A fresh, private state directory for one scenario (`paywall-tui-test-PID-RANDOM` in `scratch`).
+  static func makeStateDirectory(in scratch: String) -> Result<String, ScenarioProblem> {
+    var template = Array((scratch as NSString).appendingPathComponent("\(prefix)\(getpid())-XXXXXX").utf8CString)
+    guard let created = mkdtemp(&template) else {
+      return .failure(ScenarioProblem("cannot create a temporary state directory in \(scratch): \(String(cString: strerror(errno)))"))
+    }
+    return .success(String(cString: created))
   }
 
   /// How a child ended and what it wrote on stderr.
@@ -219,8 +228,8 @@ struct PlayProcessExecutor: ScenarioExecutor {
   }
 }
 
-/// Held while a pipe is made and a child started (see `spawn`).
-private let spawning = Mutex(())
+/// Held while a pipe is made and a child started (see `spawn`; the test worker's too).
+let spawning = Mutex(())
 
 /// The children running now, so a signal that ends `test` ends them too (the exit hook runs in the
 /// signal handler: fixed slots and atomics only).

@@ -57,10 +57,12 @@ struct ScenarioRunner {
     let makeExecutor = makeExecutor
     for _ in 0..<workers {
       let thread = Thread {
-        var executor = makeExecutor()
-        while !shouldStop(), let index = board.take() {
-          board.finish(index, executor.run(scenarios[index]))
-        }
+        do {
+          var executor = makeExecutor()
+          while !shouldStop(), let index = board.take() {
+            board.finish(index, executor.run(scenarios[index]))
+          }
+        }  // The executor is gone (a worker process it kept has ended and been waited for)...
         board.workerEnded()
       }
       thread.stackSize = 1 << 20
@@ -71,6 +73,8 @@ struct ScenarioRunner {
       results.append(result)
       report(result)
     }
+    // ...before the run is: nothing it started outlives it.
+    board.waitForWorkers(workers)
     return results
   }
 }
@@ -104,6 +108,13 @@ private final class ResultBoard: @unchecked Sendable {
     endedWorkers += 1
     condition.broadcast()
     condition.unlock()
+  }
+
+  /// Returns once every worker thread has ended (each ends its executor first).
+  func waitForWorkers(_ workers: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    while endedWorkers < workers { condition.wait() }
   }
 
   /// Result `index` once it is in; nil when there is none and none will come (the list is done,

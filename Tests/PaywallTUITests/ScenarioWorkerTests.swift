@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import PaywallTUI
+
+/// `test`'s long-lived worker (`PlayWorkerExecutor`, one `paywall-tui __play-worker` per job that
+/// loads each project once) against a `play` process per scenario (`--process-per-scenario`):
+/// the same lines, failures and JUnit; a worker that crashes or hangs costs one scenario; nothing
+/// of one scenario reaches the next.
+@Suite("Scenario worker")
+struct ScenarioWorkerTests {
+  /// stdout with the times (`12 ms`, `1.2 s`, `(0.45 s)`) masked: they are all that may differ.
+  static func masked(_ stdout: String) -> String {
+    stdout.replacingOccurrences(of: #"[0-9]+(\.[0-9]+)? (ms|s)\b"#, with: "T", options: .regularExpression)
+  }
+
+  /// Failing variants of the repository's scenarios (an `expect` that cannot hold appended to
+  /// every third one), a usage error, a project that is not there and a script error: their
+  /// messages must come out of the worker exactly as out of a child.
+  static func failingVariants() throws -> String {
+    var files: [String: String] = [:]
+    for (index, name) in ScenarioTests.files.enumerated() where index % 3 == 0 && !name.contains("/") {
+      let text = try String(contentsOf: ScenarioTests.directory.appendingPathComponent(name), encoding: .utf8)
+      files["fail-\(name)"] = text + (text.hasSuffix("\n") ? "" : "\n") + "expect status active:no-such-entitlement\n"
+    }
+    files["usage.play"] = ScenarioTests.scenario("press enter", args: "paywalls --controller scripted --no-such-option")
+    // Four on one missing project: some worker loads it twice, and must say its errors twice.
+    for n in 1...4 {
+      files["no-project-\(n).play"] = ScenarioTests.scenario("press enter", args: "scenarios/projects/not-there --controller scripted")
+    }
+    files["bad-step.play"] = ScenarioTests.scenario("press enter\nfrobnicate 3")
+    files["bad-product.play"] = ScenarioTests.scenario("buy com.acme.nope")
+    files["pass.play"] = ScenarioTests.passing
+    return try Fixtures.directory(files)
+  }
+
+  @Test func theWorkerGivesWhatAProcessPerScenarioGives() throws {
+    let variants = try Self.failingVariants()
+    let reports = try Fixtures.directory([:])
+    let worker = try CommandLineTests.run(["test", "scenarios", variants, "--junit", reports + "/worker.xml"])
+    let children = try CommandLineTests.run(["test", "scenarios", variants, "--junit", reports + "/children.xml", "--process-per-scenario"])
+    #expect(worker.status == 1 && children.status == 1, "\(worker.stderr)\(children.stderr)")
+    #expect(worker.stderr == children.stderr)
+    #expect(Self.masked(worker.stdout) == Self.masked(children.stdout))
+    // Every failing variant failed, with its own message (not only "the same as the other").
+    let failures = worker.stdout.components(separatedBy: "\n---- ").count - 1
+    #expect(failures >= 10, "\(worker.stdout)")
+    #expect(worker.stdout.contains("expected status active:no-such-entitlement; it is"))
+    #expect(worker.stdout.contains("error: unknown option '--no-such-option' for 'play'"))
+    #expect(worker.stdout.components(separatedBy: "not-there:1:1: error: no such file or directory").count == 5)
+
+    let fromWorker = try ScenarioTests.JUnit.read(reports + "/worker.xml")
+    let fromChildren = try ScenarioTests.JUnit.read(reports + "/children.xml")
+    #expect(fromWorker.tests == fromChildren.tests && fromWorker.failures == fromChildren.failures)
+    #expect(fromWorker.tests == ScenarioTests.files.count + failures + 1)
+    for (ours, theirs) in zip(fromWorker.cases, fromChildren.cases) {
+      #expect(ours.name == theirs.name && ours.classname == theirs.classname && ours.file == theirs.file)
+      #expect(ours.failure == theirs.failure && ours.failureType == theirs.failureType && ours.failureText == theirs.failureText,
+              "\(ours.name)")
+    }
+  }
+
+  /// A scenario buys; the next ones, in the same worker (one job), start from nothing: not
+  /// subscribed, no purchase in their store, no events of the first.
+  @Test func nothingOfAScenarioReachesTheNextInTheSameWorker() throws {
+    let dir = try Fixtures.directory([
+      "1-buys.play": ScenarioTests.scenario("press 1 enter\nexpect status active\nexpect subscription com.acme.pro.annual trial"),
+      "2-after.play": ScenarioTests.scenario("expect status inactive\nexpect no event transaction_complete\nexpect screen Start my free trial"),
+      "3-buys-monthly.play": ScenarioTests.scenario("press 2 enter\nexpect status active"),
+      "4-after-default-status.play": "# args: paywalls --controller simulated\nexpect status inactive\nexpect no event transaction_complete\n",
+      "5-restore-finds-nothing.play": ScenarioTests.scenario("press r\nexpect status inactive"),
+    ])
+    let result = try CommandLineTests.run(["test", dir, "--jobs", "1"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("5 passed, 0 failed"))
+  }
+
+  /// A stand-in worker that speaks the protocol: answers exit 0, but dies of SIGSEGV on a
+  /// request naming `crash`, and never answers one naming `hang`; each writes a line on stderr.
+  static func fakeWorker() throws -> String {
+    let dir = try Fixtures.directory(["worker.sh": """
+      #!/bin/sh
+      [ "$1" = "__play-worker" ] || exit 64
+      while IFS= read -r request; do
+        case "$request" in
+          *crash.play*) echo "about to crash" >&2; kill -SEGV $$ ;;
+          *hang.play*) echo "hanging" >&2; exec sleep 30 ;;
+          *) echo "fine" >&2; echo '{"code":0}' ;;
+        esac
+      done
+      """])
+    let path = dir + "/worker.sh"
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    return path
+  }
+
+  @Test func aWorkerThatCrashesOrHangsCostsOneScenarioAndTheRunGoesOn() throws {
+    let worker = try Self.fakeWorker()
+    let names = ["1.play", "2-crash.play", "3.play", "4-hang.play", "5.play"]
+    let dir = try Fixtures.directory(Dictionary(uniqueKeysWithValues: names.map { ($0, ScenarioTests.passing) }))
+    let scenarios = names.map { Scenario(path: dir + "/" + $0, root: dir, relativePath: $0) }
+    let scratch = try Fixtures.directory([:])
+    let runner = ScenarioRunner(jobs: 1) { PlayWorkerExecutor(binary: worker, timeout: 1, scratch: scratch) }
+    var reported: [String] = []
+    let results = runner.run(scenarios) { reported.append($0.scenario.relativePath) }
+    #expect(reported == names)
+    #expect(results.map(\.passed) == [true, false, true, false, true])
+    #expect(results[1].outcome == .failed(kind: .crashed, message: "play was killed by signal 11 (Segmentation fault)\nabout to crash"))
+    #expect(results[3].outcome == .failed(kind: .timeout, message: "timed out after 1 s; it had said:\nhanging"))
+    #expect(results[3].seconds >= 1 && results[3].seconds < 1 + PlayProcessExecutor.grace + 2)
+    // The scenarios' state directories and the workers' stderr files are gone.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
+  }
+
+  @Test func scenariosThatNeedAProcessOfTheirOwnGetOne() {
+    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "command", "--controller-command", "cat"]))
+    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller=ask"]))
+    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--no-such-option"]))
+    #expect(!PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "simulated", "--status", "inactive"]))
+    #expect(!PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "scripted", "--outcome", "purchase=pending"]))
+  }
+}
