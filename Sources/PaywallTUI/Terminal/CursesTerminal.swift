@@ -178,19 +178,7 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // From here on ncurses only writes to stdout (the mode calls above set the terminal through
     // it): what it writes goes out in one piece with the first frame, and each frame after in one.
     output = tg_batch_open(STDOUT_FILENO)
-    batch {
-      keypad(window, true)
-      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
-      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
-      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
-                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
-      where key_defined(sequence) == 0 {
-        define_key(sequence, code)
-      }
-      curs_set(0)
-      colors = ColorScheme.make()
-      mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
-    }
+    batch { colors = CursesPainter.configure(window, input: true, noColor: ProcessInfo.processInfo.environment["NO_COLOR"] != nil) }
     nodelay(window, true)
     set_escdelay(25)  // Esc answers at once, not after ncurses' default second
     mouseinterval(0)
@@ -335,6 +323,52 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
 
   /// Full redraw into ncurses' buffer; `doupdate` sends only what changed since the last frame.
   private func draw(_ frame: Frame, _ window: UnsafeMutablePointer<WINDOW>?) {
+    CursesPainter.paint(frame, on: window, colors: colors)
+    batch(send: true) { doupdate() }
+  }
+
+  /// Gathers ncurses' output to send it in one write (Linux; nil elsewhere).
+  private var output: OpaquePointer?
+
+  /// Runs `body` with stdout gathered; `send` writes everything gathered so far in one piece,
+  /// otherwise it waits for the next batch that sends. ncurses 6.4 flushes after every cursor move,
+  /// so unbatched a first paint is some thirty writes, each a wakeup and a half-drawn screen for
+  /// the terminal reading it.
+  private func batch(send: Bool = false, _ body: () -> Void) {
+    guard tg_batch_begin(output) == 0 else { return body() }
+    body()
+    _ = tg_batch_end(output, send ? 1 : 0)
+  }
+}
+
+/// What the interactive terminal and a recording (`CastRecorder`) both do with an ncurses screen:
+/// the same modes, colours and drawing, so a `.cast` holds the bytes `run` sends. Call on the
+/// thread that owns the screen.
+enum CursesPainter {
+  /// Sets up a screen after newterm and returns its colours. `input` adds what only reading keys
+  /// needs (keypad, extra Home/End sequences, the mouse), which a recording leaves out: those
+  /// modes would change nothing on screen and stay on in the terminal of whoever plays it.
+  /// `noColor` (the user's NO_COLOR) draws with attributes alone.
+  static func configure(_ window: UnsafeMutablePointer<WINDOW>?, input: Bool, noColor: Bool) -> ColorScheme {
+    if input {
+      keypad(window, true)
+      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
+      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
+      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
+                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
+      where key_defined(sequence) == 0 {
+        define_key(sequence, code)
+      }
+    }
+    curs_set(0)
+    let colors = ColorScheme.make(noColor: noColor)
+    if input { mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil) }
+    return colors
+  }
+
+  /// Full redraw of `frame` into the window's buffer, then `wnoutrefresh`; the caller's
+  /// `doupdate` sends only what changed since the last frame.
+  static func paint(_ frame: Frame, on window: UnsafeMutablePointer<WINDOW>?, colors: ColorScheme) {
     werase(window)
     let rows = min(frame.height, Int(pw_getmaxy(window)))
     let cols = min(frame.width, Int(pw_getmaxx(window)))
@@ -351,20 +385,6 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
       }
     }
     wnoutrefresh(window)
-    batch(send: true) { doupdate() }
-  }
-
-  /// Gathers ncurses' output to send it in one write (Linux; nil elsewhere).
-  private var output: OpaquePointer?
-
-  /// Runs `body` with stdout gathered; `send` writes everything gathered so far in one piece,
-  /// otherwise it waits for the next batch that sends. ncurses 6.4 flushes after every cursor move,
-  /// so unbatched a first paint is some thirty writes, each a wakeup and a half-drawn screen for
-  /// the terminal reading it.
-  private func batch(send: Bool = false, _ body: () -> Void) {
-    guard tg_batch_begin(output) == 0 else { return body() }
-    body()
-    _ = tg_batch_end(output, send ? 1 : 0)
   }
 }
 
@@ -432,8 +452,8 @@ struct ColorScheme {
   private static let longestFilledGap = 8
 
   /// Call on the terminal thread after newterm.
-  static func make() -> ColorScheme {
-    guard has_colors(), ProcessInfo.processInfo.environment["NO_COLOR"] == nil, start_color() == pw_ok() else {
+  static func make(noColor: Bool) -> ColorScheme {
+    guard has_colors(), !noColor, start_color() == pw_ok() else {
       return .monochrome
     }
     use_default_colors()

@@ -1,0 +1,215 @@
+import CNCurses
+import FoundationEssentials
+import Glibc
+import PaywallModel
+import Synchronization
+
+/// Why a recording could not be made: no UTF-8 character type, no terminfo entry, a temporary
+/// file that could not be made, bytes that are not UTF-8.
+struct CastFailure: Error, CustomStringConvertible {
+  /// One line, saying what to do.
+  var description: String
+}
+
+/// The frames a run showed, each at the time a viewer sees it: the first at 0, then one `pace`
+/// later for each step that changed the screen (a step that changes nothing adds no time), so
+/// the same script always gives the same timeline.
+final class CastTimeline: Sendable {
+  /// One screen and when it appears, in milliseconds from the start.
+  struct Shot: Sendable, Equatable {
+    var milliseconds: Int
+    var frame: Frame
+  }
+
+  /// Milliseconds between two screens.
+  let pace: Int
+  private let shots = Mutex<[Shot]>([])
+
+  init(pace: Int) {
+    self.pace = pace
+  }
+
+  /// Notes the screen after a step; kept (one pace after the last) only when it changed.
+  func note(_ frame: Frame) {
+    shots.withLock { shots in
+      guard let last = shots.last else { return shots.append(Shot(milliseconds: 0, frame: frame)) }
+      if last.frame != frame { shots.append(Shot(milliseconds: last.milliseconds + pace, frame: frame)) }
+    }
+  }
+
+  var all: [Shot] { shots.withLock { $0 } }
+}
+
+/// The bytes ncurses sends a terminal for a sequence of frames: an off-screen ncurses screen of
+/// the recording's size (`newterm` on a temporary file, never the real terminal) is set up and
+/// drawn exactly as `CursesTerminal` does (`CursesPainter`), and what each `doupdate` writes is
+/// read back. Each frame after the first is therefore only the difference from the one before,
+/// as `run` sends it.
+enum CursesRecording {
+  /// The terminal type a recording is made for (asciinema's players are xterm-like).
+  static let terminalType = "xterm-256color"
+
+  /// What to send for each frame, and what gives the terminal back after the last one.
+  struct Output: Sendable {
+    /// One string per frame; the first starts with the setup (clear, hide the cursor…).
+    var frames: [String]
+    /// What ncurses' `endwin` sends, without leaving the alternate screen (see `bytes`).
+    var ending: String
+  }
+
+  /// ncurses keeps one current screen per process: recordings (tests make several at once) take
+  /// turns, and each makes every ncurses call of its screen on its own calling thread.
+  private static let turn = Mutex(())
+
+  /// Draws `frames` (all of `size`) one after the other and returns the bytes of each.
+  ///
+  /// The alternate screen (`smcup`/`rmcup`) is left out: `asciinema play` in a terminal then
+  /// draws in the viewer's normal screen and leaves the last frame there when it ends, where
+  /// `rmcup` would wipe it and a missing `rmcup` would leave the viewer in the alternate screen;
+  /// web players show the last frame either way. What is drawn is byte for byte what `run` sends.
+  static func bytes(of frames: [Frame], size: Size) throws(CastFailure) -> Output {
+    try turn.withLock { _ throws(CastFailure) -> Output in try drawAll(frames, size: size) }
+  }
+
+  private static func drawAll(_ frames: [Frame], size: Size) throws(CastFailure) -> Output {
+    // ncurses encodes wide characters with the C library's character type: UTF-8 whatever the
+    // user's locale, so the file is valid JSON text and the same everywhere.
+    let previous = String(cString: setlocale(LC_CTYPE, nil))
+    defer { setlocale(LC_CTYPE, previous) }
+    let utf8Locales: [String] = ["C.UTF-8", "C.utf8", "en_US.UTF-8"]
+    guard utf8Locales.contains(where: { setlocale(LC_CTYPE, $0) != nil }),
+          String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8" else {
+      throw CastFailure(description: "error: --record needs a UTF-8 locale (C.UTF-8) and none is installed")
+    }
+    guard let output = tmpfile() else {
+      throw CastFailure(description: "error: --record cannot make a temporary file: \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(output) }
+    guard let input = fopen("/dev/null", "r") else {
+      throw CastFailure(description: "error: --record cannot open /dev/null: \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(input) }
+    // ncurses sizes a screen that is no terminal from LINES and COLUMNS, else terminfo's 80x24,
+    // and sends that size's scrolling region first: set them for newterm, so the setup is the
+    // one a terminal of the recording's size gets (resizeterm after would be too late for it).
+    let names: [String] = ["LINES", "COLUMNS"]
+    let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+    setenv("LINES", String(size.height), 1)
+    setenv("COLUMNS", String(size.width), 1)
+    let made = terminalType.withCString { newterm(UnsafeMutablePointer(mutating: $0), output, input) }
+    for (name, value) in zip(names, saved) {
+      if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+    guard let screen = made else {
+      throw CastFailure(description: "error: --record needs the terminfo entry \(terminalType) (Debian: ncurses-base); ncurses could not load it")
+    }
+    let before = set_term(screen)
+    defer {
+      delscreen(screen)
+      if let before { _ = set_term(before) }
+    }
+    resizeterm(Int32(size.height), Int32(size.width))
+    let window = pw_stdscr()
+    cbreak()
+    noecho()
+    nonl()
+    // Always in colour: NO_COLOR is the recorder's own terminal's setting, not the viewers'.
+    let colors = CursesPainter.configure(window, input: false, noColor: false)
+    let alternate = [capability("smcup"), capability("rmcup")].compactMap { $0 }
+
+    var texts: [String] = []
+    texts.reserveCapacity(frames.count)
+    for frame in frames {
+      CursesPainter.paint(frame, on: window, colors: colors)
+      doupdate()
+      texts.append(try take(output, removing: alternate))
+    }
+    endwin()
+    let ending = try take(output, removing: alternate)
+    return Output(frames: texts, ending: ending)
+  }
+
+  /// A terminfo string of the current terminal, nil when it has none.
+  private static func capability(_ name: String) -> [UInt8]? {
+    guard let value = tigetstr(name), value != UnsafeMutablePointer<CChar>(bitPattern: -1) else { return nil }
+    let bytes = Array(String(cString: value).utf8)
+    return bytes.isEmpty ? nil : bytes
+  }
+
+  /// Everything written to `file` since the last call, as text; the file is emptied.
+  private static func take(_ file: UnsafeMutablePointer<FILE>, removing sequences: [[UInt8]]) throws(CastFailure) -> String {
+    fflush(file)
+    let fd = fileno(file)
+    let end = lseek(fd, 0, SEEK_END)
+    var bytes = [UInt8](repeating: 0, count: max(0, Int(end)))
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw CastFailure(description: "error: --record cannot read its temporary file: \(String(cString: strerror(errno)))") }
+      offset += n
+    }
+    _ = ftruncate(fd, 0)
+    _ = fseek(file, 0, SEEK_SET)
+    for sequence in sequences { bytes = removing(sequence, from: bytes) }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw CastFailure(description: "error: --record: ncurses wrote bytes that are not UTF-8 (the character type is \(String(cString: nl_langinfo(nl_item(CODESET)))))")
+    }
+    return text
+  }
+
+  /// `bytes` without any occurrence of `sequence`.
+  static func removing(_ sequence: [UInt8], from bytes: [UInt8]) -> [UInt8] {
+    guard !sequence.isEmpty, bytes.count >= sequence.count else { return bytes }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      if i + sequence.count <= bytes.count, bytes[i..<i + sequence.count].elementsEqual(sequence) {
+        i += sequence.count
+      } else {
+        out.append(bytes[i])
+        i += 1
+      }
+    }
+    return out
+  }
+}
+
+/// An asciicast v2 file (https://docs.asciinema.org/manual/asciicast/v2/): a header line, then one
+/// `[seconds, "o", text]` line per frame, written with `CursesRecording`'s bytes.
+struct Asciicast: Sendable {
+  var size: Size
+  /// Seconds since 1970 in the header: the store's clock when the run began, so the file holds
+  /// no wall-clock time and the same script gives the same bytes.
+  var timestamp: Int
+  var title: String
+  /// The viewer's shell, as asciinema records it (`$SHELL`); none when unset.
+  var shell: String?
+
+  /// The whole file: each shot at its time, then what gives the terminal back, one pace after
+  /// the last frame (which a player therefore shows for a pace before it ends).
+  func text(_ shots: [CastTimeline.Shot], pace: Int) throws(CastFailure) -> String {
+    let output = try CursesRecording.bytes(of: shots.map(\.frame), size: size)
+    var env: [(String, JSONOutput)] = [("TERM", .string(CursesRecording.terminalType))]
+    if let shell { env.append(("SHELL", .string(shell))) }
+    let header = JSONOutput.object([
+      ("version", 2), ("width", .number(String(size.width))), ("height", .number(String(size.height))),
+      ("timestamp", .number(String(timestamp))), ("env", .object(env)), ("title", .string(title)),
+    ])
+    var lines = [header.text]
+    for (shot, text) in zip(shots, output.frames) {
+      lines.append(Self.event(shot.milliseconds, text))
+    }
+    let end = (shots.last?.milliseconds ?? 0) + pace
+    lines.append(Self.event(end, output.ending))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `[1.200, "o", "…"]`: the time in seconds with milliseconds, exact (no floating point).
+  static func event(_ milliseconds: Int, _ text: String) -> String {
+    let fraction = String(milliseconds % 1000)
+    let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    return "[\(seconds), \"o\", \(JSONText.quote(text))]"
+  }
+}
