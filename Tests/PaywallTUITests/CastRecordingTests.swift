@@ -178,7 +178,7 @@ struct CastRecordingTests {
     // No temporary file is left beside the recording.
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/one") == ["demo.cast"])
 
-    let cat = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["asciinema", "cat", first])
+    let cat = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "asciinema", "cat", first])
     #expect(cat.status == 0, "asciinema cat: \(cat.stderr)")
     #expect(cat.stdout.contains("Unlock Acme Pro"))
   }
