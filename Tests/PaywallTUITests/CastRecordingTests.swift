@@ -95,10 +95,11 @@ struct CastRecordingTests {
 
   @Test func everyFrameIsWhatATerminalEmulatorShowsFromTheBytes() throws {
     let frames = Self.frames()
-    let timeline = CastTimeline(pace: 600)
+    let size = Size(width: 40, height: 8)
+    let timeline = try CastTimeline(pace: 600, size: size)
     for frame in frames + [frames[2]] { timeline.note(frame) }  // an unchanged screen adds no time
-    let cast = Asciicast(size: Size(width: 40, height: 8), timestamp: 1_767_225_600, title: "frames", shell: "/bin/sh")
-    let text = try cast.text(timeline.all, pace: timeline.pace)
+    let cast = Asciicast(size: size, timestamp: 1_767_225_600, title: "frames", shell: "/bin/sh")
+    let text = try cast.text(timeline)
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/frames.cast"

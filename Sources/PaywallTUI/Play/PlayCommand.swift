@@ -28,7 +28,7 @@ struct PlayCommand: CLICommand {
       .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
       .option("size", "size", "Screen size for 'expect screen', --screen and --record (default 80x24)."),
-      .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes `run` sends a terminal for each screen."),
+      .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
       .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
@@ -63,7 +63,7 @@ struct PlayCommand: CLICommand {
 
   func run() throws {
     guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
-    let timeline = try recordingTimeline()
+    let pace = try recordingPace()
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
     let loaded = try project.load(path)
@@ -95,6 +95,8 @@ struct PlayCommand: CLICommand {
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
     let started = clock.now
+    // Made once the project and script are loaded: its thread draws each screen as play goes.
+    let timeline = try pace.map { try Self.timeline(pace: $0, size: size) }
     let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
                         timeline: timeline)
     let outcome = runBlocking { [session] in await player.play(scenario, placement: session.placement) }
@@ -103,7 +105,7 @@ struct PlayCommand: CLICommand {
       let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
                            shell: ProcessInfo.processInfo.environment["SHELL"])
       do {
-        try AtomicFile.write(Data(try cast.text(timeline.all, pace: timeline.pace).utf8), to: record)
+        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record)
       } catch let failure as CastFailure {
         throw CLIFailure.invalid(failure.description)
       } catch {
@@ -140,19 +142,31 @@ struct PlayCommand: CLICommand {
     return words.joined(separator: " ")
   }
 
-  /// A timeline to record into with --record, nil without; a --record path that could not be
-  /// written or a bad --pace is refused before anything runs.
-  private func recordingTimeline() throws(CLIFailure) -> CastTimeline? {
+  /// With --record, the milliseconds between two screens of the recording, nil without; a
+  /// --record path that could not be written or a bad --pace is refused before anything runs.
+  private func recordingPace() throws(CLIFailure) -> Int? {
     guard let record else {
       if pace != nil { throw .usage("--pace sets the time between screens of a recording; give --record FILE.cast too") }
       return nil
     }
     try OutputPath.checkWritable(record, option: "record", example: "demo.cast")
-    guard let pace else { return CastTimeline(pace: Self.defaultPace) }
-    guard let seconds = Duration.seconds(parsing: pace), seconds > 0, seconds <= 3600 else {
-      throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
+    var milliseconds = Self.defaultPace
+    if let pace {
+      guard let seconds = Duration.seconds(parsing: pace), seconds > 0, seconds <= 3600 else {
+        throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
+      }
+      milliseconds = max(1, Int((seconds * 1000).rounded()))
     }
-    return CastTimeline(pace: max(1, Int((seconds * 1000).rounded())))
+    return milliseconds
+  }
+
+  /// A recording's timeline; its thread starts drawing at once.
+  private static func timeline(pace: Int, size: Size) throws(CLIFailure) -> CastTimeline {
+    do {
+      return try CastTimeline(pace: pace, size: size)
+    } catch {
+      throw .invalid(error.description)
+    }
   }
 
   /// Milliseconds between two screens of a recording without --pace: time to read a key's effect.

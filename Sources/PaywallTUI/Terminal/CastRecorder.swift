@@ -1,4 +1,5 @@
 import CNCurses
+import Dispatch
 import FoundationEssentials
 import Glibc
 import PaywallModel
@@ -11,41 +12,49 @@ struct CastFailure: Error, CustomStringConvertible {
   var description: String
 }
 
-/// The frames a run showed, each at the time a viewer sees it: the first at 0, then one `pace`
+/// The screens a run showed, each at the time a viewer sees it: the first at 0, then one `pace`
 /// later for each step that changed the screen (a step that changes nothing adds no time), so
-/// the same script always gives the same timeline.
+/// the same script always gives the same timeline. Each new screen goes at once to a
+/// `CursesRecording`, which turns it into bytes on its own thread while the run goes on: only the
+/// last frame and the bytes are kept, however long the run.
 final class CastTimeline: Sendable {
-  /// One screen and when it appears, in milliseconds from the start.
-  struct Shot: Sendable, Equatable {
-    var milliseconds: Int
-    var frame: Frame
-  }
-
   /// Milliseconds between two screens.
   let pace: Int
-  private let shots = Mutex<[Shot]>([])
+  private let recording: CursesRecording
+  private let kept = Mutex<(last: Frame?, times: [Int])>((nil, []))
 
-  init(pace: Int) {
+  init(pace: Int, size: Size) throws(CastFailure) {
     self.pace = pace
+    recording = try CursesRecording(size: size)
   }
 
-  /// Notes the screen after a step; kept (one pace after the last) only when it changed.
+  /// Notes the screen after a step; recorded (one pace after the last) only when it changed.
   func note(_ frame: Frame) {
-    shots.withLock { shots in
-      guard let last = shots.last else { return shots.append(Shot(milliseconds: 0, frame: frame)) }
-      if last.frame != frame { shots.append(Shot(milliseconds: last.milliseconds + pace, frame: frame)) }
+    let changed = kept.withLock { kept -> Bool in
+      guard kept.last != frame else { return false }
+      kept.times.append(kept.times.last.map { $0 + pace } ?? 0)
+      kept.last = frame
+      return true
     }
+    if changed { recording.draw(frame) }
   }
 
-  var all: [Shot] { shots.withLock { $0 } }
+  /// When each recorded screen appears, in milliseconds from the start.
+  var times: [Int] { kept.withLock { $0.times } }
+
+  /// Ends the recording: the bytes of every screen noted, and the ending.
+  func finish() throws(CastFailure) -> CursesRecording.Output {
+    try recording.finish()
+  }
 }
 
 /// The bytes ncurses sends a terminal for a sequence of frames: an off-screen ncurses screen of
 /// the recording's size (`newterm` on a temporary file, never the real terminal) is set up and
 /// drawn exactly as `CursesTerminal` does (`CursesPainter`), and what each `doupdate` writes is
 /// read back. Each frame after the first is therefore only the difference from the one before,
-/// as `run` sends it.
-enum CursesRecording {
+/// as `run` sends it. One thread of its own makes every ncurses call of the screen; frames reach
+/// it through a queue.
+final class CursesRecording: @unchecked Sendable {
   /// The terminal type a recording is made for (asciinema's players are xterm-like).
   static let terminalType = "xterm-256color"
 
@@ -53,25 +62,102 @@ enum CursesRecording {
   struct Output: Sendable {
     /// One string per frame; the first starts with the setup (clear, hide the cursor…).
     var frames: [String]
-    /// What ncurses' `endwin` sends, without leaving the alternate screen (see `bytes`).
+    /// What ncurses' `endwin` sends, without leaving the alternate screen (see `drawAll`).
     var ending: String
   }
 
   /// ncurses keeps one current screen per process: recordings (tests make several at once) take
-  /// turns, and each makes every ncurses call of its screen on its own calling thread.
+  /// turns, each for its whole life.
   private static let turn = Mutex(())
 
+  private struct Queue {
+    var frames: [Frame] = []
+    var finished = false
+    var output = Output(frames: [], ending: "")
+    var failure: CastFailure?
+  }
+
+  private let size: Size
+  private let queue = Mutex(Queue())
+  /// Signalled for each frame queued and for `finish`.
+  private let work = DispatchSemaphore(value: 0)
+  /// Signalled once the thread has given its screen back.
+  private let done = DispatchSemaphore(value: 0)
+  private var finishedOutput: Result<Output, CastFailure>?
+
+  /// Starts the recording's thread; throws when the system refuses one.
+  init(size: Size) throws(CastFailure) {
+    self.size = size
+    guard DetachedThread.start("pwt-recording", { [self] in
+      Self.turn.withLock { _ in self.drawAll() }
+      done.signal()
+    }) else {
+      throw CastFailure(description: "error: --record cannot start its thread: \(String(cString: strerror(errno)))")
+    }
+  }
+
   /// Draws `frames` (all of `size`) one after the other and returns the bytes of each.
+  static func bytes(of frames: [Frame], size: Size) throws(CastFailure) -> Output {
+    let recording = try CursesRecording(size: size)
+    for frame in frames { recording.draw(frame) }
+    return try recording.finish()
+  }
+
+  /// Queues `frame`, to be drawn after those queued before it.
+  func draw(_ frame: Frame) {
+    queue.withLock { $0.frames.append(frame) }
+    work.signal()
+  }
+
+  /// Waits for every queued frame to be drawn and the screen given back (once; later calls
+  /// return the same). The thread only draws what it was given, so the wait is that long.
+  func finish() throws(CastFailure) -> Output {
+    if finishedOutput == nil {
+      queue.withLock { $0.finished = true }
+      work.signal()
+      done.wait()
+      finishedOutput = queue.withLock { queue in queue.failure.map { .failure($0) } ?? .success(queue.output) }
+    }
+    return try finishedOutput!.get()
+  }
+
+  /// The thread's body: set the screen up, draw each queued frame, give it back at `finish`.
   ///
   /// The alternate screen (`smcup`/`rmcup`) is left out: `asciinema play` in a terminal then
   /// draws in the viewer's normal screen and leaves the last frame there when it ends, where
   /// `rmcup` would wipe it and a missing `rmcup` would leave the viewer in the alternate screen;
   /// web players show the last frame either way. What is drawn is byte for byte what `run` sends.
-  static func bytes(of frames: [Frame], size: Size) throws(CastFailure) -> Output {
-    try turn.withLock { _ throws(CastFailure) -> Output in try drawAll(frames, size: size) }
+  private func drawAll() {
+    do {
+      try withScreen { window, colors, output, alternate throws(CastFailure) in
+        while true {
+          work.wait()
+          let (frames, finished) = queue.withLock { queue -> ([Frame], Bool) in
+            defer { queue.frames = [] }
+            return (queue.frames, queue.finished)
+          }
+          for frame in frames {
+            CursesPainter.paint(frame, on: window, colors: colors)
+            doupdate()
+            let text = try Self.take(output, removing: alternate)
+            queue.withLock { $0.output.frames.append(text) }
+          }
+          if finished { break }
+        }
+        endwin()
+        let ending = try Self.take(output, removing: alternate)
+        queue.withLock { $0.output.ending = ending }
+      }
+    } catch {
+      queue.withLock { $0.failure = error }
+      // Frames may still be queued; nothing more is drawn, and `finish` reports the failure.
+      while !queue.withLock({ $0.finished }) { work.wait() }
+    }
   }
 
-  private static func drawAll(_ frames: [Frame], size: Size) throws(CastFailure) -> Output {
+  /// Makes the off-screen screen, runs `body` with it (its window, colours, output file and the
+  /// sequences to leave out) and deletes it.
+  private func withScreen(_ body: (UnsafeMutablePointer<WINDOW>?, ColorScheme, UnsafeMutablePointer<FILE>, [[UInt8]]) throws(CastFailure) -> Void) throws(CastFailure) {
     // ncurses encodes wide characters with the C library's character type: UTF-8 whatever the
     // user's locale, so the file is valid JSON text and the same everywhere.
     let previous = String(cString: setlocale(LC_CTYPE, nil))
@@ -96,12 +182,12 @@ enum CursesRecording {
     let saved = names.map { name in getenv(name).map { String(cString: $0) } }
     setenv("LINES", String(size.height), 1)
     setenv("COLUMNS", String(size.width), 1)
-    let made = terminalType.withCString { newterm(UnsafeMutablePointer(mutating: $0), output, input) }
+    let made = Self.terminalType.withCString { newterm(UnsafeMutablePointer(mutating: $0), output, input) }
     for (name, value) in zip(names, saved) {
       if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }
     guard let screen = made else {
-      throw CastFailure(description: "error: --record needs the terminfo entry \(terminalType) (Debian: ncurses-base); ncurses could not load it")
+      throw CastFailure(description: "error: --record needs the terminfo entry \(Self.terminalType) (Debian: ncurses-base); ncurses could not load it")
     }
     let before = set_term(screen)
     defer {
@@ -115,18 +201,8 @@ enum CursesRecording {
     nonl()
     // Always in colour: NO_COLOR is the recorder's own terminal's setting, not the viewers'.
     let colors = CursesPainter.configure(window, input: false, noColor: false)
-    let alternate = [capability("smcup"), capability("rmcup")].compactMap { $0 }
-
-    var texts: [String] = []
-    texts.reserveCapacity(frames.count)
-    for frame in frames {
-      CursesPainter.paint(frame, on: window, colors: colors)
-      doupdate()
-      texts.append(try take(output, removing: alternate))
-    }
-    endwin()
-    let ending = try take(output, removing: alternate)
-    return Output(frames: texts, ending: ending)
+    let alternate = [Self.capability("smcup"), Self.capability("rmcup")].compactMap { $0 }
+    try body(window, colors, output, alternate)
   }
 
   /// A terminfo string of the current terminal, nil when it has none.
@@ -187,10 +263,11 @@ struct Asciicast: Sendable {
   /// The viewer's shell, as asciinema records it (`$SHELL`); none when unset.
   var shell: String?
 
-  /// The whole file: each shot at its time, then what gives the terminal back, one pace after
-  /// the last frame (which a player therefore shows for a pace before it ends).
-  func text(_ shots: [CastTimeline.Shot], pace: Int) throws(CastFailure) -> String {
-    let output = try CursesRecording.bytes(of: shots.map(\.frame), size: size)
+  /// The whole file (ending the timeline's recording): each screen at its time, then what gives
+  /// the terminal back, one pace after the last screen (which a player shows for a pace).
+  func text(_ timeline: CastTimeline) throws(CastFailure) -> String {
+    let output = try timeline.finish()
+    let times = timeline.times
     var env: [(String, JSONOutput)] = [("TERM", .string(CursesRecording.terminalType))]
     if let shell { env.append(("SHELL", .string(shell))) }
     let header = JSONOutput.object([
@@ -198,10 +275,10 @@ struct Asciicast: Sendable {
       ("timestamp", .number(String(timestamp))), ("env", .object(env)), ("title", .string(title)),
     ])
     var lines = [header.text]
-    for (shot, text) in zip(shots, output.frames) {
-      lines.append(Self.event(shot.milliseconds, text))
+    for (time, text) in zip(times, output.frames) {
+      lines.append(Self.event(time, text))
     }
-    let end = (shots.last?.milliseconds ?? 0) + pace
+    let end = (times.last ?? 0) + timeline.pace
     lines.append(Self.event(end, output.ending))
     return lines.joined(separator: "\n") + "\n"
   }

@@ -378,9 +378,18 @@ enum CursesPainter {
       for x in 0..<cols {
         let cell = frame[x, y]
         guard !cell.isContinuation, let (attributes, pair) = looks[x] else { continue }
-        let scalars = cell.scalar.isASCII ? [cell.scalar] : Array(frame.character(x: x, y: y).unicodeScalars.prefix(5))
-        for (i, scalar) in scalars.enumerated() { text[i] = wchar_t(bitPattern: scalar.value) }
-        text[scalars.count] = 0
+        // No array per cell: an ASCII cell is its scalar; a grapheme is up to five of its scalars.
+        var count = 1
+        if cell.scalar.isASCII {
+          text[0] = wchar_t(bitPattern: cell.scalar.value)
+        } else {
+          count = 0
+          for scalar in frame.character(x: x, y: y).unicodeScalars.prefix(5) {
+            text[count] = wchar_t(bitPattern: scalar.value)
+            count += 1
+          }
+        }
+        text[count] = 0
         _ = pw_put_grapheme(window, Int32(y), Int32(x), &text, attributes, pair)
       }
     }
@@ -391,7 +400,22 @@ enum CursesPainter {
 /// How semantic styles look on this terminal: colour pairs when it has colours (and NO_COLOR is
 /// unset), attributes alone on monochrome terminals (TERM=vt100), readable either way.
 struct ColorScheme {
-  private var table: [CellStyle: (attr_t, Int16)]
+  private var table: StyleTable
+
+  /// Looks by style in an array: a dictionary lookup for every cell (hashing the style) was
+  /// about half the time `CursesPainter.paint` took.
+  private struct StyleTable: ExpressibleByDictionaryLiteral {
+    private var looks = [(attr_t, Int16)](repeating: (0, 0), count: CellStyle.allCases.count)
+
+    init(dictionaryLiteral elements: (CellStyle, (attr_t, Int16))...) {
+      for (style, look) in elements { looks[Int(style.rawValue)] = look }
+    }
+
+    subscript(style: CellStyle) -> (attr_t, Int16)? {
+      get { looks[Int(style.rawValue)] }
+      set { looks[Int(style.rawValue)] = newValue ?? (0, 0) }
+    }
+  }
 
   static let monochrome: ColorScheme = {
     let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse(), underline = pw_a_underline()
