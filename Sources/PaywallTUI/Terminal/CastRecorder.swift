@@ -96,13 +96,6 @@ final class CursesRecording: @unchecked Sendable {
     }
   }
 
-  /// Draws `frames` (all of `size`) one after the other and returns the bytes of each.
-  static func bytes(of frames: [Frame], size: Size) throws(CastFailure) -> Output {
-    let recording = try CursesRecording(size: size)
-    for frame in frames { recording.draw(frame) }
-    return try recording.finish()
-  }
-
   /// Queues `frame`, to be drawn after those queued before it.
   func draw(_ frame: Frame) {
     queue.withLock { $0.frames.append(frame) }
@@ -159,12 +152,18 @@ final class CursesRecording: @unchecked Sendable {
   /// sequences to leave out) and deletes it.
   private func withScreen(_ body: (UnsafeMutablePointer<WINDOW>?, ColorScheme, UnsafeMutablePointer<FILE>, [[UInt8]]) throws(CastFailure) -> Void) throws(CastFailure) {
     // ncurses encodes wide characters with the C library's character type: UTF-8 whatever the
-    // user's locale, so the file is valid JSON text and the same everywhere.
-    let previous = String(cString: setlocale(LC_CTYPE, nil))
-    defer { setlocale(LC_CTYPE, previous) }
+    // user's locale, so the file is valid JSON text and the same everywhere. This thread's own
+    // (uselocale): the process's locale is left alone while play goes on beside it.
     let utf8Locales: [String] = ["C.UTF-8", "C.utf8", "en_US.UTF-8"]
-    guard utf8Locales.contains(where: { setlocale(LC_CTYPE, $0) != nil }),
-          String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8" else {
+    guard let utf8 = utf8Locales.lazy.compactMap({ newlocale(LC_CTYPE_MASK, $0, nil) }).first else {
+      throw CastFailure(description: "error: --record needs a UTF-8 locale (C.UTF-8) and none is installed")
+    }
+    let previous = uselocale(utf8)
+    defer {
+      uselocale(previous)
+      freelocale(utf8)
+    }
+    guard String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8" else {
       throw CastFailure(description: "error: --record needs a UTF-8 locale (C.UTF-8) and none is installed")
     }
     guard let output = tmpfile() else {
