@@ -83,9 +83,14 @@ final class CursesRecording: @unchecked Sendable {
   private let work = DispatchSemaphore(value: 0)
   /// Signalled once the thread has given its screen back.
   private let done = DispatchSemaphore(value: 0)
+  /// Signalled once the thread is past `newterm` (or failed before it): see `init`.
+  private let ready = DispatchSemaphore(value: 0)
+  /// Whether `ready` was signalled (read and written on the recording's thread only).
+  private var isReady = false
   private var finishedOutput: Result<Output, CastFailure>?
 
-  /// Starts the recording's thread; throws when the system refuses one.
+  /// Starts the recording's thread and waits until it has made its screen: `newterm` reads its
+  /// size from the environment, set for it then, while the caller's threads wait here.
   init(size: Size) throws(CastFailure) {
     self.size = size
     guard DetachedThread.start("pwt-recording", { [self] in
@@ -94,6 +99,12 @@ final class CursesRecording: @unchecked Sendable {
     }) else {
       throw CastFailure(description: "error: --record cannot start its thread: \(String(cString: strerror(errno)))")
     }
+    ready.wait()
+  }
+
+  private func signalReady() {
+    if !isReady { ready.signal() }
+    isReady = true
   }
 
   /// Queues `frame`, to be drawn after those queued before it.
@@ -142,6 +153,7 @@ final class CursesRecording: @unchecked Sendable {
         queue.withLock { $0.output.ending = ending }
       }
     } catch {
+      signalReady()
       queue.withLock { $0.failure = error }
       // Frames may still be queued; nothing more is drawn, and `finish` reports the failure.
       while !queue.withLock({ $0.finished }) { work.wait() }
@@ -185,6 +197,7 @@ final class CursesRecording: @unchecked Sendable {
     for (name, value) in zip(names, saved) {
       if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }
+    signalReady()
     guard let screen = made else {
       throw CastFailure(description: "error: --record needs the terminfo entry \(Self.terminalType) (Debian: ncurses-base); ncurses could not load it")
     }
