@@ -192,6 +192,23 @@ struct CastRecordingTests {
     #expect(try Self.emulate(directory + "/slow.cast").times == [0, 1.5, 3, 4.5])
   }
 
+  /// A run that fails still leaves its recording, ending on the screen the failure left.
+  @Test func aFailedExpectStillWritesWhatWasShown() throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try "press down\nexpect screen Nothing like this\n".write(toFile: directory + "/fails.play", atomically: true, encoding: .utf8)
+    let failed = try CommandLineTests.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive",
+                                           "--script", directory + "/fails.play", "--record", directory + "/fails.cast"])
+    #expect(failed.status == 1)
+    #expect(failed.stderr.contains("fails.play:2: expected the screen to show"), "\(failed.stderr)")
+    let shown = try CommandLineTests.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--keys", "down", "--screen"])
+    let screenLine = try #require(shown.stdout.split(separator: "\n").last)
+    let screen = try #require(try JSONSerialization.jsonObject(with: Data(screenLine.utf8)) as? [String: [String]])["screen"]
+    let emulated = try Self.emulate(directory + "/fails.cast")
+    #expect(emulated.displays.last == screen)
+    #expect(emulated.times == [0, 0.6, 1.2])
+  }
+
   @Test(arguments: [
     (["--pace", "1s"], "--pace sets the time between screens of a recording; give --record FILE.cast too"),
     (["--record", "demo.cast", "--pace", "fast"], "--pace 'fast' must be a duration from 1ms to 1h, e.g. 600ms or 1.5s"),

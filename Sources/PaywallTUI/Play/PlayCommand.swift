@@ -272,6 +272,9 @@ struct Player: Sendable {
     }
     await runtime.settle()
     noteScreen()
+    // However the script ends (a step that failed after changing the screen too), the recording
+    // ends on the screen it left.
+    defer { noteScreen() }
     if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
