@@ -27,12 +27,15 @@ struct PlayCommand: CLICommand {
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
-      .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
+      .option("size", "size", "Screen size for 'expect screen', --screen and --record (default 80x24)."),
+      .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
+      .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
       "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
       "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
+      "paywall-tui play paywalls --controller simulated --script scenarios/purchase-trial.play --record demo.cast --pace 800ms",
     ]
   )
 
@@ -41,6 +44,8 @@ struct PlayCommand: CLICommand {
   var script: String?
   var screen: Bool
   var size: String
+  var record: String?
+  var pace: String?
   var project: ProjectOptions
   var session: SessionOptions
 
@@ -50,12 +55,15 @@ struct PlayCommand: CLICommand {
     script = arguments.value("script")
     screen = arguments.flag("screen")
     size = arguments.value("size") ?? "80x24"
+    record = arguments.value("record")
+    pace = arguments.value("pace")
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
   }
 
   func run() throws {
     guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
+    let pace = try recordingPace()
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
     let loaded = try project.load(path)
@@ -86,8 +94,24 @@ struct PlayCommand: CLICommand {
     for warning in app.warnings { Console.warn("warning: \(warning)") }
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
-    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil })
+    let started = clock.now
+    // Made once the project and script are loaded: its thread draws each screen as play goes.
+    let timeline = try pace.map { try Self.timeline(pace: $0, size: size) }
+    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
+                        timeline: timeline)
     let outcome = runBlocking { [session] in await player.play(scenario, placement: session.placement) }
+    // What was shown, also when a step failed: the recording ends where the run did.
+    if let record, let timeline {
+      let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
+                           shell: ProcessInfo.processInfo.environment["SHELL"])
+      do {
+        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record)
+      } catch let failure as CastFailure {
+        throw CLIFailure.invalid(failure.description)
+      } catch {
+        throw CLIFailure.invalid("error: --record: \(error)")
+      }
+    }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
@@ -109,6 +133,44 @@ struct PlayCommand: CLICommand {
       throw CLIFailure.invalid("error: placement \(quoting: waiting.placement) is still waiting for a subscription status at the end of the script (the SDK gives up after 5 s); set one (--status inactive, or 'status' in the script) or 'advance 5s' to see the timeout")
     }
   }
+
+  /// The recording's title: the command that made it.
+  private var recordingTitle: String {
+    var words = ["paywall-tui", "play", path]
+    if let keys { words += ["--keys", keys] }
+    if let script { words += ["--script", script] }
+    return words.joined(separator: " ")
+  }
+
+  /// With --record, the milliseconds between two screens of the recording, nil without; a
+  /// --record path that could not be written or a bad --pace is refused before anything runs.
+  private func recordingPace() throws(CLIFailure) -> Int? {
+    guard let record else {
+      if pace != nil { throw .usage("--pace sets the time between screens of a recording; give --record FILE.cast too") }
+      return nil
+    }
+    try OutputPath.checkWritable(record, option: "record", example: "demo.cast")
+    var milliseconds = Self.defaultPace
+    if let pace {
+      guard let seconds = Duration.seconds(parsing: pace), seconds > 0, seconds <= 3600 else {
+        throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
+      }
+      milliseconds = max(1, Int((seconds * 1000).rounded()))
+    }
+    return milliseconds
+  }
+
+  /// A recording's timeline; its thread starts drawing at once.
+  private static func timeline(pace: Int, size: Size) throws(CLIFailure) -> CastTimeline {
+    do {
+      return try CastTimeline(pace: pace, size: size)
+    } catch {
+      throw .invalid(error.description)
+    }
+  }
+
+  /// Milliseconds between two screens of a recording without --pace: time to read a key's effect.
+  static let defaultPace = 600
 
   private func loadScript() throws -> PlayScript {
     do {
@@ -159,8 +221,15 @@ struct Player: Sendable {
   let size: Size
   /// Checked before each step: true ends the script there (its output can no longer be written).
   var stopped: @Sendable () -> Bool = { false }
+  /// With --record: where each screen is noted after each key and each step.
+  var timeline: CastTimeline?
 
   private var runtime: AppRuntime { app.runtime }
+
+  /// Notes the screen as it is now (when recording).
+  private func noteScreen() {
+    timeline?.note(AppView.render(runtime.state, size: size))
+  }
 
   /// Sends a change of the world and waits for the app to settle; what it did.
   private func change(_ action: DebugAction) async -> WorldReport? {
@@ -202,6 +271,10 @@ struct Player: Sendable {
       runtime.send(.open(paywallID: first, selected: nil))
     }
     await runtime.settle()
+    noteScreen()
+    // However the script ends (a step that failed after changing the screen too), the recording
+    // ends on the screen it left.
+    defer { noteScreen() }
     if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
@@ -216,6 +289,7 @@ struct Player: Sendable {
         for key in keys {
           runtime.send(.key(key))
           await runtime.settle()
+          noteScreen()
         }
       case .advance(let distance):
         let seconds = distance.seconds(from: clock.now)
@@ -314,6 +388,7 @@ struct Player: Sendable {
           return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
         }
       }
+      noteScreen()
     }
     if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
     return .passed

@@ -178,19 +178,7 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // From here on ncurses only writes to stdout (the mode calls above set the terminal through
     // it): what it writes goes out in one piece with the first frame, and each frame after in one.
     output = tg_batch_open(STDOUT_FILENO)
-    batch {
-      keypad(window, true)
-      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
-      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
-      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
-                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
-      where key_defined(sequence) == 0 {
-        define_key(sequence, code)
-      }
-      curs_set(0)
-      colors = ColorScheme.make()
-      mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
-    }
+    batch { colors = CursesPainter.configure(window, input: true, noColor: ProcessInfo.processInfo.environment["NO_COLOR"] != nil) }
     nodelay(window, true)
     set_escdelay(25)  // Esc answers at once, not after ncurses' default second
     mouseinterval(0)
@@ -335,22 +323,7 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
 
   /// Full redraw into ncurses' buffer; `doupdate` sends only what changed since the last frame.
   private func draw(_ frame: Frame, _ window: UnsafeMutablePointer<WINDOW>?) {
-    werase(window)
-    let rows = min(frame.height, Int(pw_getmaxy(window)))
-    let cols = min(frame.width, Int(pw_getmaxx(window)))
-    var text = [wchar_t](repeating: 0, count: 6)
-    for y in 0..<rows {
-      let looks = colors.rowAttributes(cols) { frame[$0, y] }
-      for x in 0..<cols {
-        let cell = frame[x, y]
-        guard !cell.isContinuation, let (attributes, pair) = looks[x] else { continue }
-        let scalars = cell.scalar.isASCII ? [cell.scalar] : Array(frame.character(x: x, y: y).unicodeScalars.prefix(5))
-        for (i, scalar) in scalars.enumerated() { text[i] = wchar_t(bitPattern: scalar.value) }
-        text[scalars.count] = 0
-        _ = pw_put_grapheme(window, Int32(y), Int32(x), &text, attributes, pair)
-      }
-    }
-    wnoutrefresh(window)
+    CursesPainter.paint(frame, on: window, colors: colors)
     batch(send: true) { doupdate() }
   }
 
@@ -368,10 +341,81 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   }
 }
 
+/// What the interactive terminal and a recording (`CastRecorder`) both do with an ncurses screen:
+/// the same modes, colours and drawing, so a `.cast` holds the bytes `run` sends. Call on the
+/// thread that owns the screen.
+enum CursesPainter {
+  /// Sets up a screen after newterm and returns its colours. `input` adds what only reading keys
+  /// needs (keypad, extra Home/End sequences, the mouse), which a recording leaves out: those
+  /// modes would change nothing on screen and stay on in the terminal of whoever plays it.
+  /// `noColor` (the user's NO_COLOR) draws with attributes alone.
+  static func configure(_ window: UnsafeMutablePointer<WINDOW>?, input: Bool, noColor: Bool) -> ColorScheme {
+    if input {
+      keypad(window, true)
+      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
+      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
+      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
+                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
+      where key_defined(sequence) == 0 {
+        define_key(sequence, code)
+      }
+    }
+    curs_set(0)
+    let colors = ColorScheme.make(noColor: noColor)
+    if input { mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil) }
+    return colors
+  }
+
+  /// Full redraw of `frame` into the window's buffer, then `wnoutrefresh`; the caller's
+  /// `doupdate` sends only what changed since the last frame.
+  static func paint(_ frame: Frame, on window: UnsafeMutablePointer<WINDOW>?, colors: ColorScheme) {
+    werase(window)
+    let rows = min(frame.height, Int(pw_getmaxy(window)))
+    let cols = min(frame.width, Int(pw_getmaxx(window)))
+    var text = [wchar_t](repeating: 0, count: 6)
+    for y in 0..<rows {
+      let looks = colors.rowAttributes(cols) { frame[$0, y] }
+      for x in 0..<cols {
+        let cell = frame[x, y]
+        guard !cell.isContinuation, let (attributes, pair) = looks[x] else { continue }
+        // No array per cell: an ASCII cell is its scalar; a grapheme is up to five of its scalars.
+        var count = 1
+        if cell.scalar.isASCII {
+          text[0] = wchar_t(bitPattern: cell.scalar.value)
+        } else {
+          count = 0
+          for scalar in frame.character(x: x, y: y).unicodeScalars.prefix(5) {
+            text[count] = wchar_t(bitPattern: scalar.value)
+            count += 1
+          }
+        }
+        text[count] = 0
+        _ = pw_put_grapheme(window, Int32(y), Int32(x), &text, attributes, pair)
+      }
+    }
+    wnoutrefresh(window)
+  }
+}
+
 /// How semantic styles look on this terminal: colour pairs when it has colours (and NO_COLOR is
 /// unset), attributes alone on monochrome terminals (TERM=vt100), readable either way.
 struct ColorScheme {
-  private var table: [CellStyle: (attr_t, Int16)]
+  private var table: StyleTable
+
+  /// Looks by style in an array: a dictionary lookup for every cell (hashing the style) was
+  /// about half the time `CursesPainter.paint` took.
+  private struct StyleTable: ExpressibleByDictionaryLiteral {
+    private var looks = [(attr_t, Int16)](repeating: (0, 0), count: CellStyle.allCases.count)
+
+    init(dictionaryLiteral elements: (CellStyle, (attr_t, Int16))...) {
+      for (style, look) in elements { looks[Int(style.rawValue)] = look }
+    }
+
+    subscript(style: CellStyle) -> (attr_t, Int16)? {
+      get { looks[Int(style.rawValue)] }
+      set { looks[Int(style.rawValue)] = newValue ?? (0, 0) }
+    }
+  }
 
   static let monochrome: ColorScheme = {
     let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse(), underline = pw_a_underline()
@@ -432,8 +476,8 @@ struct ColorScheme {
   private static let longestFilledGap = 8
 
   /// Call on the terminal thread after newterm.
-  static func make() -> ColorScheme {
-    guard has_colors(), ProcessInfo.processInfo.environment["NO_COLOR"] == nil, start_color() == pw_ok() else {
+  static func make(noColor: Bool) -> ColorScheme {
+    guard has_colors(), !noColor, start_color() == pw_ok() else {
       return .monochrome
     }
     use_default_colors()
