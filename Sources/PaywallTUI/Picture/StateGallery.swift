@@ -37,12 +37,9 @@ enum StateGallery {
     for (i, slot) in slots.prefix(9).enumerated() {
       states.append(State(label: "\(slot) selected", script: "press \(i + 1)", size: size))
     }
-    // Entitlements an auto-renewable subscription grants and nothing else does: `--start` gives a
-    // store state to those only.
-    let products = project.catalog.products
-    let renewable = Set(products.filter { $0.kind == .autoRenewable }.flatMap(\.entitlements))
-    let other = Set(products.filter { $0.kind != .autoRenewable }.flatMap(\.entitlements))
-    let entitlements = renewable.subtracting(other).map(\.id).sorted()
+    // Entitlements an auto-renewable subscription grants: `--start` gives a store state to those.
+    let renewable = project.catalog.products.filter { $0.kind == .autoRenewable }.flatMap(\.entitlements)
+    let entitlements = Set(renewable.map(\.id)).sorted()
     if !entitlements.isEmpty {
       // A subscription that ended: the group's introductory offers are used up.
       states.append(State(label: "trial not eligible (subscribed before)", arguments: entitlements.flatMap { ["--start", "\($0)=expired"] }, size: size))

@@ -27,12 +27,16 @@ struct PlayCommand: CLICommand {
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
-      .option("size", "size", "Screen size for 'expect screen' and --screen (default 80x24)."),
+      .option("size", "size", "Screen size for 'expect screen', 'screenshot' and --screen (default 80x24)."),
+      .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
+      .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
+      .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
       "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
       "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
+      "paywall-tui play paywalls --keys \"down down enter\" --screenshot-every shots --storefront DEU",
     ]
   )
 
@@ -41,6 +45,9 @@ struct PlayCommand: CLICommand {
   var script: String?
   var screen: Bool
   var size: String
+  var screenshotEvery: String?
+  var locale: String?
+  var storefront: String?
   var project: ProjectOptions
   var session: SessionOptions
 
@@ -50,6 +57,10 @@ struct PlayCommand: CLICommand {
     script = arguments.value("script")
     screen = arguments.flag("screen")
     size = arguments.value("size") ?? "80x24"
+    screenshotEvery = arguments.value("screenshot-every")
+    locale = arguments.value("locale")
+    storefront = arguments.value("storefront")
+    if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
   }
@@ -58,7 +69,9 @@ struct PlayCommand: CLICommand {
     guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
-    let loaded = try project.load(path)
+    var loaded = try project.load(path)
+    loaded.catalog = loaded.catalog.localized(storefront: storefront, locale: locale)
+    if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
@@ -86,8 +99,9 @@ struct PlayCommand: CLICommand {
     for warning in app.warnings { Console.warn("warning: \(warning)") }
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
 
-    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil })
-    let outcome = runBlocking { [session] in await player.play(scenario, placement: session.placement) }
+    var player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil })
+    player.screenshots = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"), every: screenshotEvery)
+    let outcome = runBlocking { [session, player] in await player.play(scenario, placement: session.placement) }
     // The next run on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
@@ -159,6 +173,8 @@ struct Player: Sendable {
   let size: Size
   /// Checked before each step: true ends the script there (its output can no longer be written).
   var stopped: @Sendable () -> Bool = { false }
+  /// Where `screenshot` and `--screenshot-every` write.
+  var screenshots = Screenshots()
 
   private var runtime: AppRuntime { app.runtime }
 
@@ -195,6 +211,19 @@ struct Player: Sendable {
     return nil
   }
 
+  /// With `--screenshot-every`: the screen after step `number` (0: before the first), or why it
+  /// could not be written.
+  private func shootEvery(number: Int, step: String) -> String? {
+    guard let directory = screenshots.every else { return nil }
+    let path = directory + "/" + Screenshots.stepFileName(number: number, step: step)
+    do {
+      try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "step \(number): \(step)")
+      return nil
+    } catch {
+      return "--screenshot-every: \(error)"
+    }
+  }
+
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
     if let placement {
       runtime.send(.register(placement: placement, params: [:]))
@@ -203,10 +232,11 @@ struct Player: Sendable {
     }
     await runtime.settle()
     if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
+    if let problem = shootEvery(number: 0, step: "start") { return .failed("\(script.file): \(problem)") }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     var previous = script.file
-    for step in script.steps {
+    for (index, step) in script.steps.enumerated() {
       if stopped() { break }
       if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
       let here = "\(script.file):\(step.line)"
@@ -313,7 +343,15 @@ struct Player: Sendable {
         guard anyActive ? actual.isActive : actual == status else {
           return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
         }
+      case .screenshot(let file):
+        let path = screenshots.resolve(file)
+        do {
+          try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "\(here): \(step.text)")
+        } catch {
+          return .failed("\(here): \(quoting: step.text): \(error)")
+        }
       }
+      if let problem = shootEvery(number: index + 1, step: step.text) { return .failed("\(here): \(problem)") }
     }
     if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
     return .passed
