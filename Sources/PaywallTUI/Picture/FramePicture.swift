@@ -6,7 +6,7 @@
 /// a wide grapheme (CJK, emoji) is a run of its own two cells wide. Box-drawing characters are
 /// vector lines from the cell's centre to its edges, so borders join whatever the font. Colours
 /// come from `Palette`, the table the ncurses backend reads. Nothing outside the file is loaded.
-enum FramePicture {
+package enum FramePicture {
   /// A cell's size in pixels, and the text in it.
   static let cellWidth = 9
   static let cellHeight = 18
@@ -21,7 +21,7 @@ enum FramePicture {
   }
 
   /// A standalone SVG document of `frame`; `title` is its accessible name.
-  static func svg(_ frame: Frame, title: String = "paywall-tui") -> String {
+  package static func svg(_ frame: Frame, title: String = "paywall-tui") -> String {
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(frame, title: title, standalone: true) + "\n"
   }
 
