@@ -147,6 +147,27 @@ struct PictureTests {
     #expect(document.named("text").contains { $0.text == "Unlock Acme Pro" })
   }
 
+  @Test func theSheetLabelsEachPictureInSVGAndHTML() throws {
+    var small = Frame(width: 40, height: 12)
+    small.put("small & <wide>", x: 0, y: 0, style: .title)
+    var large = Frame(width: 120, height: 40)
+    large.put("large", x: 0, y: 0, style: .plain)
+    let sections = [StateGallery.Section(heading: "plans (locale de_DE)", shots: [StateGallery.Shot(label: "40x12", frame: small),
+                                                                            StateGallery.Shot(label: "a <b> & c", frame: large)])]
+    let svg = XMLElements(StateGallery.svg(sections, title: "sheet"))
+    #expect(svg.error == nil)
+    let texts = svg.named("text").map(\.text)
+    #expect(texts.contains("plans (locale de_DE)") && texts.contains("40x12") && texts.contains("a <b> & c") && texts.contains("small & <wide>"))
+    // Each picture is a nested <svg> at its own place, at its own size.
+    let nested = svg.named("svg").dropFirst()
+    #expect(nested.map { $0.attributes["width"] } == ["\(40 * Self.cell)", "\(120 * Self.cell)"])
+    let html = StateGallery.html(sections, title: "sheet")
+    let page = XMLElements(html.replacingOccurrences(of: "<!DOCTYPE html>\n", with: ""))
+    #expect(page.error == nil)
+    #expect(page.named("figcaption").map(\.text) == ["40x12", "a <b> & c"])
+    #expect(page.named("h2").map(\.text) == ["plans (locale de_DE)"])
+  }
+
   @Test func stepFileNames() {
     #expect(Screenshots.stepFileName(number: 3, step: "press enter") == "003-press-enter.svg")
     #expect(Screenshots.stepFileName(number: 0, step: "start") == "000-start.svg")
