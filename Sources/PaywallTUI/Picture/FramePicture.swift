@@ -69,6 +69,11 @@ package enum FramePicture {
   // MARK: - One row
 
   private static func colors(_ style: CellStyle) -> (text: String, background: String?, look: Palette.Look) {
+    styleColors[Int(style.rawValue)]
+  }
+
+  /// Each style's colours as the picture writes them, worked out once (by raw value).
+  private static let styleColors: [(text: String, background: String?, look: Palette.Look)] = CellStyle.allCases.map { style in
     let look = Palette.look(style)
     let (text, background) = Palette.pictureColors(look)
     return (Palette.hex(text), background.map(Palette.hex), look)
