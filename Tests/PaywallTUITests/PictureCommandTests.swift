@@ -89,6 +89,13 @@ struct PictureCommandTests {
       let b = try Data(contentsOf: dir.appendingPathComponent("again/\(name)"))
       #expect(a == b, "\(name) differs between two runs")
     }
+    // A file where the directory should be: one line naming it, exit 1, nothing run.
+    let blocked = try CommandLineTests.run(["play", "paywalls", "--keys", "enter", "--screenshot-every", script.path])
+    #expect(blocked.status == 1 && blocked.stdout.isEmpty
+              && blocked.stderr.hasPrefix("error: --screenshot-every ")
+              && blocked.stderr.hasSuffix(": it exists and is not a directory; give a directory for the pictures\n")
+              && blocked.stderr.split(separator: "\n").count == 1,
+            "\(blocked.stderr)")
     // A picture format the command does not write is a usage error at its place in the script.
     let badScript = dir.appendingPathComponent("bad.play")
     try "press down\nscreenshot shot.png\n".write(to: badScript, atomically: true, encoding: .utf8)

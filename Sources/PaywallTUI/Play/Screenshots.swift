@@ -56,7 +56,9 @@ struct Screenshots: Sendable {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw CLIFailure.invalid("error: --screenshot-every \(quoting: directory): cannot create it as a directory (\(error))")
+      let why = FileManager.default.fileExists(atPath: directory)
+        ? "it exists and is not a directory" : "it cannot be created (check the path and its permissions)"
+      throw CLIFailure.invalid("error: --screenshot-every \(quoting: directory): \(why); give a directory for the pictures")
     }
   }
 }
