@@ -167,8 +167,9 @@ struct PictureCommandTests {
     #expect(render.status == 0, "\(render.stderr)")
     let text = try CommandLineTests.run(["render", "paywalls", "--color", "never"]).stdout.components(separatedBy: "\n")
     let (cw, ch) = (FramePicture.cellWidth, FramePicture.cellHeight)
-    let shot = try CommandLineTests.spawn(URL(fileURLWithPath: chromium),
-                                          ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+    // Bounded: a browser that hangs fails the test after a minute instead of holding CI.
+    let shot = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
+                                          ["60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
                                            "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
                                            "--screenshot=\(png)", "--window-size=\(80 * cw),\(24 * ch)", "file://\(svg)"])
     #expect(FileManager.default.fileExists(atPath: png), "chromium wrote no screenshot: \(shot.stderr)")
