@@ -27,15 +27,19 @@ struct PlayCommand: CLICommand {
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
       .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
-      .option("size", "size", "Screen size for 'expect screen', --screen and --record (default 80x24)."),
+      .option("size", "size", "Screen size for 'expect screen', 'screenshot', --screen and --record (default 80x24)."),
       .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
       .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
+      .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
+      .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
+      .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
       "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
       "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
       "paywall-tui play paywalls --controller simulated --script scenarios/purchase-trial.play --record demo.cast --pace 800ms",
+      "paywall-tui play paywalls --keys \"down down enter\" --screenshot-every shots --storefront DEU",
     ]
   )
 
@@ -46,6 +50,9 @@ struct PlayCommand: CLICommand {
   var size: String
   var record: String?
   var pace: String?
+  var screenshotEvery: String?
+  var locale: String?
+  var storefront: String?
   var project: ProjectOptions
   var session: SessionOptions
 
@@ -57,6 +64,10 @@ struct PlayCommand: CLICommand {
     size = arguments.value("size") ?? "80x24"
     record = arguments.value("record")
     pace = arguments.value("pace")
+    screenshotEvery = arguments.value("screenshot-every")
+    locale = arguments.value("locale")
+    storefront = arguments.value("storefront")
+    if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
   }
@@ -66,7 +77,9 @@ struct PlayCommand: CLICommand {
     let pace = try recordingPace()
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
-    let loaded = try project.load(path)
+    var loaded = try project.load(path)
+    loaded.catalog = loaded.catalog.localized(storefront: storefront, locale: locale)
+    if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
     let clock = SimulatedTimeSource()
@@ -97,9 +110,10 @@ struct PlayCommand: CLICommand {
     let started = clock.now
     // Made once the project and script are loaded: its thread draws each screen as play goes.
     let timeline = try pace.map { try Self.timeline(pace: $0, size: size) }
-    let player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
+    var player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
                         timeline: timeline)
-    let outcome = runBlocking { [session] in await player.play(scenario, placement: session.placement) }
+    player.screenshots = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"), every: screenshotEvery)
+    let outcome = runBlocking { [session, player] in await player.play(scenario, placement: session.placement) }
     // What was shown, also when a step failed: the recording ends where the run did.
     if let record, let timeline {
       let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
@@ -223,6 +237,8 @@ struct Player: Sendable {
   var stopped: @Sendable () -> Bool = { false }
   /// With --record: where each screen is noted after each key and each step.
   var timeline: CastTimeline?
+  /// Where `screenshot` and `--screenshot-every` write.
+  var screenshots = Screenshots()
 
   private var runtime: AppRuntime { app.runtime }
 
@@ -264,6 +280,19 @@ struct Player: Sendable {
     return nil
   }
 
+  /// With `--screenshot-every`: the screen after step `number` (0: before the first), or why it
+  /// could not be written.
+  private func shootEvery(number: Int, step: String) -> String? {
+    guard let directory = screenshots.every else { return nil }
+    let path = directory + "/" + Screenshots.stepFileName(number: number, step: step)
+    do {
+      try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "step \(number): \(step)")
+      return nil
+    } catch {
+      return "--screenshot-every: \(error)"
+    }
+  }
+
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
     if let placement {
       runtime.send(.register(placement: placement, params: [:]))
@@ -276,10 +305,11 @@ struct Player: Sendable {
     // ends on the screen it left.
     defer { noteScreen() }
     if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
+    if let problem = shootEvery(number: 0, step: "start") { return .failed("\(script.file): \(problem)") }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     var previous = script.file
-    for step in script.steps {
+    for (index, step) in script.steps.enumerated() {
       if stopped() { break }
       if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
       let here = "\(script.file):\(step.line)"
@@ -387,8 +417,16 @@ struct Player: Sendable {
         guard anyActive ? actual.isActive : actual == status else {
           return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
         }
+      case .screenshot(let file):
+        let path = screenshots.resolve(file)
+        do {
+          try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "\(here): \(step.text)")
+        } catch {
+          return .failed("\(here): \(quoting: step.text): \(error)")
+        }
       }
       noteScreen()
+      if let problem = shootEvery(number: index + 1, step: step.text) { return .failed("\(here): \(problem)") }
     }
     if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
     return .passed

@@ -26,6 +26,7 @@ import PaywallModel
 ///     expect subscription PRODUCT_ID STATE
 ///                                the store's subscription to it is in STATE (subscribed, trial,
 ///                                intro, paid, inGracePeriod, inBillingRetryPeriod, expired, revoked)
+///     screenshot FILE            the screen as a picture (.svg, .html or .txt)
 struct PlayScript: Sendable {
   enum Command: Sendable, Hashable {
     case press([Key])
@@ -54,6 +55,8 @@ struct PlayScript: Sendable {
     /// `anyActive`: `expect status active` with no entitlements matches any active status.
     case expectStatus(SubscriptionStatus, anyActive: Bool)
     case expectSubscription(productID: String, SubscriptionExpectation)
+    /// Writes the screen as a picture (SVG, HTML or text, by the file's extension).
+    case screenshot(String)
   }
 
   /// What `call` calls: `purchase PRODUCT_ID` or `restore`.
@@ -106,7 +109,7 @@ struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .expectStatus, .expectSubscription: continue
-      case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen: return false
+      case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -116,7 +119,7 @@ struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
-    + ["fail", "latency", "drop", "expect"]
+    + ["fail", "latency", "drop", "expect", "screenshot"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
   /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`).
@@ -285,6 +288,14 @@ struct PlayScript: Sendable {
     case "drop":
       try need(0, "no arguments (it drops the next response)")
       return .drop
+    case "screenshot":
+      let file = unquoted(starts.count > 1 ? String(line.dropFirst(starts[1])) : "")
+      guard !file.isEmpty else { throw LineError(message: "'screenshot' needs a file, e.g. 'screenshot shots/paywall.svg'", column: 0) }
+      guard PictureFormat(extensionOf: file) != nil else {
+        throw LineError(message: "\(quoting: file): a screenshot is written as .svg, .html or .txt; end the file name with one of them",
+                        column: column(ofArgument: 0))
+      }
+      return .screenshot(file)
     case _ where storeCommands.contains(name):
       return .store(try storeAction(name, args, column: column))
     case "expect":

@@ -417,14 +417,12 @@ struct ColorScheme {
     }
   }
 
-  static let monochrome: ColorScheme = {
-    let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse(), underline = pw_a_underline()
-    return ColorScheme(table: [
-      .plain: (0, 0), .title: (bold, 0), .muted: (dim, 0), .accent: (underline, 0), .price: (bold, 0),
-      .badge: (reverse, 0), .border: (0, 0), .selected: (bold, 0), .button: (0, 0),
-      .focusedButton: (reverse | bold, 0), .statusBar: (reverse, 0), .statusActive: (reverse | bold, 0), .warning: (bold, 0),
-    ])
-  }()
+  static let monochrome = ColorScheme(table: Dictionary(uniqueKeysWithValues: CellStyle.allCases.map { ($0, (attributes(Palette.monochrome($0)), Int16(0))) }))
+
+  /// A look's ncurses attributes (its colours are a pair's).
+  private static func attributes(_ look: Palette.Look) -> attr_t {
+    (look.bold ? pw_a_bold() : 0) | (look.dim ? pw_a_dim() : 0) | (look.underline ? pw_a_underline() : 0) | (look.reverse ? pw_a_reverse() : 0)
+  }
 
   func style(_ style: CellStyle) -> (attr_t, Int16) {
     table[style] ?? (0, 0)
@@ -481,25 +479,22 @@ struct ColorScheme {
       return .monochrome
     }
     use_default_colors()
-    // Pairs on the terminal's own background (-1), in the 8 basic colours every colour terminal has.
-    let pairs: [(Int16, Int16, Int16)] = [
-      (1, Int16(COLOR_CYAN), -1), (2, Int16(COLOR_BLACK), Int16(COLOR_YELLOW)), (3, Int16(COLOR_GREEN), -1),
-      (4, Int16(COLOR_BLACK), Int16(COLOR_WHITE)), (5, Int16(COLOR_BLACK), Int16(COLOR_GREEN)), (6, Int16(COLOR_YELLOW), -1),
-      (7, Int16(COLOR_BLUE), -1),
-    ]
-    for (pair, foreground, background) in pairs { init_pair(pair, foreground, background) }
-    let bold = pw_a_bold(), dim = pw_a_dim(), reverse = pw_a_reverse()
+    // Pairs on the terminal's own background (-1) unless the palette gives one, in the 8 basic
+    // colours every colour terminal has: one pair for each pair of colours the palette uses.
     var scheme = ColorScheme.monochrome
-    scheme.backgroundPairs = Set(pairs.filter { $0.2 != -1 }.map(\.0))
-    scheme.table[.accent] = (0, 1)
-    scheme.table[.badge] = (bold, 2)
-    scheme.table[.selected] = (bold, 3)
-    scheme.table[.border] = (dim, 0)
-    scheme.table[.statusBar] = (0, 4)
-    scheme.table[.statusActive] = (bold, 5)
-    scheme.table[.warning] = (bold, 6)
-    scheme.table[.focusedButton] = (reverse | bold, 0)
-    scheme.table[.title] = (bold, 0)
+    var pairs: [[Int16]: Int16] = [[-1, -1]: 0]
+    for style in CellStyle.allCases {
+      let look = Palette.look(style)
+      let colors = [look.foreground?.rawValue ?? -1, look.background?.rawValue ?? -1]
+      let pair = pairs[colors] ?? {
+        let number = Int16(pairs.count)
+        init_pair(number, colors[0], colors[1])
+        pairs[colors] = number
+        if colors[1] != -1 { scheme.backgroundPairs.insert(number) }
+        return number
+      }()
+      scheme.table[style] = (attributes(look), pair)
+    }
     return scheme
   }
 }

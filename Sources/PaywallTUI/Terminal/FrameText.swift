@@ -27,22 +27,9 @@ public enum FrameText {
     return out
   }
 
+  /// The palette's colour look as SGR parameters, as the ncurses backend draws the style.
   static func sgr(_ style: CellStyle) -> String {
-    switch style {
-    case .plain: ""
-    case .title: ";1"
-    case .muted: ";2"
-    case .accent: ";36"
-    case .price: ";1"
-    case .badge: ";30;43"
-    case .border: ";2"
-    case .selected: ";1;32"
-    case .button: ""
-    case .focusedButton: ";1;7"
-    case .statusBar: ";7"
-    case .statusActive: ";30;42"
-    case .warning: ";1;33"
-    }
+    Palette.sgr(Palette.look(style))
   }
 
   static func trimTrailingSpaces(_ line: String) -> String {

@@ -1,0 +1,46 @@
+import FoundationEssentials
+
+/// Switching a catalog to another locale or App Store storefront, as Xcode's StoreKit
+/// configuration editor does: a storefront sets every product's currency and its formatting
+/// locale (`StoreKitConfigurationReader.storefronts`), a locale sets how prices are written
+/// ("4,99 €" for de_DE); the amounts stay as the catalog gives them.
+extension Catalog {
+  /// The storefronts a catalog can switch to (ISO 3166 alpha-3), sorted.
+  package static var storefrontCodes: [String] { StoreKitConfigurationReader.storefronts.keys.sorted() }
+
+  /// The locales whose price formats are known (`CurrencyFormats.swift`), sorted.
+  package static var formatLocales: [String] {
+    Set(CurrencyFormat.table.keys.map { String($0.split(separator: "|")[0]) }).sorted()
+  }
+
+  /// Why a storefront or locale cannot be switched to, for `--storefront`/`--locale`; nil when it can.
+  package static func refusal(storefront: String?, locale: String?) -> String? {
+    if let storefront, StoreKitConfigurationReader.storefronts[storefront.uppercased()] == nil {
+      return "--storefront \(quoting: storefront) is not an App Store storefront this emulator knows\(Suggestions.hint(for: storefront.uppercased(), in: storefrontCodes)) (storefronts: \(storefrontCodes.joined(separator: ", ")))"
+    }
+    if let locale, !formatLocales.contains(locale) {
+      return "--locale \(quoting: locale) has no price format here\(Suggestions.hint(for: locale, in: formatLocales)); use a locale such as en_US, de_DE, fr_FR or ja_JP"
+    }
+    return nil
+  }
+
+  /// This catalog seen from `storefront` and/or in `locale` (nil leaves that side as it is). A
+  /// locale given with a storefront wins over the storefront's own, as `_locale` does in a
+  /// `.storekit` file. Check the values with `refusal` first: unknown ones change nothing.
+  package func localized(storefront: String?, locale: String?) -> Catalog {
+    guard storefront != nil || locale != nil else { return self }
+    let known = storefront.flatMap { StoreKitConfigurationReader.storefronts[$0.uppercased()] }
+    var settings = self.settings
+    if let storefront, known != nil { settings.storefront = storefront.uppercased() }
+    if let formatting = locale ?? known?.locale { settings.locale = formatting }
+    let products = self.products.map { product in
+      var product = product
+      if let known { product.currencyCode = known.currency }
+      if let formatting = locale ?? known?.locale { product.locale = formatting }
+      return product
+    }
+    var catalog = Catalog(products: products, groups: groups, settings: settings, file: file)
+    catalog.unloadedProductIDs = unloadedProductIDs
+    return catalog
+  }
+}
