@@ -417,7 +417,11 @@ struct ColorScheme {
     }
   }
 
-  static let monochrome = ColorScheme(table: Dictionary(uniqueKeysWithValues: CellStyle.allCases.map { ($0, (attributes(Palette.monochrome($0)), Int16(0))) }))
+  static let monochrome: ColorScheme = {
+    var table: StyleTable = [:]
+    for style in CellStyle.allCases { table[style] = (attributes(Palette.monochrome(style)), 0) }
+    return ColorScheme(table: table)
+  }()
 
   /// A look's ncurses attributes (its colours are a pair's).
   private static func attributes(_ look: Palette.Look) -> attr_t {
