@@ -44,6 +44,8 @@ struct PlayScript: Sendable {
     case fail(FaultTarget, StoreError)
     case latency(seconds: Double)
     case drop
+    /// The terminal is resized (a recording's `resize WxH`): the screen and mouse hit-tests follow.
+    case resize(Size)
     /// The next such event (after the last one matched), with these parameters.
     case expectEvent(EventName, params: [String: String])
     /// No such event since the last one matched.
@@ -105,7 +107,7 @@ struct PlayScript: Sendable {
     for step in steps {
       switch step.command {
       case .placement: return true
-      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .expectStatus, .expectSubscription: continue
+      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .expectStatus, .expectSubscription: continue
       case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen: return false
       }
     }
@@ -116,7 +118,7 @@ struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
-    + ["fail", "latency", "drop", "expect"]
+    + ["fail", "latency", "drop", "resize", "expect"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
   /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`).
@@ -285,6 +287,12 @@ struct PlayScript: Sendable {
     case "drop":
       try need(0, "no arguments (it drops the next response)")
       return .drop
+    case "resize":
+      try need(1, "one size WIDTHxHEIGHT, e.g. 'resize 100x30'")
+      guard let size = Size(args[0]) else {
+        throw LineError(message: "\(quoting: args[0]) is not a size; use WIDTHxHEIGHT, each 1 to 1000, e.g. 100x30", column: column(ofArgument: 0))
+      }
+      return .resize(size)
     case _ where storeCommands.contains(name):
       return .store(try storeAction(name, args, column: column))
     case "expect":

@@ -1,0 +1,187 @@
+import Foundation
+import PaywallModel
+import Synchronization
+import Testing
+@testable import PaywallTUI
+
+/// `run --record`: a session driven in-process (the interactive loop on the recording terminal,
+/// the store on an accelerated clock), recorded, then replayed by play's own machinery; the
+/// replay must end on the same frame, status and ledger.
+@Suite("Session recording")
+struct SessionRecordingTests {
+  static let patience: Duration = .seconds(120)
+
+  /// A temporary directory of this test's own.
+  static func scratch() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-rec-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  final class Ended: Sendable {
+    let value = Mutex<(done: Bool, ending: InteractiveLoop.Ending?)>((false, nil))
+  }
+
+  /// What an interactive session ended with.
+  struct Session {
+    var frame: Frame
+    var status: SubscriptionStatus
+    var ledger: [LedgerEntry]
+    var script: String
+  }
+
+  /// Runs `run paywalls ARGUMENTS --record FILE` in-process: `keys` are typed with `pause`
+  /// between them (each waits for the frame it draws), then `q` closes the paywall and `q` on
+  /// the home screen quits.
+  static func record(_ arguments: [String], keys: [Key], pause: Double, size: Size = Size(width: 80, height: 24)) async throws -> Session {
+    let dir = try scratch()
+    let file = dir + "/session.play"
+    let parsed = try Arguments([Fixtures.demoDirectory] + arguments + ["--record", file], spec: RunCommand.spec)
+    let options = try SessionOptions(parsed)
+    let inbox = AppInbox()
+    let terminal = RecordingTerminal(size: size) { inbox.send($0.message) }
+    let app = try AppSession.make(project: try Fixtures.demoProject(), path: Fixtures.demoDirectory, options: options, overrides: [],
+                                  clock: LiveTimeSource(), inbox: inbox, animates: true, state: .library(nil)) { _ in }
+    let recorder = try RunCommand.startRecording(file, app: app, path: Fixtures.demoDirectory, raw: parsed.raw, options: options)
+    app.runtime.recorder = recorder
+    let start: AppMessage? = app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+    let ended = Ended()
+    Thread.detachNewThread {
+      let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
+      ended.value.withLock { $0 = (true, ending) }
+    }
+    #expect(await terminal.waitForFrames(1, within: 120))
+    for key in keys {
+      try await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+      let before = terminal.frames.count
+      terminal.send(.key(key))
+      _ = await terminal.waitForFrames(before + 1, within: 120)
+    }
+    // `q` until it ends: over a paywall it closes it, on the home screen it quits.
+    for _ in 0..<3 where !ended.value.withLock({ $0.done }) {
+      try await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+      let before = terminal.frames.count
+      terminal.send(.key(.character("q")))
+      let deadline = ContinuousClock.now + patience
+      while !ended.value.withLock({ $0.done }), terminal.frames.count == before, ContinuousClock.now < deadline {
+        try await Task.sleep(nanoseconds: 2_000_000)
+      }
+    }
+    #expect(ended.value.withLock { $0.done }, "q ends the session")
+    recorder.finish(app.runtime.state)
+    let last = try #require(terminal.frames.last)
+    let script = try String(contentsOfFile: file, encoding: .utf8)
+    return Session(frame: last, status: app.runtime.state.status, ledger: app.store?.entries ?? [], script: script)
+  }
+
+  /// What `play FILE` ends with, built as `PlayCommand.run` builds it: the recording's `# args:`
+  /// line read by `PlayCommand.recording`, the file as the script.
+  static func replay(_ script: String) async throws -> (state: AppState, ledger: [LedgerEntry], outcome: Player.Outcome) {
+    let dir = try scratch()
+    let file = dir + "/replay.play"
+    try script.write(toFile: file, atomically: true, encoding: .utf8)
+    let given = try Arguments([file], spec: PlayCommand.spec)
+    let arguments = try #require(try PlayCommand.recording(given))
+    let play = try PlayCommand(arguments)
+    let text = try #require(play.clock)
+    let start = try #require(StoreDates.parse(iso8601: text))
+    let clock = SimulatedTimeSource(start: start)
+    let options = try SessionOptions(arguments)
+    let app = try AppSession.make(project: try ProjectOptions(arguments).load(play.path), path: play.path, options: options, overrides: [],
+                                  clock: clock, simulatedClock: clock, animates: false, state: .commandLineOrMemory) { _ in }
+    let parsed = try PlayScript.parse(script, file: file)
+    let player = Player(app: app, clock: clock, events: EventRecorder(), size: Size(width: 80, height: 24))
+    let outcome = await player.play(parsed, placement: nil)
+    return (app.runtime.state, app.store?.entries ?? [], outcome)
+  }
+
+  /// Ledger lines without their dates: what, which product.
+  static func lines(_ ledger: [LedgerEntry]) -> [String] {
+    ledger.map { "\($0.kind) \($0.productID)" }
+  }
+
+  /// How far apart the dates of two ledgers are at most (nil when they differ in length).
+  static func dateGap(_ a: [LedgerEntry], _ b: [LedgerEntry]) -> Double? {
+    guard a.count == b.count else { return nil }
+    return zip(a, b).map { abs($0.date.timeIntervalSince($1.date)) }.max() ?? 0
+  }
+
+  /// Select monthly, buy it, open the debug panel, a day passes (`a`), refund it (`f`), close
+  /// the panel; then `q` closes the paywall.
+  static let purchaseAdvanceRefund: [Key] = [.character("2"), .enter, .character("d"), .character("a"), .character("f"), .character("d")]
+
+  @Test func aRecordedSessionReplaysToTheSameFrameStatusAndLedger() async throws {
+    let run = try await Self.record(["--fresh", "--status", "inactive"], keys: Self.purchaseAdvanceRefund, pause: 0.25)
+    let lines = run.script.split(separator: "\n").map(String.init)
+    #expect(lines[0].hasPrefix("# args: \(Fixtures.demoDirectory) --user-id anonymous --status inactive --clock "), "\(lines[0])")
+    #expect(lines[1].hasPrefix(SessionRecorder.marker))
+    #expect(lines.contains("press 2") && lines.contains("press enter") && lines.contains("press a") && lines.contains("resize 80x24"))
+    // The pauses, on the store's clock (real time here): about 250 ms each.
+    let advances = lines.compactMap { $0.hasPrefix("advance ") ? Int($0.dropFirst(8).dropLast(2)) : nil }
+    #expect(advances.count >= 7 && advances.filter { $0 >= 200 }.count >= 6, "\(advances)")
+    #expect(lines.suffix(2).first == "expect status \(run.status)")
+    #expect(Self.lines(run.ledger) == ["purchase com.acme.pro.monthly", "refund com.acme.pro.monthly"])
+
+    let replay = try await Self.replay(run.script)
+    guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
+    #expect(replay.state.status == run.status)
+    #expect(Self.lines(replay.ledger) == Self.lines(run.ledger))
+    // The same moments, but for the time a key takes to reach the store (a task on a busy pool).
+    let gap = try #require(Self.dateGap(replay.ledger, run.ledger))
+    #expect(gap < 1, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
+    #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
+  }
+
+  @Test func atAnAcceleratedTimeRateThePausesAreTheStoresTime() async throws {
+    // day=10s: 0.25 s of wall time is 36 minutes of the store's; the refund's notice, 6 s of
+    // wall time in the session, lasts 14.4 store hours in the replay, so both end showing it.
+    let run = try await Self.record(["--fresh", "--status", "inactive", "--time-rate", "day=10s"], keys: Self.purchaseAdvanceRefund, pause: 0.25)
+    let advances = run.script.split(separator: "\n").compactMap { $0.hasPrefix("advance ") ? Int($0.dropFirst(8).dropLast(2)) : nil }
+    #expect(advances.filter { $0 >= 1_800_000 }.count >= 6, "\(advances)")
+    let replay = try await Self.replay(run.script)
+    guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
+    #expect(replay.state.status == run.status)
+    #expect(Self.lines(replay.ledger) == Self.lines(run.ledger))
+    // 8,640 store seconds a wall second: a key's way to the store is minutes here.
+    let gap = try #require(Self.dateGap(replay.ledger, run.ledger))
+    #expect(gap < 8_640, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
+    let frame = FrameText.plain(AppView.render(replay.state, size: replay.state.size))
+    #expect(frame == FrameText.plain(run.frame), "\(run.script)")
+    #expect(frame.contains("refunded com.acme.pro.monthly"), "\(frame)")
+  }
+
+  @Test func aRecordingThatStopsMidwayStillReplaysUpToItsLastStep() async throws {
+    let run = try await Self.record(["--fresh", "--status", "inactive"], keys: [.character("3")], pause: 0.05)
+    // As a kill -9 leaves it: no ending lines.
+    let cut = run.script.components(separatedBy: "press q\n")[0]
+    let replay = try await Self.replay(cut + "expect screen \"● Lifetime\"\n")
+    guard case .passed = replay.outcome else { Issue.record("\(replay.outcome)\n\(cut)"); return }
+  }
+
+  @Test func anExistingFileThatIsNoRecordingIsRefused() throws {
+    let dir = try Self.scratch()
+    let file = dir + "/notes.play"
+    try "my notes\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let refusal = try #require(SessionRecorder.refusal(file))
+    #expect(refusal.contains("is not a recording made by 'run --record'"), "\(refusal)")
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "my notes\n", "left as it was")
+    try "# args: x\n\(SessionRecorder.marker) (paywall-tui 0.1.0)\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(SessionRecorder.refusal(file) == nil, "a recording of ours may be recorded over")
+    #expect(SessionRecorder.refusal(dir) != nil, "a directory")
+  }
+
+  @Test func clockDatesReadBackToTheMillisecond() {
+    let date = Date(timeIntervalSince1970: 1_795_396_557.123)
+    let text = RunCommand.millisecondISO(date)
+    #expect(text == "2026-11-23T01:15:57.123Z")
+    #expect(StoreDates.parse(iso8601: text) == Date(timeIntervalSince1970: Double(1_795_396_557_123) / 1000))
+    #expect(StoreDates.parse(iso8601: "2026-03-01") == Date(timeIntervalSince1970: 1_772_323_200))
+    #expect(StoreDates.parse(iso8601: "2026-02-30") == nil && StoreDates.parse(iso8601: "2026-03-01T12:00Z") == nil)
+  }
+
+  @Test func scriptNamesOfKeysReadBack() {
+    for key: Key in [.character("#"), .click(x: 3, y: 7), .backTab, .pageDown, .character("?")] {
+      #expect(Key(name: SessionRecorder.scriptName(key)) == key, "\(key)")
+    }
+  }
+}
