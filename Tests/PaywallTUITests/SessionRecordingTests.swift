@@ -185,3 +185,94 @@ struct SessionRecordingTests {
     }
   }
 }
+
+/// `run --record` as a tester uses it: the real binary in a real terminal (tmux), keys with
+/// pauses, then `play` of the recording, a separate process with no terminal.
+@Suite("Session recording end to end")
+struct SessionRecordingEndToEndTests {
+  /// Strings that are dates must be within `seconds` of each other; everything else equal.
+  static func same(_ a: Any, _ b: Any, within seconds: Double) -> Bool {
+    switch (a, b) {
+    case (let a as [String: Any], let b as [String: Any]):
+      return Set(a.keys) == Set(b.keys) && a.keys.allSatisfy { same(a[$0]!, b[$0]!, within: seconds) }
+    case (let a as [Any], let b as [Any]):
+      return a.count == b.count && zip(a, b).allSatisfy { same($0, $1, within: seconds) }
+    case (let a as String, let b as String):
+      let formatter = ISO8601DateFormatter()
+      if let x = formatter.date(from: a), let y = formatter.date(from: b) { return abs(x.timeIntervalSince(y)) <= seconds }
+      return a == b
+    default:
+      return "\(a)" == "\(b)"
+    }
+  }
+
+  /// `store --json` of a state directory, without the ledger's own path.
+  static func store(_ directory: String) throws -> [String: Any] {
+    let output = try CommandLineTests.run(["store", "paywalls", "--state-dir", directory, "--json"])
+    #expect(output.status == 0, "\(output.stderr)")
+    var json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    json["ledger"] = nil
+    return json
+  }
+
+  @Test func aRecordedTerminalSessionReplaysToTheSameScreenStatusAndLedger() throws {
+    let pane = try TmuxPane("""
+      "$BIN" run paywalls --fresh --status inactive --state-dir "$DIR/state" --record "$DIR/session.play"
+      echo $? > "$DIR/exit"
+      """)
+    pane.wait(forText: "● Annual", within: 60)
+    // Keys with pauses, as a person types: monthly, buy it; the debug panel: a day passes, a
+    // refund; the terminal grows; the panel closes.
+    for (key, shows) in [("2", "● Monthly"), ("Enter", "closed: purchased(com.acme.pro.monthly)"), ("d", "+1 day"),
+                         ("a", "clock advanced 1 day"), ("f", "refunded com.acme.pro.monthly")] {
+      usleep(400_000)
+      try pane.send(key)
+      pane.wait(forText: shows)
+    }
+    usleep(300_000)
+    try pane.resize(width: 100, height: 30)
+    pane.wait(for: "the wider screen") { $0.split(separator: "\n", omittingEmptySubsequences: false).count >= 30 }
+    usleep(300_000)
+    try pane.send("d")
+    pane.wait(for: "the panel to close") { !$0.contains("+1 day") && $0.contains("Placements") }
+    usleep(300_000)
+    let seen = pane.screen
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit", within: 30) == "0")
+    let script = try #require(pane.file("session.play"))
+    #expect(script.contains("resize 100x30") && script.contains("press f") && script.contains("expect status inactive"), "\(script)")
+
+    let replay = try CommandLineTests.run(["play", pane.directory + "/session.play", "--screen", "--state-dir", pane.directory + "/replay"])
+    #expect(replay.status == 0, "\(replay.stderr)\n\(script)")
+    let lines = replay.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"{"status":"inactive","entitlements":[]}"#), "\(replay.stdout)")
+    let last = try #require(lines.last)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: [String]])
+    let screen = try #require(json["screen"])
+    let expected = seen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    #expect(screen == Array(expected.prefix(screen.count)) && screen.count == 30, "replayed:\n\(screen.joined(separator: "\n"))\nseen:\n\(seen)")
+    // The ledgers: the same transactions and subscriptions, their dates within the second
+    // (`store` prints whole seconds; a key reaches the store microseconds after its step).
+    let recorded = try Self.store(pane.directory + "/state")
+    let replayed = try Self.store(pane.directory + "/replay")
+    #expect(Self.same(recorded, replayed, within: 1), "\(recorded)\n\(replayed)")
+    #expect((recorded["transactions"] as? [Any])?.count == 2)
+  }
+
+  @Test func aSessionKilledMidwayLeavesARecordingThatReplaysUpToItsLastKey() throws {
+    let pane = try TmuxPane(#""$BIN" run paywalls --fresh --status inactive --state-dir "$DIR/state" --record "$DIR/session.play""#)
+    pane.wait(forText: "● Annual", within: 60)
+    try pane.send("3")
+    pane.wait(forText: "● Lifetime")
+    let pid = try #require(try pane.appPID())
+    kill(pid, SIGKILL)
+    let replay = try CommandLineTests.run(["play", pane.directory + "/session.play", "--screen"])
+    #expect(replay.status == 0, "\(replay.stderr)")
+    #expect(replay.stdout.contains("● Lifetime"), "\(replay.stdout)")
+    // Played again over it: a recording of ours may be recorded over; another file may not.
+    try "notes\n".write(toFile: pane.directory + "/notes.play", atomically: true, encoding: .utf8)
+    let refused = try CommandLineTests.run(["run", "paywalls", "--record", pane.directory + "/notes.play"])
+    #expect(refused.status == 2 && refused.stderr.contains("is not a recording made by 'run --record'"), "\(refused.stderr)")
+    #expect(try String(contentsOfFile: pane.directory + "/notes.play", encoding: .utf8) == "notes\n")
+  }
+}

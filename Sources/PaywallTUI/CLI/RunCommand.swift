@@ -38,17 +38,18 @@ struct RunCommand: CLICommand {
     guard let path = path ?? DemoProject.locate() else {
       throw CLIFailure.usage("no project given, and the bundled demo (paywalls/ of the source tree) is not here; pass a project path, or make one: paywall-tui init my-paywalls")
     }
-    // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
-    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-      // The hint is a command to copy; a path too long to echo (a mistyped subcommand) becomes PATH.
-      let shown = path.count > UntrustedText.excerptLimit ? "PATH" : path
-      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
-    }
+    // A file --record may not write is a usage error, told before anything else.
     if let record {
       if let refusal = SessionRecorder.refusal(record) { throw CLIFailure.usage(refusal) }
       if session.controller == .command {
         throw CLIFailure.usage("--record cannot replay a command controller's answers; record with --controller simulated, scripted or ask")
       }
+    }
+    // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      // The hint is a command to copy; a path too long to echo (a mistyped subcommand) becomes PATH.
+      let shown = path.count > UntrustedText.excerptLimit ? "PATH" : path
+      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
     }
     // Independent of the project, so the terminal thread gets ready while the project loads; it
     // takes the terminal (ncurses' modes and first output) only at `open`, once the project has

@@ -134,18 +134,21 @@ final class SessionRecorder: @unchecked Sendable {
     append(lines)
   }
 
-  /// The first row (the status bar left out: it holds passing notices) with a few words on it,
-  /// trimmed of spaces and box borders; nil when none can be written as `expect screen`.
+  /// The row with the most letters (the status bar left out: it holds passing notices), trimmed
+  /// of spaces and box borders: a title, a closed paywall's result, an alert's message; nil when
+  /// none can be written as `expect screen` (a double quote or `#` in it).
   static func distinctiveLine(_ frame: Frame) -> String? {
     let borders = Set("│║┃|╭╮╰╯┌┐└┘─ ")
+    var best: (text: String, letters: Int)?
     for row in frame.lines.dropLast() {
       var text = Substring(row)
       while let first = text.first, borders.contains(first) { text = text.dropFirst() }
       while let last = text.last, borders.contains(last) { text = text.dropLast() }
-      guard text.filter(\.isLetter).count >= 6, !text.contains("\""), !text.contains("#") else { continue }
-      return String(text)
+      let letters = text.filter(\.isLetter).count
+      guard letters >= 6, letters > (best?.letters ?? 0), !text.contains("\""), !text.contains("#") else { continue }
+      best = (String(text), letters)
     }
-    return nil
+    return best?.text
   }
 
   /// How a script names the key (`Key(name:)` reads it back): `#` would start a comment.
