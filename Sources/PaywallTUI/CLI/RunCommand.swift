@@ -97,9 +97,10 @@ struct RunCommand: CLICommand {
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
+    // Before any output, which fails once the terminal is gone (SIGHUP).
+    app.runtime.recorder?.finish(app.runtime.state)
     if let summary = ending.summary { try Console.out(summary) }
     if let recorder = app.runtime.recorder {
-      recorder.finish(app.runtime.state)
       if let failure = recorder.failure {
         Console.warn("warning: the recording \(recorder.path) stopped early: \(failure); it replays up to there")
       } else {
