@@ -276,3 +276,16 @@ struct SessionRecordingEndToEndTests {
     #expect(try String(contentsOfFile: pane.directory + "/notes.play", encoding: .utf8) == "notes\n")
   }
 }
+
+extension SessionRecordingTests {
+  @Test func theAskControllersAnswersReplayAsTheKeysThatGaveThem() async throws {
+    // enter buys; the ask dialog comes up; down moves to the next outcome, enter answers it.
+    let run = try await Self.record(["--fresh", "--status", "inactive", "--controller", "ask"],
+                                    keys: [.enter, .down, .enter], pause: 0.1)
+    #expect(run.script.contains("--controller ask"), "\(run.script)")
+    let replay = try await Self.replay(run.script)
+    guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
+    #expect(replay.state.status == run.status)
+    #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
+  }
+}
