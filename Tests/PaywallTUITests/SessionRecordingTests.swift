@@ -289,3 +289,56 @@ extension SessionRecordingTests {
     #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
   }
 }
+
+extension SessionRecordingTests {
+  /// A JSON-lines controller: the first purchase fails after 0.3 s, the next sets the status
+  /// active:pro and succeeds after 0.3 s.
+  static let commandController = """
+    import json, sys, time
+    purchases = 0
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get("method") == "purchase":
+            purchases += 1
+            time.sleep(0.3)
+            if purchases == 1:
+                print(json.dumps({"id": request["id"], "result": "failed", "error": "Card declined"}), flush=True)
+            else:
+                print(json.dumps({"method": "setSubscriptionStatus", "status": "active", "entitlements": ["pro"]}), flush=True)
+                print(json.dumps({"id": request["id"], "result": "purchased"}), flush=True)
+        elif "id" in request:
+            print(json.dumps({"id": request["id"], "result": "restored"}), flush=True)
+    """
+
+  @Test func aCommandControllersAnswersAndStatusReplayWithNoProcess() async throws {
+    let dir = try Self.scratch()
+    try Self.commandController.write(toFile: dir + "/controller.py", atomically: true, encoding: .utf8)
+    // enter: the purchase fails (an alert); enter closes the alert; enter buys.
+    let run = try await Self.record(["--fresh", "--status", "inactive", "--controller", "command",
+                                     "--controller-command", "python3 '\(dir)/controller.py'"],
+                                    keys: [.enter, .enter, .enter], pause: 0.6)
+    let lines = run.script.split(separator: "\n").map(String.init)
+    #expect(lines[0].contains("--controller scripted") && !lines[0].contains("controller.py"), "\(lines[0])")
+    let failed = try #require(lines.firstIndex { $0.hasPrefix("answer purchase failed ") && $0.hasSuffix("ms Card declined") }, "\(run.script)")
+    #expect(lines[failed + 1].hasPrefix("advance ") && lines[failed + 2] == "press enter", "the answer comes before the key that asked: \(run.script)")
+    let purchased = try #require(lines.firstIndex { $0.hasPrefix("answer purchase purchased ") }, "\(run.script)")
+    // The controller took 0.3 s (and a process's start): the answer waits that long on the clock.
+    let took = Int(lines[purchased].split(separator: " ")[3].dropLast(2)) ?? 0
+    #expect(took >= 300, "\(lines[purchased])")
+    #expect(lines.contains("status active:pro"), "\(run.script)")
+    #expect(run.status == .active([Entitlement("pro")]))
+
+    let replay = try await Self.replay(run.script)
+    guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
+    #expect(replay.state.status == run.status)
+    #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
+  }
+
+  @Test func answerStepsParseAndRefuseWhatTheyCannotBe() throws {
+    let script = try PlayScript.parse("answer purchase failed 1200ms Card declined\nanswer restore restored 0ms\n", file: "a.play")
+    #expect(script.steps.map(\.command) == [.answer(RecordedAnswer(request: .purchase, result: "failed", message: "Card declined", seconds: 1.2)),
+                                            .answer(RecordedAnswer(request: .restore, result: "restored", seconds: 0))])
+    #expect(throws: ValidationFailure.self) { try PlayScript.parse("answer restore pending 0ms\n", file: "a.play") }
+    #expect(throws: ValidationFailure.self) { try PlayScript.parse("answer purchase purchased\n", file: "a.play") }
+  }
+}

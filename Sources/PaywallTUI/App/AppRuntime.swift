@@ -216,6 +216,7 @@ final class AppRuntime: @unchecked Sendable {
   func dispatch(_ message: AppMessage) {
     recorder?.willDispatch(message)
     let effects = AppModel.update(&state, message, now: world.clock.now)
+    recorder?.didDispatch(message, effects: effects)
     for effect in effects { run(effect) }
   }
 
@@ -313,6 +314,12 @@ final class AppRuntime: @unchecked Sendable {
     case .setLatency(let seconds):
       controller.setLatency(seconds: seconds)
       return WorldReport(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off")
+    case .answerNext(let answer):
+      switch answer.request {
+      case .purchase: controller.answerNextPurchase(answer.purchaseResult, after: answer.seconds)
+      case .restore: controller.answerNextRestore(answer.restorationResult, after: answer.seconds)
+      }
+      return WorldReport("the next \(answer.request.rawValue) answers \(answer.result)")
     case .dropNextResponse:
       controller.dropNextResponse()
       return WorldReport("the next response is dropped: the app gives up after \(TimeRate.spell(controller.responseTimeout))")

@@ -41,9 +41,6 @@ struct RunCommand: CLICommand {
     // A file --record may not write is a usage error, told before anything else.
     if let record {
       if let refusal = SessionRecorder.refusal(record) { throw CLIFailure.usage(refusal) }
-      if session.controller == .command {
-        throw CLIFailure.usage("--record cannot replay a command controller's answers; record with --controller simulated, scripted or ask")
-      }
     }
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -131,6 +128,7 @@ struct RunCommand: CLICommand {
     let recorder = try SessionRecorder.start(path: file, arguments: { now in arguments + ["--clock", millisecondISO(now)] },
                                              clock: clock, notes: notes)
     recorder.onFailure = { [runtime = app.runtime] message in runtime.send(.notice(message)) }
+    recorder.answersFromController = session.controller == .command
     return recorder
   }
 
@@ -155,6 +153,8 @@ struct RunCommand: CLICommand {
       }
       guard !notReplayed.contains(name) else { continue }
       if name == "catalog", let file = value { value = absolute(file) }
+      // A command controller's answers are steps of the recording: the replay needs no process.
+      if name == "controller", value == ControllerKind.command.rawValue { value = ControllerKind.scripted.rawValue }
       out += ["--" + name] + (value.map { [$0] } ?? [])
     }
     return out

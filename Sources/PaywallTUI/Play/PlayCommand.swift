@@ -320,6 +320,8 @@ struct Player: Sendable {
       case .resize(let size):
         runtime.send(.resized(size))
         await runtime.settle()
+      case .answer(let answer):
+        _ = await change(.answerNext(answer))
       case .expectSubscription(let productID, let expectation):
         guard let store = app.store else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")

@@ -63,6 +63,8 @@ enum ScriptLanguage {
         #"the next answer never reaches the app: it gives up after 10 s (the store may have charged)"#),
     Row(#"`resize WIDTHxHEIGHT`"#,
         #"the terminal is resized: `expect screen` and `--screen` draw at that size from now on (`run --record` writes one at the start and at each resize)"#),
+    Row(#"`answer purchase\|restore RESULT DURATION [MESSAGE…]`"#,
+        #"the next purchase (`purchased`, `cancelled`, `pending`, `restored`, `failed`) or restore (`restored`, `failed`) returns RESULT after DURATION on the clock without reaching the controller, a failure with MESSAGE; answers queue (`run --record` of `--controller command` writes them)"#),
     Row(#"`expect event NAME [key=value…]`"#,
         #"NAME (with those parameters) was emitted after the previous matched `expect event`"#),
     Row(#"`expect no event NAME [key=value…]`"#,

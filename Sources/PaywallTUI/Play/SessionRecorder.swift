@@ -106,18 +106,64 @@ final class SessionRecorder: @unchecked Sendable {
     word.contains(" ") || word.isEmpty ? "\"\(word)\"" : word
   }
 
+  /// A command controller's answers and status changes become `answer` and `status` steps, so
+  /// the replay needs no process (it runs `--controller scripted`, every answer given ahead).
+  var answersFromController = false
+  /// The lines of the message being handled, written once it is known whether it started a request.
+  private var current: [String] = []
+  /// Steps after a key that started a command controller's request, held until its answer
+  /// comes: the `answer` step must come before that key. With the flow when the request started.
+  private var held: (lines: [String], started: Int64, request: RecordedAnswer.Request)?
+
   /// Before `message` is handled: a key or a resize becomes a step, after the time since the
-  /// last step (the clock's own flow).
+  /// last step (the clock's own flow); a command controller's answer or status too.
   func willDispatch(_ message: AppMessage) {
+    current = []
     switch message {
     case .key(let key):
-      append(elapsed() + ["press \(Self.scriptName(key))"])
+      current = elapsed() + ["press \(Self.scriptName(key))"]
     case .resized(let new) where new != size:
       size = new
-      append(elapsed() + ["resize \(new.width)x\(new.height)"])
+      current = elapsed() + ["resize \(new.width)x\(new.height)"]
+    case .statusChanged(let status) where answersFromController:
+      current = elapsed() + ["status \(status)"]
+    case .purchaseFinished(let result) where answersFromController:
+      answered(RecordedAnswer(purchase: result, seconds: 0))
+    case .restoreFinished(let result, _) where answersFromController:
+      answered(RecordedAnswer(restore: result, seconds: 0))
     default:
       break
     }
+  }
+
+  /// After `message` was handled (`effects` are what it asked for): its lines are written, or
+  /// held while a command controller's request is out.
+  func didDispatch(_ message: AppMessage, effects: [AppEffect]) {
+    defer { current = [] }
+    guard !current.isEmpty else { return }
+    if held != nil {
+      held?.lines += current
+      return
+    }
+    if answersFromController, let request = effects.lazy.compactMap(RecordedAnswer.Request.init).first {
+      held = (current, lastFlow, request)
+      return
+    }
+    append(current)
+  }
+
+  /// The answer to the request out: `answer …` with the time it took, then the steps held.
+  private func answered(_ answer: RecordedAnswer) {
+    var answer = answer
+    let lines = elapsed()
+    guard let request = held, request.request == answer.request else {
+      // An answer to no key of ours (a request started before the recording): the time only.
+      current = lines
+      return
+    }
+    held = nil
+    answer.seconds = Double(lastFlow - request.started) / 1000
+    append([answer.line] + request.lines + lines)
   }
 
   private func elapsed() -> [String] {
@@ -129,6 +175,11 @@ final class SessionRecorder: @unchecked Sendable {
   /// The end of a session that ended normally: what the tester saw, pinned, so the replay says
   /// whether it still happens (`expect status`, and a distinctive line of the screen).
   func finish(_ state: AppState) {
+    // A request still out: its key is written without an answer (the replay's controller answers).
+    if let request = held {
+      held = nil
+      append(request.lines)
+    }
     var lines = ["# the session ended here; what it showed:", "expect status \(state.status)"]
     if let line = Self.distinctiveLine(AppView.render(state, size: state.size)) { lines.append("expect screen \"\(line)\"") }
     append(lines)
@@ -176,5 +227,72 @@ final class SessionRecorder: @unchecked Sendable {
     close(descriptor)
     descriptor = -1
     onFailure("recording stopped: \(path): \(why)")
+  }
+}
+
+/// A purchase controller's answer as a script writes it: `answer purchase failed 1200ms Card
+/// declined` (`answer purchase|restore RESULT DURATION [MESSAGE…]`).
+struct RecordedAnswer: Sendable, Hashable {
+  enum Request: String, Sendable, Hashable {
+    case purchase, restore
+
+    /// The request an effect starts, if it starts one.
+    init?(_ effect: AppEffect) {
+      switch effect {
+      case .purchase: self = .purchase
+      case .restore: self = .restore
+      default: return nil
+      }
+    }
+  }
+
+  static let purchaseResults = ["purchased", "cancelled", "pending", "restored", "failed"]
+  static let restoreResults = ["restored", "failed"]
+
+  var request: Request
+  /// A `PurchaseResult` or `RestorationResult` name.
+  var result: String
+  /// A failure's message (empty: none).
+  var message = ""
+  /// How long the controller took, on the clock.
+  var seconds: Double
+
+  init(request: Request, result: String, message: String = "", seconds: Double) {
+    self.request = request
+    self.result = result
+    self.message = message
+    self.seconds = seconds
+  }
+
+  init(purchase result: PurchaseResult, seconds: Double) {
+    var message = ""
+    if case .failed(let error) = result { message = error.displayMessage }
+    self.init(request: .purchase, result: result.name, message: message, seconds: seconds)
+  }
+
+  init(restore result: RestorationResult, seconds: Double) {
+    var message = ""
+    if case .failed(let error?) = result { message = error.displayMessage }
+    self.init(request: .restore, result: result.name, message: message, seconds: seconds)
+  }
+
+  /// The script line; a message has its line breaks made spaces (one command a line).
+  var line: String {
+    let text = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+    return "answer \(request.rawValue) \(result) \(Int((seconds * 1000).rounded()))ms" + (text.isEmpty ? "" : " " + text)
+  }
+
+  var purchaseResult: PurchaseResult {
+    switch result {
+    case "purchased": .purchased
+    case "cancelled": .cancelled
+    case "pending": .pending
+    case "restored": .restored
+    default: .failed(PurchaseError(message.isEmpty ? "The purchase failed" : message))
+    }
+  }
+
+  var restorationResult: RestorationResult {
+    result == "restored" ? .restored : .failed(message.isEmpty ? nil : PurchaseError(message))
   }
 }
