@@ -341,4 +341,23 @@ extension SessionRecordingTests {
     #expect(throws: ValidationFailure.self) { try PlayScript.parse("answer restore pending 0ms\n", file: "a.play") }
     #expect(throws: ValidationFailure.self) { try PlayScript.parse("answer purchase purchased\n", file: "a.play") }
   }
+
+  /// Found by measuring a recording: when the terminal went away (the tmux server killed, so
+  /// SIGHUP and every write failing), the summary's write threw first and the ending was lost.
+  @Test func aTerminalThatGoesAwayStillGetsTheEndingWritten() throws {
+    let pane = try TmuxPane(#""$BIN" run paywalls --fresh --status inactive --state-dir "$DIR/state" --record "$DIR/session.play""#)
+    pane.wait(forText: "● Annual", within: 60)
+    try pane.send("2")
+    pane.wait(forText: "● Monthly")
+    kill(pane.serverPID, SIGKILL)  // the terminal is gone: SIGHUP, and every write fails
+    let deadline = Date().addingTimeInterval(30)
+    var script = ""
+    while Date() < deadline {
+      script = (try? String(contentsOfFile: pane.directory + "/session.play", encoding: .utf8)) ?? ""
+      if script.contains("expect status") { break }
+      usleep(20_000)
+    }
+    #expect(script.contains("press 2\n# the session ended here") && script.contains("expect status inactive"), "\(script)")
+  }
 }
+
