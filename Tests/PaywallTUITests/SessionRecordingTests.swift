@@ -33,7 +33,9 @@ struct SessionRecordingTests {
   /// Runs `run paywalls ARGUMENTS --record FILE` in-process: `keys` are typed with `pause`
   /// between them (each waits for the frame it draws), then `q` closes the paywall and `q` on
   /// the home screen quits.
-  static func record(_ arguments: [String], keys: [Key], pause: Double, size: Size = Size(width: 80, height: 24)) async throws -> Session {
+  /// `shows`, key by key: the text the screen must show before the next key (nil: any new frame).
+  static func record(_ arguments: [String], keys: [Key], shows: [String?] = [], pause: Double,
+                     size: Size = Size(width: 80, height: 24)) async throws -> Session {
     let dir = try scratch()
     let file = dir + "/session.play"
     let parsed = try Arguments([Fixtures.demoDirectory] + arguments + ["--record", file], spec: RunCommand.spec)
@@ -51,11 +53,17 @@ struct SessionRecordingTests {
       ended.value.withLock { $0 = (true, ending) }
     }
     #expect(await terminal.waitForFrames(1, within: 120))
-    for key in keys {
+    for (index, key) in keys.enumerated() {
       try await Task.sleep(nanoseconds: UInt64(pause * 1e9))
       let before = terminal.frames.count
       terminal.send(.key(key))
       _ = await terminal.waitForFrames(before + 1, within: 120)
+      if index < shows.count, let text = shows[index] {
+        let deadline = ContinuousClock.now + patience
+        while terminal.frames.last?.text.contains(text) != true, ContinuousClock.now < deadline {
+          try await Task.sleep(nanoseconds: 2_000_000)
+        }
+      }
     }
     // `q` until it ends: over a paywall it closes it, on the home screen it quits.
     for _ in 0..<3 where !ended.value.withLock({ $0.done }) {
@@ -109,9 +117,12 @@ struct SessionRecordingTests {
   /// Select monthly, buy it, open the debug panel, a day passes (`a`), refund it (`f`), close
   /// the panel; then `q` closes the paywall.
   static let purchaseAdvanceRefund: [Key] = [.character("2"), .enter, .character("d"), .character("a"), .character("f"), .character("d")]
+  /// What each of those keys shows once it has been handled (a busy machine must not type ahead).
+  static let purchaseAdvanceRefundShows: [String?] = ["● Monthly", "closed: purchased", "+1 day", "clock advanced", "refunded", nil]
 
   @Test func aRecordedSessionReplaysToTheSameFrameStatusAndLedger() async throws {
-    let run = try await Self.record(["--fresh", "--status", "inactive"], keys: Self.purchaseAdvanceRefund, pause: 0.25)
+    let run = try await Self.record(["--fresh", "--status", "inactive"], keys: Self.purchaseAdvanceRefund,
+                                    shows: Self.purchaseAdvanceRefundShows, pause: 0.25)
     let lines = run.script.split(separator: "\n").map(String.init)
     #expect(lines[0].hasPrefix("# args: \(Fixtures.demoDirectory) --user-id anonymous --status inactive --clock "), "\(lines[0])")
     #expect(lines[1].hasPrefix(SessionRecorder.marker))
@@ -135,7 +146,8 @@ struct SessionRecordingTests {
   @Test func atAnAcceleratedTimeRateThePausesAreTheStoresTime() async throws {
     // day=10s: 0.25 s of wall time is 36 minutes of the store's; the refund's notice, 6 s of
     // wall time in the session, lasts 14.4 store hours in the replay, so both end showing it.
-    let run = try await Self.record(["--fresh", "--status", "inactive", "--time-rate", "day=10s"], keys: Self.purchaseAdvanceRefund, pause: 0.25)
+    let run = try await Self.record(["--fresh", "--status", "inactive", "--time-rate", "day=10s"], keys: Self.purchaseAdvanceRefund,
+                                    shows: Self.purchaseAdvanceRefundShows, pause: 0.25)
     let advances = run.script.split(separator: "\n").compactMap { $0.hasPrefix("advance ") ? Int($0.dropFirst(8).dropLast(2)) : nil }
     #expect(advances.filter { $0 >= 1_800_000 }.count >= 6, "\(advances)")
     let replay = try await Self.replay(run.script)
@@ -316,7 +328,7 @@ extension SessionRecordingTests {
     // enter: the purchase fails (an alert); enter closes the alert; enter buys.
     let run = try await Self.record(["--fresh", "--status", "inactive", "--controller", "command",
                                      "--controller-command", "python3 '\(dir)/controller.py'"],
-                                    keys: [.enter, .enter, .enter], pause: 0.6)
+                                    keys: [.enter, .enter, .enter], shows: ["Card declined", nil, "closed: purchased"], pause: 0.6)
     let lines = run.script.split(separator: "\n").map(String.init)
     #expect(lines[0].contains("--controller scripted") && !lines[0].contains("controller.py"), "\(lines[0])")
     let failed = try #require(lines.firstIndex { $0.hasPrefix("answer purchase failed ") && $0.hasSuffix("ms Card declined") }, "\(run.script)")
