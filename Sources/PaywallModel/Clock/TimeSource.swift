@@ -24,6 +24,14 @@ extension TimeSource {
 public protocol AdjustableTimeSource: TimeSource {
   /// Moves the clock `seconds` ahead and wakes the sleepers whose time has come.
   func advance(by seconds: Double)
+  /// Seconds `advance` has moved it so far (0 for a clock that keeps no count): a recording
+  /// (`run --record`) takes it away to tell the clock's own flow from the jumps QA made.
+  var advancedSeconds: Double { get }
+}
+
+extension AdjustableTimeSource {
+  /// No count kept: 0.
+  public var advancedSeconds: Double { 0 }
 }
 
 /// The wall clock plus whatever QA has advanced it by: interactive sessions run in real time, and
@@ -36,6 +44,9 @@ public final class LiveTimeSource: AdjustableTimeSource {
 
   /// The wall clock's time plus every advance so far.
   public var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+  /// Every advance so far, in seconds.
+  public var advancedSeconds: Double { offset.withLock { $0 } }
 
   /// Moves the clock `seconds` ahead (negative counts as 0); sleepers jumped past wake within 250 ms.
   public func advance(by seconds: Double) {
@@ -75,6 +86,9 @@ public final class AcceleratedTimeSource: AdjustableTimeSource {
   public var now: Date {
     start.addingTimeInterval(Date().timeIntervalSince(wallStart) * rate + offset.withLock { $0 })
   }
+
+  /// Every advance so far, in seconds of this clock.
+  public var advancedSeconds: Double { offset.withLock { $0 } }
 
   /// Moves the clock `seconds` ahead (negative counts as 0); sleepers jumped past wake within 250 ms of wall time.
   public func advance(by seconds: Double) {

@@ -40,6 +40,8 @@ public final class FaultInjectingController: PurchaseController {
   /// How long the app waits for a dropped response before giving up.
   public let responseTimeout: Double
   private let faults = Mutex(Faults())
+  /// Answers given in advance (a recording's `answer`), oldest first, each with its delay.
+  private let answers = Mutex<(purchases: [(PurchaseResult, Double)], restores: [(RestorationResult, Double)])>(([], []))
 
   /// Wraps `inner`; latency and dropped responses are timed on `clock`.
   public init(_ inner: any PurchaseController, clock: any TimeSource = SystemTimeSource(), responseTimeout: Double = 10) {
@@ -80,8 +82,25 @@ public final class FaultInjectingController: PurchaseController {
     faults.withLock { $0.dropNextResponse = true }
   }
 
+  /// The next purchase returns `result` after `seconds` on the clock without reaching the
+  /// wrapped controller: a recorded controller's answer replayed (`answer purchase` in a script
+  /// that `run --record` wrote). Answers given so queue, oldest first.
+  public func answerNextPurchase(_ result: PurchaseResult, after seconds: Double) {
+    answers.withLock { $0.purchases.append((result, seconds)) }
+  }
+
+  /// The next restore returns `result` after `seconds` on the clock without reaching the wrapped
+  /// controller (`answer restore`); answers queue, oldest first.
+  public func answerNextRestore(_ result: RestorationResult, after seconds: Double) {
+    answers.withLock { $0.restores.append((result, seconds)) }
+  }
+
   /// Applies the armed faults, else passes the purchase to the wrapped controller.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
+    if let (result, delay) = answers.withLock({ $0.purchases.isEmpty ? nil : $0.purchases.removeFirst() }) {
+      guard await wait(delay) else { return .failed(PurchaseError("The purchase was interrupted")) }
+      return result
+    }
     let (failure, cancels, storeError, latency, drop) = faults.withLock { faults in
       defer {
         faults.nextPurchaseFailure = nil
@@ -103,6 +122,10 @@ public final class FaultInjectingController: PurchaseController {
 
   /// Applies the armed faults, else passes the restore to the wrapped controller.
   public func restorePurchases() async -> RestorationResult {
+    if let (result, delay) = answers.withLock({ $0.restores.isEmpty ? nil : $0.restores.removeFirst() }) {
+      guard await wait(delay) else { return .failed(PurchaseError("The restore was interrupted")) }
+      return result
+    }
     let (failure, latency, drop) = faults.withLock { faults in
       defer {
         faults.nextRestoreFailure = nil

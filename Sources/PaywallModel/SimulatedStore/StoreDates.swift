@@ -23,4 +23,42 @@ package enum StoreDates {
     if fraction > 0 { text += "." + String(String(fraction + 1000).dropFirst()) }
     return text + "Z"
   }
+
+  /// Reads `2026-03-01`, `2026-03-01T12:00:00Z` or `2026-03-01T12:00:00.250Z` (UTC; what
+  /// `iso8601` writes); nil for anything else or a date outside the years 1970 to 9999.
+  package static func parse(iso8601 text: String) -> Date? {
+    let characters = Array(text.utf8)
+    func number(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= characters.count else { return nil }
+      var value = 0
+      for byte in characters[from..<(from + count)] {
+        guard byte >= 48 && byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    func byte(_ at: Int, _ expected: Character) -> Bool { at < characters.count && characters[at] == expected.asciiValue }
+    guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"), let day = number(8, 2),
+          (1970...9999).contains(year), (1...12).contains(month), (1...CivilDate.days(inMonth: month, year: year)).contains(day) else { return nil }
+    let days = CivilDate.days(year: year, month: month, day: day)
+    if characters.count == 10 { return Date(timeIntervalSince1970: Double(days) * 86_400) }
+    guard byte(10, "T"), let hour = number(11, 2), byte(13, ":"), let minute = number(14, 2), byte(16, ":"),
+          let second = number(17, 2), hour < 24, minute < 60, second < 60 else { return nil }
+    // Whole milliseconds, divided once: the same Double the store's millisecond rounding gives.
+    var milliseconds = ((days * 86_400) + hour * 3600 + minute * 60 + second) * 1000
+    var end = 19
+    if byte(19, ".") {
+      // One to three digits: the store keeps milliseconds.
+      var digits = 0
+      while digits < 3, let digit = number(20 + digits, 1) {
+        milliseconds += digit * [100, 10, 1][digits]
+        digits += 1
+      }
+      guard digits > 0 else { return nil }
+      end = 20 + digits
+    }
+    guard end + 1 == characters.count, byte(end, "Z") else { return nil }
+    let seconds = Double(milliseconds) / 1000
+    return Date(timeIntervalSince1970: seconds)
+  }
 }

@@ -20,6 +20,9 @@ struct AppWorld: Sendable {
   var ask: AskPurchaseController?
   /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
   var timeRate = "realtime"
+  /// Store seconds per wall second (the time rate's): on `play`'s clock, which stands for the
+  /// store's, a wall-clock timer of `run` (a notice's) lasts this many times longer.
+  var wallRate = 1.0
 
   /// The clock the store's dates are checked in (an advance may not pass the ledger's last date):
   /// the store's when there is one.
@@ -48,6 +51,11 @@ final class AppRuntime: @unchecked Sendable {
   private var statusSubscription: SubscriptionStatusStore.Subscription?
   /// Advances on `play`'s clock, in order, carried out step by step when the app is next idle.
   private var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
+  /// When the notice on show goes, on `play`'s clock (as `run`'s wall-clock timer lets it go), so
+  /// a replayed recording ends on the screen the session did.
+  private var noticeDeadline: (id: Int, at: Date)?
+  /// `run --record`: sees every message before it is handled (set before the loop starts).
+  var recorder: SessionRecorder?
 
   /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
   /// have set another while the app was built; that one then arrives as a change.
@@ -111,6 +119,8 @@ final class AppRuntime: @unchecked Sendable {
       guard !pendingAdvances.isEmpty, let clock = world.simulatedClock else { return }
       let advance = pendingAdvances.removeFirst()
       await stepClock(to: clock.now.addingTimeInterval(advance.seconds))
+      // The debug panel shows the store's clock: as `run`'s ticks would, after the move.
+      storeChanged()
       send(.worldChanged(WorldReport(advance.report), announce: advance.announce))
     }
   }
@@ -135,8 +145,13 @@ final class AppRuntime: @unchecked Sendable {
         var target = end
         if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
         if let change = world.store?.nextStatusChange(through: target) { target = min(change, target) }
+        if let notice = noticeDeadline?.at, notice > clock.now { target = min(notice, target) }
         clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
         world.store?.refreshStatus()
+        if let notice = noticeDeadline, notice.at <= clock.now {
+          noticeDeadline = nil
+          send(.noticeExpired(id: notice.id))
+        }
         await settleMessages()
         if target >= end { return }
       }
@@ -199,7 +214,9 @@ final class AppRuntime: @unchecked Sendable {
 
   /// Runs one message through `update` and carries out its effects.
   func dispatch(_ message: AppMessage) {
+    recorder?.willDispatch(message)
     let effects = AppModel.update(&state, message, now: world.clock.now)
+    recorder?.didDispatch(message, effects: effects)
     for effect in effects { run(effect) }
   }
 
@@ -247,7 +264,10 @@ final class AppRuntime: @unchecked Sendable {
         return .tick(store: withStore ? runtime.storePanel() : nil)
       }
     case .expireNotice(let id, let seconds):
-      guard animates else { return }
+      guard animates else {
+        if let clock = world.simulatedClock { noticeDeadline = (id, clock.now.addingTimeInterval(seconds * world.wallRate)) }
+        return
+      }
       start { _ in
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         return .noticeExpired(id: id)
@@ -294,6 +314,12 @@ final class AppRuntime: @unchecked Sendable {
     case .setLatency(let seconds):
       controller.setLatency(seconds: seconds)
       return WorldReport(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off")
+    case .answerNext(let answer):
+      switch answer.request {
+      case .purchase: controller.answerNextPurchase(answer.purchaseResult, after: answer.seconds)
+      case .restore: controller.answerNextRestore(answer.restorationResult, after: answer.seconds)
+      }
+      return WorldReport("the next \(answer.request.rawValue) answers \(answer.result)")
     case .dropNextResponse:
       controller.dropNextResponse()
       return WorldReport("the next response is dropped: the app gives up after \(TimeRate.spell(controller.responseTimeout))")

@@ -118,6 +118,7 @@ struct AppSession {
     var store: SimulatedStore?
     var ask: AskPurchaseController?
     var timeRate = "realtime"
+    var wallRate = 1.0
     var adjustable: [any AdjustableTimeSource] = [clock]
     var commandController: CommandPurchaseController?
     let controller: any PurchaseController
@@ -136,6 +137,7 @@ struct AppSession {
         storeClock = accelerated
       }
       timeRate = rate.description
+      wallRate = rate.clockRate
       // A starting state is a new history: the old ledger is replaced on the first write.
       let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock,
                                      directory: directory,
@@ -203,7 +205,7 @@ struct AppSession {
     // Only `call purchase` / `call restore` tell them apart (`SDKCalls`).
     state.presentation.hasPurchaseController = store == nil
     let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
-                         simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate)
+                         simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate, wallRate: wallRate)
     let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,
                              statusCache: canWrite ? cache : nil,
                              assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)

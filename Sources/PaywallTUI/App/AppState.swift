@@ -163,6 +163,8 @@ enum DebugAction: Sendable, Hashable {
   /// Every request waits this long (0: no latency).
   case setLatency(seconds: Double)
   case dropNextResponse
+  /// What the next purchase or restore returns, and after how long (a recording's `answer`).
+  case answerNext(RecordedAnswer)
 }
 
 /// Work `update` asks the runtime to do; results come back as messages.

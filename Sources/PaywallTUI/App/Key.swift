@@ -26,6 +26,13 @@ enum Key: Sendable, Hashable, CustomStringConvertible {
     case "pgdn", "pagedown": self = .pageDown
     case "home": self = .home
     case "end": self = .end
+    // `#` would start a comment in a script: a recording writes it so.
+    case "hash": self = .character("#")
+    case _ where name.hasPrefix("click(") && name.hasSuffix(")"):
+      // `click(X,Y)`, as `description` writes a click (a recording's `press`).
+      let numbers = name.dropFirst(6).dropLast().split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+      guard numbers.count == 2, let x = numbers[0], let y = numbers[1], x >= 0, y >= 0 else { return nil }
+      self = .click(x: x, y: y)
     default:
       guard name.count == 1, let c = name.first, !c.isWhitespace, c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
         return nil

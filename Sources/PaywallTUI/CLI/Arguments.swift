@@ -130,9 +130,12 @@ struct Arguments {
   private var flags: Set<String> = []
   /// `-h` / `--help` was given: the caller prints `spec.help`.
   private(set) var wantsHelp = false
+  /// The words as given (`play RECORDING` parses them again after the recording's own).
+  let raw: [String]
 
   init(_ arguments: [String], spec: CommandSpec) throws(CLIFailure) {
     self.spec = spec
+    raw = arguments
     var index = 0
     var optionsEnded = false
     while index < arguments.count {

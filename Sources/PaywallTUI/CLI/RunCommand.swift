@@ -9,6 +9,7 @@ struct RunCommand: CLICommand {
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
     options: ProjectOptions.options + SessionOptions.options + [
       .flag("watch", "Reload the project whenever one of its files is saved, keeping the session (status, store, selection, the open paywall); a save that does not load shows its errors over the last good screen."),
+      .option("record", "file", "Record the session as a play script that 'paywall-tui play FILE' replays (keys, resizes, the store's time between them); an existing file is replaced only if it is such a recording."),
     ],
     examples: [
       "paywall-tui                                                  # the bundled demo",
@@ -16,6 +17,7 @@ struct RunCommand: CLICommand {
       "paywall-tui paywalls --home                                  # start on the home screen's placements",
       "paywall-tui paywalls --start pro=gracePeriod --time-rate day=10s   # a subscriber whose card just failed",
       "paywall-tui run paywalls --watch                             # edit a paywall in another window: the screen follows",
+      "paywall-tui paywalls --fresh --record bug.play               # then: paywall-tui play bug.play --screen",
     ]
   )
 
@@ -23,8 +25,13 @@ struct RunCommand: CLICommand {
   var project: ProjectOptions
   var session: SessionOptions
   var watch: Bool
+  var record: String?
+  /// The command line as given, for a recording's `# args:` line.
+  var raw: [String]
 
   init(_ arguments: Arguments) throws(CLIFailure) {
+    record = arguments.value("record")
+    raw = arguments.raw
     path = arguments.positionals.first
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
@@ -34,6 +41,10 @@ struct RunCommand: CLICommand {
   func run() throws {
     guard let path = path ?? DemoProject.locate() else {
       throw CLIFailure.usage("no project given, and the bundled demo (paywalls/ of the source tree) is not here; pass a project path, or make one: paywall-tui init my-paywalls")
+    }
+    // A file --record may not write is a usage error, told before anything else.
+    if let record {
+      if let refusal = SessionRecorder.refusal(record) { throw CLIFailure.usage(refusal) }
     }
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
@@ -67,6 +78,7 @@ struct RunCommand: CLICommand {
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides,
                                 clock: LiveTimeSource(), inbox: inbox, animates: true) { event in eventFile?.writeOrRecord(event) }
       watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result) : nil
+      if let record { app.runtime.recorder = try Self.startRecording(record, app: app, path: path, raw: raw, options: session) }
     } catch {
       // Ends the terminal thread before it touched the terminal.
       terminal.stop()
@@ -100,7 +112,16 @@ struct RunCommand: CLICommand {
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()
+    // Before any output, which fails once the terminal is gone (SIGHUP).
+    app.runtime.recorder?.finish(app.runtime.state)
     if let summary = ending.summary { try Console.out(summary) }
+    if let recorder = app.runtime.recorder {
+      if let failure = recorder.failure {
+        Console.warn("warning: the recording \(recorder.path) stopped early: \(failure); it replays up to there")
+      } else {
+        try Console.out("recorded: \(recorder.path); replay: paywall-tui play \(ShellWord.quoted(recorder.path)) --screen")
+      }
+    }
     if ending.exitCode != 0 { throw CLIFailure(message: "", code: ending.exitCode) }
   }
 
@@ -111,5 +132,74 @@ struct RunCommand: CLICommand {
     } catch {
       throw CLIFailure(message: "error: --watch: \(error.description)", code: 1)
     }
+  }
+
+  /// Options a recording leaves out: where this session kept its state and events, and the ones
+  /// it writes itself from what the session started with.
+  static let notReplayed: Set<String> = ["record", "state-dir", "fresh", "events", "status", "user-id",
+                                         "controller-command", "controller-timeout"]
+
+  /// Starts `--record`: the `# args:` line is this command line's options for `play` (paths made
+  /// absolute) with the session's start (its store's clock to the millisecond, the user, the status).
+  static func startRecording(_ file: String, app: AppSession, path: String, raw: [String],
+                             options session: SessionOptions) throws(CLIFailure) -> SessionRecorder {
+    let world = app.runtime.world
+    let clock = world.adjustableClocks.last ?? LiveTimeSource()
+    let state = app.runtime.state
+    var arguments = [absolute(path)] + replayed(raw) + ["--user-id", state.presentation.assignments.userID]
+    if state.status != .unknown { arguments += ["--status", state.status.description] }
+    var notes: [String] = []
+    if let store = app.store, session.start.isEmpty, !store.entries.isEmpty {
+      notes.append("this session began on a saved ledger of \(store.entries.count) transactions; the replay starts from an empty one (record with --fresh for one that matches)")
+    }
+    let recorder = try SessionRecorder.start(path: file, arguments: { now in arguments + ["--clock", millisecondISO(now)] },
+                                             clock: clock, notes: notes)
+    recorder.onFailure = { [runtime = app.runtime] message in runtime.send(.notice(message)) }
+    recorder.answersFromController = session.controller == .command
+    return recorder
+  }
+
+  /// The options of `raw` that `play` takes, `--catalog`'s file made absolute; the positional
+  /// path and `notReplayed` left out.
+  static func replayed(_ raw: [String]) -> [String] {
+    var out: [String] = []
+    var index = 0
+    while index < raw.count {
+      let word = raw[index]
+      index += 1
+      if word == "--" { break }
+      guard word.hasPrefix("--") else { continue }
+      let body = word.dropFirst(2)
+      let (name, inline) = body.firstIndex(of: "=").map { (String(body[..<$0]), Optional(String(body[body.index(after: $0)...]))) }
+        ?? (String(body), nil)
+      guard let option = spec.options.first(where: { $0.name == name }) else { continue }
+      var value: String?
+      if option.value != nil {
+        value = inline ?? (index < raw.count ? raw[index] : nil)
+        if inline == nil { index += 1 }
+      }
+      guard !notReplayed.contains(name) else { continue }
+      if name == "catalog", let file = value { value = absolute(file) }
+      // A command controller's answers are steps of the recording: the replay needs no process.
+      if name == "controller", value == ControllerKind.command.rawValue { value = ControllerKind.scripted.rawValue }
+      out += ["--" + name] + (value.map { [$0] } ?? [])
+    }
+    return out
+  }
+
+  /// `path` from the current directory, absolute; one already absolute as it is.
+  static func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let here = FileManager.default.currentDirectoryPath
+    if path == "." { return here }
+    return (here.hasSuffix("/") ? here : here + "/") + (path == "." ? "" : path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+  }
+
+  /// `2026-11-23T01:15:57.123Z`: `date` to the millisecond, as `play --clock` reads it.
+  static func millisecondISO(_ date: Date) -> String {
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    let text = StoreDates.format(Date(timeIntervalSince1970: Double(seconds))).replacing(" ", with: "T")
+    return text + "." + String(String(fraction + 1000).dropFirst()) + "Z"
   }
 }

@@ -22,7 +22,7 @@ struct PlayCommand: CLICommand {
       or 'user') starts on the home screen instead, as --home does. A failed 'expect' \
       stops the run with exit code 1 and says which line failed and what was there instead.
       """,
-    positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .one)],
+    positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file; or a recording of 'run --record' (its '# args:' line gives the project and options, the rest of it is the script).", count: .one)],
     options: [
       .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
       .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
@@ -33,6 +33,7 @@ struct PlayCommand: CLICommand {
       .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
       .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
       .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
+      .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
@@ -40,6 +41,7 @@ struct PlayCommand: CLICommand {
       "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
       "paywall-tui play paywalls --controller simulated --script scenarios/purchase-trial.play --record demo.cast --pace 800ms",
       "paywall-tui play paywalls --keys \"down down enter\" --screenshot-every shots --storefront DEU",
+      "paywall-tui play session.play --screen                       # replay a 'run --record session.play'",
     ]
   )
 
@@ -53,10 +55,15 @@ struct PlayCommand: CLICommand {
   var screenshotEvery: String?
   var locale: String?
   var storefront: String?
+  var clock: String?
   var project: ProjectOptions
   var session: SessionOptions
 
   init(_ arguments: Arguments) throws(CLIFailure) {
+    // A recording (`run --record`): its `# args:` line, then the command line's own options, and
+    // the file itself as the script.
+    let arguments = try Self.recording(arguments) ?? arguments
+    clock = arguments.value("clock")
     path = arguments.positionals[0]
     keys = arguments.value("keys")
     script = arguments.value("script")
@@ -82,7 +89,14 @@ struct PlayCommand: CLICommand {
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
-    let clock = SimulatedTimeSource()
+    var start = SimulatedTimeSource.defaultStart
+    if let text = self.clock {
+      guard let date = StoreDates.parse(iso8601: text) else {
+        throw CLIFailure.usage("--clock \(quoting: text) must be a UTC date such as 2026-03-01 or a time such as 2026-03-01T12:00:00.250Z")
+      }
+      start = date
+    }
+    let clock = SimulatedTimeSource(start: start)
     var session = self.session
     // A script that begins by registering a placement begins where an app would: on the home
     // screen, with no paywall in the way. --paywall and --home still decide.
@@ -137,7 +151,7 @@ struct PlayCommand: CLICommand {
     ]).text)
     if screen {
       // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
-      let rows = AppView.render(state, size: size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
+      let rows = AppView.render(state, size: state.size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
       try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
     }
     if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
@@ -185,6 +199,37 @@ struct PlayCommand: CLICommand {
 
   /// Milliseconds between two screens of a recording without --pace: time to read a key's effect.
   static let defaultPace = 600
+
+  /// The arguments of `play RECORDING [OPTIONS]`: the recording's `# args:` line, the options of
+  /// the command line, and `--script RECORDING`; nil when the path is no recording (a file whose
+  /// first line is `# args: `). Relative paths on that line are from the current directory, as
+  /// `test` reads them (`run --record` writes them absolute).
+  static func recording(_ arguments: Arguments) throws(CLIFailure) -> Arguments? {
+    guard let path = arguments.positionals.first, Self.isRecording(path) else { return nil }
+    let words: [String]
+    switch Scenario(path: path, root: ".", relativePath: path).arguments() {
+    case .success(let found): words = found
+    case .failure(let problem): throw CLIFailure.usage(problem.message)
+    }
+    if arguments.value("script") != nil || arguments.value("keys") != nil {
+      throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")
+    }
+    var rest = arguments.raw
+    if let index = rest.firstIndex(of: path) { rest.remove(at: index) }
+    return try Arguments(words + rest + ["--script", path], spec: spec)
+  }
+
+  /// A regular file whose first line starts with `# args: ` (a project is a directory or JSON).
+  static func isRecording(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    let prefix = Array(Scenario.argumentsPrefix.utf8)
+    var buffer = [UInt8](repeating: 0, count: prefix.count)
+    return read(fd, &buffer, prefix.count) == prefix.count && buffer == prefix
+  }
 
   private func loadScript() throws -> PlayScript {
     do {
@@ -294,6 +339,8 @@ struct Player: Sendable {
   }
 
   func play(_ script: PlayScript, placement: String?) async -> Outcome {
+    // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
+    runtime.send(.resized(size))
     if let placement {
       runtime.send(.register(placement: placement, params: [:]))
     } else if let first = app.firstPaywall {
@@ -374,6 +421,11 @@ struct Player: Sendable {
         _ = await change(.setLatency(seconds: seconds))
       case .drop:
         _ = await change(.dropNextResponse)
+      case .resize(let size):
+        runtime.send(.resized(size))
+        await runtime.settle()
+      case .answer(let answer):
+        _ = await change(.answerNext(answer))
       case .expectSubscription(let productID, let expectation):
         guard let store = app.store else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
@@ -403,12 +455,12 @@ struct Player: Sendable {
           return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)")
         }
       case .expectNoScreen(let text):
-        let frame = FrameText.plain(AppView.render(runtime.state, size: size))
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
         if frame.contains(text) {
           return .failed("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
         }
       case .expectScreen(let text):
-        let frame = FrameText.plain(AppView.render(runtime.state, size: size))
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
         guard frame.contains(text) else {
           return .failed("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
         }

@@ -45,6 +45,10 @@ struct PlayScript: Sendable {
     case fail(FaultTarget, StoreError)
     case latency(seconds: Double)
     case drop
+    /// The terminal is resized (a recording's `resize WxH`): the screen and mouse hit-tests follow.
+    case resize(Size)
+    /// What the next purchase or restore returns, after how long (a recorded controller's answer).
+    case answer(RecordedAnswer)
     /// The next such event (after the last one matched), with these parameters.
     case expectEvent(EventName, params: [String: String])
     /// No such event since the last one matched.
@@ -108,7 +112,7 @@ struct PlayScript: Sendable {
     for step in steps {
       switch step.command {
       case .placement: return true
-      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .expectStatus, .expectSubscription: continue
+      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription: continue
       case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
@@ -119,7 +123,7 @@ struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
   static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
-    + ["fail", "latency", "drop", "expect", "screenshot"]
+    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
   /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`).
@@ -296,6 +300,23 @@ struct PlayScript: Sendable {
                         column: column(ofArgument: 0))
       }
       return .screenshot(file)
+    case "resize":
+      try need(1, "one size WIDTHxHEIGHT, e.g. 'resize 100x30'")
+      guard let size = Size(args[0]) else {
+        throw LineError(message: "\(quoting: args[0]) is not a size; use WIDTHxHEIGHT, each 1 to 1000, e.g. 100x30", column: column(ofArgument: 0))
+      }
+      return .resize(size)
+    case "answer":
+      let usage = "'answer' takes purchase or restore, a result and a duration, then an optional message: 'answer purchase failed 1200ms Card declined'"
+      guard args.count >= 3, let request = RecordedAnswer.Request(rawValue: args[0]) else { throw LineError(message: usage, column: 0) }
+      let results = request == .purchase ? RecordedAnswer.purchaseResults : RecordedAnswer.restoreResults
+      guard results.contains(args[1]) else {
+        throw LineError(message: "\(quoting: args[1]) is not a \(request.rawValue) result\(Suggestions.hint(for: args[1], in: results)) (\(results.joined(separator: ", ")))",
+                        column: column(ofArgument: 1))
+      }
+      let seconds = try duration(args[2], column: column(ofArgument: 2), usage: "use e.g. 0ms, 800ms or 2s")
+      let message = starts.count > 4 ? String(line.dropFirst(starts[4])) : ""
+      return .answer(RecordedAnswer(request: request, result: args[1], message: message, seconds: seconds))
     case _ where storeCommands.contains(name):
       return .store(try storeAction(name, args, column: column))
     case "expect":

@@ -18,7 +18,7 @@ enum ScriptLanguage {
 
   static let rows: [Row] = [
     Row(#"`press KEY…`"#,
-        #"keys: `up down left right tab btab enter esc space backspace pgup pgdn home end` or one character (`r`, `q`, `?`, `1`)"#),
+        #"keys: `up down left right tab btab enter esc space backspace pgup pgdn home end`, one character (`r`, `q`, `?`, `1`), `hash` (`#`) or `click(X,Y)` (a mouse click at that cell)"#),
     Row(#"`advance DURATION`"#,
         #"moves the simulated clock: `500ms`, `30s`, `5m`, `2h`, `3d`, `1w`, `1M`, `1y` (calendar months and years, as the store's periods: from 2026-01-01, `1M` reaches 2026-02-01; whole numbers only); at most `8035y` (the dates a ledger holds, 1970 to 9999), and the script's advances together may not pass 9999-12-31 (refused at `FILE:LINE:COL`)"#),
     Row(#"`status unknown\|inactive\|active\|active:ENT,…`"#,
@@ -61,6 +61,10 @@ enum ScriptLanguage {
         #"every purchase and restore waits that long on the clock (`0s`: off)"#),
     Row(#"`drop`"#,
         #"the next answer never reaches the app: it gives up after 10 s (the store may have charged)"#),
+    Row(#"`resize WIDTHxHEIGHT`"#,
+        #"the terminal is resized: `expect screen` and `--screen` draw at that size from now on (`run --record` writes one at the start and at each resize)"#),
+    Row(#"`answer purchase\|restore RESULT DURATION [MESSAGE…]`"#,
+        #"the next purchase (`purchased`, `cancelled`, `pending`, `restored`, `failed`) or restore (`restored`, `failed`) returns RESULT after DURATION on the clock without reaching the controller, a failure with MESSAGE; answers queue (`run --record` of `--controller command` writes them)"#),
     Row(#"`expect event NAME [key=value…]`"#,
         #"NAME (with those parameters) was emitted after the previous matched `expect event`"#),
     Row(#"`expect no event NAME [key=value…]`"#,
