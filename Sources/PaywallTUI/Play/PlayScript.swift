@@ -368,7 +368,9 @@ struct PlayScript: Sendable {
                         column: column(ofArgument: 0))
       }
     default:
-      throw LineError(message: "unknown command \(quoting: name)\(Suggestions.hint(for: name, in: commands)) (commands: \(commands.joined(separator: ", ")))",
+      // The did-you-mean when there is one, else where every command is listed (33 of them made the line long).
+      let hint = Suggestions.hint(for: name, in: commands)
+      throw LineError(message: "unknown command \(quoting: name)\(hint.isEmpty ? "; every command: 'paywall-tui help script'" : hint)",
                       column: 0)
     }
   }
