@@ -182,6 +182,11 @@ struct SessionRecordingTests {
     #expect(SessionRecorder.refusal(dir) != nil, "a directory")
   }
 
+  @Test func anAsciicastNameIsPointedAtPlayRecord() throws {
+    let refusal = try #require(SessionRecorder.refusal(try Self.scratch() + "/demo.cast"), "run --record writes a script, not a .cast")
+    #expect(refusal.contains("paywall-tui play session.play --record demo.cast"), "\(refusal)")
+  }
+
   @Test func clockDatesReadBackToTheMillisecond() {
     let date = Date(timeIntervalSince1970: 1_795_396_557.123)
     let text = RunCommand.millisecondISO(date)

@@ -48,6 +48,10 @@ final class SessionRecorder: @unchecked Sendable {
   /// Why `path` may not be (re)written, if it may not: it exists and is not a recording.
   static func refusal(_ path: String) -> String? {
     if path.isEmpty { return "--record needs a file path, e.g. --record session.play" }
+    // `play --record` writes an asciicast; `run --record` a script: a .cast name here is that mix-up.
+    if path.hasSuffix(".cast") {
+      return "--record \(quoting: path): 'run --record' writes a play script (e.g. session.play); for an asciicast record its replay: paywall-tui play session.play --record demo.cast"
+    }
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     guard info.st_mode & S_IFMT == S_IFREG else {
