@@ -155,6 +155,12 @@ struct TerminalEndToEndTests {
     }
   }
 
+  @Test func runSellsInTheStorefrontAskedFor() throws {
+    // --storefront / --locale are session options: run takes them as play does.
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted --storefront DEU"))
+    pane.wait(for: "the paywall in euros") { ["Unlock Acme Pro", "59,99", "€/year"].allSatisfy($0.contains) }
+  }
+
   @Test func arrowsAndNumbersMoveTheSelection() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
     pane.wait(forText: "● Annual")

@@ -71,7 +71,7 @@ struct RunCommand: CLICommand {
     let overrides: [SlotOverride]
     do {
       let result = ProjectLoader.load(path: path, catalogPath: project.catalog)
-      loaded = try ProjectOptions.checked(result, path: path)
+      loaded = session.localized(try ProjectOptions.checked(result, path: path))
       PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       overrides = try project.parsedOverrides()
@@ -89,7 +89,7 @@ struct RunCommand: CLICommand {
     defer { watching?.stop() }
     watching?.start { [session] result in
       if let project = result.project {
-        let (prepared, warnings) = AppSession.prepared(project, options: session, overrides: overrides, warningsFor: nil)
+        let (prepared, warnings) = AppSession.prepared(session.localized(project), options: session, overrides: overrides, warningsFor: nil)
         inbox.send(.projectReloaded(prepared, warnings: result.warnings.map(\.description) + warnings))
       } else {
         inbox.send(.projectInvalid(result.errors.map(\.description)))

@@ -32,6 +32,8 @@ struct SessionOptions {
     .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).", repeatable: true, values: .text),
     .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
             values: sdkValues),
+    .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
+    .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
   ]
 
   /// What `--sdk` accepts, for the completions: 3, 4 and every 4.N checked.
@@ -59,6 +61,9 @@ struct SessionOptions {
   var home = false
   /// `--sdk`: wins over the project's `options.sdk`.
   var sdk: SDKVersion?
+  /// `--locale` / `--storefront`: the catalog sells there (`Catalog.localized`).
+  var locale: String?
+  var storefront: String?
 
   init() {}
 
@@ -68,6 +73,9 @@ struct SessionOptions {
     controllerCommand = arguments.value("controller-command")
     controllerTimeout = arguments.value("controller-timeout") ?? "10s"
     status = arguments.value("status")
+    locale = arguments.value("locale")
+    storefront = arguments.value("storefront")
+    if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
     stateDir = arguments.value("state-dir")
     fresh = arguments.flag("fresh")
     events = arguments.value("events")
@@ -145,6 +153,14 @@ struct SessionOptions {
     if gracePeriod { given.append("--grace-period") }
     if renewalBillingIssues { given.append("--renewal-billing-issues") }
     return given
+  }
+
+  /// `project` with its catalog in `--storefront`'s currency and `--locale`'s formats: at start
+  /// and at every reload of `run --watch`.
+  func localized(_ project: Project) -> Project {
+    var project = project
+    project.catalog = project.catalog.localized(storefront: storefront, locale: locale)
+    return project
   }
 
   func openEventFile() throws -> EventFile? {

@@ -31,8 +31,6 @@ struct PlayCommand: CLICommand {
       .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
       .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
       .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
-      .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
-      .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
       .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
@@ -53,8 +51,6 @@ struct PlayCommand: CLICommand {
   var record: String?
   var pace: String?
   var screenshotEvery: String?
-  var locale: String?
-  var storefront: String?
   var clock: String?
   var project: ProjectOptions
   var session: SessionOptions
@@ -72,9 +68,6 @@ struct PlayCommand: CLICommand {
     record = arguments.value("record")
     pace = arguments.value("pace")
     screenshotEvery = arguments.value("screenshot-every")
-    locale = arguments.value("locale")
-    storefront = arguments.value("storefront")
-    if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
     project = ProjectOptions(arguments)
     session = try SessionOptions(arguments)
   }
@@ -84,8 +77,7 @@ struct PlayCommand: CLICommand {
     let pace = try recordingPace()
     let scenario = try loadScript()
     let overrides = try project.parsedOverrides()
-    var loaded = try project.load(path)
-    loaded.catalog = loaded.catalog.localized(storefront: storefront, locale: locale)
+    let loaded = session.localized(try project.load(path))
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
