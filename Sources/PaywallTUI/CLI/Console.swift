@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -90,10 +95,10 @@ extension Console {
   /// whose reader left); after any other failure the exit code is 1 (or the command's own, if it
   /// failed anyway) and the failure is said on stderr, unless stderr is what failed.
   static func finish(_ code: Int32) -> Never {
-    guard let failure else { Foundation.exit(code) }
+    guard let failure else { POSIX.exit(code) }
     if failure.isBrokenPipe { endOfBrokenPipe() }
     if failure.target != OutputFailure.standardError { warn(failure.message) }
-    Foundation.exit(code == 0 ? 1 : code)
+    POSIX.exit(code == 0 ? 1 : code)
   }
 
   /// Ends the process of SIGPIPE, as it would have without a handler or with SIGPIPE not ignored.
@@ -104,7 +109,7 @@ extension Console {
     sigaddset(&set, SIGPIPE)
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
     raise(SIGPIPE)
-    Foundation.exit(141)
+    POSIX.exit(141)
   }
 }
 

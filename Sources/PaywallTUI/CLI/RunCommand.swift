@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 struct RunCommand: CLICommand {
@@ -53,7 +58,6 @@ struct RunCommand: CLICommand {
     let loaded: Project
     do {
       loaded = try project.load(path)
-      PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: try project.parsedOverrides(),
                                 clock: LiveTimeSource(), inbox: inbox, animates: true) { event in eventFile?.writeOrRecord(event) }
