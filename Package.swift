@@ -51,7 +51,7 @@ let package = Package(
       dependencies: ["PaywallModel", "PaywallTUI"],
       path: "Benchmarks/paywall-bench"
     ),
-    .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"]),
+    .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"], exclude: ["Goldens"]),
     .testTarget(
       name: "PaywallTUITests",
       dependencies: ["PaywallTUI", "PaywallModel", "CNCurses", "CTerminalGuard"],

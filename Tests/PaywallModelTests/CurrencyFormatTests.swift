@@ -21,29 +21,30 @@ struct CurrencyFormatTests {
     return formatter.string(from: amount as NSDecimalNumber)!
   }
 
+  /// Every entry, for every amount (those that need rounding too), against NumberFormatter. The
+  /// "*" entries stand for a currency without a symbol of its own: ICU's test currency XTS.
   @Test func everyEntryPrintsWhatICUPrints() {
-    #expect(CurrencyFormat.table.count > 200)
+    #expect(CurrencyFormat.table.count > 300)
     var differences: [String] = []
     for (key, format) in CurrencyFormat.table.sorted(by: { $0.key < $1.key }) {
       let parts = key.split(separator: "|").map(String.init)
-      let (locale, currency) = (parts[0], parts[1])
+      let (locale, currency) = (parts[0], parts[1] == "*" ? "XTS" : parts[1])
       let formatter = NumberFormatter()
       formatter.numberStyle = .currency
       formatter.locale = Locale(identifier: locale)
       formatter.currencyCode = currency
       if format.symbol != formatter.currencySymbol { differences.append("\(key) symbol \(format.symbol) vs \(formatter.currencySymbol!)") }
-      for amount in Self.amounts {
-        let needsRounding = amount != amount.rounded(format.fractionDigits)
-        guard let ours = format.format(amount) else {
-          if !needsRounding { differences.append("\(key) \(amount): no fast format") }
-          continue
-        }
+      for amount in Self.amounts + Self.needingRounding {
+        let ours = format.format(amount)
         let theirs = formatter.string(from: amount as NSDecimalNumber)!
         if ours != theirs { differences.append("\(key) \(amount): \(ours) vs \(theirs)") }
       }
     }
     #expect(differences.isEmpty, "\(differences.prefix(20))")
   }
+
+  static let needingRounding: [Decimal] = ["2.675", "4.995", "0.005", "0.015", "83.33", "83.5", "84.5", "-4.99", "-0.5",
+                                           "12345678901234.5", "1.005", "19.999", "0.125"].map { Decimal(string: $0)! }
 
   @Test func commonPricesFormatWithoutICU() {
     let usd = try! #require(CurrencyFormat.find(currencyCode: "USD", locale: "en_US"))
@@ -55,28 +56,16 @@ struct CurrencyFormatTests {
     #expect(yen.format(600) == "¥600")
   }
 
-  /// What the table cannot mirror exactly goes to ICU: rounding (ICU rounds the nearest double),
-  /// negative amounts, and amounts past a double's exact digits.
-  @Test func whatNeedsRoundingOrIsNegativeGoesToICU() {
-    let usd = CurrencyFormat.find(currencyCode: "USD", locale: "en_US")!
-    #expect(usd.format(Decimal(string: "2.675")!) == nil)
-    #expect(usd.format(Decimal(string: "-4.99")!) == nil)
-    #expect(usd.format(Decimal(string: "12345678901234.5")!) == nil)
-    #expect(CurrencyFormat.find(currencyCode: "JPY", locale: "ja_JP")!.format(Decimal(string: "83.33")!) == nil)
-    #expect(CurrencyFormat.find(currencyCode: "XTS", locale: "en_US") == nil)
-    // And PriceFormatter then prints exactly what ICU does.
-    for (amount, currency, locale) in [("2.675", "USD", "en_US"), ("-4.99", "EUR", "de_DE"), ("83.33", "JPY", "ja_JP"), ("4.99", "CHF", "de_DE")] {
+  /// Rounding (ICU rounds the nearest double half to even), negative amounts, amounts past a
+  /// double's exact digits, and currencies the locale has no entry for print what ICU prints.
+  @Test func roundingNegativesAndOtherCurrenciesPrintWhatICUPrints() {
+    let cases = [("2.675", "USD", "en_US"), ("-4.99", "EUR", "de_DE"), ("83.33", "JPY", "ja_JP"), ("4.99", "CHF", "de_DE"),
+                 ("12345678901234.5", "USD", "en_US"), ("4.99", "XTS", "fr_FR"), ("1234.5", "KWD", "en_US"),
+                 ("99.99", "SEK", "en_US"), ("4.99", "USD", "de_LU"), ("7.5", "CHF", "ar_SA"), ("1234.5", "ISK", "de_DE")]
+    for (amount, currency, locale) in cases {
       let value = Decimal(string: amount)!
-      #expect(PriceFormatter.shared.format(value, currencyCode: currency, locale: locale) == icu(value, currency, locale))
+      #expect(PriceFormatter.shared.format(value, currencyCode: currency, locale: locale) == icu(value, currency, locale), "\(amount) \(currency) \(locale)")
     }
-  }
-}
-
-private extension Decimal {
-  func rounded(_ scale: Int) -> Decimal {
-    var input = self
-    var result = Decimal()
-    NSDecimalRound(&result, &input, scale, .plain)
-    return result
+    #expect(CurrencyFormat.find(currencyCode: "XTS", locale: "en_US") == nil)
   }
 }

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The user id and the sticky audience assignments, kept in the state directory (`user.json`),
 /// written atomically. A missing file starts a new anonymous user with a random id; a corrupt one

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A value an audience filter works with: what `user.*`, `params.*` and `device.*` hold, and
 /// the literals a filter writes.
@@ -378,7 +383,7 @@ struct FilterEvaluator {
       switch (container, index) {
       case (.value(.map(let members)), .string(let key)): return members[key].map { .value($0) } ?? .missing
       case (.value(.list(let items)), .number(let n)):
-        guard let i = Int(exactly: NSDecimalNumber(decimal: n).doubleValue), items.indices.contains(i) else { return .failure }
+        guard let i = Int(n.description), items.indices.contains(i) else { return .failure }
         return .value(items[i])
       case (.missing, _): return .missing
       default: return .failure
@@ -516,10 +521,6 @@ struct FilterEvaluator {
     }
   }
 
-  /// How many progress reports a regular expression may make before it is given up (a few
-  /// hundred milliseconds of backtracking).
-  static let regexProgressLimit = 1_000
-
   /// CEL's functions and Superscript's conversions (`toString`, `toInt`, `toFloat`, `toBool`)
   /// over evaluated arguments (the receiver first); a wrong type is an error.
   static func call(_ function: AudienceFilter.Function, _ args: [FilterValue]) -> Result {
@@ -543,24 +544,10 @@ struct FilterEvaluator {
       if function == .startsWith { return .value(.bool(s.hasPrefix(t))) }
       if function == .endsWith { return .value(.bool(s.hasSuffix(t))) }
       // `matches` finds the pattern anywhere in the string. Superscript's regular expressions
-      // (Rust's) run in linear time; ICU's backtrack, so a pattern that would take long here
-      // (`(a+)+$`) is stopped after a fixed amount of work and is an error: nothing hangs.
-      guard let regex = try? NSRegularExpression(pattern: t) else { return .failure }
-      var found = false
-      var progress = 0
-      var gaveUp = false
-      regex.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(s.startIndex..., in: s)) { match, _, stop in
-        if match != nil {
-          found = true
-          stop.pointee = true
-        }
-        progress += 1
-        if progress > Self.regexProgressLimit {
-          gaveUp = true
-          stop.pointee = true
-        }
-      }
-      return found ? .value(.bool(true)) : (gaveUp ? .failure : .value(.bool(false)))
+      // (Rust's) run in linear time, and so do the C library's (POSIX extended, with Rust's
+      // `\d \w \s` classes translated): a pattern such as `(a+)+$` does not hang.
+      guard let found = PatternMatcher.matches(pattern: t, in: s) else { return .failure }
+      return .value(.bool(found))
     case (.string, 1), (.toString, 1):
       switch args[0] {
       case .string: return .value(args[0])
@@ -569,9 +556,8 @@ struct FilterEvaluator {
       default: return .failure
       }
     case (.int, 1), (.uint, 1), (.toInt, 1):
-      guard case .number(var n) = args[0].normalized else { return .failure }
-      var truncated = Decimal()
-      NSDecimalRound(&truncated, &n, 0, n < 0 ? .up : .down)
+      guard case .number(let n) = args[0].normalized else { return .failure }
+      let truncated = n.rounded(0, n < 0 ? .up : .down)
       if function == .uint && truncated < 0 { return .failure }
       return .value(.number(truncated))
     case (.double, 1), (.toFloat, 1):

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads `"campaigns"` from app.json, with the same precise errors as paywalls:
 ///
@@ -203,7 +208,7 @@ enum CampaignReader {
       let hint = Suggestions.hint(for: reference.id, in: paywallIDs + unloaded.compactMap(\.id))
       let unread = unloaded.filter { $0.id == nil }
       if let failed = unloaded.first(where: { $0.id == reference.id })
-        ?? unread.first(where: { stem(($0.name as NSString).lastPathComponent) == reference.id }) {
+        ?? unread.first(where: { stem(($0.name).lastPathComponent) == reference.id }) {
         message = "no paywall \(quoting: reference.id): \(failed.name) failed to load, see above"
       } else if hint.isEmpty && !unread.isEmpty {
         // Not a typo of a known id: it may be the id of a file that could not be read.

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Products grouped so one can be upgraded or downgraded to another by level (1 is the top tier).
 public struct SubscriptionGroup: Sendable, Hashable {
@@ -157,7 +162,7 @@ package enum SourceFile {
         start = [UInt8](repeating: 0, count: 4096)
         func readSome() -> Int {
           var n: Int
-          repeat { n = start.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+          repeat { n = start.withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
           return n
         }
         var n = readSome()
@@ -212,7 +217,7 @@ package enum SourceFile {
         }
         bytes.append(contentsOf: repeatElement(0, count: max(count, 4096)))
       }
-      let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+      let n = bytes.withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress! + count, $0.count - count) }
       if n < 0 {
         if errno == EINTR { continue }
         throw failure(path, "cannot be read (\(String(cString: strerror(errno)))); check its permissions")

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads our own JSON catalog format:
 /// `{"products": [{"id", "name", "price": "59.99", "currency": "USD", "period": "P1Y", "trial": "P7D",
@@ -118,13 +123,9 @@ package enum CatalogReader {
   /// StoreKit would never show: a warning with the nearest price the currency can have.
   private static func warnIfTooPrecise(_ price: (Decimal, SourceLocation), currency: String, key: String, _ reader: ObjectReader) {
     let digits = CurrencyMinorUnits.digits(currency)
-    var scaled = price.0 * pow(10, digits)
-    var whole = Decimal()
-    NSDecimalRound(&whole, &scaled, 0, .plain)
-    guard whole != scaled else { return }
-    var rounded = Decimal()
-    var value = price.0
-    NSDecimalRound(&rounded, &value, digits, .plain)
+    let scaled = price.0 * pow(10, digits)
+    guard scaled.rounded(0, .plain) != scaled else { return }
+    let rounded = price.0.rounded(digits, .plain)
     let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"
     reader.diagnostics.warning("\(quoting: key) \(price.0) has more decimals than \(currency) \(has); did you mean '\(rounded)'?",
                                at: price.1, path: reader.path.appending(key))

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The derived attributes of a product that templates can use (`{{ products.primary.monthlyPrice }}`),
 /// named and computed as the Superwall SDK does: the SDK's list is the dictionary
@@ -225,10 +230,7 @@ extension StoreProduct {
   }
 
   static func truncated(_ value: Decimal) -> Decimal {
-    var input = value
-    var result = Decimal()
-    NSDecimalRound(&result, &input, 2, .down)
-    return result
+    value.rounded(2, .down)
   }
 
   /// When a trial started at `now` would end.

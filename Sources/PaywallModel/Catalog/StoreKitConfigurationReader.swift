@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads an Xcode StoreKit configuration file (`.storekit`, format versions 1.x to 5.x) as Xcode
 /// writes it: `products` (consumables and non-consumables), `nonRenewingSubscriptions`,

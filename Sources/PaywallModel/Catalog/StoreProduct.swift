@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Which store a product is sold through; it changes nothing in the emulator but is shown and
 /// passed to purchase controllers, which often branch on it.

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A subscription or offer period such as `P1W`, `P1M`, `P3M`, `P1Y` (ISO 8601, one unit).
 public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {

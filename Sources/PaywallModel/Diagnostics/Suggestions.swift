@@ -26,7 +26,7 @@ package enum Suggestions {
   /// The suggestion a message's `hint` made (`…; did you mean 'export_pdf'?` → `export_pdf`), for
   /// `validate --format json`'s `fix`; nil when the message makes none.
   package static func suggestion(in message: String) -> String? {
-    guard let start = message.range(of: "did you mean '", options: .backwards),
+    guard let start = message.range(of: "did you mean '", backwards: true),
           let end = message.range(of: "'?", range: start.upperBound..<message.endIndex) else { return nil }
     return String(message[start.upperBound..<end.lowerBound])
   }

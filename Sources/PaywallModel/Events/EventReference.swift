@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every event the emulator emits, with when and every parameter it may carry: the one source
 /// the README's event reference (`paywall-tui help events`) is printed from, and what every

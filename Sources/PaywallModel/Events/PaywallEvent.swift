@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The Superwall SDK's raw event names, plus the handler callbacks and feature runs that `play`
 /// and `--events` record.
@@ -119,7 +124,7 @@ package final class EventFile: @unchecked Sendable {
   }
 
   private let descriptor: Int32
-  private let lock = NSLock()
+  private let lock = Lock()
   private var failed: WriteError?
   package let path: String
 

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The events whose parameters the SDK builds from something other than a paywall, shaped as the
 /// SDK version in use tracks them (superwall/Superwall-iOS, `Analytics/Internal Tracking/Trackable

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads one JSON object of a format we own: every key it is asked for is marked as known, and
 /// `finish()` reports the rest as unknown keys with a did-you-mean. Type mismatches and missing

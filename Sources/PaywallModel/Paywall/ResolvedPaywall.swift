@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A product in a slot with every attribute already formatted, so drawing a frame never formats a price.
 public struct SlotProduct: Sendable, Hashable {
@@ -133,7 +138,8 @@ public struct ResolvedPaywall: Sendable, Hashable {
     guard let highest = monthly.map(\.1).max(), highest > 0 else { return [:] }
     var result: [String: Int] = [:]
     for (slot, price) in monthly {
-      let percent = NSDecimalNumber(decimal: (1 - price / highest) * 100).intValue
+      let saved = (1 - price / highest) * 100
+      let percent = Int(saved.rounded(0, saved < 0 ? .up : .down).description) ?? 0
       if percent >= 1 { result[slot] = percent }
     }
     return result

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One `register(placement:params:handler:feature:)` call, as far as it has got.
 public struct Registration: Sendable, Hashable {

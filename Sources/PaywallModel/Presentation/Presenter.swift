@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the Superwall SDK does between `register(placement:params:handler:feature:)` and the
 /// feature running, as one pure reducer: the state and one action in, effects out. `now` is the

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `Superwall.shared.purchase(product)` and `Superwall.shared.restorePurchases()` called by the app
 /// outside any paywall, as the SDK runs them (`Superwall.swift`, which hands both to

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A project: a catalog and its paywalls, from a directory with `app.json`, an `app.json` itself,
 /// or a single paywall file (its catalog then comes from `--catalog` or the paywall's directory).
@@ -76,12 +81,12 @@ public enum ProjectLoader {
   /// Loads `path` (a project directory, its `app.json`, a paywall file, or a catalog file) and
   /// reports every problem in every file it reaches.
   public static func load(path: String, catalogPath: String? = nil) -> ProjectLoadResult {
-    var isDirectory: ObjCBool = false
+    var isDirectory: Bool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return failed(path, "no such file or directory; give a project directory, its app.json, or a paywall .json file")
     }
-    if isDirectory.boolValue {
-      let appFile = (path as NSString).appendingPathComponent(projectFileName)
+    if isDirectory {
+      let appFile = (path).appendingPathComponent(projectFileName)
       if FileManager.default.fileExists(atPath: appFile) {
         return loadProjectFile(appFile, catalogPath: catalogPath)
       }
@@ -115,13 +120,13 @@ public enum ProjectLoader {
   // MARK: - Kinds of path
 
   private static func loadProjectFile(_ file: String, catalogPath: String?) -> ProjectLoadResult {
-    let directory = (file as NSString).deletingLastPathComponent
+    let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     guard let (root, diagnostics) = parse(file, into: &all) else { return ProjectLoadResult(project: nil, diagnostics: all) }
     guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a project") else {
       return ProjectLoadResult(project: nil, diagnostics: diagnostics.diagnostics)
     }
-    let name = reader.string("name") ?? ((directory as NSString).lastPathComponent)
+    let name = reader.string("name") ?? ((directory).lastPathComponent)
     let catalogName = reader.string("catalog", required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
     let (options, overrides) = readOptions(reader)
@@ -261,12 +266,12 @@ public enum ProjectLoader {
     if paywalls.isEmpty && !all.contains(where: { $0.severity == .error }) {
       return failed(directory, "no paywall files (JSON with 'components') here")
     }
-    return finish(name: (directory as NSString).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
+    return finish(name: (directory).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
   }
 
   private static func loadSinglePaywall(_ file: String, root: JSONNode, diagnostics: DiagnosticCollector,
                                         catalogPath: String?) -> ProjectLoadResult {
-    let directory = (file as NSString).deletingLastPathComponent
+    let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     var catalogFile = catalogPath
     if catalogFile == nil {
@@ -338,6 +343,6 @@ public enum ProjectLoader {
 
   private static func resolve(_ name: String, in directory: String) -> String {
     if name.hasPrefix("/") || directory.isEmpty { return name }
-    return (directory as NSString).appendingPathComponent(name)
+    return (directory).appendingPathComponent(name)
   }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A purchase controller written in any language: an external process that reads one JSON
@@ -140,6 +140,6 @@ public final class CommandPurchaseController: PurchaseController {
   }
 
   static func format(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : cFormat("%.1f s", seconds)
   }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The conversation with one controller process: requests out on its stdin, lines in from its
@@ -60,7 +60,7 @@ final class ControllerExchange: @unchecked Sendable {
   private let budget: ProblemBudget
   private let state = Mutex(State())
   /// Wakes the writer (a line to write, or stop) and the exit waiter (a stream ended).
-  private let changed = NSCondition()
+  private let changed = Condition()
 
   init(endpoints: ControllerEndpoints, status: SubscriptionStatusStore, timeout: Double,
        onProblem: @escaping @Sendable (String) -> Void) {

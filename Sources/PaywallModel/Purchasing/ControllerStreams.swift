@@ -1,4 +1,10 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Splits a byte stream into lines, holding at most `limit` bytes of a line: the rest of a longer
 /// one is dropped (and the line marked cut), so a process that never writes a newline cannot make
@@ -62,7 +68,7 @@ struct StderrTail {
   /// "; stderr: LAST LINES" (the end kept when it is too long), or "" when stderr said nothing.
   var note: String {
     guard !recent.isEmpty else { return "" }
-    let text = recent.map { UntrustedText.sanitize(String(decoding: $0, as: UTF8.self)).trimmingCharacters(in: .whitespaces) }
+    let text = recent.map { UntrustedText.sanitize(String(decoding: $0, as: UTF8.self)).trimmingSpaces() }
     return "; stderr: " + Self.cappedTail(text.joined(separator: " / "), Self.characters)
   }
 
@@ -79,7 +85,7 @@ struct StderrTail {
 final class ProblemBudget: @unchecked Sendable {
   private let perSecond: Int
   private let emit: @Sendable (String) -> Void
-  private let lock = NSLock()
+  private let lock = Lock()
   private var windowStart = ContinuousClock.now
   private var used = 0
   private var suppressed = 0

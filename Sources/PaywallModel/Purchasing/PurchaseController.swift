@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a purchase ended as, as the app's purchase controller reports it to the paywall.
 public enum PurchaseResult: Sendable {

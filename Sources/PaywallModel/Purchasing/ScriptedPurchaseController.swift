@@ -204,4 +204,9 @@ package enum ClockDistance: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Keeps a ledger short however long the store runs: a run of plain renewals of one subscription
 /// (the same product at the same price, each at the end of the period before it, with no other

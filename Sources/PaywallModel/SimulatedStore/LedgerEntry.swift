@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One line of the simulated store's ledger. The ledger is append-only and in time order; the
 /// subscription status is never stored, only derived from these lines and the clock

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The ledger file: `ledger.json` in the state directory, written atomically, one line per
 /// ledger line so it diffs and reads well. Every save keeps the previous file as `ledger.json.bak`;
@@ -139,7 +144,7 @@ package struct LedgerFile: Sendable {
 
   // MARK: - Encoding
 
-  static func date(_ date: Date) -> JSONOutput { .number(String(format: "%.3f", date.timeIntervalSince1970)) }
+  static func date(_ date: Date) -> JSONOutput { .number(cFormat("%.3f", date.timeIntervalSince1970)) }
 
   static func decimal(_ value: Decimal) -> JSONOutput { .string("\(value)") }
 

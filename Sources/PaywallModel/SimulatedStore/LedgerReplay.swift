@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Replays a ledger line by line into the state of every subscription: the one fold that both the
 /// pure derivation (`LedgerDerivation.derive`) and the live store use, so what the store shows is

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The QA actions (`StoreAction`) a tester performs on the store, and the ledger lines each adds.
 extension SimulatedStore {
@@ -193,9 +198,7 @@ extension SimulatedStore {
       return live(id, "raise the price of", { $0.kind == .autoRenewable }).flatMap { index in
         let subscription = book.replay.subscriptions[index]
         let current = subscription.renewalPrice ?? catalog.product(id: subscription.productID)?.price ?? 0
-        var raised = price ?? current * Decimal(string: "1.2")!
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &raised, 2, .plain)
+        let rounded = (price ?? current * Decimal(string: "1.2")!).rounded(2, .plain)
         guard rounded > current else {
           return .failure(StoreActionError("\(rounded) is not more than the current price \(current)"))
         }

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What QA can do to the simulated store from outside the app: the play script commands and the
 /// debug panel keys are both these. A nil product means "the one that fits": the newest live

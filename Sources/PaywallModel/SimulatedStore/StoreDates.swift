@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Dates as the store prints them: `2026-01-08 00:00:00` (UTC), without a formatter.
 package enum StoreDates {

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decides which ledger lines an action adds, from the replayed state: where a purchase becomes an
 /// upgrade, a downgrade or a return to a group, which introductory offer applies, what a refund
@@ -64,10 +69,7 @@ extension LedgerReplay {
     guard let price = subscription.price, price > 0, let end = subscription.expirationDate, end > date,
           subscription.periodStart < end else { return nil }
     let fraction = end.timeIntervalSince(date) / end.timeIntervalSince(subscription.periodStart)
-    var credit = price * Decimal(fraction)
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &credit, 2, .plain)
-    return rounded
+    return (price * Decimal(fraction)).rounded(2, .plain)
   }
 
   mutating func newPurchase(_ product: StoreProduct, at date: Date, offer: IntroductoryOffer?,

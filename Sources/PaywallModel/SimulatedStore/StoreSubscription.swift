@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One subscription (or one-time purchase) as the ledger has it at some moment: every line with
 /// the same `originalID`, folded. This is what `LedgerReplay` keeps per subscription and what

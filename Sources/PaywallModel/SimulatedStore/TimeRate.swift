@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How fast subscription time passes in the simulated store, in StoreKit Testing's terms:
 /// `realtime`; `UNIT=DURATION`, where a UNIT of store time passes every DURATION of wall time
@@ -100,7 +105,7 @@ package enum TimeRate: Sendable, Hashable, CustomStringConvertible {
       return "\(Int(seconds / scale))\(suffix)"
     }
     if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
-    return String(format: "%gs", seconds)
+    return cFormat("%gs", seconds)
   }
 }
 

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The subscription status saved in the state directory between launches, written atomically.
 /// A missing file means `unknown`; a damaged one is recovered from its last good copy, else it

@@ -74,4 +74,9 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Writes a file so that a reader (or the next launch after a crash) sees either the old contents
@@ -26,9 +31,9 @@ public enum AtomicFile {
   /// A fresh temporary name for `path`: unique per write, so concurrent writers never truncate or
   /// rename each other's file.
   static func temporaryPath(for path: String) -> String {
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = temporaryPrefix + (path as NSString).lastPathComponent + "-\(getpid())-\(UUID().uuidString.prefix(8))"
-    return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+    let directory = (path).deletingLastPathComponent
+    let name = temporaryPrefix + (path).lastPathComponent + "-\(getpid())-\(UUID().uuidString.prefix(8))"
+    return directory.isEmpty ? name : (directory).appendingPathComponent(name)
   }
 
   /// Creates a new file for writing: never one that is there already, never through a link.
@@ -37,7 +42,7 @@ public enum AtomicFile {
   }
 
   package static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = (path).deletingLastPathComponent
     if let why = FileSystem.makeDirectories(directory) {
       throw WriteError(path: path, reason: "cannot create \(directory.isEmpty ? "." : directory) (\(why))")
     }
@@ -50,7 +55,7 @@ public enum AtomicFile {
       var offset = 0
       let limit = fault.map { min($0.afterBytes, buffer.count) } ?? buffer.count
       while offset < limit {
-        let written = Foundation.write(fd, buffer.baseAddress! + offset, limit - offset)
+        let written = POSIX.write(fd, buffer.baseAddress! + offset, limit - offset)
         if written < 0 {
           if errno == EINTR { continue }
           failure = errno

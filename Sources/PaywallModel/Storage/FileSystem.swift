@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The few directory operations the app needs at start, as plain system calls: FileManager's
 /// versions build URLs and error objects on the way, a measurable part of the time to first paint.
@@ -66,7 +71,7 @@ package enum FileSystem {
   package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
-      let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      let n = POSIX.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
       if n > 0 {
         offset += n
         continue

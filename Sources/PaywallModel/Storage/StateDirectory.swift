@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a project's state (cached status, the simulated store's ledger) is kept:
 /// `--state-dir DIR`, else `$XDG_STATE_HOME/paywall-tui/PROJECT`, else
@@ -22,15 +27,15 @@ public struct StateDirectory: Sendable, Hashable {
     let base: String
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = xdg
-    } else if let home = environment["HOME"] ?? Optional(NSHomeDirectory()), home.hasPrefix("/") {
-      base = (home as NSString).appendingPathComponent(".local/state")
+    } else if let home = environment["HOME"] ?? Optional(FileManager.default.homeDirectoryForCurrentUser.path), home.hasPrefix("/") {
+      base = (home).appendingPathComponent(".local/state")
     } else {
       return nil
     }
     let absolute = URL(fileURLWithPath: projectPath).standardizedFileURL.path
     let slug = String(projectName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
     let key = "\(slug)-\(String(stableHash(absolute), radix: 16))"
-    return StateDirectory(path: ((base as NSString).appendingPathComponent("paywall-tui") as NSString).appendingPathComponent(key))
+    return StateDirectory(path: ((base).appendingPathComponent("paywall-tui")).appendingPathComponent(key))
   }
 
   /// The files paywall-tui keeps here (each with its `.bak` and `.corrupt-TIMESTAMP` copies), and
@@ -68,7 +73,7 @@ public struct StateDirectory: Sendable, Hashable {
       if name == "." { continue }
       if name == ".." {
         // `current` has no links in it, so its parent is what the kernel would find too.
-        current = (current as NSString).deletingLastPathComponent
+        current = (current).deletingLastPathComponent
         missing = max(0, missing - 1)
         continue
       }
@@ -92,7 +97,7 @@ public struct StateDirectory: Sendable, Hashable {
         guard let target = Self.linkTarget(next) else {
           return "\(next) is a symbolic link that cannot be read\(onTheWay(next)); give --state-dir a directory of your own"
         }
-        current = target.hasPrefix("/") ? "/" : (next as NSString).deletingLastPathComponent
+        current = target.hasPrefix("/") ? "/" : (next).deletingLastPathComponent
         pending.append(contentsOf: target.split(separator: "/").map(String.init).reversed())
       case S_IFDIR:
         if pending.contains(where: { $0 != "." }), let why = refusal(ofParent: next, info) { return why }
@@ -161,7 +166,7 @@ public struct StateDirectory: Sendable, Hashable {
   }
 
   package func file(_ name: String) -> String {
-    (path as NSString).appendingPathComponent(name)
+    (path).appendingPathComponent(name)
   }
 
   /// FNV-1a: stable across runs and machines, unlike `hashValue`.

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads one file of the state directory (`ledger.json`, `status.json`, `user.json`) and copes
 /// with damage: a file cut short or garbled (a crash of a tool that wrote it in place, a full disk
@@ -40,7 +45,7 @@ package enum StateFile {
     case .failure(let problem): why = problem.message
     }
     let previous = path + AtomicFile.previousSuffix
-    let name = (path as NSString).lastPathComponent
+    let name = (path).lastPathComponent
     if FileSystem.entryExists(previous), case .success(let value) = read(previous, decode) {
       guard repair else {
         return .recovered(value, warning: "\(path): damaged (\(why)); using its last good copy, \(name)\(AtomicFile.previousSuffix) (this session writes nothing to the state directory)")
@@ -49,7 +54,7 @@ package enum StateFile {
       if let bytes = try? SourceFile.read(path: previous, followingLinks: false) {
         try? AtomicFile.write(Data(bytes), to: path)
       }
-      let keptText = kept.map { "; the damaged file is kept as \(($0 as NSString).lastPathComponent)" } ?? ""
+      let keptText = kept.map { "; the damaged file is kept as \(($0).lastPathComponent)" } ?? ""
       return .recovered(value, warning: "\(path): damaged (\(why)); recovered its last good copy from \(name)\(AtomicFile.previousSuffix)\(keptText)")
     }
     return .unusable(reason: why, keptAs: repair ? setAside(path, copy: false) : nil)

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One writer per state directory: the session that saves to it holds an exclusive `flock` on
 /// `DIR/lock` (which also names its pid) for as long as it runs. The kernel drops the lock when

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Builds a paywall of our format from a Superwall paywall. The page itself is a web page we do
 /// not render; what the config gives is its products by slot (`products_v2`), its gating, and the

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decodes the SDK's config from our positioned JSON, the way the SDK's `Decodable`s read it:
 /// unknown keys are ignored, a JSON `null` is an absent key (`decodeIfPresent`), a key the SDK

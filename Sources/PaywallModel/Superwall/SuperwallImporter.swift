@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A Superwall config turned into a project in our format: `app.json` and one paywall document
 /// per `paywall_responses` item, as `paywall-tui import superwall` writes them and as
@@ -24,9 +29,9 @@ package enum SuperwallImporter {
   /// `.storekit` beside the config.
   package static func catalogPath(for configPath: String, given: String?) -> String? {
     if let given { return given }
-    let directory = (configPath as NSString).deletingLastPathComponent
+    let directory = (configPath).deletingLastPathComponent
     let names = FileSystem.names(in: directory.isEmpty ? "." : directory).sorted()
-    let join = { (name: String) in directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name) }
+    let join = { (name: String) in directory.isEmpty ? name : (directory).appendingPathComponent(name) }
     if names.contains(ProjectLoader.catalogFileName) { return join(ProjectLoader.catalogFileName) }
     return names.first { $0.hasSuffix(".storekit") }.map(join)
   }

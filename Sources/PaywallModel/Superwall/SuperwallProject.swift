@@ -1,11 +1,16 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension SuperwallImporter {
   /// A config given where a project is expected (`paywall-tui run config.json --catalog X.storekit`):
   /// the project `import superwall` would write, built in memory with the same readers.
   package static func load(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath given: String?) -> ProjectLoadResult {
     let catalogPath = catalogPath(for: path, given: given)
-    let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let name = ((path).lastPathComponent).deletingPathExtension
     let (imported, catalog, diagnostics) = importConfig(path: path, root: root, collector: collector, catalogPath: catalogPath,
                                                         catalogReference: catalogPath, name: name)
     guard let imported, let catalog else { return result(nil, diagnostics) }
@@ -85,28 +90,28 @@ package enum ImportedProjectWriter {
   package static func write(_ imported: SuperwallImport, to directory: String, force: Bool,
                             check: (String) -> String?) throws(Failure) {
     let fm = FileManager.default
-    let target = (directory as NSString).standardizingPath
-    var isDirectory: ObjCBool = false
+    let target = (directory).standardizingPath
+    var isDirectory: Bool = false
     let exists = fm.fileExists(atPath: target, isDirectory: &isDirectory)
-    if exists && !isDirectory.boolValue {
+    if exists && !isDirectory {
       throw Failure(message: "\(target) exists and is not a directory; choose another --out")
     }
     let nonEmpty = exists && !FileSystem.names(in: target).isEmpty
     if nonEmpty && !force {
       throw Failure(message: "\(target) is not empty; choose an empty or new directory, or pass --force to replace it")
     }
-    let parent = (target as NSString).deletingLastPathComponent
-    let base = (target as NSString).lastPathComponent
-    let temporary = ((parent.isEmpty ? "." : parent) as NSString).appendingPathComponent(".\(base).import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let parent = (target).deletingLastPathComponent
+    let base = (target).lastPathComponent
+    let temporary = ((parent.isEmpty ? "." : parent)).appendingPathComponent(".\(base).import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     do {
-      try fm.createDirectory(atPath: (temporary as NSString).appendingPathComponent("paywalls"), withIntermediateDirectories: true)
-      try Data((pretty(imported.app) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary as NSString).appendingPathComponent("app.json")))
+      try fm.createDirectory(atPath: (temporary).appendingPathComponent("paywalls"), withIntermediateDirectories: true)
+      try Data((pretty(imported.app) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent("app.json")))
       for entry in imported.paywalls {
-        try Data((pretty(entry.document) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary as NSString).appendingPathComponent(entry.file)))
+        try Data((pretty(entry.document) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent(entry.file)))
       }
     } catch {
       try? fm.removeItem(atPath: temporary)
-      throw Failure(message: "cannot write \(temporary): \(error.localizedDescription)")
+      throw Failure(message: "cannot write \(temporary): \(systemReason(error))")
     }
     if let refusal = check(temporary) {
       try? fm.removeItem(atPath: temporary)
@@ -137,8 +142,8 @@ package enum ImportedProjectWriter {
   package static func relativePath(_ path: String, from directory: String) -> String {
     let cwd = FileManager.default.currentDirectoryPath
     func absolute(_ p: String) -> [String] {
-      let full = p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p)
-      return (full as NSString).standardizingPath.split(separator: "/").map(String.init)
+      let full = p.hasPrefix("/") ? p : (cwd).appendingPathComponent(p)
+      return (full).standardizingPath.split(separator: "/").map(String.init)
     }
     let to = absolute(path)
     let from = absolute(directory)

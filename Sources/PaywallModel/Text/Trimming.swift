@@ -8,6 +8,9 @@ extension String {
 
   /// Without leading and trailing spaces, tabs and line breaks (U+000A…U+000D, U+0085, U+2028, U+2029).
   package func trimmingSpacesAndNewlines() -> String { self[...].trimmingSpacesAndNewlines() }
+
+  /// Without leading and trailing line breaks (as Foundation's `.newlines`).
+  package func trimmingNewlines() -> String { self[...].trimming { $0.isLineBreak } }
 }
 
 extension Substring {
@@ -21,7 +24,7 @@ extension Substring {
     trimming { $0.isSpaceOrTab || $0.isLineBreak }
   }
 
-  private func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
+  fileprivate func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !drop($0) }),
           let last = scalars.lastIndex(where: { !drop($0) }) else { return "" }

@@ -109,7 +109,7 @@ extension DefaultStringInterpolation {
   package mutating func appendInterpolation(quoting text: some StringProtocol) {
     appendLiteral("'")
     // A newline (the one control the sanitiser keeps) would break the message's one line.
-    appendLiteral(UntrustedText.excerpt(text.contains("\n") ? text.replacingOccurrences(of: "\n", with: "\\n") : String(text)))
+    appendLiteral(UntrustedText.excerpt(text.contains("\n") ? String(text).replacingOccurrences(of: "\n", with: "\\n") : String(text)))
     appendLiteral("'")
   }
 

@@ -1,5 +1,10 @@
 import CTerminalGuard
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// A ready-to-run app: the runtime, its store (when simulated) and what to tell the user. Built in

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui completions bash|zsh|fish`: a completion script written from the parser's own

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -91,7 +96,7 @@ extension Console {
   /// failed anyway) and the failure is said on stderr, unless stderr is what failed.
   static func finish(_ code: Int32) -> Never {
     switch ending(code) {
-    case .exit(let code): Foundation.exit(code)
+    case .exit(let code): POSIX.exit(code)
     case .brokenPipe: endOfBrokenPipe()
     }
   }
@@ -121,7 +126,7 @@ extension Console {
     sigaddset(&set, SIGPIPE)
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
     raise(SIGPIPE)
-    Foundation.exit(141)
+    POSIX.exit(141)
   }
 }
 

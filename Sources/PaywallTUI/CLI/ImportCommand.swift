@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui import superwall CONFIG.json --out DIR [--catalog FILE] [--layout FILE] [--force]`: a Superwall
@@ -67,7 +72,7 @@ struct ImportCommand: CLICommand {
     }
     let catalogPath = SuperwallImporter.catalogPath(for: config, given: catalog)
     let reference = catalogPath.map { ImportedProjectWriter.relativePath($0, from: out) }
-    let name = ((config as NSString).lastPathComponent as NSString).deletingPathExtension
+    let name = ((config).lastPathComponent).deletingPathExtension
     let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
                                                                      catalogReference: reference, name: name, layout: chosenLayout)
     for diagnostic in diagnostics.sorted(by: { ($0.file, $0.location) < ($1.file, $1.location) }) {

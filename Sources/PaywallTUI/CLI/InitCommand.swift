@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui init [DIR]`: a small working project to start from (a catalog, two paywalls, an
@@ -32,12 +37,12 @@ struct InitCommand: CLICommand {
   func run() throws {
     let name = Self.projectName(for: directory)
     let files = Self.files(name: name)
-    let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0)) }
+    let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: (directory).appendingPathComponent($0)) }
     guard existing.isEmpty else {
       throw CLIFailure.usage("\(directory) already has \(existing.map { "\(quoting: $0)" }.joined(separator: ", ")); nothing was written (give an empty or new directory)")
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+    var isDirectory: Bool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory {
       throw CLIFailure.usage("\(quoting: directory) is a file; give a directory")
     }
     // The nearest part of the path that exists must be a directory we may write in.
@@ -46,10 +51,10 @@ struct InitCommand: CLICommand {
       if FileSystem.entryExists(ancestor) {
         throw CLIFailure.usage("\(quoting: ancestor) is a link to something that does not exist; give another DIR")
       }
-      let parent = (ancestor as NSString).deletingLastPathComponent
+      let parent = (ancestor).deletingLastPathComponent
       ancestor = parent.isEmpty ? "." : parent
     }
-    if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+    if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory {
       throw CLIFailure.usage("\(quoting: ancestor) is a file, so \(quoting: directory) cannot be a directory; give another DIR")
     }
     if access(ancestor, W_OK | X_OK) != 0 {
@@ -59,8 +64,8 @@ struct InitCommand: CLICommand {
     var createdDirectories: [String] = []
     do {
       for file in files {
-        let path = (directory as NSString).appendingPathComponent(file.path)
-        let parent = (path as NSString).deletingLastPathComponent
+        let path = (directory).appendingPathComponent(file.path)
+        let parent = (path).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: parent) {
           try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
           createdDirectories.append(parent)
@@ -86,10 +91,7 @@ struct InitCommand: CLICommand {
   /// Foundation's error dump.
   static func reason(_ error: any Error) -> String {
     if let write = error as? AtomicFile.WriteError { return write.reason }
-    let ns = error as NSError
-    let posix = ns.domain == NSPOSIXErrorDomain ? ns : ns.userInfo[NSUnderlyingErrorKey] as? NSError
-    if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
-    return ns.localizedDescription
+    return systemReason(error)
   }
 
   /// The project's name: the directory's own name, else "My App".

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import PaywallModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `paywall-tui man`: the manual page, in roff (man(7), section 1), written from the same tables
 /// as the parser, the help and the completions: every subcommand with its arguments, options and
@@ -119,7 +125,7 @@ enum ManPage {
     var lines: [String] = []
     if let hash = text.range(of: "  #") {
       command = String(text[..<hash.lowerBound])
-      lines.append(literal(text[hash.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty ? "" : "#" + text[hash.upperBound...]))
+      lines.append(literal(text[hash.upperBound...].trimmingSpaces().isEmpty ? "" : "#" + text[hash.upperBound...]))
     }
     var current = ""
     for word in command.split(separator: " ") {
@@ -148,7 +154,7 @@ enum ManPage {
       case "\\": out += "\\e"
       case "\n": out += "\n"
       case _ where scalar.isASCII: out.unicodeScalars.append(scalar)
-      default: out += "\\[u" + String(format: "%04X", scalar.value) + "]"
+      default: out += "\\[u" + cFormat("%04X", scalar.value) + "]"
       }
     }
     // One source line a sentence's worth, at most 80 bytes (roff joins them with a space when it fills).

@@ -1,5 +1,10 @@
 import CTerminalGuard
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
@@ -140,8 +145,8 @@ enum DemoProject {
       directory.deleteLastPathComponent()
     }
     for base in candidates {
-      let path = (base as NSString).appendingPathComponent("paywalls")
-      if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(ProjectLoader.projectFileName)) {
+      let path = (base).appendingPathComponent("paywalls")
+      if FileManager.default.fileExists(atPath: (path).appendingPathComponent(ProjectLoader.projectFileName)) {
         return path
       }
     }

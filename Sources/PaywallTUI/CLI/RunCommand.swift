@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 struct RunCommand: CLICommand {
@@ -72,7 +77,6 @@ struct RunCommand: CLICommand {
     do {
       let result = ProjectLoader.load(path: path, catalogPath: project.catalog)
       loaded = session.localized(try ProjectOptions.checked(result, path: path))
-      PriceFormatter.shared.prepare(for: loaded)
       eventFile = try session.openEventFile()
       overrides = try project.parsedOverrides()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides,

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 enum ControllerKind: String, CaseIterable {
@@ -84,7 +89,7 @@ struct SessionOptions {
     userID = arguments.value("user-id")
     home = arguments.flag("home")
     if home && paywall != nil { throw .usage("give --home or --paywall, not both") }
-    if let id = userID, id.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let id = userID, id.trimmingSpaces().isEmpty {
       throw .usage("--user-id must not be empty")
     }
     userAttributes = try arguments.pairs("user")

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// File descriptors 0, 1 and 2, made sure of before anything opens a file.
 package enum StandardStreams {

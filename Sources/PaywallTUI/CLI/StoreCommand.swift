@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui store PATH`: the simulated store's ledger and what it means, as a table or JSON.
@@ -75,11 +80,9 @@ struct StoreCommand: CLICommand {
 
   static func parseDate(_ text: String) throws(CLIFailure) -> Date {
     if text == "now" { return Date() }
-    let formatter = ISO8601DateFormatter()
-    for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withFullDate]] {
-      formatter.formatOptions = options
-      if let date = formatter.date(from: text) { return date }
-    }
+    // A time with its zone (2026-03-01T12:00:00Z, …+02:00), or a date (midnight UTC).
+    if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+    if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
     throw CLIFailure.usage("--at \(quoting: text) must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z")
   }
 

@@ -1,5 +1,10 @@
 import CTerminalGuard
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `paywall-tui test [PATH…]`: the scenario runner for CI. Every `.play` file under the paths runs
@@ -125,7 +130,7 @@ struct TestCommand: CLICommand {
         if !result.arguments.isEmpty { try Console.out("To run it alone: \(UntrustedText.printable(Self.rerunCommand(result.arguments)))") }
       }
     }
-    var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(String(format: seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
+    var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(cFormat(seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
     if selected.count < found.count {
       let by = [selection.filters.isEmpty ? nil : "--filter", selection.shard == nil ? nil : "--shard"].compactMap { $0 }
       summary += "; \(found.count - selected.count) of \(found.count) not selected (\(by.joined(separator: ", ")))"
@@ -136,12 +141,12 @@ struct TestCommand: CLICommand {
 
   /// `74 ms`, `1.2 s`.
   static func spell(duration seconds: Double) -> String {
-    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : cFormat("%.1f s", seconds)
   }
 
   /// `60 s`, `0.5 s`: a limit as the user gave it.
   static func spell(seconds: Double) -> String {
-    seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : String(format: "%g s", seconds)
+    seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : cFormat("%g s", seconds)
   }
 
   /// The command that replays one scenario by hand, quoted for a POSIX shell; it starts from a

@@ -1,6 +1,12 @@
 import CNCurses
 import CTerminalGuard
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// `--junit FILE`: the results as the JUnit XML that GitHub Actions reporters, GitLab and Jenkins
@@ -16,9 +21,8 @@ enum JUnitReport {
     var roots: [String] = []
     for result in results where !roots.contains(result.scenario.root) { roots.append(result.scenario.root) }
     // The Ant JUnit schema's form, no zone (as Maven Surefire writes it), in UTC.
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
-    let stamp = formatter.string(from: timestamp)
+    let stamp = StoreDates.format(Date(timeIntervalSince1970: timestamp.timeIntervalSince1970.rounded(.down)))
+      .replacingOccurrences(of: " ", with: "T")
     let host = escape(ProcessInfo.processInfo.hostName)
     for root in roots {
       let suite = results.filter { $0.scenario.root == root }
@@ -44,7 +48,7 @@ enum JUnitReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+  static func format(_ seconds: Double) -> String { cFormat("%.3f", seconds) }
 
   /// Text as XML 1.0 may hold it: markup escaped, and the characters it cannot hold at all (C0
   /// controls but tab and line breaks, U+FFFE, U+FFFF) replaced by U+FFFD.
@@ -78,9 +82,9 @@ enum JUnitReport {
   static func checkWritable(_ path: String) throws(CLIFailure) {
     if path.isEmpty { throw .usage("--junit needs a file path, e.g. --junit build/junit.xml") }
     if FileSystem.isDirectory(path) {
-      throw .usage("--junit \(quoting: path) is a directory; give a file path, e.g. --junit \((path as NSString).appendingPathComponent("junit.xml"))")
+      throw .usage("--junit \(quoting: path) is a directory; give a file path, e.g. --junit \((path).appendingPathComponent("junit.xml"))")
     }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = (path).deletingLastPathComponent
     if let why = FileSystem.makeDirectories(directory) {
       throw .usage("--junit \(quoting: path): cannot create \(directory.isEmpty ? "." : directory) (\(why))")
     }

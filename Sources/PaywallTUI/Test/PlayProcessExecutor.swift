@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -23,7 +28,6 @@ struct PlayProcessExecutor: ScenarioExecutor {
     if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), FileManager.default.isExecutableFile(atPath: path) {
       return path
     }
-    if let path = Bundle.main.executablePath { return path }
     return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
   }
 
@@ -37,7 +41,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
     if stat("/dev/shm", &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_ISVTX != 0, access("/dev/shm", W_OK | X_OK) == 0 {
       return "/dev/shm"
     }
-    return NSTemporaryDirectory()
+    return FileManager.default.temporaryDirectory.path
   }
 
   /// State directories are `paywall-tui-test-PID-RANDOM`, PID that of the `test` that made them.
@@ -50,7 +54,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
       let rest = name.dropFirst(prefix.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
       guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
-      let path = (scratch as NSString).appendingPathComponent(name)
+      let path = (scratch).appendingPathComponent(name)
       var info = stat()
       guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
       try? FileManager.default.removeItem(atPath: path)
@@ -81,7 +85,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
 
   /// A fresh, private state directory for one scenario (`paywall-tui-test-PID-RANDOM` in `scratch`).
   static func makeStateDirectory(in scratch: String) -> Result<String, ScenarioProblem> {
-    var template = Array((scratch as NSString).appendingPathComponent("\(prefix)\(getpid())-XXXXXX").utf8CString)
+    var template = Array((scratch).appendingPathComponent("\(prefix)\(getpid())-XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else {
       return .failure(ScenarioProblem("cannot create a temporary state directory in \(scratch): \(String(cString: strerror(errno)))"))
     }
@@ -95,7 +99,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
     var stderr: String
 
     func outcome(timeout: Double) -> ScenarioResult.Outcome {
-      let said = stderr.trimmingCharacters(in: .newlines)
+      let said = stderr.trimmingNewlines()
       switch ending {
       case .exited(0): return .passed
       case .exited(1): return .failed(kind: .failed, message: said.isEmpty ? "play exited with status 1 and said nothing" : said)

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 
 /// One `.play` file that `paywall-tui test` runs: where it is, and the name it goes by.
@@ -83,20 +88,20 @@ enum ScenarioDiscovery {
     var found: [Scenario] = []
     var seen: Set<String> = []
     for path in paths {
-      var isDirectory: ObjCBool = false
+      var isDirectory: Bool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw .usage("no file or directory \(quoting: path); give a .play file or a directory of them")
       }
       var here: [Scenario] = []
-      if isDirectory.boolValue {
+      if isDirectory {
         let root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         for relative in playFiles(in: root) {
-          here.append(Scenario(path: root == "." ? relative : (root as NSString).appendingPathComponent(relative), root: root, relativePath: relative))
+          here.append(Scenario(path: root == "." ? relative : (root).appendingPathComponent(relative), root: root, relativePath: relative))
         }
         if here.isEmpty { throw .usage("no .play files under \(quoting: path)") }
       } else {
-        let directory = (path as NSString).deletingLastPathComponent
-        here.append(Scenario(path: path, root: directory.isEmpty ? "." : directory, relativePath: (path as NSString).lastPathComponent))
+        let directory = (path).deletingLastPathComponent
+        here.append(Scenario(path: path, root: directory.isEmpty ? "." : directory, relativePath: (path).lastPathComponent))
       }
       for scenario in here where seen.insert(URL(fileURLWithPath: scenario.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
         found.append(scenario)
@@ -111,11 +116,11 @@ enum ScenarioDiscovery {
     var files: [String] = []
     var pending = [""]
     while let relative = pending.popLast() {
-      let absolute = relative.isEmpty ? directory : (directory as NSString).appendingPathComponent(relative)
+      let absolute = relative.isEmpty ? directory : (directory).appendingPathComponent(relative)
       for name in FileSystem.names(in: absolute) where !name.hasPrefix(".") {
-        let child = relative.isEmpty ? name : (relative as NSString).appendingPathComponent(name)
+        let child = relative.isEmpty ? name : (relative).appendingPathComponent(name)
         var info = stat()
-        guard lstat((directory as NSString).appendingPathComponent(child), &info) == 0 else { continue }
+        guard lstat((directory).appendingPathComponent(child), &info) == 0 else { continue }
         if info.st_mode & S_IFMT == S_IFDIR {
           pending.append(child)
         } else if name.hasSuffix(".play") {
@@ -166,19 +171,16 @@ struct ScenarioSelection: Sendable {
   /// `--filter` patterns, checked once: an invalid one is a usage error naming it.
   static func checkFilters(_ patterns: [String]) throws(CLIFailure) {
     for pattern in patterns {
-      do {
-        _ = try Regex(pattern)
-      } catch {
-        let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid"
+      if let reason = PatternMatcher.problem(in: pattern) {
         throw .usage("--filter \(quoting: pattern) is not a regular expression (\(reason)); e.g. --filter 'purchase|restore'")
       }
     }
   }
 
   func select(_ scenarios: [Scenario]) -> [Scenario] {
-    let regexes = filters.compactMap { try? Regex($0) }
-    let filtered = regexes.isEmpty ? scenarios : scenarios.filter { scenario in
-      regexes.contains { scenario.relativePath.contains($0) }
+    let patterns = filters.filter { PatternMatcher.problem(in: $0) == nil }
+    let filtered = patterns.isEmpty ? scenarios : scenarios.filter { scenario in
+      patterns.contains { PatternMatcher.matches(pattern: $0, in: scenario.relativePath) == true }
     }
     guard let shard else { return filtered }
     return filtered.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)

@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -56,7 +61,7 @@ struct ScenarioRunner {
     let workers = max(1, min(jobs, scenarios.count))
     let makeExecutor = makeExecutor
     for _ in 0..<workers {
-      let thread = Thread {
+      let work: @Sendable () -> Void = {
         do {
           var executor = makeExecutor()
           while !shouldStop(), let index = board.take() {
@@ -65,8 +70,8 @@ struct ScenarioRunner {
         }  // The executor is gone (a worker process it kept has ended and been waited for)...
         board.workerEnded()
       }
-      thread.stackSize = 1 << 20
-      thread.start()
+      // A thread the system refuses: this thread does that worker's share itself.
+      if !DetachedThread.start("pwt-scenarios", work) { work() }
     }
     var results: [ScenarioResult] = []
     while let result = board.next(after: results.count, workers: workers) {
@@ -81,7 +86,7 @@ struct ScenarioRunner {
 
 /// The shared state of a run: the next scenario to take, the results so far, the workers left.
 private final class ResultBoard: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var nextToTake = 0
   private var results: [ScenarioResult?]
   private var endedWorkers = 0

@@ -97,7 +97,7 @@ enum AppView {
     // last piece, and these lines are many pieces).
     var lines: [[(String, CellStyle)]] = []
     for (topic, bindings) in KeyMap.debugSections {
-      var row: [(String, CellStyle)] = [(topic.padding(toLength: topicWidth, withPad: " ", startingAt: 0), .muted)]
+      var row: [(String, CellStyle)] = [(String(topic.prefix(topicWidth)) + String(repeating: " ", count: max(0, topicWidth - topic.count)), .muted)]
       var used = 0
       for binding in bindings {
         let (key, text) = (binding.label, binding.help ?? "")

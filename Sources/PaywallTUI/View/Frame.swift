@@ -62,7 +62,7 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `80x24` (each side 1…1000), as `render --size` takes it; nil for anything else.
   public init?(_ text: String) {
-    let parts = text.lowercased().split(separator: "x")
+    let parts = text.lowercased().split(separator: Character("x"))
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w), (1...1000).contains(h) else {
       return nil
     }
