@@ -220,7 +220,7 @@ final class PlayWorkerProcess {
 
   /// Starts `binary __play-worker`, its stderr an unlinked file in `scratch`.
   static func start(binary: String, scratch: String) -> Result<PlayWorkerProcess, ScenarioProblem> {
-    var template = Array((scratch as String).appending("/\(PlayProcessExecutor.prefix)\(getpid())-stderr-XXXXXX").utf8CString)
+    var template = Array(scratch.appendingPathComponent("\(PlayProcessExecutor.prefix)\(getpid())-stderr-XXXXXX").utf8CString)
     let file = mkstemp(&template)
     guard file >= 0 else {
       return .failure(ScenarioProblem("cannot create a temporary file in \(scratch): \(String(cString: strerror(errno)))"))
