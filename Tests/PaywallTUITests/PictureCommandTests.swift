@@ -35,6 +35,9 @@ struct PictureCommandTests {
     #expect(bad.status == 2 && bad.stderr.contains("--format 'png' must be one of text, svg, html"), "\(bad.stderr)")
     let unknown = try CommandLineTests.run(["render", "paywalls", "--storefront", "XYZ"])
     #expect(unknown.status == 2 && unknown.stderr.contains("--storefront 'XYZ'"), "\(unknown.stderr)")
+    // Every locale at once was a 100 MB sheet after half a minute: refused at once instead.
+    let huge = try CommandLineTests.run(["render", "paywalls", "--states", "--locale", Catalog.formatLocales.prefix(13).joined(separator: ",")])
+    #expect(huge.status == 2 && huge.stderr.contains("draws 13 sections; at most 12"), "\(huge.stderr)")
   }
 
   @Test func theStatesSheetHoldsEveryStateInEveryLocale() throws {

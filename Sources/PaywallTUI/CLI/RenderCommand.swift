@@ -109,11 +109,20 @@ struct RenderCommand: CLICommand {
       if let refusal = Catalog.refusal(storefront: nil, locale: locale) { throw .usage(refusal) }
     }
     if states && format == .text { throw .usage("--states draws pictures: give --format svg or html (svg by default)") }
+    // Each section is a dozen fresh sessions drawn at up to 120x40: every locale at once was a
+    // 100 MB sheet after half a minute. A bound keeps a sheet something a browser opens.
+    let sections = max(1, locales.count) * max(1, storefronts.count)
+    if states && sections > Self.mostSections {
+      throw .usage("--states with these --locale and --storefront values draws \(sections) sections; at most \(Self.mostSections) fit a sheet: give fewer, or draw several sheets")
+    }
     if !states && (locales.count > 1 || storefronts.count > 1) {
       throw .usage("several --locale or --storefront values draw a sheet: add --states (or give one of each)")
     }
     if out != nil && arguments.value("color") != nil { throw .usage("--color is for text on standard output; --out writes \(format == nil || format == .text ? "plain text" : "a picture")") }
   }
+
+  /// The most locale × storefront sections one `--states` sheet draws.
+  static let mostSections = 12
 
   /// `--locale en_US,de_DE --locale fr_FR` → the three, in order, once each.
   static func list(_ values: [String]) -> [String] {
