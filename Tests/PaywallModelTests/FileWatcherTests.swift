@@ -101,6 +101,48 @@ import Testing
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [other + "/catalog.json"])
   }
 
+  /// `dir` and `dir/.` are one directory to the kernel (one watch descriptor): a file named
+  /// through either is seen, both in one change, each reported as it was given.
+  @Test func oneDirectoryNamedTwoWaysLosesNoFile() throws {
+    let catalog = directory + "/./catalog.json"
+    writeInPlace("{}", to: catalog)
+    let watcher = try watcher([.file(file), .file(catalog)])
+    writeInPlace(#"{"id": "b"}"#, to: file)
+    writeInPlace(#"{"products": []}"#, to: catalog)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file, catalog])
+    // A directory watched whole under one name, a file in it under another.
+    try watcher.watch([.directory(directory + "/"), .file(catalog)])
+    writeInPlace("{}", to: catalog)
+    writeInPlace("{}", to: directory + "/new.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [catalog, directory + "/catalog.json", directory + "/new.json"])
+  }
+
+  /// A file that is a symbolic link changes when its target is edited, wherever that is; after a
+  /// `watch` again (a reload), a link pointed elsewhere follows its new target.
+  @Test func aLinkedFileIsWatchedWhereItsTargetIs() throws {
+    let shared = directory + "-shared", moved = directory + "-moved"
+    for folder in [shared, moved] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    writeInPlace("{}", to: shared + "/catalog.json")
+    writeInPlace("{}", to: moved + "/catalog.json")
+    let link = directory + "/catalog.json"
+    #expect(symlink("../" + (shared as NSString).lastPathComponent + "/catalog.json", link) == 0)
+    let watcher = try watcher([.file(link)])
+    writeInPlace(#"{"products": []}"#, to: shared + "/catalog.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "an edit of the target in place")
+    try #"{"products": [1]}"#.write(toFile: shared + "/catalog.json", atomically: true, encoding: .utf8)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "a save of the target by a rename")
+
+    // The link repointed (a new link renamed over it) is a change of the link.
+    #expect(symlink(moved + "/catalog.json", directory + "/.catalog.json.new") == 0)
+    #expect(rename(directory + "/.catalog.json.new", link) == 0)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [link])
+    try watcher.watch([.file(link)])
+    writeInPlace(#"{"products": []}"#, to: moved + "/catalog.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "the new target")
+    writeInPlace("{}", to: shared + "/catalog.json")
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil, "the old target no longer counts")
+  }
+
   @Test func stopEndsAWaitFromAnotherThread() throws {
     let watcher = try watcher()
     let ended = DispatchSemaphore(value: 0)

@@ -142,4 +142,59 @@ struct ProjectReloadTests {
     #expect(arrived.wait(timeout: .now() + 5) == .success)
     #expect(results.withLock { $0.last?.project } != nil)
   }
+
+  /// The results a started `ProjectWatch` hands on, one signal each.
+  final class Results: Sendable {
+    let all = Box()
+    /// The results so far.
+    final class Box: Sendable {
+      let mutex = Mutex<[ProjectLoadResult]>([])
+      func withLock<T>(_ body: (inout [ProjectLoadResult]) -> T) -> T { mutex.withLock { body(&$0) } }
+    }
+    let arrived = DispatchSemaphore(value: 0)
+    var last: ProjectLoadResult? { all.withLock { $0.last } }
+
+    /// Starts `watch`, its results collected here.
+    init(_ watch: ProjectWatch) {
+      let all = all, arrived = arrived
+      let started = watch.start { result in
+        all.withLock { $0.append(result) }
+        arrived.signal()
+      }
+      #expect(started)
+    }
+  }
+
+  /// `run DIR --catalog DIR/./catalog.json --watch`: one directory named two ways; a save of a
+  /// paywall (named one way) and of the catalog (the other) are each seen.
+  @Test func oneDirectoryNamedTwoWaysSeesEverySave() throws {
+    let copy = try Self.demoCopy()
+    let catalog = copy + "/./catalog.json"
+    let watch = try ProjectWatch(path: copy, catalog: catalog, loaded: ProjectLoader.load(path: copy, catalogPath: catalog))
+    let results = Results(watch)
+    defer { watch.stop() }
+    try Self.edit(copy + "/onboarding.json", "Unlock Acme Pro", "Unlock Acme Max")
+    #expect(results.arrived.wait(timeout: .now() + 5) == .success)
+    var state = AppState(project: try #require(results.last?.project))
+    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    #expect(Self.screen(state).contains("Unlock Acme Max"), "the paywall's new title")
+    try Self.edit(copy + "/catalog.json", "\"59.99\"", "\"49.99\"")
+    #expect(results.arrived.wait(timeout: .now() + 5) == .success)
+    #expect(results.last?.project?.catalog.product(id: "com.acme.pro.annual")?.price == Decimal(string: "49.99"))
+  }
+
+  /// A catalog that is a link into another directory: an edit of its target loads again.
+  @Test func aLinkedCatalogIsFollowedToItsTarget() throws {
+    let copy = try Self.demoCopy()
+    let shared = copy + "-shared"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: copy + "/catalog.json", toPath: shared + "/catalog.json")
+    try FileManager.default.createSymbolicLink(atPath: copy + "/catalog.json", withDestinationPath: "../" + URL(fileURLWithPath: shared).lastPathComponent + "/catalog.json")
+    let watch = try ProjectWatch(path: copy, catalog: nil, loaded: ProjectLoader.load(path: copy))
+    let results = Results(watch)
+    defer { watch.stop() }
+    try Self.edit(shared + "/catalog.json", "\"59.99\"", "\"49.99\"")
+    #expect(results.arrived.wait(timeout: .now() + 5) == .success)
+    #expect(results.last?.project?.catalog.product(id: "com.acme.pro.annual")?.price == Decimal(string: "49.99"))
+  }
 }

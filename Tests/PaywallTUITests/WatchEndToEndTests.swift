@@ -55,6 +55,20 @@ struct WatchEndToEndTests {
     #expect(pane.wait(forFile: "exit") == "0")
   }
 
+  /// `p` and `./p` are one directory: a paywall's save is seen, whichever name the catalog used.
+  @Test func runWatchSeesASaveInADirectoryNamedTwoWays() throws {
+    let (pane, project) = try Self.pane(#""$BIN" run p --catalog ./p/catalog.json --watch --controller scripted --state-dir "$DIR/state" --fresh"#)
+    let file = project + "/onboarding.json"
+    pane.wait(forText: "Unlock Acme Pro")
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    try Self.save(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Max"), to: file)
+    pane.wait(for: "the new title") { $0.contains("Unlock Acme Max") }
+    try pane.send("Escape")
+    pane.wait(forText: "closed: declined")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
   @Test func runWatchGoesHomeWhenTheOpenPaywallIsRemoved() throws {
     let (pane, project) = try Self.pane(#""$BIN" run p --watch --paywall winback --controller scripted --state-dir "$DIR/state" --fresh"#)
     pane.wait(forText: "We miss you")

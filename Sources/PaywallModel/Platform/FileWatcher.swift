@@ -10,7 +10,10 @@ import Synchronization
 /// The directories that hold the files are watched (inotify on Linux, kqueue on macOS), not the
 /// files, so a rename over a file is seen and a file that comes back is watched again. Nothing is
 /// polled: `waitForChange` sleeps in `poll` until the kernel reports something, then waits until
-/// `debounce` passes with no more events, so a save in several steps is one change.
+/// `debounce` passes with no more events, so a save in several steps is one change. Directories
+/// are known by their real path (`paywalls`, `./paywalls` and a link to it are one directory), and
+/// a file that is a symbolic link is watched in its own directory and in its target's; a path is
+/// reported as it was given.
 package final class FileWatcher: @unchecked Sendable {
   /// What to watch: a file by its path, or every `.json` and `.storekit` file of a directory (a
   /// project directory, where a new paywall file counts).
@@ -25,9 +28,28 @@ package final class FileWatcher: @unchecked Sendable {
     package var description: String
   }
 
+  /// What counts in one directory, and the paths to report for it (as the targets spelled them).
+  private struct Directory: Sendable {
+    /// The spellings of this directory watched whole: every `.json`/`.storekit` file in it counts.
+    var whole: Set<String> = []
+    /// A name in this directory → the watched paths it stands for (itself under each spelling of
+    /// the directory, or a link elsewhere whose target it is).
+    var files: [String: Set<String>] = [:]
+
+    /// The watched paths a change to `name` in this directory is a change of.
+    func paths(_ name: String) -> Set<String> {
+      var paths = files[name] ?? []
+      if FileWatcher.counts(name, nil) { for spelling in whole { paths.insert(FileWatcher.join(spelling, name)) } }
+      return paths
+    }
+
+    /// Every path watched here, for an event that may mean any of them.
+    var all: Set<String> { whole.union(files.values.joined()) }
+  }
+
   private struct Interest: Sendable {
-    /// Directory → names in it that count; nil: every `.json`/`.storekit` file.
-    var names: [String: Set<String>?] = [:]
+    /// Real path of a directory → what counts in it.
+    var directories: [String: Directory] = [:]
   }
 
   private let debounce: Duration
@@ -37,8 +59,8 @@ package final class FileWatcher: @unchecked Sendable {
   private let stopped = Atomic<Bool>(false)
   #if canImport(Glibc)
   private let inotify: Int32
-  /// Watch descriptor → directory.
-  private let watches = Mutex<[Int32: String]>([:])
+  /// Watch descriptor → directories (real paths; one inode reached by two has one descriptor).
+  private let watches = Mutex<[Int32: Set<String>]>([:])
   #else
   private let queue: Int32
   /// Open descriptors (directories and the files in them) → directory, re-opened after each change.
@@ -89,25 +111,29 @@ package final class FileWatcher: @unchecked Sendable {
     #endif
   }
 
-  /// Replaces what is watched (a reload may name other files); the directories already watched
-  /// stay watched.
+  /// Replaces what is watched (a reload may name other files, a link may point elsewhere now);
+  /// the directories already watched stay watched.
   package func watch(_ targets: [Target]) throws(Failure) {
     var next = Interest()
     for target in targets {
       switch target {
       case .directory(let path):
-        next.names.updateValue(nil, forKey: Self.normalized(path))
+        let spelled = Self.normalized(path)
+        next.directories[Self.realPath(spelled) ?? spelled, default: Directory()].whole.insert(spelled)
       case .file(let path):
-        let (directory, name) = Self.split(Self.normalized(path))
-        switch next.names[directory] {
-        case .some(.none): continue  // the whole directory is watched
-        case .some(.some(let names)): next.names.updateValue(names.union([name]), forKey: directory)
-        case .none: next.names.updateValue([name], forKey: directory)
+        let spelled = Self.normalized(path)
+        let (directory, name) = Self.split(spelled)
+        let real = Self.realPath(directory) ?? directory
+        next.directories[real, default: Directory()].files[name, default: []].insert(spelled)
+        // A symbolic link: its target is edited where it is, so its directory is watched too.
+        if let resolved = Self.realPath(spelled), resolved != Self.join(real, name) {
+          let (targetDirectory, targetName) = Self.split(resolved)
+          next.directories[targetDirectory, default: Directory()].files[targetName, default: []].insert(spelled)
         }
       }
     }
     interest.withLock { $0 = next }
-    for directory in next.names.keys { try add(directory) }
+    for directory in next.directories.keys { try add(directory) }
     #if canImport(Darwin)
     reopenFiles()
     #endif
@@ -171,7 +197,7 @@ package final class FileWatcher: @unchecked Sendable {
     guard descriptor >= 0 else {
       throw Failure(description: "cannot watch \(directory): \(String(cString: strerror(errno)))")
     }
-    watches.withLock { $0[descriptor] = directory }
+    watches.withLock { _ = $0[descriptor, default: []].insert(directory) }
   }
 
   /// Reads every queued event; returns the watched paths they name.
@@ -181,7 +207,7 @@ package final class FileWatcher: @unchecked Sendable {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
     defer { buffer.deallocate() }
     let directories = watches.withLock { $0 }
-    let names = interest.withLock { $0.names }
+    let interested = interest.withLock { $0.directories }
     while true {
       let count = read(inotify, buffer, capacity)
       guard count > 0 else { break }
@@ -197,11 +223,12 @@ package final class FileWatcher: @unchecked Sendable {
         offset += header + length
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
           // The kernel's queue overflowed and events were lost: every watched directory may have changed.
-          changed.formUnion(names.keys)
+          for directory in interested.values { changed.formUnion(directory.all) }
           continue
         }
-        guard let directory = directories[descriptor], let wanted = names[directory], Self.counts(name, wanted) else { continue }
-        changed.insert(Self.join(directory, name))
+        for directory in directories[descriptor] ?? [] {
+          if let wanted = interested[directory] { changed.formUnion(wanted.paths(name)) }
+        }
       }
     }
     return changed
@@ -236,12 +263,18 @@ package final class FileWatcher: @unchecked Sendable {
       return keys
     }
     for fd in files { close(fd) }
-    for (directory, names) in interest.withLock({ $0.names }) {
-      for name in names.map(Array.init) ?? Self.entries(of: directory) {
+    for (directory, wanted) in interest.withLock({ $0.directories }) {
+      for name in Self.names(wanted, in: directory) {
         let fd = open(Self.join(directory, name), O_EVTONLY)
         if fd >= 0 { register(fd, "file:" + directory) }
       }
     }
+  }
+
+  /// The names `wanted` watches in `directory`: those it lists, and its project files if it is
+  /// watched whole.
+  private static func names(_ wanted: Directory, in directory: String) -> Set<String> {
+    Set(wanted.files.keys).union(wanted.whole.isEmpty ? [] : entries(of: directory))
   }
 
   private static func entries(of directory: String) -> [String] {
@@ -267,11 +300,11 @@ package final class FileWatcher: @unchecked Sendable {
       directories.insert(owner.hasPrefix("file:") ? String(owner.dropFirst(5)) : owner)
     }
     reopenFiles()
-    let names = interest.withLock { $0.names }
+    let interested = interest.withLock { $0.directories }
     var changed: Set<String> = []
     for directory in directories {
-      guard let wanted = names[directory] else { continue }
-      for name in wanted.map(Array.init) ?? Self.entries(of: directory) { changed.insert(Self.join(directory, name)) }
+      guard let wanted = interested[directory] else { continue }
+      for name in Self.names(wanted, in: directory) { changed.formUnion(wanted.paths(name)) }
     }
     return changed
   }
@@ -281,7 +314,7 @@ package final class FileWatcher: @unchecked Sendable {
 
   /// Whether a name in a watched directory counts: one of `wanted`, or with no list a project's
   /// file (`.json`, `.storekit`), not an editor's backup or swap file.
-  private static func counts(_ name: String, _ wanted: Set<String>?) -> Bool {
+  fileprivate static func counts(_ name: String, _ wanted: Set<String>?) -> Bool {
     guard let wanted else { return name.hasSuffix(".json") || name.hasSuffix(".storekit") }
     return wanted.contains(name)
   }
@@ -292,6 +325,13 @@ package final class FileWatcher: @unchecked Sendable {
     return path
   }
 
+  /// The path with every link, `.` and `..` resolved; nil when it does not exist.
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// ("dir", "name") for "dir/name"; (".", "name") for "name".
   private static func split(_ path: String) -> (String, String) {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
@@ -299,7 +339,7 @@ package final class FileWatcher: @unchecked Sendable {
     return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
   }
 
-  private static func join(_ directory: String, _ name: String) -> String {
+  fileprivate static func join(_ directory: String, _ name: String) -> String {
     directory == "/" ? "/" + name : directory + "/" + name
   }
 }

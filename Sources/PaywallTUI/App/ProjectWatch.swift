@@ -10,7 +10,8 @@ import PaywallModel
 /// (never the app's loop), and hands each result on. The files are those the last load read (the
 /// paywalls, the catalog or `.storekit`, `app.json`, for a paywall file the `app.json` beside it)
 /// and, for a project directory, any `.json` or `.storekit` file in it; while the project does not load, the files of the last good load stay
-/// watched too, so fixing any of them is seen.
+/// watched too, so fixing any of them is seen. A file that is a link is watched at its target too,
+/// resolved again at each reload (`FileWatcher.watch`).
 final class ProjectWatch: Sendable {
   private let watcher: FileWatcher
   private let path: String
