@@ -41,7 +41,14 @@ public enum AtomicFile {
     open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
   }
 
-  package static func write(_ data: Data, to path: String, keepingPrevious: Bool = false) throws(WriteError) {
+  /// Writes `data` to `path` whole or not at all. With `replacingOnlyRegularFile`, a path that is
+  /// there and is not a regular file (a device, a pipe, a socket, a symbolic link, a directory) is
+  /// refused and left as it is: a file the user asked for is written, nothing else is touched.
+  package static func write(_ data: Data, to path: String, keepingPrevious: Bool = false,
+                            replacingOnlyRegularFile: Bool = false) throws(WriteError) {
+    if replacingOnlyRegularFile, let kind = nonRegularKind(path) {
+      throw WriteError(path: path, reason: "it is \(kind), not a regular file; only a regular file is replaced (give another path)")
+    }
     let directory = (path).deletingLastPathComponent
     if let why = FileSystem.makeDirectories(directory) {
       throw WriteError(path: path, reason: "cannot create \(directory.isEmpty ? "." : directory) (\(why))")
@@ -68,10 +75,30 @@ public enum AtomicFile {
     if failure == 0, fsync(fd) != 0 { failure = errno }
     close(fd)
     if failure == 0, keepingPrevious { keepPrevious(of: path) }
+    // Checked again at the last moment: something put there while the file was being written.
+    if failure == 0, replacingOnlyRegularFile, let kind = nonRegularKind(path) {
+      unlink(temporary)
+      throw WriteError(path: path, reason: "it is \(kind), not a regular file; only a regular file is replaced (give another path)")
+    }
     if failure == 0, rename(temporary, path) != 0 { failure = errno }
     guard failure == 0 else {
       unlink(temporary)
       throw WriteError(path: path, reason: String(cString: strerror(failure)))
+    }
+  }
+
+  /// What is at `path` when it is there and is not a regular file, without following a link.
+  package static func nonRegularKind(_ path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFLNK: return "a symbolic link"
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a named pipe"
+    case S_IFSOCK: return "a socket"
+    case S_IFCHR, S_IFBLK: return "a device"
+    default: return "not a file"
     }
   }
 

@@ -134,6 +134,8 @@ struct RenderCommand: CLICommand {
     guard let size = Size(size) else {
       throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24")
     }
+    // A device, a pipe or a link at --out is refused before anything is drawn, never replaced.
+    if let out { try OutputPath.checkWritable(out, option: "out", example: "paywall.svg") }
     let overrides = try project.parsedOverrides()
     guard watch else {
       let loaded = try project.load(path)
@@ -242,7 +244,7 @@ struct RenderCommand: CLICommand {
   private func write(_ document: String) throws {
     guard let out else { return try Console.out(document.hasSuffix("\n") ? String(document.dropLast()) : document) }
     do {
-      try AtomicFile.write(Data(document.utf8), to: out)
+      try AtomicFile.write(Data(document.utf8), to: out, replacingOnlyRegularFile: true)
     } catch {
       throw CLIFailure.invalid("error: --out: \(error)")
     }

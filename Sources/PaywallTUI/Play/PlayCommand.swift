@@ -80,8 +80,11 @@ struct PlayCommand: CLICommand {
 
   func run() throws {
     guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
-    let pace = try recordingPace()
     let scenario = try loadScript()
+    // Under `test`, a path outside the scenario's directory is refused before --record's probe
+    // file is made there.
+    try checkOutputs(of: scenario)
+    let pace = try recordingPace()
     let overrides = try project.parsedOverrides()
     let loaded = session.localized(try project.load(path))
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
@@ -131,7 +134,7 @@ struct PlayCommand: CLICommand {
       let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
                            shell: ProcessInfo.processInfo.environment["SHELL"])
       do {
-        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record)
+        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record, replacingOnlyRegularFile: true)
       } catch let failure as CastFailure {
         throw CLIFailure.invalid(failure.description)
       } catch {
@@ -178,7 +181,8 @@ struct PlayCommand: CLICommand {
     try OutputPath.checkWritable(record, option: "record", example: "demo.cast")
     var milliseconds = Self.defaultPace
     if let pace {
-      guard let seconds = Duration.seconds(parsing: pace), seconds > 0, seconds <= 3600 else {
+      // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
+      guard let seconds = Duration.seconds(parsing: pace), seconds >= 0.001 - 1e-12, seconds <= 3600 else {
         throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
       }
       milliseconds = max(1, Int((seconds * 1000).rounded()))
@@ -192,6 +196,37 @@ struct PlayCommand: CLICommand {
       return try CastTimeline(pace: pace, size: size)
     } catch {
       throw .invalid(error.description)
+    }
+  }
+
+  /// Refuses, before anything runs, a `screenshot FILE` whose path holds something other than a
+  /// regular file (it would be replaced); and under `paywall-tui test`, every file the scenario
+  /// would write outside its own directory (`ScenarioConfinement`), naming FILE:LINE.
+  private func checkOutputs(of scenario: PlayScript) throws(CLIFailure) {
+    let base = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"))
+    let root = ScenarioConfinement.directory
+    for step in scenario.steps {
+      guard case .screenshot(let file) = step.command else { continue }
+      let path = base.resolve(file)
+      let here = "\(scenario.file):\(step.line)"
+      if let kind = OutputPath.notRegular(path) {
+        throw .usage("\(here): \(quoting: step.text): \(path) is \(kind), not a regular file; paywall-tui replaces only regular files: give another file name")
+      }
+      if let root, let why = ScenarioConfinement.outside(path, root: root) {
+        throw .usage("\(here): \(quoting: step.text) would write \(path), \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. 'screenshot shots/screen.svg'")
+      }
+    }
+    guard let root else { return }
+    // The '# args:' line of a scenario: its paths are from the current directory, as `test` reads them.
+    let options: [(String, String?, String)] = [
+      ("record", record, "demo.cast"), ("events", session.events, "events.jsonl"),
+      ("screenshot-every", screenshotEvery.map { $0 + "/" + Screenshots.stepFileName(number: 0, step: "start") }, "shots"),
+    ]
+    for case let (option, path?, example) in options {
+      if let why = ScenarioConfinement.outside(path, root: root) {
+        let given = option == "screenshot-every" ? screenshotEvery! : path
+        throw .usage("\(scenario.file):1: --\(option) \(quoting: given) writes \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. --\(option) \(root)/\(example)")
+      }
     }
   }
 

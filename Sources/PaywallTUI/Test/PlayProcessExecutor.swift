@@ -79,7 +79,8 @@ struct PlayProcessExecutor: ScenarioExecutor {
     case .success(let made): stateDirectory = made
     }
     defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
-    let run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout)
+    let run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout,
+                         environment: [ScenarioConfinement.environmentVariable: scenario.directory])
     return result(run.outcome(timeout: timeout), arguments)
   }
 
@@ -116,7 +117,20 @@ struct PlayProcessExecutor: ScenarioExecutor {
 
   /// Starts `binary arguments…` and waits for it, at most `timeout` seconds (then SIGTERM, and
   /// SIGKILL after `grace`).
-  static func spawn(_ binary: String, _ arguments: [String], timeout: Double) -> ChildRun {
+  static func spawn(_ binary: String, _ arguments: [String], timeout: Double,
+                    environment: [String: String] = [:]) -> ChildRun {
+    // This process's environment, with `environment` set over it (the scenario's directory).
+    var variables: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+      let text = String(cString: entry)
+      let name = text.prefix { $0 != "=" }
+      if environment[String(name)] == nil { variables.append(text) }
+      index += 1
+    }
+    variables += environment.map { "\($0.key)=\($0.value)" }
+    let envp = variables.map { strdup($0) } + [nil]
+    defer { envp.forEach { free($0) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -146,7 +160,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
       posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
       posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-      let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
+      let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
       close(fds[1])
       return (fds[0], spawned)
     }

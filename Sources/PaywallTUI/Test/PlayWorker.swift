@@ -18,6 +18,8 @@ enum PlayWorker {
   /// One scenario to run: `play` and its arguments.
   struct Request: Codable {
     var arguments: [String]
+    /// The scenario's directory: every file it writes must be inside it (`ScenarioConfinement`).
+    var scenarioDirectory: String?
   }
 
   /// How it ended: an exit code, or the signal a child would have died of.
@@ -47,7 +49,7 @@ enum PlayWorker {
     while let line = lines.next() {
       // A request this program did not write: stop, and `test` reports the scenario crashed.
       guard let request = try? decoder.decode(Request.self, from: Data(line)), request.arguments.first == "play" else { _exit(70) }
-      let response = run(request.arguments)
+      let response = ScenarioConfinement.with(request.scenarioDirectory) { run(request.arguments) }
       guard let data = try? encoder.encode(response),
             data.withUnsafeBytes({ FileSystem.writeAll($0, to: responses) }) == nil,
             FileSystem.writeAll("\n", to: responses) == nil else { _exit(70) }
@@ -169,7 +171,7 @@ struct PlayWorkerExecutor: ScenarioExecutor {
       case .success(let started): worker = started
       }
     }
-    let run = worker!.run(arguments + ["--state-dir", stateDirectory], timeout: timeout)
+    let run = worker!.run(arguments + ["--state-dir", stateDirectory], scenarioDirectory: scenario.directory, timeout: timeout)
     // A worker that crashed, hung or said something unreadable is gone: the next scenario starts
     // a new one.
     if !worker!.isAlive { worker = nil }
@@ -284,11 +286,11 @@ final class PlayWorkerProcess {
   /// Runs one `play` command line in the worker: how it ended and what it said on stderr, as
   /// `PlayProcessExecutor.spawn` gives them for a child. After a crash or a timeout the worker
   /// is gone (`isAlive` false).
-  func run(_ arguments: [String], timeout: Double) -> PlayProcessExecutor.ChildRun {
+  func run(_ arguments: [String], scenarioDirectory: String? = nil, timeout: Double) -> PlayProcessExecutor.ChildRun {
     precondition(isAlive)
     _ = ftruncate(stderrFile, 0)
     let deadline = ContinuousClock.now + .milliseconds(Int64((timeout * 1000).rounded(.up)))
-    guard let request = try? JSONEncoder().encode(PlayWorker.Request(arguments: arguments)) else {
+    guard let request = try? JSONEncoder().encode(PlayWorker.Request(arguments: arguments, scenarioDirectory: scenarioDirectory)) else {
       return PlayProcessExecutor.ChildRun(ending: .notStarted("cannot encode the arguments for the test worker"), stderr: "")
     }
     // A worker that is gone takes the write with EPIPE (SIGPIPE does not end `test`); its end is

@@ -15,6 +15,13 @@ struct Scenario: Sendable, Hashable {
   /// Its path below `root` (`purchase-trial.play`, `sub/refund.play`): what `--filter` matches.
   var relativePath: String
 
+  /// The folder it is in ("." for a bare name): every file it writes must be inside it
+  /// (`ScenarioConfinement`).
+  var directory: String {
+    let folder = Screenshots.directory(ofScript: path)
+    return folder.isEmpty ? "." : folder
+  }
+
   /// The arguments of its first line, `# args: PATH OPTION…`, split as `words(_:)` does; or why
   /// the file cannot say them (the scenario fails with that message, the others still run).
   func arguments() -> Result<[String], ScenarioProblem> {
