@@ -62,6 +62,17 @@ struct ScenarioWorkerTests {
 
   /// A scenario buys; the next ones, in the same worker (one job), start from nothing: not
   /// subscribed, no purchase in their store, no events of the first.
+  @Test func testRunsScenariosInAWorkerUnlessAskedForAProcessEach() throws {
+    // Every other test here would pass if `test` quietly went back to a process per scenario.
+    let plain = try TestCommand(try Arguments(["scenarios"], spec: TestCommand.spec))
+    let perScenario = try TestCommand(try Arguments(["scenarios", "--process-per-scenario"], spec: TestCommand.spec))
+    let made = { (command: TestCommand) in
+      TestCommand.makeExecutor(processPerScenario: command.processPerScenario, binary: "/bin/false", timeout: 1, scratch: "/tmp")
+    }
+    #expect(made(plain) is PlayWorkerExecutor)
+    #expect(made(perScenario) is PlayProcessExecutor)
+  }
+
   @Test func nothingOfAScenarioReachesTheNextInTheSameWorker() throws {
     let dir = try Fixtures.directory([
       "1-buys.play": ScenarioTests.scenario("press 1 enter\nexpect status active\nexpect subscription com.acme.pro.annual trial"),

@@ -74,6 +74,14 @@ struct TestCommand: CLICommand {
     processPerScenario = arguments.flag("process-per-scenario")
   }
 
+  /// How each job runs its scenarios: a worker that keeps the projects it loads (the default),
+  /// or with --process-per-scenario a child `play` for each.
+  static func makeExecutor(processPerScenario: Bool, binary: String, timeout: Double, scratch: String) -> any ScenarioExecutor {
+    processPerScenario
+      ? PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch)
+      : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch)
+  }
+
   func run() throws {
     var roots = paths
     if roots.isEmpty {
@@ -104,9 +112,8 @@ struct TestCommand: CLICommand {
     PlayProcessExecutor.removeLeftovers(in: scratch)
     // One worker process per job that keeps each project it loads (scenarios that need a
     // process of their own still get one: PlayWorkerExecutor.needsOwnProcess), or a child per scenario.
-    let runner = processPerScenario
-      ? ScenarioRunner(jobs: jobs) { PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch) }
-      : ScenarioRunner(jobs: jobs) { PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch) }
+    let perScenario = processPerScenario
+    let runner = ScenarioRunner(jobs: jobs) { Self.makeExecutor(processPerScenario: perScenario, binary: binary, timeout: timeout, scratch: scratch) }
     // Paths come from file names, which nothing sanitised: shown printable.
     let width = (selected.map { UntrustedText.printable($0.path).count }.max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in
