@@ -25,14 +25,32 @@ enum InteractiveLoop {
   static func run(_ runtime: AppRuntime, terminal: any TerminalBackend, start: AppMessage?,
                   afterFirstFrame: () -> Void = {}) throws(TerminalUnavailable) -> Ending {
     defer { terminal.stop() }
+    // The first frame is worked out while the terminal thread opens the terminal (newterm reads
+    // terminfo and sends its first sequences), on the size the kernel gives: first paint is that
+    // work's time shorter. Drawn only once the terminal is open, after any other size it opened at.
+    var early: (size: Size, frame: Frame)?
+    if let size = terminal.sizeBeforeOpen {
+      runtime.send(.resized(size))
+      if let start { runtime.send(start) }
+      runtime.drain(budget: .milliseconds(30))
+      if !runtime.isFinished { early = (size, AppView.render(runtime.state, size: size)) }
+    }
     try terminal.waitUntilStarted()
-    runtime.send(.resized(terminal.size))
-    if let start { runtime.send(start) }
+    if early == nil || early?.size != terminal.size {
+      runtime.send(.resized(terminal.size))
+      if early == nil, let start { runtime.send(start) }
+      early = nil
+    }
     // The first frame is drawn before any task starts, and this thread waits until it is
     // written: where the system packs threads onto one CPU (this VM does), the terminal thread
-    // would otherwise wait for whatever this thread starts next.
-    runtime.drain(budget: .milliseconds(30))
-    if !runtime.isFinished { terminal.presentAndWait(AppView.render(runtime.state, size: runtime.state.size)) }
+    // would otherwise wait for whatever this thread starts next. With the early frame, messages
+    // that came meanwhile (a key typed ahead) stay in the inbox: the loop draws them next.
+    if let early {
+      if !runtime.isFinished { terminal.presentAndWait(early.frame) }
+    } else {
+      runtime.drain(budget: .milliseconds(30))
+      if !runtime.isFinished { terminal.presentAndWait(AppView.render(runtime.state, size: runtime.state.size)) }
+    }
     afterFirstFrame()
     let state = runBlocking { await loop(runtime, terminal) }
     return ending(state)

@@ -46,6 +46,15 @@ final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   /// The size once the terminal is open.
   var size: Size { initialSize }
 
+  /// The kernel's size of the terminal on stdout, read without ncurses: what `size` will be once
+  /// open (unless LINES/COLUMNS say otherwise), known while the terminal thread is still opening.
+  var sizeBeforeOpen: Size? {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard tg_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 else { return nil }
+    return Size(width: Int(cols), height: Int(rows))
+  }
+
   init(onEvent: @escaping @Sendable (TerminalEvent) -> Void) {
     self.onEvent = onEvent
   }

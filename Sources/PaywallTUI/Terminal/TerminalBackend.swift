@@ -34,6 +34,13 @@ protocol TerminalBackend: AnyObject, Sendable {
   func presentAndWait(_ frame: Frame)
   /// Gives the terminal back; waits until it is.
   func stop()
+  /// The size the terminal will have once open, if it can be known before (nil: wait for `size`).
+  var sizeBeforeOpen: Size? { get }
+}
+
+extension TerminalBackend {
+  /// Not known before the terminal is open.
+  var sizeBeforeOpen: Size? { nil }
 }
 
 /// A terminal with no terminal: it keeps every frame it is given and lets a test type keys, so
