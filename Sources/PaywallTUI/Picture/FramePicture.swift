@@ -164,29 +164,8 @@ package enum FramePicture {
     return out
   }
 
-  /// Text as XML character data or an attribute value: markup characters escaped; what XML 1.0
-  /// cannot hold at all (C0 controls but tab and newline, U+FFFE, U+FFFF) becomes U+FFFD.
-  static func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\t", "\n": out.unicodeScalars.append(scalar)
-      default:
-        if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-          out += "\u{FFFD}"
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out
-  }
+  /// Text as XML character data or an attribute value (`XMLText.escape`).
+  static func escape(_ text: String) -> String { XMLText.escape(text) }
 }
 
 /// Box-drawing characters as lines: which edges of its cell each one reaches.

@@ -50,32 +50,8 @@ enum JUnitReport {
 
   static func format(_ seconds: Double) -> String { cFormat("%.3f", seconds) }
 
-  /// Text as XML 1.0 may hold it: markup escaped, and the characters it cannot hold at all (C0
-  /// controls but tab and line breaks, U+FFFE, U+FFFF) replaced by U+FFFD.
-  static func escape(_ text: String, attribute: Bool = true) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"" where attribute: out += "&quot;"
-      case "\n" where attribute: out += "&#10;"
-      case "\r": out += "&#13;"
-      case "\t" where attribute: out += "&#9;"
-      case "\t", "\n": out.unicodeScalars.append(scalar)
-      default:
-        let value = scalar.value
-        if value < 0x20 || value == 0xFFFE || value == 0xFFFF {
-          out += "\u{FFFD}"
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out
-  }
+  /// XML text or attribute value (`XMLText.escape`).
+  static func escape(_ text: String, attribute: Bool = true) -> String { XMLText.escape(text, attribute: attribute) }
 
   /// Refuses, before any scenario runs, a path the report could not be written to: a directory,
   /// or a place where no file can be created (its folders are made, as `mkdir -p` would).

@@ -131,21 +131,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
     variables += environment.map { "\($0.key)=\($0.value)" }
     let envp = variables.map { strdup($0) } + [nil]
     defer { envp.forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Same process group as us: Ctrl-C at a terminal reaches every scenario running.
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    let setup = ChildSpawnSetup()
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
@@ -157,10 +143,10 @@ struct PlayProcessExecutor: ScenarioExecutor {
       guard pipe(&fds) == 0 else { return nil }
       _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
       _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-      let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
+      posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&setup.actions, 1, "/dev/null", O_WRONLY, 0)
+      posix_spawn_file_actions_adddup2(&setup.actions, fds[1], 2)
+      let spawned = posix_spawn(&pid, binary, &setup.actions, &setup.attributes, argv, envp)
       close(fds[1])
       return (fds[0], spawned)
     }
@@ -273,5 +259,31 @@ enum RunningChildren {
       let pid = slots[index].load(ordering: .sequentiallyConsistent)
       if pid > 0 { kill(pid, SIGTERM) }
     }
+  }
+}
+
+/// How `test` starts a child (a `play` or a worker): file actions to add to, and attributes that
+/// keep it in our process group (Ctrl-C at a terminal reaches every scenario running), with no
+/// signal blocked and every ending signal at its default.
+final class ChildSpawnSetup {
+  var actions = posix_spawn_file_actions_t()
+  var attributes = posix_spawnattr_t()
+
+  init() {
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGCHLD] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+  }
+
+  deinit {
+    posix_spawn_file_actions_destroy(&actions)
+    posix_spawnattr_destroy(&attributes)
   }
 }

@@ -232,21 +232,8 @@ final class PlayWorkerProcess {
     // Appending: after the runner empties it, the worker's next write lands at its start.
     _ = fcntl(file, F_SETFL, fcntl(file, F_GETFL) | O_APPEND)
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
     // As a child play: same process group (Ctrl-C reaches it), signals at their defaults.
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    let setup = ChildSpawnSetup()
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup(PlayWorker.command), nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
@@ -261,10 +248,10 @@ final class PlayWorkerProcess {
         return nil
       }
       for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-      posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-      posix_spawn_file_actions_adddup2(&actions, file, 2)
-      let spawned = posix_spawn(&pid, binary, &actions, &attributes, argv, environ)
+      posix_spawn_file_actions_adddup2(&setup.actions, input[0], 0)
+      posix_spawn_file_actions_adddup2(&setup.actions, output[1], 1)
+      posix_spawn_file_actions_adddup2(&setup.actions, file, 2)
+      let spawned = posix_spawn(&pid, binary, &setup.actions, &setup.attributes, argv, environ)
       close(input[0])
       close(output[1])
       return (input[1], output[0], spawned)
