@@ -175,6 +175,15 @@ struct SuperwallImportTests {
     #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0].variants[1].percentage: 'percentage' must be a whole number, found a string"])
   }
 
+  @Test func aBlankEventNameIsAnErrorAtItsKey() throws {
+    // Found by the fuzzer: "\u007f" reads as "" (control characters are dropped), which our
+    // campaigns refuse; the import passed it on and the project it made did not load.
+    for name in [#"\u007f"#, "  ", ""] {
+      let bad = Self.sdkExcerpt.replacingOccurrences(of: #""event_name": "MyEvent""#, with: "\"event_name\": \"\(name)\"")
+      #expect(try Self.errors(bad) == ["$.trigger_options[0].event_name: 'event_name' is empty once its control characters and spaces are dropped; give the trigger a placement name"], "\(name)")
+    }
+  }
+
   @Test func missingRequiredKeyNamesItsObject() throws {
     let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"experiment_id\": \"80\",", with: "")
     #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0]: missing required key 'experiment_id' (the SDK requires it)"])

@@ -50,6 +50,13 @@ package enum SuperwallConfigReader {
       if let rule = readRule(ruleNode, path: path.appending("rules").appending(i), d) { rules.append(rule) }
     }
     guard let name else { return nil }
+    // The parser drops control characters from every string: a name made only of them (or of
+    // spaces) is no placement our campaigns can hold, so it is an error here, at its key.
+    if name.trimmingSpaces().isEmpty, let at = object.value("event_name") {
+      d.error("'event_name' is empty once its control characters and spaces are dropped; give the trigger a placement name",
+              at: at.location, path: path.appending("event_name"))
+      return nil
+    }
     return SuperwallConfig.Trigger(placement: name, rules: rules, location: node.location, path: path)
   }
 
