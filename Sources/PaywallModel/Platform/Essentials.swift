@@ -104,6 +104,14 @@ extension String {
     return kept.isEmpty ? "/" : kept
   }
 
+  /// The path from the current directory ("cwd/" + it) unless it is absolute already; a path
+  /// that cannot be made absolute (the current directory is gone) does not start with "/".
+  package var absolutePath: String {
+    if hasPrefix("/") { return self }
+    let here = FileManager.default.currentDirectoryPath
+    return (here.hasSuffix("/") ? here : here + "/") + self
+  }
+
   /// `component` after this path and one "/" ("a/b" for "a" and "b"; "b" for "" and "b"), repeated
   /// slashes made one (but a leading "//", which POSIX leaves to the system) and no trailing slash.
   package func appendingPathComponent(_ component: String) -> String {

@@ -55,7 +55,7 @@ public struct StateDirectory: Sendable, Hashable {
   /// inconvenience: the session does not start (the command line exits 2).
   package func refusal() -> String? {
     guard !path.isEmpty else { return "the state directory is an empty path; give a directory" }
-    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    let absolute = path.absolutePath
     guard absolute.hasPrefix("/") else {
       return "the current directory cannot be found, so \(path) cannot be checked; give --state-dir an absolute path"
     }

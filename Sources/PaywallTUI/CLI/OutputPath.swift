@@ -96,7 +96,7 @@ enum ScenarioConfinement {
   /// `path` made absolute, its existing folders resolved through links; nil when the part that
   /// does not exist yet has `..` in it, or the file name is `.` or `..`.
   static func resolve(_ path: String) -> String? {
-    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    let absolute = path.absolutePath
     var parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     guard let name = parts.popLast(), name != ".", name != ".." else { return nil }
     var existing = parts.count

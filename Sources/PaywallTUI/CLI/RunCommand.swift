@@ -193,10 +193,9 @@ struct RunCommand: CLICommand {
 
   /// `path` from the current directory, absolute; one already absolute as it is.
   static func absolute(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    let here = FileManager.default.currentDirectoryPath
-    if path == "." { return here }
-    return (here.hasSuffix("/") ? here : here + "/") + (path == "." ? "" : path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    // Tidied for the `# args:` line a person reads: `.` is the directory itself, `./x` is `x`.
+    if path == "." { return FileManager.default.currentDirectoryPath }
+    return (path.hasPrefix("./") ? String(path.dropFirst(2)) : path).absolutePath
   }
 
   /// `2026-11-23T01:15:57.123Z`: `date` to the millisecond, as `play --clock` reads it.
