@@ -26,7 +26,7 @@ struct OutputPathTests {
     #expect(symlink(directory + "/theirs.txt", link) == 0)
     var paths = [(fifo, "a named pipe", S_IFIFO), (link, "a symbolic link", S_IFLNK)]
     // A copy of /dev/null's node (root only: creating a device needs CAP_MKNOD).
-    if mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 { paths.append((device, "a device", S_IFCHR)) }
+    if mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 { paths.append((device, "a character device", S_IFCHR)) }
     for (path, said, type) in paths {
       let name = URL(fileURLWithPath: path).lastPathComponent
       let record = try CommandLineTests.run(Self.play + ["--record", path])

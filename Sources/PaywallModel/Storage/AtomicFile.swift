@@ -90,16 +90,8 @@ public enum AtomicFile {
   /// What is at `path` when it is there and is not a regular file, without following a link.
   package static func nonRegularKind(_ path: String) -> String? {
     var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: return nil
-    case S_IFLNK: return "a symbolic link"
-    case S_IFDIR: return "a directory"
-    case S_IFIFO: return "a named pipe"
-    case S_IFSOCK: return "a socket"
-    case S_IFCHR, S_IFBLK: return "a device"
-    default: return "not a file"
-    }
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+    return FileSystem.kind(of: info.st_mode)
   }
 
   /// Points `NAME.bak` at the current contents of `path` (when there are any), atomically too.
