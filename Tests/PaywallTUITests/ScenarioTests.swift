@@ -222,6 +222,48 @@ struct ScenarioTests {
     #expect(hungCase.time >= 1)
   }
 
+  /// A timeout its deadline arithmetic cannot hold (1e16 s is 1e19 ms, past Int64) crashed
+  /// `test` after "running 1 scenario": every such value is a usage error naming the bounds,
+  /// before anything runs.
+  @Test(arguments: ["1e16", "1e16s", "99999999999999999999", "1e400", "25h", "nan", "inf", "-inf", "-1", "-1s", "0", "0s", "1e-9", "soon", ""])
+  func aTimeoutOutOfBoundsIsAUsageError(timeout: String) throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+    #expect(result.status == 2, "\(timeout): \(result.status) \(result.stdout) \(result.stderr)")
+    #expect(result.stdout.isEmpty, "\(result.stdout)")
+    #expect(result.stderr == "error: --timeout '\(timeout)' must be a duration from 1ms to 24h, e.g. 60s or 500ms\n", "\(result.stderr)")
+  }
+
+  @Test func theTimeoutsBoundsAreAccepted() throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    for timeout in ["24h", "86400", "90s", "1e3"] {
+      let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+      #expect(result.status == 0, "\(timeout): \(result.stderr)")
+    }
+    // The shortest is taken too (and the scenario does not finish in it).
+    let shortest = try CommandLineTests.run(["test", dir, "--timeout", "1ms"])
+    #expect(shortest.status == 1 && shortest.stdout.contains("timed out after"), "\(shortest.stdout)\(shortest.stderr)")
+  }
+
+  /// Every duration option of every command is bounded where it is parsed: a huge, negative,
+  /// not-a-number or infinite value is a usage error (exit 2), never a crash.
+  @Test(arguments: ["1e16s", "1e400s", "99999999999999999999ms", "nan", "inf", "-1s", "nans", "infs"])
+  func everyDurationOptionRefusesWhatItCannotHold(value: String) throws {
+    let dir = try Fixtures.directory([:])
+    let runs: [[String]] = [
+      ["play", "paywalls", "--keys", "q", "--record", dir + "/x.cast", "--pace", value],
+      ["play", "paywalls", "--keys", "q", "--controller", "command", "--controller-command", "cat", "--controller-timeout", value],
+      ["play", "paywalls", "--keys", "q", "--controller", "scripted", "--outcome", "latency=\(value)"],
+      ["play", "paywalls", "--keys", "q", "--time-rate", "month=\(value)"],
+      ["play", "paywalls", "--keys", "q", "--time-rate", "renewal=\(value)"],
+    ]
+    for arguments in runs {
+      let result = try CommandLineTests.run(arguments)
+      #expect(result.status == 2, "\(arguments.suffix(2)): \(result.status) \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+  }
+
   @Test func stateDirectoriesAKilledRunLeftAreRemovedByTheNext() throws {
     let temporary = try Fixtures.directory([:])
     // A process that has ended: its pid names no one now.

@@ -64,11 +64,8 @@ struct TestCommand: CLICommand {
     } else {
       jobs = min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
     }
-    let timeoutText = arguments.value("timeout") ?? "60s"
-    guard let seconds = Double(timeoutText).flatMap({ $0.isFinite ? $0 : nil }) ?? Duration.seconds(parsing: timeoutText), seconds > 0 else {
-      throw .usage("--timeout \(quoting: timeoutText) must be a duration above zero, e.g. --timeout 60s or --timeout 500ms")
-    }
-    timeout = seconds
+    // A plain number is seconds, as before units were taken.
+    timeout = try DurationOption.seconds("timeout", arguments.value("timeout") ?? "60s", DurationOption.scenarioTimeout, bareSeconds: true)
     junit = arguments.value("junit")
     list = arguments.flag("list")
     processPerScenario = arguments.flag("process-per-scenario")

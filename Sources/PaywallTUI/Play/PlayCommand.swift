@@ -182,9 +182,7 @@ struct PlayCommand: CLICommand {
     var milliseconds = Self.defaultPace
     if let pace {
       // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
-      guard let seconds = Duration.seconds(parsing: pace), seconds >= 0.001 - 1e-12, seconds <= 3600 else {
-        throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
-      }
+      let seconds = try DurationOption.seconds("pace", pace, DurationOption.pace)
       milliseconds = max(1, Int((seconds * 1000).rounded()))
     }
     return milliseconds
