@@ -285,6 +285,127 @@ struct CompletionTests {
     }
   }
 
+  // MARK: placement names that are shell code
+
+  /// Placement names a hostile project (or a Superwall `event_name`) may hold: command
+  /// substitution, backquotes, `;`, quotes, runs of spaces, a variable, a glob, `:` and `\`.
+  /// Completing `--placement ` must run none of them and offer each as the word it is.
+  static let hostileNames = ["$(touch PWNED)", "`touch PWNED`", "a;touch PWNED", "it's \"quoted\"", "two  words", "${HOME}x",
+                             "*", "colon:name", "back\\slash", " padded ", "plain"]
+  /// A name with a line break: no app types it, and a shell reading names one a line would see
+  /// two false ones. It is not offered (and `validate` warns about it).
+  static let newlineName = "line\ntouch PWNED"
+
+  /// A project in `directory/hostile` whose campaigns have `hostileNames` and `newlineName`.
+  static func hostileProject(in directory: URL) throws -> String {
+    let project = directory.appendingPathComponent("hostile")
+    try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+    for file in ["catalog.json", "plans.json"] {
+      try FileManager.default.copyItem(atPath: Fixtures.demoDirectory + "/" + file, toPath: project.appendingPathComponent(file).path)
+    }
+    let campaigns = (hostileNames + [newlineName]).map { ["placement": $0, "audiences": [["paywall": "plans"]]] as [String: Any] }
+    let app: [String: Any] = ["name": "Hostile", "catalog": "catalog.json", "paywalls": ["plans.json"], "campaigns": campaigns]
+    try JSONSerialization.data(withJSONObject: app, options: [.prettyPrinted]).write(to: project.appendingPathComponent("app.json"))
+    return project.path
+  }
+
+  /// Every file below `directory`, for "completion created nothing".
+  static func files(under directory: URL) -> Set<String> {
+    Set((FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String]) ?? [])
+  }
+
+  /// Reads each word back as bash reads the command line it was inserted into (in a directory of
+  /// its own, so a word that still held live code would leave its file there): one argument each.
+  static func bashReadBack(_ words: [String], in directory: URL) throws -> [String] {
+    let readBack = directory.appendingPathComponent("read-back")
+    try FileManager.default.createDirectory(at: readBack, withIntermediateDirectories: true)
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+      "20", "bash", "--norc", "--noprofile", "-c", #"cd "$1" || exit 9; shift; for w; do eval "a=($w)"; printf '%s\0%s\0' "${#a[@]}" "${a[0]}"; done"#,
+      "bash", readBack.path,
+    ] + words)
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    #expect(files(under: readBack).isEmpty, "reading the offered words back ran code: \(files(under: readBack))")
+    let fields = result.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+    var out: [String] = []
+    for index in stride(from: 0, to: fields.count - 1, by: 2) {
+      #expect(fields[index] == "1", "\(fields[index + 1]) is read as \(fields[index]) words")
+      out.append(fields[index + 1])
+    }
+    return out
+  }
+
+  @Test func bashCompletesHostilePlacementNamesWithoutRunningThem() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = try Self.script("bash", in: directory)
+    let project = try Self.hostileProject(in: directory)
+    let before = Self.files(under: directory)
+    let offered = try Self.bash(["paywall-tui", "play", project, "--placement", ""], script: script, in: directory)
+    #expect(Self.files(under: directory) == before, "completion created \(Self.files(under: directory).subtracting(before))")
+    // Each offered word, as the command line reads it, is one placement name exactly.
+    #expect(try Self.bashReadBack(offered, in: directory).sorted() == Self.hostileNames.sorted(), "\(offered)")
+    // The words being typed are matched as text, quoted or not.
+    #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "play", project, "--placement", "two"], script: script, in: directory), in: directory) == ["two  words"])
+    #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "play", project, "--placement", "'it"], script: script, in: directory), in: directory) == ["it's \"quoted\""])
+    #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "play", project, "--placement", "\\$\\("], script: script, in: directory), in: directory) == ["$(touch PWNED)"])
+    #expect(try Self.bash(["paywall-tui", "explain", project, "pla"], script: script, in: directory) == ["plain"])
+    #expect(Self.files(under: directory).subtracting(before) == ["read-back"])
+  }
+
+  @Test(.enabled(if: installed("zsh") || ProcessInfo.processInfo.environment["CI"] != nil, "zsh is not installed (apt-get install zsh)"))
+  func zshCompletesHostilePlacementNamesWithoutRunningThem() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = try Self.script("zsh", in: directory)
+    let project = try Self.hostileProject(in: directory)
+    let before = Self.files(under: directory)
+    let offered = try Self.zsh("paywall-tui play \(project) --placement ", script: script, in: directory)
+    #expect(Self.files(under: directory).subtracting(before).subtracting(["capture.zsh", ".zcompdump"]).isEmpty,
+            "completion created \(Self.files(under: directory).subtracting(before))")
+    // Each match is the name quoted as zsh inserts it; read back as zsh reads the command line
+    // (in a directory of its own), it is one word, the name.
+    let readBack = directory.appendingPathComponent("read-back")
+    try FileManager.default.createDirectory(at: readBack, withIntermediateDirectories: true)
+    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+      "20", "zsh", "-f", "-c", #"cd "$1" || exit 9; shift; for w; do eval "a=($w)"; print -rn -- "${#a}"$'\0'"$a[1]"$'\0'; done"#, "zsh", readBack.path,
+    ] + offered)
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    #expect(Self.files(under: readBack).isEmpty, "reading the offered words back ran code: \(Self.files(under: readBack))")
+    let fields = result.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+    #expect(stride(from: 0, to: fields.count, by: 2).allSatisfy { fields[$0] == "1" }, "\(fields)")
+    #expect(stride(from: 1, to: fields.count, by: 2).map { fields[$0] }.sorted() == Self.hostileNames.sorted(), "\(offered)")
+  }
+
+  @Test(.enabled(if: installed("fish") || ProcessInfo.processInfo.environment["CI"] != nil, "fish is not installed (apt-get install fish)"))
+  func fishCompletesHostilePlacementNamesWithoutRunningThem() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = try Self.script("fish", in: directory)
+    let project = try Self.hostileProject(in: directory)
+    let before = Self.files(under: directory)
+    let offered = try Self.fish("paywall-tui play \(project) --placement ", script: script, in: directory)
+    #expect(Self.files(under: directory) == before, "completion created \(Self.files(under: directory).subtracting(before))")
+    #expect(offered.sorted() == Self.hostileNames.sorted(), "\(offered)")
+  }
+
+  /// `validate` names the placements no app could register: a line break, a space at an end.
+  /// Shell characters are fine (a Swift string holds them).
+  @Test func validateWarnsAboutAPlacementNameNoAppCouldType() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let project = try Self.hostileProject(in: directory)
+    let result = try CommandLineTests.run(["validate", project])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let warnings = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("warning: placement") }
+    let newline = Self.hostileNames.count
+    let padded = try #require(Self.hostileNames.firstIndex(of: " padded "))
+    #expect(warnings.count == 2, "\(warnings)")
+    #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement 'line\\ntouch PWNED' has a line break in it")
+      && $0.hasSuffix("($.campaigns[\(newline)].placement)") }, "\(warnings)")
+    #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement ' padded ' begins or ends with a space")
+      && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement)") }, "\(warnings)")
+  }
+
   // MARK: man
 
   @Test func theManPageRendersWithoutWarningsAndListsEveryCommandAndOption() throws {

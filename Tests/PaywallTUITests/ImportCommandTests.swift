@@ -119,6 +119,33 @@ struct ImportCommandTests {
     #expect(source.stderr.contains("did you mean 'superwall'?"))
   }
 
+  /// A trigger's `event_name` becomes a placement: one no app could type (a line break, an outer
+  /// space) is warned about at that key, by `import` and by a config given as a project, once;
+  /// the project is still written, and its completion leaves the line-break name out.
+  @Test func anEventNameNoAppCouldTypeIsWarnedAboutAtItsKey() throws {
+    let parent = Self.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.config))) as? [String: Any])
+    var triggers = try #require(config["trigger_options"] as? [[String: Any]])
+    triggers[0]["event_name"] = "campaign_trigger\n$(touch PWNED)"
+    triggers[1]["event_name"] = "upgrade "
+    config["trigger_options"] = triggers
+    let file = parent + "/config.json"
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: file))
+    let storekit = Fixtures.repositoryRoot.appendingPathComponent(Self.storekit).path
+    let result = try CommandLineTests.run(["import", "superwall", file, "--catalog", storekit, "--out", parent + "/project"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let said = result.stdout + result.stderr
+    #expect(said.contains("placement 'campaign_trigger\\n$(touch PWNED)' has a line break in it") && said.contains("($.trigger_options[0].event_name)"), "\(said)")
+    #expect(said.contains("placement 'upgrade ' begins or ends with a space") && said.contains("($.trigger_options[1].event_name)"), "\(said)")
+    let validate = try CommandLineTests.run(["validate", file, "--catalog", storekit])
+    let warnings = (validate.stdout + validate.stderr).split(separator: "\n").filter { $0.contains("no app") }
+    #expect(warnings.count == 2 && warnings.allSatisfy { $0.hasPrefix(file + ":") && $0.contains(".event_name)") }, "\(warnings)")
+    let placements = try CommandLineTests.run(["completions", "placements", parent + "/project"])
+    #expect(placements.stdout.split(separator: "\n").sorted() == ["legacy_rule", "pro_feature", "upgrade "], "\(placements.stdout)")
+  }
+
   @Test func aConfigIsAProjectPath() throws {
     let validate = try CommandLineTests.run(["validate", Self.config, "--catalog", Self.storekit])
     #expect(validate.status == 0, "\(validate.stdout)")

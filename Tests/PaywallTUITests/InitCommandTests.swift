@@ -65,6 +65,21 @@ struct InitCommandTests {
     #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == "mine")
   }
 
+  /// A symbolic link to nothing is there all the same: `init` refuses it as any existing file,
+  /// and the link is left as it was (a rename over it would have lost it).
+  @Test(arguments: ["app.json", "catalog.schema.json", "scenarios", "scenarios/buy-annual.play"])
+  func aDanglingLinkStopsItAndIsLeftAlone(path: String) throws {
+    let dir = try Fixtures.directory([:])
+    if path.contains("/") { try FileManager.default.createDirectory(atPath: dir + "/scenarios", withIntermediateDirectories: true) }
+    try FileManager.default.createSymbolicLink(atPath: dir + "/" + path, withDestinationPath: dir + "/nowhere/target")
+    let result = try CommandLineTests.run(["init", dir])
+    #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("already has '\(path)'") && result.stderr.contains("nothing was written"), "\(result.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + path) == dir + "/nowhere/target")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/nowhere"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == (path.contains("/") ? ["scenarios"] : [path]))
+  }
+
   @Test(arguments: ["app", "catalog", "paywall"])
   func theBuiltInSchemasAreTheFiles(name: String) throws {
     let printed = try CommandLineTests.run(["schema", name])

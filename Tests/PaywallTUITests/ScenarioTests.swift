@@ -212,7 +212,7 @@ struct ScenarioTests {
     let hung = Self.scenario("press 2 enter", args: #"paywalls --controller command --controller-command "sleep 30" --controller-timeout 1h --status inactive"#)
     let dir = try Fixtures.directory(["hung.play": hung])
     let out = try Fixtures.directory([:]) + "/junit.xml"
-    let result = try CommandLineTests.run(["test", dir, "--timeout", "1s", "--junit", out])
+    let result = try CommandLineTests.run(["test", dir, "--timeout", "1s", "--junit", out, "--allow-commands"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("---- \(dir)/hung.play ----\ntimed out after 1 s\n"), "\(result.stdout)")
     #expect(result.stdout.contains("0 passed, 1 failed ("))
@@ -220,6 +220,101 @@ struct ScenarioTests {
     let hungCase = try #require(junit.cases.first { $0.name == "hung.play" })
     #expect(hungCase.failure == "timed out after 1 s" && hungCase.failureType == "timeout")
     #expect(hungCase.time >= 1)
+  }
+
+  /// A timeout its deadline arithmetic cannot hold (1e16 s is 1e19 ms, past Int64) crashed
+  /// `test` after "running 1 scenario": every such value is a usage error naming the bounds,
+  /// before anything runs.
+  @Test(arguments: ["1e16", "1e16s", "99999999999999999999", "1e400", "25h", "nan", "inf", "-inf", "-1", "-1s", "0", "0s", "1e-9", "soon", ""])
+  func aTimeoutOutOfBoundsIsAUsageError(timeout: String) throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+    #expect(result.status == 2, "\(timeout): \(result.status) \(result.stdout) \(result.stderr)")
+    #expect(result.stdout.isEmpty, "\(result.stdout)")
+    #expect(result.stderr == "error: --timeout '\(timeout)' must be a duration from 1ms to 24h, e.g. 60s or 500ms\n", "\(result.stderr)")
+  }
+
+  @Test func theTimeoutsBoundsAreAccepted() throws {
+    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    for timeout in ["24h", "86400", "90s", "1e3"] {
+      let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+      #expect(result.status == 0, "\(timeout): \(result.stderr)")
+    }
+    // The shortest is taken too (and the scenario does not finish in it).
+    let shortest = try CommandLineTests.run(["test", dir, "--timeout", "1ms"])
+    #expect(shortest.status == 1 && shortest.stdout.contains("timed out after"), "\(shortest.stdout)\(shortest.stderr)")
+  }
+
+  /// Every duration option of every command is bounded where it is parsed: a huge, negative,
+  /// not-a-number or infinite value is a usage error (exit 2), never a crash.
+  @Test(arguments: ["1e16s", "1e400s", "99999999999999999999ms", "nan", "inf", "-1s", "nans", "infs"])
+  func everyDurationOptionRefusesWhatItCannotHold(value: String) throws {
+    let dir = try Fixtures.directory([:])
+    let runs: [[String]] = [
+      ["play", "paywalls", "--keys", "q", "--record", dir + "/x.cast", "--pace", value],
+      ["play", "paywalls", "--keys", "q", "--controller", "command", "--controller-command", "cat", "--controller-timeout", value],
+      ["play", "paywalls", "--keys", "q", "--controller", "scripted", "--outcome", "latency=\(value)"],
+      ["play", "paywalls", "--keys", "q", "--time-rate", "month=\(value)"],
+      ["play", "paywalls", "--keys", "q", "--time-rate", "renewal=\(value)"],
+    ]
+    for arguments in runs {
+      let result = try CommandLineTests.run(arguments)
+      #expect(result.status == 2, "\(arguments.suffix(2)): \(result.status) \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+  }
+
+  // MARK: commands from a scenario
+
+  /// A scenario whose `--controller-command` leaves a file: whether the command ran.
+  static func commandScenario(marker: String, option: String = "--controller-command") -> String {
+    scenario("expect status inactive", args: #"paywalls --controller command \#(option) "touch \#(marker); cat >/dev/null" --status inactive"#)
+  }
+
+  @Test func aScenarioRunsNoCommandUnlessTestAllowsIt() throws {
+    let marks = try Fixtures.directory([:])
+    let dir = try Fixtures.directory([
+      "evil.play": Self.commandScenario(marker: marks + "/evil"),
+      "inline.play": Self.scenario("expect status inactive", args: #"paywalls --controller command "--controller-command=touch \#(marks)/inline" --status inactive"#),
+      "self-allowed.play": Self.scenario("expect status inactive", args: "paywalls --status inactive --allow-commands"),
+      "pass.play": Self.passing,
+    ])
+    let refused = try CommandLineTests.run(["test", dir])
+    #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: marks + "/evil") && !FileManager.default.fileExists(atPath: marks + "/inline"),
+            "a scenario's command ran")
+    // The command is quoted as an excerpt (60 characters), as every error quotes what a file says.
+    let why = ", a command that would run on this machine; a file's arguments run no command unless the command line allows it: if you trust this scenario, run it with 'paywall-tui test --allow-commands'\n"
+    for name in ["evil", "inline"] {
+      let section = try #require(refused.stdout.components(separatedBy: "---- \(dir)/\(name).play ----\n").dropFirst().first, "\(refused.stdout)")
+      #expect(section.hasPrefix("\(dir)/\(name).play:1: the '# args:' line gives --controller-command 'touch /") && section.contains(why), "\(section)")
+    }
+    #expect(refused.stdout.contains("\(dir)/self-allowed.play:1: '--allow-commands' on the '# args:' line: a file cannot allow its own commands; remove it"), "\(refused.stdout)")
+    #expect(refused.stdout.contains("1 passed, 3 failed"), "\(refused.stdout)")
+    // The process-per-scenario runner refuses them alike.
+    let perProcess = try CommandLineTests.run(["test", dir + "/evil.play", "--process-per-scenario"])
+    #expect(perProcess.status == 1 && !FileManager.default.fileExists(atPath: marks + "/evil"), "\(perProcess.stdout)")
+
+    // The command line opts in: the commands run.
+    let allowed = try CommandLineTests.run(["test", dir + "/evil.play", dir + "/inline.play", "--allow-commands"])
+    #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+    #expect(FileManager.default.fileExists(atPath: marks + "/evil") && FileManager.default.fileExists(atPath: marks + "/inline"))
+    #expect(try CommandLineTests.run(["test", "--help"]).stdout.contains("--allow-commands"))
+  }
+
+  /// `play FILE` reads a recording's `# args:` line too: a file's command runs only with
+  /// `play --allow-commands`.
+  @Test func playRunsARecordingsCommandOnlyWhenAllowed() throws {
+    let marks = try Fixtures.directory([:])
+    let dir = try Fixtures.directory(["evil.play": Self.commandScenario(marker: marks + "/evil")])
+    let refused = try CommandLineTests.run(["play", dir + "/evil.play"])
+    #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: marks + "/evil"))
+    #expect(refused.stderr.hasPrefix("error: \(dir)/evil.play:1: the '# args:' line gives --controller-command") &&
+            refused.stderr.hasSuffix("if you trust it, replay it with 'paywall-tui play \(dir)/evil.play --allow-commands'\n"), "\(refused.stderr)")
+    let allowed = try CommandLineTests.run(["play", dir + "/evil.play", "--allow-commands"])
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(FileManager.default.fileExists(atPath: marks + "/evil"))
   }
 
   @Test func stateDirectoriesAKilledRunLeftAreRemovedByTheNext() throws {

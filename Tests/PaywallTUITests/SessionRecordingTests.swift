@@ -351,6 +351,57 @@ extension SessionRecordingTests {
     #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
   }
 
+  /// A controller's failure message with what a script line would otherwise change: ` #` (a
+  /// comment), quotes, a backslash, a run of spaces.
+  static let awkwardMessage = #"Card #1 declined: "insufficient funds" \ call  your bank #2"#
+
+  /// A JSON-lines controller whose every purchase fails with `awkwardMessage`.
+  static var failingController: String {
+    """
+    import json, sys
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get("method") == "purchase":
+            print(json.dumps({"id": request["id"], "result": "failed", "error": \(JSONText.quote(awkwardMessage))}), flush=True)
+        elif "id" in request:
+            print(json.dumps({"id": request["id"], "result": "restored"}), flush=True)
+    """
+  }
+
+  /// Record a session whose controller fails with `awkwardMessage`, then `play` the recording
+  /// (the real binary): the replay fails the purchase with the very same message.
+  @Test func aFailureMessageReplaysExactlyAsTheControllerSaidIt() async throws {
+    let dir = try Self.scratch()
+    try Self.failingController.write(toFile: dir + "/controller.py", atomically: true, encoding: .utf8)
+    let run = try await Self.record(["--fresh", "--status", "inactive", "--controller", "command",
+                                     "--controller-command", "python3 '\(dir)/controller.py'"],
+                                    keys: [.enter, .enter], shows: ["Card #1 declined", nil], pause: 0.3)
+    let parsed = try PlayScript.parse(run.script, file: "session.play")
+    let answers = parsed.steps.compactMap { step -> RecordedAnswer? in
+      if case .answer(let answer) = step.command { return answer }
+      return nil
+    }
+    #expect(answers.map(\.message) == [Self.awkwardMessage], "\(run.script)")
+    let file = dir + "/session.play"
+    try run.script.write(toFile: file, atomically: true, encoding: .utf8)
+    let replay = try CommandLineTests.run(["play", file])
+    #expect(replay.status == 0, "\(replay.stderr)\n\(run.script)")
+    let failed = replay.stdout.split(separator: "\n").filter { $0.contains("\"transaction_fail\"") }
+    #expect(failed.count == 1 && failed[0].contains("\"message\":\(JSONText.quote(Self.awkwardMessage))"), "\(replay.stdout)")
+  }
+
+  /// Whatever a message holds, its `answer` line reads back to it exactly.
+  @Test(arguments: ["Card declined", "Card #1 declined", "# leading hash", "\"quoted\" start", "back\\slash \\\"", " padded ",
+                    "two\nlines", "ends with a quote\"", "a  b", "é ✓ 🎉"])
+  func answerLinesReadBackExactly(message: String) throws {
+    let line = RecordedAnswer(request: .purchase, result: "failed", message: message, seconds: 1.2).line
+    #expect(!line.contains("\n"), "\(line)")
+    let script = try PlayScript.parse(line + "  # a comment after it\n", file: "a.play")
+    #expect(script.steps.map(\.command) == [.answer(RecordedAnswer(request: .purchase, result: "failed", message: message, seconds: 1.2))], "\(line)")
+    // A plain message is written as a person would write it.
+    if message == "Card declined" { #expect(line == "answer purchase failed 1200ms Card declined") }
+  }
+
   @Test func answerStepsParseAndRefuseWhatTheyCannotBe() throws {
     let script = try PlayScript.parse("answer purchase failed 1200ms Card declined\nanswer restore restored 0ms\n", file: "a.play")
     #expect(script.steps.map(\.command) == [.answer(RecordedAnswer(request: .purchase, result: "failed", message: "Card declined", seconds: 1.2)),

@@ -30,7 +30,9 @@ enum CampaignReader {
     var diagnostics: DiagnosticCollector?
   }
 
-  static func read(_ parent: ObjectReader) -> Pending {
+  /// `checkingNames: false` for campaigns built from a Superwall config, whose importer has
+  /// already warned about a name at its own `event_name`.
+  static func read(_ parent: ObjectReader, checkingNames: Bool = true) -> Pending {
     var pending = Pending(campaigns: [], references: [], diagnostics: parent.diagnostics)
     guard let nodes = parent.array("campaigns") else { return pending }
     var placements: Set<String> = []
@@ -46,6 +48,8 @@ enum CampaignReader {
         } else if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
           reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (implicit placements: \(Campaign.implicitPlacements.joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
+        } else if checkingNames, let problem = PlacementNames.untypable(placement) {
+          reader.diagnostics.warning(problem, at: location, path: path.appending("placement"))
         }
       }
       var audiences: [Audience] = []
@@ -226,6 +230,23 @@ enum CampaignReader {
 
 /// Names the SDK tracks itself: `register` refuses them, and only the implicit ones fire campaigns.
 package enum PlacementNames {
+  /// Why no app could register `name`, if none could, as a warning that says how to fix it: a line
+  /// break (no dashboard field or `register(placement:)` call a person types holds one, and shell
+  /// completion, one name a line, leaves it out) or a space at either end (invisible: the app's
+  /// `"upgrade"` never matches `"upgrade "`). Shell characters (`$`, backquotes, `;`, quotes) are
+  /// fine: a Swift string holds them and completion offers them quoted. (The JSON reader has
+  /// already dropped every other control character.)
+  package static func untypable(_ name: String) -> String? {
+    if name.contains(where: \.isNewline) {
+      return "placement \(quoting: name) has a line break in it, which no app types and shell completion cannot offer; write it on one line"
+    }
+    if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
+      let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+      return "placement \(quoting: name) begins or ends with a space, which no app's name for it has; remove it: \(quoting: trimmed)"
+    }
+    return nil
+  }
+
   package static let builtIn: Set<String> = Set(EventName.allCases.filter { !$0.isOwn }.map(\.rawValue)).union([
     "app_open", "app_launch", "app_install", "app_close", "session_start", "first_seen", "deepLink_open",
     "user_attributes", "touches_began", "survey_response",

@@ -44,8 +44,10 @@ public enum AtomicFile {
   /// Writes `data` to `path` whole or not at all. With `replacingOnlyRegularFile`, a path that is
   /// there and is not a regular file (a device, a pipe, a socket, a symbolic link, a directory) is
   /// refused and left as it is: a file the user asked for is written, nothing else is touched.
+  /// With `replacing: false`, nothing at `path` is ever replaced (a file, a directory, a link,
+  /// dangling or not): the write fails with "it exists already" instead.
   package static func write(_ data: Data, to path: String, keepingPrevious: Bool = false,
-                            replacingOnlyRegularFile: Bool = false) throws(WriteError) {
+                            replacingOnlyRegularFile: Bool = false, replacing: Bool = true) throws(WriteError) {
     if replacingOnlyRegularFile, let kind = nonRegularKind(path) {
       throw WriteError(path: path, reason: "it is \(kind), not a regular file; only a regular file is replaced (give another path)")
     }
@@ -79,6 +81,17 @@ public enum AtomicFile {
     if failure == 0, replacingOnlyRegularFile, let kind = nonRegularKind(path) {
       unlink(temporary)
       throw WriteError(path: path, reason: "it is \(kind), not a regular file; only a regular file is replaced (give another path)")
+    }
+    if failure == 0, !replacing {
+      // A new name for the finished file, made only where nothing is: link(2) refuses any entry
+      // at `path`, a dangling symbolic link too, which a check before rename would race with.
+      if link(temporary, path) != 0 {
+        failure = errno
+        unlink(temporary)
+        throw WriteError(path: path, reason: failure == EEXIST ? "it exists already (nothing there is replaced)" : String(cString: strerror(failure)))
+      }
+      unlink(temporary)
+      return
     }
     if failure == 0, rename(temporary, path) != 0 { failure = errno }
     guard failure == 0 else {

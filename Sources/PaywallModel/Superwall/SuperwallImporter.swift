@@ -111,6 +111,11 @@ package enum SuperwallImporter {
                   at: trigger.location, path: trigger.path.appending("event_name"))
         continue
       }
+      // The name becomes a campaign's placement: the same warning its app.json would give, here
+      // at the config's own key.
+      if let problem = PlacementNames.untypable(trigger.placement) {
+        d.warning(problem, at: trigger.location, path: trigger.path.appending("event_name"))
+      }
       guard placements.insert(trigger.placement).inserted else {
         d.warning("placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
         continue

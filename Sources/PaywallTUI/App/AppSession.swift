@@ -78,9 +78,7 @@ struct AppSession {
       }
       explicitStatus = parsed
     }
-    guard let timeout = Duration.seconds(parsing: options.controllerTimeout), timeout > 0 else {
-      throw CLIFailure.usage("--controller-timeout \(quoting: options.controllerTimeout) must be a duration such as 10s")
-    }
+    let timeout = try DurationOption.seconds("controller-timeout", options.controllerTimeout, DurationOption.controllerTimeout)
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
     let directory: StateDirectory?

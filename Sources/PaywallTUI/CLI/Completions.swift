@@ -91,10 +91,14 @@ enum Completion {
     spec.options.map { "--\($0.name)" } + ["--help"]
   }
 
-  /// The project's placements, in the order its campaigns name them, each once.
+  /// The project's placements that a shell can complete, in the order its campaigns name them,
+  /// each once. The scripts read them one a line, so a name holding a line break (which no app
+  /// types, and `validate` warns about) is left out rather than offered as two false names.
   static func placements(of project: Project) -> [String] {
     var names: [String] = []
-    for campaign in project.campaigns where !names.contains(campaign.placement) { names.append(campaign.placement) }
+    for campaign in project.campaigns where !names.contains(campaign.placement) && !campaign.placement.contains(where: \.isNewline) {
+      names.append(campaign.placement)
+    }
     return names
   }
 
@@ -113,25 +117,44 @@ enum Completion {
       # bash completion for paywall-tui \(PaywallCommand.version), written by 'paywall-tui completions bash' from the
       # tables its parser reads. Install: paywall-tui completions bash > ~/.local/share/bash-completion/completions/paywall-tui
 
+      # Nothing completed is ever evaluated: no compgen -W (it expands $(…), `…` and $VAR in its
+      # words) and no unquoted $(…) (its words would be globbed). Words are compared as text.
+
+      # Offers each argument that begins with the word being completed, as it is.
       _paywall_tui_words() {
-        COMPREPLY=($(compgen -W "$1" -- "$cur"))
+        local word
+        COMPREPLY=()
+        for word in "$@"; do
+          [[ $word == "$cur"* ]] && COMPREPLY+=("$word")
+        done
       }
 
       _paywall_tui_files() {
-        local IFS=$'\\n'
+        local path
         compopt -o filenames 2>/dev/null
-        COMPREPLY=($(compgen -f -- "$cur"))
+        COMPREPLY=()
+        while IFS= read -r path; do COMPREPLY+=("$path"); done < <(compgen -f -- "$cur")
       }
 
       _paywall_tui_dirs() {
-        local IFS=$'\\n'
+        local path
         compopt -o filenames 2>/dev/null
-        COMPREPLY=($(compgen -d -- "$cur"))
+        COMPREPLY=()
+        while IFS= read -r path; do COMPREPLY+=("$path"); done < <(compgen -d -- "$cur")
       }
 
-      # The project's placements: the first positional argument (default: the demo project).
+      # The project's placements: the first positional argument (default: the demo project). A name
+      # is data from someone's project: read one a line, matched as text, and offered quoted for the
+      # command line (printf %q), so `$(touch x)` completes as that name and runs nothing.
       _paywall_tui_placements() {
-        _paywall_tui_words "$("${COMP_WORDS[0]}" completions placements ${project:+"$project"} 2>/dev/null)"
+        local name quoted typed=$cur
+        # An opening quote the user typed is not part of the name.
+        [[ $typed == [\\"\\']* ]] && typed=${typed:1}
+        COMPREPLY=()
+        while IFS= read -r name; do
+          printf -v quoted '%q' "$name"
+          [[ $name == "$typed"* || $quoted == "$cur"* ]] && COMPREPLY+=("$quoted")
+        done < <("${COMP_WORDS[0]}" completions placements ${project:+"$project"} 2>/dev/null)
       }
 
       # Sets npos to the number of positional arguments before the cursor and project to the first,
@@ -165,9 +188,9 @@ enum Completion {
         fi
         if ((COMP_CWORD == 1)); then
           if [[ $cur == -* ]]; then
-            _paywall_tui_words "--version \(optionNames(RunCommand.spec).joined(separator: " "))"
+            _paywall_tui_words --version \(bashWords(optionNames(RunCommand.spec)))
           else
-            _paywall_tui_words "\(names.joined(separator: " "))"
+            _paywall_tui_words \(bashWords(names))
             local -a commands=("${COMPREPLY[@]}")
             _paywall_tui_files
             COMPREPLY=("${commands[@]}" "${COMPREPLY[@]}")
@@ -198,10 +221,15 @@ enum Completion {
     case .text: return ":"
     case .file: return "_paywall_tui_files"
     case .directory: return "_paywall_tui_dirs"
-    case .words(let words): return "_paywall_tui_words \"\(words.joined(separator: " "))\""
+    case .words(let words): return "_paywall_tui_words \(bashWords(words))"
     case .placements: return "_paywall_tui_placements"
-    case .topics: return "_paywall_tui_words \"\(topics.joined(separator: " "))\""
+    case .topics: return "_paywall_tui_words \(bashWords(topics))"
     }
+  }
+
+  /// Words as arguments of a bash function, each quoted when it needs to be.
+  private static func bashWords(_ words: [String]) -> String {
+    words.map(ShellWord.quoted).joined(separator: " ")
   }
 
   private static func bashCase(_ spec: CommandSpec) -> String {
@@ -225,7 +253,7 @@ enum Completion {
       }
       lines.append("      esac")
     }
-    lines.append("      if [[ $cur == -* ]]; then _paywall_tui_words \"\(optionNames(spec).joined(separator: " "))\"; return; fi")
+    lines.append("      if [[ $cur == -* ]]; then _paywall_tui_words \(bashWords(optionNames(spec))); return; fi")
     if !spec.positionals.isEmpty {
       lines.append("      case $npos in")
       for (index, positional) in spec.positionals.enumerated() {
@@ -299,21 +327,23 @@ enum Completion {
       # tables its parser reads. Install: paywall-tui completions zsh > DIR/_paywall-tui, DIR on your $fpath
       # (before compinit runs), or: source <(paywall-tui completions zsh)
 
-      # The project's placements: the first positional argument (default: the demo project).
+      # The project's placements: the first positional argument (default: the demo project). A name
+      # is data from someone's project: one a line, added with compadd -a, which quotes it for the
+      # command line and never evaluates it (_describe would also read a ':' in it as a description).
       _paywall-tui_placements() {
-        local -a valued placements
+        local -a valued placements expl
         local project= i
         valued=(\(valued.joined(separator: " ")))
         for (( i = 2; i < CURRENT; i++ )); do
           if [[ $words[i] == -?* ]]; then
             (( ${valued[(Ie)${words[i]%%=*}]} )) && [[ $words[i] != *=* ]] && (( i++ ))
           else
-            project=$words[i]
+            project=${(Q)words[i]}
             break
           fi
         done
-        placements=(${(f)"$(_call_program placements ${(q)prog} completions placements ${project:+${(q)project}} 2>/dev/null)"})
-        _describe -t placements placement placements
+        placements=(${(f)"$(_call_program placements ${(q)${(Q)prog}} completions placements ${project:+${(q)project}} 2>/dev/null)"})
+        _wanted placements expl placement compadd -a placements
       }
 
 
@@ -423,7 +453,9 @@ enum Completion {
           test (count (__paywall_tui_positionals)) -ge $argv[2]
       end
 
-      # The project's placements: the first positional argument (default: the demo project).
+      # The project's placements: the first positional argument (default: the demo project), one a
+      # line. fish offers the lines of a command substitution as they are and escapes them when it
+      # inserts one: a name is never evaluated.
       function __paywall_tui_placements
           set -l project (__paywall_tui_positionals)[1]
           set -l program (commandline -opc)[1]

@@ -37,9 +37,18 @@ struct InitCommand: CLICommand {
   func run() throws {
     let name = Self.projectName(for: directory)
     let files = Self.files(name: name)
-    let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: (directory).appendingPathComponent($0)) }
+    // lstat, not stat: a symbolic link is there even when what it names is not (a dangling link
+    // would otherwise be replaced by the file, and the user's link lost).
+    let existing = files.map(\.path).filter { FileSystem.entryExists((directory).appendingPathComponent($0)) }
     guard existing.isEmpty else {
       throw CLIFailure.usage("\(directory) already has \(existing.map { "\(quoting: $0)" }.joined(separator: ", ")); nothing was written (give an empty or new directory)")
+    }
+    // The folders init makes inside DIR (scenarios/): one that is there must lead to a directory.
+    for folder in Set(files.map { ($0.path).deletingLastPathComponent }.filter { !$0.isEmpty }).sorted() {
+      let path = (directory).appendingPathComponent(folder)
+      if FileSystem.entryExists(path), !FileSystem.isDirectory(path) {
+        throw CLIFailure.usage("\(directory) already has \(quoting: folder), which is not a directory (or is a link to nothing); nothing was written (give an empty or new directory)")
+      }
     }
     var isDirectory: Bool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory {
@@ -70,7 +79,8 @@ struct InitCommand: CLICommand {
           try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
           createdDirectories.append(parent)
         }
-        try AtomicFile.write(Data(file.text.utf8), to: path)
+        // Never over anything put there since the check above.
+        try AtomicFile.write(Data(file.text.utf8), to: path, replacing: false)
         written.append(path)
       }
     } catch {

@@ -31,6 +31,7 @@ struct TestCommand: CLICommand {
       .option("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically)."),
       .flag("list", "Print the scenarios that would run, one a line, and run nothing."),
       .flag("process-per-scenario", "Start a 'play' process for every scenario instead of one long-lived worker per job that loads each project once (slower; the same results)."),
+      .flag("allow-commands", "Let scenarios whose '# args:' line gives --controller-command start that command (only for scenarios you trust); without it each such scenario fails, saying so."),
     ],
     examples: [
       "paywall-tui test                                 # every scenario under scenarios/",
@@ -50,6 +51,8 @@ struct TestCommand: CLICommand {
   var list: Bool
   /// `--process-per-scenario`: a child `play` for every scenario, not a worker per job.
   var processPerScenario: Bool
+  /// `--allow-commands`: a scenario's `# args:` line may start its `--controller-command`.
+  var allowCommands: Bool
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals.isEmpty ? [] : arguments.positionals
@@ -64,22 +67,21 @@ struct TestCommand: CLICommand {
     } else {
       jobs = min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
     }
-    let timeoutText = arguments.value("timeout") ?? "60s"
-    guard let seconds = Double(timeoutText).flatMap({ $0.isFinite ? $0 : nil }) ?? Duration.seconds(parsing: timeoutText), seconds > 0 else {
-      throw .usage("--timeout \(quoting: timeoutText) must be a duration above zero, e.g. --timeout 60s or --timeout 500ms")
-    }
-    timeout = seconds
+    // A plain number is seconds, as before units were taken.
+    timeout = try DurationOption.seconds("timeout", arguments.value("timeout") ?? "60s", DurationOption.scenarioTimeout, bareSeconds: true)
     junit = arguments.value("junit")
     list = arguments.flag("list")
     processPerScenario = arguments.flag("process-per-scenario")
+    allowCommands = arguments.flag("allow-commands")
   }
 
   /// How each job runs its scenarios: a worker that keeps the projects it loads (the default),
   /// or with --process-per-scenario a child `play` for each.
-  static func makeExecutor(processPerScenario: Bool, binary: String, timeout: Double, scratch: String) -> any ScenarioExecutor {
+  static func makeExecutor(processPerScenario: Bool, binary: String, timeout: Double, scratch: String,
+                           allowCommands: Bool = false) -> any ScenarioExecutor {
     processPerScenario
-      ? PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch)
-      : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch)
+      ? PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
+      : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
   }
 
   func run() throws {
@@ -113,7 +115,10 @@ struct TestCommand: CLICommand {
     // One worker process per job that keeps each project it loads (scenarios that need a
     // process of their own still get one: PlayWorkerExecutor.needsOwnProcess), or a child per scenario.
     let perScenario = processPerScenario
-    let runner = ScenarioRunner(jobs: jobs) { Self.makeExecutor(processPerScenario: perScenario, binary: binary, timeout: timeout, scratch: scratch) }
+    let allowCommands = allowCommands
+    let runner = ScenarioRunner(jobs: jobs) {
+      Self.makeExecutor(processPerScenario: perScenario, binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
+    }
     // Paths come from file names, which nothing sanitised: shown printable.
     let width = (selected.map { UntrustedText.printable($0.path).count }.max() ?? 0)
     let results = runner.run(selected, shouldStop: { Console.outputFailure != nil }) { result in

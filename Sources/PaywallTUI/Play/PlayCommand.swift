@@ -38,6 +38,7 @@ struct PlayCommand: CLICommand {
       .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
       .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
       .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
+      .flag("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused."),
     ] + ProjectOptions.options + SessionOptions.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
@@ -182,9 +183,7 @@ struct PlayCommand: CLICommand {
     var milliseconds = Self.defaultPace
     if let pace {
       // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
-      guard let seconds = Duration.seconds(parsing: pace), seconds >= 0.001 - 1e-12, seconds <= 3600 else {
-        throw .usage("--pace \(quoting: pace) must be a duration from 1ms to 1h, e.g. 600ms or 1.5s")
-      }
+      let seconds = try DurationOption.seconds("pace", pace, DurationOption.pace)
       milliseconds = max(1, Int((seconds * 1000).rounded()))
     }
     return milliseconds
@@ -240,9 +239,14 @@ struct PlayCommand: CLICommand {
   static func recording(_ arguments: Arguments) throws(CLIFailure) -> Arguments? {
     guard let path = arguments.positionals.first, Self.isRecording(path) else { return nil }
     let words: [String]
-    switch Scenario(path: path, root: ".", relativePath: path).arguments() {
+    switch Scenario(path: path, root: ".", relativePath: path).arguments(allowingCommands: true) {
     case .success(let found): words = found
     case .failure(let problem): throw CLIFailure.usage(problem.message)
+    }
+    // The file may be someone else's: the command it names runs only when this command line says so.
+    if !arguments.flag("allow-commands"),
+       let refusal = Scenario.commandRefusal(words, file: path, fix: "if you trust it, replay it with 'paywall-tui play \(ShellWord.quoted(path)) --allow-commands'") {
+      throw CLIFailure.usage(refusal)
     }
     if arguments.value("script") != nil || arguments.value("keys") != nil {
       throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")

@@ -131,11 +131,20 @@ struct PlayScript: Sendable {
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
-  /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`).
+  /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`). Inside quotes a
+  /// backslash escapes the next character, so `\"` does not end them (an `answer` message is a
+  /// JSON string).
   static func stripComment(_ line: Substring) -> Substring {
     var previous: Character = " "
     var quoted = false
+    var escaped = false
     for index in line.indices {
+      if escaped {
+        escaped = false
+        previous = line[index]
+        continue
+      }
+      if quoted && line[index] == "\\" { escaped = true }
       if line[index] == "\"" { quoted.toggle() }
       if line[index] == "#", !quoted, previous == " " || previous == "\t" { return line[..<index] }
       previous = line[index]
@@ -320,7 +329,7 @@ struct PlayScript: Sendable {
                         column: column(ofArgument: 1))
       }
       let seconds = try duration(args[2], column: column(ofArgument: 2), usage: "use e.g. 0ms, 800ms or 2s")
-      let message = starts.count > 4 ? String(line.dropFirst(starts[4])) : ""
+      let message = starts.count > 4 ? RecordedAnswer.message(reading: String(line.dropFirst(starts[4]))) : ""
       return .answer(RecordedAnswer(request: request, result: args[1], message: message, seconds: seconds))
     case _ where storeCommands.contains(name):
       return .store(try storeAction(name, args, column: column))

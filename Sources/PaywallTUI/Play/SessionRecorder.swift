@@ -280,10 +280,30 @@ struct RecordedAnswer: Sendable, Hashable {
     self.init(request: .restore, result: result.name, message: message, seconds: seconds)
   }
 
-  /// The script line; a message has its line breaks made spaces (one command a line).
+  /// The script line. The message is the rest of the line, as a person writes it (`Card
+  /// declined`), when it reads back so; else it is a JSON string (`"Card #1 \"x\"\nretry"`), so
+  /// that what a comment (` #`), a double quote (it opens a quoted stretch of the line), a
+  /// backslash, a line break or a space at either end would change replays exactly as the
+  /// controller said it.
   var line: String {
-    let text = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-    return "answer \(request.rawValue) \(result) \(Int((seconds * 1000).rounded()))ms" + (text.isEmpty ? "" : " " + text)
+    "answer \(request.rawValue) \(result) \(Int((seconds * 1000).rounded()))ms" + (message.isEmpty ? "" : " " + Self.messageText(message))
+  }
+
+  /// `message` as the `answer` line holds it: bare when `PlayScript` reads it back unchanged.
+  static func messageText(_ message: String) -> String {
+    let bare = !message.contains("\"") && !message.contains("#") && !message.contains("\\")
+      && message.unicodeScalars.allSatisfy { !UntrustedText.isRemoved($0) && !$0.properties.isWhitespace || $0 == " " }
+      && message.first != " " && message.last != " "
+    return bare ? message : JSONText.quote(message)
+  }
+
+  /// The message of an `answer` line (the text after its duration): a JSON string as `line`
+  /// writes one, else the text itself.
+  static func message(reading text: String) -> String {
+    guard text.count >= 2, text.first == "\"", text.last == "\"", let node = try? JSONParser.parse(text), let decoded = node.stringValue else {
+      return text
+    }
+    return decoded
   }
 
   var purchaseResult: PurchaseResult {

@@ -18,6 +18,8 @@ struct PlayProcessExecutor: ScenarioExecutor {
   var timeout: Double
   /// Where the scenarios' state directories are made (`scratchDirectory()`).
   var scratch: String
+  /// `test --allow-commands`: a scenario may start its `--controller-command`.
+  var allowCommands = false
   /// How much of a child's stderr is kept (the rest is counted, not stored).
   static let stderrLimit = 256 * 1024
   /// After SIGTERM at the timeout, how long `play` has to end (its controllers with it) before SIGKILL.
@@ -69,7 +71,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
       return ScenarioResult(scenario: scenario, outcome: outcome, seconds: seconds, arguments: arguments)
     }
     let arguments: [String]
-    switch scenario.arguments() {
+    switch scenario.arguments(allowingCommands: allowCommands) {
     case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), [])
     case .success(let words): arguments = ["play"] + words + ["--script", scenario.path]
     }

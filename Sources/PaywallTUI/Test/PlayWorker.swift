@@ -129,12 +129,15 @@ struct PlayWorkerExecutor: ScenarioExecutor {
   var timeout: Double
   /// Where the state directories (and the worker's stderr file) are made.
   var scratch: String
+  /// `test --allow-commands`: a scenario may start its `--controller-command`.
+  var allowCommands: Bool
   private var worker: PlayWorkerProcess?
 
-  init(binary: String, timeout: Double, scratch: String) {
+  init(binary: String, timeout: Double, scratch: String, allowCommands: Bool = false) {
     self.binary = binary
     self.timeout = timeout
     self.scratch = scratch
+    self.allowCommands = allowCommands
   }
 
   /// Whether a scenario's `play` arguments must run in a child process of their own: a command
@@ -148,8 +151,8 @@ struct PlayWorkerExecutor: ScenarioExecutor {
   }
 
   mutating func run(_ scenario: Scenario) -> ScenarioResult {
-    guard case .success(let words) = scenario.arguments(), !Self.needsOwnProcess(words) else {
-      var child = PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch)
+    guard case .success(let words) = scenario.arguments(allowingCommands: allowCommands), !Self.needsOwnProcess(words) else {
+      var child = PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
       return child.run(scenario)
     }
     let start = ContinuousClock.now

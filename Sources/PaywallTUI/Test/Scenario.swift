@@ -24,7 +24,10 @@ struct Scenario: Sendable, Hashable {
 
   /// The arguments of its first line, `# args: PATH OPTION…`, split as `words(_:)` does; or why
   /// the file cannot say them (the scenario fails with that message, the others still run).
-  func arguments() -> Result<[String], ScenarioProblem> {
+  /// A scenario is data someone else may have written: unless `allowingCommands` (the `test`
+  /// command line's `--allow-commands`), a line that would start a process of its choosing
+  /// (`--controller-command`) is refused.
+  func arguments(allowingCommands: Bool = false) -> Result<[String], ScenarioProblem> {
     // A named pipe or a device would block or never end: only a regular file is a scenario.
     var info = stat()
     if stat(path, &info) != 0 {
@@ -54,7 +57,26 @@ struct Scenario: Sendable, Hashable {
     if let help = words.first(where: { $0 == "--help" || $0 == "-h" }) {
       return .failure(ScenarioProblem("\(path):1: '\(help)' on the '# args:' line makes play print its help and run nothing; remove it"))
     }
+    if !allowingCommands, let refusal = Self.commandRefusal(words, file: path, fix: "if you trust this scenario, run it with 'paywall-tui test --allow-commands'") {
+      return .failure(ScenarioProblem(refusal))
+    }
     return .success(words)
+  }
+
+  /// Why an `# args:` line may not be used as it is when commands are not allowed: it gives
+  /// `--controller-command` (a shell command line the file chose) or `--allow-commands` (a file
+  /// cannot allow itself). The words are read as `play` reads them, so `--controller-command=CMD`
+  /// counts and a word after `--` does not. `fix` ends the message.
+  static func commandRefusal(_ words: [String], file: String, fix: String) -> String? {
+    // Words play would refuse anyway start nothing: play says what is wrong with them.
+    guard let parsed = try? Arguments(words, spec: PlayCommand.spec) else { return nil }
+    if let command = parsed.value("controller-command") {
+      return "\(file):1: the '# args:' line gives --controller-command \(quoting: command), a command that would run on this machine; a file's arguments run no command unless the command line allows it: \(fix)"
+    }
+    if parsed.flag("allow-commands") {
+      return "\(file):1: '--allow-commands' on the '# args:' line: a file cannot allow its own commands; remove it (the command line gives it)"
+    }
+    return nil
   }
 
   static let argumentsPrefix = "# args: "
