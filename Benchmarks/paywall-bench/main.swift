@@ -398,7 +398,7 @@ if !renderOnly && !testOnly {
 /// Runs a program with its output to /dev/null and waits for it: its wait status (0 for exit 0).
 /// posix_spawn and waitpid, not Process, whose wait on Linux polls (it would round these to 50 ms).
 func spawnQuietly(_ path: String, _ arguments: [String]) -> Int32 {
-  var actions = posix_spawn_file_actions_t()
+  var actions = SpawnPlatform.emptyFileActions()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
@@ -406,7 +406,7 @@ func spawnQuietly(_ path: String, _ arguments: [String]) -> Int32 {
   let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
   defer { argv.forEach { free($0) } }
   var pid: pid_t = 0
-  guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+  guard posix_spawn(&pid, path, &actions, nil, argv, SpawnPlatform.environment) == 0 else { return -1 }
   var status: Int32 = 0
   while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
   return status

@@ -72,7 +72,7 @@ let controllerTarget = FuzzTarget(name: "controller") { bytes in
   while sent.filter({ $0 == 0x0A }).count < count && Date() < sendDeadline {
     var poller = pollfd(fd: stdin[0], events: Int16(POLLIN), revents: 0)
     guard poll(&poller, 1, 100) > 0 else { continue }
-    let read = Glibc.read(stdin[0], &buffer, buffer.count)
+    let read = POSIX.read(stdin[0], &buffer, buffer.count)
     if read > 0 { sent += buffer[..<read] }
   }
   let requestLines = sent.split(separator: 0x0A)

@@ -115,8 +115,14 @@ import PaywallModel
   /// Whether `pid` is gone (or a zombie nobody reaped yet: it runs no more).
   static func isGone(_ pid: Int32) -> Bool {
     if kill(pid, 0) != 0 { return true }
+    #if os(Linux)
     let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    #else
+    // No /proc: waitpid tells, for a child of ours (every controller here is one).
+    var status: Int32 = 0
+    return waitpid(pid, &status, WNOHANG) == pid
+    #endif
   }
 
   /// `stop()` ends the controller's whole process group: the controller, though it ignores

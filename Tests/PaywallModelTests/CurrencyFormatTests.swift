@@ -4,7 +4,7 @@ import Testing
 
 /// Prices in common locales and currencies format from a table instead of ICU (which costs about
 /// 2 ms to start). Every entry must print exactly what NumberFormatter prints; when a toolchain's
-/// ICU changes, this fails: run `swift Scripts/currency-formats.swift > Sources/PaywallModel/Catalog/CurrencyFormats.swift`.
+/// ICU changes, this fails: run `swift scripts/currency-formats.swift > Sources/PaywallModel/Catalog/CurrencyFormats.swift`.
 @Suite("currency formats")
 struct CurrencyFormatTests {
   static let amounts: [Decimal] = [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import enum PaywallModel.SpawnPlatform
 
 /// The `command` controller's process through the real binary: it never outlives `play`, however
 /// `play` ends, and a controller that floods stderr cannot keep `play` from ending.
@@ -14,7 +15,7 @@ struct ControllerProcessTests {
     /// `blocking` signals are blocked in the binary's starting mask, as a careless parent might leave them.
     init(_ arguments: [String], directory: String, blocking: [Int32] = []) throws {
       self.directory = directory
-      var actions = posix_spawn_file_actions_t()
+      var actions = SpawnPlatform.emptyFileActions()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -25,13 +26,13 @@ struct ControllerProcessTests {
       var cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
       defer { for pointer in cEnvironment { free(pointer) } }
       // As for tmux: the child closes every descriptor above 2 (other tests' pipes) and becomes the binary.
-      let closeAll = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; cd "$0" && exec "$@""#
+      let closeAll = #"for fd in $(ls /dev/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; cd "$0" && exec "$@""#
       let argv = ["bash", "-c", closeAll, Fixtures.repositoryRoot.path, CommandLineTests.binary.path] + arguments
       var cArguments = argv.map { strdup($0) } + [nil]
       defer { for pointer in cArguments { free(pointer) } }
       // The test runs on a dispatch thread, which blocks most signals; the binary must start
       // with none blocked, as from a shell, or the signals this suite sends stay pending.
-      var attributes = posix_spawnattr_t()
+      var attributes = SpawnPlatform.emptyAttributes()
       posix_spawnattr_init(&attributes)
       defer { posix_spawnattr_destroy(&attributes) }
       var mask = sigset_t()
@@ -176,11 +177,9 @@ struct ControllerProcessTests {
 
   /// Processes whose command line mentions `text` (the test's own directory).
   static func processes(mentioning text: String) -> [Int32] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap(Int32.init).filter { pid in
-      guard pid != getpid(), !isGone(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-      return String(decoding: data, as: UTF8.self).contains(text)
-    }
+    ProcessTable.all().filter { pid, commandLine in
+      pid != getpid() && !isGone(pid) && commandLine.contains(text)
+    }.map(\.pid)
   }
 
   /// A usage error found after the controller started (`--outcome` with `--controller command`)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import enum PaywallModel.SpawnPlatform
 
 /// The real binary writing where writes fail: a full disk (`/dev/full`) for stdout, stderr or the
 /// `--events` file, and a reader that goes away (`| head -1`). Before, each crashed with SIGILL and
@@ -30,7 +31,7 @@ struct OutputFailureTests {
   /// `stateDirectory` (for play and explain) is the caller's, kept; without one each run gets a
   /// fresh directory, removed after.
   static func run(_ arguments: [String], out: Sink, err: Sink, stateDirectory given: String? = nil) throws -> Outcome {
-    var actions = posix_spawn_file_actions_t()
+    var actions = SpawnPlatform.emptyFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

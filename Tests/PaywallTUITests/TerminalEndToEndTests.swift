@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import enum PaywallModel.SpawnPlatform
 @testable import PaywallTUI
 
 struct TmuxError: Error {
@@ -48,7 +49,7 @@ final class TmuxPane {
   @discardableResult
   func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
     let outputPath = directory + "/tmux-out-\(UUID().uuidString.prefix(6))"
-    var actions = posix_spawn_file_actions_t()
+    var actions = SpawnPlatform.emptyFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, readOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -57,12 +58,12 @@ final class TmuxPane {
     // The tmux server outlives this call: it must not inherit pipes other tests are reading from,
     // or their reads never reach end of file. The child closes every descriptor above 2 itself
     // (listing them in the parent would race with other tests opening pipes), then becomes tmux.
-    let closeAll = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec tmux "$@""#
+    let closeAll = #"for fd in $(ls /dev/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec tmux "$@""#
     let argv = ["bash", "-c", closeAll, "tmux", "-L", socket] + arguments
     var cArguments = argv.map { strdup($0) } + [nil]
     defer { for pointer in cArguments { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, "bash", &actions, nil, &cArguments, environ)
+    let spawned = posix_spawnp(&pid, "bash", &actions, nil, &cArguments, SpawnPlatform.environment)
     guard spawned == 0 else { throw TmuxError(message: "cannot run tmux: \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -127,8 +128,7 @@ final class TmuxPane {
   /// The pid of the app: the child of the pane's shell.
   func appPID() throws -> Int32? {
     let shell = try tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-    let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-    return children.split(separator: " ").first.flatMap { Int32($0) }
+    return Int32(shell).flatMap { ProcessTable.children(of: $0).first }
   }
 }
 
@@ -500,9 +500,7 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "● Annual")
     let pid = try #require(try pane.appPID())
     func rss() -> Int {
-      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-      return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+      ProcessTable.residentKilobytes(of: pid) ?? 0
     }
     pane.wait(for: "the flood to start") { $0.contains("status: active:pro") || $0.contains("status: inactive") }
     let before = rss()
@@ -541,7 +539,7 @@ struct TerminalEndToEndTests {
     let deadline = Date().addingTimeInterval(5)
     while Date() < deadline && kill(pid, 0) == 0 && !Self.isZombie(pid) { usleep(20_000) }
     let alive = kill(pid, 0) == 0 && !Self.isZombie(pid)
-    #expect(!alive, "the app (pid \(pid)) still runs 5 s after its terminal closed: \((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "")")
+    #expect(!alive, "the app (pid \(pid)) still runs 5 s after its terminal closed (state \(ProcessTable.state(of: pid) ?? "?"))")
     if alive { kill(pid, SIGKILL) }
   }
 
@@ -574,8 +572,7 @@ struct TerminalEndToEndTests {
   }
 
   static func isZombie(_ pid: Int32) -> Bool {
-    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    ProcessTable.state(of: pid) == "Z"
   }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Switching a catalog to another locale or App Store storefront, as Xcode's StoreKit
 /// configuration editor does: a storefront sets every product's currency and its formatting

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Formats prices for a currency and locale as Foundation's NumberFormatter did ("$4.99",
 /// "4,99 €", "¥600"), and trial end dates as its DateFormatter did ("Jan 8, 2026"), from tables
@@ -34,7 +38,7 @@ package final class PriceFormatter: Sendable {
 
 /// A locale's medium date pattern as ICU's DateFormatter had it ("MMM d, y"), its month names,
 /// and for a calendar that counts years from another era (th_TH: Buddhist), the offset and era.
-/// Read ahead of time by Scripts/date-formats.swift into DateFormats.swift.
+/// Read ahead of time by scripts/date-formats.swift into DateFormats.swift.
 struct DateFormat: Sendable {
   var pattern: String
   var months: [String]
@@ -96,7 +100,7 @@ struct DateFormat: Sendable {
 }
 
 /// How ICU formats prices in one locale and currency, read ahead of time by
-/// Scripts/currency-formats.swift (the table is in CurrencyFormats.swift, and a test checks every
+/// scripts/currency-formats.swift (the table is in CurrencyFormats.swift, and a test checks every
 /// entry against NumberFormatter).
 struct CurrencyFormat: Sendable {
   var prefix: String

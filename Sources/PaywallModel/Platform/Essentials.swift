@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -231,6 +235,15 @@ package enum POSIX {
     Glibc.write(fd, buffer, count)
     #else
     Darwin.write(fd, buffer, count)
+    #endif
+  }
+
+  /// realpath(3) into a buffer the C library allocates: the caller frees it.
+  package static func realpath(_ path: String) -> UnsafeMutablePointer<CChar>? {
+    #if canImport(Glibc)
+    Glibc.realpath(path, nil)
+    #else
+    Darwin.realpath(path, nil)
     #endif
   }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What reloading the project (`run --watch`) did to the paywall on screen.
 package enum ProjectReloadOutcome: Sendable, Hashable {

@@ -67,19 +67,19 @@ enum ControllerProcess {
     }
     let (stdin, stdout, stderr) = (pipes[0], pipes[1], pipes[2])
 
-    var actions = posix_spawn_file_actions_t()
+    var actions = SpawnPlatform.emptyFileActions()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
     // Descriptors someone else opened without close-on-exec are not the controller's business.
-    addCloseFrom3(&actions)
+    let closeFlags = SpawnPlatform.closeDescriptorsFromThree(&actions)
 
-    var attributes = posix_spawnattr_t()
+    var attributes = SpawnPlatform.emptyAttributes()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | closeFlags)
     posix_spawnattr_setpgroup(&attributes, 0)
     var empty = sigset_t()
     sigemptyset(&empty)
@@ -98,7 +98,7 @@ enum ControllerProcess {
     var cArguments = argv.map { strdup($0) } + [nil]
     defer { for pointer in cArguments { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, SpawnPlatform.environment)
     close(stdin.read)
     close(stdout.write)
     close(stderr.write)
@@ -148,16 +148,6 @@ enum ControllerProcess {
     }
     return (result[0], result[1])
   }
-
-  /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run time: the C
-  /// headers hide it from Swift. Without it, the pipes above are still close-on-exec.
-  private static func addCloseFrom3(_ actions: inout posix_spawn_file_actions_t) {
-    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    // A nil handle is RTLD_DEFAULT: every object loaded, libc among them.
-    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-    let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
-    _ = closeFrom(&actions, 3)
-  }
 }
 
 /// The process groups of the running controllers, so every way out of the app ends them: `stop()`
@@ -166,22 +156,18 @@ enum ControllerProcess {
 /// `killAllNow` before the process dies. Fixed slots and atomics only, so a signal handler can
 /// read them.
 package enum ControllerGroups {
-  private static let slots: InlineArray<16, Atomic<Int32>> = InlineArray { _ in Atomic<Int32>(0) }
+  private static let slots = AtomicSlots(count: 16)
   private static let exitHookInstalled = Atomic<Bool>(false)
 
   static func register(_ pgid: pid_t) {
     if exitHookInstalled.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
       atexit { ControllerGroups.endAll(graceMilliseconds: 500) }
     }
-    for index in slots.indices where slots[index].compareExchange(expected: 0, desired: pgid, ordering: .sequentiallyConsistent).exchanged {
-      return
-    }
+    slots.claim(pgid)
   }
 
   static func unregister(_ pgid: pid_t) {
-    for index in slots.indices where slots[index].compareExchange(expected: pgid, desired: 0, ordering: .sequentiallyConsistent).exchanged {
-      return
-    }
+    slots.release(pgid)
   }
 
   /// SIGTERM (and SIGCONT, should it be stopped) to the group; once its leader has ended, or after
@@ -204,7 +190,7 @@ package enum ControllerGroups {
   package static func endAll(graceMilliseconds: Int) {
     var any = false
     for index in slots.indices {
-      let pgid = slots[index].load(ordering: .sequentiallyConsistent)
+      let pgid = slots.load(index)
       if pgid > 0 {
         any = true
         kill(-pgid, SIGTERM)
@@ -216,7 +202,7 @@ package enum ControllerGroups {
     while waited < graceMilliseconds {
       var running = false
       for index in slots.indices {
-        let pgid = slots[index].load(ordering: .sequentiallyConsistent)
+        let pgid = slots.load(index)
         if pgid > 0 && !leaderIsGone(pgid) { running = true }
       }
       if !running { break }
@@ -231,7 +217,7 @@ package enum ControllerGroups {
   /// Async-signal-safe.
   package static func killAllNow() {
     for index in slots.indices {
-      let pgid = slots[index].exchange(0, ordering: .sequentiallyConsistent)
+      let pgid = slots.take(index)
       if pgid > 0 { kill(-pgid, SIGKILL) }
     }
   }

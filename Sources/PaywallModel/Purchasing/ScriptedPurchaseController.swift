@@ -204,7 +204,11 @@ package enum ClockDistance: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

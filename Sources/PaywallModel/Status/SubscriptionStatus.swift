@@ -74,7 +74,11 @@ public enum SubscriptionStatus: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

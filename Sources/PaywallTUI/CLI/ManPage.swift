@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import PaywallModel
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,13 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -115,7 +123,7 @@ enum ScenarioConfinement {
   }
 
   private static func realPath(_ path: String) -> String? {
-    guard let resolved = Glibc.realpath(path, nil) else { return nil }
+    guard let resolved = POSIX.realpath(path) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
   }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import PaywallModel
 
 /// `render --states`: one paywall in every state a tester must check, side by side on one sheet

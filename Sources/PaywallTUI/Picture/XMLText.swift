@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Text for XML documents: the SVG and HTML pictures and the JUnit report.
 enum XMLText {

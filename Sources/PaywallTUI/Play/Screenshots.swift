@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 import PaywallModel
 
 /// Where `play` writes pictures of its screen: the `screenshot FILE` steps, and one per step

