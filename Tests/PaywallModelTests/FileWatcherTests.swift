@@ -158,6 +158,79 @@ import Testing
     #expect(result.withLock { $0 } == .some(nil))
   }
 
+  /// A log (or the app's own events file) written without pause beside the project: only the
+  /// watched names hold a change back, so a save is reported within half a second however busy
+  /// the directory is, and a watched name written without pause is still reported in that time.
+  @Test func aSaveIsSeenWhileAnotherFileKeepsChanging() throws {
+    let watcher = try watcher([.directory(directory)])
+    let running = Atomic<Bool>(true)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let log = open(directory + "/app.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+      while running.load(ordering: .relaxed) {
+        _ = "line\n".withCString { write(log, $0, strlen($0)) }
+        usleep(2_000)
+      }
+      close(log)
+      finished.signal()
+    }
+    defer { running.store(false, ordering: .relaxed); finished.wait() }
+    usleep(100_000)
+    let saved = ContinuousClock.now
+    writeInPlace(#"{"id": "b"}"#, to: file)
+    #expect(watcher.waitForChange(timeout: .seconds(3)) == [directory + "/paywall.json"])
+    #expect(ContinuousClock.now - saved < .milliseconds(500), "reported \(ContinuousClock.now - saved) after the save")
+
+    // A watched name that never rests (a generated file saved every few ms) is reported too.
+    let busy = Atomic<Bool>(true)
+    let busyDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      while busy.load(ordering: .relaxed) { writeInPlace("{}", to: directory + "/generated.json"); usleep(5_000) }
+      busyDone.signal()
+    }
+    defer { busy.store(false, ordering: .relaxed); busyDone.wait() }
+    let started = ContinuousClock.now
+    #expect(watcher.waitForChange(timeout: .seconds(3))?.contains(directory + "/generated.json") == true)
+    #expect(ContinuousClock.now - started < .milliseconds(500))
+  }
+
+  /// Files the app writes itself (its state files, its --events file, render's --out) in a
+  /// watched directory are never a change, even under a watched name.
+  @Test func ignoredFilesAreNeverAChange() throws {
+    let watcher = try FileWatcher([.directory(directory), .file(file)], ignoring: [directory + "/status.json", directory + "/./out.json"])
+    writeInPlace("{}", to: directory + "/status.json")
+    try #"{"a": 1}"#.write(toFile: directory + "/out.json", atomically: true, encoding: .utf8)
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
+    writeInPlace("{}", to: directory + "/other.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/other.json"])
+  }
+
+  /// A project directory moved aside (`mv p p.old`) and made again, or deleted and made again, is
+  /// watched again by its path: the move is a change, and so is every save in the new directory.
+  @Test(arguments: ["move", "delete"]) func aDirectoryMovedAsideAndMadeAgainIsWatchedAgain(_ how: String) throws {
+    let watcher = try watcher([.directory(directory), .file(file)])
+    if how == "move" {
+      #expect(rename(directory, directory + ".old") == 0)
+    } else {
+      try FileManager.default.removeItem(atPath: directory)
+    }
+    #expect(watcher.waitForChange(timeout: .seconds(5))?.contains(file) == true, "the files are gone from the path")
+    #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil)
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    writeInPlace(#"{"id": "new"}"#, to: file)
+    // The directory coming back, then the file in it: one change or two, the file is in it.
+    var seen: Set<String> = []
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !seen.contains(file), ContinuousClock.now < deadline {
+      seen.formUnion(watcher.waitForChange(timeout: .seconds(1)) ?? [])
+    }
+    #expect(seen.contains(file))
+    // Saves in the new directory are seen as before.
+    writeInPlace(#"{"id": "again"}"#, to: directory + "/more.json")
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/more.json"])
+    try? FileManager.default.removeItem(atPath: directory + ".old")
+  }
+
   @Test func aDirectoryThatDoesNotExistIsOneClearError() throws {
     #expect(throws: FileWatcher.Failure.self) { try FileWatcher([.file("/nonexistent-\(UUID().uuidString)/app.json")]) }
   }

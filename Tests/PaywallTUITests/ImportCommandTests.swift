@@ -41,21 +41,105 @@ struct ImportCommandTests {
     #expect(json.stdout.contains("\"experiment\":{\"id\":\"101\",\"groupId\":\"campaign_trigger\",\"variant\":{\"id\":\"1001\",\"type\":\"HOLDOUT\""), "\(json.stdout)")
   }
 
-  @Test func aNonEmptyDirectoryIsRefusedUnlessForced() throws {
+  static func importing(_ config: String = config, into out: String, force: Bool = false) throws -> CommandLineTests.Output {
+    try CommandLineTests.run(["import", "superwall", config, "--catalog", Self.storekit, "--out", out] + (force ? ["--force"] : []))
+  }
+
+  /// A directory import did not write (a checkout, the user's notes) is refused, with --force
+  /// too, and nothing in it is touched.
+  @Test func aDirectoryHoldingOtherFilesIsRefusedEvenWithForce() throws {
     let parent = Self.temporary()
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let out = parent + "/project"
-    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: out + "/.git", withIntermediateDirectories: true)
     try "keep me".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
-    let refused = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out])
+    try "[core]".write(toFile: out + "/.git/config", atomically: true, encoding: .utf8)
+    let refused = try Self.importing(into: out)
     #expect(refused.status == 1)
-    #expect(refused.stderr.contains("\(out) is not empty; choose an empty or new directory, or pass --force to replace it"))
-    #expect(FileManager.default.fileExists(atPath: out + "/notes.txt"))
-    let forced = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out, "--force"])
+    #expect(refused.stderr.contains("\(out) is not empty (.git, notes.txt); choose an empty or new directory"), "\(refused.stderr)")
+    let forced = try Self.importing(into: out, force: true)
+    #expect(forced.status == 1)
+    #expect(forced.stderr.contains("\(out) holds files import did not write (.git, notes.txt); --force replaces only what import wrote"), "\(forced.stderr)")
+    #expect(try String(contentsOfFile: out + "/notes.txt", encoding: .utf8) == "keep me")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".git", "notes.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"], "no temporary directory left")
+  }
+
+  /// Imported again with --force, a project import wrote has its files replaced (and listed),
+  /// a paywall no longer in the config removed, and everything else in it kept: the checkout,
+  /// the notes, the config itself.
+  @Test func forceReplacesOnlyWhatImportWroteAndListsIt() throws {
+    let parent = Self.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let out = parent + "/project"
+    #expect(try Self.importing(into: out).status == 0)
+    try FileManager.default.createDirectory(atPath: out + "/.git", withIntermediateDirectories: true)
+    try "[core]".write(toFile: out + "/.git/config", atomically: true, encoding: .utf8)
+    try "keep me".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
+    // The config kept beside the project it makes, and imported from there.
+    let config = out + "/config.json"
+    try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot.appendingPathComponent(Self.config).path, toPath: config)
+    // A paywall an older import wrote that the config no longer has.
+    let manifest = out + "/.paywall-tui-import"
+    let listed = try String(contentsOfFile: manifest, encoding: .utf8)
+    #expect(listed.contains("\"paywalls/pw_gated_annual.json\""), "\(listed)")
+    try listed.replacingOccurrences(of: "\"app.json\",", with: "\"app.json\", \"paywalls/pw_gone.json\",")
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    try "{}".write(toFile: out + "/paywalls/pw_gone.json", atomically: true, encoding: .utf8)
+    try "edited".write(toFile: out + "/app.json", atomically: true, encoding: .utf8)
+
+    let forced = try Self.importing(config, into: out, force: true)
     #expect(forced.status == 0, "\(forced.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: out + "/notes.txt"))
-    #expect(FileManager.default.fileExists(atPath: out + "/app.json"))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"])
+    #expect(forced.stdout.contains("replaced: app.json, paywalls/pw_gated_annual.json, paywalls/pw_nongated_monthly.json, paywalls/pw_v3_products.json"), "\(forced.stdout)")
+    #expect(forced.stdout.contains("removed: paywalls/pw_gone.json (no longer in the config)"), "\(forced.stdout)")
+    #expect(forced.stdout.contains("kept: .git, config.json, notes.txt (not written by import)"), "\(forced.stdout)")
+    #expect(try String(contentsOfFile: out + "/notes.txt", encoding: .utf8) == "keep me")
+    #expect(try String(contentsOfFile: out + "/.git/config", encoding: .utf8) == "[core]")
+    #expect(FileManager.default.fileExists(atPath: config))
+    #expect(!FileManager.default.fileExists(atPath: out + "/paywalls/pw_gone.json"))
+    #expect(try String(contentsOfFile: out + "/app.json", encoding: .utf8).contains("\"experimentId\""))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"], "no temporary directory left")
+    #expect(try CommandLineTests.run(["validate", out]).status == 0)
+  }
+
+  /// A paywall file import would write that the user made (not in the list of what import wrote),
+  /// a list naming a path out of the project, and a config that is one of the files import would
+  /// replace are each refused with --force, and nothing is touched.
+  @Test func forceRefusesToReplaceWhatItDidNotWriteOrIsReading() throws {
+    let parent = Self.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let out = parent + "/project"
+    #expect(try Self.importing(into: out).status == 0)
+    let manifest = out + "/.paywall-tui-import"
+    let listed = try String(contentsOfFile: manifest, encoding: .utf8)
+
+    // The user's own file where an import would write.
+    try listed.replacingOccurrences(of: "\"paywalls/pw_v3_products.json\"", with: "\"paywalls/other.json\"")
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    try "mine".write(toFile: out + "/paywalls/pw_v3_products.json", atomically: true, encoding: .utf8)
+    let theirs = try Self.importing(into: out, force: true)
+    #expect(theirs.status == 1)
+    #expect(theirs.stderr.contains("would replace \(out)/paywalls/pw_v3_products.json, which import did not write"), "\(theirs.stderr)")
+    #expect(try String(contentsOfFile: out + "/paywalls/pw_v3_products.json", encoding: .utf8) == "mine")
+
+    // A list that names a file out of the project (a hostile or damaged one).
+    try "victim".write(toFile: parent + "/victim.txt", atomically: true, encoding: .utf8)
+    try #"{"written_by": "paywall-tui import", "files": ["app.json", "../victim.txt"]}"#.write(toFile: manifest, atomically: true, encoding: .utf8)
+    let hostile = try Self.importing(into: out, force: true)
+    #expect(hostile.status == 1)
+    #expect(hostile.stderr.contains("\(manifest): '../victim.txt' is not a file import writes"), "\(hostile.stderr)")
+    #expect(FileManager.default.fileExists(atPath: parent + "/victim.txt"))
+
+    // The config being imported is one of the files import would replace.
+    try listed.write(toFile: manifest, atomically: true, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: out + "/paywalls/pw_v3_products.json")
+    try FileManager.default.removeItem(atPath: out + "/app.json")
+    try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot.appendingPathComponent(Self.config).path, toPath: out + "/app.json")
+    let reading = try Self.importing(out + "/app.json", into: out, force: true)
+    #expect(reading.status == 1)
+    #expect(reading.stderr.contains("would replace \(out)/app.json, the config being imported; import into another directory"), "\(reading.stderr)")
+    #expect(try String(contentsOfFile: out + "/app.json", encoding: .utf8).contains("trigger_options"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == ["project", "victim.txt"], "no temporary directory left")
   }
 
   @Test func aBadConfigWritesNothingAndExitsOne() throws {

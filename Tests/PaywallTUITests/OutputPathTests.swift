@@ -121,4 +121,47 @@ struct OutputPathTests {
     #expect(free.status == 0, "\(free.stderr)")
     #expect(FileManager.default.fileExists(atPath: top + "/pwned/a.svg"))
   }
+
+  /// A link committed inside the scenario's folder is no way out either: `--events` through
+  /// `scenarios/events.jsonl -> ../outside.txt` (or a link to a folder further down the path) is
+  /// refused, naming the scenario and the option, and the file it points at is not touched.
+  @Test(arguments: [false, true])
+  func aScenarioWritesThroughNoLinkInItsDirectory(processPerScenario: Bool) throws {
+    let top = try Fixtures.directory([:])
+    defer { try? FileManager.default.removeItem(atPath: top) }
+    let root = top + "/scenarios", outsideFile = top + "/outside.txt"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try "# my shell settings\n".write(toFile: outsideFile, atomically: true, encoding: .utf8)
+    #expect(symlink("../outside.txt", root + "/events.jsonl") == 0)
+    #expect(symlink("../nowhere", root + "/dangling.jsonl") == 0)
+    #expect(symlink("../outside.txt", root + "/shot.svg") == 0)
+    #expect(symlink("../made-elsewhere", root + "/shots") == 0)
+    let args = "paywalls --controller simulated --status inactive"
+    let scenarios: [String: String] = [
+      "events.play": ScenarioTests.scenario("press down", args: args + " --events \(root)/events.jsonl"),
+      "dangling.play": ScenarioTests.scenario("press down", args: args + " --events \(root)/dangling.jsonl"),
+      "record.play": ScenarioTests.scenario("press down", args: args + " --record \(root)/events.jsonl"),
+      "shot.play": ScenarioTests.scenario("screenshot shot.svg", args: args),
+      "folder.play": ScenarioTests.scenario("screenshot shots/a.svg", args: args),
+    ]
+    for (name, text) in scenarios { try text.write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
+    let run = try CommandLineTests.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
+    let said = run.stdout + run.stderr
+    #expect(run.status == 1, "\(said)")
+    // One line names the scenario, the option and what is wrong (the long path is quoted cut short).
+    func oneLine(_ start: String, _ problem: String) -> Bool {
+      said.split(separator: "\n").contains { $0.contains(start) && $0.contains(problem) }
+    }
+    #expect(oneLine("events.play:1: --events '", "' is a symbolic link, not a regular file"), "\(said)")
+    #expect(oneLine("dangling.play:1: --events '", "' is a symbolic link, not a regular file"), "\(said)")
+    #expect(oneLine("record.play:1: --record '", "' is a symbolic link, not a regular file"), "\(said)")
+    #expect(said.contains("shot.play:2: 'screenshot shot.svg'") && said.contains("is a symbolic link"), "\(said)")
+    #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "# my shell settings\n")
+    #expect(said.contains("folder.play:2: 'screenshot shots/a.svg' would write") && said.contains("a link that leads nowhere"), "\(said)")
+    #expect(!FileManager.default.fileExists(atPath: top + "/nowhere"))
+    #expect(!FileManager.default.fileExists(atPath: top + "/made-elsewhere"))
+    for link in ["events.jsonl", "dangling.jsonl", "shot.svg"] {
+      #expect(OutputPath.notRegular(root + "/" + link) == "a symbolic link", "the link \(link) is left as it was")
+    }
+  }
 }

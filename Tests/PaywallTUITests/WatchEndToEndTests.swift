@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PaywallTUI
 
@@ -82,6 +83,103 @@ struct WatchEndToEndTests {
     edited["campaigns"] = campaigns
     try Self.save(String(decoding: try JSONSerialization.data(withJSONObject: edited), as: UTF8.self), to: app)
     pane.wait(forText: "'winback' is no longer in the project")
+  }
+
+  /// Whether `condition` holds for the screen at any moment of the next `seconds`.
+  static func ever(_ pane: TmuxPane, within seconds: Double, _ condition: (String) -> Bool) -> String? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      let screen = pane.screen
+      if condition(screen) { return screen }
+      usleep(20_000)
+    }
+    return nil
+  }
+
+  /// The app's own files inside the project (its state directory is the project, its events file
+  /// is there too) never reload it; a log written without pause beside the paywalls does not hold
+  /// a save back: the save shows within a second and a half (the screen is read every 20 ms).
+  @Test func runWatchIgnoresItsOwnFilesAndABusyLog() throws {
+    let (pane, project) = try Self.pane(#""$BIN" run p --watch --controller simulated --status inactive --state-dir "$DIR/p" --events "$DIR/p/events.json" --fresh"#)
+    let file = project + "/onboarding.json"
+    pane.wait(forText: "Unlock Acme Pro")
+    // The new user's id is saved after the first frame, the events as they happen; a key makes more.
+    try pane.send("3")
+    pane.wait(forText: "● Lifetime")
+    if let shown = Self.ever(pane, within: 1.5, { $0.contains("reloaded") }) {
+      Issue.record("the app's own files reloaded it:\n\(shown)")
+    }
+    #expect(FileManager.default.fileExists(atPath: project + "/user.json"))
+    #expect(FileManager.default.fileExists(atPath: project + "/events.json"))
+
+    let running = Atomic<Bool>(true)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let log = open(project + "/app.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+      while running.load(ordering: .relaxed) {
+        _ = "line\n".withCString { write(log, $0, strlen($0)) }
+        usleep(2_000)
+      }
+      close(log)
+      finished.signal()
+    }
+    defer { running.store(false, ordering: .relaxed); finished.wait() }
+    usleep(200_000)
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    try Self.save(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Max"), to: file)
+    pane.wait(for: "the save, while the log is written", within: 1.5) { $0.contains("Unlock Acme Max") }
+    try pane.send("Escape")
+    pane.wait(forText: "closed: declined")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
+  /// The project directory moved aside and made again (a branch switch, a tool that rebuilds
+  /// it) is watched again by its path: the new directory's saves show.
+  @Test func runWatchFollowsAProjectDirectoryMadeAgain() throws {
+    let (pane, project) = try Self.pane(#""$BIN" run p --watch --controller scripted --state-dir "$DIR/state" --fresh"#)
+    pane.wait(forText: "Unlock Acme Pro")
+    #expect(rename(project, project + ".old") == 0)
+    pane.wait(forText: "The project no longer loads")
+    try FileManager.default.copyItem(atPath: project + ".old", toPath: project)
+    pane.wait(for: "the project again") { !$0.contains("no longer loads") && $0.contains("Unlock Acme Pro") }
+    let file = project + "/onboarding.json"
+    let original = try String(contentsOfFile: file, encoding: .utf8)
+    try Self.save(original.replacingOccurrences(of: "Unlock Acme Pro", with: "Unlock Acme Max"), to: file)
+    pane.wait(forText: "Unlock Acme Max")
+    try pane.send("Escape")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
+  /// `render --watch --out` into the project draws once per save, not once per drawing: its own
+  /// output is no save.
+  @Test func renderWatchIntoTheProjectDrawsOncePerSave() throws {
+    let copy = try ProjectReloadTests.demoCopy()
+    defer { try? FileManager.default.removeItem(atPath: copy) }
+    let out = copy + "/drawn.json"
+    let process = Process()
+    process.executableURL = CommandLineTests.binary
+    process.arguments = ["render", copy, "--watch", "--paywall", "plans", "--out", out]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    // Each drawing is a new file renamed over the old: its inode and time say which one it is.
+    func inode() -> [Int]? {
+      var info = stat()
+      return stat(out, &info) == 0 ? [Int(info.st_ino), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)] : nil
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while inode() == nil, Date() < deadline { usleep(20_000) }
+    let first = try #require(inode())
+    usleep(1_000_000)
+    #expect(inode() == first, "--out was written again with no save")
+    let file = copy + "/plans.json"
+    try Self.save(try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Choose your plan", with: "Pick a plan"), to: file)
+    let saved = Date().addingTimeInterval(10)
+    while !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("Pick a plan"), Date() < saved { usleep(20_000) }
+    #expect(try String(contentsOfFile: out, encoding: .utf8).contains("Pick a plan"))
   }
 
   @Test func renderWatchRedrawsOnEverySave() throws {

@@ -132,8 +132,27 @@ package final class EventFile: @unchecked Sendable {
   private var failed: WriteError?
   package let path: String
 
-  package init(path: String) throws {
+  /// Opens `path` for appending. `confined` (a scenario run by `test`): a symbolic link at `path`
+  /// is never followed (`O_NOFOLLOW`) and only a regular file is written, so a link committed in
+  /// the scenario's folder cannot lead out of it.
+  package init(path: String, confined: Bool = false) throws {
     self.path = path
+    if confined {
+      let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+      guard descriptor >= 0 else {
+        let code = errno
+        if code == ELOOP { throw PurchaseError("the events file \(path) is a symbolic link; a scenario writes no file through a link") }
+        throw PurchaseError("cannot open the events file \(path) for writing (\(String(cString: strerror(code))))")
+      }
+      var info = stat()
+      guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        close(descriptor)
+        throw PurchaseError("the events file \(path) is not a regular file; a scenario writes only regular files")
+      }
+      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+      self.descriptor = descriptor
+      return
+    }
     if !FileManager.default.fileExists(atPath: path) {
       guard FileManager.default.createFile(atPath: path, contents: nil) else {
         throw PurchaseError("cannot create the events file \(path); check the directory exists and is writable")

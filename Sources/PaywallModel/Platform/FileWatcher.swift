@@ -10,10 +10,14 @@ import Synchronization
 /// The directories that hold the files are watched (inotify on Linux, kqueue on macOS), not the
 /// files, so a rename over a file is seen and a file that comes back is watched again. Nothing is
 /// polled: `waitForChange` sleeps in `poll` until the kernel reports something, then waits until
-/// `debounce` passes with no more events, so a save in several steps is one change. Directories
-/// are known by their real path (`paywalls`, `./paywalls` and a link to it are one directory), and
-/// a file that is a symbolic link is watched in its own directory and in its target's; a path is
-/// reported as it was given.
+/// `debounce` passes with no more changes to watched names, so a save in several steps is one
+/// change; other files of the directory (a log, the app's own events file) never hold it back, and
+/// a change is reported at most `longest` after it was first seen, however busy the directory.
+/// Directories are known by their real path (`paywalls`, `./paywalls` and a link to it are one
+/// directory), and a file that is a symbolic link is watched in its own directory and in its
+/// target's; a path is reported as it was given. A watched directory moved aside or deleted is
+/// watched again by its path as soon as one is there again (its parent is watched meanwhile).
+/// Files the app writes itself (`ignoring`) never count.
 package final class FileWatcher: @unchecked Sendable {
   /// What to watch: a file by its path, or every `.json` and `.storekit` file of a directory (a
   /// project directory, where a new paywall file counts).
@@ -35,9 +39,12 @@ package final class FileWatcher: @unchecked Sendable {
     /// A name in this directory → the watched paths it stands for (itself under each spelling of
     /// the directory, or a link elsewhere whose target it is).
     var files: [String: Set<String>] = [:]
+    /// Names here the app writes itself (state files, `--events`, `render --out`): never a change.
+    var ignored: Set<String> = []
 
     /// The watched paths a change to `name` in this directory is a change of.
     func paths(_ name: String) -> Set<String> {
+      if ignored.contains(name) { return [] }
       var paths = files[name] ?? []
       if FileWatcher.counts(name, nil) { for spelling in whole { paths.insert(FileWatcher.join(spelling, name)) } }
       return paths
@@ -53,23 +60,43 @@ package final class FileWatcher: @unchecked Sendable {
   }
 
   private let debounce: Duration
+  /// The longest a change waits for its directory to rest before it is reported anyway.
+  private let longest: Duration
   private let interest = Mutex(Interest())
+  /// The files never to count, as given (their directories are resolved at each `watch`).
+  private let ignoring: [String]
+  /// Changes found outside `waitForChange` (a lost directory back in its place during `watch`),
+  /// reported by the next wait.
+  private let pending = Mutex<Set<String>>([])
   /// Written to by `stop`, so a waiting `poll` returns.
   private let stopPipe: (read: Int32, write: Int32)
   private let stopped = Atomic<Bool>(false)
+  /// Directories watched once and not at their path now (moved aside, deleted): watched again as
+  /// soon as one is there again.
+  private let lost = Mutex<Set<String>>([])
   #if canImport(Glibc)
   private let inotify: Int32
-  /// Watch descriptor → directories (real paths; one inode reached by two has one descriptor).
-  private let watches = Mutex<[Int32: Set<String>]>([:])
+  private struct Watches {
+    /// Watch descriptor → directories (real paths; one inode reached by two has one descriptor).
+    var directories: [Int32: Set<String>] = [:]
+    /// Watch descriptor of the nearest existing parent of lost directories → those directories.
+    var parents: [Int32: Set<String>] = [:]
+  }
+  private let watches = Mutex(Watches())
   #else
   private let queue: Int32
-  /// Open descriptors (directories and the files in them) → directory, re-opened after each change.
+  /// Open descriptors (directories, the files in them, and `parent:` the nearest existing folder
+  /// of a lost directory) → directory, re-opened after each change.
   private let opened = Mutex<[Int32: String]>([:])
   #endif
 
-  /// Watches `targets`; `debounce` is how long the events must stop before a change is reported.
-  package init(_ targets: [Target], debounce: Duration = .milliseconds(40)) throws(Failure) {
+  /// Watches `targets`; `debounce` is how long changes to watched names must stop before they are
+  /// reported, `longest` the most a change waits for that. `ignoring`: files never to count.
+  package init(_ targets: [Target], ignoring: [String] = [], debounce: Duration = .milliseconds(40),
+               longest: Duration = .milliseconds(250)) throws(Failure) {
     self.debounce = debounce
+    self.longest = longest
+    self.ignoring = ignoring.map(Self.normalized)
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -112,18 +139,19 @@ package final class FileWatcher: @unchecked Sendable {
   }
 
   /// Replaces what is watched (a reload may name other files, a link may point elsewhere now);
-  /// the directories already watched stay watched.
+  /// the directories already watched stay watched. A directory not there is refused, unless it
+  /// was watched before (moved aside or deleted: it is watched again once it is back).
   package func watch(_ targets: [Target]) throws(Failure) {
     var next = Interest()
     for target in targets {
       switch target {
       case .directory(let path):
         let spelled = Self.normalized(path)
-        next.directories[Self.realPath(spelled) ?? spelled, default: Directory()].whole.insert(spelled)
+        next.directories[Self.canonical(spelled), default: Directory()].whole.insert(spelled)
       case .file(let path):
         let spelled = Self.normalized(path)
         let (directory, name) = Self.split(spelled)
-        let real = Self.realPath(directory) ?? directory
+        let real = Self.canonical(directory)
         next.directories[real, default: Directory()].files[name, default: []].insert(spelled)
         // A symbolic link: its target is edited where it is, so its directory is watched too.
         if let resolved = Self.realPath(spelled), resolved != Self.join(real, name) {
@@ -132,8 +160,24 @@ package final class FileWatcher: @unchecked Sendable {
         }
       }
     }
-    interest.withLock { $0 = next }
-    for directory in next.directories.keys { try add(directory) }
+    for path in ignoring {
+      let (directory, name) = Self.split(path)
+      let real = Self.canonical(directory)
+      if next.directories[real] != nil { next.directories[real]?.ignored.insert(name) }
+    }
+    let before = interest.withLock { interest in defer { interest = next }; return interest.directories }
+    let missing = lost.withLock { $0 }
+    for directory in next.directories.keys where !missing.contains(directory) {
+      do {
+        try add(directory)
+      } catch where before[directory] != nil && !Self.isDirectory(directory) {
+        // Gone since the last look (its event not read yet): watched again once back.
+        lost.withLock { _ = $0.insert(directory) }
+      }
+    }
+    lost.withLock { $0.formIntersection(next.directories.keys) }
+    let back = watchLostAgain()
+    if !back.isEmpty { pending.withLock { $0.formUnion(back) } }
     #if canImport(Darwin)
     reopenFiles()
     #endif
@@ -151,20 +195,32 @@ package final class FileWatcher: @unchecked Sendable {
   /// `stop`, or when `timeout` (if given) passes first.
   package func waitForChange(timeout: Duration? = nil) -> Set<String>? {
     let deadline = timeout.map { ContinuousClock.now + $0 }
-    var changed: Set<String> = []
+    var changed = pending.withLock { pending in defer { pending = [] }; return pending }
+    // When the changes seen so far are reported: `debounce` after the last one, at most
+    // `longest` after the first. Events of names that do not count move neither.
+    var first = ContinuousClock.now
+    var quiet = first + debounce
     while true {
       if stopped.load(ordering: .acquiring) { return nil }
+      let now = ContinuousClock.now
       let wait: Duration?
       if changed.isEmpty {
-        wait = deadline.map { $0 - ContinuousClock.now }
+        wait = deadline.map { $0 - now }
         if let wait, wait <= .zero { return nil }
       } else {
-        wait = debounce
+        wait = min(quiet, first + longest) - now
+        if let wait, wait <= .zero { return changed }
       }
       switch pollOnce(wait) {
       case .stopped: return nil
-      case .timedOut: if !changed.isEmpty { return changed }
-      case .events: changed.formUnion(readEvents())
+      case .timedOut: continue
+      case .events:
+        let found = readEvents()
+        guard !found.isEmpty else { continue }
+        let seen = ContinuousClock.now
+        if changed.isEmpty { first = seen }
+        quiet = seen + debounce
+        changed.formUnion(found)
       }
     }
   }
@@ -191,13 +247,71 @@ package final class FileWatcher: @unchecked Sendable {
   // MARK: - Linux
 
   #if canImport(Glibc)
+  /// One mask for every watch: adding a watch to an inode already watched replaces its mask, and
+  /// a lost directory's parent may be a watched directory too.
+  private static let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                                   | IN_DELETE_SELF | IN_MOVE_SELF)
+
   private func add(_ directory: String) throws(Failure) {
-    let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
-    let descriptor = inotify_add_watch(inotify, directory, mask)
+    let descriptor = inotify_add_watch(inotify, directory, Self.mask)
     guard descriptor >= 0 else {
       throw Failure(description: "cannot watch \(directory): \(String(cString: strerror(errno)))")
     }
-    watches.withLock { _ = $0[descriptor, default: []].insert(directory) }
+    watches.withLock { _ = $0.directories[descriptor, default: []].insert(directory) }
+  }
+
+  /// Watches each lost directory that is back at its path (returning every watched path of
+  /// those: their files may all be new), and the nearest existing parent of the others.
+  private func watchLostAgain() -> Set<String> {
+    let missing = lost.withLock { $0 }
+    guard !missing.isEmpty else { return [] }
+    let interested = interest.withLock { $0.directories }
+    var back: Set<String> = []
+    for directory in missing {
+      let descriptor = inotify_add_watch(inotify, directory, Self.mask)
+      if descriptor >= 0 {
+        watches.withLock { _ = $0.directories[descriptor, default: []].insert(directory) }
+        lost.withLock { _ = $0.remove(directory) }
+        back.formUnion(interested[directory]?.all ?? [])
+        continue
+      }
+      let parent = Self.nearestExistingDirectory(above: directory)
+      let guarding = inotify_add_watch(inotify, parent, Self.mask)
+      if guarding >= 0 { watches.withLock { _ = $0.parents[guarding, default: []].insert(directory) } }
+    }
+    // A parent no longer needed is no longer watched (unless it is a watched directory itself).
+    let still = lost.withLock { $0 }
+    let unneeded = watches.withLock { watches -> [Int32] in
+      var unneeded: [Int32] = []
+      for (descriptor, directories) in watches.parents {
+        let waiting = directories.intersection(still)
+        watches.parents[descriptor] = waiting.isEmpty ? nil : waiting
+        if waiting.isEmpty && watches.directories[descriptor] == nil { unneeded.append(descriptor) }
+      }
+      return unneeded
+    }
+    for descriptor in unneeded { _ = inotify_rm_watch(inotify, descriptor) }
+    return back
+  }
+
+  /// A watched directory that left its path (moved aside, deleted): it is lost, every path it
+  /// stands for changed, and it is watched again once back.
+  private func leave(_ descriptor: Int32, moved: Bool) -> Set<String> {
+    let directories = watches.withLock { watches -> Set<String> in
+      watches.parents[descriptor] = nil
+      return watches.directories.removeValue(forKey: descriptor) ?? []
+    }
+    // A moved directory's watch goes with it: dropped, so its new place does not count.
+    if moved { _ = inotify_rm_watch(inotify, descriptor) }
+    let interested = interest.withLock { $0.directories }
+    var changed: Set<String> = []
+    lost.withLock { lost in
+      for directory in directories where interested[directory] != nil {
+        lost.insert(directory)
+        changed.formUnion(interested[directory]?.all ?? [])
+      }
+    }
+    return changed
   }
 
   /// Reads every queued event; returns the watched paths they name.
@@ -206,8 +320,10 @@ package final class FileWatcher: @unchecked Sendable {
     let capacity = 64 * 1024
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
     defer { buffer.deallocate() }
-    let directories = watches.withLock { $0 }
+    var directories = watches.withLock { $0.directories }
+    var parents = watches.withLock { $0.parents }
     let interested = interest.withLock { $0.directories }
+    var lookAgain = false
     while true {
       let count = read(inotify, buffer, capacity)
       guard count > 0 else { break }
@@ -226,11 +342,22 @@ package final class FileWatcher: @unchecked Sendable {
           for directory in interested.values { changed.formUnion(directory.all) }
           continue
         }
+        if parents[descriptor] != nil { lookAgain = true }
+        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+          if directories[descriptor] != nil || parents[descriptor] != nil {
+            changed.formUnion(leave(descriptor, moved: mask & UInt32(IN_MOVE_SELF) != 0))
+            directories[descriptor] = nil
+            parents[descriptor] = nil
+            lookAgain = true
+          }
+          continue
+        }
         for directory in directories[descriptor] ?? [] {
           if let wanted = interested[directory] { changed.formUnion(wanted.paths(name)) }
         }
       }
     }
+    if lookAgain { changed.formUnion(watchLostAgain()) }
     return changed
   }
   #endif
@@ -243,6 +370,37 @@ package final class FileWatcher: @unchecked Sendable {
     let fd = open(directory, O_EVTONLY)
     guard fd >= 0 else { throw Failure(description: "cannot watch \(directory): \(String(cString: strerror(errno)))") }
     register(fd, directory)
+  }
+
+  /// Watches each lost directory that is back at its path (returning every watched path of
+  /// those: their files may all be new), and the nearest existing parent of the others.
+  private func watchLostAgain() -> Set<String> {
+    let parents = opened.withLock { opened -> [Int32] in
+      let keys = opened.filter { $0.value.hasPrefix("parent:") }.map(\.key)
+      for key in keys { opened[key] = nil }
+      return keys
+    }
+    for fd in parents { close(fd) }
+    let missing = lost.withLock { $0 }
+    guard !missing.isEmpty else { return [] }
+    let interested = interest.withLock { $0.directories }
+    var back: Set<String> = []
+    var waiting: Set<String> = []
+    for directory in missing {
+      let fd = open(directory, O_EVTONLY)
+      if fd >= 0 {
+        register(fd, directory)
+        lost.withLock { _ = $0.remove(directory) }
+        back.formUnion(interested[directory]?.all ?? [])
+      } else {
+        waiting.insert(Self.nearestExistingDirectory(above: directory))
+      }
+    }
+    for parent in waiting {
+      let fd = open(parent, O_EVTONLY)
+      if fd >= 0 { register(fd, "parent:" + parent) }
+    }
+    return back
   }
 
   private func register(_ fd: Int32, _ directory: String) {
@@ -294,14 +452,29 @@ package final class FileWatcher: @unchecked Sendable {
     let count = kevent(queue, nil, 0, &events, Int32(events.count), &zero)
     guard count > 0 else { return [] }
     let descriptors = opened.withLock { $0 }
-    var directories: Set<String> = []
-    for event in events.prefix(Int(count)) {
-      guard let owner = descriptors[Int32(event.ident)] else { continue }
-      directories.insert(owner.hasPrefix("file:") ? String(owner.dropFirst(5)) : owner)
-    }
-    reopenFiles()
     let interested = interest.withLock { $0.directories }
+    var directories: Set<String> = []
     var changed: Set<String> = []
+    var lookAgain = false
+    for event in events.prefix(Int(count)) {
+      let fd = Int32(event.ident)
+      guard let owner = descriptors[fd] else { continue }
+      if owner.hasPrefix("parent:") {
+        lookAgain = true
+      } else if owner.hasPrefix("file:") {
+        directories.insert(String(owner.dropFirst(5)))
+      } else if event.fflags & UInt32(NOTE_DELETE | NOTE_RENAME) != 0 {
+        // The directory itself left its path (moved aside, deleted): lost until one is back.
+        if opened.withLock({ $0.removeValue(forKey: fd) }) != nil { close(fd) }
+        lost.withLock { _ = $0.insert(owner) }
+        changed.formUnion(interested[owner]?.all ?? [])
+        lookAgain = true
+      } else {
+        directories.insert(owner)
+      }
+    }
+    if lookAgain { changed.formUnion(watchLostAgain()) }
+    reopenFiles()
     for directory in directories {
       guard let wanted = interested[directory] else { continue }
       for name in Self.names(wanted, in: directory) { changed.formUnion(wanted.paths(name)) }
@@ -323,6 +496,38 @@ package final class FileWatcher: @unchecked Sendable {
     var path = path.isEmpty ? "." : path
     while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
     return path
+  }
+
+  /// The real path of `path`; for one not there (a directory moved aside), the real path of its
+  /// nearest existing folder with the rest of it, which is its real path once it is back.
+  private static func canonical(_ path: String) -> String {
+    if let real = realPath(path) { return real }
+    var rest: [String] = []
+    var current = path
+    while true {
+      let (directory, name) = split(current)
+      rest.insert(name, at: 0)
+      if let real = realPath(directory) {
+        return rest.reduce(real) { join($0, $1) }
+      }
+      if directory == current || directory == "/" || directory == "." { return path }
+      current = directory
+    }
+  }
+
+  /// The nearest folder above `path` that exists ("/" at worst).
+  private static func nearestExistingDirectory(above path: String) -> String {
+    var current = path
+    while true {
+      let (directory, _) = split(current)
+      if isDirectory(directory) || directory == current || directory == "/" { return directory }
+      current = directory
+    }
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The path with every link, `.` and `..` resolved; nil when it does not exist.

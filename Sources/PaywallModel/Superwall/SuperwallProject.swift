@@ -80,30 +80,53 @@ extension SuperwallImporter {
   }
 }
 
-/// Writes an imported project: `app.json` and `paywalls/*.json`, pretty-printed, into a new
-/// directory made beside the target and renamed into place, so a failure leaves nothing half-written.
+/// Writes an imported project: `app.json` and `paywalls/*.json`, pretty-printed, and
+/// `.paywall-tui-import`, the list of the files it wrote. They are made in a new directory beside
+/// the target and checked there; a new (or missing) target is that directory renamed into place,
+/// so a failure leaves nothing half-written. Into an existing directory, each file is renamed
+/// over its old self (replaced whole) and nothing else there is touched: only the files the last
+/// import listed, or, with no list, a directory holding nothing but `app.json` and `paywalls/*.json`
+/// (an import of an older version), are import's to replace; any other file stays, and one
+/// import would have to replace is refused. A file being read (the config, the catalog, the
+/// layout) is never replaced.
 package enum ImportedProjectWriter {
   /// Why the project could not be written.
   package struct Failure: Error {
     package var message: String
   }
 
-  /// Writes `imported` to `directory`. A non-empty existing directory is replaced only with
-  /// `force`. `check` is given the finished temporary directory before it takes the target's place
-  /// and may refuse it (returning a message).
-  package static func write(_ imported: SuperwallImport, to directory: String, force: Bool,
-                            check: (String) -> String?) throws(Failure) {
+  /// What an import into an existing directory did there, relative to it, sorted.
+  package struct Report: Sendable, Equatable {
+    /// Files the last import wrote, written again.
+    package var replaced: [String] = []
+    /// Files the last import wrote that the config no longer has, removed.
+    package var removed: [String] = []
+    /// What the directory holds that import did not write, left as it was.
+    package var kept: [String] = []
+  }
+
+  /// The list of the files an import wrote, in the directory it wrote.
+  package static let manifestName = ".paywall-tui-import"
+
+  /// Writes `imported` to `directory`. An existing directory that is not empty takes it only with
+  /// `force`, and only when it is import's (see the type). `check` is given the finished
+  /// temporary directory before anything is replaced and may refuse it (returning a message).
+  /// `reading`: the files the import reads, never replaced.
+  @discardableResult
+  package static func write(_ imported: SuperwallImport, to directory: String, force: Bool, reading: [String] = [],
+                            check: (String) -> String?) throws(Failure) -> Report {
     let fm = FileManager.default
     let target = (directory).standardizingPath
-    var isDirectory: Bool = false
-    let exists = fm.fileExists(atPath: target, isDirectory: &isDirectory)
-    if exists && !isDirectory {
+    var info = stat()
+    let exists = stat(target, &info) == 0
+    if exists && info.st_mode & S_IFMT != S_IFDIR {
       throw Failure(message: "\(target) exists and is not a directory; choose another --out")
     }
-    let nonEmpty = exists && !FileSystem.names(in: target).isEmpty
-    if nonEmpty && !force {
-      throw Failure(message: "\(target) is not empty; choose an empty or new directory, or pass --force to replace it")
-    }
+    let files = ["app.json"] + imported.paywalls.map(\.file)
+    // Refused before anything is made: what is there, and whose it is.
+    var plan: Plan?
+    if exists { plan = try Self.plan(target, writing: files, force: force, reading: reading) }
+
     let parent = (target).deletingLastPathComponent
     let base = (target).lastPathComponent
     let temporary = ((parent.isEmpty ? "." : parent)).appendingPathComponent(".\(base).import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -113,6 +136,9 @@ package enum ImportedProjectWriter {
       for entry in imported.paywalls {
         try Data((pretty(entry.document) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent(entry.file)))
       }
+      let manifest = JSONOutput.object([("written_by", .string("paywall-tui import superwall")),
+                                        ("files", .array(files.map { .string($0) }))])
+      try Data((pretty(manifest) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent(manifestName)))
     } catch {
       try? fm.removeItem(atPath: temporary)
       throw Failure(message: "cannot write \(temporary): \(systemReason(error))")
@@ -121,25 +147,134 @@ package enum ImportedProjectWriter {
       try? fm.removeItem(atPath: temporary)
       throw Failure(message: refusal)
     }
-    var previous: String?
-    if exists {
-      // An existing directory (empty, or replaced with --force) is moved aside, then removed once
-      // the new one is in place.
-      let aside = temporary + ".previous"
-      guard rename(target, aside) == 0 else {
+    guard let plan else {
+      guard rename(temporary, target) == 0 else {
         let reason = String(cString: strerror(errno))
         try? fm.removeItem(atPath: temporary)
-        throw Failure(message: "cannot replace \(target): \(reason)")
+        throw Failure(message: "cannot move the project into \(target): \(reason)")
       }
-      previous = aside
+      return Report()
     }
-    guard rename(temporary, target) == 0 else {
-      let reason = String(cString: strerror(errno))
-      if let previous { _ = rename(previous, target) }
-      try? fm.removeItem(atPath: temporary)
-      throw Failure(message: "cannot move the project into \(target): \(reason)")
+    defer { try? fm.removeItem(atPath: temporary) }
+    var report = Report(kept: plan.kept)
+    if !FileSystem.isDirectory(target + "/paywalls") && mkdir(target + "/paywalls", 0o755) != 0 {
+      throw Failure(message: "cannot make \(target)/paywalls: \(String(cString: strerror(errno)))")
     }
-    if let previous { try? fm.removeItem(atPath: previous) }
+    for file in files + [manifestName] {
+      var existing = stat()
+      let there = lstat(target + "/" + file, &existing) == 0
+      guard rename(temporary + "/" + file, target + "/" + file) == 0 else {
+        let reason = String(cString: strerror(errno))
+        throw Failure(message: "cannot write \(target)/\(file): \(reason)\(report.replaced.isEmpty ? "" : "; already replaced: " + report.replaced.joined(separator: ", "))")
+      }
+      if there && file != manifestName { report.replaced.append(file) }
+    }
+    for file in plan.owned.subtracting(files).sorted() where unlink(target + "/" + file) == 0 {
+      report.removed.append(file)
+    }
+    report.replaced.sort()
+    return report
+  }
+
+  /// An existing directory's files, sorted out before an import replaces any.
+  private struct Plan {
+    /// The files the last import wrote there (those it may replace or remove).
+    var owned: Set<String>
+    /// Everything else at its top level (and in `paywalls/`), never touched.
+    var kept: [String]
+  }
+
+  private static func plan(_ target: String, writing files: [String], force: Bool, reading: [String]) throws(Failure) -> Plan {
+    let names = FileSystem.names(in: target).sorted()
+    if names.isEmpty { return Plan(owned: [], kept: []) }
+    var paywalls: [String] = []
+    var info = stat()
+    if lstat(target + "/paywalls", &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw Failure(message: "\(target)/paywalls is not a directory (a link or a file); import writes its paywalls there: choose an empty or new directory")
+      }
+      paywalls = FileSystem.names(in: target + "/paywalls").sorted().map { "paywalls/" + $0 }
+    }
+    let manifest = target + "/" + manifestName
+    let owned: Set<String>
+    if lstat(manifest, &info) == 0 {
+      owned = try listed(in: manifest)
+    } else {
+      // No list (an older version's import): import's only if it holds nothing else.
+      let shaped = names.allSatisfy { $0 == "app.json" || $0 == "paywalls" }
+        && paywalls.allSatisfy { $0.hasSuffix(".json") && isRegular(target + "/" + $0) }
+      guard shaped else {
+        let shown = shownList(names.filter { $0 != "app.json" && $0 != "paywalls" } + paywalls.filter { !$0.hasSuffix(".json") })
+        if !force { throw Failure(message: "\(target) is not empty (\(shown)); choose an empty or new directory") }
+        throw Failure(message: "\(target) holds files import did not write (\(shown)); --force replaces only what import wrote (it lists them in \(manifestName)): choose an empty or new directory")
+      }
+      owned = Set(names.filter { $0 == "app.json" } + paywalls)
+    }
+    guard force else {
+      throw Failure(message: "\(target) is not empty; pass --force to replace the files an import wrote there (nothing else in it is touched), or choose an empty or new directory")
+    }
+    let present = Set(names + paywalls)
+    for file in files where present.contains(file) && !owned.contains(file) {
+      throw Failure(message: "--force would replace \(target)/\(file), which import did not write; move it away or choose another directory")
+    }
+    // The config, catalog or layout being read, at a path import would replace or remove.
+    let inputs = reading.compactMap(identity)
+    for file in Set(files).union(owned).sorted() {
+      if let id = identity(target + "/" + file), inputs.contains(where: { $0 == id }),
+         let given = reading.first(where: { identity($0).map { $0 == id } ?? false }) {
+        let what = given == reading.first ? "the config being imported" : "a file the import reads (\(given))"
+        throw Failure(message: "--force would replace \(target)/\(file), \(what); import into another directory")
+      }
+    }
+    let kept = names.filter { $0 != manifestName && $0 != "paywalls" && !owned.contains($0) }
+      + paywalls.filter { !owned.contains($0) && !files.contains($0) }
+    return Plan(owned: owned, kept: kept.sorted())
+  }
+
+  /// The files a `.paywall-tui-import` lists; each must be one import writes (`app.json`,
+  /// `paywalls/NAME.json`), since the list may come from anyone's checkout.
+  private static func listed(in manifest: String) throws(Failure) -> Set<String> {
+    let damaged = "\(manifest) is not a list import wrote; remove it if the directory is not an import's, or choose another directory"
+    guard isRegular(manifest), let data = FileManager.default.contents(atPath: manifest), data.count < 1 << 20 else {
+      throw Failure(message: damaged)
+    }
+    guard let root = try? JSONParser.parse(bytes: Array(data)), case .object(let members) = root.value,
+          let list = members.first(where: { $0.key == "files" })?.value, case .array(let items) = list.value else {
+      throw Failure(message: damaged)
+    }
+    var files: Set<String> = []
+    for item in items {
+      guard case .string(let file) = item.value else { throw Failure(message: damaged) }
+      guard isImportFile(file) else {
+        throw Failure(message: "\(manifest): \(quoting: file) is not a file import writes (app.json, paywalls/NAME.json); remove the list if the directory is not an import's")
+      }
+      files.insert(file)
+    }
+    return files
+  }
+
+  /// `app.json` or `paywalls/NAME.json`, NAME a single file name.
+  private static func isImportFile(_ file: String) -> Bool {
+    if file == "app.json" { return true }
+    guard file.hasPrefix("paywalls/"), file.hasSuffix(".json") else { return false }
+    let name = file.dropFirst("paywalls/".count)
+    return !name.contains("/") && !name.hasPrefix(".") && name.count > ".json".count
+  }
+
+  private static func isRegular(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// The device and inode of what `path` leads to; nil when nothing is there.
+  private static func identity(_ path: String) -> [UInt64]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
+  private static func shownList(_ names: [String]) -> String {
+    names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "")
   }
 
   /// `path` written relative to `directory` (both made absolute), for app.json's `catalog`.

@@ -21,6 +21,8 @@ struct AppSession {
   var warnings: [String]
   /// Holds the state directory's lock for as long as the session lives (nil: state in memory).
   var stateAccess: StateAccess?
+  /// Where the state files are written (nil: in memory): `--watch` never counts them as a save.
+  var stateDirectory: StateDirectory?
   /// A new user's id and assignments, not saved yet: see `keepNewUser`.
   var newUser: AssignmentBook?
 
@@ -218,7 +220,7 @@ struct AppSession {
                              assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)
     started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
-                      stateAccess: access, newUser: isNewUser ? book : nil)
+                      stateAccess: access, stateDirectory: directory, newUser: isNewUser ? book : nil)
   }
 
   /// `project` as the session presents it: `--sdk` over app.json's `options.sdk`, and overrides

@@ -15,19 +15,23 @@ import PaywallModel
 /// paywalls, the catalog or `.storekit`, `app.json`, for a paywall file the `app.json` beside it)
 /// and, for a project directory, any `.json` or `.storekit` file in it; while the project does not load, the files of the last good load stay
 /// watched too, so fixing any of them is seen. A file that is a link is watched at its target too,
-/// resolved again at each reload (`FileWatcher.watch`).
+/// resolved again at each reload (`FileWatcher.watch`). The files the command writes itself (the
+/// state directory's files, `--events`, `render --out`) never count, wherever they are: a project
+/// that holds them is not reloaded by its own session. A project directory moved aside and made
+/// again is watched again by its path.
 final class ProjectWatch: Sendable {
   private let watcher: FileWatcher
   private let path: String
   private let catalog: String?
   private let initial: [FileWatcher.Target]
 
-  /// Watches the files of `loaded`, the load of `path` (with `--catalog` `catalog`) that started it.
-  init(path: String, catalog: String?, loaded: ProjectLoadResult) throws(FileWatcher.Failure) {
+  /// Watches the files of `loaded`, the load of `path` (with `--catalog` `catalog`) that started
+  /// it; `ignoring`: the files the command writes.
+  init(path: String, catalog: String?, loaded: ProjectLoadResult, ignoring: [String] = []) throws(FileWatcher.Failure) {
     self.path = path
     self.catalog = catalog
     initial = Self.targets(path: path, catalog: catalog, project: loaded.project, diagnostics: loaded.diagnostics, previous: [])
-    watcher = try FileWatcher(initial)
+    watcher = try FileWatcher(initial, ignoring: ignoring)
   }
 
   /// Starts `run` on a thread of its own. False when the system refuses a thread.
@@ -54,7 +58,9 @@ final class ProjectWatch: Sendable {
 
   /// What to watch for a load of `path`: the path itself (a directory: every project file in it),
   /// `--catalog`, the catalog and paywall files the load read, the files its diagnostics name, and
-  /// `previous` (the last good load's, while this one failed). Only files whose directory exists.
+  /// `previous` (the last good load's, while this one failed: kept even when their directory is
+  /// gone, so a project directory moved aside is watched again once it is back). Of the others,
+  /// only files whose directory exists.
   static func targets(path: String, catalog: String?, project: Project?, diagnostics: [Diagnostic],
                       previous: [FileWatcher.Target]) -> [FileWatcher.Target] {
     var targets: [FileWatcher.Target] = []
@@ -74,13 +80,14 @@ final class ProjectWatch: Sendable {
       for paywall in project.paywalls { add(.file(paywall.file)) }
     }
     for diagnostic in diagnostics where !isDirectory(diagnostic.file) { add(.file(diagnostic.file)) }
-    for target in previous { add(target) }
-    return targets.filter { target in
+    targets = targets.filter { target in
       switch target {
       case .directory(let directory): isDirectory(directory)
       case .file(let file): isDirectory(parent(of: file))
       }
     }
+    for target in previous { add(target) }
+    return targets
   }
 
   private static func parent(of path: String) -> String {

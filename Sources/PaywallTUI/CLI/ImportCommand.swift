@@ -20,10 +20,10 @@ struct ImportCommand: CLICommand {
     positionals: [PositionalSpec(name: "source", help: "What to import from: superwall.", count: .one, values: .words(["superwall"])),
                   PositionalSpec(name: "config", help: "The config JSON file.", count: .one, values: .file)],
     options: [
-      .option("out", "dir", "The project directory to write (new or empty)."),
+      .option("out", "dir", "The project directory to write (new, empty, or one an import wrote)."),
       .option("catalog", "file", "Prices for the config's products (.storekit or catalog .json)."),
       .option("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON)."),
-      .flag("force", "Replace a directory that is not empty."),
+      .flag("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched."),
     ],
     examples: [
       "paywall-tui import superwall config.json --catalog App.storekit --out qa   # then: paywall-tui explain qa PLACEMENT",
@@ -86,8 +86,10 @@ struct ImportCommand: CLICommand {
       let errors = diagnostics.filter { $0.severity == .error }.count
       throw CLIFailure.invalid("error: \(config) has \(errors) problem\(errors == 1 ? "" : "s"); nothing was written")
     }
+    let report: ImportedProjectWriter.Report
     do {
-      try ImportedProjectWriter.write(imported, to: out, force: force) { directory in
+      let reading = [config] + [catalogPath, layout].compactMap { $0 }
+      report = try ImportedProjectWriter.write(imported, to: out, force: force, reading: reading) { directory in
         // What was written must load as any project does, before it takes the target's place.
         let result = ProjectLoader.load(path: directory)
         let errors = result.errors
@@ -98,6 +100,9 @@ struct ImportCommand: CLICommand {
       throw CLIFailure.invalid("error: \(error.message)")
     }
     let count = imported.paywalls.count
+    if !report.replaced.isEmpty { try Console.out("replaced: \(report.replaced.joined(separator: ", "))") }
+    if !report.removed.isEmpty { try Console.out("removed: \(report.removed.joined(separator: ", ")) (no longer in the config)") }
+    if !report.kept.isEmpty { try Console.out("kept: \(report.kept.joined(separator: ", ")) (not written by import)") }
     try Console.out("wrote \(out): \(imported.placementCount) placement\(imported.placementCount == 1 ? "" : "s"), \(count) paywall\(count == 1 ? "" : "s"); try 'paywall-tui explain \(out) PLACEMENT' or 'paywall-tui \(out)'")
   }
 }

@@ -96,9 +96,24 @@ enum ScenarioConfinement {
   /// yet is refused.
   static func outside(_ path: String, root: String) -> String? {
     guard let base = realPath(root) else { return "the scenario's directory \(root) cannot be resolved" }
+    if let dangling = danglingFolder(in: path) { return "through \(dangling), a link that leads nowhere (the folder it names could be made anywhere)" }
     guard let resolved = resolve(path) else { return "'..' through a folder that does not exist" }
     if base == "/" || resolved == base || resolved.hasPrefix(base + "/") { return nil }
     return "outside the scenario's directory \(root)"
+  }
+
+  /// The first folder on the way to `path` that is a link to nothing: writing there would make
+  /// its target, wherever it points.
+  static func danglingFolder(in path: String) -> String? {
+    let parts = path.absolutePath.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+    var current = ""
+    for part in parts {
+      current += "/" + part
+      var info = stat()
+      if lstat(current, &info) != 0 { return nil }
+      if info.st_mode & S_IFMT == S_IFLNK && stat(current, &info) != 0 { return current }
+    }
+    return nil
   }
 
   /// `path` made absolute, its existing folders resolved through links; nil when the part that

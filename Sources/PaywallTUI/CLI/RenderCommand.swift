@@ -173,7 +173,12 @@ struct RenderCommand: CLICommand {
   /// stderr and waits for the next save.
   private func renderOnEverySave(size: Size, overrides: [SlotOverride]) throws {
     let loaded = ProjectLoader.load(path: path, catalogPath: project.catalog)
-    let watch = try RunCommand.watcher(path: path, catalog: project.catalog, loaded: loaded)
+    // Its own drawing is no save (--out inside the project would draw itself again forever);
+    // --out over a file the project is made of would replace the project with its picture.
+    if let out, let read = Self.projectFile(at: out, of: loaded, path: path) {
+      throw CLIFailure.usage("--out \(quoting: out) is \(read), a file of the project being watched; give another path, e.g. --out paywall.svg")
+    }
+    let watch = try RunCommand.watcher(path: path, catalog: project.catalog, loaded: loaded, ignoring: [out].compactMap { $0 })
     let terminal = isatty(STDOUT_FILENO) == 1
     var first = true
     func show(_ result: ProjectLoadResult) {
@@ -213,6 +218,18 @@ struct RenderCommand: CLICommand {
       show(result)
       if Console.outputFailure != nil { watch.stop() }
     }
+  }
+
+  /// Which file of the project `out` is (the same file, by device and inode), if any.
+  static func projectFile(at out: String, of loaded: ProjectLoadResult, path: String) -> String? {
+    func identity(_ file: String) -> [UInt64]? {
+      var info = stat()
+      return stat(file, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+    }
+    guard let written = identity(out) else { return nil }
+    var files = [path, (path).appendingPathComponent(ProjectLoader.projectFileName)]
+    if let project = loaded.project { files += [project.catalog.file] + project.paywalls.map(\.file) }
+    return files.first { identity($0) == written }
   }
 
   /// `--states`: the sheet of every state, a section per locale or storefront.

@@ -85,7 +85,10 @@ struct RunCommand: CLICommand {
       overrides = try project.parsedOverrides()
       app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides,
                                 clock: LiveTimeSource(), inbox: inbox, animates: true) { event in eventFile?.writeOrRecord(event) }
-      watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result) : nil
+      // The session's own files (state, events) may be in the project: never a save.
+      let own = (app.stateDirectory.map { directory in StateDirectory.stateFileNames.map(directory.file) } ?? [])
+        + [session.events].compactMap { $0 }
+      watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result, ignoring: own) : nil
       if let record { app.runtime.recorder = try Self.startRecording(record, app: app, path: path, raw: raw, options: session) }
     } catch {
       // Ends the terminal thread before it touched the terminal.
@@ -134,9 +137,9 @@ struct RunCommand: CLICommand {
   }
 
   /// The watch of `--watch`, or exit code 1 with the reason the system refused it.
-  static func watcher(path: String, catalog: String?, loaded: ProjectLoadResult) throws(CLIFailure) -> ProjectWatch {
+  static func watcher(path: String, catalog: String?, loaded: ProjectLoadResult, ignoring: [String] = []) throws(CLIFailure) -> ProjectWatch {
     do {
-      return try ProjectWatch(path: path, catalog: catalog, loaded: loaded)
+      return try ProjectWatch(path: path, catalog: catalog, loaded: loaded, ignoring: ignoring)
     } catch {
       throw CLIFailure(message: "error: --watch: \(error.description)", code: 1)
     }

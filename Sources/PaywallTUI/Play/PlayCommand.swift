@@ -226,6 +226,11 @@ struct PlayCommand: CLICommand {
       ("screenshot-every", screenshotEvery.map { $0 + "/" + Screenshots.stepFileName(number: 0, step: "start") }, "shots"),
     ]
     for case let (option, path?, example) in options {
+      // A link committed in the scenario's folder would lead the write anywhere: refused, as
+      // `screenshot` refuses one (the events file is also opened with O_NOFOLLOW).
+      if option != "screenshot-every", let kind = OutputPath.notRegular(path) {
+        throw .usage("\(scenario.file):1: --\(option) \(quoting: path) is \(kind), not a regular file; under 'paywall-tui test' a scenario writes only regular files inside its own directory, never through a link: give another path, e.g. --\(option) \(root)/\(example)")
+      }
       if let why = ScenarioConfinement.outside(path, root: root) {
         let given = option == "screenshot-every" ? screenshotEvery! : path
         throw .usage("\(scenario.file):1: --\(option) \(quoting: given) writes \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. --\(option) \(root)/\(example)")
