@@ -168,7 +168,13 @@ struct WatchEndToEndTests {
     // Each drawing is a new file renamed over the old: its inode and time say which one it is.
     func inode() -> [Int]? {
       var info = stat()
-      return stat(out, &info) == 0 ? [Int(info.st_ino), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)] : nil
+      guard stat(out, &info) == 0 else { return nil }
+      #if os(Linux)
+      let modified = info.st_mtim
+      #else
+      let modified = info.st_mtimespec
+      #endif
+      return [Int(info.st_ino), Int(modified.tv_sec), Int(modified.tv_nsec)]
     }
     let deadline = Date().addingTimeInterval(10)
     while inode() == nil, Date() < deadline { usleep(20_000) }
