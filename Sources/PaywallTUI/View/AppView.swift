@@ -220,13 +220,11 @@ enum AppView {
     frame.fill("─", x: 0, y: top, count: frame.width, style: .border)
     frame.put(" events (l hides · pgup pgdn · L full) ", x: 2, y: top, style: .muted, limit: frame.width - 4)
     let entries = rows - 1
-    let back = min(state.logScrollBack, max(0, state.log.count - entries))
-    let end = state.log.count - back
-    let shown = state.log[max(0, end - entries)..<end]
-    let above = max(0, end - entries)
-    let marks = [above > 0 ? "↑ \(above) more" : nil, back > 0 ? "↓ \(back) more" : nil].compactMap { $0 }.joined(separator: " · ")
-    if !marks.isEmpty {
-      let mark = " \(marks) "
+    // Scrolled back from the newest: the window's offset counts from the oldest.
+    let window = ScrollWindow(total: state.log.count, visible: entries, offset: state.log.count - entries - state.logScrollBack)
+    let shown = state.log[window.rows]
+    if !window.marks.isEmpty {
+      let mark = " \(window.marks) "
       frame.put(mark, x: frame.width - 2 - DisplayWidth.of(mark), y: top, style: .accent)
     }
     for (i, line) in shown.enumerated() {
@@ -264,13 +262,12 @@ enum AppView {
     for y in 0..<frame.height { frame.fill(" ", x: 0, y: y, count: frame.width, style: .plain) }
     frame.fill("─", x: 0, y: 0, count: frame.width, style: .border)
     frame.put(" Event log (\(state.log.count)) ", x: 1, y: 0, style: .title)
-    let below = max(0, rows.count - top - visible)
-    let marks = [top > 0 ? "↑ \(top) more" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
-    if !marks.isEmpty {
-      let mark = " \(marks) "
+    let window = ScrollWindow(total: rows.count, visible: visible, offset: top)
+    if !window.marks.isEmpty {
+      let mark = " \(window.marks) "
       frame.put(mark, x: max(0, frame.width - 1 - DisplayWidth.of(mark)), y: 0, style: .accent)
     }
-    for (i, row) in rows.dropFirst(top).prefix(visible).enumerated() {
+    for (i, row) in rows[window.rows].enumerated() {
       frame.put(row, x: 1, y: 1 + i, style: row.hasPrefix("!") ? .accent : .plain, limit: frame.width - 2)
     }
     if rows.isEmpty { frame.put("no events yet", x: 1, y: 1, style: .muted) }
