@@ -20,7 +20,7 @@ enum AppView {
       screen.activityText = activity(state, session)
       frame = PaywallRenderer.render(screen, size: screenSize)
     } else {
-      frame = closedScreen(state, size: screenSize)
+      frame = HomeScreen.render(state, size: screenSize)
     }
     if logRows > 0 {
       var full = Frame(size: size)
@@ -160,55 +160,6 @@ enum AppView {
     case .idle:
       return state.notice.map { "! \($0)" }
     }
-  }
-
-  /// With no paywall up: the home screen. It lists the project's placements (with their gating)
-  /// to register, and what the last registration did; a project without campaigns offers to show
-  /// the last paywall again.
-  static func closedScreen(_ state: AppState, size: Size) -> Frame {
-    var frame = Frame(size: size)
-    var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
-    var listRange = 0..<0
-    let placements = state.project.placements
-    if let outcome = state.presentation.outcome {
-      for (i, line) in outcomeLines(outcome).enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
-      lines.append(("", .plain))
-    } else if let closed = state.closed {
-      let name = state.project.paywall(id: closed.paywallID)?.name ?? closed.paywallID
-      lines.append(("\(name) closed: \(closed.result)", .accent))
-      lines.append(("", .plain))
-    }
-    if placements.isEmpty {
-      lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
-    } else {
-      lines.append(("Placements", .muted))
-      let selected = min(state.homeSelection, placements.count - 1)
-      let nameWidth = placements.map { DisplayWidth.of($0) }.max() ?? 0
-      for (i, placement) in placements.enumerated() {
-        let gating = state.project.gating(of: placement) ?? "holdout"
-        let name = placement + String(repeating: " ", count: nameWidth - DisplayWidth.of(placement))
-        lines.append(("\(i == selected ? "▸" : " ") \(i + 1) \(name)  \(gating)", i == selected ? .selected : .plain))
-      }
-      listRange = lines.count - placements.count..<lines.count
-      lines.append(("", .plain))
-      lines.append(("↑↓ choose · enter register · q quit · ? help", .muted))
-    }
-    // Text wraps and is centred line by line; the placement list is one left-aligned block, its
-    // columns kept (wrapping would collapse the padding), cut to the width if it must be.
-    let listWidth = listRange.map { lines[$0].0 }.map { DisplayWidth.of($0) }.max() ?? 0
-    let listX = max(1, (size.width - listWidth) / 2)
-    let rows = lines.enumerated().flatMap { index, line -> [(String, CellStyle, x: Int?)] in
-      let (text, style) = line
-      if listRange.contains(index) { return [(TextLayout.truncate(text, width: size.width - listX - 1), style, listX)] }
-      return text.isEmpty ? [("", style, nil)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style, nil) }
-    }
-    let top = max(0, (size.height - 1 - rows.count) / 2)
-    for (i, (text, style, x)) in rows.enumerated() {
-      frame.put(text, x: x ?? (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
-    }
-    PaywallRenderer.drawStatusBar(left: state.notice.map { "! \($0)" } ?? state.project.name, status: state.status.description,
-                                  into: &frame)
-    return frame
   }
 
   /// How many entries the log pane shows in a terminal of `size` (its rows less the header).
