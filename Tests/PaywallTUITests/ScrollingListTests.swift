@@ -3,8 +3,8 @@ import PaywallModel
 import Testing
 @testable import PaywallTUI
 
-/// Lists longer than the screen: the home screen's placements scroll so the selection always
-/// shows, with "↑ N more" / "↓ N more" saying how many are out of sight.
+/// Lists longer than the screen: the home screen's placements and a paywall's products scroll so
+/// the selection always shows, with "↑ N more" / "↓ N more" saying how many are out of sight.
 @Suite("Long lists scroll to the selection")
 struct ScrollingListTests {
   // MARK: - Fixtures
@@ -26,6 +26,31 @@ struct ScrollingListTests {
 
   static func placementName(_ i: Int, of count: Int) -> String {
     "place_" + String(repeating: "0", count: String(count).count - String(i).count) + String(i)
+  }
+
+  /// A project whose paywall `many` offers `count` products ("Plan 01"…), each a monthly plan at
+  /// its own price.
+  static func manyProductsProject(_ count: Int) throws -> Project {
+    let ids = (1...count).map { String(format: "%02d", $0) }
+    let products = (1...count).map { i in
+      #"{"id": "com.acme.plan\#(ids[i - 1])", "name": "Plan \#(ids[i - 1])", "price": "\#(i).99", "period": "P1M", "entitlements": ["pro"]}"#
+    }
+    let slots = ids.map { #""s\#($0)": "com.acme.plan\#($0)""# }
+    let paywall = #"""
+      {"id": "many", "name": "Many plans", "products": {\#(slots.joined(separator: ", "))},
+       "components": [{"type": "title", "text": "Pick one of many"}, {"type": "text", "text": "Every plan, every feature."},
+                      {"type": "products"},
+                      {"type": "button", "label": "Buy {{ products.selected.price }}", "action": "purchase"},
+                      {"type": "button", "label": "Not now", "action": "close"}]}
+      """#
+    let directory = try Fixtures.directory(["catalog.json": #"{"products": [\#(products.joined(separator: ", "))]}"#,
+                                            "many.json": paywall])
+    let result = ProjectLoader.load(path: directory + "/many.json")
+    return try #require(result.project, "\(result.diagnostics)")
+  }
+
+  static func manyProductsScreen(_ count: Int, selected: Int) throws -> PaywallScreenState {
+    try Fixtures.screen(manyProductsProject(count), paywall: "many", select: "s" + String(format: "%02d", selected))
   }
 
   /// The numbers after "↑ " and "↓ " in "↑ N more" / "↓ N more" on screen (nil: no such marker).
@@ -144,6 +169,90 @@ struct ScrollingListTests {
         }
         if width >= PaywallRenderer.minimumSize.width && height >= PaywallRenderer.minimumSize.height {
           #expect(app.text.contains("▸ \(String(format: "%2d", selected + 1))"), "\(size) selection \(selected + 1):\n\(app.text)")
+        }
+      }
+    }
+  }
+
+  // MARK: - A paywall's products
+
+  /// Each of 30 products selected in turn: its row is on screen, the title too where there is
+  /// room, and the markers count exactly the products out of sight above and below.
+  @Test(arguments: [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 30, height: 10)])
+  func theSelectedProductAndTheTitleShowWithTheHiddenCounted(size: Size) throws {
+    let count = 30
+    for selected in 1...count {
+      let screen = try Self.manyProductsScreen(count, selected: selected)
+      let frame = PaywallRenderer.render(screen, size: size)
+      let text = frame.text
+      let name = String(format: "Plan %02d", selected)
+      #expect(text.contains("● \(name)"), "product \(selected) is not on screen at \(size):\n\(text)")
+      #expect(text.contains("Pick one of many"), "the title at \(size):\n\(text)")
+      #expect(text.contains("▸ Buy $\(selected).99 ◂"), "the focused button at \(size):\n\(text)")
+      let shown = (1...count).filter { text.contains(String(format: "Plan %02d", $0)) }
+      let first = try #require(shown.first)
+      let last = try #require(shown.last)
+      #expect(shown == Array(first...last), "one run of products: \(shown)")
+      #expect(Self.marker("↑", in: text) == (first > 1 ? first - 1 : nil), "product \(selected) at \(size):\n\(text)")
+      #expect(Self.marker("↓", in: text) == (last < count ? count - last : nil), "product \(selected) at \(size):\n\(text)")
+    }
+  }
+
+  /// → walks the products in the running app (the log pane open, as a tester has it): at each
+  /// step the selection is drawn, and a click on a product row that shows selects that product.
+  @Test func arrowsWalkTheProductsAndClicksHitTheRowsShown() throws {
+    var state = AppState(project: try Self.manyProductsProject(30))
+    let size = Size(width: 40, height: 16)
+    _ = AppModel.update(&state, .resized(size))
+    _ = AppModel.update(&state, .open(paywallID: "many", selected: nil))
+    Self.press([.character("l")], &state)
+    for selected in 1...30 {
+      #expect(state.session?.selectedSlot == "s" + String(format: "%02d", selected))
+      let text = AppView.render(state, size: size).text
+      #expect(text.contains(String(format: "● Plan %02d", selected)), "\(text)")
+      Self.press([.right], &state)
+    }
+    let session = try #require(state.session)
+    let regions = PaywallRenderer.layout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
+    let frame = AppView.render(state, size: size)
+    let slots = regions.compactMap { region -> (region: HitRegion, slot: String)? in
+      if case .slot(let slot) = region.target, slot != "s30" { (region, slot) } else { nil }
+    }
+    let (other, slot) = try #require(slots.first, "another product's row is on screen")
+    #expect(frame.lines[other.y].contains("Plan " + slot.dropFirst()), "the region lies on its product's row")
+    _ = AppModel.update(&state, .key(.click(x: other.x + 1, y: other.y)))
+    #expect(state.session?.selectedSlot == slot)
+  }
+
+  /// Every size from 1x1 up with the product list selected anywhere: nothing traps, and the
+  /// paywall, once drawn, shows the selected product.
+  /// The app too (10x4 among them), with the log pane shown and hidden: the paywall then gets
+  /// what the pane leaves, down to 30x7.
+  @Test func everySizeDrawsThePaywallAndItsSelection() throws {
+    let project = try Self.manyProductsProject(30)
+    for selected in [1, 15, 30] {
+      let slot = "s" + String(format: "%02d", selected)
+      let screen = try Fixtures.screen(project, paywall: "many", select: slot)
+      for width in [1, 2, 5, 9, 10, 16, 20, 29, 30, 31, 37, 44] {
+        for height in 1...14 {
+          let size = Size(width: width, height: height)
+          let drawn = size.width >= PaywallRenderer.minimumSize.width && size.height >= PaywallRenderer.minimumSize.height
+          let frame = PaywallRenderer.render(screen, size: size)
+          #expect(frame.width == width && frame.height == height)
+          if drawn { #expect(frame.text.contains("● Plan " + slot.dropFirst()), "\(size):\n\(frame.text)") }
+          // What the app draws in the part of the terminal the log pane leaves: any height from 2.
+          let area = AppView.paywallLayout(screen, size: size).frame
+          #expect(area.width == width && area.height == height)
+          if width >= 30 && height >= 2 { #expect(area.text.contains("● Plan " + slot.dropFirst()), "\(size):\n\(area.text)") }
+          for log in [false, true] {
+            var state = AppState(project: project)
+            _ = AppModel.update(&state, .resized(size))
+            _ = AppModel.update(&state, .open(paywallID: "many", selected: slot))
+            state.showsLog = log
+            let app = AppView.render(state, size: size)
+            #expect(app.width == width && app.height == height)
+            if drawn { #expect(app.text.contains("● Plan " + slot.dropFirst()), "\(size), log \(log):\n\(app.text)") }
+          }
         }
       }
     }

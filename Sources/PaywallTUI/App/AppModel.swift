@@ -372,7 +372,7 @@ enum AppModel {
     guard let session = state.session else { return handleHome(.enter, &state, now: now) }
     if session.alert != nil { return present(.paywall(.dismissAlert), &state, now: now) }
     guard !session.isBusy else { return [] }
-    let regions = PaywallRenderer.layout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
+    let regions = AppView.paywallLayout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
     guard let hit = regions.first(where: { $0.contains(x: x, y: y) }) else { return [] }
     switch hit.target {
     case .slot(let slot):

@@ -18,7 +18,7 @@ enum AppView {
     if let session = state.session {
       var screen = Self.screen(state, session)
       screen.activityText = activity(state, session)
-      frame = PaywallRenderer.render(screen, size: screenSize)
+      frame = paywallLayout(screen, size: screenSize).frame
     } else {
       frame = HomeScreen.render(state, size: screenSize)
     }
@@ -64,6 +64,12 @@ enum AppView {
     var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
     screen.focus = state.focus
     return screen
+  }
+
+  /// The paywall in the part of the screen it gets (`paywallSize`), as drawn and as clicks hit it:
+  /// the terminal as a whole was checked against `PaywallRenderer.minimumSize`.
+  static func paywallLayout(_ screen: PaywallScreenState, size: Size) -> RenderedScreen {
+    PaywallRenderer.layout(screen, size: size, minimum: Size(width: PaywallRenderer.minimumSize.width, height: 2))
   }
 
   /// The part of the screen the paywall gets: all of it, less the log pane when it is shown.
