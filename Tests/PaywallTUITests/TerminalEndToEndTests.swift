@@ -211,6 +211,23 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "feature ran: beta_sync")
   }
 
+  /// A project of 40 placements in an 80x12 pane: before, ↓ walked the selection off the screen
+  /// and Enter registered a placement the tester could not see. Now the list scrolls: after ↓ 39
+  /// times the last placement is selected and shown, under "↑ N more", and Enter registers it.
+  @Test func theHomeListScrollsToTheLastOfFortyPlacementsAndEnterRegistersIt() throws {
+    let project = try ScrollingListTests.manyPlacementsProject(40).directory
+    let pane = try TmuxPane(Self.wrapped("'\(project)' --home --controller scripted --status inactive"), width: 80, height: 12)
+    pane.wait(forText: "place_01")
+    try pane.tmux(["send-keys", "-t", "main"] + Array(repeating: "Down", count: 39))
+    pane.wait(for: "the last placement selected, on screen, the rest counted above it") { screen in
+      screen.contains("▸ 40 place_40") && screen.range(of: "↑ [0-9]+ more", options: .regularExpression) != nil
+    }
+    try pane.send("Enter")
+    pane.wait(forText: "place_40: skipped (holdout)")
+    try pane.send("q")
+    #expect(pane.wait(forFile: "exit") == "0")
+  }
+
   /// Issue 17 item 6: at 40x12 the help was cut off with no marker and ↓ closed it. It scrolls
   /// with the arrows and the page keys of a real terminal, and says how much is below and above.
   @Test func theHelpScrollsInASmallTerminal() throws {

@@ -330,11 +330,25 @@ enum AppModel {
     case .move?:
       guard !placements.isEmpty else { return [] }
       let step = key == .up || key == .backTab ? placements.count - 1 : 1
-      state.homeSelection = (state.homeSelection + step) % placements.count
+      state.homeSelection = (min(state.homeSelection, placements.count - 1) + step) % placements.count
+      followHomeSelection(&state)
+      return []
+    case .page?:
+      guard !placements.isEmpty else { return [] }
+      let page = max(1, HomeScreen.window(state, size: AppView.paywallSize(state))?.visible ?? 1)
+      let current = min(state.homeSelection, placements.count - 1)
+      state.homeSelection = switch key {
+      case .pageUp: max(0, current - page)
+      case .pageDown: min(placements.count - 1, current + page)
+      case .home: 0
+      default: placements.count - 1
+      }
+      followHomeSelection(&state)
       return []
     case .registerNumber?:
       guard case .character(let c) = key, let n = c.wholeNumberValue, n <= placements.count else { return [] }
       state.homeSelection = n - 1
+      followHomeSelection(&state)
       return present(.register(placement: placements[n - 1], params: [:]), &state, now: now)
     case .enter?:
       if !placements.isEmpty {
@@ -350,13 +364,19 @@ enum AppModel {
     }
   }
 
+  /// Keeps the home screen's scroll where the view last drew it, so the list moves only when the
+  /// selection walks past its edge.
+  static func followHomeSelection(_ state: inout AppState) {
+    state.homeScroll = HomeScreen.window(state, size: AppView.paywallSize(state))?.offset ?? 0
+  }
+
   /// A click hits what the view drew there: a card selects its product (and takes the focus), a
   /// button is activated; a click anywhere on an alert dismisses it.
   static func click(x: Int, y: Int, _ state: inout AppState, now: Date) -> [AppEffect] {
     guard let session = state.session else { return handleHome(.enter, &state, now: now) }
     if session.alert != nil { return present(.paywall(.dismissAlert), &state, now: now) }
     guard !session.isBusy else { return [] }
-    let regions = PaywallRenderer.layout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
+    let regions = AppView.paywallLayout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
     guard let hit = regions.first(where: { $0.contains(x: x, y: y) }) else { return [] }
     switch hit.target {
     case .slot(let slot):

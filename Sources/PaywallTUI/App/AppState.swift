@@ -62,6 +62,9 @@ struct AppState: Sendable {
   var lastReport: (number: Int, report: WorldReport)?
   /// The highlighted placement on the home screen.
   var homeSelection = 0
+  /// The first placement the home screen shows when they do not all fit; the view moves it as
+  /// little as it must to keep the selection in sight.
+  var homeScroll = 0
   /// `run --watch`: the diagnostics of the project as last saved, when it does not load; drawn
   /// over the last good screen until a save that loads.
   var reloadErrors: [String]?

@@ -60,7 +60,7 @@ enum KeyMap {
   /// A paywall on screen, no alert.
   enum Paywall: Sendable { case selectNumber, selectAdjacent, moveFocus, activate, activateFocused, restore, close }
   /// No paywall: the placements of the project.
-  enum Home: Sendable { case move, registerNumber, enter, quit }
+  enum Home: Sendable { case move, page, registerNumber, enter, quit }
   /// Scrolling what is open: the help, the debug panel and the full-screen log take every one;
   /// the log pane under a paywall takes the page keys and home/end (↑↓ move the focus there).
   enum Scroll: Sendable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
@@ -82,6 +82,9 @@ enum KeyMap {
 
   static let home: [KeyBinding<Home>] = [
     KeyBinding(.keys([.up, .backTab, .down, .tab]), "↑↓ enter", "home screen: choose a placement and register it", .move),
+    // The log pane, when it shows, takes the page keys first (as it does over a paywall).
+    KeyBinding(.keys([.pageUp, .pageDown, .home, .end]), "pgup pgdn home end",
+               "home screen: a page of placements up or down, the first or the last (the log pane's, when shown)", .page),
     KeyBinding(.digits, "1 2 3", nil, .registerNumber),
     KeyBinding(.keys([.enter]), "enter", nil, .enter),
     KeyBinding(.keys([.character("q"), .escape]), "q  esc", nil, .quit),

@@ -18,9 +18,9 @@ enum AppView {
     if let session = state.session {
       var screen = Self.screen(state, session)
       screen.activityText = activity(state, session)
-      frame = PaywallRenderer.render(screen, size: screenSize)
+      frame = paywallLayout(screen, size: screenSize).frame
     } else {
-      frame = closedScreen(state, size: screenSize)
+      frame = HomeScreen.render(state, size: screenSize)
     }
     if logRows > 0 {
       var full = Frame(size: size)
@@ -64,6 +64,12 @@ enum AppView {
     var screen = PaywallScreenState(paywall: session.paywall, selectedSlot: session.selectedSlot, statusText: state.status.description)
     screen.focus = state.focus
     return screen
+  }
+
+  /// The paywall in the part of the screen it gets (`paywallSize`), as drawn and as clicks hit it:
+  /// the terminal as a whole was checked against `PaywallRenderer.minimumSize`.
+  static func paywallLayout(_ screen: PaywallScreenState, size: Size) -> RenderedScreen {
+    PaywallRenderer.layout(screen, size: size, minimum: Size(width: PaywallRenderer.minimumSize.width, height: 2))
   }
 
   /// The part of the screen the paywall gets: all of it, less the log pane when it is shown.
@@ -162,55 +168,6 @@ enum AppView {
     }
   }
 
-  /// With no paywall up: the home screen. It lists the project's placements (with their gating)
-  /// to register, and what the last registration did; a project without campaigns offers to show
-  /// the last paywall again.
-  static func closedScreen(_ state: AppState, size: Size) -> Frame {
-    var frame = Frame(size: size)
-    var lines: [(String, CellStyle)] = [(state.project.name, .title), ("", .plain)]
-    var listRange = 0..<0
-    let placements = state.project.placements
-    if let outcome = state.presentation.outcome {
-      for (i, line) in outcomeLines(outcome).enumerated() { lines.append((line, i == 0 ? .accent : .plain)) }
-      lines.append(("", .plain))
-    } else if let closed = state.closed {
-      let name = state.project.paywall(id: closed.paywallID)?.name ?? closed.paywallID
-      lines.append(("\(name) closed: \(closed.result)", .accent))
-      lines.append(("", .plain))
-    }
-    if placements.isEmpty {
-      lines.append(("enter: show the paywall again · q: quit · ?: help", .muted))
-    } else {
-      lines.append(("Placements", .muted))
-      let selected = min(state.homeSelection, placements.count - 1)
-      let nameWidth = placements.map { DisplayWidth.of($0) }.max() ?? 0
-      for (i, placement) in placements.enumerated() {
-        let gating = state.project.gating(of: placement) ?? "holdout"
-        let name = placement + String(repeating: " ", count: nameWidth - DisplayWidth.of(placement))
-        lines.append(("\(i == selected ? "▸" : " ") \(i + 1) \(name)  \(gating)", i == selected ? .selected : .plain))
-      }
-      listRange = lines.count - placements.count..<lines.count
-      lines.append(("", .plain))
-      lines.append(("↑↓ choose · enter register · q quit · ? help", .muted))
-    }
-    // Text wraps and is centred line by line; the placement list is one left-aligned block, its
-    // columns kept (wrapping would collapse the padding), cut to the width if it must be.
-    let listWidth = listRange.map { lines[$0].0 }.map { DisplayWidth.of($0) }.max() ?? 0
-    let listX = max(1, (size.width - listWidth) / 2)
-    let rows = lines.enumerated().flatMap { index, line -> [(String, CellStyle, x: Int?)] in
-      let (text, style) = line
-      if listRange.contains(index) { return [(TextLayout.truncate(text, width: size.width - listX - 1), style, listX)] }
-      return text.isEmpty ? [("", style, nil)] : TextLayout.wrap(text, width: size.width - 2).map { ($0, style, nil) }
-    }
-    let top = max(0, (size.height - 1 - rows.count) / 2)
-    for (i, (text, style, x)) in rows.enumerated() {
-      frame.put(text, x: x ?? (size.width - DisplayWidth.of(text)) / 2, y: top + i, style: style)
-    }
-    PaywallRenderer.drawStatusBar(left: state.notice.map { "! \($0)" } ?? state.project.name, status: state.status.description,
-                                  into: &frame)
-    return frame
-  }
-
   /// How many entries the log pane shows in a terminal of `size` (its rows less the header).
   static func logPaneEntries(_ state: AppState, size: Size) -> Int {
     max(1, size.height - paywallSize(state, size: size).height - 1)
@@ -220,13 +177,11 @@ enum AppView {
     frame.fill("─", x: 0, y: top, count: frame.width, style: .border)
     frame.put(" events (l hides · pgup pgdn · L full) ", x: 2, y: top, style: .muted, limit: frame.width - 4)
     let entries = rows - 1
-    let back = min(state.logScrollBack, max(0, state.log.count - entries))
-    let end = state.log.count - back
-    let shown = state.log[max(0, end - entries)..<end]
-    let above = max(0, end - entries)
-    let marks = [above > 0 ? "↑ \(above) more" : nil, back > 0 ? "↓ \(back) more" : nil].compactMap { $0 }.joined(separator: " · ")
-    if !marks.isEmpty {
-      let mark = " \(marks) "
+    // Scrolled back from the newest: the window's offset counts from the oldest.
+    let window = ScrollWindow(total: state.log.count, visible: entries, offset: state.log.count - entries - state.logScrollBack)
+    let shown = state.log[window.rows]
+    if !window.marks.isEmpty {
+      let mark = " \(window.marks) "
       frame.put(mark, x: frame.width - 2 - DisplayWidth.of(mark), y: top, style: .accent)
     }
     for (i, line) in shown.enumerated() {
@@ -264,13 +219,12 @@ enum AppView {
     for y in 0..<frame.height { frame.fill(" ", x: 0, y: y, count: frame.width, style: .plain) }
     frame.fill("─", x: 0, y: 0, count: frame.width, style: .border)
     frame.put(" Event log (\(state.log.count)) ", x: 1, y: 0, style: .title)
-    let below = max(0, rows.count - top - visible)
-    let marks = [top > 0 ? "↑ \(top) more" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
-    if !marks.isEmpty {
-      let mark = " \(marks) "
+    let window = ScrollWindow(total: rows.count, visible: visible, offset: top)
+    if !window.marks.isEmpty {
+      let mark = " \(window.marks) "
       frame.put(mark, x: max(0, frame.width - 1 - DisplayWidth.of(mark)), y: 0, style: .accent)
     }
-    for (i, row) in rows.dropFirst(top).prefix(visible).enumerated() {
+    for (i, row) in rows[window.rows].enumerated() {
       frame.put(row, x: 1, y: 1 + i, style: row.hasPrefix("!") ? .accent : .plain, limit: frame.width - 2)
     }
     if rows.isEmpty { frame.put("no events yet", x: 1, y: 1, style: .muted) }

@@ -4,6 +4,9 @@ import PaywallModel
 struct BlockBuilder {
   let state: PaywallScreenState
   let width: Int
+  /// The most rows a picker drawn as rows may take; nil: as many as its products need. A longer
+  /// picker shows the products around the selected one between a "↑ N more" and a "↓ N more" row.
+  var productRows: Int? = nil
 
   private var paywall: ResolvedPaywall { state.paywall }
 
@@ -153,26 +156,61 @@ struct BlockBuilder {
         regions.append(HitRegion(x: x, y: 0, width: cardWidth, height: ProductCard.height, target: .slot(product.slot)))
         x += cardWidth + gap
       }
-      return Block(frame: frame, priority: nil, regions: regions, focusTargets: [.products])
+      let selectedRows = shown.contains { $0.slot == state.selectedSlot } ? 0..<ProductCard.height : nil
+      return Block(frame: frame, priority: nil, regions: regions, focusTargets: [.products], selectedRows: selectedRows)
     }
-    var rows: [Frame] = []
+    let rows = shown.map { product in
+      ProductCard(product: product, badge: badges[product.slot], selected: product.slot == state.selectedSlot,
+                  focused: state.focus == .products && product.slot == state.selectedSlot).drawRow(width: width)
+    }
+    let selected = shown.firstIndex { $0.slot == state.selectedSlot }
+    let needed = rows.reduce(0) { $0 + $1.height }
+    // Too long for its rows: a window around the selection, and a marker row above and below it.
+    var drawn = rows.indices
+    var height = needed
+    var marked = false
+    if let limit = productRows, needed > limit, !rows.isEmpty {
+      let anchor = selected ?? 0
+      let room = max(limit - 2, rows[anchor].height)
+      drawn = Self.window(heights: rows.map(\.height), around: anchor, room: room)
+      height = room + 2
+      marked = true
+    }
+    var frame = Frame(width: width, height: height)
     var regions: [HitRegion] = []
-    var y = 0
-    for product in shown {
-      let card = ProductCard(product: product, badge: badges[product.slot], selected: product.slot == state.selectedSlot,
-                             focused: state.focus == .products && product.slot == state.selectedSlot)
-      let row = card.drawRow(width: width)
-      regions.append(HitRegion(x: 0, y: y, width: width, height: row.height, target: .slot(product.slot)))
-      rows.append(row)
-      y += row.height
+    var selectedRows: Range<Int>?
+    var y = marked ? 1 : 0
+    for i in drawn {
+      frame.draw(rows[i], x: 0, y: y)
+      regions.append(HitRegion(x: 0, y: y, width: width, height: rows[i].height, target: .slot(shown[i].slot)))
+      if i == selected { selectedRows = y..<(y + rows[i].height) }
+      y += rows[i].height
     }
-    var frame = Frame(width: width, height: y)
-    y = 0
-    for row in rows {
-      frame.draw(row, x: 0, y: y)
-      y += row.height
+    if marked {
+      let above = ScrollWindow.mark(above: drawn.lowerBound), below = ScrollWindow.mark(below: rows.count - drawn.upperBound)
+      if let above { frame.put(above, x: 2, y: 0, style: .accent) }
+      if let below { frame.put(below, x: 2, y: height - 1, style: .accent) }
     }
-    return Block(frame: frame, priority: nil, regions: regions, focusTargets: [.products])
+    return Block(frame: frame, priority: nil, regions: regions, focusTargets: [.products], selectedRows: selectedRows)
+  }
+
+  /// The products around `selected` whose rows fit in `room`: as many above it as below where the
+  /// list allows, so the selection sits mid-window and reaches an edge only at the list's ends.
+  static func window(heights: [Int], around selected: Int, room: Int) -> Range<Int> {
+    var (low, high, used) = (selected, selected + 1, heights[selected])
+    while true {
+      let up = low > 0 && used + heights[low - 1] <= room
+      let down = high < heights.count && used + heights[high] <= room
+      if up && (!down || selected - low <= high - 1 - selected) {
+        low -= 1
+        used += heights[low]
+      } else if down {
+        used += heights[high]
+        high += 1
+      } else {
+        return low..<high
+      }
+    }
   }
 
   /// Badges the paywall names, plus "Save N%" on the best-value card that has none.

@@ -19,7 +19,7 @@ enum Overlay {
     var padding: Int
 
     /// The largest scroll: 0 when the body fits.
-    var scrollLimit: Int { max(0, body.count - visible) }
+    var scrollLimit: Int { ScrollWindow(total: body.count, visible: visible, offset: 0).limit }
 
     init?(title: String, lines: [Line], footer: String?, in size: Size, preferredWidth: Int) {
       guard size.width >= 8 && size.height >= 4 else { return nil }
@@ -84,11 +84,9 @@ enum Overlay {
       frame.put("│", x: left, y: row, style: .border)
       frame.put("│", x: left + width - 1, y: row, style: .border)
     }
-    let offset = min(max(0, scroll), layout.scrollLimit)
-    let above = offset
-    let below = layout.body.count - offset - min(layout.visible, layout.body.count)
-    let aboveMark = above > 0 ? " ↑ \(above) more " : ""
-    let belowMark = below > 0 ? " ↓ \(below) more " : ""
+    let window = ScrollWindow(total: layout.body.count, visible: layout.visible, offset: scroll)
+    let aboveMark = window.aboveMark.map { " \($0) " } ?? ""
+    let belowMark = window.belowMark.map { " \($0) " } ?? ""
     frame.put(" " + TextLayout.truncate(title, width: max(1, width - 6 - DisplayWidth.of(aboveMark))) + " ", x: left + 2, y: top, style: .title)
     if !aboveMark.isEmpty {
       frame.put(aboveMark, x: left + width - 2 - DisplayWidth.of(aboveMark), y: top, style: .accent)
@@ -96,7 +94,7 @@ enum Overlay {
     if !belowMark.isEmpty {
       frame.put(belowMark, x: left + width - 2 - DisplayWidth.of(belowMark), y: top + height - 1, style: .accent)
     }
-    let shown = Array(layout.body.dropFirst(offset).prefix(layout.visible))
+    let shown = Array(layout.body[window.rows])
     let rowsTop = top + 1 + layout.padding
     for (i, pieces) in shown.enumerated() {
       draw(pieces, x: left + 2, y: rowsTop + i, right: left + width - 2, into: &frame)

@@ -99,8 +99,15 @@ public enum PaywallRenderer {
 
   /// `render`, and where each card and button landed, for mouse hit-testing.
   public static func layout(_ state: PaywallScreenState, size: Size) -> RenderedScreen {
+    layout(state, size: size, minimum: minimumSize)
+  }
+
+  /// `layout`, asking to be enlarged below `minimum`. The app checks the whole terminal against
+  /// `minimumSize` and draws the paywall in what the log pane leaves (30x7 at 30x10), so the
+  /// selected product shows there too rather than a notice over the paywall.
+  static func layout(_ state: PaywallScreenState, size: Size, minimum: Size) -> RenderedScreen {
     var frame = Frame(size: size)
-    guard size.width >= minimumSize.width && size.height >= minimumSize.height else {
+    guard size.width >= minimum.width && size.height >= minimum.height && size.height >= 2 else {
       drawTooSmall(into: &frame)
       return RenderedScreen(frame: frame, regions: [])
     }
@@ -111,18 +118,27 @@ public enum PaywallRenderer {
     let builder = BlockBuilder(state: state, width: contentWidth)
 
     // Roomiest first: cards with blank lines between blocks, then cards packed, then compact rows;
-    // then drop decoration (lowest priority first); then scroll so the focus stays visible.
-    var chosen: [Block] = []
+    // then drop decoration (lowest priority first); then a long picker shows the products around
+    // the selection (the title and the buttons keep their rows); then scroll so the selected
+    // product and the focus stay visible, the title too while there is room.
+    var blocks: [Block] = []
     var gap = 0
-    for (density, blockGap) in [(Density.roomy, 1), (.roomy, 0), (.compact, 0)] {
-      let blocks = builder.blocks(density)
-      chosen = blocks
-      gap = blockGap
+    var density = Density.roomy
+    for (candidate, blockGap) in [(Density.roomy, 1), (.roomy, 0), (.compact, 0)] {
+      blocks = builder.blocks(candidate)
+      (density, gap) = (candidate, blockGap)
       if height(of: blocks, gap: blockGap) <= available { break }
     }
-    while height(of: chosen, gap: gap) > available,
-          let drop = chosen.indices.filter({ chosen[$0].priority != nil }).min(by: { chosen[$0].priority! < chosen[$1].priority! }) {
-      chosen.remove(at: drop)
+    var kept = Array(blocks.indices)
+    while height(of: kept.map { blocks[$0] }, gap: gap) > available,
+          let drop = kept.filter({ blocks[$0].priority != nil }).min(by: { blocks[$0].priority! < blocks[$1].priority! }) {
+      kept.removeAll { $0 == drop }
+    }
+    var chosen = kept.map { blocks[$0] }
+    let excess = height(of: chosen, gap: gap) - available
+    if excess > 0, let picker = chosen.filter({ $0.focusTargets == [.products] }).map(\.frame.height).max() {
+      let windowed = BlockBuilder(state: state, width: contentWidth, productRows: picker - excess).blocks(density)
+      chosen = kept.map { windowed[$0] }
     }
 
     let total = height(of: chosen, gap: gap)
@@ -130,8 +146,13 @@ public enum PaywallRenderer {
     var top = 0
     if total <= available {
       top = total + 2 <= available ? 1 + (available - total - 1) / 3 : (available - total) / 2
-    } else if let focusEnd = focusBottom(of: chosen, gap: gap, focus: state.focus) {
-      offset = min(max(0, focusEnd - available), total - available)
+    } else {
+      if let focusEnd = focusBottom(of: chosen, gap: gap, focus: state.focus) { offset = focusEnd - available }
+      if let selected = selectedRows(of: chosen, gap: gap) {
+        // The selected product wins over the focus when both cannot show: Enter buys it.
+        offset = min(max(offset, selected.upperBound - available), selected.lowerBound)
+      }
+      offset = min(max(0, offset), total - available)
     }
     var regions: [HitRegion] = []
     var y = top - offset
@@ -153,6 +174,15 @@ public enum PaywallRenderer {
 
   private static func height(of blocks: [Block], gap: Int) -> Int {
     blocks.reduce(0) { $0 + $1.frame.height } + max(0, blocks.count - 1) * gap
+  }
+
+  private static func selectedRows(of blocks: [Block], gap: Int) -> Range<Int>? {
+    var y = 0
+    for block in blocks {
+      if let rows = block.selectedRows { return (y + rows.lowerBound)..<(y + rows.upperBound) }
+      y += block.frame.height + gap
+    }
+    return nil
   }
 
   private static func focusBottom(of blocks: [Block], gap: Int, focus: FocusTarget?) -> Int? {
@@ -205,4 +235,6 @@ struct Block {
   var priority: Int?
   var regions: [HitRegion] = []
   var focusTargets: [FocusTarget] = []
+  /// The selected product's rows, in a picker that shows it.
+  var selectedRows: Range<Int>?
 }
