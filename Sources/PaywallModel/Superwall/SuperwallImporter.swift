@@ -242,6 +242,9 @@ package enum SuperwallImporter {
   /// 0 share equally, else in proportion to their percentages.
   package static func shares(_ percentages: [Int]) -> [Int] {
     if percentages.count == 1 { return [100] }
+    // The reader keeps each percentage within 0...100; clamped again here so that no caller can
+    // make the sums and products below overflow (a trap, not an error).
+    let percentages = percentages.map { min(max($0, 0), 100) }
     let sum = percentages.reduce(0, +)
     if sum == 0 { return largestRemainder(Array(repeating: 1, count: percentages.count), total: 100) }
     return largestRemainder(percentages, total: 100)
