@@ -4,10 +4,10 @@ import PaywallModel
 /// A Superwall config as the SDK downloads it, about `megabytes` MB: `placements` triggers of three
 /// rules each (a CEL filter with an occurrence limit, an A/B split with a holdout, everyone), and
 /// `paywalls` paywall responses whose `paywalljs_event` carries 30 substitutions of editor HTML.
-func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String]) -> String {
+func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String], substitutions: Int = 30) -> String {
   func base64Substitutions(_ n: Int) -> String {
     var subs: [String] = []
-    for i in 0..<30 {
+    for i in 0..<substitutions {
       let value = i == 0 ? "Unlock <b>Pro</b> \(n)<br>today" : "<p class=\\\"paragraph-text\\\">Line \(i) for paywall \(n): {{ primary.price }} per {{ primary.period }}, then more text &amp; more<br>and a second line with enough words to look like the editor's copy</p>"
       subs.append("{\"key\":\"\(i == 0 ? "Title" : "bullet-\(i)")\",\"value\":\"\(value)\",\"freeTrialValue\":\"Try {{ primary.trialPeriodDays }} days free\"}")
     }
@@ -82,4 +82,45 @@ func benchmarkSuperwallImport(directory: URL, runs: Int) throws {
   print(String(format: "  peer: JSONSerialization     %7.1f ms   (parse only: no positions, no validation)", median(peer) * 1000))
   figure("superwall-import", "import a 5 MB Superwall config (400 placements, 400 paywalls)", ours: median(ours) * 1000,
          peer: median(peer) * 1000, unit: "ms", peerName: "Foundation JSONSerialization, parse only", target: "< 200 ms")
+}
+
+/// 7b. Linearity: configs of N and 4N placements and paywalls (small paywalls, so the size is in
+/// their count), each loaded with `ProjectLoader`; the time ratio must stay near 4. A search of an
+/// array per paywall or per variant made it quadratic (15,000 paywalls 2.9 s, 60,000 31 s); the
+/// run fails when the ratio passes `bound`.
+func benchmarkSuperwallLinearity(directory: URL, n: Int, runs: Int, bound: Double = 6) throws {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let catalogPath = root.appendingPathComponent("paywalls/catalog.json").path
+  let catalog = try Catalog.load(path: catalogPath)
+  var times: [Double] = []
+  for count in [n, 4 * n] {
+    let url = directory.appendingPathComponent("superwall-linear-\(count).json")
+    try generateSuperwallConfig(placements: count, paywalls: count, products: catalog.productIDs, substitutions: 1)
+      .write(to: url, atomically: true, encoding: .utf8)
+    var samples: [Double] = []
+    for _ in 0..<max(runs, 1) {
+      // CPU time, not wall time: on a busy machine (CI, shared cores) the ratio stays honest.
+      let start = processCPUSeconds()
+      let result = ProjectLoader.load(path: url.path, catalogPath: catalogPath)
+      precondition(result.errors.isEmpty, "\(result.errors.prefix(3))")
+      samples.append(processCPUSeconds() - start)
+    }
+    times.append(samples.min()!)
+    try? FileManager.default.removeItem(at: url)
+  }
+  let ratio = times[1] / times[0]
+  print("import a Superwall config at N and 4N placements and paywalls (CPU time, best of \(max(runs, 1))):")
+  print(String(format: "  N = %6d                   %7.1f ms", n, times[0] * 1000))
+  print(String(format: "  4N = %6d                  %7.1f ms   ratio %.2f (linear: 4; bound %.0f)", 4 * n, times[1] * 1000, ratio, bound))
+  if ratio > bound {
+    print("FAIL: the import is not linear (\(String(format: "%.2f", ratio)) > \(bound))")
+    exit(1)
+  }
+}
+
+/// The CPU time this process has used, in seconds.
+func processCPUSeconds() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -175,6 +175,19 @@ struct SuperwallImportTests {
     #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0].variants[1].percentage: 'percentage' must be a whole number, found a string"])
   }
 
+  /// A percentage is a dashboard percent: a huge one trapped the sum of shares (SIGILL in every
+  /// command that read the config); now each out-of-range number is an error at its path.
+  @Test(arguments: ["9223372036854775807", "101", "1e308", "1e16", "-1", "-9223372036854775808", "1e999"])
+  func aPercentageOutsideZeroToAHundredIsAnErrorAtItsPath(number: String) throws {
+    let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"percentage\": 0,", with: "\"percentage\": \(number),")
+    #expect(try Self.errors(bad) == ["$.trigger_options[0].rules[0].variants[0].percentage: 'percentage' must be a whole number from 0 to 100 (a percent of users), found \(number)"])
+  }
+
+  @Test func minusZeroIsAPercentageOfZero() throws {
+    let zero = Self.sdkExcerpt.replacingOccurrences(of: "\"percentage\": 0,", with: "\"percentage\": -0,")
+    #expect(try Self.load(zero).project != nil)
+  }
+
   @Test func aBlankEventNameIsAnErrorAtItsKey() throws {
     // Found by the fuzzer: "\u007f" reads as "" (control characters are dropped), which our
     // campaigns refuse; the import passed it on and the project it made did not load.

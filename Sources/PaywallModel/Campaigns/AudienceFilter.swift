@@ -88,6 +88,8 @@ public struct FilterContext: Sendable {
   public var now: Date = Date(timeIntervalSince1970: 0)
   /// What the tester decided for rules the emulator cannot evaluate: `PLACEMENT#N` → matches.
   public var assumedRules: [String: Bool] = [:]
+  /// Raised when the evaluation should give up (the app has a `q` or a signal waiting); nil: never.
+  public var interrupt: EvaluationInterrupt?
 
   /// The context of one registration.
   public init(status: SubscriptionStatus, activeProducts: [String] = [], user: [String: FilterValue] = [:],
@@ -182,6 +184,8 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
     case comprehension(Comprehension, Node, variable: String, Node)
     /// A function the emulator knows the SDK has but cannot compute (a placement count, `duration`): it reads as missing.
     case unavailable(String)
+    /// `subject.matches("literal")`: the pattern compiled once, when the filter was parsed.
+    case matches(Node, AudienceRegex)
 
     /// Whether CEL reads it as a property (Superscript's null-safety wraps those).
     var isAccess: Bool {
@@ -267,7 +271,7 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
         }
         walk(left)
         walk(right)
-      case .not(let inner), .has(let inner), .member(let inner, _): walk(inner)
+      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
       case .index(let a, let b): walk(a); walk(b)
       case .list(let items): items.forEach(walk)
       case .map(let keys, let values): (keys + values).forEach(walk)
@@ -299,14 +303,22 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
   /// evaluation error does not (`CELEvaluator.swift`: `.success(.bool(true))` matches, anything
   /// else, a failure included, is `noMatch`).
   public func evaluate(_ context: FilterContext) -> Bool {
-    var evaluator = FilterEvaluator(context: context)
+    var budget = EvaluationBudget(interrupt: context.interrupt)
+    return evaluate(context, budget: &budget)
+  }
+
+  /// `evaluate` within a registration's budget, which it spends; once the budget stops it, the
+  /// filter does not match (and `budget.stopped` says why).
+  func evaluate(_ context: FilterContext, budget: inout EvaluationBudget) -> Bool {
+    var evaluator = FilterEvaluator(context: context, budget: budget)
+    defer { budget = evaluator.registration }
     if case .value(.bool(true)) = evaluator.evaluate(root) { return true }
     return false
   }
 
   /// The filter's boolean result in `context`, or nil when it is an error or not a boolean.
   package func booleanResult(_ context: FilterContext) -> Bool? {
-    var evaluator = FilterEvaluator(context: context)
+    var evaluator = FilterEvaluator(context: context, budget: EvaluationBudget(interrupt: context.interrupt))
     if case .value(.bool(let b)) = evaluator.evaluate(root) { return b }
     return nil
   }
@@ -322,7 +334,7 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
     switch node {
     case .literal, .variable, .unavailable: break
     case .name(let name): if !names.contains(name) { names.append(name) }
-    case .member(let inner, _), .not(let inner), .has(let inner): collectNames(inner, into: &names)
+    case .member(let inner, _), .not(let inner), .has(let inner), .matches(let inner, _): collectNames(inner, into: &names)
     case .index(let a, let b), .binary(_, let a, let b), .comprehension(_, let a, _, let b):
       collectNames(a, into: &names)
       collectNames(b, into: &names)
@@ -361,14 +373,17 @@ struct FilterEvaluator {
   var variables: [String: FilterValue] = [:]
   /// Comprehension steps left: a filter's work is bounded whatever lists it walks.
   var budget = 100_000
+  /// What the whole registration may still do (`EvaluationBudget`), with this filter's share spent.
+  var registration: EvaluationBudget
 
-  init(context: FilterContext) {
+  init(context: FilterContext, budget: EvaluationBudget) {
     self.context = context
+    registration = budget
   }
 
   mutating func evaluate(_ node: AudienceFilter.Node) -> Result {
     budget -= 1
-    guard budget > 0 else { return .failure }
+    guard budget > 0, registration.spend() else { return .failure }
     switch node {
     case .literal(let value): return .value(value)
     case .name(let name): return context.value(of: name).map { .value($0.normalized) } ?? .missing
@@ -431,11 +446,21 @@ struct FilterEvaluator {
       case .missing: return .value(.bool(false))
       case .failure: return .failure
       }
+    case .matches(let subject, let regex):
+      guard case .value(.string(let text)) = value(of: evaluate(subject)) else { return .failure }
+      return registration.match(regex, in: text).map { .value(.bool($0)) } ?? .failure
     case .call(let function, let target, let args):
       var values: [FilterValue] = []
       for node in (target.map { [$0] } ?? []) + args {
         guard case .value(let v) = value(of: evaluate(node)) else { return .failure }
         values.append(v)
+      }
+      if function == .matches {
+        // A pattern read from the context: compiled here, its length spent first. One Rust's
+        // regex refuses is an error, so the filter does not match (as on a device).
+        guard values.count == 2, case .string(let text) = values[0], case .string(let pattern) = values[1],
+              registration.spend(pattern.unicodeScalars.count), let regex = try? AudienceRegex(pattern) else { return .failure }
+        return registration.match(regex, in: text).map { .value(.bool($0)) } ?? .failure
       }
       return Self.call(function, values)
     case .comprehension(let kind, let listNode, let variable, let predicate):
@@ -543,15 +568,10 @@ struct FilterEvaluator {
       case (.map(let members), .string(let key)): return .value(.bool(members[key] != nil))
       default: return .failure
       }
-    case (.startsWith, 2), (.endsWith, 2), (.matches, 2):
+    case (.startsWith, 2), (.endsWith, 2):
       guard case .string(let s) = args[0], case .string(let t) = args[1] else { return .failure }
       if function == .startsWith { return .value(.bool(s.hasPrefix(t))) }
-      if function == .endsWith { return .value(.bool(s.hasSuffix(t))) }
-      // `matches` finds the pattern anywhere in the string. Superscript's regular expressions
-      // (Rust's) run in linear time, and so do the C library's (POSIX extended, with Rust's
-      // `\d \w \s` classes translated): a pattern such as `(a+)+$` does not hang.
-      guard let found = PatternMatcher.matches(pattern: t, in: s) else { return .failure }
-      return .value(.bool(found))
+      return .value(.bool(s.hasSuffix(t)))
     case (.string, 1), (.toString, 1):
       switch args[0] {
       case .string: return .value(args[0])
@@ -586,6 +606,8 @@ struct FilterParser {
   /// How deep the parser is: a filter nested deeper is refused, not a stack overflow.
   private var depth = 0
   private(set) var warnings: [AudienceFilter.Warning] = []
+  /// Where each argument of the last call read begins.
+  private var argumentOffsets: [Int] = []
 
   init(_ text: String) {
     chars = Array(text)
@@ -724,8 +746,12 @@ struct FilterParser {
     let open = index
     guard take("(") else { throw fail("expected '('") }
     var args: [AudienceFilter.Node] = []
+    var offsets: [Int] = []
+    defer { argumentOffsets = offsets }
     if take(")") { return args }
     while true {
+      skipSpace()
+      offsets.append(index)
       args.append(try parseConditional())
       if take(",") { continue }
       if take(")") { return args }
@@ -783,6 +809,15 @@ struct FilterParser {
     }
     guard args.count == arity else {
       throw fail("\(name)() takes \(arity) argument\(arity == 1 ? "" : "s")\(target == nil ? "" : " after its receiver"), not \(args.count)", at: start)
+    }
+    if function == .matches, case .literal(.string(let pattern)) = args[args.count - 1] {
+      // Compiled now: what Rust's regex refuses is an error of the filter, at the pattern.
+      let at = argumentOffsets.last ?? start
+      do {
+        return .matches(target ?? args[0], try AudienceRegex(pattern))
+      } catch {
+        throw fail("matches(): \(error.message)", at: at)
+      }
     }
     return .call(function, target: target, args)
   }

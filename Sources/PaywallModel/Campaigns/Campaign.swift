@@ -240,6 +240,9 @@ public struct PlacementEvaluation: Sendable, Hashable {
   /// A rule the emulator cannot evaluate and no `--assume-rule` decided: the evaluation stopped
   /// there (its outcome is a placeholder), and `register` must not go on as if it matched or not.
   public var undecided: UndecidedRule?
+  /// The evaluation stopped before it decided (over its budget, or interrupted): its outcome is a
+  /// placeholder, and the registration fails with this reason.
+  public var abandoned: AbandonedEvaluation?
   /// The SDK version whose rules decided (`options.sdk`).
   public var sdk: SDKVersion = .latest
   /// The chosen variant's dashboard id (`AudienceOutcome.Variant.id`, `Audience.holdoutID`), when
@@ -297,6 +300,10 @@ public struct PlacementEvaluation: Sendable, Hashable {
     }
     if let undecided {
       lines.append("→ undecided: the emulator cannot evaluate audience \(undecided.index + 1)'s \(undecided.rule.kind) rule; give --assume-rule \(undecided.key)=match or \(undecided.key)=nomatch")
+      return lines
+    }
+    if let abandoned {
+      lines.append("→ stopped: \(abandoned.message)")
       return lines
     }
     switch outcome {
@@ -391,6 +398,8 @@ public enum PlacementRules {
                               book: inout AssignmentBook) -> PlacementEvaluation {
     var evaluation = campaignOutcome(placement, project: project, context: context, book: &book)
     evaluation.sdk = project.options.sdk
+    // Stopped before it decided: nothing more follows from it (the registration fails).
+    if evaluation.abandoned != nil { return evaluation }
     evaluation = subscriberRule(evaluation, project: project, status: context.status)
     // The SDK saves an occurrence when the paywall presents or the user is held out
     // (Operators/GetExperiment.swift, PaywallViewController.swift), not when v3 skipped a subscriber.
@@ -433,6 +442,8 @@ public enum PlacementRules {
       return PlacementEvaluation(placement: placement, steps: [], outcome: .skip(.placementNotFound), assignment: nil)
     }
     var steps: [PlacementEvaluation.Step] = []
+    // One budget for all of the registration's audiences.
+    var budget = EvaluationBudget(interrupt: context.interrupt)
     for (index, audience) in campaign.audiences.enumerated() {
       let key = AssignmentBook.key(placement, index)
       var matched: Bool
@@ -442,7 +453,12 @@ public enum PlacementRules {
         matched = true
         because = []
       case .filter(let filter):
-        matched = filter.evaluate(context)
+        matched = filter.evaluate(context, budget: &budget)
+        if let reason = budget.stopped {
+          var evaluation = PlacementEvaluation(placement: placement, steps: steps, outcome: .skip(.noAudienceMatch), assignment: nil)
+          evaluation.abandoned = AbandonedEvaluation(reason: reason, audienceIndex: index, placement: placement)
+          return evaluation
+        }
         because = filter.explain(context)
       case .unsupported(let rule):
         // Never silently true or false: the tester says what the rule decides.

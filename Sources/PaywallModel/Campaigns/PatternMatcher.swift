@@ -9,10 +9,10 @@ import Glibc
 import Darwin
 #endif
 
-/// An audience filter's `matches` and `test --filter`: the C library's POSIX extended regular
-/// expressions, which need no ICU (nor Swift's Regex, a megabyte of the binary) and do not
-/// backtrack without bound, with the classes Superscript's (Rust's) syntax adds — `\d \D \w \W
-/// \s \S` — written as POSIX brackets.
+/// `test --filter`: the C library's POSIX extended regular expressions, which need no ICU (nor
+/// Swift's Regex, a megabyte of the binary), with `\d \D \w \W \s \S` written as POSIX
+/// brackets. The pattern is the tester's own, from the command line; an audience filter's
+/// `matches`, which comes from a project someone else wrote, uses `AudienceRegex` instead.
 package enum PatternMatcher {
   /// Why `pattern` is not a valid expression, in the C library's words; nil when it is.
   package static func problem(in pattern: String) -> String? {

@@ -144,6 +144,9 @@ public struct PresentationState: Sendable {
   public var call: SDKCall?
   /// The alert such a call showed over the app (no purchase controller only), until dismissed.
   public var callAlert: PaywallAlert?
+  /// Raised by the app while a `q` or a signal waits, so audience evaluation gives up at once;
+  /// nil: never interrupted (`play`, the library).
+  public var interrupt: EvaluationInterrupt?
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -170,6 +173,7 @@ public struct PresentationState: Sendable {
     var context = FilterContext(status: status, activeProducts: status.isActive ? purchasedProducts : [],
                                 user: userAttributes.mapValues(FilterValue.init(parsing:)))
     context.assumedRules = assumedRules
+    context.interrupt = interrupt
     return context
   }
 

@@ -139,6 +139,8 @@ public enum Presenter {
     let evaluation = PlacementRules.evaluate(registration.placement, project: state.project,
                                              context: context(for: registration, state, now: now), book: &book)
     if evaluation.undecided != nil { return true }
+    // Stopped before it decided: registered as is, it fails with the reason.
+    if evaluation.abandoned != nil { return false }
     if case .present = evaluation.outcome { return true }
     return false
   }
@@ -165,6 +167,11 @@ public enum Presenter {
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .undecided(undecided))
       state.undecidedRegistration = registration
       return []
+    }
+    if let abandoned = evaluation.abandoned {
+      // Over its budget or interrupted: no assignment, no trigger_fire; the handler hears why.
+      state.assignments = before
+      return fail(registration, code: abandoned.code, message: abandoned.message, &state)
     }
     var effects: [PresentationEffect] = state.assignments != before ? [.saveAssignments(state.assignments)] : []
     // The register's params beside ours; one named like ours (`placement`, `reason`) is written

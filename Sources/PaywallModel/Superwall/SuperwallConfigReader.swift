@@ -118,11 +118,9 @@ package enum SuperwallConfigReader {
     // Experiment.swift: an unknown variant_type reads as TREATMENT.
     let type = object.string("variant_type", required: true)
     let id = object.string("variant_id", required: true)
-    let percentage = object.int("percentage", required: true)
-    if let percentage, percentage < 0, let at = object.value("percentage") {
-      d.error("'percentage' must not be negative, found \(percentage)", at: at.location, path: path.appending("percentage"))
-      return nil
-    }
+    // The dashboard's split is in percent; `ConfigLogic.chooseVariant` sums the percentages, so
+    // a larger one is not a split any dashboard gives, and a huge one overflowed our sum.
+    let percentage = object.int("percentage", required: true, range: 0...100, meaning: "a percent of users")
     let paywall = object.located("paywall_identifier")
     guard let type, let id, let percentage else { return nil }
     return SuperwallConfig.Variant(kind: type == "HOLDOUT" ? .holdout : .treatment, id: id, percentage: percentage,
@@ -326,12 +324,26 @@ package struct ConfigObject {
     return SuperwallConfig.Located(text: at.uncut ?? s, location: at.location, path: path.appending(key))
   }
 
-  func int(_ key: String, required: Bool = false) -> Int? {
+  /// A whole number; with `range` (and `meaning`, what it counts), one inside it. Every number the
+  /// importer does arithmetic on is read with a range, so no sum or product of them can overflow.
+  func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil, meaning: String? = nil) -> Int? {
     guard let found = present(key, required: required) else { return nil }
     // Foundation's decoder reads 5.0 as an Int, but not 5.5 or a number out of range.
     guard case .number(let text) = found.value else { mismatch(key, found, "a whole number"); return nil }
-    if let n = Int(text) { return n }
-    if let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 { return Int(d) }
+    var whole: Int?
+    if let n = Int(text) {
+      whole = n
+    } else if let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 {
+      whole = Int(d)
+    }
+    if let range {
+      if let whole, range.contains(whole) { return whole }
+      let what = meaning.map { " (\($0))" } ?? ""
+      diagnostics.error("\(quoting: key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(what), found \(excerpt: text)",
+                        at: found.location, path: path.appending(key))
+      return nil
+    }
+    if let whole { return whole }
     diagnostics.error("\(quoting: key) must be a whole number, found \(excerpt: text)", at: found.location, path: path.appending(key))
     return nil
   }

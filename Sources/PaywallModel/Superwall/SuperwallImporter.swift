@@ -80,12 +80,15 @@ package enum SuperwallImporter {
 
   private static func map(_ config: SuperwallConfig, catalog: Catalog?, catalogReference: String, name: String,
                           layout: SubstitutionLayout?, _ d: DiagnosticCollector) -> SuperwallImport {
+    // In order for the did-you-mean, and as a set to look up: a search of the array per paywall
+    // and per variant made a large config load in quadratic time.
     var paywallIDs: [String] = []
+    var knownIDs: Set<String> = []
     var documents: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
     var usedFiles: Set<String> = []
     var missing: [String] = []
     for paywall in config.paywalls {
-      if paywallIDs.contains(paywall.identifier) {
+      if !knownIDs.insert(paywall.identifier).inserted {
         d.warning("paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
                   at: paywall.location, path: paywall.path.appending("identifier"))
         continue
@@ -103,7 +106,8 @@ package enum SuperwallImporter {
       documents.append((file, paywall.identifier, document, paywall))
     }
     if let catalog, !missing.isEmpty {
-      let unique = missing.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+      var seen: Set<String> = []
+      let unique = missing.filter { seen.insert($0).inserted }
       d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); add \(unique.count == 1 ? "it" : "them") to the catalog or pass the app's .storekit with --catalog",
               at: .start, path: .root.appending("paywall_responses"))
     }
@@ -129,7 +133,7 @@ package enum SuperwallImporter {
                   at: trigger.location, path: trigger.path.appending("rules"))
         continue
       }
-      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, broken: config.brokenPaywallIDs, d) }
+      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, known: knownIDs, broken: config.brokenPaywallIDs, d) }
       if audiences.count == trigger.rules.count {
         campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
       }
@@ -173,7 +177,7 @@ package enum SuperwallImporter {
   /// `ConfigLogic.chooseVariant`: one variant is chosen whatever its percentage; with several,
   /// each gets its share of their sum (all at 0: an equal chance). Our format gives the holdout as
   /// a percent of everyone and the paywalls' percents of the rest, adding up to 100.
-  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], broken: Set<String>,
+  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], known: Set<String>, broken: Set<String>,
                                _ d: DiagnosticCollector) -> JSONOutput? {
     var members: [(String, JSONOutput)] = [("experimentId", .string(rule.experimentID))]
     var valid = true
@@ -221,7 +225,7 @@ package enum SuperwallImporter {
       }
       if broken.contains(paywall.text) {
         valid = false
-      } else if !paywallIDs.contains(paywall.text) {
+      } else if !known.contains(paywall.text) {
         d.error("no paywall \(quoting: paywall.text) in paywall_responses\(Suggestions.hint(for: paywall.text, in: paywallIDs))",
                 at: paywall.location, path: paywall.path)
         valid = false
@@ -251,6 +255,9 @@ package enum SuperwallImporter {
   /// 0 share equally, else in proportion to their percentages.
   package static func shares(_ percentages: [Int]) -> [Int] {
     if percentages.count == 1 { return [100] }
+    // The reader keeps each percentage within 0...100; clamped again here so that no caller can
+    // make the sums and products below overflow (a trap, not an error).
+    let percentages = percentages.map { min(max($0, 0), 100) }
     let sum = percentages.reduce(0, +)
     if sum == 0 { return largestRemainder(Array(repeating: 1, count: percentages.count), total: 100) }
     return largestRemainder(percentages, total: 100)

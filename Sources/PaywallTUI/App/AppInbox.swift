@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PaywallModel
 import Synchronization
 
 /// The app's one way in: every message (a key, a signal, a controller's answer, a status change, a
@@ -29,14 +30,27 @@ final class AppInbox: Sendable {
   }
 
   private let shared = Mutex(Shared())
+  /// Raised while a message that must not wait (`q`, Esc, an ending signal) is queued: an
+  /// audience evaluation under way gives up, so the loop reaches it at once.
+  let interrupt = EvaluationInterrupt()
 
   init() {}
+
+  /// Whether `message` must not wait behind a registration's audience evaluation.
+  private static func isUrgent(_ message: AppMessage) -> Bool {
+    switch message {
+    case .terminate: true
+    case .key(let key): key == .escape || key == .character("q")
+    default: false
+    }
+  }
 
   /// Queues a message. Only the newest status (and store) matters: one that follows another of
   /// its kind in the queue replaces it, so a controller that sets the status a thousand times a
   /// second does not queue a thousand messages ahead of the next key (or the Ctrl-C), and nothing
   /// is reordered.
   func send(_ message: AppMessage) {
+    if Self.isUrgent(message) { interrupt.raise() }
     wake { shared in
       if let thread = shared.firstThread, pthread_equal(thread, pthread_self()) != 0 {
         Self.queue(message, on: &shared.first)
@@ -68,7 +82,9 @@ final class AppInbox: Sendable {
 
   /// The oldest queued message, if any.
   func take() -> AppMessage? {
-    shared.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
+    let message = shared.withLock { $0.messages.isEmpty ? nil : $0.messages.removeFirst() }
+    if let message, Self.isUrgent(message) { interrupt.lower() }
+    return message
   }
 
   /// (queued messages, running effect tasks).

@@ -75,6 +75,8 @@ final class AppRuntime: @unchecked Sendable {
     // never in neither (a command controller may set it while the app is being built).
     let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
     var initial = state
+    // Only the interactive loop has keys that must not wait; `play` and `test` never interrupt.
+    if animates { initial.presentation.interrupt = inbox.interrupt }
     let current = world.statusStore.status
     initial.presentation.status = launchStatus ?? current
     if let launchStatus, launchStatus != current { inbox.send(.statusChanged(current)) }

@@ -129,6 +129,9 @@ struct ExplainCommand: CLICommand {
       }
       throw CLIFailure.invalid(undecided.message)
     }
+    if let abandoned = evaluation.abandoned {
+      throw CLIFailure.invalid(abandoned.message)
+    }
     if json {
       try Console.out(Self.json(evaluation, project: project, userID: book.userID, status: status).text)
       return
