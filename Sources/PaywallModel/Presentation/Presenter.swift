@@ -243,7 +243,7 @@ public enum Presenter {
     }
     // `isSubscribed` and `user.*` as the SDK's template variables read them
     // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
-    return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { state.isTrialEligible($0) },
+    return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, eligibility: state.introEligibility,
                            isSubscribed: { state.status.isActive && state.purchasedProducts.contains($0.id) },
                            userAttributes: state.userAttributes, params: params)
   }

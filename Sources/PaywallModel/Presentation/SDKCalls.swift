@@ -70,7 +70,7 @@ enum SDKCalls {
     switch result {
     case .purchased:
       // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`).
-      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: product.hasFreeTrial && state.isTrialEligible(product))
+      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: state.introEligibility.isEligible(for: product))
       effects.append(.emit(PaywallEvent(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: state.options.sdk))))
       effects.append(.emit(PaywallEvent(kind, productParams)))
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }
