@@ -210,8 +210,9 @@ public enum PresentationAction: Sendable {
 
 /// A call to the SDK made by the app outside any paywall, in flight.
 public enum SDKCall: Sendable, Hashable {
-  /// `Superwall.shared.purchase(product)`.
-  case purchase(StoreProduct)
+  /// `Superwall.shared.purchase(product)`, with the introductory offer it starts: decided when
+  /// the call starts (`IntroOfferEligibility`), before the store records the purchase that uses it.
+  case purchase(StoreProduct, introOffer: IntroductoryOffer?)
   /// `Superwall.shared.restorePurchases()`.
   case restore
 }

@@ -38,9 +38,9 @@ public enum Presenter {
     case .button(let button):
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
-      if case .purchase(let product) = state.call {
+      if case .purchase(let product, let offer) = state.call {
         state.call = nil
-        return SDKCalls.purchaseFinished(result, product: product, &state, now: now)
+        return SDKCalls.purchaseFinished(result, product: product, startsOffer: offer != nil, &state, now: now)
       }
       guard var session = state.session else { return [] }
       let triggers = Set(state.project.campaigns.map(\.placement))
