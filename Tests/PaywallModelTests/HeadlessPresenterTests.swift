@@ -111,6 +111,25 @@ extension HeadlessPresenterTests {
     #expect(await app.state.session?.paywall.showsFreeTrial == false)
   }
 
+  /// `purchase(product)` with no paywall: the event says whether the purchase started the
+  /// introductory offer the store gave, as eligibility stood when the call started (by the time
+  /// the result comes back the store has used the group's offer).
+  @Test func anAppsPurchaseOfATrialIsAFreeTrialStartOnlyWhileTheGroupsOfferIsUnused() async throws {
+    let project = try PresenterTests.demoProject(campaigns: false)
+    let status = SubscriptionStatusStore(.inactive)
+    let clock = SimulatedTimeSource()
+    let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
+    let app = HeadlessPresenter(project: project, store: store, status: status, clock: clock)
+    let annual = try #require(project.catalog.product(id: "com.acme.pro.annual"))
+    let first = await app.purchase(annual).map(\.name.rawValue)
+    #expect(store.entries.last?.offer == .freeTrial)
+    #expect(first.contains("freeTrial_start") && !first.contains("subscription_start"), "\(first)")
+    #expect(store.refund(productID: annual.id))
+    let again = await app.purchase(annual).map(\.name.rawValue)
+    #expect(store.entries.last?.offer == nil && store.entries.last?.price == annual.price)
+    #expect(again.contains("subscription_start") && !again.contains("freeTrial_start"), "\(again)")
+  }
+
   /// `purchase(product)` and `restorePurchases()` with no paywall, as UI tests T130 and T132 run
   /// them in the automatic configuration: the simulated store stands for the SDK's own purchases.
   @Test func purchaseAndRestoreWithNoPaywall() async throws {

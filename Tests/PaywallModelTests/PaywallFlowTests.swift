@@ -25,7 +25,7 @@ struct PaywallFlowTests {
                  .button(PaywallButton(label: TextContent(text: "Buy"), action: .purchase(slot: nil)))])
 
   static func open(trialEligible: Bool = true) -> PaywallSession {
-    let resolved = ResolvedPaywall(definition, catalog: catalog, isTrialEligible: { _ in trialEligible })
+    let resolved = ResolvedPaywall(definition, catalog: catalog, eligibility: trialEligible ? .unknownHistory : .everyGroupUsed(in: catalog))
     return PaywallFlow.open(resolved).0
   }
 
@@ -68,7 +68,8 @@ struct PaywallFlowTests {
                              entitlements: ["pro"])
     let definition = PaywallDefinition(id: "p", name: "P", slots: [ProductSlot(name: "primary", productID: "intro")], selectedSlot: "primary",
                                        components: [.button(PaywallButton(label: TextContent(text: "Buy"), action: .purchase(slot: nil)))])
-    var session = PaywallFlow.open(ResolvedPaywall(definition, catalog: Catalog(products: [intro]), isTrialEligible: { _ in eligible })).0
+    let catalog = Catalog(products: [intro])
+    var session = PaywallFlow.open(ResolvedPaywall(definition, catalog: catalog, eligibility: eligible ? .unknownHistory : .everyGroupUsed(in: catalog))).0
     _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
     let done = PaywallFlow.purchaseFinished(.purchased, in: &session, options: PaywallOptions())
     #expect(Self.names(done) == ["transaction_complete", kind, "paywall_close"])

@@ -104,7 +104,7 @@ struct PaywallReaderTests {
     let resolved = ResolvedPaywall(p, catalog: Self.threeProducts)
     #expect(resolved.showsFreeTrial)
     #expect(resolved.string(content, selected: "primary") == "Try 7-day free, then $59.99/year")
-    let noTrial = ResolvedPaywall(p, catalog: Self.threeProducts, isTrialEligible: { _ in false })
+    let noTrial = ResolvedPaywall(p, catalog: Self.threeProducts, eligibility: .everyGroupUsed(in: Self.threeProducts))
     #expect(noTrial.string(content, selected: "primary") == "$59.99 per year")
     #expect(noTrial.string(content, selected: "secondary") == "$9.99 per month")
   }

@@ -276,6 +276,47 @@ struct ProductAttributeTests {
     #expect(intro.attribute(.trialPeriodDailyPrice) == "$0.03")
   }
 
+  /// A user who used the group's intro offer pays the regular price for the first period: the
+  /// offer's variables say so, and its length ones are those of a product without an offer.
+  @Test func anIneligibleOfferSaysWhatTheFirstPeriodCosts() {
+    let payUpFront = IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year),
+                                       price: Fixture.decimal("29.99"))
+    let winback = Self.subscription("P1Y", price: "59.99", intro: payUpFront)
+    let trial = Self.subscription("P1M", price: "9.99", intro: Self.trial("P7D"))
+    let used = IntroOfferEligibility(usedGroups: [IntroOfferEligibility.group(of: winback), IntroOfferEligibility.group(of: trial)])
+    for product in [winback, trial] {
+      #expect(used.offer(for: product) == nil)
+      #expect(IntroOfferEligibility.unknownHistory.offer(for: product) == product.introductoryOffer)
+      func ineligible(_ attribute: ProductAttribute) -> String {
+        product.attribute(attribute, now: Self.newYear2026, introOffer: used.offer(for: product))
+      }
+      #expect(ineligible(.trialPeriodPrice) == product.attribute(.price))
+      #expect(ineligible(.rawTrialPeriodPrice) == product.attribute(.rawPrice))
+      #expect(ineligible(.trialPeriodDailyPrice) == product.attribute(.dailyPrice))
+      #expect(ineligible(.trialPeriodWeeklyPrice) == product.attribute(.weeklyPrice))
+      #expect(ineligible(.trialPeriodMonthlyPrice) == product.attribute(.monthlyPrice))
+      #expect(ineligible(.trialPeriodYearlyPrice) == product.attribute(.yearlyPrice))
+      for attribute: ProductAttribute in [.trialPeriodDays, .trialPeriodWeeks, .trialPeriodMonths, .trialPeriodYears] {
+        #expect(ineligible(attribute) == "0", "\(attribute)")
+      }
+      #expect(ineligible(.trialPeriodText) == "" && ineligible(.trialPeriodEndDate) == "" && ineligible(.hasFreeTrial) == "false")
+      // Everything else, and the offer itself for a user who may take it, as the SDK gives them.
+      for attribute in ProductAttribute.allCases {
+        if !attribute.describesIntroOffer { #expect(ineligible(attribute) == product.attribute(attribute, now: Self.newYear2026)) }
+        #expect(product.attribute(attribute, now: Self.newYear2026, introOffer: product.introductoryOffer)
+                  == product.attribute(attribute, now: Self.newYear2026), "\(attribute)")
+      }
+    }
+    #expect(winback.attribute(.trialPeriodPrice, introOffer: nil) == "$59.99")
+    // A product with no offer at all keeps the SDK's $0.00.
+    let plain = Self.subscription("P1Y", price: "59.99")
+    #expect(plain.attribute(.trialPeriodPrice, introOffer: nil) == "$0.00")
+    // Only auto-renewable subscriptions have introductory offers to give.
+    var oneTime = winback
+    oneTime.kind = .nonRenewing
+    #expect(IntroOfferEligibility.unknownHistory.offer(for: oneTime) == nil)
+  }
+
   @Test func aFreeTrialOrNoOfferCostsNothingPerUnit() {
     let trial = Self.subscription("P1Y", price: "59.99", intro: Self.trial("P7D"))
     let plain = Self.subscription("P1Y", price: "59.99")

@@ -111,14 +111,9 @@ struct TemplateAndOverrideTests {
   }
 
   @Test func plainTextIsUsedWhenTheTrialIsNotEligible() {
-    var asked: [String] = []
+    // The group "pro" was used: annual's trial is gone.
     let paywall = ResolvedPaywall(Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)]),
-                                  catalog: TestCatalog.catalog,
-                                  isTrialEligible: { product in
-                                    asked.append(product.id)
-                                    return false
-                                  })
-    #expect(Set(asked) == [TestCatalog.annual.id, TestCatalog.monthly.id])
+                                  catalog: TestCatalog.catalog, eligibility: IntroOfferEligibility(usedGroups: ["pro"]))
     #expect(!paywall.showsFreeTrial)
     #expect(paywall.slot(named: "primary")?.trialEligible == false)
     #expect(paywall.string(Self.content, selected: "primary") == "$59.99/year")
@@ -212,7 +207,7 @@ struct TemplateAndOverrideTests {
     let content = TextContent(text: "Subscribe", freeTrialText: try Self.parse("Try {{ primary.trialPeriodText }} for {{ primary.trialPeriodPrice }}"))
     #expect(paywall.string(content, selected: "primary") == "Try 30-day for $0.99")
     // Not eligible (the group's intro was used): the regular copy.
-    let used = ResolvedPaywall(definition, catalog: catalog, isTrialEligible: { _ in false })
+    let used = ResolvedPaywall(definition, catalog: catalog, eligibility: .everyGroupUsed(in: catalog))
     #expect(!used.showsFreeTrial)
     #expect(used.string(content, selected: "primary") == "Subscribe")
   }

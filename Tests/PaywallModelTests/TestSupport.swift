@@ -83,6 +83,13 @@ func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) throws -> T) throws 
   return try body(directory)
 }
 
+extension IntroOfferEligibility {
+  /// A user who has subscribed in every group of `catalog`: no introductory offer left.
+  static func everyGroupUsed(in catalog: Catalog) -> IntroOfferEligibility {
+    IntroOfferEligibility(usedGroups: Set(catalog.products.map(IntroOfferEligibility.group(of:))))
+  }
+}
+
 /// A small catalog like the demo's, built in code: annual (7-day trial), monthly, lifetime.
 enum TestCatalog {
   static let annual = StoreProduct(

@@ -64,6 +64,17 @@ public enum ProductAttribute: String, Sendable, CaseIterable {
     default: true
     }
   }
+
+  /// True for what describes the product's introductory offer: `hasFreeTrial` and the
+  /// `trialPeriod*` attributes.
+  public var describesIntroOffer: Bool {
+    switch self {
+    case .hasFreeTrial, .trialPeriodDays, .trialPeriodWeeks, .trialPeriodMonths, .trialPeriodYears, .trialPeriodText,
+         .trialPeriodEndDate, .trialPeriodPrice, .rawTrialPeriodPrice, .trialPeriodDailyPrice, .trialPeriodWeeklyPrice,
+         .trialPeriodMonthlyPrice, .trialPeriodYearlyPrice: true
+    default: false
+    }
+  }
 }
 
 extension StoreProduct {
@@ -107,6 +118,33 @@ extension StoreProduct {
     case .isBillingPlanAvailable: "false"
     // Only the presenter knows the purchases; a product alone is not subscribed to.
     case .isSubscribed: "false"
+    }
+  }
+
+  /// The attribute as a user sees it who starts `introOffer` (`IntroOfferEligibility.offer(for:)`)
+  /// when buying the product now. With the product's own offer, or for a product without one,
+  /// it is `attribute(_:now:)`, the SDK's value. Without the offer the product has (the user used
+  /// its group's), the offer's attributes say what the first period really costs: the price ones
+  /// the regular price (`trialPeriodPrice` is `price`, `trialPeriodMonthlyPrice` is
+  /// `monthlyPrice`…), the length ones 0 or "" and `hasFreeTrial` "false", as for a product with
+  /// no offer. The SDK passes the offer's values whatever the eligibility
+  /// (`StoreKit/Products/StoreProduct/StoreProduct.swift`, `attributes`), so a device's paywall
+  /// can promise a price StoreKit will not charge; the emulator shows what the store charges.
+  public func attribute(_ attribute: ProductAttribute, now: Date = Date(), introOffer: IntroductoryOffer?) -> String {
+    guard introOffer == nil, introductoryOffer != nil, attribute.describesIntroOffer else {
+      return self.attribute(attribute, now: now)
+    }
+    switch attribute {
+    case .trialPeriodPrice: return self.attribute(.price, now: now)
+    case .rawTrialPeriodPrice: return self.attribute(.rawPrice, now: now)
+    case .trialPeriodDailyPrice: return self.attribute(.dailyPrice, now: now)
+    case .trialPeriodWeeklyPrice: return self.attribute(.weeklyPrice, now: now)
+    case .trialPeriodMonthlyPrice: return self.attribute(.monthlyPrice, now: now)
+    case .trialPeriodYearlyPrice: return self.attribute(.yearlyPrice, now: now)
+    default:
+      var plain = self
+      plain.introductoryOffer = nil
+      return plain.attribute(attribute, now: now)
     }
   }
 

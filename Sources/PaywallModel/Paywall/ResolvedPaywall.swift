@@ -15,30 +15,37 @@ public struct SlotProduct: Sendable, Hashable {
   public var slot: String
   /// The catalog's product in the slot.
   public var product: StoreProduct
-  /// True when the product has an introductory offer (free or paid: the SDK calls both a trial)
-  /// this user may still take: the SDK's `isFreeTrialAvailable(for:)` for one product.
-  public var trialEligible: Bool
+  /// The introductory offer buying the product now starts for this user: the product's own,
+  /// or nil when it has none or the user used its group's (`IntroOfferEligibility`). The card
+  /// and the offer's template variables describe this, and the simulated store charges it.
+  public var introOffer: IntroductoryOffer?
   /// Whether the user's latest purchase of the product is active: `{{ products.X.isSubscribed }}`.
   public var isSubscribed: Bool
   private var values: [ProductAttribute: String]
 
   private var now: Date
 
+  /// True when the product has an introductory offer (free or paid: the SDK calls both a trial)
+  /// this user may still take: the SDK's `isFreeTrialAvailable(for:)` for one product.
+  public var trialEligible: Bool { introOffer != nil }
+
   /// Formats `attributes` now; any other attribute is formatted when asked for.
-  init(slot: String, product: StoreProduct, now: Date, trialEligible: Bool, isSubscribed: Bool = false,
+  init(slot: String, product: StoreProduct, now: Date, eligibility: IntroOfferEligibility, isSubscribed: Bool = false,
        attributes: Set<ProductAttribute>) {
     self.slot = slot
     self.product = product
     self.now = now
-    self.trialEligible = product.hasFreeTrial && trialEligible
+    let offer = eligibility.offer(for: product)
+    self.introOffer = offer
     self.isSubscribed = isSubscribed
-    self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now)) })
+    self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now, introOffer: offer)) })
   }
 
-  /// The product's `attribute` as a template variable shows it (`{{ products.primary.price }}`).
+  /// The product's `attribute` as a template variable shows it (`{{ products.primary.price }}`),
+  /// its offer's attributes as this user gets it (`StoreProduct.attribute(_:now:introOffer:)`).
   public subscript(attribute: ProductAttribute) -> String {
     if attribute == .isSubscribed { return isSubscribed ? "true" : "false" }
-    return values[attribute] ?? product.attribute(attribute, now: now)
+    return values[attribute] ?? product.attribute(attribute, now: now, introOffer: introOffer)
   }
 }
 
@@ -65,12 +72,11 @@ public struct ResolvedPaywall: Sendable, Hashable {
   public let savingsPercent: [String: Int]
 
   /// Joins `definition` with `catalog`. Slots whose product is missing were rejected by validation;
-  /// any left are dropped. `isTrialEligible` lets a store exclude trials the user already used (the
-  /// SDK: StoreKit's intro eligibility, and no active subscription in the group since 4.16:
-  /// `StoreKit/Products/Receipt Manager/Receipt Manager/ReceiptManager.swift`);
-  /// `isSubscribed` answers `{{ products.X.isSubscribed }}`.
+  /// any left are dropped. `eligibility` says which introductory offers the user may still take
+  /// (the store's history; unknown: every offer, as a new user sees them), as StoreKit answers
+  /// the SDK (`IntroOfferEligibility`); `isSubscribed` answers `{{ products.X.isSubscribed }}`.
   public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
-              isTrialEligible: (StoreProduct) -> Bool = { _ in true },
+              eligibility: IntroOfferEligibility = .unknownHistory,
               isSubscribed: (StoreProduct) -> Bool = { _ in false },
               userAttributes: [String: String] = [:], params: [String: String] = [:]) {
     self.userAttributes = userAttributes
@@ -81,7 +87,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
     let used = Self.cardAttributes.union(definition.templateAttributes)
     self.slots = definition.slots.compactMap { slot in
       catalog.product(id: slot.productID).map {
-        SlotProduct(slot: slot.name, product: $0, now: now, trialEligible: isTrialEligible($0),
+        SlotProduct(slot: slot.name, product: $0, now: now, eligibility: eligibility,
                     isSubscribed: isSubscribed($0), attributes: used)
       }
     }

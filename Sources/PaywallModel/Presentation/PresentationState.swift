@@ -162,10 +162,11 @@ public struct PresentationState: Sendable {
   /// `subscriptionStatusTimeout`, 5 s: `Paywall/Presentation/Internal/Operators/WaitForSubsStatusAndConfig.swift`).
   public static let statusTimeout: Double = 5
 
-  /// Whether a product's free trial may be offered: not in a group whose introductory offer was used.
-  public func isTrialEligible(_ product: StoreProduct) -> Bool {
-    guard let usedIntroGroups else { return true }
-    return !usedIntroGroups.contains(product.subscriptionGroup ?? product.id)
+  /// Which introductory offers the user may still take, from what the store last said it used
+  /// (every offer while nothing did): what the cards, the offer's variables, the free-trial copy
+  /// and the purchase event follow.
+  public var introEligibility: IntroOfferEligibility {
+    IntroOfferEligibility(usedGroups: usedIntroGroups)
   }
 
   /// What audience filters read now.
@@ -217,8 +218,9 @@ public enum PresentationAction: Sendable {
 
 /// A call to the SDK made by the app outside any paywall, in flight.
 public enum SDKCall: Sendable, Hashable {
-  /// `Superwall.shared.purchase(product)`.
-  case purchase(StoreProduct)
+  /// `Superwall.shared.purchase(product)`, with the introductory offer it starts: decided when
+  /// the call starts (`IntroOfferEligibility`), before the store records the purchase that uses it.
+  case purchase(StoreProduct, introOffer: IntroductoryOffer?)
   /// `Superwall.shared.restorePurchases()`.
   case restore
 }

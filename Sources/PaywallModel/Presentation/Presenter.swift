@@ -42,9 +42,9 @@ public enum Presenter {
     case .button(let button):
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
-      if case .purchase(let product) = state.call {
+      if case .purchase(let product, let offer) = state.call {
         state.call = nil
-        return SDKCalls.purchaseFinished(result, product: product, &state, now: now)
+        return SDKCalls.purchaseFinished(result, product: product, startsOffer: offer != nil, &state, now: now)
       }
       guard var session = state.session else { return [] }
       let triggers = Set(state.project.campaigns.map(\.placement))
@@ -254,7 +254,7 @@ public enum Presenter {
     }
     // `isSubscribed` and `user.*` as the SDK's template variables read them
     // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
-    return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, isTrialEligible: { state.isTrialEligible($0) },
+    return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, eligibility: state.introEligibility,
                            isSubscribed: { state.status.isActive && state.purchasedProducts.contains($0.id) },
                            userAttributes: state.userAttributes, params: params)
   }

@@ -46,7 +46,7 @@ enum SDKCalls {
 
   static func purchase(_ product: StoreProduct, _ state: inout PresentationState) -> [PresentationEffect] {
     guard !isBusy(state) else { return [] }
-    state.call = .purchase(product)
+    state.call = .purchase(product, introOffer: state.introEligibility.offer(for: product))
     var effects: [PresentationEffect] = []
     if !state.hasPurchaseController {
       effects.append(.emit(PaywallEvent(.transactionStart, [("product_id", .string(product.id))])))
@@ -64,8 +64,8 @@ enum SDKCalls {
     return effects + [.restore]
   }
 
-  static func purchaseFinished(_ result: PurchaseResult, product: StoreProduct, _ state: inout PresentationState,
-                               now: Date) -> [PresentationEffect] {
+  static func purchaseFinished(_ result: PurchaseResult, product: StoreProduct, startsOffer: Bool,
+                               _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let returned = PresentationEffect.emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)),
                                                                         ("result", .string(result.name))]))
     guard !state.hasPurchaseController else { return [returned] }
@@ -73,8 +73,9 @@ enum SDKCalls {
     var effects: [PresentationEffect] = []
     switch result {
     case .purchased:
-      // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`).
-      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: product.hasFreeTrial && state.isTrialEligible(product))
+      // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`):
+      // the offer as eligibility stood when the call started (the store has since used it).
+      let kind = SDKEvents.purchaseEvent(for: product, startsOffer: startsOffer)
       effects.append(.emit(PaywallEvent(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: state.options.sdk))))
       effects.append(.emit(PaywallEvent(kind, productParams)))
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }

@@ -27,9 +27,15 @@ public struct DerivedState: Sendable, Hashable {
   /// Lines that do not fit the lines before them; empty for a ledger the store wrote.
   public var issues: [String]
 
-  /// Whether a purchase of `product` now would get its introductory offer (once per subscription group).
+  /// Which introductory offers a purchase now gets: what the store charges and the paywall shows.
+  public var introEligibility: IntroOfferEligibility {
+    IntroOfferEligibility(usedGroups: usedIntroGroups)
+  }
+
+  /// Whether a purchase of `product` now would start its introductory offer (it has one, and
+  /// its subscription group's is unused).
   public func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
-    !usedIntroGroups.contains(LedgerReplay.groupKey(product))
+    introEligibility.isEligible(for: product)
   }
 
   /// The newest subscription whose current product is `productID` (the user's own before a

@@ -26,7 +26,8 @@ package struct LedgerReplay: Sendable {
   package let catalog: Catalog
   package var rules: StoreRules
   package private(set) var subscriptions: [StoreSubscription] = []
-  /// Groups where this user has had a subscription: no introductory offer there again.
+  /// Groups where this user has had a subscription: no introductory offer there again
+  /// (`IntroOfferEligibility`).
   package private(set) var usedIntroGroups: Set<String> = []
   /// The id the next line gets.
   package private(set) var nextID: UInt64
@@ -114,8 +115,9 @@ package struct LedgerReplay: Sendable {
     subscriptions.lazy.compactMap(\.nextEvent).min()
   }
 
-  package func isEligibleForIntroOffer(_ product: StoreProduct) -> Bool {
-    !usedIntroGroups.contains(Self.groupKey(product))
+  /// Which introductory offers a purchase now gets: the rule the paywall shows too.
+  package var introEligibility: IntroOfferEligibility {
+    IntroOfferEligibility(usedGroups: usedIntroGroups)
   }
 
   /// Takes an id for a line the caller is about to apply.
@@ -125,7 +127,7 @@ package struct LedgerReplay: Sendable {
   }
 
   static func groupKey(_ product: StoreProduct) -> String {
-    product.subscriptionGroup ?? product.id
+    IntroOfferEligibility.group(of: product)
   }
 
   // MARK: - The clock

@@ -29,7 +29,7 @@ extension LedgerReplay {
       if let index = byGroup[group], subscriptions[index].isLive {
         return planChange(from: index, to: product, at: date)
       }
-      let offer = isEligibleForIntroOffer(product) ? product.introductoryOffer : nil
+      let offer = introEligibility.offer(for: product)
       var entry = newPurchase(product, at: date, offer: offer)
       // A return to a group keeps its original transaction, as StoreKit does.
       if let index = byGroup[group] { entry.originalID = subscriptions[index].originalID }

@@ -36,12 +36,13 @@ struct ProductCard {
     }
   }
 
-  /// "7-day free trial", "3 months at $0.99", "$29.99 for the first year", or "".
+  /// "7-day free trial", "3 months at $0.99", "$29.99 for the first year", or "": the offer this
+  /// user gets when buying now (none once the group's was used), which the store then charges.
   var offerText: String {
-    guard let offer = item.introductoryOffer else { return "" }
+    guard let offer = product.introOffer else { return "" }
     switch offer.paymentMode {
     case .freeTrial:
-      return product.trialEligible ? "\(product[.trialPeriodText]) free trial" : ""
+      return "\(product[.trialPeriodText]) free trial"
     case .payAsYouGo:
       return "\(offer.totalPeriod.spelledOut) at \(item.formattedPrice(offer.price))"
     case .payUpFront:

@@ -1,0 +1,56 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which introductory offers a user may still take: the one answer that the simulated store's
+/// charge, the product cards, the offer's template variables (`trialPeriodPrice`,
+/// `trialPeriodText`…), the free-trial copy and the purchase event all read, so a paywall never
+/// promises an offer the store will not give.
+///
+/// StoreKit's rule (`Product.SubscriptionInfo.isEligibleForIntroOffer`): a subscription group's
+/// introductory offer is for a user who has never subscribed to any product of the group, with
+/// or without an offer; once per group, ever, whatever happened to that subscription since
+/// (expired, refunded, still active). The SDK asks StoreKit exactly that for each product
+/// (`StoreKit/Products/Receipt Manager/Receipt Manager/SK2ReceiptManager.swift`,
+/// `isEligibleForIntroOffer`, which first needs the product's `hasFreeTrial`, i.e. an offer), and
+/// its `isFreeTrialAvailable` is that answer for any product of the paywall
+/// (`Paywall/Request/Operators/AddPaywallProducts.swift`, `refreshFreeTrialAvailability`).
+///
+/// Other offer types (promotional, win-back, offer codes) have rules of their own and do not
+/// use a group's introductory offer; they belong beside this type, not in it.
+public struct IntroOfferEligibility: Sendable, Hashable {
+  /// The subscription groups this user has subscribed in (by `group(of:)`); nil when the
+  /// purchase history is unknown (a controller other than the simulated store), and every offer
+  /// then shows as a new user sees it.
+  public var usedGroups: Set<String>?
+
+  /// A user who has subscribed in `usedGroups` (nil: history unknown).
+  public init(usedGroups: Set<String>?) {
+    self.usedGroups = usedGroups
+  }
+
+  /// No purchase history known: every product's offer is shown.
+  public static let unknownHistory = IntroOfferEligibility(usedGroups: nil)
+
+  /// The group whose introductory offer `product`'s is: its subscription group, or the product
+  /// itself when it names none (a group of one).
+  public static func group(of product: StoreProduct) -> String {
+    product.subscriptionGroup ?? product.id
+  }
+
+  /// The introductory offer a new subscription to `product` starts with now: nil when the
+  /// product has none (only auto-renewable subscriptions do) or this user used its group's.
+  public func offer(for product: StoreProduct) -> IntroductoryOffer? {
+    guard product.kind == .autoRenewable, let offer = product.introductoryOffer else { return nil }
+    guard let usedGroups else { return offer }
+    return usedGroups.contains(Self.group(of: product)) ? nil : offer
+  }
+
+  /// Whether buying `product` now starts its introductory offer.
+  public func isEligible(for product: StoreProduct) -> Bool {
+    offer(for: product) != nil
+  }
+}
