@@ -102,6 +102,11 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// Whether `register` skips an active user unless the paywall's condition is `always`: v3 only.
   public var skipsSubscribers: Bool { major == 3 }
 
+  /// Whether a purchase controller may answer a purchase `restored`: 3.x `PurchaseResult` has the
+  /// case, 4.x has only purchased, cancelled, pending and failed
+  /// (`StoreKit/Purchase Controller/PurchaseResult.swift`).
+  public var hasRestoredPurchaseResult: Bool { major == 3 }
+
   /// `3`, `4` or `4.N`.
   public var description: String {
     minor.map { "\(major).\($0)" } ?? "\(major)"

@@ -60,8 +60,9 @@ enum SDKCalls {
     return effects + [.restore]
   }
 
-  static func purchaseFinished(_ result: PurchaseResult, product: StoreProduct, _ state: inout PresentationState,
+  static func purchaseFinished(_ answer: PurchaseResult, product: StoreProduct, _ state: inout PresentationState,
                                now: Date) -> [PresentationEffect] {
+    let result = answer.checked(for: state.options.sdk)
     let returned = PresentationEffect.emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)),
                                                                         ("result", .string(result.name))]))
     guard !state.hasPurchaseController else { return [returned] }
