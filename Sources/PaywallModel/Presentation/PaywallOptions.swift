@@ -107,6 +107,11 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// (`StoreKit/Purchase Controller/PurchaseResult.swift`).
   public var hasRestoredPurchaseResult: Bool { major == 3 }
 
+  /// Whether the register's handler hears `onWillDismiss`: `PaywallState.willDismiss` arrived in
+  /// 4.9.0 (`Paywall/Presentation/Internal/Presentation State/PaywallState.swift`); before, only the
+  /// delegate's `willDismissPaywall` heard it.
+  public var hasWillDismissHandler: Bool { major > 4 || (major == 4 && (minor ?? Self.latestMinor) >= 9) }
+
   /// `3`, `4` or `4.N`.
   public var description: String {
     minor.map { "\(major).\($0)" } ?? "\(major)"

@@ -105,6 +105,9 @@ enum SDKCalls {
   /// over a paywall on screen it closes that one for the next (`Presenter.replace`), unless an
   /// implicit placement opened it (those never chain).
   static func implicitPaywall(after effects: [PresentationEffect], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    // `closePaywallThenTriggerPaywall` returns early while `presentationItems.last` is nil: in a
+    // session where no paywall has been presented, a campaign on these events presents nothing.
+    guard state.hasPresentedPaywall else { return [] }
     let onScreen = state.session.map { !$0.isDismissed } ?? false
     if onScreen && state.presentedBy != nil { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
