@@ -123,7 +123,11 @@ let commandLineTarget = FuzzTarget(name: "command-line") { bytes in
     case .answer(_, let result, let error, let shown):
       require(controlScalars(in: shown, allowNewline: false).isEmpty, "quoted line has control characters: \(shown.debugDescription)")
       require(shown.unicodeScalars.count <= 120, "quoted line of \(shown.unicodeScalars.count) scalars")
-      require(controlScalars(in: result).isEmpty && controlScalars(in: error ?? "").isEmpty, "result or error has control characters")
+      let errorText: String = switch error {
+      case .message(let text)?, .code(let text)?: text
+      case .unreadable?, nil: ""
+      }
+      require(controlScalars(in: result).isEmpty && controlScalars(in: errorText).isEmpty, "result or error has control characters")
     }
   }
 }

@@ -39,7 +39,7 @@ struct HeadlessPresenterTests {
     let bought = await app.perform(.purchase(slot: nil))
     // The controller set the status before it returned: the change comes before the completion.
     #expect(bought.map(\.name.rawValue) == ["transaction_start", "subscriptionStatus_didChange", "transaction_complete",
-                                            "freeTrial_start", "paywall_close", "handler.onWillDismiss", "handler.onDismiss",
+                                            "freeTrial_start", "handler.onWillDismiss", "paywall_close", "handler.onDismiss",
                                             "feature.run"])
     #expect(await app.featureRan("export_pdf"))
     #expect(status.status == .active(["pro"]))
@@ -50,7 +50,7 @@ struct HeadlessPresenterTests {
     let (app, _) = try Self.app()
     await app.register("export_pdf")
     let declined = await app.perform(.close)
-    #expect(declined.map(\.name.rawValue) == ["paywall_decline", "paywall_close", "handler.onWillDismiss", "handler.onDismiss"])
+    #expect(declined.map(\.name.rawValue) == ["paywall_decline", "handler.onWillDismiss", "paywall_close", "handler.onDismiss"])
     #expect(await app.featureRan("export_pdf") == false)
   }
 

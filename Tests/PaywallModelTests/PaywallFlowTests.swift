@@ -182,12 +182,19 @@ struct PaywallFlowTests {
     #expect(other.alert?.title == "An error occurred", "only a transaction_fail campaign silences it")
   }
 
-  @Test func restoredPurchaseTakesTheRestorePath() {
+  /// SDK 3's `PurchaseResult.restored` takes the restore path; SDK 4 has no such result, so a
+  /// controller that returns it fails the purchase, saying why.
+  @Test func restoredPurchaseTakesTheRestorePathOnSDK3Only() {
     var session = Self.open()
-    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions())
-    let done = PaywallFlow.purchaseFinished(.restored, in: &session, options: PaywallOptions())
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &session, options: PaywallOptions(sdk: .v3))
+    let done = PaywallFlow.purchaseFinished(.restored, in: &session, options: PaywallOptions(sdk: .v3))
     #expect(Self.names(done) == ["transaction_restore", "paywall_close"])
     #expect(session.result == .restored)
+    var v4 = Self.open()
+    _ = PaywallFlow.handle(.purchase(slot: nil), in: &v4, options: PaywallOptions())
+    #expect(Self.names(PaywallFlow.purchaseFinished(.restored, in: &v4, options: PaywallOptions())) == ["transaction_fail"])
+    #expect(v4.alert?.message.contains("SDK 4") == true && v4.alert?.message.contains("--sdk 3") == true, "\(v4.alert?.message ?? "")")
+    #expect(v4.result == nil)
   }
 
   @Test func aSecondPurchaseWhileOneIsInFlightDoesNothing() {

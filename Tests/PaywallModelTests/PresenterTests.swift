@@ -82,7 +82,7 @@ struct PresenterTests {
     Self.send(.register(placement: "onboarding", params: [:]), &state)
     Self.send(.paywall(.purchase(slot: nil)), &state)
     let abandon = Self.send(.purchaseFinished(.cancelled), &state)
-    #expect(Self.events(abandon) == ["transaction_abandon", "paywall_close", "handler.onWillDismiss", "handler.onDismiss",
+    #expect(Self.events(abandon) == ["transaction_abandon", "handler.onWillDismiss", "paywall_close", "handler.onDismiss",
                                      "trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
     #expect(state.session?.id == "winback")
     #expect(state.registration?.placement == "onboarding")
@@ -91,7 +91,7 @@ struct PresenterTests {
     #expect(Self.events(again) == ["transaction_abandon"], "a paywall shown by an implicit placement never chains")
     Self.send(.paywall(.purchase(slot: nil)), &state)
     let bought = Self.send(.purchaseFinished(.purchased), &state)
-    #expect(Self.events(bought).suffix(4) == ["paywall_close", "handler.onWillDismiss", "handler.onDismiss", "feature.run"])
+    #expect(Self.events(bought).suffix(4) == ["handler.onWillDismiss", "paywall_close", "handler.onDismiss", "feature.run"])
     let dismiss = bought.compactMap { if case .emit(let e) = $0, e.name.rawValue == "handler.onDismiss" { e } else { nil } }.first
     #expect(dismiss?["placement"] == "onboarding" && dismiss?["paywall_id"] == "winback" && dismiss?["result"] == "purchased")
   }
@@ -221,6 +221,48 @@ struct PresenterTests {
     let effects = Self.send(.register(placement: name, params: [:]), &state)
     #expect(Self.events(effects) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
     #expect(state.outcome?.kind != .ignoredBuiltInName)
+  }
+
+  /// A close in `PaywallViewController.swift`'s order: `dismiss` tracks the decline,
+  /// `viewWillDisappear` sends `willDismiss`, `viewDidDisappear` tracks `paywall_close` and sends
+  /// `dismissed`, on which the register's sink runs the feature. The handler hears `onWillDismiss`
+  /// from SDK 4.9 (`PaywallState.willDismiss`); before, only the delegate did.
+  @Test func aCloseGoesDeclineWillDismissCloseDismissFeature() throws {
+    var state = try Self.home()
+    Self.send(.register(placement: "onboarding", params: [:]), &state)
+    #expect(Self.events(Self.send(.paywall(.close), &state))
+            == ["paywall_decline", "handler.onWillDismiss", "paywall_close", "handler.onDismiss", "feature.run"])
+    Self.send(.register(placement: "export_pdf", params: [:]), &state)
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    #expect(Self.events(Self.send(.purchaseFinished(.purchased), &state)).suffix(4)
+            == ["handler.onWillDismiss", "paywall_close", "handler.onDismiss", "feature.run"])
+    for sdk in ["3", "4.8"] {
+      var older = try Self.home()
+      older.options.sdk = try SDKVersion.parse(sdk).get()
+      Self.send(.register(placement: "onboarding", params: [:]), &older)
+      #expect(Self.events(Self.send(.paywall(.close), &older)) == ["paywall_decline", "paywall_close", "handler.onDismiss", "feature.run"],
+              "SDK \(sdk)")
+    }
+  }
+
+  /// A campaign on `transaction_abandon` after a `purchase(product)` call with no purchase
+  /// controller presents only once a paywall has been presented: `Tracking.swift` returns early
+  /// while `presentationItems.last` is nil.
+  @Test func anAbandonedCallPresentsOnlyAfterAPaywallWasShown() throws {
+    var state = try Self.home()
+    state.hasPurchaseController = false
+    let monthly = try #require(state.project.catalog.product(id: "com.acme.pro.monthly"))
+    Self.send(.callPurchase(monthly), &state)
+    #expect(Self.events(Self.send(.purchaseFinished(.cancelled), &state)) == ["transaction_abandon", "call.purchase"])
+    #expect(state.session == nil && !state.hasPresentedPaywall)
+    Self.send(.open(paywallID: "onboarding", selected: nil), &state)
+    Self.send(.paywall(.close), &state)
+    #expect(state.session == nil && state.hasPresentedPaywall)
+    Self.send(.callPurchase(monthly), &state)
+    let after = Self.send(.purchaseFinished(.failed(StoreError.userCancelled)), &state)
+    #expect(Array(Self.events(after).prefix(2)) == ["transaction_abandon", "call.purchase"])
+    #expect(state.session?.id == "winback")
+    #expect(!Self.events(after).contains("handler.onPresent"), "it answers to no register")
   }
 
   /// The answer goes to whoever asked: a call's result never reaches a paywall on screen, and

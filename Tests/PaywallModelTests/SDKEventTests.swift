@@ -137,8 +137,8 @@ struct SDKEventTests {
 
   @Test func restoresSayHowTheyCameAndWhyTheyFailed() {
     var session = PaywallFlowTests.open()
-    _ = PaywallFlow.handle(.purchase(slot: "primary"), in: &session, options: PaywallOptions())
-    let viaPurchase = PaywallFlow.purchaseFinished(.restored, in: &session, options: PaywallOptions())
+    _ = PaywallFlow.handle(.purchase(slot: "primary"), in: &session, options: PaywallOptions(sdk: .v3))
+    let viaPurchase = PaywallFlow.purchaseFinished(.restored, in: &session, options: PaywallOptions(sdk: .v3))
     #expect(Self.flowEvent("transaction_restore", viaPurchase)?["restore_via_purchase_attempt"] == .bool(true))
 
     var restoring = PaywallFlowTests.open()

@@ -25,6 +25,11 @@ typealias ScriptedOutcomes = ScriptedPurchaseController.Outcomes
     GoodCase(text: "restore=failed:No receipt", expected: ScriptedOutcomes(restore: .failed("No receipt"))),
     GoodCase(text: " purchase=cancelled , latency=1m ", expected: ScriptedOutcomes(purchase: .cancelled, latency: 60)),
     GoodCase(text: "purchase=failed:Error: code 7", expected: ScriptedOutcomes(purchase: .failed("Error: code 7"))),
+    // A StoreKit error by its exact name is that typed error; any other text is a message.
+    GoodCase(text: "purchase=failed:userCancelled", expected: ScriptedOutcomes(purchase: .failedWith(.userCancelled))),
+    GoodCase(text: "purchase=failed:overlayTimeout", expected: ScriptedOutcomes(purchase: .failedWith(.overlayTimeout))),
+    GoodCase(text: "purchase=failed:user cancelled", expected: ScriptedOutcomes(purchase: .failed("user cancelled"))),
+    GoodCase(text: "restore=failed:networkError", expected: ScriptedOutcomes(restore: .failedWith(.networkError))),
     GoodCase(text: "purchase=pending,restore=failed:No receipt,latency=2s",
              expected: ScriptedOutcomes(purchase: .pending, restore: .failed("No receipt"), latency: 2)),
   ])
@@ -175,6 +180,24 @@ typealias ScriptedOutcomes = ScriptedPurchaseController.Outcomes
       return
     }
     #expect(error.displayMessage == "No receipt")
+  }
+
+  /// A typed outcome comes back as StoreKit's error itself, which the presenter reads as a cancel.
+  @Test func aStoreErrorOutcomeReturnsTheTypedError() async throws {
+    let status = SubscriptionStatusStore(.inactive)
+    let controller = ScriptedPurchaseController(outcomes: try ScriptedOutcomes(parsing: "purchase=failed:paymentCancelled,restore=failed:networkError"),
+                                                status: status, clock: SimulatedTimeSource())
+    guard case .failed(let error as StoreError) = await controller.purchase(product: TestCatalog.annual) else {
+      Issue.record("not a typed failure")
+      return
+    }
+    #expect(error == .paymentCancelled && error.isCancellation)
+    guard case .failed(let restoreError as StoreError) = await controller.restorePurchases() else {
+      Issue.record("not a typed restore failure")
+      return
+    }
+    #expect(restoreError == .networkError)
+    #expect(status.status == .inactive)
   }
 
   @Test func latencyWaitsForTheClock() async throws {

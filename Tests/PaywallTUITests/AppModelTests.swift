@@ -129,6 +129,50 @@ struct AppModelTests {
     #expect(state.ask == nil)
   }
 
+  /// On the error row the arrows choose a StoreKit error (the cancels first) instead of a message;
+  /// typing goes back to a message.
+  @Test func askDialogAnswersAStoreKitError() throws {
+    var state = try Self.opened()
+    let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+    _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 3, question: .purchase(product))))
+    for key in [Key.character("4"), .tab, .tab, .right] { _ = AppModel.update(&state, .key(key)) }
+    #expect(state.ask?.storeError == .userCancelled)
+    #expect(FrameText.plain(AppView.render(state, size: Size(width: 80, height: 24))).contains("‹userCancelled›"))
+    _ = AppModel.update(&state, .key(.right))
+    #expect(state.ask?.storeError == .paymentCancelled)
+    _ = AppModel.update(&state, .key(.left))
+    let effects = AppModel.update(&state, .key(.enter))
+    guard case .answerAsk(3, let answer)? = effects.first else {
+      Issue.record("no answer: \(effects)")
+      return
+    }
+    #expect(answer.outcome == .failed && answer.error == .userCancelled)
+    // Typing a message drops the error.
+    _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 4, question: .purchase(product))))
+    for key in [Key.character("4"), .tab, .tab, .right, .character("x")] { _ = AppModel.update(&state, .key(key)) }
+    guard case .answerAsk(4, let typed)? = AppModel.update(&state, .key(.enter)).first else {
+      Issue.record("no answer")
+      return
+    }
+    #expect(typed.error == nil && typed.message == "x")
+  }
+
+  /// SDK 4's `PurchaseResult` has no `restored`: the dialog offers it for a purchase on SDK 3 only
+  /// (a restore is always restored or failed).
+  @Test func theAskDialogOffersRestoredOnlyOnSDK3() throws {
+    for (sdk, offered) in [(SDKVersion.latest, false), (.v3, true)] {
+      var project = try Fixtures.demoProject()
+      project.options.sdk = sdk
+      var state = AppState(project: project)
+      _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+      let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+      _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 1, question: .purchase(product))))
+      #expect(state.ask?.outcomes.contains(.restored) == offered, "SDK \(sdk)")
+      _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 2, question: .restore)))
+      #expect(state.ask?.outcomes == [.restored, .failed])
+    }
+  }
+
   @Test func askDialogTogglesEntitlements() throws {
     var state = try Self.opened()
     let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))

@@ -29,6 +29,24 @@ struct CommandLineTests {
     return path
   }()
 
+  /// SDK 4's `PurchaseResult` has no `restored`: `--outcome purchase=restored` and a script's
+  /// `answer purchase restored` are usage errors naming the version, the place and the fix; SDK 3 keeps them.
+  @Test func restoredIsRefusedOnSDK4() throws {
+    let outcome = try Self.run(["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
+    #expect(outcome.status == 2, "\(outcome.stderr)")
+    #expect(outcome.stderr == "error: --outcome purchase=restored: SDK 4 (app.json's options.sdk, or the default) has no restored purchase result, only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3\n")
+    let option = try Self.run(["play", "paywalls", "--sdk", "4.2", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
+    #expect(option.status == 2 && option.stderr.contains("SDK 4.2 (--sdk)"), "\(option.stderr)")
+    let directory = try Fixtures.directory(["restored.play": "press enter\nanswer purchase restored 0ms\n"])
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let script = directory + "/restored.play"
+    let answered = try Self.run(["play", "paywalls", "--status", "active:pro", "--script", script])
+    #expect(answered.status == 2, "\(answered.stderr)")
+    #expect(answered.stderr.hasPrefix("error: \(script):2: 'answer purchase restored 0ms': SDK 4 ") && answered.stderr.contains("--sdk 3"), "\(answered.stderr)")
+    let v3 = try Self.run(["play", "paywalls", "--sdk", "3", "--controller", "scripted", "--outcome", "purchase=restored", "--status", "active:pro", "--keys", "enter"])
+    #expect(v3.status == 0 && v3.stdout.contains("transaction_restore"), "\(v3.stderr)")
+  }
+
   static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
     try spawn(binary, arguments, environment: environment)
   }

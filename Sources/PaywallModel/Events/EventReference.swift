@@ -98,7 +98,7 @@ public enum EventReference {
                    Param("subscription_status", "`ACTIVE`, `INACTIVE` or `UNKNOWN` (v3)")]),
     Entry(name: .handlerOnPresent, when: "Ours: the register's handler heard `onPresent`",
           params: [Param("placement", "the register's placement"), Param("paywall_id", "the paywall presented")]),
-    Entry(name: .handlerOnWillDismiss, when: "Ours: the handler heard `onWillDismiss`, just before `onDismiss`",
+    Entry(name: .handlerOnWillDismiss, when: "Ours: the handler heard `onWillDismiss` (SDK 4.9 and later), just before `paywall_close`",
           params: dismiss),
     Entry(name: .handlerOnDismiss, when: "Ours: the handler heard `onDismiss`", params: dismiss),
     Entry(name: .handlerOnSkip, when: "Ours: the handler heard `onSkip`",

@@ -110,14 +110,16 @@ public enum FlowEffect: Sendable, Hashable {
 ///
 /// - purchase: `transaction_start`, then for `purchased` `transaction_complete` and one of
 ///   `freeTrial_start` / `subscription_start` / `nonRecurringProduct_purchase` (and dismiss when
-///   `automaticallyDismiss`); `cancelled`, or `failed` with StoreKit's user-cancel error,
-///   `transaction_abandon`; `pending` `transaction_fail` and "Waiting for Approval"; `failed`
+///   `automaticallyDismiss`); `cancelled`, or `failed` with one of StoreKit's cancel errors
+///   (`StoreError.isCancellation`, whichever controller returned it), `transaction_abandon`; `pending` `transaction_fail` and "Waiting for Approval"; `failed`
 ///   `transaction_fail` and "An error occurred" (when `shouldShowPurchaseFailureAlert` and no
-///   campaign is on `transaction_fail`); `restored` (v3) the restore success path.
+///   campaign is on `transaction_fail`); `restored` (v3) the restore success path, on v4 a failure
+///   that says the result does not exist there.
 /// - restore: `restore_start`, then `restore_complete` + `transaction_restore` + dismiss only when
 ///   the controller restored **and** the status has an active entitlement; else `restore_fail` and
 ///   the restore-failed alert.
-/// - close: `paywall_decline`, `paywall_close`, result `declined`.
+/// - close: `paywall_decline`, `paywall_close`, result `declined` (the presenter puts the handler's
+///   `onWillDismiss` just before `paywall_close`, its `onDismiss` just after).
 ///
 /// While a purchase or restore is in flight every action is ignored: never two purchases.
 public enum PaywallFlow {
@@ -164,10 +166,11 @@ public enum PaywallFlow {
   /// as listed above. Nothing when no purchase is in flight. `triggers` are the placements the
   /// project has campaigns on (the SDK's `makeTriggers()`): with one on `transaction_fail` a failure
   /// shows no alert, whether or not its audience matches.
-  public static func purchaseFinished(_ result: PurchaseResult, in session: inout PaywallSession,
+  public static func purchaseFinished(_ answer: PurchaseResult, in session: inout PaywallSession,
                                       options: PaywallOptions, triggers: Set<String> = []) -> [FlowEffect] {
     guard case .purchasing(let name, _) = session.activity, let slot = session.paywall.slot(named: name) else { return [] }
     session.activity = .idle
+    let result = answer.checked(for: options.sdk)
     switch result {
     case .purchased:
       let product = slot.product
@@ -256,5 +259,15 @@ public enum PaywallFlow {
       params.append(("slot", .string(slot.slot)))
     }
     return PaywallEvent(name, params + extra)
+  }
+}
+
+extension PurchaseResult {
+  /// The result as the chosen SDK can have it: SDK 4's `PurchaseResult` has no `restored`
+  /// (`StoreKit/Purchase Controller/PurchaseResult.swift`), so a controller (one written in Swift;
+  /// the others refuse it where it is written) that answers it fails the purchase, saying why.
+  func checked(for sdk: SDKVersion) -> PurchaseResult {
+    guard case .restored = self, !sdk.hasRestoredPurchaseResult else { return self }
+    return .failed(PurchaseError("the purchase controller returned restored, which SDK \(sdk)'s PurchaseResult does not have (SDK 3's has); return purchased, or use --sdk 3"))
   }
 }

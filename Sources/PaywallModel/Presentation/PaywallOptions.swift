@@ -102,6 +102,16 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// Whether `register` skips an active user unless the paywall's condition is `always`: v3 only.
   public var skipsSubscribers: Bool { major == 3 }
 
+  /// Whether a purchase controller may answer a purchase `restored`: 3.x `PurchaseResult` has the
+  /// case, 4.x has only purchased, cancelled, pending and failed
+  /// (`StoreKit/Purchase Controller/PurchaseResult.swift`).
+  public var hasRestoredPurchaseResult: Bool { major == 3 }
+
+  /// Whether the register's handler hears `onWillDismiss`: `PaywallState.willDismiss` arrived in
+  /// 4.9.0 (`Paywall/Presentation/Internal/Presentation State/PaywallState.swift`); before, only the
+  /// delegate's `willDismissPaywall` heard it.
+  public var hasWillDismissHandler: Bool { major > 4 || (major == 4 && (minor ?? Self.latestMinor) >= 9) }
+
   /// `3`, `4` or `4.N`.
   public var description: String {
     minor.map { "\(major).\($0)" } ?? "\(major)"

@@ -135,6 +135,12 @@ public struct PresentationState: Sendable {
   public var outcome: RegistrationOutcome?
   /// The paywall opened last (the home screen's Enter opens it again when there are no placements).
   public var lastPaywallID: String?
+  /// Whether a paywall has been presented since launch: the SDK's `presentationItems.last`, kept
+  /// when a paywall finishes presenting (`PaywallViewController.presentationDidFinish` →
+  /// `storePresentationObjects`) and cleared only by `reset()`. An implicit placement
+  /// (`transaction_abandon`, `transaction_fail`, `paywall_decline`) presents nothing without it
+  /// (`Analytics/Internal Tracking/Tracking.swift`, `closePaywallThenTriggerPaywall`).
+  public var hasPresentedPaywall = false
   /// Whether the app gives the SDK a `PurchaseController` (the SDK's advanced configuration). Only
   /// `Superwall.shared.purchase(product)` and `restorePurchases()` called outside a paywall tell
   /// the two apart: with one they track nothing and show no alert (`TransactionManager.swift`).

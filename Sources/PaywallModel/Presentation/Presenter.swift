@@ -239,6 +239,7 @@ public enum Presenter {
     let (session, effects) = PaywallFlow.open(resolved, selected: selected)
     state.closed = nil
     state.lastPaywallID = id
+    state.hasPresentedPaywall = true
     state.registration = registration
     state.presentedBy = presentedBy
     state.inheritedGating = gating
@@ -273,6 +274,7 @@ public enum Presenter {
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
     let chained = state.presentedBy == nil ? implicitCandidate(after: events, &state, now: now) : nil
+    let closing = effects.lazy.compactMap { effect -> PaywallResult? in if case .dismissed(let result) = effect { result } else { nil } }.first
     var out: [PresentationEffect] = []
     var dismissed = false
     for effect in effects {
@@ -280,9 +282,14 @@ public enum Presenter {
       case .purchase(let product, let slot): out.append(.purchase(product, slot: slot))
       case .restore: out.append(.restore)
       case .emit(var event):
-        if event.name == .paywallClose, chained != nil {
-          // Declined for the next paywall: the SDK's close reason says so.
-          event = PaywallEvent(.paywallClose, event.params.map { $0.0 == "close_reason" ? ($0.0, "forNextPaywall") : $0 })
+        if event.name == .paywallClose {
+          if chained != nil {
+            // Declined for the next paywall: the SDK's close reason says so.
+            event = PaywallEvent(.paywallClose, event.params.map { $0.0 == "close_reason" ? ($0.0, "forNextPaywall") : $0 })
+          }
+          if let closing {
+            out += willDismiss(registration, paywallID: session.id, result: closing, forNextPaywall: chained != nil, state)
+          }
         }
         out.append(.emit(event))
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
@@ -323,10 +330,11 @@ public enum Presenter {
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: current.id)?.featureGating ?? .nonGated
     current.result = .declined
-    var out: [PresentationEffect] = [.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
-                                                                        ("paywall_name", .string(current.paywall.definition.name)),
-                                                                        ("result", "declined"), ("close_reason", "forNextPaywall"),
-                                                                        ("survey_attached", false)]))]
+    var out = willDismiss(registration, paywallID: current.id, result: .declined, forNextPaywall: true, state)
+    out.append(.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
+                                                  ("paywall_name", .string(current.paywall.definition.name)),
+                                                  ("result", "declined"), ("close_reason", "forNextPaywall"),
+                                                  ("survey_attached", false)])))
     state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
     clearScreen(&state)
     out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
@@ -341,19 +349,36 @@ public enum Presenter {
     state.inheritedGating = nil
   }
 
-  /// The handler's `onWillDismiss` and `onDismiss` and the feature, for a paywall that answers to
-  /// `registration`: the paywall sends `willDismiss` then `dismissed` to the register's state
-  /// publisher (`Paywall/View Controller/PaywallViewController.swift`), and the register's sink in
+  /// The handler's `onWillDismiss`, for a paywall that answers to `registration`, before its
+  /// `paywall_close`: a close goes `paywall_decline` (a manual one), then `viewWillDisappear` sends
+  /// `willDismiss` to the register's state publisher, then `viewDidDisappear` tracks `paywall_close`
+  /// and sends `dismissed` (`Paywall/View Controller/PaywallViewController.swift`). From SDK 4.9
+  /// (`SDKVersion.hasWillDismissHandler`); before, only the delegate heard it.
+  static func willDismiss(_ registration: Registration?, paywallID: String, result: PaywallResult, forNextPaywall: Bool,
+                          _ state: PresentationState) -> [PresentationEffect] {
+    guard let registration, !registration.isImplicit, state.options.sdk.hasWillDismissHandler else { return [] }
+    return [.emit(PaywallEvent(.handlerOnWillDismiss, handlerParams(registration, paywallID: paywallID, result: result,
+                                                                      forNextPaywall: forNextPaywall)))]
+  }
+
+  static func handlerParams(_ registration: Registration, paywallID: String, result: PaywallResult,
+                            forNextPaywall: Bool) -> [(String, JSONOutput)] {
+    var params: [(String, JSONOutput)] = [("placement", .string(registration.placement)), ("paywall_id", .string(paywallID)),
+                                          ("result", .string(result.name))]
+    if forNextPaywall { params.append(("close_reason", "forNextPaywall")) }
+    return params
+  }
+
+  /// The handler's `onDismiss` and the feature, for a paywall that answers to `registration`, after
+  /// its `paywall_close`: the paywall sends `dismissed` to the register's state publisher
+  /// (`PaywallViewController.swift` `didDismiss`), and the register's sink in
   /// `Paywall/Presentation/PublicPresentation.swift` runs the feature. `gating` is the paywall's, or
   /// the one it inherited.
   static func finish(_ registration: Registration?, paywallID: String, result: PaywallResult, gating: FeatureGating,
                      forNextPaywall: Bool, _ state: inout PresentationState) -> [PresentationEffect] {
     guard let registration, !registration.isImplicit else { return [] }
-    var params: [(String, JSONOutput)] = [("placement", .string(registration.placement)), ("paywall_id", .string(paywallID)),
-                                          ("result", .string(result.name))]
-    if forNextPaywall { params.append(("close_reason", "forNextPaywall")) }
-    var effects: [PresentationEffect] = [.emit(PaywallEvent(.handlerOnWillDismiss, params)),
-                                         .emit(PaywallEvent(.handlerOnDismiss, params))]
+    let params = handlerParams(registration, paywallID: paywallID, result: result, forNextPaywall: forNextPaywall)
+    var effects: [PresentationEffect] = [.emit(PaywallEvent(.handlerOnDismiss, params))]
     let runs: Bool = switch result {
     case .purchased, .restored: !forNextPaywall
     case .declined: !forNextPaywall && gating == .nonGated

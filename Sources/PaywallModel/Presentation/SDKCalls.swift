@@ -64,8 +64,9 @@ enum SDKCalls {
     return effects + [.restore]
   }
 
-  static func purchaseFinished(_ result: PurchaseResult, product: StoreProduct, startsOffer: Bool,
+  static func purchaseFinished(_ answer: PurchaseResult, product: StoreProduct, startsOffer: Bool,
                                _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    let result = answer.checked(for: state.options.sdk)
     let returned = PresentationEffect.emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)),
                                                                         ("result", .string(result.name))]))
     guard !state.hasPurchaseController else { return [returned] }
@@ -109,6 +110,9 @@ enum SDKCalls {
   /// over a paywall on screen it closes that one for the next (`Presenter.replace`), unless an
   /// implicit placement opened it (those never chain).
   static func implicitPaywall(after effects: [PresentationEffect], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    // `closePaywallThenTriggerPaywall` returns early while `presentationItems.last` is nil: in a
+    // session where no paywall has been presented, a campaign on these events presents nothing.
+    guard state.hasPresentedPaywall else { return [] }
     let onScreen = state.session.map { !$0.isDismissed } ?? false
     if onScreen && state.presentedBy != nil { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }

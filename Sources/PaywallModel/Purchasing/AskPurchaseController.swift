@@ -36,12 +36,16 @@ public final class AskPurchaseController: PurchaseController {
     public var entitlements: Set<Entitlement>
     /// The error message of a `failed` outcome; empty: a default one.
     public var message: String
+    /// The StoreKit error of a `failed` outcome, returned typed (the SDK reads `userCancelled`
+    /// and StoreKit 1's cancels as a cancel); nil: a `PurchaseError` with `message`.
+    public var error: StoreError?
 
-    /// An answer with `outcome`, granting `entitlements`, failing with `message`.
-    public init(outcome: Outcome, entitlements: Set<Entitlement> = [], message: String = "") {
+    /// An answer with `outcome`, granting `entitlements`, failing with `error` or else `message`.
+    public init(outcome: Outcome, entitlements: Set<Entitlement> = [], message: String = "", error: StoreError? = nil) {
       self.outcome = outcome
       self.entitlements = entitlements
       self.message = message
+      self.error = error
     }
   }
 
@@ -79,7 +83,9 @@ public final class AskPurchaseController: PurchaseController {
       return .purchased
     case .cancelled: return .cancelled
     case .pending: return .pending
-    case .failed: return .failed(PurchaseError(answer.message.isEmpty ? "Failed (chosen by the tester)" : answer.message))
+    case .failed:
+      if let error = answer.error { return .failed(error) }
+      return .failed(PurchaseError(answer.message.isEmpty ? "Failed (chosen by the tester)" : answer.message))
     case .restored:
       if !answer.entitlements.isEmpty { status.set(.active(status.status.entitlements.union(answer.entitlements))) }
       return .restored
@@ -94,6 +100,7 @@ public final class AskPurchaseController: PurchaseController {
       if !answer.entitlements.isEmpty { status.set(.active(answer.entitlements)) }
       return .restored
     case .failed, .cancelled, .pending:
+      if let error = answer.error { return .failed(error) }
       return .failed(answer.message.isEmpty ? nil : PurchaseError(answer.message))
     }
   }

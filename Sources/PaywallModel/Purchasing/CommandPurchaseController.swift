@@ -15,7 +15,13 @@ import Synchronization
 ///     ← {"id":1,"result":"purchased"}
 ///     → {"id":2,"method":"restorePurchases"}
 ///     ← {"id":2,"result":"failed","error":"No receipt"}
+///     ← {"id":3,"result":"failed","error":{"code":"userCancelled"}}   (StoreKit's error, typed)
 ///     ← {"method":"setSubscriptionStatus","status":"active","entitlements":["pro"]}   (any time)
+///
+/// An `error` that is a string is a message: the purchase fails with it, whatever it says. An
+/// object `{"code": NAME}` is StoreKit's error (`StoreError`'s names), which the SDK reads as a
+/// cancel for `userCancelled`, `paymentCancelled`, `overlayCancelled` and `overlayTimeout`. On SDK
+/// 4 a purchase cannot answer `restored` (4.x `PurchaseResult` has none): that answer fails it.
 ///
 /// `command` is a shell command line, run as `/bin/sh -c COMMAND` (so `FOO=1 python3 ctl.py`
 /// works) in a process group of its own: `stop()`, and any way the app ends, ends the group.
@@ -30,16 +36,19 @@ public final class CommandPurchaseController: PurchaseController {
   public let command: String
   /// Seconds (wall time) a request may wait for its answer before it fails.
   public let timeout: Double
+  /// The SDK the session follows, which decides the purchase results a controller may answer.
+  public let sdk: SDKVersion
   private let status: SubscriptionStatusStore
   private let onProblem: @Sendable (String) -> Void
   private let exchange = Mutex<ControllerExchange?>(nil)
 
   /// A controller for `command`, not started yet (`start()`): status changes it sends go to `status`, problems to `onProblem`.
-  public init(command: String, status: SubscriptionStatusStore, timeout: Double = 10,
+  public init(command: String, status: SubscriptionStatusStore, timeout: Double = 10, sdk: SDKVersion = .latest,
               onProblem: @escaping @Sendable (String) -> Void) {
     self.command = command
     self.status = status
     self.timeout = timeout
+    self.sdk = sdk
     self.onProblem = onProblem
   }
 
@@ -50,7 +59,7 @@ public final class CommandPurchaseController: PurchaseController {
 
   /// Starts talking to `endpoints` (a process, or in-memory pipes in the fuzz target).
   func begin(_ endpoints: ControllerEndpoints) throws(PurchaseError) {
-    let started = ControllerExchange(endpoints: endpoints, status: status, timeout: timeout, onProblem: onProblem)
+    let started = ControllerExchange(endpoints: endpoints, status: status, timeout: timeout, sdk: sdk, onProblem: onProblem)
     exchange.withLock { $0 = started }
     guard started.startThreads() else {
       let reason = String(cString: strerror(errno))
@@ -106,7 +115,17 @@ public final class CommandPurchaseController: PurchaseController {
     /// `setSubscriptionStatus` with a status other than active, inactive or unknown.
     case badStatus(String)
     /// An answer to request `id`; `shown` is the line as messages quote it (sanitised, cut short).
-    case answer(id: Int, result: String, error: String?, shown: String)
+    case answer(id: Int, result: String, error: ReplyError?, shown: String)
+  }
+
+  /// An answer's `error`, as written.
+  enum ReplyError: Sendable, Equatable {
+    /// A string: a message, shown as is.
+    case message(String)
+    /// `{"code": NAME}`: StoreKit's error by its name (checked when the answer is read).
+    case code(String)
+    /// Any other value.
+    case unreadable
   }
 
   static func decode(line bytes: [UInt8]) -> ReplyLine {
@@ -127,7 +146,15 @@ public final class CommandPurchaseController: PurchaseController {
     guard case .number(let idText)? = node["id"]?.value, let id = Int(idText) else {
       return .malformed("the controller command sent a line with no request id or method: \(shown)")
     }
-    return .answer(id: id, result: node["result"]?.stringValue ?? "", error: node["error"]?.stringValue, shown: shown)
+    return .answer(id: id, result: node["result"]?.stringValue ?? "", error: node["error"].flatMap(replyError), shown: shown)
+  }
+
+  /// A string is a message; an object with a string `code` a typed error; `null` none.
+  private static func replyError(_ node: JSONNode) -> ReplyError? {
+    if let text = node.stringValue { return .message(text) }
+    if node.members != nil, let code = node["code"]?.stringValue { return .code(code) }
+    if case .null = node.value { return nil }
+    return .unreadable
   }
 
   static func describe(_ product: StoreProduct) -> JSONOutput {

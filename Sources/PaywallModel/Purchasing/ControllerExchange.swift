@@ -60,17 +60,20 @@ final class ControllerExchange: @unchecked Sendable {
   private let endpoints: ControllerEndpoints
   private let status: SubscriptionStatusStore
   private let timeout: Double
+  /// The SDK the session follows: SDK 4's purchase results have no `restored`.
+  private let sdk: SDKVersion
   private let onProblem: @Sendable (String) -> Void
   private let budget: ProblemBudget
   private let state = Mutex(State())
   /// Wakes the writer (a line to write, or stop) and the exit waiter (a stream ended).
   private let changed = Condition()
 
-  init(endpoints: ControllerEndpoints, status: SubscriptionStatusStore, timeout: Double,
+  init(endpoints: ControllerEndpoints, status: SubscriptionStatusStore, timeout: Double, sdk: SDKVersion = .latest,
        onProblem: @escaping @Sendable (String) -> Void) {
     self.endpoints = endpoints
     self.status = status
     self.timeout = timeout
+    self.sdk = sdk
     self.onProblem = onProblem
     budget = ProblemBudget(perSecond: 10, emit: onProblem)
   }
@@ -348,7 +351,7 @@ final class ControllerExchange: @unchecked Sendable {
     }
   }
 
-  private func answer(id: Int, result: String, error: String?, shown: String) {
+  private func answer(id: Int, result: String, error: CommandPurchaseController.ReplyError?, shown: String) {
     guard let waiting = state.withLock({ state -> Waiting? in
       state.deadlines[id] = nil
       return state.waiting.removeValue(forKey: id)
@@ -356,22 +359,59 @@ final class ControllerExchange: @unchecked Sendable {
       budget.report { "the controller command answered request \(id), which is not waiting (late or unknown): \(shown)" }
       return
     }
+    func refuse(_ message: String) -> Reply {
+      onProblem(message)
+      return .problem(message)
+    }
     let reply: Reply
     switch (waiting.kind, result) {
     case (.purchase, "purchased"): reply = .purchase(.purchased)
     case (.purchase, "cancelled"): reply = .purchase(.cancelled)
     case (.purchase, "pending"): reply = .purchase(.pending)
+    case (.purchase, "restored") where !sdk.hasRestoredPurchaseResult:
+      // 4.x `PurchaseResult` has no `.restored` (StoreKit/Purchase Controller/PurchaseResult.swift).
+      reply = refuse("the controller command answered request \(id) with result \"restored\": SDK \(sdk)'s PurchaseResult has no restored (SDK 3's has); answer \"purchased\", or run with --sdk 3")
     case (.purchase, "restored"): reply = .purchase(.restored)
-    case (.purchase, "failed"): reply = .purchase(.failed(PurchaseError(error.map { UntrustedText.excerpt($0, limit: 300) } ?? "The purchase failed")))
+    case (.purchase, "failed"):
+      switch failure(error, request: id) {
+      case .success(let error): reply = .purchase(.failed(error ?? PurchaseError("The purchase failed")))
+      case .failure(let problem): reply = refuse(problem.message)
+      }
     case (.restore, "restored"): reply = .restore(.restored)
-    case (.restore, "failed"): reply = .restore(.failed(error.map { PurchaseError(UntrustedText.excerpt($0, limit: 300)) }))
+    case (.restore, "failed"):
+      switch failure(error, request: id) {
+      case .success(let error): reply = .restore(.failed(error))
+      case .failure(let problem): reply = refuse(problem.message)
+      }
     default:
-      let expected = waiting.kind == .purchase ? "purchased, cancelled, pending, failed or restored" : "restored or failed"
-      let message = "the controller command answered request \(id) with result \(quoting: result); expected \(expected)"
-      onProblem(message)
-      reply = .problem(message)
+      let purchaseResults = !sdk.hasRestoredPurchaseResult ? "purchased, cancelled, pending or failed" : "purchased, cancelled, pending, failed or restored"
+      let expected = waiting.kind == .purchase ? purchaseResults : "restored or failed"
+      reply = refuse("the controller command answered request \(id) with result \(quoting: result); expected \(expected)")
     }
     waiting.continuation.resume(returning: reply)
+  }
+
+  /// The error of a `failed` answer: a message is a `PurchaseError` (a failure, whatever it says),
+  /// `{"code": NAME}` StoreKit's typed error. An unknown code is a problem that fails the request.
+  private func failure(_ error: CommandPurchaseController.ReplyError?, request id: Int) -> Result<(any Error)?, PurchaseError> {
+    switch error {
+    case nil:
+      return .success(nil)
+    case .message(let text):
+      if StoreError(rawValue: text) != nil {
+        // Said as a message, so a failure as in the SDK; the typed form is one key away.
+        budget.report { "request \(id) failed with the message \(quoting: text), a plain failure; to return StoreKit's error send \"error\": {\"code\": \"\(text)\"}" }
+      }
+      return .success(PurchaseError(UntrustedText.excerpt(text, limit: 300)))
+    case .code(let code):
+      guard let typed = StoreError(rawValue: code) else {
+        let shown = UntrustedText.excerpt(code, limit: 60)
+        return .failure(PurchaseError("the controller command answered request \(id) with error code \(quoting: shown)\(Suggestions.hint(for: shown, in: StoreError.names)); codes: \(StoreError.names.joined(separator: ", "))"))
+      }
+      return .success(typed)
+    case .unreadable:
+      return .failure(PurchaseError("the controller command answered request \(id) with an error that is neither a message nor {\"code\": NAME}"))
+    }
   }
 
   /// A malformed line fails the oldest waiting request, so its caller hears of it at once.

@@ -1,17 +1,25 @@
 /// Results fixed in advance, for demos and CI: `--outcome purchase=pending,restore=failed`,
-/// `purchase=failed:Card declined`, `latency=2s`. Like an app's controller, it sets the status
-/// itself: a purchase activates the product's entitlements on top of the current ones.
+/// `purchase=failed:Card declined`, `purchase=failed:userCancelled` (a `StoreError` by its name is
+/// that typed error, anything else a message), `latency=2s`. Like an app's controller, it sets
+/// the status itself: a purchase activates the product's entitlements on top of the current ones.
 public final class ScriptedPurchaseController: PurchaseController {
   /// What every purchase returns.
   public enum PurchaseOutcome: Sendable, Hashable {
+    /// `restored` is SDK 3's only: a session on SDK 4 refuses it.
     case purchased, cancelled, pending, restored
+    /// Fails with a message (a `PurchaseError`): a failure, never a cancel.
     case failed(String)
+    /// Fails with StoreKit's typed error, as a controller returning `.failed(error)` does: the
+    /// SDK reads `userCancelled` and StoreKit 1's cancels as a cancel.
+    case failedWith(StoreError)
   }
 
   /// What every restore returns; a failure's message may be nil.
   public enum RestoreOutcome: Sendable, Hashable {
     case restored
     case failed(String?)
+    /// Fails with StoreKit's typed error.
+    case failedWith(StoreError)
   }
 
   /// The fixed results, and how long each call takes.
@@ -46,7 +54,7 @@ public final class ScriptedPurchaseController: PurchaseController {
           case "cancelled": purchase = .cancelled
           case "pending": purchase = .pending
           case "restored": purchase = .restored
-          case "failed": purchase = .failed(message ?? "The purchase failed")
+          case "failed": purchase = message.flatMap(StoreError.init(rawValue:)).map(PurchaseOutcome.failedWith) ?? .failed(message ?? "The purchase failed")
           default:
             let names = ["purchased", "cancelled", "pending", "failed", "restored"]
             throw PurchaseError("--outcome purchase=\(quoting: word) is not a purchase result\(Suggestions.hint(for: word, in: names)) (one of \(names.joined(separator: ", ")))")
@@ -54,7 +62,7 @@ public final class ScriptedPurchaseController: PurchaseController {
         case "restore":
           switch word {
           case "restored": restore = .restored
-          case "failed": restore = .failed(message)
+          case "failed": restore = message.flatMap(StoreError.init(rawValue:)).map(RestoreOutcome.failedWith) ?? .failed(message)
           default:
             throw PurchaseError("--outcome restore=\(quoting: word) is not a restore result\(Suggestions.hint(for: word, in: ["restored", "failed"])) (restored or failed)")
           }
@@ -97,6 +105,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     case .pending: return .pending
     case .restored: return .restored
     case .failed(let message): return .failed(PurchaseError(message))
+    case .failedWith(let error): return .failed(error)
     }
   }
 
@@ -110,6 +119,7 @@ public final class ScriptedPurchaseController: PurchaseController {
     switch outcomes.restore {
     case .restored: return .restored
     case .failed(let message): return .failed(message.map(PurchaseError.init))
+    case .failedWith(let error): return .failed(error)
     }
   }
 }

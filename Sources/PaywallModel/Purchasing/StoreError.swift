@@ -1,6 +1,9 @@
 /// The errors a store can fail a purchase or restore with, by their StoreKit 2 names
-/// (`StoreKitError`, `Product.PurchaseError`) and StoreKit 1's cancels (`SKError`), for fault
-/// injection: `fail purchase networkError`.
+/// (`StoreKitError`, `Product.PurchaseError`) and StoreKit 1's cancels (`SKError`): for fault
+/// injection (`fail purchase networkError`), and for any controller to return typed, as an app's
+/// controller returns StoreKit's own error (`.failed(StoreError.userCancelled)`; `--outcome
+/// purchase=failed:userCancelled`; `{"error": {"code": "userCancelled"}}` from a command
+/// controller; the ask dialog's error row). The SDK reads the cancels among them as a cancel.
 public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   case unknown
   case userCancelled
@@ -68,4 +71,9 @@ public enum StoreError: String, Error, Sendable, Hashable, CaseIterable, CustomS
   }
 
   package static var names: [String] { allCases.map(\.rawValue) }
+
+  /// Every error, the cancels first: the order a tester picks one in.
+  package static var cancelsFirst: [StoreError] {
+    allCases.filter(\.isCancellation) + allCases.filter { !$0.isCancellation }
+  }
 }

@@ -168,6 +168,10 @@ struct AppSession {
       } catch {
         throw CLIFailure.usage(error.message)
       }
+      if outcomes.purchase == .restored, !project.options.sdk.hasRestoredPurchaseResult {
+        throw CLIFailure.usage("--outcome purchase=restored: SDK \(project.options.sdk) (\(sdkSource(options))) has no restored purchase result, "
+          + "only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3")
+      }
       controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
     case (nil, .ask):
       let asking = AskPurchaseController(status: statusStore)
@@ -177,7 +181,8 @@ struct AppSession {
       guard let command = options.controllerCommand, !command.isEmpty else {
         throw CLIFailure.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
       }
-      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout) { inbox.send(.controllerProblem($0)) }
+      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout,
+                                              sdk: project.options.sdk) { inbox.send(.controllerProblem($0)) }
       do {
         try spawned.start()
       } catch {
@@ -238,6 +243,11 @@ struct AppSession {
       return overridden
     }
     return (project, warnings)
+  }
+
+  /// Where the session's SDK version came from, for a message that refuses what it lacks.
+  static func sdkSource(_ options: SessionOptions) -> String {
+    options.sdk != nil ? "--sdk" : "app.json's options.sdk, or the default"
   }
 
   static func allEntitlements(_ project: Project) -> Set<Entitlement> {

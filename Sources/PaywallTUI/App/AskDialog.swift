@@ -10,15 +10,23 @@ struct AskDialog: Sendable, Hashable {
   var entitlements: [Entitlement]
   var granted: Set<Entitlement>
   var message: String = ""
+  /// A failure's StoreKit error, chosen with the arrows on the error row; nil: the typed message.
+  var storeError: StoreError?
+  /// Whether a purchase may come back `restored`: SDK 3 only (4.x `PurchaseResult` has no such case).
+  var purchaseMayRestore = true
   var row: Row = .outcome
   var cursor = 0
 
   var outcomes: [AskPurchaseController.Outcome] {
     switch request.question {
-    case .purchase: AskPurchaseController.Outcome.allCases
+    case .purchase: AskPurchaseController.Outcome.allCases.filter { $0 != .restored || purchaseMayRestore }
     case .restore: [.restored, .failed]
     }
   }
+
+  /// What the error row's arrows go through: the typed message (nil), then StoreKit's errors,
+  /// the cancels first.
+  static let errorChoices: [StoreError?] = [nil] + StoreError.cancelsFirst.map(Optional.some)
 }
 
 extension AskDialog {
@@ -29,6 +37,7 @@ extension AskDialog {
     switch request.question {
     case .purchase(let product):
       self.init(request: request, outcome: .purchased, entitlements: all, granted: product.entitlements)
+      purchaseMayRestore = state.presentation.options.sdk.hasRestoredPurchaseResult
     case .restore:
       let offered = Set(state.session?.paywall.slots.flatMap(\.product.entitlements) ?? [])
       self.init(request: request, outcome: .restored, entitlements: all, granted: offered)
@@ -44,7 +53,8 @@ extension AskDialog {
     func answer(_ outcome: AskPurchaseController.Outcome) -> [AppEffect] {
       state.ask = nil
       let granted = outcome == .purchased || outcome == .restored ? dialog.granted : []
-      let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: dialog.message)
+      let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: dialog.message,
+                                                error: outcome == .failed ? dialog.storeError : nil)
       return [.answerAsk(id: dialog.request.id, answer)]
     }
     switch key {
@@ -64,15 +74,23 @@ extension AskDialog {
         dialog.outcome = outcomes[(index + step + outcomes.count) % outcomes.count]
       } else if dialog.row == .entitlements, !dialog.entitlements.isEmpty {
         dialog.cursor = (dialog.cursor + step + dialog.entitlements.count) % dialog.entitlements.count
+      } else if dialog.row == .message {
+        let choices = errorChoices
+        let index = choices.firstIndex(of: dialog.storeError) ?? 0
+        dialog.storeError = choices[(index + step + choices.count) % choices.count]
       }
     case .space where dialog.row == .entitlements && !dialog.entitlements.isEmpty:
       let entitlement = dialog.entitlements[dialog.cursor]
       if dialog.granted.contains(entitlement) { dialog.granted.remove(entitlement) } else { dialog.granted.insert(entitlement) }
+    // Typing goes back to a message.
     case .backspace where dialog.row == .message:
+      dialog.storeError = nil
       if !dialog.message.isEmpty { dialog.message.removeLast() }
     case .space where dialog.row == .message:
+      dialog.storeError = nil
       dialog.message.append(" ")
     case .character(let c) where dialog.row == .message:
+      dialog.storeError = nil
       if dialog.message.count < 200 { dialog.message.append(c) }
     case .character(let c) where dialog.row == .outcome:
       if let n = c.wholeNumberValue, n >= 1, n <= outcomes.count { dialog.outcome = outcomes[n - 1] }

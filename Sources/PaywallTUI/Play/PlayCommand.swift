@@ -92,6 +92,7 @@ struct PlayCommand: CLICommand {
     let pace = try recordingPace()
     let overrides = try project.parsedOverrides()
     let loaded = session.localized(try project.load(path))
+    try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
@@ -199,6 +200,17 @@ struct PlayCommand: CLICommand {
       return try CastTimeline(pace: pace, size: size)
     } catch {
       throw .invalid(error.description)
+    }
+  }
+
+  /// Refuses, before anything runs, `answer purchase restored` on an SDK whose `PurchaseResult`
+  /// has no `restored` (4.x), naming FILE:LINE.
+  private func checkAnswers(of scenario: PlayScript, sdk: SDKVersion) throws(CLIFailure) {
+    guard !sdk.hasRestoredPurchaseResult else { return }
+    for step in scenario.steps {
+      guard case .answer(let answer) = step.command, answer.request == .purchase, answer.result == "restored" else { continue }
+      throw .usage("\(scenario.file):\(step.line): \(quoting: step.text): SDK \(sdk) (\(AppSession.sdkSource(session))) has no restored purchase result, "
+        + "only SDK 3's PurchaseResult has it; answer purchased, or play with --sdk 3")
     }
   }
 

@@ -328,8 +328,13 @@ struct PlayScript: Sendable {
       let usage = "'answer' takes purchase or restore, a result and a duration, then an optional message: 'answer purchase failed 1200ms Card declined'"
       guard args.count >= 3, let request = RecordedAnswer.Request(rawValue: args[0]) else { throw LineError(message: usage, column: 0) }
       let results = request == .purchase ? RecordedAnswer.purchaseResults : RecordedAnswer.restoreResults
-      guard results.contains(args[1]) else {
-        throw LineError(message: "\(quoting: args[1]) is not a \(request.rawValue) result\(Suggestions.hint(for: args[1], in: results)) (\(results.joined(separator: ", ")))",
+      if args[1].hasPrefix("failed:"), RecordedAnswer.storeError(in: args[1]) == nil {
+        let name = String(args[1].dropFirst("failed:".count))
+        throw LineError(message: "unknown store error \(quoting: name)\(Suggestions.hint(for: name, in: StoreError.names)) (errors: \(StoreError.names.joined(separator: ", ")))",
+                        column: column(ofArgument: 1) + "failed:".count)
+      }
+      guard results.contains(args[1]) || RecordedAnswer.storeError(in: args[1]) != nil else {
+        throw LineError(message: "\(quoting: args[1]) is not a \(request.rawValue) result\(Suggestions.hint(for: args[1], in: results)) (\(results.joined(separator: ", ")), or failed:ERROR for a StoreKit error)",
                         column: column(ofArgument: 1))
       }
       let seconds = try duration(args[2], column: column(ofArgument: 2), usage: "use e.g. 0ms, 800ms or 2s")

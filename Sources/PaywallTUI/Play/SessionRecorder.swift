@@ -277,15 +277,28 @@ struct RecordedAnswer: Sendable, Hashable {
   }
 
   init(purchase result: PurchaseResult, seconds: Double) {
-    var message = ""
-    if case .failed(let error) = result { message = error.displayMessage }
-    self.init(request: .purchase, result: result.name, message: message, seconds: seconds)
+    switch result {
+    case .failed(let error as StoreError): self.init(request: .purchase, result: Self.failed(error), seconds: seconds)
+    case .failed(let error): self.init(request: .purchase, result: result.name, message: error.displayMessage, seconds: seconds)
+    default: self.init(request: .purchase, result: result.name, seconds: seconds)
+    }
   }
 
   init(restore result: RestorationResult, seconds: Double) {
-    var message = ""
-    if case .failed(let error?) = result { message = error.displayMessage }
-    self.init(request: .restore, result: result.name, message: message, seconds: seconds)
+    switch result {
+    case .failed(let error as StoreError): self.init(request: .restore, result: Self.failed(error), seconds: seconds)
+    case .failed(let error?): self.init(request: .restore, result: result.name, message: error.displayMessage, seconds: seconds)
+    default: self.init(request: .restore, result: result.name, seconds: seconds)
+    }
+  }
+
+  /// `failed:NAME`: a failure with StoreKit's typed error, which replays typed (a cancel stays a cancel).
+  static func failed(_ error: StoreError) -> String { "failed:\(error.rawValue)" }
+
+  /// The StoreKit error of a `failed:NAME` result; nil for any other.
+  static func storeError(in result: String) -> StoreError? {
+    guard result.hasPrefix("failed:") else { return nil }
+    return StoreError(rawValue: String(result.dropFirst("failed:".count)))
   }
 
   /// The script line. The message is the rest of the line, as a person writes it (`Card
@@ -315,7 +328,8 @@ struct RecordedAnswer: Sendable, Hashable {
   }
 
   var purchaseResult: PurchaseResult {
-    switch result {
+    if let error = Self.storeError(in: result) { return .failed(error) }
+    return switch result {
     case "purchased": .purchased
     case "cancelled": .cancelled
     case "pending": .pending
@@ -325,6 +339,7 @@ struct RecordedAnswer: Sendable, Hashable {
   }
 
   var restorationResult: RestorationResult {
-    result == "restored" ? .restored : .failed(message.isEmpty ? nil : PurchaseError(message))
+    if let error = Self.storeError(in: result) { return .failed(error) }
+    return result == "restored" ? .restored : .failed(message.isEmpty ? nil : PurchaseError(message))
   }
 }

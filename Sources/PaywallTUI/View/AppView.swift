@@ -270,7 +270,13 @@ enum AppView {
     }
     var lines = [outcomeLine, entitlementLine]
     if ask.outcome == .failed {
-      lines.append([marker(.message), ("Error: ", .plain), (ask.message.isEmpty ? "(type a message)" : ask.message, ask.message.isEmpty ? .muted : .plain)])
+      if let error = ask.storeError {
+        lines.append([marker(.message), ("Error: ", .plain), ("‹\(error.rawValue)›", .focusedButton),
+                      (error.isCancellation ? " StoreKit's cancel: the SDK abandons" : " StoreKit's error", .muted)])
+      } else {
+        lines.append([marker(.message), ("Error: ", .plain),
+                      (ask.message.isEmpty ? "(type a message, or ←→ a StoreKit error)" : ask.message, ask.message.isEmpty ? .muted : .plain)])
+      }
     }
     let numbers = ask.outcomes.count == 5 ? "1-5" : "1-\(ask.outcomes.count)"
     Overlay.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
