@@ -2,7 +2,8 @@
 # What the project checks beyond `swift test`, in the order a failure is cheapest to see: the code
 # stays portable to macOS (scripts/check-portability, and its self-test), every target compiles
 # with full Foundation in place of FoundationEssentials (the imports macOS takes), the GitHub
-# workflow and the Homebrew formula are well-formed, then the fuzz pass (Fuzz/fuzz.sh).
+# workflows, the composite action (action.yml) and the Homebrew formula are well-formed, then the
+# fuzz pass (Fuzz/fuzz.sh).
 # Every step runs; the last line names those that failed.
 #   bash scripts/checks.sh               # all of it (README's test command runs it after swift test)
 #   bash scripts/checks.sh --no-fuzz     # all but the fuzz pass
@@ -56,6 +57,57 @@ PY
   fi
 }
 
+lint_action() {
+  # actionlint reads workflows only (it checks a workflow's `uses: ./` inputs against action.yml):
+  # the action itself is parsed here, its shape checked, and each of its shell steps (and the
+  # script they run) read by bash -n.
+  python3 - <<'PY' || return 1
+import re, subprocess, sys
+try:
+    import yaml
+except ImportError:
+    if __import__("os").environ.get("CI") == "true":
+        sys.exit("action.yml: no YAML parser (CI=true needs it: pip install pyyaml)")
+    print("skipped: no YAML parser (pip install pyyaml)"); sys.exit(0)
+problems = []
+doc = yaml.safe_load(open("action.yml"))
+for key in ("name", "description", "runs"):
+    if not isinstance(doc, dict) or key not in doc:
+        sys.exit(f"action.yml: no '{key}'")
+runs = doc["runs"]
+if runs.get("using") != "composite" or not isinstance(runs.get("steps"), list) or not runs["steps"]:
+    problems.append("runs: must be 'using: composite' with steps")
+inputs = doc.get("inputs") or {}
+for name, spec in inputs.items():
+    if not isinstance(spec, dict) or "description" not in spec:
+        problems.append(f"inputs.{name}: needs a description")
+ids = set()
+for index, step in enumerate(runs.get("steps") or []):
+    where = f"runs.steps[{index}]"
+    if "run" in step:
+        if step.get("shell") not in ("bash", "sh"):
+            problems.append(f"{where}: a composite run step needs 'shell: bash'")
+        for used in re.findall(r"\$\{\{\s*inputs\.([\w-]+)", str(step)):
+            if used not in inputs:
+                problems.append(f"{where}: uses inputs.{used}, which action.yml does not declare")
+        script = re.sub(r"\$\{\{.*?\}\}", "x", step["run"])
+        checked = subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True)
+        if checked.returncode != 0:
+            problems.append(f"{where}: bash -n: {checked.stderr.strip()}")
+    elif "uses" not in step:
+        problems.append(f"{where}: neither run nor uses")
+    ids.add(step.get("id"))
+for name, spec in (doc.get("outputs") or {}).items():
+    for step_id in re.findall(r"steps\.([\w-]+)\.outputs", str(spec.get("value", ""))):
+        if step_id not in ids:
+            problems.append(f"outputs.{name}: names step '{step_id}', which is not there")
+for problem in problems:
+    print("action.yml: " + problem)
+sys.exit(1 if problems else 0)
+PY
+  bash -n scripts/install.sh
+}
+
 lint_formula() {
   if command -v ruby >/dev/null 2>&1; then
     ruby -c Formula/paywall-tui.rb
@@ -68,6 +120,7 @@ step "portability check" python3 scripts/check-portability
 step "portability check's self-test" python3 scripts/check-portability --self-test
 step "build with full Foundation (PAYWALL_FULL_FOUNDATION)" full_foundation_build
 step "lint .github/workflows" lint_workflow
+step "lint action.yml" lint_action
 step "lint Formula/paywall-tui.rb" lint_formula
 [ "$fuzz" = 1 ] && step "fuzz (Fuzz/fuzz.sh)" bash Fuzz/fuzz.sh
 

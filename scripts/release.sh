@@ -32,12 +32,26 @@ case $os in
 esac
 echo "release.sh: building $what (swift build -c release ${flags[*]}); a first build takes a few minutes…" >&2
 start=$SECONDS
-log=$(swift build -c release "${flags[@]}" --product paywall-tui --scratch-path "$scratch" 2>&1) || { echo "$log" >&2; exit 1; }
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# At a terminal, the build's progress ([N/M] and the step) on one line that keeps being redrawn;
+# the rest of its output (the expected linker warnings) only if it fails.
+if [ -t 2 ]; then
+  set +e
+  swift build -c release "${flags[@]}" --product paywall-tui --scratch-path "$scratch" 2>&1 | tee "$log" |
+    awk '/^\[[0-9]+\/[0-9]+\]/ { printf "\rrelease.sh: %s\033[K", substr($0, 1, 72); fflush() } END { printf "\r\033[K"; fflush() }' >&2
+  status=${PIPESTATUS[0]}
+  set -e
+else
+  status=0
+  swift build -c release "${flags[@]}" --product paywall-tui --scratch-path "$scratch" >"$log" 2>&1 || status=$?
+fi
+if [ "$status" -ne 0 ]; then cat "$log" >&2; echo "release.sh: the build failed (exit $status); its output is above" >&2; exit 1; fi
 built=$(swift build -c release "${flags[@]}" --product paywall-tui --scratch-path "$scratch" --show-bin-path)/paywall-tui
 echo "release.sh: built in $((SECONDS - start)) s; stripping into $out" >&2
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$log"' EXIT
 if [ "$os" = Linux ]; then
   strip -R .eh_frame -R .eh_frame_hdr -R .comment -o "$tmp" "$built"
 else

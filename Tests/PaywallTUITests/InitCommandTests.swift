@@ -95,20 +95,6 @@ struct InitCommandTests {
   }
 }
 
-/// Found by review: an installed binary (outside the source tree) has no bundled demo; it says so
-/// and points at `init`.
-@Suite("no demo outside the source tree")
-struct NoDemoTests {
-  @Test func anInstalledBinaryWithNoPathPointsAtInit() throws {
-    let dir = try Fixtures.directory([:])
-    let copy = URL(fileURLWithPath: dir).appendingPathComponent("paywall-tui")
-    try FileManager.default.copyItem(at: CommandLineTests.binary, to: copy)
-    let result = try InitCommandTests.shell("'\(copy.path)'", in: dir)
-    #expect(result.status == 2)
-    #expect(result.stderr.contains("make one: paywall-tui init my-paywalls"), "\(result.stderr)")
-  }
-}
-
 /// Found by review: `init` into an impossible place printed Foundation's error dump.
 @Suite("init into odd places")
 struct InitOddPlacesTests {

@@ -54,7 +54,7 @@ struct CompletionsCommand: CLICommand {
   func run() throws {
     if shell == "placements" {
       // Called by the scripts at every TAB: quiet, and nothing at all for a project that does not load.
-      guard let path = path ?? DemoProject.locate(), let project = ProjectLoader.load(path: path, catalogPath: nil).project else { return }
+      guard let path = path ?? DemoProject.locate() ?? EmbeddedDemo.existingCopy(), let project = ProjectLoader.load(path: path, catalogPath: nil).project else { return }
       let names = Completion.placements(of: project)
       if !names.isEmpty { try Console.out(names.joined(separator: "\n")) }
       return

@@ -13,7 +13,8 @@ import PaywallModel
 /// `paywall-tui init [DIR]`: a small working project to start from (a catalog, two paywalls, an
 /// app.json with a campaign and a win-back on `transaction_abandon`, one scenario, and the JSON
 /// Schemas its `$schema` keys name), which `validate --strict`, `run`, `play` and `test` accept as
-/// written. It writes only files that do not exist yet, and none if any does.
+/// written; `--demo` writes the demo project (`EmbeddedDemo`) instead. It writes only files that
+/// do not exist yet, and none if any does.
 struct InitCommand: CLICommand {
   static let spec = CommandSpec(
     name: "init",
@@ -23,24 +24,34 @@ struct InitCommand: CLICommand {
       JSON Schemas (app.schema.json, catalog.schema.json, paywall.schema.json) that the files'
       "$schema" keys name, so an editor checks them as you type. Refuses, writing nothing, when
       any of those files exists already. DIR may exist (other files in it are left alone).
+      With --demo it writes the demo project instead (the one 'paywall-tui demo' shows: app.json
+      with six placements, catalog.json and the same products as acme.storekit, three paywalls),
+      to edit and run as your own.
       """,
     positionals: [PositionalSpec(name: "dir", help: "Where to create the project (default: the current directory).", count: .optional,
                                  values: .directory)],
+    options: [
+      .flag("demo", "Write the demo project (the Acme Notes paywalls 'paywall-tui demo' shows) instead of the starter project."),
+    ],
     examples: [
       "paywall-tui init my-paywalls             # then: cd my-paywalls && paywall-tui run .",
       "paywall-tui init                         # in the current directory",
+      "paywall-tui init --demo acme             # the demo project, to edit: paywall-tui run acme --watch",
     ]
   )
 
   var directory: String
+  /// `--demo`: the demo project built into the binary, not the starter project.
+  var demo: Bool
 
   init(_ arguments: Arguments) {
     directory = arguments.positionals.first ?? "."
+    demo = arguments.flag("demo")
   }
 
   func run() throws {
-    let name = Self.projectName(for: directory)
-    let files = Self.files(name: name)
+    let name = demo ? "the demo project (Acme Notes)" : Self.projectName(for: directory)
+    let files = demo ? EmbeddedDemo.files : Self.files(name: name)
     // lstat, not stat: a symbolic link is there even when what it names is not (a dangling link
     // would otherwise be replaced by the file, and the user's link lost).
     let existing = files.map(\.path).filter { FileSystem.entryExists((directory).appendingPathComponent($0)) }
@@ -95,8 +106,9 @@ struct InitCommand: CLICommand {
     }
     var next: [String] = directory == "." ? [] : ["cd \(ShellWord.quoted(directory))"]
     next += ["paywall-tui validate .   # check it (editors check it too, through the schemas)",
-             "paywall-tui run .        # try it: '?' lists the keys, 'd' opens the store's debug panel",
-             "paywall-tui test         # replay scenarios/ as CI does"]
+             "paywall-tui run .        # try it: '?' lists the keys, 'd' opens the store's debug panel"]
+    // The demo has no scenarios of its own (the source tree's scenarios/ replay it from there).
+    if !demo { next.append("paywall-tui test         # replay scenarios/ as CI does") }
     try Console.out((["created \(name) in \(directory): \(files.map(\.path).joined(separator: ", "))", "next:"]
       + next.map { "  " + $0 }).joined(separator: "\n"))
   }

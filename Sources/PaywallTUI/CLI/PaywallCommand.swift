@@ -21,7 +21,7 @@ package enum PaywallCommand {
   static let summary = "a terminal paywall emulator: render, validate and demo JSON-defined paywalls"
 
   static var subcommands: [any CLICommand.Type] {
-    [RunCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
+    [RunCommand.self, DemoCommand.self, InitCommand.self, ValidateCommand.self, RenderCommand.self, PlayCommand.self, ExplainCommand.self, StoreCommand.self,
      SchemaCommand.self, TestCommand.self, ImportCommand.self, CompletionsCommand.self, ManCommand.self]
   }
 
@@ -42,7 +42,8 @@ package enum PaywallCommand {
     lines.append(HelpTable.row("help [<subcommand>]", "Show this help, a subcommand's, or 'help script': the play script language."))
     lines += ["", "OPTIONS:", HelpTable.row("--version", "Print the version."), HelpTable.row("-h, --help", "Show this help.")]
     lines += ["", "EXAMPLES:"] + [
-      "paywall-tui                                     # the bundled demo, in your terminal",
+      "paywall-tui demo                                # the demo project (built in), in your terminal",
+      "paywall-tui init --demo acme                    # the demo project, written out to edit",
       "paywall-tui validate paywalls                   # every problem in a project, one line each",
       "paywall-tui render paywalls/plans.json --size 40x12",
       "paywall-tui play paywalls --keys \"2 enter\" --controller scripted",
@@ -137,8 +138,9 @@ struct CLIFailure: Error {
   static func invalid(_ message: String = "") -> CLIFailure { CLIFailure(message: message, code: 1) }
 }
 
-/// Where the bundled demo project is: `./paywalls` when run from the repository (as `swift run`
-/// does), else found by walking up from the executable.
+/// Where the source tree's demo project is: `./paywalls` when run from the repository (as `swift
+/// run` does), else found by walking up from the executable; nil for an installed binary, which
+/// uses the copy built into it (`EmbeddedDemo`).
 enum DemoProject {
   static func locate() -> String? {
     let cwd = FileManager.default.currentDirectoryPath

@@ -13,7 +13,7 @@ import PaywallModel
 struct RunCommand: CLICommand {
   static let spec = CommandSpec(
     name: "run",
-    abstract: "Open a project or paywall in the terminal (default: the bundled demo).",
+    abstract: "Open a project or paywall in the terminal (default: the demo project).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
     options: ProjectOptions.options + SessionOptions.options + [
@@ -21,7 +21,7 @@ struct RunCommand: CLICommand {
       .option("record", "file", "Record the session as a play script that 'paywall-tui play FILE' replays (keys, resizes, the store's time between them); an existing file is replaced only if it is such a recording."),
     ],
     examples: [
-      "paywall-tui                                                  # the bundled demo",
+      "paywall-tui                                                  # the demo: paywalls/ of the source tree, else the copy built in",
       "paywall-tui run paywalls --controller ask                    # you pick each purchase's result",
       "paywall-tui paywalls --home                                  # start on the home screen's placements",
       "paywall-tui paywalls --start pro=gracePeriod --time-rate day=10s   # a subscriber whose card just failed",
@@ -37,6 +37,8 @@ struct RunCommand: CLICommand {
   var record: String?
   /// The command line as given, for a recording's `# args:` line.
   var raw: [String]
+  /// `demo`: the project built into the binary, even where a paywalls/ folder is found.
+  var builtInDemo = false
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     record = arguments.value("record")
@@ -48,19 +50,23 @@ struct RunCommand: CLICommand {
   }
 
   func run() throws {
-    guard let path = path ?? DemoProject.locate() else {
-      throw CLIFailure.usage("no project given, and the bundled demo (paywalls/ of the source tree) is not here; pass a project path, or make one: paywall-tui init my-paywalls")
-    }
+    // With no path: the source tree's paywalls/ (`swift run`), else the demo built into the
+    // binary (an installed one), which is written out only once a terminal is there to show it.
+    let located = path ?? (builtInDemo ? nil : DemoProject.locate())
     // A file --record may not write is a usage error, told before anything else.
     if let record {
       if let refusal = SessionRecorder.refusal(record) { throw CLIFailure.usage(refusal) }
     }
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+      guard let located else {
+        throw CLIFailure(message: "error: paywall-tui \(builtInDemo ? "demo" : "run") needs a terminal (stdin and stdout); to print or script the demo instead, write it out with 'paywall-tui init --demo DIR', then use 'paywall-tui render DIR' or 'paywall-tui play DIR --keys \"…\"'", code: 3)
+      }
       // The hint is a command to copy; a path too long to echo (a mistyped subcommand) becomes PATH.
-      let shown = path.count > UntrustedText.excerptLimit ? "PATH" : path
+      let shown = located.count > UntrustedText.excerptLimit ? "PATH" : located
       throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
     }
+    let path = try located ?? EmbeddedDemo.write()
     // Independent of the project, so the terminal thread gets ready while the project loads; it
     // takes the terminal (ncurses' modes and first output) only at `open`, once the project has
     // loaded and the session is built. Until then the terminal is as the shell left it, so the
