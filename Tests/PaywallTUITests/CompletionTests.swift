@@ -397,9 +397,9 @@ struct CompletionTests {
     let padded = try #require(Self.hostileNames.firstIndex(of: " padded "))
     #expect(warnings.count == 2, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement 'line\\ntouch PWNED' has a line break in it")
-      && $0.hasSuffix("($.campaigns[\(newline)].placement)") }, "\(warnings)")
+      && $0.hasSuffix("($.campaigns[\(newline)].placement) [placement-name]") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement ' padded ' begins or ends with a space")
-      && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement)") }, "\(warnings)")
+      && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement) [placement-name]") }, "\(warnings)")
   }
 
   // MARK: man
