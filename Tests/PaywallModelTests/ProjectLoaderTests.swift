@@ -311,10 +311,21 @@ struct ProjectLoaderTests {
       #expect(ftruncate(fd, 65 * 1_048_576) == 0)
       close(fd)
       #expect(message(huge) == "is 65 MiB, larger than the 64 MiB limit")
-      // Without read permission (unless the tests run as root, who reads anyway).
+    }
+  }
+
+  /// Without read permission: root reads anyway, so this runs as anyone else.
+  @Test(.enabled(if: geteuid() != 0, "root reads whatever the permissions say: run the tests as another user to check this"))
+  func readingAFileWithoutPermissionSaysSo() throws {
+    try withTemporaryDirectory { dir in
       let locked = try dir.write("locked.json", "{}")
       chmod(locked, 0)
-      if geteuid() != 0 { #expect(message(locked) == "cannot be read (Permission denied); check its permissions") }
+      do {
+        _ = try SourceFile.read(path: locked)
+        Issue.record("a file without read permission was read")
+      } catch let error as ValidationFailure {
+        #expect(error.diagnostics.first?.message == "cannot be read (Permission denied); check its permissions")
+      }
     }
   }
 

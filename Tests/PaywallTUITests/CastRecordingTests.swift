@@ -4,7 +4,8 @@ import PaywallModel
 import Testing
 
 /// `play --record`: the asciicast holds the bytes ncurses sends for each frame, so a terminal
-/// emulator (python's pyte) fed the file shows every frame, and asciinema reads it.
+/// emulator (python's pyte) fed the file shows every frame, and asciinema reads it. Both are
+/// Python modules a machine may lack: those tests say `.requires(.pyte)` / `.requires(.asciinema)`.
 @Suite("Recordings (.cast)")
 struct CastRecordingTests {
   /// Feeds a .cast to pyte event by event and prints, as one JSON object, the screen after each
@@ -93,7 +94,7 @@ struct CastRecordingTests {
     return [first, second, third]
   }
 
-  @Test func everyFrameIsWhatATerminalEmulatorShowsFromTheBytes() throws {
+  @Test(.requires(.pyte)) func everyFrameIsWhatATerminalEmulatorShowsFromTheBytes() throws {
     let frames = Self.frames()
     let size = Size(width: 40, height: 8)
     let timeline = try CastTimeline(pace: 600, size: size)
@@ -145,8 +146,8 @@ struct CastRecordingTests {
   static let recordArguments = ["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--keys", keys]
 
   /// The real binary records a run; pyte's last screen is `--screen`'s, with the paywall's
-  /// title and the status bar; asciinema reads it; a second recording is byte for byte the same.
-  @Test func playRecordsWhatItShowsAndAsciinemaReadsIt() throws {
+  /// title and the status bar; a second recording is byte for byte the same.
+  @Test(.requires(.pyte)) func playRecordsWhatATerminalEmulatorShows() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let first = directory + "/one/demo.cast", second = directory + "/two.cast"
@@ -178,13 +179,20 @@ struct CastRecordingTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
     // No temporary file is left beside the recording.
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/one") == ["demo.cast"])
+  }
 
-    let cat = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "asciinema", "cat", first])
+  /// asciinema itself reads what `play --record` writes.
+  @Test(.requires(.asciinema)) func asciinemaReadsARecording() throws {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let run = try CommandLineTests.run(Self.recordArguments + ["--record", directory + "/demo.cast"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let cat = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "asciinema", "cat", directory + "/demo.cast"])
     #expect(cat.status == 0, "asciinema cat: \(cat.stderr)")
     #expect(cat.stdout.contains("Unlock Acme Pro"))
   }
 
-  @Test func aPaceChangesTheTimesOnly() throws {
+  @Test(.requires(.pyte)) func aPaceChangesTheTimesOnly() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let run = try CommandLineTests.run(Self.recordArguments + ["--record", directory + "/slow.cast", "--pace", "1.5s"])
@@ -193,7 +201,7 @@ struct CastRecordingTests {
   }
 
   /// A run that fails still leaves its recording, ending on the screen the failure left.
-  @Test func aFailedExpectStillWritesWhatWasShown() throws {
+  @Test(.requires(.pyte)) func aFailedExpectStillWritesWhatWasShown() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try "press down\nexpect screen Nothing like this\n".write(toFile: directory + "/fails.play", atomically: true, encoding: .utf8)

@@ -12,10 +12,6 @@ struct CompletionTests {
   static let commands: [CommandSpec] = PaywallCommand.subcommands.map { $0.spec } + [Completion.helpSpec]
   static let commandNames = PaywallCommand.subcommands.map { $0.spec.name } + ["help"]
 
-  static func installed(_ shell: String) -> Bool {
-    ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(shell)") }
-  }
-
   /// A private directory for the scripts, with `work/` holding a file `notes.txt` and a directory
   /// `state/`: the shells run there, so file and directory completion have exactly those to offer.
   static func sandbox() throws -> URL {
@@ -230,7 +226,7 @@ struct CompletionTests {
     return seen
   }
 
-  @Test(.enabled(if: installed("zsh"), "zsh is not installed (apt-get install zsh): the zsh script is not checked"))
+  @Test(.requires(.zsh))
   func zshLoadsTheScriptAndOffersTheSameCandidates() throws {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -265,7 +261,7 @@ struct CompletionTests {
     return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
   }
 
-  @Test(.enabled(if: installed("fish"), "fish is not installed (apt-get install fish): the fish script is not checked"))
+  @Test(.requires(.fish))
   func fishLoadsTheScriptAndOffersTheSameCandidates() throws {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -352,7 +348,7 @@ struct CompletionTests {
     #expect(Self.files(under: directory).subtracting(before) == ["read-back"])
   }
 
-  @Test(.enabled(if: installed("zsh") || ProcessInfo.processInfo.environment["CI"] != nil, "zsh is not installed (apt-get install zsh)"))
+  @Test(.requires(.zsh))
   func zshCompletesHostilePlacementNamesWithoutRunningThem() throws {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -376,7 +372,7 @@ struct CompletionTests {
     #expect(stride(from: 1, to: fields.count, by: 2).map { fields[$0] }.sorted() == Self.hostileNames.sorted(), "\(offered)")
   }
 
-  @Test(.enabled(if: installed("fish") || ProcessInfo.processInfo.environment["CI"] != nil, "fish is not installed (apt-get install fish)"))
+  @Test(.requires(.fish))
   func fishCompletesHostilePlacementNamesWithoutRunningThem() throws {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -401,26 +397,27 @@ struct CompletionTests {
     let padded = try #require(Self.hostileNames.firstIndex(of: " padded "))
     #expect(warnings.count == 2, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement 'line\\ntouch PWNED' has a line break in it")
-      && $0.hasSuffix("($.campaigns[\(newline)].placement)") }, "\(warnings)")
+      && $0.hasSuffix("($.campaigns[\(newline)].placement) [placement-name]") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement ' padded ' begins or ends with a space")
-      && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement)") }, "\(warnings)")
+      && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement) [placement-name]") }, "\(warnings)")
   }
 
   // MARK: man
 
-  @Test func theManPageRendersWithoutWarningsAndListsEveryCommandAndOption() throws {
-    let directory = try Self.sandbox()
-    defer { try? FileManager.default.removeItem(at: directory) }
+  /// `paywall-tui man` written to a file in `directory`.
+  static func manPage(in directory: URL) throws -> URL {
     let result = try CommandLineTests.run(["man"])
     #expect(result.status == 0 && result.stderr.isEmpty)
     let page = directory.appendingPathComponent("paywall-tui.1")
     try Data(result.stdout.utf8).write(to: page)
+    return page
+  }
+
+  @Test(.requires(.groff)) func theManPageRendersWithoutWarningsAndListsEveryCommandAndOption() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let page = try Self.manPage(in: directory)
     let shell = URL(fileURLWithPath: "/bin/sh")
-    if Self.installed("mandoc") {
-      let lint = try CommandLineTests.spawn(shell, ["-c", "mandoc -T lint -W all \"$1\" 2>&1", "sh", page.path])
-      #expect(lint.status == 0 && lint.stdout.isEmpty, "mandoc -T lint: \(lint.stdout)")
-    }
-    try #require(Self.installed("groff"), "groff is not installed: the man page is not rendered")
     let rendered = try CommandLineTests.spawn(shell, ["-c", "groff -man -Tutf8 -ww -rLL=300n -P-c -P-b -P-u \"$1\"", "sh", page.path])
     #expect(rendered.status == 0 && rendered.stderr.isEmpty, "groff: \(rendered.stderr)")
     // groff's UTF-8 output draws \\- as a minus sign and may hyphenate with U+2010: read both as '-'.
@@ -441,9 +438,21 @@ struct CompletionTests {
     for row in ScriptLanguage.rows {
       #expect(text.contains(ScriptLanguage.plain(row.syntax)), "\(row.syntax) is not in the man page")
     }
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/man") {
-      let man = try CommandLineTests.spawn(shell, ["-c", "man -l \"$1\" 2>&1 >/dev/null", "sh", page.path], environment: ["MANWIDTH": "80"])
-      #expect(man.status == 0 && man.stdout.isEmpty, "man -l: \(man.stdout)")
-    }
+  }
+
+  @Test(.requires(.mandoc)) func mandocFindsNothingToLintInTheManPage() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let page = try Self.manPage(in: directory)
+    let lint = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "mandoc -T lint -W all \"$1\" 2>&1", "sh", page.path])
+    #expect(lint.status == 0 && lint.stdout.isEmpty, "mandoc -T lint: \(lint.stdout)")
+  }
+
+  @Test(.requires(.man)) func manShowsTheManPageWithoutWarnings() throws {
+    let directory = try Self.sandbox()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let page = try Self.manPage(in: directory)
+    let man = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "man -l \"$1\" 2>&1 >/dev/null", "sh", page.path], environment: ["MANWIDTH": "80"])
+    #expect(man.status == 0 && man.stdout.isEmpty, "man -l: \(man.stdout)")
   }
 }

@@ -148,21 +148,11 @@ struct PictureCommandTests {
     print(json.dumps({'size': [width, height], 'boxes': out}))
     """#
 
-  static var chromium: String? {
-    ["/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium"]
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
-
   /// The demo paywall's SVG as headless Chromium draws it: the background, the title's colour, the
   /// selected product's green, the cards' dim border line and the status bar are where the grid
   /// puts them, in the palette's colours.
-  @Test func chromiumDrawsThePaletteOnTheGrid() throws {
-    guard let chromium = Self.chromium else {
-      // CI installs it (.ci/run); there it must run.
-      #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI=true but chromium-headless-shell is not installed")
-      print("skipped: chromium-headless-shell is not installed (apt-get install chromium-headless-shell)")
-      return
-    }
+  @Test(.requires(.chromium)) func chromiumDrawsThePaletteOnTheGrid() throws {
+    let chromium = Tool.chromium.path
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let svg = dir.appendingPathComponent("demo.svg").path, png = dir.appendingPathComponent("demo.png").path

@@ -124,7 +124,9 @@ struct SessionRecordingTests {
     let run = try await Self.record(["--fresh", "--status", "inactive"], keys: Self.purchaseAdvanceRefund,
                                     shows: Self.purchaseAdvanceRefundShows, pause: 0.25)
     let lines = run.script.split(separator: "\n").map(String.init)
-    #expect(lines[0].hasPrefix("# args: \(Fixtures.demoDirectory) --user-id anonymous --status inactive --clock "), "\(lines[0])")
+    // The project relative to the recording's folder (a scratch folder in the temporary directory).
+    let project = ScenarioPaths.relative(Fixtures.demoDirectory, from: FileManager.default.temporaryDirectory.path + "/recording")
+    #expect(lines[0].hasPrefix("# args: \(project) --user-id anonymous --status inactive --clock "), "\(lines[0])")
     #expect(lines[1].hasPrefix(SessionRecorder.marker))
     #expect(lines.contains("press 2") && lines.contains("press enter") && lines.contains("press a") && lines.contains("resize 80x24"))
     // The pauses, on the store's clock (real time here): about 250 ms each.

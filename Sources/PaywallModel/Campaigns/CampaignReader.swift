@@ -53,7 +53,7 @@ enum CampaignReader {
           reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (implicit placements: \(Campaign.implicitPlacements.joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
         } else if checkingNames, let problem = PlacementNames.untypable(placement) {
-          reader.diagnostics.warning(problem, at: location, path: path.appending("placement"))
+          reader.diagnostics.warning(.placementName, problem, at: location, path: path.appending("placement"))
         }
       }
       var audiences: [Audience] = []
@@ -86,7 +86,7 @@ enum CampaignReader {
         rule = .filter(filter)
         pending.filters.append((filter, location, path.appending("filter")))
         for warning in filter.warnings {
-          diagnostics.warning("filter: \(warning.message)", at: diagnostics.location(inStringAt: location, offset: warning.offset),
+          diagnostics.warning(.audienceFilter, "filter: \(warning.message)", at: diagnostics.location(inStringAt: location, offset: warning.offset),
                               path: path.appending("filter"))
         }
       } catch {
@@ -106,7 +106,7 @@ enum CampaignReader {
         unsupported.finish()
         if let kind, let text {
           rule = .unsupported(UnsupportedRule(kind: kind, text: text))
-          diagnostics.warning("this audience's rule is in \(kind), which the emulator cannot evaluate: play and explain need --assume-rule \(key)=match or \(key)=nomatch; run asks",
+          diagnostics.warning(.unevaluableRule, "this audience's rule is in \(kind), which the emulator cannot evaluate: play and explain need --assume-rule \(key)=match or \(key)=nomatch; run asks",
                               at: node.location, path: rulePath)
         } else {
           valid = false
@@ -202,7 +202,7 @@ enum CampaignReader {
     for (filter, location, path) in pending.filters {
       for warning in filter.impossibleComparisons(entitlements: entitlements, products: products) {
         all.append(Diagnostic(file: collector.file, location: collector.location(inStringAt: location, offset: warning.offset),
-                              severity: .warning, message: "filter: \(warning.message)", path: path))
+                              severity: .warning, message: "filter: \(warning.message)", path: path, kind: .audienceFilter))
       }
     }
   }

@@ -131,7 +131,7 @@ package enum CatalogReader {
     guard scaled.rounded(0, .plain) != scaled else { return }
     let rounded = price.0.rounded(digits, .plain)
     let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"
-    reader.diagnostics.warning("\(quoting: key) \(price.0) has more decimals than \(currency) \(has); did you mean '\(rounded)'?",
+    reader.diagnostics.warning(.currencyDecimals, "\(quoting: key) \(price.0) has more decimals than \(currency) \(has); did you mean '\(rounded)'?",
                                at: price.1, path: reader.path.appending(key))
   }
 

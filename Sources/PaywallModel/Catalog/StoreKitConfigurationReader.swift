@@ -80,7 +80,7 @@ package enum StoreKitConfigurationReader {
       }
       if !supportedMajorVersions.contains(major) {
         let minor = version["minor"].flatMap { if case .number(let m) = $0.value { m } else { nil } } ?? "0"
-        diagnostics.warning("format version \(major).\(minor) is outside the versions read here (1.x to 5.x); reading it as 5.x",
+        diagnostics.warning(.storekitVersion, "format version \(major).\(minor) is outside the versions read here (1.x to 5.x); reading it as 5.x",
                             at: version.location, path: path)
       }
     }
@@ -111,7 +111,7 @@ package enum StoreKitConfigurationReader {
           currency = known.currency
           locale = known.locale
         } else {
-          diagnostics.warning("unknown storefront \(quoting: storefront)\(Suggestions.hint(for: storefront, in: storefronts.keys.sorted())); prices are shown in USD",
+          diagnostics.warning(.unknownStorefront, "unknown storefront \(quoting: storefront)\(Suggestions.hint(for: storefront, in: storefronts.keys.sorted())); prices are shown in USD",
                               at: node["_storefront"]!.location, path: path.appending("_storefront"))
         }
       }

@@ -21,15 +21,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// whose definition failed to load. Its message says so ("main.json failed to load, see above");
   /// it is listed after every other diagnostic and not counted as a problem of its own.
   public var isConsequence: Bool
+  /// A warning's kind, whose stable name follows it in print (`[no-close-button]`) and silences it
+  /// (`validate --allow NAME`, app.json's `"ignore"`); nil for errors.
+  public var kind: WarningKind?
 
   package init(file: String, location: SourceLocation, severity: Severity, message: String, path: JSONPath?,
-               isConsequence: Bool = false) {
+               isConsequence: Bool = false, kind: WarningKind? = nil) {
     self.file = file
     self.location = location
     self.severity = severity
     self.message = message
     self.path = path
     self.isConsequence = isConsequence
+    self.kind = kind
   }
 
   /// Diagnostics in the order they are printed: every cause by file and position, then the
@@ -41,10 +45,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
       + diagnostics.filter(\.isConsequence)
   }
 
-  /// `FILE:LINE:COL: SEVERITY: MESSAGE ($.path)`, as compilers print problems.
+  /// `FILE:LINE:COL: SEVERITY: MESSAGE ($.path) [NAME]`, as compilers print problems (a warning's
+  /// name last, as clang prints `[-Wname]`).
   public var description: String {
     let suffix = path.map { " (\($0))" } ?? ""
-    return "\(file):\(location.line):\(location.column): \(severity.rawValue): \(message)\(suffix)"
+    let name = kind.map { " [\($0.rawValue)]" } ?? ""
+    return "\(file):\(location.line):\(location.column): \(severity.rawValue): \(message)\(suffix)\(name)"
   }
 }
 
@@ -126,8 +132,8 @@ package final class DiagnosticCollector {
     diagnostics.append(Diagnostic(file: file, location: location, severity: .error, message: message, path: path, isConsequence: true))
   }
 
-  package func warning(_ message: String, at location: SourceLocation, path: JSONPath?) {
-    diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message, path: path))
+  package func warning(_ kind: WarningKind, _ message: String, at location: SourceLocation, path: JSONPath?) {
+    diagnostics.append(Diagnostic(file: file, location: location, severity: .warning, message: message, path: path, kind: kind))
   }
 
   package func append(_ other: [Diagnostic]) {

@@ -56,10 +56,10 @@ package enum PaywallReader {
       let lints = lints(paywall)
       guard trial != nil || !lints.isEmpty, let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
       if let trial {
-        collector.warning(trial, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
+        collector.warning(.trialCopy, trial, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
       }
-      for (key, message) in lints {
-        collector.warning(message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
+      for (key, kind, message) in lints {
+        collector.warning(kind, message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
       }
       return collector.diagnostics
     }
@@ -68,24 +68,24 @@ package enum PaywallReader {
   /// What a paywall that loads still lacks, as (the key it is about, the warning): products, a
   /// price on screen (App Review requires the price of what is sold), a restore button (required
   /// for subscriptions) and a way out (a close button).
-  package static func lints(_ paywall: PaywallDefinition) -> [(String, String)] {
-    var out: [(String, String)] = []
+  package static func lints(_ paywall: PaywallDefinition) -> [(String, WarningKind, String)] {
+    var out: [(String, WarningKind, String)] = []
     let buttons = paywall.components.compactMap { if case .button(let b) = $0 { b.action } else { nil } }
     let showsPrices = paywall.components.contains { if case .products = $0 { true } else { false } }
       || paywall.templateAttributes.contains { $0.rawValue.lowercased().contains("price") }
     if paywall.slots.isEmpty {
-      out.append(("products", "paywall \(quoting: paywall.id) sells nothing: add \"products\", e.g. {\"primary\": \"com.acme.pro.annual\"}"))
+      out.append(("products", .noProducts, "paywall \(quoting: paywall.id) sells nothing: add \"products\", e.g. {\"primary\": \"com.acme.pro.annual\"}"))
     } else if !showsPrices {
-      out.append(("components", "paywall \(quoting: paywall.id) shows no price: add a {\"type\": \"products\"} picker or a text with {{ primary.price }} (App Review requires the price)"))
+      out.append(("components", .noPrice, "paywall \(quoting: paywall.id) shows no price: add a {\"type\": \"products\"} picker or a text with {{ primary.price }} (App Review requires the price)"))
     }
     if !paywall.slots.isEmpty && !buttons.contains(where: { if case .purchase = $0 { true } else { false } }) {
-      out.append(("components", "paywall \(quoting: paywall.id) has no purchase button: add {\"type\": \"button\", \"label\": \"Continue\", \"action\": \"purchase\"}"))
+      out.append(("components", .noPurchaseButton, "paywall \(quoting: paywall.id) has no purchase button: add {\"type\": \"button\", \"label\": \"Continue\", \"action\": \"purchase\"}"))
     }
     if !buttons.contains(.restore) {
-      out.append(("components", "paywall \(quoting: paywall.id) has no restore button: add {\"type\": \"button\", \"label\": \"Restore purchases\", \"action\": \"restore\"} (App Review requires one for subscriptions)"))
+      out.append(("components", .noRestoreButton, "paywall \(quoting: paywall.id) has no restore button: add {\"type\": \"button\", \"label\": \"Restore purchases\", \"action\": \"restore\"} (App Review requires one for subscriptions)"))
     }
     if !buttons.contains(.close) {
-      out.append(("components", "paywall \(quoting: paywall.id) cannot be closed: add {\"type\": \"button\", \"label\": \"Not now\", \"action\": \"close\"}"))
+      out.append(("components", .noCloseButton, "paywall \(quoting: paywall.id) cannot be closed: add {\"type\": \"button\", \"label\": \"Not now\", \"action\": \"close\"}"))
     }
     return out
   }
@@ -211,7 +211,7 @@ private struct ComponentContext {
     for problem in problems {
       let at = diagnostics.location(inStringAt: location, offset: problem.offset)
       if problem.isWarning {
-        diagnostics.warning(problem.message, at: at, path: path)
+        diagnostics.warning(.template, problem.message, at: at, path: path)
       } else {
         diagnostics.error(problem.message, at: at, path: path)
       }

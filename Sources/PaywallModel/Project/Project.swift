@@ -26,6 +26,9 @@ public struct Project: Sendable {
   public var campaigns: [Campaign]
   /// `options.overrideProductsByName`: slot → product, applied to every paywall presented.
   public var productOverrides: [SlotOverride]
+  /// app.json's `"ignore"`: the kinds of warning this project accepts, by name. They are left out
+  /// of `warnings`, and `validate` (even `--strict`) does not report them.
+  public var ignoredWarnings: Set<WarningKind> = []
 
   /// A project built in code (tests, tools); `ProjectLoader` builds one from files.
   public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
@@ -135,6 +138,7 @@ public enum ProjectLoader {
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
     let (options, overrides) = readOptions(reader)
     let campaigns = CampaignReader.read(reader)
+    let ignored = readIgnore(reader)
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
@@ -187,8 +191,29 @@ public enum ProjectLoader {
         }
       }
     }
-    return finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
-                  campaigns: campaigns.campaigns, overrides: checkedOverrides)
+    all.removeAll { $0.kind.map(ignored.contains) == true }
+    var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
+                        campaigns: campaigns.campaigns, overrides: checkedOverrides)
+    result.project?.ignoredWarnings = ignored
+    return result
+  }
+
+  /// `"ignore": ["no-close-button", …]`: warnings the project accepts, each by its name
+  /// (`WarningKind`); an unknown name is an error with a did-you-mean.
+  private static func readIgnore(_ reader: ObjectReader) -> Set<WarningKind> {
+    guard let names = reader.stringArray("ignore") else { return [] }
+    var kinds: Set<WarningKind> = []
+    for (index, (name, location)) in names.enumerated() {
+      if let kind = WarningKind(rawValue: name) {
+        kinds.insert(kind)
+      } else {
+        let hint = Suggestions.hint(for: name, in: WarningKind.names)
+        let fix = hint.isEmpty ? "; the warnings are \(WarningKind.names.joined(separator: ", "))" : hint
+        reader.diagnostics.error("'ignore' names no warning \(quoting: name)\(fix)",
+                                 at: location, path: reader.path.appending("ignore").appending(index))
+      }
+    }
+    return kinds
   }
 
   /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",

@@ -137,7 +137,7 @@ package enum PaywallBuilder {
     init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall,
          checked: inout [String: String?], _ d: DiagnosticCollector) {
       let warn = { (message: String) in
-        d.warning("substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
+        d.warning(.superwallImport, "substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
       // Tidied again after a variable was left out, so no line starts or ends with its space.
       func text(_ html: String) -> String {

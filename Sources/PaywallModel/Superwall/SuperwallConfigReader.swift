@@ -187,7 +187,7 @@ package enum SuperwallConfigReader {
   /// `entitlements`. It is skipped here too, with a warning saying why.
   private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Product? {
     guard node.members != nil else {
-      d.warning("skipped: a product must be an object, found \(node.value.typeName) (the SDK drops it)", at: node.location, path: path)
+      d.warning(.superwallImport, "skipped: a product must be an object, found \(node.value.typeName) (the SDK drops it)", at: node.location, path: path)
       return nil
     }
     let quiet = DiagnosticCollector(file: d.file, source: [])
@@ -216,7 +216,7 @@ package enum SuperwallConfigReader {
       skip = nil
     }
     if let skip {
-      d.warning("product skipped as the SDK skips it: \(skip)", at: node.location, path: path)
+      d.warning(.superwallImport, "product skipped as the SDK skips it: \(skip)", at: node.location, path: path)
       return nil
     }
     guard let productID else { return nil }
@@ -245,14 +245,14 @@ package enum PaywallJSEvent {
                                     _ d: DiagnosticCollector) -> [SuperwallConfig.Substitution] {
     if text.isEmpty { return [] }
     guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
-      d.warning("'paywalljs_event' is not base64; the paywall gets no text from the editor's substitutions", at: location, path: path)
+      d.warning(.superwallImport, "'paywalljs_event' is not base64; the paywall gets no text from the editor's substitutions", at: location, path: path)
       return []
     }
     let root: JSONNode
     do {
       root = try JSONParser.parse(bytes: [UInt8](data))
     } catch {
-      d.warning("'paywalljs_event' decodes to invalid JSON (\(error.message) at \(error.location) of the decoded text); the paywall gets no text from it",
+      d.warning(.superwallImport, "'paywalljs_event' decodes to invalid JSON (\(error.message) at \(error.location) of the decoded text); the paywall gets no text from it",
                 at: location, path: path)
       return []
     }

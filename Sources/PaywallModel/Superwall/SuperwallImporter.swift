@@ -89,7 +89,7 @@ package enum SuperwallImporter {
     var missing: [String] = []
     for paywall in config.paywalls {
       if !knownIDs.insert(paywall.identifier).inserted {
-        d.warning("paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
+        d.warning(.superwallImport, "paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
                   at: paywall.location, path: paywall.path.appending("identifier"))
         continue
       }
@@ -115,21 +115,21 @@ package enum SuperwallImporter {
     var placements: Set<String> = []
     for trigger in config.triggers {
       if PlacementNames.builtIn.contains(trigger.placement) && !Campaign.implicitPlacements.contains(trigger.placement) {
-        d.warning("placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
+        d.warning(.superwallImport, "placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
                   at: trigger.location, path: trigger.path.appending("event_name"))
         continue
       }
       // The name becomes a campaign's placement: the same warning its app.json would give, here
       // at the config's own key.
       if let problem = PlacementNames.untypable(trigger.placement) {
-        d.warning(problem, at: trigger.location, path: trigger.path.appending("event_name"))
+        d.warning(.placementName, problem, at: trigger.location, path: trigger.path.appending("event_name"))
       }
       guard placements.insert(trigger.placement).inserted else {
-        d.warning("placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
+        d.warning(.superwallImport, "placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
         continue
       }
       if trigger.rules.isEmpty {
-        d.warning("placement \(quoting: trigger.placement) has no rules; left out (registering it skips, as a placement with no audience matching)",
+        d.warning(.superwallImport, "placement \(quoting: trigger.placement) has no rules; left out (registering it skips, as a placement with no audience matching)",
                   at: trigger.location, path: trigger.path.appending("rules"))
         continue
       }
@@ -159,12 +159,12 @@ package enum SuperwallImporter {
         missing.append(product.productID)
       }
       guard let slot = product.slot, !slot.isEmpty else {
-        d.warning("product \(quoting: product.productID) has no reference_name, so no slot: the paywall does not show it",
+        d.warning(.superwallImport, "product \(quoting: product.productID) has no reference_name, so no slot: the paywall does not show it",
                   at: product.location, path: product.path)
         continue
       }
       if slot == "selected" || slots.contains(where: { $0.0 == slot }) {
-        d.warning("slot \(quoting: slot) is used twice (or is 'selected'); product \(quoting: product.productID) is left out",
+        d.warning(.superwallImport, "slot \(quoting: slot) is used twice (or is 'selected'); product \(quoting: product.productID) is left out",
                   at: product.location, path: product.path)
         continue
       }
@@ -192,7 +192,7 @@ package enum SuperwallImporter {
       }
     } else if let other = rule.expression ?? rule.expressionJS, !other.text.trimmingSpaces().isEmpty {
       // TriggerRule.swift (4.x) reads only `expression_cel`: a rule with only a 3.x expression matches everyone on a 4.x device.
-      d.warning("this rule has no expression_cel; the SDK 4.x reads no other expression, so it matches every user, here as on a device",
+      d.warning(.superwallImport, "this rule has no expression_cel; the SDK 4.x reads no other expression, so it matches every user, here as on a device",
                 at: other.location, path: other.path)
     }
     if let occurrence = rule.occurrence {

@@ -75,7 +75,7 @@ extension SuperwallImporter {
   private static func rebased(_ diagnostics: [Diagnostic], at location: SourceLocation, path: JSONPath, what: String) -> [Diagnostic] {
     diagnostics.map {
       Diagnostic(file: $0.file, location: location, severity: $0.severity,
-                 message: "\(what): \($0.message)\($0.path.map { " at \($0)" } ?? "")", path: path)
+                 message: "\(what): \($0.message)\($0.path.map { " at \($0)" } ?? "")", path: path, kind: $0.kind)
     }
   }
 }

@@ -203,7 +203,7 @@ struct InitCommand: CLICommand {
 
         """),
       ("scenarios/buy-annual.play", """
-        # args: . --home --controller simulated --status inactive
+        # args: .. --home --controller simulated --status inactive
         # Register 'upgrade', buy the annual plan (its free week), and a week later it renews.
         placement upgrade
         expect event paywall_open paywall_id=main

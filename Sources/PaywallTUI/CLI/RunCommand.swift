@@ -157,13 +157,17 @@ struct RunCommand: CLICommand {
                                          "controller-command", "controller-timeout"]
 
   /// Starts `--record`: the `# args:` line is this command line's options for `play` (paths made
-  /// absolute) with the session's start (its store's clock to the millisecond, the user, the status).
+  /// relative to the recording's folder, as `play` and `test` read that line, so the recording
+  /// replays beside its project on another machine) with the session's start (its store's clock to
+  /// the millisecond, the user, the status).
   static func startRecording(_ file: String, app: AppSession, path: String, raw: [String],
                              options session: SessionOptions) throws(CLIFailure) -> SessionRecorder {
     let world = app.runtime.world
     let clock = world.adjustableClocks.last ?? LiveTimeSource()
     let state = app.runtime.state
-    var arguments = [absolute(path)] + replayed(raw) + ["--user-id", state.presentation.assignments.userID]
+    let folder = absolute(ScenarioPaths.folder(of: file))
+    var arguments = [ScenarioPaths.relative(absolute(path), from: folder)] + replayed(raw, folder: folder)
+      + ["--user-id", state.presentation.assignments.userID]
     if state.status != .unknown { arguments += ["--status", state.status.description] }
     var notes: [String] = []
     if let store = app.store, session.start.isEmpty, !store.entries.isEmpty {
@@ -176,9 +180,9 @@ struct RunCommand: CLICommand {
     return recorder
   }
 
-  /// The options of `raw` that `play` takes, `--catalog`'s file made absolute; the positional
-  /// path and `notReplayed` left out.
-  static func replayed(_ raw: [String]) -> [String] {
+  /// The options of `raw` that `play` takes, `--catalog`'s file made relative to `folder` (the
+  /// recording's, absolute); the positional path and `notReplayed` left out.
+  static func replayed(_ raw: [String], folder: String) -> [String] {
     var out: [String] = []
     var index = 0
     while index < raw.count {
@@ -196,7 +200,7 @@ struct RunCommand: CLICommand {
         if inline == nil { index += 1 }
       }
       guard !notReplayed.contains(name) else { continue }
-      if name == "catalog", let file = value { value = absolute(file) }
+      if name == "catalog", let file = value { value = ScenarioPaths.relative(absolute(file), from: folder) }
       // A command controller's answers are steps of the recording: the replay needs no process.
       if name == "controller", value == ControllerKind.command.rawValue { value = ControllerKind.scripted.rawValue }
       out += ["--" + name] + (value.map { [$0] } ?? [])

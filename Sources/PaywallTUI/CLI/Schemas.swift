@@ -34,6 +34,14 @@ enum Schemas {
       },
       "description": "Paywall files, relative to this file."
     },
+    "ignore": {
+      "type": "array",
+      "uniqueItems": true,
+      "items": {
+        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "unknown-storefront", "superwall-import"]
+      },
+      "description": "Warnings this project accepts, by the name printed after each ([no-close-button]): no command reports them, and validate --strict does not fail on them."
+    },
     "options": {
       "type": "object",
       "additionalProperties": false,

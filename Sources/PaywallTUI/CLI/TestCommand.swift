@@ -108,6 +108,10 @@ struct TestCommand: CLICommand {
       throw CLIFailure.invalid("error: --filter selects none of the \(found.count) scenario\(found.count == 1 ? "" : "s") under \(roots.joined(separator: ", ")); see them with --list")
     }
 
+    // A path read the old way (from the current directory) still works, and says how to write it.
+    for scenario in selected {
+      for warning in scenario.pathWarnings() { try Console.error(UntrustedText.printable(warning)) }
+    }
     tg_set_exit_hook(endScenariosBeforeDying)
     let start = ContinuousClock.now
     let workers = min(jobs, max(1, selected.count))

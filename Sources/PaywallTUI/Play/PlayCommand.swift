@@ -93,6 +93,8 @@ struct PlayCommand: CLICommand {
     let overrides = try project.parsedOverrides()
     let loaded = session.localized(try project.load(path))
     try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
+    // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
+    if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: 2) }
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
@@ -255,12 +257,13 @@ struct PlayCommand: CLICommand {
 
   /// The arguments of `play RECORDING [OPTIONS]`: the recording's `# args:` line, the options of
   /// the command line, and `--script RECORDING`; nil when the path is no recording (a file whose
-  /// first line is `# args: `). Relative paths on that line are from the current directory, as
-  /// `test` reads them (`run --record` writes them absolute).
+  /// first line is `# args: `). Relative paths on that line are from the recording's folder, as
+  /// `test` reads a scenario's (`ScenarioPaths`; `run --record` writes them so).
   static func recording(_ arguments: Arguments) throws(CLIFailure) -> Arguments? {
     guard let path = arguments.positionals.first, Self.isRecording(path) else { return nil }
     let words: [String]
-    switch Scenario(path: path, root: ".", relativePath: path).arguments(allowingCommands: true) {
+    let recording = Scenario(path: path, root: ".", relativePath: path)
+    switch recording.arguments(allowingCommands: true) {
     case .success(let found): words = found
     case .failure(let problem): throw CLIFailure.usage(problem.message)
     }
@@ -272,6 +275,7 @@ struct PlayCommand: CLICommand {
     if arguments.value("script") != nil || arguments.value("keys") != nil {
       throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")
     }
+    for warning in recording.pathWarnings() { try? Console.error(UntrustedText.printable(warning)) }
     var rest = arguments.raw
     if let index = rest.firstIndex(of: path) { rest.remove(at: index) }
     return try Arguments(words + rest + ["--script", path], spec: spec)
@@ -434,7 +438,7 @@ struct Player: Sendable {
       case .status(let status, let everyEntitlement):
         let entitlements = AppSession.allEntitlements(runtime.state.project)
         _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
-      case .placement(let name, let params):
+      case .placement(let name, let params, _):
         runtime.send(.register(placement: name, params: params))
         await runtime.settle()
       case .user(let attributes):

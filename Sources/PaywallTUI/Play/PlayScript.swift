@@ -15,7 +15,7 @@ import PaywallModel
 ///     press KEY…                 keys: up down left right tab btab enter esc space backspace, or a character
 ///     advance DURATION           the simulated clock: 30s, 2h, 1M (a calendar month), 1y (a calendar year)
 ///     status unknown|inactive|active|active:ENT,…   (`active` alone: every entitlement of the catalog, as --status)
-///     placement NAME [key=value…]
+///     placement NAME [key=value…]   (a placement of the project's; `placement unknown NAME`: one it has not)
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
 ///     call purchase PRODUCT_ID | call restore
@@ -43,7 +43,9 @@ struct PlayScript: Sendable {
     case advance(ClockDistance)
     /// `everyEntitlement`: `status active` alone, every entitlement of the catalog (as `--status active`).
     case status(SubscriptionStatus, everyEntitlement: Bool)
-    case placement(String, params: [String: String])
+    /// `unknown`: `placement unknown NAME`, a name no campaign has, registered on purpose (the
+    /// SDK's placementNotFound); a plain `placement` must name one of the project's (`ScriptNames`).
+    case placement(String, params: [String: String], unknown: Bool = false)
     case user([String: String])
     /// Slot overrides for the paywalls presented from now on; empty clears them.
     case override([SlotOverride])
@@ -256,6 +258,10 @@ struct PlayScript: Sendable {
       return .status(status, everyEntitlement: false)
     case "placement":
       guard let placement = args.first else { throw LineError(message: "'placement' needs a name", column: 0) }
+      // `placement unknown NAME [key=value…]`: NAME is meant to have no campaign.
+      if placement == "unknown", args.count >= 2, !args[1].contains("=") {
+        return .placement(args[1], params: try pairs(Array(args.dropFirst(2)), offset: 2, column: column), unknown: true)
+      }
       return .placement(placement, params: try pairs(Array(args.dropFirst()), offset: 1, column: column))
     case "user":
       guard !args.isEmpty else { throw LineError(message: "'user' needs key=value pairs", column: 0) }

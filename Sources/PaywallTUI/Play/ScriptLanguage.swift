@@ -24,7 +24,7 @@ enum ScriptLanguage {
     Row(#"`status unknown\|inactive\|active\|active:ENT,…`"#,
         #"sets the subscription status, as an app's controller would; `active` alone: every entitlement of the catalog, as `--status active`"#),
     Row(#"`placement NAME [key=value…]`"#,
-        #"registers a placement with those params (`register(placement:params:)`)"#),
+        #"registers a placement with those params (`register(placement:params:)`); NAME must be a placement of the project's campaigns (a typo is an error at `FILE:LINE:COL` with a did-you-mean) or a built-in event name; `placement unknown NAME` registers one no campaign has, on purpose (the SDK's `placementNotFound`)"#),
     Row(#"`user key=value…`"#,
         #"sets user attributes (`true`/`false`, numbers and `null` are typed; anything else is text)"#),
     Row(#"`override SLOT=PRODUCT_ID…` / `override none`"#,

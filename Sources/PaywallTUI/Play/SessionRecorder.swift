@@ -83,6 +83,10 @@ final class SessionRecorder: @unchecked Sendable {
     if let refusal = refusal(path) { throw CLIFailure.usage(refusal) }
     let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    // Its missing folders are made, as for every other file paywall-tui writes (`mkdir -p`).
+    if let why = FileSystem.makeDirectories(directory) {
+      throw CLIFailure.usage("--record \(quoting: path): cannot create \(directory) (\(why))")
+    }
     let temporary = directory + "/" + AtomicFile.temporaryPrefix + name + "-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else {

@@ -30,8 +30,20 @@ struct Scenario: Sendable, Hashable {
   /// the file cannot say them (the scenario fails with that message, the others still run).
   /// A scenario is data someone else may have written: unless `allowingCommands` (the `test`
   /// command line's `--allow-commands`), a line that would start a process of its choosing
-  /// (`--controller-command`) is refused.
+  /// (`--controller-command`) is refused. Relative paths on the line are from the file's folder
+  /// (`ScenarioPaths`); the words returned name them from the current directory.
   func arguments(allowingCommands: Bool = false) -> Result<[String], ScenarioProblem> {
+    written(allowingCommands: allowingCommands).map { ScenarioPaths.resolve($0, file: path).words }
+  }
+
+  /// What the `# args:` line's paths would warn about: each read the old way, from the current directory.
+  func pathWarnings() -> [String] {
+    guard case .success(let words) = written(allowingCommands: true) else { return [] }
+    return ScenarioPaths.resolve(words, file: path).warnings
+  }
+
+  /// The `# args:` line's words as written.
+  private func written(allowingCommands: Bool) -> Result<[String], ScenarioProblem> {
     // A named pipe or a device would block or never end: only a regular file is a scenario.
     var info = stat()
     if stat(path, &info) != 0 {
