@@ -33,6 +33,14 @@ struct AudienceRegexRefusalTests {
     (#"\q"#, "unrecognized escape sequence"),
     (#"\0"#, "octal escapes are not supported"),
     (#"(?z)a"#, "unrecognized flag"),
+    (#"(?-u:\W)"#, "can match invalid UTF-8"),
+    (#"(?-u:.)"#, "can match invalid UTF-8"),
+    (#"(?-u)[^a]"#, "can match invalid UTF-8"),
+    (#"(?-u)\xFF"#, "can match invalid UTF-8"),
+    (#"(?-u)\pL"#, "Unicode classes need the u flag"),
+    (#"\b{begin}"#, "unrecognized word boundary"),
+    (#"\b{start"#, "unclosed word boundary"),
+    (#"\w{30000}"#, "instructions"),
   ])
   func aPatternRustRefusesIsRefusedWhenTheFilterIsParsed(pattern: String, reason: String) {
     let text = Self.filter(pattern)
@@ -50,6 +58,8 @@ struct AudienceRegexRefusalTests {
   @Test(arguments: [
     #"^[a-z]+@acme\.com$"#, #"(?i)PRO"#, #"\d{3}-\d{4}"#, #"^\p{Lu}\w*\s"#, #"[[:alpha:]]+"#, #"(?P<year>\d{4})"#,
     #"a{,3}"#, #"\bword\b"#, #"x|y|z"#, #"\x41\u{1F600}"#, #"[\-\]]"#, #"(?s:.)"#, #"a*?b+?"#,
+    #"(?u)\w"#, #"(?-u:\w)"#, #"(?i-u)[a-z]"#, #"(?-u)\x41é"#, #"\b{start}a\b{end}"#, #"\b{start-half}a\b{end-half}"#, #"()*"#,
+    #"(?:)+"#,
   ])
   func whatRustAcceptsParses(pattern: String) throws {
     _ = try AudienceFilter(parsing: Self.filter(pattern))

@@ -43,6 +43,35 @@ struct AudienceRegexTests {
     ("(?x) a b # a comment", "ab", true),
     ("(?P<year>\\d{4})-(?:0[1-9]|1[0-2])", "2026-11", true),
     ("", "anything", true),
+    // The u flag: on by default; off, the Perl classes, word boundaries and case folding are ASCII.
+    (#"(?u)^\w$"#, "δ", true),
+    (#"^(?-u:\w)+$"#, "aδ", false),
+    (#"^(?-u:\w)+"#, "aδ", true),
+    (#"(?-u)\d"#, "२", false),
+    (#"\d"#, "२", true),
+    (#"(?-u)\s"#, "\u{1680}", false),
+    ("(?i-u)k", "\u{212A}", false),
+    ("(?i)k", "\u{212A}", true),
+    ("(?i-u)[a-z]+$", "AaZ", true),
+    (#"(?-u:\b)x(?-u:\b)"#, "áxβ", true),
+    (#"\bx\b"#, "áxβ", false),
+    // Rust 1.10's special word boundaries.
+    (#"\b{start}cat"#, "concat", false),
+    (#"\b{start}cat"#, "a cat", true),
+    (#"cat\b{end}"#, "cats", false),
+    (#"cat\b{end}"#, "cat!", true),
+    (#"-\b{start}$"#, "a-", false),
+    (#"-\b{start-half}$"#, "a-", true),
+    (#"\b{start-half}x"#, "ax", false),
+    (#"^\b{end}-"#, "-", false),
+    (#"^\b{end-half}-"#, "-", true),
+    (#"x\b{end-half}"#, "xy", false),
+    (#"a\b{2}"#, "a", true),
+    (#"a\b{2}b"#, "ab", false),
+    // An empty group may be repeated.
+    ("^()*a$", "a", true),
+    ("^(?:)+a$", "a", true),
+    ("^(|b)*a$", "bba", true),
   ])
   func rustSyntaxMatchesAsRust(pattern: String, text: String, expected: Bool) throws {
     #expect(try Self.check(pattern, text) == expected)
@@ -130,5 +159,25 @@ struct AudienceRegexTests {
     #expect(matches("^a+$"))
     #expect(!matches(#"(a)\1"#))
     #expect(!matches("(a{32767}){32767}"))
+  }
+
+  /// Groups and classes share Rust's nest limit of 250: a class nested deeper is refused at the
+  /// bracket that passes it, before the parser's recursion can exhaust the stack.
+  @Test func bracketsNestedPastTheLimitAreRefusedAtTheirColumn() {
+    func nested(_ depth: Int) -> String {
+      String(repeating: "[", count: depth) + "a" + String(repeating: "]", count: depth)
+    }
+    #expect(throws: Never.self) { try AudienceRegex(nested(249)) }
+    #expect(throws: Never.self) { try AudienceRegex("(" + nested(248) + ")") }
+    for pattern in [nested(251), nested(5_000), "(" + nested(250) + ")", "(?:" + nested(300) + ")"] {
+      do {
+        _ = try AudienceRegex(pattern)
+        Issue.record("\(pattern.prefix(20))… parsed")
+      } catch {
+        #expect(error.message.contains("nests deeper than 250 levels"), "\(error.message)")
+        // At the '[' that passes the limit (the whole pattern is the first level).
+        #expect(error.offset == (pattern.hasPrefix("(?:") ? 251 : 249), "\(error.offset)")
+      }
+    }
   }
 }
