@@ -4,7 +4,9 @@ import PaywallModel
 /// A Superwall config as the SDK downloads it, about `megabytes` MB: `placements` triggers of three
 /// rules each (a CEL filter with an occurrence limit, an A/B split with a holdout, everyone), and
 /// `paywalls` paywall responses whose `paywalljs_event` carries 30 substitutions of editor HTML.
-func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String], substitutions: Int = 30) -> String {
+/// Paywall `n` is `idPrefix` and `n`.
+func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String], substitutions: Int = 30,
+                             idPrefix: String = "paywall-") -> String {
   func base64Substitutions(_ n: Int) -> String {
     var subs: [String] = []
     for i in 0..<substitutions {
@@ -19,7 +21,7 @@ func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String],
     let primary = products[n % products.count]
     let secondary = products[(n + 1) % products.count]
     paywallJSON.append("""
-      {"id":"\(n)","identifier":"paywall-\(n)","name":"Paywall \(n)","cache_key":"k\(n)","build_id":"b","url":"https://example.com/\(n)",
+      {"id":"\(n)","identifier":"\(idPrefix)\(n)","name":"Paywall \(n)","cache_key":"k\(n)","build_id":"b","url":"https://example.com/\(n)",
        "url_config":{"endpoints":[{"url":"https://example.com/\(n)","timeout_ms":1000,"percentage":100}],"max_attempts":10},
        "paywalljs_event":"\(base64Substitutions(n))","presentation_style_v3":{"type":"FULLSCREEN"},"presentation_delay":0,
        "background_color_hex":"#000000","feature_gating":"\(n % 2 == 0 ? "GATED" : "NON_GATED")",
@@ -34,13 +36,13 @@ func generateSuperwallConfig(placements: Int, paywalls: Int, products: [String],
       {"event_name":"placement_\(p)","rules":[
         {"experiment_id":"\(p)01","experiment_group_id":"g\(p)","expression_cel":"user.plan == \\"pro\\" && params.source in [\\"onboarding\\", \\"settings\\"]","preload":{"behavior":"IF_TRUE"},
          "occurrence":{"key":"o\(p)","max_count":3,"interval":{"type":"INFINITY"}},
-         "variants":[{"variant_type":"TREATMENT","variant_id":"\(p)011","percentage":100,"paywall_identifier":"paywall-\(a)"}]},
+         "variants":[{"variant_type":"TREATMENT","variant_id":"\(p)011","percentage":100,"paywall_identifier":"\(idPrefix)\(a)"}]},
         {"experiment_id":"\(p)02","experiment_group_id":"g\(p)","expression_cel":"user.age > 12","preload":{"behavior":"ALWAYS"},
          "variants":[{"variant_type":"HOLDOUT","variant_id":"\(p)020","percentage":10},
-                     {"variant_type":"TREATMENT","variant_id":"\(p)021","percentage":45,"paywall_identifier":"paywall-\(a)"},
-                     {"variant_type":"TREATMENT","variant_id":"\(p)022","percentage":45,"paywall_identifier":"paywall-\(b)"}]},
+                     {"variant_type":"TREATMENT","variant_id":"\(p)021","percentage":45,"paywall_identifier":"\(idPrefix)\(a)"},
+                     {"variant_type":"TREATMENT","variant_id":"\(p)022","percentage":45,"paywall_identifier":"\(idPrefix)\(b)"}]},
         {"experiment_id":"\(p)03","experiment_group_id":"g\(p)","preload":{"behavior":"NEVER"},
-         "variants":[{"variant_type":"TREATMENT","variant_id":"\(p)031","percentage":100,"paywall_identifier":"paywall-\(b)"}]}]}
+         "variants":[{"variant_type":"TREATMENT","variant_id":"\(p)031","percentage":100,"paywall_identifier":"\(idPrefix)\(b)"}]}]}
       """)
   }
   return """
@@ -87,15 +89,16 @@ func benchmarkSuperwallImport(directory: URL, runs: Int) throws {
 /// 7b. Linearity: configs of N and 4N placements and paywalls (small paywalls, so the size is in
 /// their count), each loaded with `ProjectLoader`; the time ratio must stay near 4. A search of an
 /// array per paywall or per variant made it quadratic (15,000 paywalls 2.9 s, 60,000 31 s); the
-/// run fails when the ratio passes `bound`.
-func benchmarkSuperwallLinearity(directory: URL, n: Int, runs: Int, bound: Double = 6) throws {
+/// run fails when the ratio passes `bound`. `idPrefix` of 80 letters: every paywall id gives one
+/// file name (the first 80 characters), each taking the next `-N` suffix.
+func benchmarkSuperwallLinearity(directory: URL, n: Int, runs: Int, bound: Double = 6, idPrefix: String = "paywall-") throws {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let catalogPath = root.appendingPathComponent("paywalls/catalog.json").path
   let catalog = try Catalog.load(path: catalogPath)
   var times: [Double] = []
   for count in [n, 4 * n] {
     let url = directory.appendingPathComponent("superwall-linear-\(count).json")
-    try generateSuperwallConfig(placements: count, paywalls: count, products: catalog.productIDs, substitutions: 1)
+    try generateSuperwallConfig(placements: count, paywalls: count, products: catalog.productIDs, substitutions: 1, idPrefix: idPrefix)
       .write(to: url, atomically: true, encoding: .utf8)
     var samples: [Double] = []
     for _ in 0..<max(runs, 1) {
@@ -109,7 +112,8 @@ func benchmarkSuperwallLinearity(directory: URL, n: Int, runs: Int, bound: Doubl
     try? FileManager.default.removeItem(at: url)
   }
   let ratio = times[1] / times[0]
-  print("import a Superwall config at N and 4N placements and paywalls (CPU time, best of \(max(runs, 1))):")
+  let named = idPrefix.count >= 80 ? ", every id giving one file name" : ""
+  print("import a Superwall config at N and 4N placements and paywalls\(named) (CPU time, best of \(max(runs, 1))):")
   print(String(format: "  N = %6d                   %7.1f ms", n, times[0] * 1000))
   print(String(format: "  4N = %6d                  %7.1f ms   ratio %.2f (linear: 4; bound %.0f)", 4 * n, times[1] * 1000, ratio, bound))
   if ratio > bound {

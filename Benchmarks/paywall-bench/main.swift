@@ -18,7 +18,8 @@
 // (Figure.swift) that scripts/perf-table.py turns into README.md's performance table.
 // 8. the import of a generated 5 MB Superwall config, 400 placements and 400 paywalls (target
 //    < 200 ms), beside JSONSerialization parsing it (`--superwall-only` runs just that one), and
-//    its linearity: N and 4N placements and paywalls, the time ratio bound to 6 (linear: 4).
+//    its linearity: N and 4N placements and paywalls, the time ratio bound to 6 (linear: 4), and
+//    again with paywall ids that all give one file name.
 import Foundation
 import PaywallModel
 import PaywallTUI
@@ -121,6 +122,7 @@ try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
 if superwallOnly {
   try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
   try benchmarkSuperwallLinearity(directory: directory, n: quick ? 2_000 : 5_000, runs: 3)
+  try benchmarkSuperwallLinearity(directory: directory, n: quick ? 1_000 : 2_500, runs: 3, idPrefix: String(repeating: "A", count: 80))
   try? FileManager.default.removeItem(at: directory)
   exit(0)
 }
@@ -550,4 +552,5 @@ if !renderOnly && !ledgerOnly || testOnly {
 if !renderOnly && !ledgerOnly && !testOnly {
   try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
   try benchmarkSuperwallLinearity(directory: directory, n: quick ? 2_000 : 5_000, runs: 3)
+  try benchmarkSuperwallLinearity(directory: directory, n: quick ? 1_000 : 2_500, runs: 3, idPrefix: String(repeating: "A", count: 80))
 }

@@ -205,6 +205,29 @@ import Testing
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/other.json"])
   }
 
+  /// The app's own `--events` file appended to again and again inside a watched project, and a
+  /// temporary file made and removed beside it (an editor's, a tool's), are no change; a save
+  /// after them is exactly the file saved. (kqueue names no entry in a directory's event: each
+  /// counted file's inode, size and time tell which changed.)
+  @Test func appendsToAnIgnoredFileAndTemporaryFilesAreNoChange() throws {
+    let events = directory + "/events.json"
+    let watcher = try FileWatcher([.directory(directory), .file(file)], ignoring: [events])
+    let log = open(events, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    defer { close(log) }
+    for n in 0..<20 {
+      _ = #"{"event": "\#(n)"}\#n"#.withCString { write(log, $0, strlen($0)) }
+      if n % 5 == 0 {
+        writeInPlace("x", to: directory + "/.tmp-\(n)")
+        #expect(unlink(directory + "/.tmp-\(n)") == 0)
+      }
+      usleep(5_000)
+    }
+    #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
+    writeInPlace(#"{"id": "b"}"#, to: file)
+    #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
+    #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil)
+  }
+
   /// A project directory moved aside (`mv p p.old`) and made again, or deleted and made again, is
   /// watched again by its path: the move is a change, and so is every save in the new directory.
   @Test(arguments: ["move", "delete"]) func aDirectoryMovedAsideAndMadeAgainIsWatchedAgain(_ how: String) throws {

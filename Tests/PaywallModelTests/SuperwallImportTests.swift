@@ -283,6 +283,53 @@ struct SuperwallImportTests {
     #expect(warnings.count == 2)
   }
 
+  // MARK: - File names
+
+  /// A config of paywall responses with these identifiers, no products and no triggers.
+  static func config(paywallIDs ids: [String]) -> String {
+    let paywalls = ids.enumerated().map { n, id in
+      ##"{"id":"\##(n)","identifier":"\##(id)","name":"P\##(n)","cache_key":"k","build_id":"b","url":"https://example.com","url_config":{"endpoints":[],"max_attempts":1},"paywalljs_event":"","presentation_style_v3":{"type":"FULLSCREEN"},"presentation_delay":0,"background_color_hex":"#000000","products_v2":[]}"##
+    }
+    return #"{"build_id":"b","log_level":10,"app_session_timeout_ms":1,"toggles":[],"disable_preload":{"all":false,"triggers":[]},"localization":{"locales":[]},"trigger_options":[],"paywall_responses":[\#(paywalls.joined(separator: ","))]}"#
+  }
+
+  static func importedFiles(_ ids: [String]) throws -> [String] {
+    let text = config(paywallIDs: ids)
+    let root = try JSONParser.parse(text)
+    let collector = DiagnosticCollector(file: "config.json", source: Array(text.utf8))
+    let catalog = Catalog(products: [TestCatalog.annual], file: "catalog.json")
+    let (imported, diagnostics) = SuperwallImporter.importConfig(root: root, collector: collector, catalog: catalog,
+                                                                 catalogReference: "catalog.json", name: "t")
+    let result = try #require(imported, "\(diagnostics.map(\.description).prefix(3))")
+    return result.paywalls.map(\.file)
+  }
+
+  /// Ids that differ only in case write one file on a case-insensitive file system (macOS's
+  /// default): their names differ in more than case.
+  @Test func fileNamesAreUniqueIgnoringCase() throws {
+    let files = try Self.importedFiles(["Pro", "pro", "PRO", "pro-2", "a b", "a_b", "A.B"])
+    #expect(files == ["paywalls/Pro.json", "paywalls/pro-2.json", "paywalls/PRO-3.json", "paywalls/pro-2-2.json",
+                      "paywalls/a_b.json", "paywalls/a_b-2.json", "paywalls/A.B.json"])
+    #expect(Set(files.map { $0.lowercased() }).count == files.count)
+    #expect(try Self.importedFiles(["Pro", "pro", "PRO", "pro-2", "a b", "a_b", "A.B"]) == files)
+  }
+
+  /// Thousands of ids that all shorten to one name (the first 80 characters) each get the next
+  /// free suffix, not a count from 2 again: 4,000 of them took 4,000²/2 tries. A bound against a
+  /// hang, not a benchmark (a debug build, a shared machine).
+  @Test func manyIdsWithOneFileNameImportInLinearTime() throws {
+    let long = String(repeating: "A", count: 80)
+    let ids = (0..<4_000).map { long + String($0) }
+    let start = ContinuousClock.now
+    let files = try Self.importedFiles(ids)
+    let elapsed = ContinuousClock.now - start
+    #expect(Set(files.map { $0.lowercased() }).count == ids.count)
+    #expect(files[0] == "paywalls/\(long).json")
+    #expect(files[1] == "paywalls/\(long)-2.json")
+    #expect(files[3_999] == "paywalls/\(long)-4000.json")
+    #expect(elapsed < .seconds(4), "\(elapsed)")
+  }
+
   @Test func badBase64IsAWarningNotAnError() throws {
     let bad = Self.sdkExcerpt.replacingOccurrences(of: "\"paywalljs_event\": \"W3si", with: "\"paywalljs_event\": \"!!!!W3si")
     let result = try Self.load(bad)

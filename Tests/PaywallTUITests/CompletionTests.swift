@@ -291,15 +291,19 @@ struct CompletionTests {
   /// A name with a line break: no app types it, and a shell reading names one a line would see
   /// two false ones. It is not offered (and `validate` warns about it).
   static let newlineName = "line\ntouch PWNED"
+  /// A name that begins with `-`: inserted on the command line, the parser reads it as an option
+  /// (`explain proj --controller-command=touch\ x` would run a command). It is not offered (and
+  /// `validate` warns about it).
+  static let dashName = "--controller-command=touch PWNED"
 
-  /// A project in `directory/hostile` whose campaigns have `hostileNames` and `newlineName`.
+  /// A project in `directory/hostile` whose campaigns have `hostileNames`, `newlineName` and `dashName`.
   static func hostileProject(in directory: URL) throws -> String {
     let project = directory.appendingPathComponent("hostile")
     try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
     for file in ["catalog.json", "plans.json"] {
       try FileManager.default.copyItem(atPath: Fixtures.demoDirectory + "/" + file, toPath: project.appendingPathComponent(file).path)
     }
-    let campaigns = (hostileNames + [newlineName]).map { ["placement": $0, "audiences": [["paywall": "plans"]]] as [String: Any] }
+    let campaigns = (hostileNames + [newlineName, dashName]).map { ["placement": $0, "audiences": [["paywall": "plans"]]] as [String: Any] }
     let app: [String: Any] = ["name": "Hostile", "catalog": "catalog.json", "paywalls": ["plans.json"], "campaigns": campaigns]
     try JSONSerialization.data(withJSONObject: app, options: [.prettyPrinted]).write(to: project.appendingPathComponent("app.json"))
     return project.path
@@ -345,6 +349,8 @@ struct CompletionTests {
     #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "play", project, "--placement", "'it"], script: script, in: directory), in: directory) == ["it's \"quoted\""])
     #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "play", project, "--placement", "\\$\\("], script: script, in: directory), in: directory) == ["$(touch PWNED)"])
     #expect(try Self.bash(["paywall-tui", "explain", project, "pla"], script: script, in: directory) == ["plain"])
+    #expect(try Self.bashReadBack(try Self.bash(["paywall-tui", "explain", project, ""], script: script, in: directory), in: directory).sorted()
+              == Self.hostileNames.sorted())
     #expect(Self.files(under: directory).subtracting(before) == ["read-back"])
   }
 
@@ -384,7 +390,8 @@ struct CompletionTests {
     #expect(offered.sorted() == Self.hostileNames.sorted(), "\(offered)")
   }
 
-  /// `validate` names the placements no app could register: a line break, a space at an end.
+  /// `validate` names the placements no app could register (a line break, a space at an end) and
+  /// those completion leaves out (a leading `-`).
   /// Shell characters are fine (a Swift string holds them).
   @Test func validateWarnsAboutAPlacementNameNoAppCouldType() throws {
     let directory = try Self.sandbox()
@@ -393,13 +400,34 @@ struct CompletionTests {
     let result = try CommandLineTests.run(["validate", project])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let warnings = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("warning: placement") }
-    let newline = Self.hostileNames.count
+    let newline = Self.hostileNames.count, dash = newline + 1
     let padded = try #require(Self.hostileNames.firstIndex(of: " padded "))
-    #expect(warnings.count == 2, "\(warnings)")
+    #expect(warnings.count == 3, "\(warnings)")
+    #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement '--controller-command=touch PWNED' begins with '-'")
+      && $0.contains("--placement=--controller-command=touch PWNED") && $0.hasSuffix("($.campaigns[\(dash)].placement)") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement 'line\\ntouch PWNED' has a line break in it")
       && $0.hasSuffix("($.campaigns[\(newline)].placement) [placement-name]") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement ' padded ' begins or ends with a space")
       && $0.contains("remove it: 'padded'") && $0.hasSuffix("($.campaigns[\(padded)].placement) [placement-name]") }, "\(warnings)")
+  }
+
+  /// A name the scripts cannot offer as one word is left out of `completions placements`: a line
+  /// break, a leading `-`, and a tab (fish reads a tab as the start of the description; the JSON
+  /// reader turns a tab into a space, so only a project built in code can hold one).
+  @Test func placementsLeaveOutNamesNoShellCanOffer() throws {
+    var project = try Fixtures.demoProject()
+    let kept = project.campaigns.map(\.placement)
+    let offered = ["a\tb", "-v", "--placement=x", "line\nbreak", "mid-dash", "x-"]
+    for (index, name) in offered.enumerated() {
+      var campaign = project.campaigns[index % project.campaigns.count]
+      campaign.placement = name
+      project.campaigns.append(campaign)
+    }
+    var seen: Set<String> = []
+    #expect(Completion.placements(of: project) == kept.filter { seen.insert($0).inserted } + ["mid-dash", "x-"])
+    #expect(PlacementNames.untypable("a\tb")?.contains("has a tab in it") == true)
+    #expect(PlacementNames.untypable("-v")?.contains("begins with '-'") == true)
+    #expect(PlacementNames.untypable("mid-dash") == nil)
   }
 
   // MARK: man

@@ -142,6 +142,40 @@ struct ImportCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == ["project", "victim.txt"], "no temporary directory left")
   }
 
+  /// A file the last import wrote that is now something else (a directory, a link) is refused
+  /// before the first file is replaced: files were renamed one at a time, so a directory at the
+  /// last paywall's name left app.json and the first paywalls new and the rest old.
+  @Test func forceRefusesAListedFileThatIsNoLongerAFileAndChangesNothing() throws {
+    let parent = Self.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let out = parent + "/project"
+    #expect(try Self.importing(into: out).status == 0)
+    try "edited".write(toFile: out + "/app.json", atomically: true, encoding: .utf8)
+    try "old".write(toFile: out + "/paywalls/pw_gated_annual.json", atomically: true, encoding: .utf8)
+    let last = out + "/paywalls/pw_v3_products.json"
+    try FileManager.default.removeItem(atPath: last)
+    try FileManager.default.createDirectory(atPath: last, withIntermediateDirectories: true)
+    try "inside".write(toFile: last + "/note.txt", atomically: true, encoding: .utf8)
+    let manifest = try String(contentsOfFile: out + "/.paywall-tui-import", encoding: .utf8)
+
+    let forced = try Self.importing(into: out, force: true)
+    #expect(forced.status == 1, "\(forced.stdout)\(forced.stderr)")
+    #expect(forced.stderr.contains("--force would replace \(last), which is a directory, not a file import wrote"), "\(forced.stderr)")
+    #expect(try String(contentsOfFile: out + "/app.json", encoding: .utf8) == "edited")
+    #expect(try String(contentsOfFile: out + "/paywalls/pw_gated_annual.json", encoding: .utf8) == "old")
+    #expect(try String(contentsOfFile: last + "/note.txt", encoding: .utf8) == "inside")
+    #expect(try String(contentsOfFile: out + "/.paywall-tui-import", encoding: .utf8) == manifest)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"], "no temporary directory left")
+
+    // A link there is refused the same way (renaming over it would leave the link's target stale).
+    try FileManager.default.removeItem(atPath: last)
+    #expect(symlink(parent + "/elsewhere.json", last) == 0)
+    let linked = try Self.importing(into: out, force: true)
+    #expect(linked.status == 1, "\(linked.stdout)\(linked.stderr)")
+    #expect(linked.stderr.contains("--force would replace \(last), which is a symbolic link, not a file import wrote"), "\(linked.stderr)")
+    #expect(try String(contentsOfFile: out + "/app.json", encoding: .utf8) == "edited")
+  }
+
   @Test func aBadConfigWritesNothingAndExitsOne() throws {
     let parent = Self.temporary()
     defer { try? FileManager.default.removeItem(atPath: parent) }

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PaywallModel
 import Testing
 
 @testable import PaywallTUI
@@ -163,5 +164,32 @@ struct OutputPathTests {
     for link in ["events.jsonl", "dangling.jsonl", "shot.svg"] {
       #expect(OutputPath.notRegular(root + "/" + link) == "a symbolic link", "the link \(link) is left as it was")
     }
+  }
+}
+
+extension OutputPathTests {
+  /// A hard link committed in the scenario's folder is the same file as the one outside it: the
+  /// events would be appended to that file. `--events` refuses a file with more than one name,
+  /// naming the scenario and the option, and the file outside is not touched.
+  @Test(arguments: [false, true])
+  func aScenarioAppendsNoEventsThroughAHardLink(processPerScenario: Bool) throws {
+    let top = try Fixtures.directory([:])
+    defer { try? FileManager.default.removeItem(atPath: top) }
+    let root = top + "/scenarios", outsideFile = top + "/outside.txt"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try "# my shell settings\n".write(toFile: outsideFile, atomically: true, encoding: .utf8)
+    #expect(link(outsideFile, root + "/events.jsonl") == 0)
+    let args = "paywalls --controller simulated --status inactive"
+    try ScenarioTests.scenario("press down", args: args + " --events \(root)/events.jsonl")
+      .write(toFile: root + "/events.play", atomically: true, encoding: .utf8)
+    let run = try CommandLineTests.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
+    let said = run.stdout + run.stderr
+    #expect(run.status == 1, "\(said)")
+    #expect(said.split(separator: "\n").contains { $0.contains("events.play:1: --events '") && $0.contains("is a hard link")
+      && $0.contains("e.g. --events \(root)/events.jsonl") }, "\(said)")
+    #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "# my shell settings\n")
+    // The open itself refuses it too (the check before it and the open are apart in time).
+    #expect(throws: (any Error).self) { try EventFile(path: root + "/events.jsonl", confined: true) }
+    #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "# my shell settings\n")
   }
 }

@@ -237,15 +237,24 @@ enum CampaignReader {
 
 /// Names the SDK tracks itself: `register` refuses them, and only the implicit ones fire campaigns.
 package enum PlacementNames {
-  /// Why no app could register `name`, if none could, as a warning that says how to fix it: a line
-  /// break (no dashboard field or `register(placement:)` call a person types holds one, and shell
-  /// completion, one name a line, leaves it out) or a space at either end (invisible: the app's
-  /// `"upgrade"` never matches `"upgrade "`). Shell characters (`$`, backquotes, `;`, quotes) are
+  /// Why no app could register `name`, or shell completion cannot offer it, as a warning that
+  /// says how to fix it: a line break (no dashboard field or `register(placement:)` call a person
+  /// types holds one, and shell completion, one name a line, leaves it out), a tab (fish reads it
+  /// as the start of the name's description), a space at either end (invisible: the app's
+  /// `"upgrade"` never matches `"upgrade "`) or a leading `-` (inserted on a command line, the
+  /// parser would read it as an option). Shell characters (`$`, backquotes, `;`, quotes) are
   /// fine: a Swift string holds them and completion offers them quoted. (The JSON reader has
-  /// already dropped every other control character.)
+  /// already dropped every other control character and made a tab a space; a project built in
+  /// code may still hold one.)
   package static func untypable(_ name: String) -> String? {
     if name.contains(where: \.isNewline) {
       return "placement \(quoting: name) has a line break in it, which no app types and shell completion cannot offer; write it on one line"
+    }
+    if name.contains("\t") {
+      return "placement \(quoting: name) has a tab in it, which shell completion cannot offer; use a space"
+    }
+    if name.hasPrefix("-") {
+      return "placement \(quoting: name) begins with '-', which the command line reads as an option, so shell completion does not offer it; rename it, or type it as \(quoting: "--placement=" + name) (or after '--')"
     }
     if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
       let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())

@@ -133,8 +133,8 @@ package final class EventFile: @unchecked Sendable {
   package let path: String
 
   /// Opens `path` for appending. `confined` (a scenario run by `test`): a symbolic link at `path`
-  /// is never followed (`O_NOFOLLOW`) and only a regular file is written, so a link committed in
-  /// the scenario's folder cannot lead out of it.
+  /// is never followed (`O_NOFOLLOW`) and only a regular file with no other name is written, so a
+  /// link committed in the scenario's folder, symbolic or hard, cannot lead out of it.
   package init(path: String, confined: Bool = false) throws {
     self.path = path
     if confined {
@@ -148,6 +148,11 @@ package final class EventFile: @unchecked Sendable {
       guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
         close(descriptor)
         throw PurchaseError("the events file \(path) is not a regular file; a scenario writes only regular files")
+      }
+      // A hard link is the file outside under a second name: appending would write there.
+      guard info.st_nlink <= 1 else {
+        close(descriptor)
+        throw PurchaseError("--events \(path) is a hard link (the file has \(info.st_nlink) names, one may be outside the scenario's folder); under 'paywall-tui test' a scenario appends only to a file of its own: delete it or give another path")
       }
       _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
       self.descriptor = descriptor

@@ -52,6 +52,11 @@ package final class FileWatcher: @unchecked Sendable {
 
     /// Every path watched here, for an event that may mean any of them.
     var all: Set<String> { whole.union(files.values.joined()) }
+
+    /// Whether `name` here is watched and not one the app writes.
+    func counts(_ name: String) -> Bool {
+      !ignored.contains(name) && (files[name] != nil || (!whole.isEmpty && FileWatcher.counts(name, nil)))
+    }
   }
 
   private struct Interest: Sendable {
@@ -85,9 +90,24 @@ package final class FileWatcher: @unchecked Sendable {
   private let watches = Mutex(Watches())
   #else
   private let queue: Int32
-  /// Open descriptors (directories, the files in them, and `parent:` the nearest existing folder
-  /// of a lost directory) → directory, re-opened after each change.
+  /// Open descriptors → what they watch: a directory (its real path), `file:` and a file's path
+  /// in one, or `parent:` and the nearest existing folder of a lost directory. Files are
+  /// re-opened after each change.
   private let opened = Mutex<[Int32: String]>([:])
+  /// What a counted file was when last looked at: a directory's event does not say which entry
+  /// changed (a log or a temporary file beside the project makes one too), so the names whose
+  /// snapshot differs are the change.
+  private struct Snapshot: Sendable, Equatable {
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
+    /// A named file (`.file`) that is not there.
+    static let absent = Snapshot(inode: 0, size: -1, seconds: 0, nanoseconds: 0)
+  }
+  /// Real path of each watched directory → its counted names → their snapshot at the last report
+  /// of a change there (a directory's entries that are not there are not in it).
+  private let snapshots = Mutex<[String: [String: Snapshot]]>([:])
   #endif
 
   /// Watches `targets`; `debounce` is how long changes to watched names must stop before they are
@@ -191,8 +211,7 @@ package final class FileWatcher: @unchecked Sendable {
   }
 
   /// Blocks until a watched file changes and `debounce` then passes quietly; returns the paths
-  /// that changed (on macOS, every watched path of the directories that changed). Nil after
-  /// `stop`, or when `timeout` (if given) passes first.
+  /// that changed. Nil after `stop`, or when `timeout` (if given) passes first.
   package func waitForChange(timeout: Duration? = nil) -> Set<String>? {
     let deadline = timeout.map { ContinuousClock.now + $0 }
     var changed = pending.withLock { pending in defer { pending = [] }; return pending }
@@ -412,8 +431,11 @@ package final class FileWatcher: @unchecked Sendable {
 
   /// A directory's vnode reports entries added, removed and renamed; a file's reports writes to
   /// it. Files are opened again after every change, since a rename over one leaves the old
-  /// descriptor on the old file.
-  private func reopenFiles() {
+  /// descriptor on the old file. Snapshots are taken again for `refresh` (directories whose
+  /// differences are being reported) and `written` (files being reported); every other name keeps
+  /// the snapshot of the last report, so a change whose event is not read yet still differs when
+  /// it is. A directory not looked at before, and a file named for the first time, get their first.
+  private func reopenFiles(refresh: Set<String> = [], written: [String: Set<String>] = [:]) {
     // Every file descriptor is closed (directories are kept) and the files there now are opened.
     let files = opened.withLock { opened -> [Int32] in
       let keys = opened.filter { $0.value.hasPrefix("file:") }.map(\.key)
@@ -421,18 +443,47 @@ package final class FileWatcher: @unchecked Sendable {
       return keys
     }
     for fd in files { close(fd) }
+    let last = snapshots.withLock { $0 }
+    var taken: [String: [String: Snapshot]] = [:]
     for (directory, wanted) in interest.withLock({ $0.directories }) {
-      for name in Self.names(wanted, in: directory) {
+      let names = Self.names(wanted, in: directory)
+      for name in names {
         let fd = open(Self.join(directory, name), O_EVTONLY)
-        if fd >= 0 { register(fd, "file:" + directory) }
+        if fd >= 0 { register(fd, "file:" + Self.join(directory, name)) }
       }
+      guard let previous = last[directory], !refresh.contains(directory) else {
+        var here: [String: Snapshot] = [:]
+        for name in names { here[name] = Self.snapshot(Self.join(directory, name)) }
+        taken[directory] = here
+        continue
+      }
+      var here = previous.filter { wanted.counts($0.key) }
+      for name in written[directory] ?? [] where wanted.counts(name) {
+        // An entry of a directory watched whole that is gone is no entry (as a refresh leaves it).
+        let now = Self.snapshot(Self.join(directory, name))
+        here[name] = now == .absent && wanted.files[name] == nil ? nil : now
+      }
+      for name in wanted.files.keys where here[name] == nil && wanted.counts(name) {
+        here[name] = Self.snapshot(Self.join(directory, name))
+      }
+      taken[directory] = here
     }
+    snapshots.withLock { $0 = taken }
   }
 
-  /// The names `wanted` watches in `directory`: those it lists, and its project files if it is
-  /// watched whole.
+  /// The inode, size and modification time of what `path` leads to (`absent`: nothing there).
+  private static func snapshot(_ path: String) -> Snapshot {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .absent }
+    return Snapshot(inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                    seconds: Int(info.st_mtimespec.tv_sec), nanoseconds: Int(info.st_mtimespec.tv_nsec))
+  }
+
+  /// The names `wanted` counts in `directory`: those it lists, and its project files if it is
+  /// watched whole; never one the app writes itself (`ignored`), so neither its descriptor nor
+  /// its snapshot makes a change.
   private static func names(_ wanted: Directory, in directory: String) -> Set<String> {
-    Set(wanted.files.keys).union(wanted.whole.isEmpty ? [] : entries(of: directory))
+    Set(wanted.files.keys).union(wanted.whole.isEmpty ? [] : entries(of: directory)).subtracting(wanted.ignored)
   }
 
   private static func entries(of directory: String) -> [String] {
@@ -453,7 +504,9 @@ package final class FileWatcher: @unchecked Sendable {
     guard count > 0 else { return [] }
     let descriptors = opened.withLock { $0 }
     let interested = interest.withLock { $0.directories }
+    // Directories whose entries may have changed, and files written to (directory → names).
     var directories: Set<String> = []
+    var written: [String: Set<String>] = [:]
     var changed: Set<String> = []
     var lookAgain = false
     for event in events.prefix(Int(count)) {
@@ -462,22 +515,36 @@ package final class FileWatcher: @unchecked Sendable {
       if owner.hasPrefix("parent:") {
         lookAgain = true
       } else if owner.hasPrefix("file:") {
-        directories.insert(String(owner.dropFirst(5)))
+        let (directory, name) = Self.split(String(owner.dropFirst("file:".count)))
+        written[directory, default: []].insert(name)
       } else if event.fflags & UInt32(NOTE_DELETE | NOTE_RENAME) != 0 {
         // The directory itself left its path (moved aside, deleted): lost until one is back.
         if opened.withLock({ $0.removeValue(forKey: fd) }) != nil { close(fd) }
         lost.withLock { _ = $0.insert(owner) }
         changed.formUnion(interested[owner]?.all ?? [])
+        // Its snapshot becomes "nothing there", so what the new one holds once back is new.
+        directories.insert(owner)
         lookAgain = true
       } else {
         directories.insert(owner)
       }
     }
     if lookAgain { changed.formUnion(watchLostAgain()) }
-    reopenFiles()
+    let before = snapshots.withLock { $0 }
+    reopenFiles(refresh: directories, written: written)
+    let after = snapshots.withLock { $0 }
+    // A file written to changed, whatever its snapshot says (a write within the clock's grain).
+    for (directory, names) in written {
+      guard let wanted = interested[directory] else { continue }
+      for name in names { changed.formUnion(wanted.paths(name)) }
+    }
+    // A directory's event: the counted names made, removed, replaced or rewritten since the last look.
     for directory in directories {
       guard let wanted = interested[directory] else { continue }
-      for name in Self.names(wanted, in: directory) { changed.formUnion(wanted.paths(name)) }
+      let old = before[directory] ?? [:], new = after[directory] ?? [:]
+      for name in Set(old.keys).union(new.keys) where old[name] != new[name] {
+        changed.formUnion(wanted.paths(name))
+      }
     }
     return changed
   }

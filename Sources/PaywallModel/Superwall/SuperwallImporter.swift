@@ -85,7 +85,11 @@ package enum SuperwallImporter {
     var paywallIDs: [String] = []
     var knownIDs: Set<String> = []
     var documents: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
+    // File names taken, lowercased: macOS's file system ignores case by default, so `Pro` and
+    // `pro` must not both be `paywalls/Pro.json`. Per base name, the next suffix to try: ids that
+    // shorten to one name (its first 80 characters) each take the next, not a count from 2 again.
     var usedFiles: Set<String> = []
+    var nextSuffix: [String: Int] = [:]
     var missing: [String] = []
     for paywall in config.paywalls {
       if !knownIDs.insert(paywall.identifier).inserted {
@@ -96,13 +100,19 @@ package enum SuperwallImporter {
       paywallIDs.append(paywall.identifier)
       let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, d)
       let document = PaywallBuilder.document(for: paywall, slots: slots, layout: layout, d)
-      var file = "paywalls/" + safeFileName(paywall.identifier) + ".json"
-      var n = 2
-      while usedFiles.contains(file) {
-        file = "paywalls/\(safeFileName(paywall.identifier))-\(n).json"
-        n += 1
+      let base = "paywalls/" + safeFileName(paywall.identifier)
+      let key = base.lowercased()
+      var file = base + ".json"
+      if !usedFiles.insert(file.lowercased()).inserted {
+        // A taken name `B-n.json` is tried only by base B (the part before its last '-'), whose
+        // counter then moves past it: all the tries add up to at most twice the paywalls.
+        var n = nextSuffix[key] ?? 2
+        repeat {
+          file = "\(base)-\(n).json"
+          n += 1
+        } while !usedFiles.insert(file.lowercased()).inserted
+        nextSuffix[key] = n
       }
-      usedFiles.insert(file)
       documents.append((file, paywall.identifier, document, paywall))
     }
     if let catalog, !missing.isEmpty {

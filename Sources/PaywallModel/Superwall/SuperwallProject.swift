@@ -217,6 +217,13 @@ package enum ImportedProjectWriter {
     for file in files where present.contains(file) && !owned.contains(file) {
       throw Failure(message: "--force would replace \(target)/\(file), which import did not write; move it away or choose another directory")
     }
+    // Files are renamed into place one at a time: a listed name that is now a directory (or a
+    // link, a pipe) would stop that halfway, some files new and some old. Refused before any is.
+    for file in Set(files).union(owned).sorted() {
+      if let kind = AtomicFile.nonRegularKind(target + "/" + file) {
+        throw Failure(message: "--force would replace \(target)/\(file), which is \(kind), not a file import wrote; move it away or choose another directory")
+      }
+    }
     // The config, catalog or layout being read, at a path import would replace or remove.
     let inputs = reading.compactMap(identity)
     for file in Set(files).union(owned).sorted() {

@@ -96,14 +96,22 @@ enum Completion {
   }
 
   /// The project's placements that a shell can complete, in the order its campaigns name them,
-  /// each once. The scripts read them one a line, so a name holding a line break (which no app
-  /// types, and `validate` warns about) is left out rather than offered as two false names.
+  /// each once. Left out (and `validate` warns about each): a name holding a line break (the
+  /// scripts read one name a line: it would be offered as two false names), a tab (fish reads the
+  /// rest as a description) or starting with `-` (inserted, the parser reads it as an option:
+  /// `explain proj --controller-command=…`).
   static func placements(of project: Project) -> [String] {
     var names: [String] = []
-    for campaign in project.campaigns where !names.contains(campaign.placement) && !campaign.placement.contains(where: \.isNewline) {
+    var seen: Set<String> = []
+    for campaign in project.campaigns where offerable(campaign.placement) && seen.insert(campaign.placement).inserted {
       names.append(campaign.placement)
     }
     return names
+  }
+
+  /// Whether completion can insert `name` as one word that the parser reads as a placement.
+  static func offerable(_ name: String) -> Bool {
+    !name.contains(where: \.isNewline) && !name.contains("\t") && !name.hasPrefix("-")
   }
 
   /// The first sentence of a help text, for the one-line descriptions zsh and fish show.

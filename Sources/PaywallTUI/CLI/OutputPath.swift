@@ -47,6 +47,14 @@ enum OutputPath {
   /// device", …), without following a link; nil for a regular file or nothing.
   static func notRegular(_ path: String) -> String? { AtomicFile.nonRegularKind(path) }
 
+  /// How many names the regular file at `path` has, when it has more than one (a hard link);
+  /// nil for one name, nothing there, or not a regular file. Not following a link.
+  static func hardLinkCount(_ path: String) -> Int? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { return nil }
+    return Int(info.st_nlink)
+  }
+
   /// `path` itself when it exists, else its nearest ancestor that does ("." for a relative path
   /// none of whose folders exist).
   static func nearestExisting(_ path: String) -> String {

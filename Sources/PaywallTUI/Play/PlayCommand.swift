@@ -245,6 +245,11 @@ struct PlayCommand: CLICommand {
       if option != "screenshot-every", let kind = OutputPath.notRegular(path) {
         throw .usage("\(scenario.file):1: --\(option) \(quoting: path) is \(kind), not a regular file; under 'paywall-tui test' a scenario writes only regular files inside its own directory, never through a link: give another path, e.g. --\(option) \(root)/\(example)")
       }
+      // Events are appended, not written over: a hard link committed in the folder would have
+      // them appended to its other name, anywhere on the disk (the open checks again).
+      if option == "events", let names = OutputPath.hardLinkCount(path) {
+        throw .usage("\(scenario.file):1: --events \(quoting: path) is a hard link (the file has \(names) names, one may be outside the scenario's folder); under 'paywall-tui test' a scenario appends only to a file of its own: delete it or give another path, e.g. --events \(root)/\(example)")
+      }
       if let why = ScenarioConfinement.outside(path, root: root) {
         let given = option == "screenshot-every" ? screenshotEvery! : path
         throw .usage("\(scenario.file):1: --\(option) \(quoting: given) writes \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. --\(option) \(root)/\(example)")
