@@ -42,8 +42,8 @@ struct ScenarioWorkerTests {
   @Test func theWorkerGivesWhatAProcessPerScenarioGives() throws {
     let variants = try Self.failingVariants()
     let reports = try Fixtures.directory([:])
-    let worker = try CommandLineTests.run(["test", "scenarios", variants, "--junit", reports + "/worker.xml"])
-    let children = try CommandLineTests.run(["test", "scenarios", variants, "--junit", reports + "/children.xml", "--process-per-scenario"])
+    let worker = try CommandLineTests.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/worker.xml"])
+    let children = try CommandLineTests.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/children.xml", "--process-per-scenario"])
     #expect(worker.status == 1 && children.status == 1, "\(worker.stderr)\(children.stderr)")
     #expect(worker.stderr == children.stderr)
     #expect(Self.masked(worker.stdout) == Self.masked(children.stdout))
