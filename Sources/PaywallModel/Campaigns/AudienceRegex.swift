@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else
 import Foundation
