@@ -404,7 +404,7 @@ struct CompletionTests {
     let padded = try #require(Self.hostileNames.firstIndex(of: " padded "))
     #expect(warnings.count == 3, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement '--controller-command=touch PWNED' begins with '-'")
-      && $0.contains("--placement=--controller-command=touch PWNED") && $0.hasSuffix("($.campaigns[\(dash)].placement)") }, "\(warnings)")
+      && $0.contains("--placement=--controller-command=touch PWNED") && $0.hasSuffix("($.campaigns[\(dash)].placement) [placement-name]") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement 'line\\ntouch PWNED' has a line break in it")
       && $0.hasSuffix("($.campaigns[\(newline)].placement) [placement-name]") }, "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix(project + "/app.json:") && $0.contains("placement ' padded ' begins or ends with a space")
