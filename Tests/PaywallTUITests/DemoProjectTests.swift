@@ -14,7 +14,14 @@ struct DemoProjectTests {
     let root = try Fixtures.directory([:])
     try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: root + "/empty", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: CommandLineTests.binary.path, toPath: root + "/bin/paywall-tui")
+    // Copied by cp, not in this process: a descriptor open for writing here would be inherited by
+    // a child another test starts meanwhile, and exec of the copy then fails (ETXTBSY, exit 126).
+    let copy = Process()
+    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+    copy.arguments = [CommandLineTests.binary.path, root + "/bin/paywall-tui"]
+    try copy.run()
+    copy.waitUntilExit()
+    try #require(copy.terminationStatus == 0, "cp of the binary failed")
     return (root + "/bin/paywall-tui", root + "/empty")
   }
 
