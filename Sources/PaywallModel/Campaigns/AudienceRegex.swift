@@ -745,9 +745,7 @@ struct RegexParser {
     let c = s[i]
     i += 1
     switch c {
-    case "1"..."9":
-      throw fail("backreferences are not supported (Rust's regex, which the SDK uses, has none)", at: start)
-    case "k":
+    case "1"..."9", "k":
       throw fail("backreferences are not supported (Rust's regex, which the SDK uses, has none)", at: start)
     case "A": return .assert(.textStart)
     case "z": return .assert(.textEnd)
