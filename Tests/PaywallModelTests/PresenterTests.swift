@@ -116,15 +116,64 @@ struct PresenterTests {
     #expect(Self.events(decline).contains("feature.run") == runs)
   }
 
-  @Test func aPlacementButtonOnAPaywallSkipsOrRefuses() throws {
+  /// The app's own `register` while a paywall is up is refused (`CheckNoPaywallAlreadyPresented.swift`).
+  @Test func aRegisterOverAPaywallIsRefused() throws {
     var state = try Self.home()
     Self.send(.open(paywallID: "onboarding", selected: nil), &state)
-    let skip = Self.send(.button(.placement("no_campaign")), &state)
-    #expect(Self.events(skip) == ["paywallPresentationRequest", "handler.onSkip", "feature.run"])
-    let refused = Self.send(.button(.placement("export_pdf")), &state)
-    #expect(Self.events(refused) == ["paywallPresentationRequest", "handler.onError"],
-            "presenting over a paywall is the SDK's paywallAlreadyPresented")
+    let refused = Self.send(.register(placement: "export_pdf", params: [:]), &state)
+    #expect(Self.events(refused) == ["paywallPresentationRequest", "handler.onError"])
+    #expect(Self.emitted(refused).last?["code"]?.stringValue == "paywallAlreadyPresented")
     #expect(state.session?.id == "onboarding")
+  }
+
+  /// A paywall's placement button is the SDK's `custom_placement` (`Superwall.swift`
+  /// `eventDidOccur(.customPlacement)`), never a register: it is tracked, and only when its
+  /// placement's campaign would present a paywall does anything follow (`TrackingLogic
+  /// .canTriggerPaywall`): the paywall closes for the next one, which answers to the first register
+  /// with the first paywall's gating (`Tracking.swift`). No `onSkip`, no `onError`, no feature.
+  @Test func aPlacementButtonChainsOrDoesNothing() throws {
+    var state = try Self.home()
+    Self.send(.register(placement: "onboarding", params: [:]), &state)
+    let nothing = Self.send(.button(.placement("no_campaign")), &state)
+    #expect(Self.events(nothing) == ["custom_placement"], "no campaign: tracked, nothing else")
+    #expect(Self.emitted(nothing).first?["name"]?.stringValue == "no_campaign")
+    #expect(Self.emitted(nothing).first?["paywall_id"]?.stringValue == "onboarding")
+    #expect(state.session?.id == "onboarding")
+
+    let chained = Self.send(.button(.placement("export_pdf")), &state)
+    #expect(Self.events(chained) == ["custom_placement", "handler.onWillDismiss", "paywall_close", "handler.onDismiss",
+                                     "trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
+    #expect(Self.emitted(chained).first { $0.name == .paywallClose }?["close_reason"]?.stringValue == "forNextPaywall")
+    #expect(Self.emitted(chained).last?["placement"]?.stringValue == "onboarding", "the first register hears onPresent")
+    #expect(state.session?.id == "plans")
+    #expect(state.registration?.placement == "onboarding")
+    // plans is gated; onboarding, whose gating it inherits, is not: declining runs the feature.
+    let declined = Self.send(.paywall(.close), &state)
+    #expect(Self.events(declined).last == "feature.run")
+
+    // A paywall opened directly answers to no register: the chain shows the next one, no handler hears it.
+    var direct = try Self.home()
+    Self.send(.open(paywallID: "onboarding", selected: nil), &direct)
+    let unowned = Self.send(.button(.placement("export_pdf")), &direct)
+    #expect(Self.events(unowned) == ["custom_placement", "paywall_close", "trigger_fire", "paywallPresentationRequest", "paywall_open"])
+    #expect(direct.session?.id == "plans")
+  }
+
+  /// `canTriggerPaywall` refuses a chain from a paywall that `transaction_abandon`,
+  /// `transaction_fail`, `paywall_decline` or `custom_placement` presented; one a custom placement
+  /// named `export_pdf` presented was presented by `export_pdf` (the event's raw name), so it chains.
+  @Test func aPlacementButtonOnAnImplicitlyPresentedPaywallDoesNothing() throws {
+    var state = try Self.home()
+    Self.send(.register(placement: "onboarding", params: [:]), &state)
+    Self.send(.button(.placement("export_pdf")), &state)
+    #expect(state.session?.id == "plans")
+    Self.send(.paywall(.purchase(slot: nil)), &state)
+    let abandoned = Self.send(.purchaseFinished(.cancelled), &state)
+    #expect(state.session?.id == "winback", "a paywall a custom placement presented chains on transaction_abandon")
+    #expect(Self.events(abandoned).last == "handler.onPresent")
+    let refused = Self.send(.button(.placement("export_pdf")), &state)
+    #expect(Self.events(refused) == ["custom_placement"])
+    #expect(state.session?.id == "winback")
   }
 
   /// An implicit placement's filters read the event's parameters, both when deciding to replace the

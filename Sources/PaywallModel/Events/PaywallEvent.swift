@@ -29,6 +29,9 @@ public enum EventName: String, Sendable, CaseIterable {
   case subscriptionStatusDidChange = "subscriptionStatus_didChange"
   case triggerFire = "trigger_fire"
   case paywallPresentationRequest = "paywallPresentationRequest"
+  /// A paywall's `placement` button was pressed: the SDK's `customPlacement`, tracked under the
+  /// button's placement name (`Superwall.swift` `eventDidOccur(.customPlacement)`).
+  case customPlacement = "custom_placement"
   case handlerOnPresent = "handler.onPresent"
   /// The handler's `onWillDismiss`, just before `onDismiss` (`PaywallPresentationHandler`).
   case handlerOnWillDismiss = "handler.onWillDismiss"

@@ -106,9 +106,10 @@ public struct PresentationState: Sendable {
   /// SDK hands the last presentation's state publisher on: `Analytics/Internal Tracking/Tracking.swift`).
   /// Nil when opened directly (`--paywall`, `open`).
   public var registration: Registration?
-  /// The implicit placement, with its event's parameters, whose campaign opened the paywall on
-  /// screen; nil for a paywall `register` or `open` showed. Such a paywall never chains again
-  /// (`TrackingLogic.canTriggerPaywall`).
+  /// The implicit placement (an SDK event or a paywall's custom placement), with its parameters,
+  /// whose campaign opened the paywall on screen; nil for a paywall `register` or `open` showed.
+  /// One opened by `transaction_abandon`, `transaction_fail` or `paywall_decline` never chains
+  /// again (`Presenter.mayChain`, `TrackingLogic.canTriggerPaywall`).
   public var presentedBy: Registration?
   /// The feature gating the paywall on screen ends its registration with: for a replacement, the
   /// first paywall's (`PaywallOverrides(featureGatingBehavior:)` in `Tracking.swift`); nil: its own.

@@ -210,9 +210,7 @@ public enum Presenter {
     }
   }
 
-  /// A paywall button: the flow's actions, or a placement fired while the paywall is up. Only a
-  /// skip can follow a placement (a paywall is on screen), so its campaign is evaluated for its
-  /// events and the feature; one that would present is the SDK's `paywallAlreadyPresented`.
+  /// A paywall button: the flow's actions, or a custom placement (`customPlacement`).
   static func press(_ button: ButtonAction, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let action: PaywallAction
     switch button {
@@ -220,14 +218,40 @@ public enum Presenter {
     case .restore: action = .restore
     case .close: action = .close
     case .select(let slot): action = .select(slot: slot)
-    case .placement(let name):
-      let registration = Registration(id: state.newRegistrationID(), placement: name, params: [:])
-      if PlacementNames.builtIn.contains(name) || wouldPresent(registration, state, now: now) {
-        return register(name, params: [:], &state, now: now)
-      }
-      return evaluate(registration, &state, now: now)
+    case .placement(let name): return customPlacement(name, &state, now: now)
     }
     return update(&state, .paywall(action), now: now)
+  }
+
+  /// A paywall's placement button, as the SDK answers the page's `custom_placement` message
+  /// (`Superwall.swift` `eventDidOccur(.customPlacement)`): it tracks a `customPlacement` under the
+  /// button's name, never a `register`, so no handler hears a skip or an error and no feature runs.
+  /// Tracking it is an implicit trigger (`Tracking.swift`): `TrackingLogic.canTriggerPaywall`
+  /// answers `closePaywallThenTriggerPaywall` only when the placement has a campaign, the paywall
+  /// on screen may chain, and the result would be a paywall (`.handleImplicitTrigger`); then the
+  /// paywall closes for the next one, which answers to the first register with its gating
+  /// (`replace`). Otherwise nothing follows.
+  static func customPlacement(_ name: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard let session = state.session, !session.isDismissed else { return [] }
+    let tracked = PresentationEffect.emit(PaywallEvent(.customPlacement, [
+      ("paywall_id", .string(session.id)), ("paywall_name", .string(session.paywall.definition.name)), ("name", .string(name)),
+    ]))
+    guard mayChain(state) else { return [tracked] }
+    let candidate = Registration(id: state.newRegistrationID(), placement: name, params: [:], isImplicit: true)
+    guard wouldPresent(candidate, state, now: now) else { return [tracked] }
+    return [tracked] + replace(with: candidate, &state, now: now)
+  }
+
+  /// Placements whose paywall never presents another in its place: a paywall presented by one of
+  /// them ends chains, so two campaigns cannot loop (`TrackingLogic.canTriggerPaywall`,
+  /// `notAllowedReferringPlacementNames`). A paywall a custom placement presented was presented by
+  /// the button's own name (the event's raw name), so it may chain, as on a device.
+  static let chainEnding: Set<String> = ["transaction_abandon", "transaction_fail", "paywall_decline", "custom_placement"]
+
+  /// Whether the paywall on screen may be replaced by an implicit placement's paywall.
+  static func mayChain(_ state: PresentationState) -> Bool {
+    guard let presentedBy = state.presentedBy else { return true }
+    return !chainEnding.contains(presentedBy.placement)
   }
 
   // MARK: - Opening and the flow's results
@@ -266,14 +290,14 @@ public enum Presenter {
   /// placement (`transaction_abandon`, `transaction_fail`, `paywall_decline`) with a campaign that
   /// presents replaces the paywall with its own, which takes over the registration and its gating
   /// (`Analytics/Internal Tracking/Tracking.swift`: `closePaywallThenTriggerPaywall` passes the last
-  /// state publisher and `PaywallOverrides(featureGatingBehavior:)` on). A paywall an implicit
-  /// placement opened never chains again (`TrackingLogic.canTriggerPaywall`).
+  /// state publisher and `PaywallOverrides(featureGatingBehavior:)` on). A paywall one of those
+  /// placements opened never chains again (`mayChain`).
   static func apply(_ effects: [FlowEffect], _ session: PaywallSession, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     state.session = session
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    let chained = state.presentedBy == nil ? implicitCandidate(after: events, &state, now: now) : nil
+    let chained = mayChain(state) ? implicitCandidate(after: events, &state, now: now) : nil
     let closing = effects.lazy.compactMap { effect -> PaywallResult? in if case .dismissed(let result) = effect { result } else { nil } }.first
     var out: [PresentationEffect] = []
     var dismissed = false

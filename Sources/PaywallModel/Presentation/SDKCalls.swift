@@ -107,14 +107,14 @@ enum SDKCalls {
   /// `transaction_abandon` and `transaction_fail` are tracked like any event, so a campaign on them
   /// presents its paywall (`Analytics/Internal Tracking/TrackingLogic.swift` `canTriggerPaywall`:
   /// only when the result would be a paywall): with none on screen it answers to no `register`;
-  /// over a paywall on screen it closes that one for the next (`Presenter.replace`), unless an
-  /// implicit placement opened it (those never chain).
+  /// over a paywall on screen it closes that one for the next (`Presenter.replace`), unless one of
+  /// the chain-ending placements opened it (`Presenter.mayChain`).
   static func implicitPaywall(after effects: [PresentationEffect], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     // `closePaywallThenTriggerPaywall` returns early while `presentationItems.last` is nil: in a
     // session where no paywall has been presented, a campaign on these events presents nothing.
     guard state.hasPresentedPaywall else { return [] }
     let onScreen = state.session.map { !$0.isDismissed } ?? false
-    if onScreen && state.presentedBy != nil { return [] }
+    if onScreen && !Presenter.mayChain(state) { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
     guard let candidate = Presenter.implicitCandidate(after: events, &state, now: now) else { return [] }
     return onScreen ? Presenter.replace(with: candidate, &state, now: now) : Presenter.evaluate(candidate, &state, now: now)
