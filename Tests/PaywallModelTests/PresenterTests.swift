@@ -176,30 +176,69 @@ struct PresenterTests {
     #expect(state.session?.id == "winback")
   }
 
-  /// An implicit placement's filters read the event's parameters, both when deciding to replace the
-  /// paywall and when presenting the replacement.
-  @Test func anImplicitCampaignFiltersOnTheEventsParameters() throws {
+  /// An implicit placement's filters read what the SDK gives them (`TrackingLogic.processParameters`
+  /// with the event's `audienceFilterParams`): the paywall's `PaywallInfo.audienceFilterParams()`
+  /// and, for an abandon, `abandoned_product_id` / `abandoned_product_<attr>`; the event's own
+  /// parameters only under `$` (`$product_id`), so `params.product_id` is missing on a device.
+  static func abandonCampaign(_ filter: String) throws -> PresentationState {
     var project = try Self.demoProject()
-    let filter = try AudienceFilter(parsing: #"params.product_id == "com.acme.pro.annual""#)
     project.campaigns = project.campaigns.filter { $0.placement != "transaction_abandon" } + [
-      Campaign(placement: "transaction_abandon", audiences: [Audience(filter: filter, outcome: .paywalls([.init(paywallID: "winback", percent: 100)], holdout: 0))])
+      Campaign(placement: "transaction_abandon", audiences: [Audience(filter: try AudienceFilter(parsing: filter),
+                                                                     outcome: .paywalls([.init(paywallID: "winback", percent: 100)], holdout: 0))])
     ]
-    var state = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    return PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+  }
+
+  @Test(arguments: [
+    (#"params.abandoned_product_id == "com.acme.pro.annual""#, true),
+    (#"params.abandoned_product_period == "year" && params.abandoned_product_raw_price == 59.99"#, true),
+    (#"params["$product_id"] == "com.acme.pro.annual" && params["$is_standard_event"] == true"#, true),
+    (#"params.event_name == "transaction_abandon" && params.paywall_id == "onboarding" && params.presented_by_event_name == "onboarding""#, true),
+    (#"params.feature_gating == "NON_GATED" && params.presented_by == "placement" && params.is_free_trial_available == true"#, true),
+    (#"params.paywall_product_ids == "com.acme.pro.annual,com.acme.pro.monthly,com.acme.pro.lifetime" && params.secondary_product_id == "com.acme.pro.monthly""#, true),
+    (#"params.product_id == "com.acme.pro.annual""#, false),
+    (#"params.slot == "primary""#, false),
+  ])
+  func anImplicitCampaignFiltersOnTheSDKsParameters(filter: String, presents: Bool) throws {
+    var state = try Self.abandonCampaign(filter)
     Self.send(.register(placement: "onboarding", params: [:]), &state)
     Self.send(.paywall(.purchase(slot: nil)), &state)  // the annual plan is selected
     let abandon = Self.send(.purchaseFinished(.cancelled), &state)
-    #expect(Self.events(abandon).suffix(4) == ["trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
-    #expect(state.session?.id == "winback")
-    #expect(state.presentedBy?.params["product_id"] == "com.acme.pro.annual")
-    #expect(state.registration?.placement == "onboarding", "the win-back answers to the first register")
+    #expect((state.session?.id == "winback") == presents, "\(Self.events(abandon))")
+    if presents {
+      #expect(Self.events(abandon).suffix(4) == ["trigger_fire", "paywallPresentationRequest", "paywall_open", "handler.onPresent"])
+      #expect(state.presentedBy?.params["abandoned_product_id"] == "com.acme.pro.annual")
+      #expect(state.registration?.placement == "onboarding", "the win-back answers to the first register")
+    } else {
+      #expect(Self.events(abandon) == ["transaction_abandon"], "the paywall stays")
+    }
+  }
 
-    var monthly = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+  @Test func anImplicitCampaignFiltersOnTheAbandonedProduct() throws {
+    var monthly = try Self.abandonCampaign(#"params.abandoned_product_id == "com.acme.pro.annual""#)
     Self.send(.register(placement: "onboarding", params: [:]), &monthly)
     Self.send(.paywall(.select(slot: "secondary")), &monthly)
     Self.send(.paywall(.purchase(slot: nil)), &monthly)
     let kept = Self.send(.purchaseFinished(.cancelled), &monthly)
     #expect(Self.events(kept) == ["transaction_abandon"], "no audience for the monthly plan: the paywall stays")
     #expect(monthly.session?.id == "onboarding")
+  }
+
+  /// Every register's params carry `event_name`, `$event_name` and `$is_standard_event` (false);
+  /// a param of the app's own named with a `$` is dropped (`TrackingLogic.processParameters`).
+  @Test func aRegistersParamsCarryTheSDKsKeys() throws {
+    var project = try Self.demoProject()
+    let sdkKeys = try AudienceFilter(parsing: #"params.event_name == "export_pdf" && params["$event_name"] == "export_pdf" && params["$is_standard_event"] == false && params.own == "x""#)
+    let dollar = try AudienceFilter(parsing: #"params["$own"] == "y""#)
+    project.campaigns = [
+      Campaign(placement: "export_pdf", audiences: [Audience(filter: sdkKeys, outcome: .paywalls([.init(paywallID: "plans", percent: 100)], holdout: 0))]),
+      Campaign(placement: "beta_sync", audiences: [Audience(filter: dollar, outcome: .paywalls([.init(paywallID: "plans", percent: 100)], holdout: 0))]),
+    ]
+    var state = PresentationState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
+    let dropped = Self.send(.register(placement: "beta_sync", params: ["$own": "y"]), &state)
+    #expect(Self.events(dropped).contains("handler.onSkip"), "a $ param never reaches the filter")
+    Self.send(.register(placement: "export_pdf", params: ["own": "x", "$own": "y"]), &state)
+    #expect(state.session?.id == "plans")
   }
 
   @Test func statusChangesAreEventsAndAreSaved() throws {

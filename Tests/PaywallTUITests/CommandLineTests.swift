@@ -617,3 +617,68 @@ struct ExplainUndecidedJSONTests {
     #expect(match["type"] as? String == "paywall")
   }
 }
+
+// MARK: - The parameters an implicit placement's audiences read
+
+extension CommandLineTests {
+  /// A campaign on `transaction_abandon`, `transaction_fail` or `paywall_decline` reads the SDK's
+  /// parameters for it (`TrackingLogic.processParameters`, `PaywallInfo.audienceFilterParams()`):
+  /// a key it never gives, such as the event's own `product_id`, is a warning at its column that
+  /// says what to write; the keys it gives pass, and a register's params are the app's own.
+  @Test func validateFlagsParamsTheSDKDoesNotGiveAnImplicitPlacement() throws {
+    let demo = Fixtures.demoDirectory
+    let app = """
+    {
+      "name": "implicit params",
+      "ignore": ["trial-copy"],
+      "catalog": "\(demo)/catalog.json",
+      "paywalls": ["\(demo)/onboarding.json", "\(demo)/winback.json"],
+      "campaigns": [
+        { "placement": "onboarding", "audiences": [{ "filter": "params.product_id == \\"x\\"", "paywall": "onboarding" }] },
+        { "placement": "transaction_abandon", "audiences": [{ "filter": "params.product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] },
+        { "placement": "transaction_fail", "audiences": [{ "filter": "params.paywall_id == \\"onboarding\\" && params.message == \\"x\\"", "paywall": "winback" }] },
+        { "placement": "paywall_decline", "audiences": [{ "filter": "params.feature_gating == \\"GATED\\" && params.primary_product_id != \\"\\" && params[\\"$paywall_id\\"] == \\"onboarding\\"", "paywall": "winback" }] }
+      ]
+    }
+    """
+    let dir = try Fixtures.directory(["app.json": app])
+    let result = try Self.run(["validate", dir])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+      "\(dir)/app.json:8:70: warning: filter: params.product_id is not a parameter the SDK gives transaction_abandon's audience filters: it reads as missing on a device; the product is abandoned_product_id ($.campaigns[1].audiences[0].filter) [audience-filter]",
+      "\(dir)/app.json:9:106: warning: filter: params.message is not a parameter the SDK gives transaction_fail's audience filters: it reads as missing on a device; the SDK gives it as $message: params[\"$message\"] ($.campaigns[2].audiences[0].filter) [audience-filter]",
+    ], "\(result.stdout)")
+  }
+}
+
+extension CommandLineTests {
+  /// `explain` evaluates with the params a device gives: a register's carry `event_name` (and
+  /// drop a `$` key of the app's); for an implicit placement, a `--param` the SDK never gives its
+  /// campaign is named, with the key to use.
+  @Test func explainEvaluatesWithTheSDKsParams() throws {
+    let demo = Fixtures.demoDirectory
+    let app = """
+    {
+      "name": "implicit params",
+      "ignore": ["trial-copy"],
+      "catalog": "\(demo)/catalog.json",
+      "paywalls": ["\(demo)/onboarding.json", "\(demo)/winback.json"],
+      "campaigns": [
+        { "placement": "export_pdf", "audiences": [{ "filter": "params.event_name == \\"export_pdf\\"", "paywall": "onboarding" }] },
+        { "placement": "transaction_abandon", "audiences": [{ "filter": "params.abandoned_product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] }
+      ]
+    }
+    """
+    let dir = try Fixtures.directory(["app.json": app])
+    let register = try Self.run(["explain", dir, "export_pdf"])
+    #expect(register.status == 0, "\(register.stderr)")
+    #expect(register.stdout.contains("→ presents paywall 'onboarding'"), "\(register.stdout)")
+    let wrongKey = try Self.run(["explain", dir, "transaction_abandon", "--param", "product_id=com.acme.pro.annual"])
+    let lines = wrongKey.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "warning: --param params.product_id is not a parameter the SDK gives transaction_abandon's audience filters: it reads as missing on a device; the product is abandoned_product_id",
+            "\(wrongKey.stdout)")
+    #expect(!wrongKey.stdout.contains("→ presents"), "\(wrongKey.stdout)")
+    let sdkKey = try Self.run(["explain", dir, "transaction_abandon", "--param", "abandoned_product_id=com.acme.pro.annual"])
+    #expect(sdkKey.stdout.contains("→ presents paywall 'winback'") && !sdkKey.stdout.contains("warning"), "\(sdkKey.stdout)")
+  }
+}

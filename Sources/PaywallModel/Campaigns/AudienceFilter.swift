@@ -323,6 +323,22 @@ public struct AudienceFilter: Sendable, Hashable, CustomStringConvertible {
     return nil
   }
 
+  /// The `params` keys the filter reads, in the order it first reads them.
+  package var paramKeys: [String] {
+    var names: [FilterName] = []
+    Self.collectNames(root, into: &names)
+    return names.compactMap { if case .params(let key) = $0 { key } else { nil } }
+  }
+
+  /// Where the filter's text first reads `params.KEY` (or `params["KEY"]`), as a 0-based
+  /// character offset; 0 when it is written some other way.
+  package func offset(ofParam key: String) -> Int {
+    for form in ["params.\(key)", "params[\"\(key)\"]", "params['\(key)']"] {
+      if let range = text.range(of: form) { return text.distance(from: text.startIndex, to: range.lowerBound) }
+    }
+    return 0
+  }
+
   /// The names the filter reads with their values in `context`: the "because" of `explain`.
   public func explain(_ context: FilterContext) -> [String] {
     var seen: [FilterName] = []

@@ -65,7 +65,7 @@ enum CampaignReader {
       for (i, audienceNode) in audienceNodes.enumerated() {
         let audiencePath = path.appending("audiences").appending(i)
         if let audience = readAudience(audienceNode, path: audiencePath, key: AssignmentBook.key(placement ?? "PLACEMENT", i),
-                                        diagnostics: reader.diagnostics, into: &pending) {
+                                        placement: placement, diagnostics: reader.diagnostics, into: &pending) {
           audiences.append(audience)
         }
       }
@@ -74,8 +74,8 @@ enum CampaignReader {
     return pending
   }
 
-  private static func readAudience(_ node: JSONNode, path: JSONPath, key: String, diagnostics: DiagnosticCollector,
-                                   into pending: inout Pending) -> Audience? {
+  private static func readAudience(_ node: JSONNode, path: JSONPath, key: String, placement: String?,
+                                   diagnostics: DiagnosticCollector, into pending: inout Pending) -> Audience? {
     guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "an audience") else { return nil }
     defer { reader.finish() }
     var rule = AudienceRule.everyone
@@ -87,6 +87,14 @@ enum CampaignReader {
         pending.filters.append((filter, location, path.appending("filter")))
         for warning in filter.warnings {
           diagnostics.warning(.audienceFilter, "filter: \(warning.message)", at: diagnostics.location(inStringAt: location, offset: warning.offset),
+                              path: path.appending("filter"))
+        }
+        // An implicit placement's params are the SDK's, not the event's: a key it does not give
+        // reads as missing on a device, whatever the emulator once gave.
+        for param in placement.map({ placement in filter.paramKeys.compactMap { key in
+          PlacementParams.problem(key: key, forImplicit: placement).map { (key, $0) } } }) ?? [] {
+          diagnostics.warning(.audienceFilter, "filter: \(param.1)",
+                              at: diagnostics.location(inStringAt: location, offset: filter.offset(ofParam: param.0)),
                               path: path.appending("filter"))
         }
       } catch {

@@ -127,7 +127,10 @@ public enum Presenter {
   /// What a registration's audience filters read: the presenter's state and its params.
   static func context(for registration: Registration, _ state: PresentationState, now: Date) -> FilterContext {
     var context = state.filterContext
-    context.params = registration.params.mapValues(FilterValue.init(parsing:))
+    // An implicit placement's params are the SDK's already (`PlacementParams.implicit`); a
+    // register's get the keys every placement gets.
+    let params = registration.isImplicit ? registration.params : PlacementParams.register(registration.placement, params: registration.params)
+    context.params = params.mapValues(FilterValue.init(parsing:))
     context.now = now
     return context
   }
@@ -237,9 +240,18 @@ public enum Presenter {
       ("paywall_id", .string(session.id)), ("paywall_name", .string(session.paywall.definition.name)), ("name", .string(name)),
     ]))
     guard mayChain(state) else { return [tracked] }
-    let candidate = Registration(id: state.newRegistrationID(), placement: name, params: [:], isImplicit: true)
+    let params = paywallInfo(state).map { PlacementParams.customPlacement(name, paywall: $0) } ?? [:]
+    let candidate = Registration(id: state.newRegistrationID(), placement: name, params: params, isImplicit: true)
     guard wouldPresent(candidate, state, now: now) else { return [tracked] }
     return [tracked] + replace(with: candidate, &state, now: now)
+  }
+
+  /// The paywall on screen as the SDK's `PaywallInfo` describes it to audience filters.
+  static func paywallInfo(_ state: PresentationState) -> PlacementParams.PaywallInfo? {
+    guard let session = state.session else { return nil }
+    let gating = state.inheritedGating ?? session.paywall.definition.featureGating
+    return PlacementParams.PaywallInfo(paywall: session.paywall, presentedBy: (state.presentedBy ?? state.registration)?.placement,
+                                       gating: gating)
   }
 
   /// Placements whose paywall never presents another in its place: a paywall presented by one of
@@ -297,7 +309,7 @@ public enum Presenter {
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    let chained = mayChain(state) ? implicitCandidate(after: events, &state, now: now) : nil
+    let chained = mayChain(state) ? implicitCandidate(after: events, from: paywallInfo(state), &state, now: now) : nil
     let closing = effects.lazy.compactMap { effect -> PaywallResult? in if case .dismissed(let result) = effect { result } else { nil } }.first
     var out: [PresentationEffect] = []
     var dismissed = false
@@ -334,11 +346,12 @@ public enum Presenter {
   }
 
   /// The first implicit placement among `events` (`transaction_abandon`…) whose campaign would
-  /// present a paywall, registered with the event's string parameters; nil if none.
-  static func implicitCandidate(after events: [PaywallEvent], _ state: inout PresentationState, now: Date) -> Registration? {
+  /// present a paywall, registered with the params the SDK evaluates it with
+  /// (`PlacementParams.implicit`: `paywall`'s, nil for the app's own purchase); nil if none.
+  static func implicitCandidate(after events: [PaywallEvent], from paywall: PlacementParams.PaywallInfo?,
+                                _ state: inout PresentationState, now: Date) -> Registration? {
     for event in events where Campaign.implicitPlacements.contains(event.name.rawValue) {
-      let params = Dictionary(event.params.compactMap { key, value in value.stringValue.map { (key, $0) } },
-                              uniquingKeysWith: { first, _ in first })
+      let params = PlacementParams.implicit(event, paywall: paywall, catalog: state.project.catalog, now: now)
       let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
       if wouldPresent(candidate, state, now: now) { return candidate }
     }

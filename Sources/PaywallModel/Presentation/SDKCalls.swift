@@ -116,7 +116,8 @@ enum SDKCalls {
     let onScreen = state.session.map { !$0.isDismissed } ?? false
     if onScreen && !Presenter.mayChain(state) { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    guard let candidate = Presenter.implicitCandidate(after: events, &state, now: now) else { return [] }
+    // The app's own purchase is tracked with `PaywallInfo.empty()` (`TransactionManager.swift`, `.external`).
+    guard let candidate = Presenter.implicitCandidate(after: events, from: nil, &state, now: now) else { return [] }
     return onScreen ? Presenter.replace(with: candidate, &state, now: now) : Presenter.evaluate(candidate, &state, now: now)
   }
 

@@ -89,8 +89,19 @@ struct ExplainCommand: CLICommand {
     let file = AssignmentFile(directory: directory)
     var book = userID == nil && !FileSystem.entryExists(file.path)
       ? AssignmentBook(userID: "anonymous") : file.load(userID: userID, repair: false).0
+    // The params a device evaluates: a register's with the keys the SDK adds to every placement
+    // (`PlacementParams.register`); an implicit placement's as given, each key the SDK never
+    // gives such a campaign named, as validate names it in a filter.
+    let implicit = Campaign.implicitPlacements.contains(placement)
+    if implicit, !json {
+      for key in params.keys.sorted() {
+        if let problem = PlacementParams.problem(key: key, forImplicit: placement) { try Console.out("warning: --param \(problem)") }
+      }
+    }
+    let sdkParams = implicit ? params.merging(PlacementParams.standard(placement, isSDKEvent: true)) { own, _ in own }
+      : PlacementParams.register(placement, params: params)
     var context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
-                                params: params.mapValues(FilterValue.init(parsing:)))
+                                params: sdkParams.mapValues(FilterValue.init(parsing:)))
     context.now = Date()
     switch RuleAssumptions.parse(assumeRules, project: project) {
     case .success(let assumed): context.assumedRules = assumed
