@@ -157,7 +157,7 @@ public struct LedgerEntry: Sendable, Hashable {
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
               accepted: Bool? = nil, effect: Effect? = nil, run: Run? = nil, offerType: OfferType? = nil,
               offerID: String? = nil) {
-    self.offerType = offerType ?? (offer == nil ? nil : .introductory)
+    self.offerType = offerType
     self.offerID = offerID
     self.id = id
     self.kind = kind
