@@ -210,7 +210,7 @@ struct PaywallReaderTests {
               message: "'selected' cannot be a slot name: templates use it for the selected product"),
     ErrorCase(name: "slot value not a string",
               json: withProducts(#"{ "primary": "com.acme.pro.annual", "secondary": 2 }"#),
-              line: 4, column: 64, path: "$.products.secondary", message: "slot 'secondary' must name a product id (a string)"),
+              line: 4, column: 64, path: "$.products.secondary", message: "slot 'secondary' must name a product id (a string, or {\"product\": ID, \"offer\": OFFER_ID})"),
     ErrorCase(name: "products not an object",
               json: withProducts(#"["com.acme.pro.annual"]"#),
               line: 4, column: 15, path: "$.products", message: "'products' must be an object of slot name → product id"),

@@ -81,7 +81,7 @@ struct DemoProjectTests {
     #expect(created.stdout.contains("created the demo project (Acme Notes) in acme") && created.stdout.contains("paywall-tui run ."), "\(created.stdout)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: empty + "/acme").sorted() == EmbeddedDemo.files.map(\.path).sorted())
     let validate = try InitCommandTests.shell("\(quoted) validate acme", in: empty)
-    #expect(validate.status == 0 && validate.stderr.contains("ok: acme: 3 paywalls, 6 products"), "\(validate.stdout)\(validate.stderr)")
+    #expect(validate.status == 0 && validate.stderr.contains("ok: acme: 3 paywalls, 5 products"), "\(validate.stdout)\(validate.stderr)")
     // As paywalls/ validates: only the two free-trial warnings.
     #expect(validate.stdout.split(separator: "\n").allSatisfy { $0.contains(": warning: ") }, "\(validate.stdout)")
     let played = try InitCommandTests.shell("\(quoted) play acme --keys enter --controller scripted --status inactive", in: empty)

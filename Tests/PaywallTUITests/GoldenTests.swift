@@ -32,7 +32,7 @@ struct GoldenTests {
         #expect(text.contains("\(slot[.price])/\(slot[.period])"), "\(product.id) period missing at \(size)")
       }
       // The card says "free trial" for a free offer only (a paid intro, a trial to the SDK, shows its price).
-      if product.introductoryOfferIsFree {
+      if slot.introOffer?.paymentMode == .freeTrial {
         #expect(text.contains("\(slot[.trialPeriodText]) free trial"), "\(product.id) trial missing at \(size)")
       }
     }

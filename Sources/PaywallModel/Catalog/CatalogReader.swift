@@ -91,6 +91,7 @@ package enum CatalogReader {
     let period = Self.period(reader, "period")
     let trial = Self.period(reader, "trial")
     let intro = readIntro(reader, currency: currencyCode)
+    let offers = readOffers(reader, currency: currencyCode)
     if trial != nil && intro != nil {
       diagnostics.error("a product has either 'trial' (free) or 'intro' (paid), not both",
                         at: reader.value("intro")!.location, path: path.appending("intro"))
@@ -120,7 +121,55 @@ package enum CatalogReader {
     return StoreProduct(id: id, displayName: name, description: description, price: price.0, currencyCode: currencyCode,
                         locale: locale, kind: kind, subscriptionPeriod: period, introductoryOffer: offer,
                         subscriptionGroup: group, groupLevel: level ?? (group == nil ? nil : 1),
-                        entitlements: granted, store: store, familyShareable: familyShareable)
+                        entitlements: granted, store: store, familyShareable: familyShareable, offers: kind == .autoRenewable ? offers : [])
+  }
+
+  /// `"offers": [{"type": "winBack", "id": "annual.back", "mode": "payUpFront", "price": "19.99",
+  /// "period": "P1Y", "paidMonths": 1, "monthsSinceLapse": [1, 24], "waitMonths": 6}]`: the
+  /// promotional (`promotional`), offer-code (`code`) and win-back (`winBack`) offers of a
+  /// subscription, as `.storekit` files and App Store Connect define them.
+  private static func readOffers(_ parent: ObjectReader, currency: String) -> [SubscriptionOffer] {
+    guard let nodes = parent.array("offers") else { return [] }
+    var offers: [SubscriptionOffer] = []
+    for (i, node) in nodes.enumerated() {
+      let path = parent.path.appending("offers").appending(i)
+      guard let reader = ObjectReader(node, path: path, diagnostics: parent.diagnostics, what: "an offer") else { continue }
+      defer { reader.finish() }
+      let kind = reader.choice("type", SubscriptionOffer.Kind.allCases.map(\.rawValue), required: true)
+      let id = reader.string("id", required: true)
+      let mode = reader.choice("mode", ["freeTrial"] + introModes, required: true)
+      let price = mode == "freeTrial" ? nil : reader.decimal("price", required: true)
+      let period = Self.period(reader, "period")
+      if period == nil && !reader.has("period") {
+        reader.diagnostics.error("missing required key 'period'", at: node.location, path: path)
+      }
+      let count = reader.int("periods", range: 1...120) ?? 1
+      var rules = WinBackRules()
+      rules.paidMonths = reader.int("paidMonths", range: 0...1200) ?? 0
+      if let range = reader.value("monthsSinceLapse") {
+        let bounds = range.elements?.compactMap { node -> Int? in
+          if case .number(let text) = node.value { return Int(text) } else { return nil }
+        }
+        if let bounds, bounds.count == 2, bounds[0] >= 0, bounds[1] >= bounds[0] {
+          rules.minimumMonthsSinceLapse = bounds[0]
+          rules.maximumMonthsSinceLapse = bounds[1]
+        } else {
+          reader.diagnostics.error("'monthsSinceLapse' must be [minimum, maximum] in whole months, e.g. [1, 24]",
+                                   at: range.location, path: path.appending("monthsSinceLapse"))
+        }
+      }
+      rules.waitBetweenOffersMonths = reader.int("waitMonths", range: 0...1200)
+      if let price { warnIfTooPrecise(price, currency: currency, key: "price", reader) }
+      if let id, offers.contains(where: { $0.id == id }) {
+        reader.diagnostics.error("duplicate offer id \(quoting: id)", at: reader.value("id")!.location, path: path.appending("id"))
+        continue
+      }
+      guard let kind, let id, let mode, let period, mode == "freeTrial" || price != nil else { continue }
+      let terms = IntroductoryOffer(paymentMode: IntroductoryOffer.PaymentMode(rawValue: mode)!, period: period,
+                                    periodCount: count, price: price?.0 ?? 0)
+      offers.append(SubscriptionOffer(kind: SubscriptionOffer.Kind(rawValue: kind)!, id: id, terms: terms, winBackRules: rules))
+    }
+    return offers
   }
 
   /// A price with more decimals than its currency has (JPY "39.99", EUR "39.999") is a typo

@@ -130,7 +130,16 @@ extension StoreProduct {
   /// no offer. The SDK passes the offer's values whatever the eligibility
   /// (`StoreKit/Products/StoreProduct/StoreProduct.swift`, `attributes`), so a device's paywall
   /// can promise a price StoreKit will not charge; the emulator shows what the store charges.
+  ///
+  /// A slot selling a win-back or promotional offer passes that offer's terms: the offer's
+  /// attributes then describe it, as the SDK's `trialPeriod*` variables describe the offer a
+  /// product's `introductoryOffer` holds (`StoreKit/Products/StoreProduct/SK2StoreProduct.swift`).
   public func attribute(_ attribute: ProductAttribute, now: Date = Date(), introOffer: IntroductoryOffer?) -> String {
+    if let introOffer, introOffer != introductoryOffer, attribute.describesIntroOffer {
+      var offered = self
+      offered.introductoryOffer = introOffer
+      return offered.attribute(attribute, now: now)
+    }
     guard introOffer == nil, introductoryOffer != nil, attribute.describesIntroOffer else {
       return self.attribute(attribute, now: now)
     }

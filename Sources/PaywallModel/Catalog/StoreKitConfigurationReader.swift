@@ -184,6 +184,7 @@ package enum StoreKitConfigurationReader {
       let (displayName, description) = localization(node)
       var period: SubscriptionPeriod?
       var offer: IntroductoryOffer?
+      var offers: [SubscriptionOffer] = []
       var level: Int?
       if kind == .autoRenewable {
         period = requiredPeriod(node, "recurringSubscriptionPeriod", path: path)
@@ -194,9 +195,8 @@ package enum StoreKitConfigurationReader {
           diagnostics.error("'groupNumber' must be a whole number from 1 (the highest level)",
                             at: node["groupNumber"]?.location ?? node.location, path: path.appending("groupNumber"))
         }
-        if let introNode = node["introductoryOffer"], introNode.members != nil {
-          offer = introductoryOffer(introNode, path: path.appending("introductoryOffer"))
-        }
+        offer = introductoryOffer(in: node, path: path)
+        offers = subscriptionOffers(in: node, path: path)
       } else if kind == .nonRenewing, let text = node["subscriptionPeriod"]?.stringValue {
         period = SubscriptionPeriod(iso8601: text)
       }
@@ -216,7 +216,86 @@ package enum StoreKitConfigurationReader {
         id: id, displayName: displayName ?? node["referenceName"]?.stringValue ?? id, description: description ?? "",
         price: price, currencyCode: currency, locale: locale, kind: kind, subscriptionPeriod: period,
         introductoryOffer: offer, subscriptionGroup: group?.name, groupLevel: level, entitlements: granted,
-        store: .appStore, familyShareable: shareable))
+        store: .appStore, familyShareable: shareable, offers: offers))
+    }
+
+    /// Every key of a product that holds offers, by format version: Xcode 12–15 write one
+    /// `introductoryOffer` object (or null); format 5 (Xcode 26) writes `introductoryOffers`, an
+    /// array with one entry per billing plan. Promotional offers are `subscriptionOffers` in the
+    /// oldest files and `adHocOffers` since; offer codes `codeOffers`; win-back offers
+    /// `winbackOffers` (format 4, Xcode 16).
+    static let offerKeys: Set<String> = ["introductoryOffer", "introductoryOffers", "subscriptionOffers", "adHocOffers",
+                                          "codeOffers", "winbackOffers"]
+    /// The keys read inside one offer; `internalID`, `referenceName` and `billingPlanType` name it
+    /// and are read too; `isStackable` (an offer code stacking on another offer) changes nothing here.
+    static let offerMemberKeys: Set<String> = ["internalID", "offerID", "referenceName", "paymentMode", "subscriptionPeriod",
+                                                "numberOfPeriods", "displayPrice", "billingPlanType", "eligibility", "isStackable"]
+    /// A win-back offer's rules, in App Store Connect's names (`customerEligibility…InMonths`).
+    static let winBackRuleKeys: Set<String> = ["customerEligibilityPaidSubscriptionDurationInMonths",
+                                                "customerEligibilityTimeSinceLastSubscribedInMonths",
+                                                "customerEligibilityWaitBetweenOffersInMonths"]
+
+    /// The introductory offer, from either shape: the single object, or the array's entry for
+    /// the plan billed up front (the one StoreKit's `introductoryOffer` reports), else its first.
+    private func introductoryOffer(in node: JSONNode, path: JSONPath) -> IntroductoryOffer? {
+      if let single = node["introductoryOffer"], single.members != nil {
+        warnUnknownKeys(single, allowed: Self.offerMemberKeys, path: path.appending("introductoryOffer"))
+        return introductoryOffer(single, path: path.appending("introductoryOffer"))
+      }
+      guard let list = node["introductoryOffers"]?.elements, !list.isEmpty else { return nil }
+      let index = list.firstIndex { ($0["billingPlanType"]?.stringValue ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" } ?? 0
+      let entryPath = path.appending("introductoryOffers").appending(index)
+      warnUnknownKeys(list[index], allowed: Self.offerMemberKeys, path: entryPath)
+      return introductoryOffer(list[index], path: entryPath)
+    }
+
+    /// Promotional, code and win-back offers; any other key that looks like an offer is a warning naming it.
+    private func subscriptionOffers(in node: JSONNode, path: JSONPath) -> [SubscriptionOffer] {
+      for member in node.members ?? [] where member.key.lowercased().contains("offer") && !Self.offerKeys.contains(member.key) {
+        diagnostics.warning(.storekitKey, "\(quoting: member.key) is an offer key not read here; its offers are left out of the catalog",
+                            at: member.keyLocation, path: path.appending(member.key))
+      }
+      var offers: [SubscriptionOffer] = []
+      for (key, kind) in [("subscriptionOffers", SubscriptionOffer.Kind.promotional), ("adHocOffers", .promotional),
+                          ("codeOffers", .code), ("winbackOffers", .winBack)] {
+        for (i, offerNode) in (list(node, key, path: path) ?? []).enumerated() {
+          let offerPath = path.appending(key).appending(i)
+          guard offerNode.members != nil else {
+            diagnostics.error("an offer must be an object, found \(offerNode.value.typeName)", at: offerNode.location, path: offerPath)
+            continue
+          }
+          let allowed = kind == .winBack ? Self.offerMemberKeys.union(Self.winBackRuleKeys) : Self.offerMemberKeys
+          warnUnknownKeys(offerNode, allowed: allowed, path: offerPath)
+          guard let id = offerNode["offerID"]?.stringValue ?? (kind == .code ? offerNode["referenceName"]?.stringValue : nil), !id.isEmpty else {
+            diagnostics.error("missing 'offerID'", at: offerNode.location, path: offerPath)
+            continue
+          }
+          guard let terms = introductoryOffer(offerNode, path: offerPath) else { continue }
+          var rules = WinBackRules()
+          if kind == .winBack {
+            rules.paidMonths = months(offerNode["customerEligibilityPaidSubscriptionDurationInMonths"]) ?? 0
+            if let range = offerNode["customerEligibilityTimeSinceLastSubscribedInMonths"] {
+              rules.minimumMonthsSinceLapse = months(range["minimum"]) ?? 0
+              rules.maximumMonthsSinceLapse = months(range["maximum"])
+            }
+            rules.waitBetweenOffersMonths = months(offerNode["customerEligibilityWaitBetweenOffersInMonths"])
+          }
+          offers.append(SubscriptionOffer(kind: kind, id: id, terms: terms, winBackRules: rules))
+        }
+      }
+      return offers
+    }
+
+    private func months(_ node: JSONNode?) -> Int? {
+      if case .number(let text)? = node?.value { return Int(text) }
+      return nil
+    }
+
+    private func warnUnknownKeys(_ node: JSONNode, allowed: Set<String>, path: JSONPath) {
+      for member in node.members ?? [] where !allowed.contains(member.key) {
+        diagnostics.warning(.storekitKey, "offer key \(quoting: member.key) is not read here; the offer is read without it",
+                            at: member.keyLocation, path: path.appending(member.key))
+      }
     }
 
     private func price(_ node: JSONNode, path: JSONPath) -> Decimal? {

@@ -61,6 +61,58 @@ public struct IntroductoryOffer: Sendable, Hashable {
   }
 }
 
+/// A subscription offer other than the introductory one, as App Store Connect and Xcode's StoreKit
+/// configuration files define them: a promotional offer (`subscriptionOffers`/`adHocOffers`,
+/// bought with its id and a signature), an offer code (`codeOffers`, redeemed by code) or a
+/// win-back offer (`winbackOffers`, iOS 18, for lapsed subscribers who meet its rules).
+public struct SubscriptionOffer: Sendable, Hashable {
+  /// StoreKit's `Product.SubscriptionOffer.OfferType`, without `introductory` (that is `IntroductoryOffer`).
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    case promotional, winBack, code
+  }
+
+  /// Promotional, win-back or offer code.
+  public var kind: Kind
+  /// The offer identifier (`offerID`); for an offer code without one, its reference name: the code `redeem` takes.
+  public var id: String
+  /// What the buyer pays during the offer, and for how long.
+  public var terms: IntroductoryOffer
+  /// A win-back offer's customer rules; ignored for other kinds.
+  public var winBackRules: WinBackRules
+
+  /// An offer of `kind` called `id` on `terms`.
+  public init(kind: Kind, id: String, terms: IntroductoryOffer, winBackRules: WinBackRules = WinBackRules()) {
+    self.kind = kind
+    self.id = id
+    self.terms = terms
+    self.winBackRules = winBackRules
+  }
+}
+
+/// Who may take a win-back offer, in App Store Connect's terms (`customerEligibility…InMonths`
+/// of the App Store Connect API's `WinBackOffer`), on top of StoreKit's own rule that the
+/// subscription is churned: expired, and not set to renew ("Supporting win-back offers in your
+/// app", developer.apple.com/documentation/storekit/supporting-win-back-offers-in-your-app).
+public struct WinBackRules: Sendable, Hashable {
+  /// At least this many months paid in the subscription group, in total.
+  public var paidMonths: Int
+  /// Lapsed at least this many months.
+  public var minimumMonthsSinceLapse: Int
+  /// Lapsed at most this many months; nil: no limit.
+  public var maximumMonthsSinceLapse: Int?
+  /// Months that must pass after the end of this offer's period before it is offered again; nil: never again.
+  public var waitBetweenOffersMonths: Int?
+
+  /// Rules; the defaults take any churned subscriber once.
+  public init(paidMonths: Int = 0, minimumMonthsSinceLapse: Int = 0, maximumMonthsSinceLapse: Int? = nil,
+              waitBetweenOffersMonths: Int? = nil) {
+    self.paidMonths = paidMonths
+    self.minimumMonthsSinceLapse = minimumMonthsSinceLapse
+    self.maximumMonthsSinceLapse = maximumMonthsSinceLapse
+    self.waitBetweenOffersMonths = waitBetweenOffersMonths
+  }
+}
+
 /// A product as a paywall shows it and a purchase controller receives it.
 public struct StoreProduct: Sendable, Hashable, Identifiable {
   /// The product identifier, as the store and the purchase controller know it.
@@ -91,14 +143,22 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   public var store: Store
   /// Whether family members share the purchase (Family Sharing).
   public var familyShareable: Bool
+  /// Promotional, win-back and code offers configured for the product (auto-renewables only).
+  public var offers: [SubscriptionOffer] = []
+  /// The offer this purchase asks for: the one a paywall slot names (`"primary": {"product": …,
+  /// "offer": …}`); the purchase controller receives it with the product and passes it on (to
+  /// StoreKit's `Product.PurchaseOption.winBackOffer`/`promotionalOffer`, or RevenueCat's).
+  public var requestedOffer: SubscriptionOffer?
 
   /// A product built in code (tests, controllers); catalogs build them from files.
   public init(
     id: String, displayName: String, description: String = "", price: Decimal, currencyCode: String = "USD",
     locale: String = "en_US", kind: ProductKind, subscriptionPeriod: SubscriptionPeriod? = nil,
     introductoryOffer: IntroductoryOffer? = nil, subscriptionGroup: String? = nil, groupLevel: Int? = nil,
-    entitlements: Set<Entitlement> = [], store: Store = .appStore, familyShareable: Bool = false
+    entitlements: Set<Entitlement> = [], store: Store = .appStore, familyShareable: Bool = false,
+    offers: [SubscriptionOffer] = []
   ) {
+    self.offers = offers
     self.id = id
     self.displayName = displayName
     self.description = description
@@ -128,4 +188,9 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   /// introductory offer (StoreKit's `SubscriptionOffer.period`), not times its `periodCount`
   /// (`SK2StoreProduct.swift`); nil without an offer. The store still grants the whole offer.
   public var trialPeriod: SubscriptionPeriod? { introductoryOffer?.period }
+
+  /// The configured offer called `id`, if any.
+  public func offer(id: String) -> SubscriptionOffer? {
+    offers.first { $0.id == id }
+  }
 }

@@ -27,6 +27,8 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   case template = "template"
   /// A `.storekit` file of a format version outside those read here.
   case storekitVersion = "storekit-version"
+  /// A `.storekit` file has an offer key, or a key inside an offer, that is not read here.
+  case storekitKey = "storekit-key"
   /// A `.storekit` file's storefront is unknown; prices are shown in USD.
   case unknownStorefront = "unknown-storefront"
   /// Something of a Superwall config the import leaves out or reads differently.

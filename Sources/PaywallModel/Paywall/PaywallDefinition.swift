@@ -93,6 +93,9 @@ public struct ProductSlot: Sendable, Hashable {
   public var name: String
   /// The product the slot shows, by identifier.
   public var productID: String
+  /// The product's promotional or win-back offer the slot sells (`{"product": …, "offer": …}`),
+  /// by offer id; nil: the product as it is (with its introductory offer, if the user may take it).
+  public var offerID: String? = nil
 
   /// The slot `name` showing `productID`.
   public init(name: String, productID: String) {

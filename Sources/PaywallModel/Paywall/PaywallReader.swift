@@ -121,8 +121,25 @@ package enum PaywallReader {
                                  at: member.keyLocation, path: slotPath)
         continue
       }
-      guard let productID = member.value.stringValue, !productID.isEmpty else {
-        reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string)", at: member.value.location, path: slotPath)
+      var offerID: String?
+      var productNode = member.value
+      if member.value.members != nil {
+        // `{"product": "com.acme.pro.annual", "offer": "annual.back"}`: a product with one of its offers.
+        guard let slotReader = ObjectReader(member.value, path: slotPath, diagnostics: reader.diagnostics, what: "a slot") else { continue }
+        defer { slotReader.finish() }
+        guard let node = slotReader.value("product", required: true) else { continue }
+        productNode = node
+        offerID = slotReader.string("offer")
+      }
+      guard let productID = productNode.stringValue, !productID.isEmpty else {
+        reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string, or {\"product\": ID, \"offer\": OFFER_ID})",
+                                 at: productNode.location, path: slotPath)
+        continue
+      }
+      if let offerID, let product = catalog?.product(id: productID), product.offer(id: offerID) == nil {
+        let known = product.offers.map(\.id)
+        reader.diagnostics.error("slot \(quoting: member.key): product \(quoting: productID) has no offer \(quoting: offerID)\(Suggestions.hint(for: offerID, in: known))\(known.isEmpty ? " (it has no promotional, win-back or code offers)" : "")",
+                                 at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
         continue
       }
       if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
@@ -132,7 +149,9 @@ package enum PaywallReader {
         reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID), which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
                                  at: member.value.location, path: slotPath)
       }
-      slots.append(ProductSlot(name: member.key, productID: productID))
+      var slot = ProductSlot(name: member.key, productID: productID)
+      slot.offerID = offerID
+      slots.append(slot)
     }
     return slots
   }

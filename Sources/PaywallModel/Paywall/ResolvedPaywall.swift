@@ -31,11 +31,20 @@ public struct SlotProduct: Sendable, Hashable {
 
   /// Formats `attributes` now; any other attribute is formatted when asked for.
   init(slot: String, product: StoreProduct, now: Date, eligibility: IntroOfferEligibility, isSubscribed: Bool = false,
-       attributes: Set<ProductAttribute>) {
+       attributes: Set<ProductAttribute>, offerID: String? = nil, history: OfferHistory = .unknownHistory) {
     self.slot = slot
-    self.product = product
     self.now = now
-    let offer = eligibility.offer(for: product)
+    var product = product
+    var offer = eligibility.offer(for: product)
+    // A slot selling a promotional or win-back offer: the card and the offer's variables describe
+    // it (the SDK's `trialPeriod*` variables read the offer the purchase starts), and the
+    // purchase names it, only when the store will give it; else the product as it is.
+    if let offerID, let configured = product.offer(id: offerID),
+       let terms = history.terms(of: configured, for: product, at: now) {
+      offer = terms
+      product.requestedOffer = configured
+    }
+    self.product = product
     self.introOffer = offer
     self.isSubscribed = isSubscribed
     self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now, introOffer: offer)) })
@@ -76,7 +85,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
   /// (the store's history; unknown: every offer, as a new user sees them), as StoreKit answers
   /// the SDK (`IntroOfferEligibility`); `isSubscribed` answers `{{ products.X.isSubscribed }}`.
   public init(_ definition: PaywallDefinition, catalog: Catalog, now: Date = Date(),
-              eligibility: IntroOfferEligibility = .unknownHistory,
+              eligibility: IntroOfferEligibility = .unknownHistory, offerHistory: OfferHistory = .unknownHistory,
               isSubscribed: (StoreProduct) -> Bool = { _ in false },
               userAttributes: [String: String] = [:], params: [String: String] = [:]) {
     self.userAttributes = userAttributes
@@ -88,7 +97,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
     self.slots = definition.slots.compactMap { slot in
       catalog.product(id: slot.productID).map {
         SlotProduct(slot: slot.name, product: $0, now: now, eligibility: eligibility,
-                    isSubscribed: isSubscribed($0), attributes: used)
+                    isSubscribed: isSubscribed($0), attributes: used, offerID: slot.offerID, history: offerHistory)
       }
     }
     self.showsFreeTrial = slots.contains(where: \.trialEligible)

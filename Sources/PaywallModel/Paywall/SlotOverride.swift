@@ -31,7 +31,10 @@ extension PaywallDefinition {
     var warnings: [String] = []
     for override in overrides {
       switch check(override, catalog: catalog) {
-      case .slot(let index): result.slots[index].productID = override.productID
+      case .slot(let index):
+        // Another product: the slot's offer was the old product's.
+        if result.slots[index].productID != override.productID { result.slots[index].offerID = nil }
+        result.slots[index].productID = override.productID
       case .noSlot(let problem): warnings.append("\(problem); ignored")
       case .noProduct(let problem, let index): warnings.append("\(problem); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
       }

@@ -38,6 +38,8 @@ public actor HeadlessPresenter {
   private let subscription: SubscriptionStatusStore.Subscription
   /// The store's used introductory offers, when the controller is the simulated store.
   private let usedIntroGroups: (@Sendable () -> Set<String>)?
+  /// The store's history as win-back offers read it, when the controller is the simulated store.
+  private let offerHistory: (@Sendable () -> OfferHistory)?
 
   /// Statuses the store set that the presenter has not seen yet, in the store's order.
   private final class StatusChanges: Sendable {
@@ -49,11 +51,13 @@ public actor HeadlessPresenter {
   public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore,
               clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
     self.init(project: project, controller: controller, status: status, clock: clock, userID: userID, usedIntroGroups: nil,
-              hasPurchaseController: true)
+              offerHistory: nil, hasPurchaseController: true)
   }
 
   private init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore, clock: any TimeSource,
-               userID: String, usedIntroGroups: (@Sendable () -> Set<String>)?, hasPurchaseController: Bool) {
+               userID: String, usedIntroGroups: (@Sendable () -> Set<String>)?,
+               offerHistory: (@Sendable () -> OfferHistory)?, hasPurchaseController: Bool) {
+    self.offerHistory = offerHistory
     let changes = changes
     // Subscribed before the status is read: a change in between is seen twice (the repeat is
     // ignored), never missed.
@@ -73,7 +77,8 @@ public actor HeadlessPresenter {
     self.init(project: project, controller: store, status: status, clock: clock, userID: userID,
               // As in the app: the simulated store is the SDK buying from the store itself, with
               // no purchase controller (`SDKCalls`).
-              usedIntroGroups: { store.derived.usedIntroGroups }, hasPurchaseController: false)
+              usedIntroGroups: { store.derived.usedIntroGroups }, offerHistory: { store.derived.offerHistory },
+              hasPurchaseController: false)
   }
 
   /// `Superwall.shared.purchase(product)`, called with no paywall; the events it led to (the last,
@@ -124,6 +129,9 @@ public actor HeadlessPresenter {
     while !queue.isEmpty {
       if let used = usedIntroGroups?(), used != state.usedIntroGroups {
         _ = Presenter.update(&state, .introOffersUsed(used), now: clock.now)
+      }
+      if let history = offerHistory?(), history != state.offerHistory {
+        _ = Presenter.update(&state, .offerHistoryChanged(history), now: clock.now)
       }
       for effect in Presenter.update(&state, queue.removeFirst(), now: clock.now) {
         switch effect {

@@ -132,6 +132,9 @@ public struct PresentationState: Sendable {
   /// Subscription groups whose introductory offer the store has seen used: their trials are not
   /// offered again. Nil when nothing reports it (every trial is offered).
   public var usedIntroGroups: Set<String>?
+  /// What win-back offers' rules read from the store (`OfferHistory`); unknown when nothing
+  /// reports it (every offer a slot names is shown, and the controller decides).
+  public var offerHistory: OfferHistory = .unknownHistory
   /// What the last registration came to.
   public var outcome: RegistrationOutcome?
   /// The paywall opened last (the home screen's Enter opens it again when there are no placements).
@@ -213,6 +216,8 @@ public enum PresentationAction: Sendable {
   case setUserAttributes([String: String])
   /// The store's used introductory offers changed.
   case introOffersUsed(Set<String>)
+  /// The store's history as win-back offers' rules read it changed.
+  case offerHistoryChanged(OfferHistory)
   /// The SDK's `Superwall.shared.purchase(product)`, called with no paywall involved; answer with
   /// `.purchaseFinished`. Ignored while another purchase or restore is in flight.
   case callPurchase(StoreProduct)

@@ -83,6 +83,9 @@ public enum Presenter {
     case .introOffersUsed(let groups):
       state.usedIntroGroups = groups
       return []
+    case .offerHistoryChanged(let history):
+      state.offerHistory = history
+      return []
     case .callPurchase(let product):
       return SDKCalls.purchase(product, &state)
     case .callRestore:
@@ -292,7 +295,7 @@ public enum Presenter {
     // `isSubscribed` and `user.*` as the SDK's template variables read them
     // (`Paywall/View Controller/Web View/Templating/TemplateLogic.swift`, `Models/Variables.swift`).
     return ResolvedPaywall(definition, catalog: state.project.catalog, now: now, eligibility: state.introEligibility,
-                           isSubscribed: { state.status.isActive && state.purchasedProducts.contains($0.id) },
+                           offerHistory: state.offerHistory, isSubscribed: { state.status.isActive && state.purchasedProducts.contains($0.id) },
                            userAttributes: state.userAttributes, params: params)
   }
 

@@ -167,6 +167,15 @@ public final class CommandPurchaseController: PurchaseController {
     if let period = product.subscriptionPeriod { fields.append(("period", .string(period.iso8601))) }
     if product.introductoryOfferIsFree, let trial = product.introductoryOffer?.totalPeriod { fields.append(("trial", .string(trial.iso8601))) }
     if let group = product.subscriptionGroup { fields.append(("group", .string(group))) }
+    // The offer the paywall's slot sells, for the controller to pass on (StoreKit's
+    // `Product.PurchaseOption.winBackOffer`/`promotionalOffer`, RevenueCat's `WinBackOffer`/`PromotionalOffer`).
+    if let offer = product.requestedOffer {
+      fields.append(("offer", .object([
+        ("type", .string(LedgerEntry.OfferType(offer.kind).rawValue)), ("id", .string(offer.id)),
+        ("paymentMode", .string(offer.terms.paymentMode.rawValue)), ("price", .string("\(offer.terms.price)")),
+        ("period", .string(offer.terms.period.iso8601)), ("periods", .number(String(offer.terms.periodCount))),
+      ])))
+    }
     return .object(fields)
   }
 

@@ -22,6 +22,8 @@ public struct DerivedState: Sendable, Hashable {
   public var nextEvent: Date?
   /// Subscription groups whose introductory offer this user has used.
   public var usedIntroGroups: Set<String>
+  /// What win-back offers' rules read: each group's lapse and paid time (`OfferHistory`).
+  public var offerHistory: OfferHistory = .unknownHistory
   /// Transactions so far (purchases, renewals, plan changes, refunds and revocations), runs counted in full.
   public var transactionCount: Int
   /// Lines that do not fit the lines before them; empty for a ledger the store wrote.

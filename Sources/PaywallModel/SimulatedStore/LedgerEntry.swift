@@ -74,6 +74,11 @@ public struct LedgerEntry: Sendable, Hashable {
     case immediately, atRenewal
   }
 
+  /// Which kind of offer a period ran on: StoreKit's `Transaction.offer.type`.
+  public enum OfferType: String, Sendable, Hashable, CaseIterable {
+    case introductory, promotional, winBack, code
+  }
+
   /// Why access ended, in StoreKit's words.
   public enum Reason: String, Sendable, Hashable, CaseIterable {
     case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, periodEnded, refunded, revoked,
@@ -94,6 +99,10 @@ public struct LedgerEntry: Sendable, Hashable {
   public var expirationDate: Date?
   /// The introductory offer this period was bought with, if any.
   public var offer: IntroductoryOffer.PaymentMode?
+  /// The kind of offer the period ran on (`offer` says how it was paid): StoreKit's `Transaction.offer.type`.
+  public var offerType: OfferType?
+  /// The offer's identifier (promotional, win-back, code): StoreKit's `Transaction.offer.id`.
+  public var offerID: String?
   /// Pay-as-you-go periods at the intro price still to come after this one.
   public var offerPeriodsLeft: Int
   /// What the period cost, or the new price of a `priceIncrease`, or the credit of an upgrade.
@@ -146,7 +155,10 @@ public struct LedgerEntry: Sendable, Hashable {
               offer: IntroductoryOffer.PaymentMode? = nil, offerPeriodsLeft: Int = 0, price: Decimal? = nil,
               proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
-              accepted: Bool? = nil, effect: Effect? = nil, run: Run? = nil) {
+              accepted: Bool? = nil, effect: Effect? = nil, run: Run? = nil, offerType: OfferType? = nil,
+              offerID: String? = nil) {
+    self.offerType = offerType
+    self.offerID = offerID
     self.id = id
     self.kind = kind
     self.date = date

@@ -159,6 +159,8 @@ package struct LedgerFile: Sendable {
     ]
     if let expiration = entry.expirationDate { members.append(("expirationDate", date(expiration))) }
     if let offer = entry.offer { members.append(("offer", .string(offer.rawValue))) }
+    if let type = entry.offerType, type != .introductory { members.append(("offerType", .string(type.rawValue))) }
+    if let offerID = entry.offerID { members.append(("offerID", .string(offerID))) }
     if entry.offerPeriodsLeft > 0 { members.append(("offerPeriodsLeft", .number(String(entry.offerPeriodsLeft)))) }
     if let price = entry.price { members.append(("price", decimal(price))) }
     if let credit = entry.proratedCredit { members.append(("proratedCredit", decimal(credit))) }
@@ -267,7 +269,8 @@ package struct LedgerFile: Sendable {
       ownership: try choice("ownership", LedgerEntry.Ownership.self) ?? .purchased,
       reason: try choice("reason", LedgerEntry.Reason.self), revokedID: try Self.id(node, "revokedID"),
       graceUntil: try date(node["graceUntil"]), retryUntil: try date(node["retryUntil"]), grace: bool(node["grace"]),
-      accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self), run: run)
+      accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self), run: run,
+      offerType: try choice("offerType", LedgerEntry.OfferType.self), offerID: node["offerID"]?.stringValue)
   }
 
   private static func id(_ node: JSONNode, _ key: String) throws(PurchaseError) -> UInt64? {

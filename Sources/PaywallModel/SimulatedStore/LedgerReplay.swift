@@ -46,6 +46,9 @@ package struct LedgerReplay: Sendable {
   /// The time each subscription is queued for, to skip re-queuing an unchanged one.
   private var queued: [Double?] = []
   private var versions: [Int] = []
+  /// Seconds of paid periods per group, and the end of each win-back offer's last period.
+  private var paidSeconds: [String: Double] = [:]
+  private var offerEnds: [String: Date] = [:]
 
   package static let firstID: UInt64 = 2_000_000_001
 
@@ -100,7 +103,8 @@ package struct LedgerReplay: Sendable {
   /// The state at the replay's time: call `advance(to:)` first to look at a later moment.
   package func snapshot(at now: Date) -> DerivedState {
     DerivedState(date: now, status: status, subscriptions: subscriptions, nextEvent: nextEvent,
-                 usedIntroGroups: usedIntroGroups, transactionCount: transactionCount, issues: issues)
+                 usedIntroGroups: usedIntroGroups, offerHistory: offerHistory, transactionCount: transactionCount,
+                 issues: issues)
   }
 
   /// The subscription status at the replay's time: what every active subscription grants.
@@ -223,8 +227,10 @@ package struct LedgerReplay: Sendable {
     var price = subscription.renewalPrice ?? product.price
     if subscription.priceConsent == true, let increased = subscription.priceIncrease { price = increased }
     if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
-       let intro = product.introductoryOffer, intro.paymentMode == .payAsYouGo {
+       let intro = Self.terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
       entry.offer = .payAsYouGo
+      entry.offerType = subscription.offerType
+      entry.offerID = subscription.offerID
       entry.offerPeriodsLeft = subscription.offerPeriodsLeft - 1
       length = intro.period
       price = intro.price
@@ -233,6 +239,38 @@ package struct LedgerReplay: Sendable {
     entry.expirationDate = rules.end(of: length, from: periodStart)
     applyRenewal(entry, to: index, replayed: false)
     return entry
+  }
+
+  /// The terms the subscription's current offer has in the catalog: its introductory offer, or
+  /// the promotional, win-back or code offer it names.
+  static func terms(of subscription: StoreSubscription, in product: StoreProduct) -> IntroductoryOffer? {
+    switch subscription.offerType {
+    case nil, .introductory?: product.introductoryOffer
+    default: subscription.offerID.flatMap(product.offer(id:))?.terms
+    }
+  }
+
+  /// Counts a transaction's period as paid time in its group (what a win-back offer's
+  /// `paidMonths` reads), and notes the end of a win-back offer's period.
+  private mutating func notePaid(_ entry: LedgerEntry, group: String?) {
+    guard let group, entry.ownership == .purchased else { return }
+    if entry.offerType == .winBack, let offerID = entry.offerID, let end = entry.expirationDate {
+      offerEnds[offerID] = end
+    }
+    guard entry.offer != .freeTrial, let end = entry.lastExpirationDate, end > entry.date else { return }
+    paidSeconds[group, default: 0] += end.timeIntervalSince(entry.date)
+  }
+
+  /// What win-back offers' rules read now: each group's lapse and paid time, each offer's last end.
+  package var offerHistory: OfferHistory {
+    var groups: [String: OfferHistory.Group] = [:]
+    for (group, index) in byGroup {
+      let subscription = subscriptions[index]
+      // Churned, in StoreKit's words: expired, not renewing (a revoked one was taken back, not lapsed).
+      let lapsed = subscription.state == .expired ? (subscription.endDate ?? subscription.expirationDate) : nil
+      groups[group] = OfferHistory.Group(lapsedAt: lapsed, paidSeconds: paidSeconds[group] ?? 0)
+    }
+    return OfferHistory(groups: groups, offerEnds: offerEnds, secondsPerMonth: rules.renewalInterval)
   }
 
   private mutating func schedule(_ index: Int) {
@@ -268,7 +306,9 @@ package struct LedgerReplay: Sendable {
       expirationDate: entry.expirationDate, offer: entry.offer, offerPeriodsLeft: entry.offerPeriodsLeft, price: entry.price,
       renewalPrice: nil, autoRenew: kind == .autoRenewable, renewalProductID: nil, billingIssue: false,
       billingIssueGrace: false, priceIncrease: nil, priceConsent: nil, gracePeriodEnd: nil, billingRetryEnd: nil,
-      resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [])
+      resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [],
+      offerType: entry.offerType, offerID: entry.offerID)
+    if kind == .autoRenewable { notePaid(entry, group: group) }
     let index: Int
     if let existing = byOriginalID[entry.originalID] {
       // Back to a group after its subscription ended: the same subscription, as StoreKit keeps it.
@@ -302,6 +342,7 @@ package struct LedgerReplay: Sendable {
     let catalog = self.catalog
     // In place: this runs once per renewal, the bulk of a long ledger.
     Self.renew(&subscriptions[index], with: entry, catalog: catalog)
+    notePaid(entry, group: subscriptions[index].kind == .autoRenewable ? subscriptions[index].group : nil)
     if let run = entry.run {
       // A run of plain renewals: the later ones change nothing but the period.
       if run.count < 2 || run.lastID <= entry.id || run.lastDate <= entry.date
@@ -320,6 +361,8 @@ package struct LedgerReplay: Sendable {
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
     subscription.beginPeriod(entry)
     subscription.offer = entry.offer
+    subscription.offerType = entry.offerType
+    subscription.offerID = entry.offerID
     subscription.offerPeriodsLeft = entry.offerPeriodsLeft
     if subscription.priceConsent == true {
       subscription.renewalPrice = subscription.priceIncrease
@@ -365,6 +408,8 @@ package struct LedgerReplay: Sendable {
         subscription.switchProduct(to: entry.productID, in: catalog)
         subscription.beginPeriod(entry)
         subscription.offer = nil
+        subscription.offerType = nil
+        subscription.offerID = nil
         subscription.offerPeriodsLeft = 0
         subscription.renewalPrice = nil
         subscription.renewalProductID = nil

@@ -163,6 +163,16 @@ public final class SimulatedStore: PurchaseController {
 
   static func purchase(_ product: StoreProduct, _ book: inout Book, at now: Date) -> PurchaseResult {
     if book.settings.failTransactions { return StoreError.unknown.purchaseResult }
+    // StoreKit refuses a purchase naming a win-back offer the customer is not eligible for
+    // (`Product.PurchaseError.ineligibleForOffer`), and one naming an offer the product lacks.
+    if let requested = product.requestedOffer {
+      guard let configured = book.replay.catalog.product(id: product.id)?.offer(id: requested.id), configured.kind == requested.kind else {
+        return StoreError.invalidOfferIdentifier.purchaseResult
+      }
+      if configured.kind == .winBack, !book.replay.offerHistory.allows(configured, for: product, at: now) {
+        return StoreError.ineligibleForOffer.purchaseResult
+      }
+    }
     if book.interruptNext {
       book.interruptNext = false
       book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now))

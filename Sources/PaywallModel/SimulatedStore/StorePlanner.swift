@@ -29,8 +29,19 @@ extension LedgerReplay {
       if let index = byGroup[group], subscriptions[index].isLive {
         return planChange(from: index, to: product, at: date)
       }
-      let offer = introEligibility.offer(for: product)
-      var entry = newPurchase(product, at: date, offer: offer)
+      var entry: LedgerEntry
+      if let requested = product.requestedOffer {
+        // An offer the purchase names: the store charges it only when its rules allow it,
+        // else the regular price (the card showed the same: `OfferHistory.terms`).
+        let terms = offerHistory.terms(of: requested, for: product, at: date)
+        entry = newPurchase(product, at: date, offer: terms)
+        if terms != nil {
+          entry.offerType = LedgerEntry.OfferType(requested.kind)
+          entry.offerID = requested.id
+        }
+      } else {
+        entry = newPurchase(product, at: date, offer: introEligibility.offer(for: product))
+      }
       // A return to a group keeps its original transaction, as StoreKit does.
       if let index = byGroup[group] { entry.originalID = subscriptions[index].originalID }
       return entry
@@ -163,6 +174,17 @@ extension LedgerReplay {
       revocation.revokedID = first.id
       revocation.reason = .revoked
       return [first, revocation]
+    }
+  }
+}
+
+extension LedgerEntry.OfferType {
+  /// The ledger's word for a configured offer's kind.
+  init(_ kind: SubscriptionOffer.Kind) {
+    switch kind {
+    case .promotional: self = .promotional
+    case .winBack: self = .winBack
+    case .code: self = .code
     }
   }
 }

@@ -68,6 +68,10 @@ public struct StoreSubscription: Sendable, Hashable {
   public var endReason: LedgerEntry.Reason?
   /// What it grants while active (the product's entitlements).
   public var entitlements: Set<Entitlement>
+  /// The kind of offer the current period runs on (nil: the regular price).
+  public var offerType: LedgerEntry.OfferType? = nil
+  /// The offer's identifier (promotional, win-back, code).
+  public var offerID: String? = nil
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
   public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
@@ -89,12 +93,20 @@ public struct StoreSubscription: Sendable, Hashable {
     }
   }
 
-  /// A word for the current period: `trial`, `intro` (a paid introductory price), or nil.
+  /// Whether the current period's offer, if any, is the group's introductory offer.
+  public var isIntroductory: Bool { offer != nil && (offerType == nil || offerType == .introductory) }
+
+  /// A word for the current period: `trial`, `intro` (a paid introductory price), `win-back`,
+  /// `promotional` or `code` with the offer's id (`win-back annual.back`), or nil.
   public var offerName: String? {
+    if let offerType, offerType != .introductory, offer != nil {
+      let word = offerType == .winBack ? "win-back" : offerType.rawValue
+      return offerID.map { "\(word) \($0)" } ?? word
+    }
     switch offer {
-    case .freeTrial: "trial"
-    case .payAsYouGo, .payUpFront: "intro"
-    case nil: nil
+    case .freeTrial: return "trial"
+    case .payAsYouGo, .payUpFront: return "intro"
+    case nil: return nil
     }
   }
 }

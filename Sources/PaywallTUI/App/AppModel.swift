@@ -64,6 +64,7 @@ enum AppModel {
     case .storeChanged(let panel):
       state.store = panel
       return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)
+        + present(.offerHistoryChanged(panel.offerHistory), &state, now: now)
     case .askRequested(let request):
       state.ask = AskDialog(for: request, state)
       return []

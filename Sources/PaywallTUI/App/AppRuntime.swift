@@ -203,9 +203,11 @@ final class AppRuntime: @unchecked Sendable {
   private func storePanel() -> StorePanel? {
     guard let store = world.store else { return nil }
     let derived = store.derived
-    return StorePanel(clock: store.clock.now, timeRate: world.timeRate, subscriptions: derived.subscriptions,
-                      pending: store.pendingPurchases, nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups,
-                      faults: world.controller.armed.descriptions)
+    var panel = StorePanel(clock: store.clock.now, timeRate: world.timeRate, subscriptions: derived.subscriptions,
+                           pending: store.pendingPurchases, nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups,
+                           faults: world.controller.armed.descriptions)
+    panel.offerHistory = derived.offerHistory
+    return panel
   }
 
   /// Hands the debug panel (and trial eligibility) what the store looks like now: when the store

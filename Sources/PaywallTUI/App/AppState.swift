@@ -143,6 +143,8 @@ struct StorePanel: Sendable, Hashable {
   var nextEvent: Date?
   /// Subscription groups whose introductory offer is used: their trials are not offered again.
   var usedIntroGroups: Set<String>
+  /// What win-back offers' rules read from the store.
+  var offerHistory: OfferHistory = .unknownHistory
   var faults: [String]
 
   init(clock: Date, timeRate: String, subscriptions: [StoreSubscription], pending: [PendingPurchase],

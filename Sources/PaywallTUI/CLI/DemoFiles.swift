@@ -131,7 +131,17 @@ enum DemoFiles {
           "type" : "RecurringSubscription"
         },
         {
-          "adHocOffers" : [],
+          "adHocOffers" : [
+            {
+              "displayPrice" : "39.99",
+              "internalID" : "6502000024",
+              "numberOfPeriods" : 1,
+              "offerID" : "annual.stay",
+              "paymentMode" : "payUpFront",
+              "referenceName" : "Stay for 39.99",
+              "subscriptionPeriod" : "P1Y"
+            }
+          ],
           "codeOffers" : [],
           "displayPrice" : "59.99",
           "familyShareable" : true,
@@ -154,7 +164,20 @@ enum DemoFiles {
           "recurringSubscriptionPeriod" : "P1Y",
           "referenceName" : "Acme Pro Annual",
           "subscriptionGroupID" : "21482911",
-          "type" : "RecurringSubscription"
+          "type" : "RecurringSubscription",
+          "winbackOffers" : [
+            {
+              "customerEligibilityPaidSubscriptionDurationInMonths" : 1,
+              "customerEligibilityTimeSinceLastSubscribedInMonths" : { "maximum" : 24, "minimum" : 0 },
+              "displayPrice" : "29.99",
+              "internalID" : "6502000034",
+              "numberOfPeriods" : 1,
+              "offerID" : "annual.winback",
+              "paymentMode" : "payUpFront",
+              "referenceName" : "Come back: half price",
+              "subscriptionPeriod" : "P1Y"
+            }
+          ]
         },
         {
           "adHocOffers" : [],
@@ -286,6 +309,11 @@ enum DemoFiles {
       "price": "59.99",
       "period": "P1Y",
       "trial": "P7D",
+      "offers": [
+        { "type": "winBack", "id": "annual.winback", "mode": "payUpFront", "price": "29.99", "period": "P1Y",
+          "paidMonths": 1, "monthsSinceLapse": [0, 24] },
+        { "type": "promotional", "id": "annual.stay", "mode": "payUpFront", "price": "39.99", "period": "P1Y" }
+      ],
       "group": "pro",
       "level": 1,
       "entitlements": ["pro"],
@@ -364,7 +392,10 @@ enum DemoFiles {
   "$schema": "paywall.schema.json",
   "id": "winback",
   "name": "Win-back offer",
-  "products": { "primary": "com.acme.pro.annual.winback", "secondary": "com.acme.pro.monthly" },
+  "products": {
+    "primary": { "product": "com.acme.pro.annual", "offer": "annual.winback" },
+    "secondary": "com.acme.pro.monthly"
+  },
   "selected": "primary",
   "featureGating": "gated",
   "presentationCondition": "always",

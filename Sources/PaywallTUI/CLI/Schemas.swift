@@ -38,7 +38,7 @@ enum Schemas {
       "type": "array",
       "uniqueItems": true,
       "items": {
-        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "unknown-storefront", "superwall-import"]
+        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "unknown-storefront", "superwall-import"]
       },
       "description": "Warnings this project accepts, by the name printed after each ([no-close-button]): no command reports them, and validate --strict does not fail on them."
     },
@@ -226,6 +226,24 @@ enum Schemas {
               "periods": { "type": "integer", "minimum": 1, "maximum": 120 }
             }
           },
+          "offers": {
+            "type": "array", "description": "Promotional, offer-code and win-back offers of an auto-renewable subscription.",
+            "items": {
+              "type": "object", "required": ["type", "id", "mode", "period"], "additionalProperties": false,
+              "properties": {
+                "type": { "enum": ["promotional", "winBack", "code"] },
+                "id": { "type": "string", "minLength": 1, "description": "The offer id (a code offer's code)." },
+                "mode": { "enum": ["freeTrial", "payAsYouGo", "payUpFront"] },
+                "price": { "type": ["string", "number"] },
+                "period": { "type": "string", "pattern": "^P[0-9]+[DWMY]$" },
+                "periods": { "type": "integer", "minimum": 1, "maximum": 120 },
+                "paidMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months paid in the group, at least." },
+                "monthsSinceLapse": { "type": "array", "items": { "type": "integer", "minimum": 0 }, "minItems": 2, "maxItems": 2,
+                                      "description": "Win-back: [minimum, maximum] months since the subscription expired." },
+                "waitMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months after this offer's period before it is offered again; absent: once." }
+              }
+            }
+          },
           "group": { "type": "string", "description": "Subscription group for upgrades and downgrades." },
           "level": { "type": "integer", "minimum": 1, "description": "Level in the group; 1 is the highest tier." },
           "entitlements": { "type": "array", "items": { "type": "string" } },
@@ -255,7 +273,14 @@ enum Schemas {
       "type": "object",
       "description": "Slot name → product id from the catalog. Keys 1, 2, 3 select the slots in this order.",
       "propertyNames": { "not": { "const": "selected" } },
-      "additionalProperties": { "type": "string", "minLength": 1 },
+      "additionalProperties": {
+        "oneOf": [
+          { "type": "string", "minLength": 1 },
+          { "type": "object", "required": ["product"], "additionalProperties": false,
+            "description": "A product with one of its promotional or win-back offers (the catalog's 'offers').",
+            "properties": { "product": { "type": "string", "minLength": 1 }, "offer": { "type": "string", "minLength": 1 } } }
+        ]
+      },
       "examples": [{ "primary": "com.acme.pro.annual", "secondary": "com.acme.pro.monthly", "tertiary": "com.acme.pro.lifetime" }]
     },
     "selected": { "type": "string", "description": "The slot selected when the paywall opens (default: the first)." },

@@ -100,10 +100,24 @@ struct StoreCommand: CLICommand {
      rules.renewalBillingIssues ? "renewals fail" : nil].compactMap { $0 }.joined(separator: ", ")
   }
 
+  /// The kind of offer a subscription's period runs on, for `--json`.
+  static func offerType(_ s: StoreSubscription) -> JSONOutput {
+    guard s.offer != nil else { return .null }
+    return .string((s.offerType ?? .introductory).rawValue)
+  }
+
+  static func offerID(_ s: StoreSubscription) -> JSONOutput {
+    guard let id = s.offerID else { return .null }
+    return .string(id)
+  }
+
   /// What a line says beyond its columns: price, offer, reason, effect.
   static func details(_ entry: LedgerEntry) -> String {
     var parts: [String] = []
     if let offer = entry.offer { parts.append(offer.rawValue + (entry.offerPeriodsLeft > 0 ? " (\(entry.offerPeriodsLeft) more)" : "")) }
+    if let type = entry.offerType, type != .introductory {
+      parts.append("\(type.rawValue) offer" + (entry.offerID.map { " \($0)" } ?? ""))
+    }
     if let price = entry.price { parts.append(entry.kind == .priceIncrease ? "to \(price)" : "\(price)") }
     if let credit = entry.proratedCredit { parts.append("credit \(credit)") }
     if let effect = entry.effect { parts.append(effect == .immediately ? "now" : "at renewal") }
@@ -194,7 +208,8 @@ struct StoreCommand: CLICommand {
         ("originalID", .string(String(s.originalID))), ("transactionID", .string(String(s.transactionID))),
         ("productID", .string(s.productID)), ("ownership", .string(s.ownership.rawValue)), ("state", .string(s.state.rawValue)),
         ("active", .bool(s.isActive)), ("entitlements", .array(s.entitlements.map(\.id).sorted().map { .string($0) })),
-        ("offer", s.offer.map { .string($0.rawValue) } ?? .null), ("expirationDate", date(s.expirationDate)),
+        ("offer", s.offer.map { .string($0.rawValue) } ?? .null), ("offerType", offerType(s)), ("offerID", offerID(s)),
+        ("expirationDate", date(s.expirationDate)),
         ("autoRenew", .bool(s.autoRenew)), ("renewalProductID", s.renewalProductID.map { .string($0) } ?? .null),
         ("price", price(s.price)), ("priceIncrease", price(s.priceIncrease)),
         ("priceConsent", s.priceConsent.map { .bool($0) } ?? .null), ("billingIssue", .bool(s.billingIssue)),

@@ -505,6 +505,19 @@ struct Player: Sendable {
         guard expectation.matches(subscription) else {
           return .failed("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)")
         }
+      case .expectSubscriptionOffer(let productID, let type, let id):
+        guard let store = app.store else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        let wanted = type.map { "\($0.rawValue)\(id.map { " \($0)" } ?? "")" } ?? "none"
+        guard let subscription = store.derived.subscription(productID: productID) else {
+          return .failed("\(here): expected a subscription to \(excerpt: productID) on offer \(wanted); the store has none")
+        }
+        let actualType = subscription.offer == nil ? nil : (subscription.offerType ?? .introductory)
+        let actual = actualType.map { "\($0.rawValue)\(subscription.offerID.map { " \($0)" } ?? "")" } ?? "none"
+        guard actualType == type, id == nil || subscription.offerID == id else {
+          return .failed("\(here): expected \(excerpt: productID)'s period to run on offer \(wanted); it runs on \(actual) (\(subscription.summary))")
+        }
       case .expectEvent(let name, let params):
         let all = events.all
         if let index = all[matched...].firstIndex(where: { $0.name == name && $0.matches(params) }) {

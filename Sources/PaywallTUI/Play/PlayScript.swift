@@ -70,6 +70,8 @@ struct PlayScript: Sendable {
     /// `anyActive`: `expect status active` with no entitlements matches any active status.
     case expectStatus(SubscriptionStatus, anyActive: Bool)
     case expectSubscription(productID: String, SubscriptionExpectation)
+    /// `expect subscription PRODUCT offer TYPE [ID]`: the current period runs on that offer (`none`: the regular price).
+    case expectSubscriptionOffer(productID: String, type: LedgerEntry.OfferType?, id: String?)
     /// Writes the screen as a picture (SVG, HTML or text, by the file's extension).
     case screenshot(String)
   }
@@ -95,8 +97,9 @@ struct PlayScript: Sendable {
     func matches(_ subscription: StoreSubscription) -> Bool {
       switch self {
       case .subscribed: subscription.state == .subscribed
-      case .trial: subscription.state == .subscribed && subscription.offer == .freeTrial
+      case .trial: subscription.state == .subscribed && subscription.offer == .freeTrial && subscription.isIntroductory
       case .intro: subscription.state == .subscribed && (subscription.offer == .payAsYouGo || subscription.offer == .payUpFront)
+        && subscription.isIntroductory
       case .paid: subscription.state == .subscribed && subscription.offer == nil
       case .inGracePeriod: subscription.state == .inGracePeriod
       case .inBillingRetryPeriod: subscription.state == .inBillingRetryPeriod
@@ -123,7 +126,7 @@ struct PlayScript: Sendable {
     for step in steps {
       switch step.command {
       case .placement: return true
-      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription: continue
+      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
       case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
@@ -374,6 +377,17 @@ struct PlayScript: Sendable {
       case "screen":
         guard !rest.isEmpty else { throw LineError(message: "'expect screen' needs the text to find", column: 0) }
         return .expectScreen(unquoted(rest))
+      case "subscription" where args.count >= 3 && args[2] == "offer":
+        let types = ["none"] + LedgerEntry.OfferType.allCases.map(\.rawValue)
+        guard args.count == 4 || args.count == 5, types.contains(args[3]) else {
+          throw LineError(message: "'expect subscription PRODUCT offer' takes one of \(types.joined(separator: ", ")) and optionally the offer id, e.g. 'expect subscription com.acme.pro.annual offer winBack annual.back'",
+                          column: args.count > 3 ? column(ofArgument: 3) : 0)
+        }
+        if args[3] == "none" && args.count == 5 {
+          throw LineError(message: "'offer none' takes no offer id", column: column(ofArgument: 4))
+        }
+        return .expectSubscriptionOffer(productID: args[1], type: LedgerEntry.OfferType(rawValue: args[3]),
+                                        id: args.count == 5 ? args[4] : nil)
       case "subscription":
         guard args.count == 3 else {
           throw LineError(message: "'expect subscription' takes a product id and a state, e.g. 'expect subscription com.acme.pro.annual trial'", column: 0)

@@ -75,6 +75,8 @@ enum ScriptLanguage {
         #"the status is STATUS; `active` alone matches any active status"#),
     Row(#"`expect subscription PRODUCT_ID STATE`"#,
         #"the store's subscription to it is `subscribed` (any), `trial`, `intro`, `paid` (regular price), `inGracePeriod`, `inBillingRetryPeriod`, `expired` or `revoked`"#),
+    Row(#"`expect subscription PRODUCT_ID offer TYPE [OFFER_ID]`"#,
+        #"its current period runs on that offer: `introductory`, `promotional`, `winBack`, `code` (with the offer's id, if given) or `none` (the regular price)"#),
     Row(#"`screenshot FILE`"#,
         #"writes the screen as it is now (`--size`) to FILE: an SVG, an HTML page or plain text by its extension (`.svg`, `.html`, `.txt`); a relative FILE is in the script's directory (the current one for `--script -` and `--keys`); `play --screenshot-every DIR` writes one after every step (`003-press-enter.svg`)"#),
   ]
