@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=../shared/tools/ttyprobe.py
 runs=${RUNS:-7}
-# The release build README.md gives (a static executable); the linker's warnings about glibc's
+# The release build CONTRIBUTING.md gives (a static executable); the linker's warnings about glibc's
 # name-service calls are expected and not shown.
 # BIN=path measures an executable built elsewhere instead (e.g. with --scratch-path, or the
 # stripped one scripts/release.sh writes).

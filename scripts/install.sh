@@ -119,5 +119,5 @@ fi
 
 "$dir/paywall-tui" --version >/dev/null || fail "$dir/paywall-tui does not run on this machine"
 say "installed $("$dir/paywall-tui" --version) ($installed) as $dir/paywall-tui"
-case ":$PATH:" in *":$dir:"*) ;; *) say "$dir is not on PATH: add it (README: Getting started)" ;; esac
+case ":$PATH:" in *":$dir:"*) ;; *) say "$dir is not on PATH: add it (README: Install)" ;; esac
 echo "$dir/paywall-tui"

@@ -11,17 +11,22 @@ import PaywallModel
     let directory: TemporaryDirectory
     let status: SubscriptionStatusStore
     let problems = Locked<[String]>([])
+    /// What the controller wrote on stderr, when the rig keeps a log apart (`logsApart`).
+    let log = Locked<[String]>([])
     let controller: CommandPurchaseController
 
     /// `command` turns the script's path into the command line (default `python3 PATH`).
-    init(_ script: String, timeout: Double = 5, status: SubscriptionStatus = .inactive,
+    init(_ script: String, timeout: Double = 5, status: SubscriptionStatus = .inactive, logsApart: Bool = false,
          command: (String) -> String = { "python3 \($0)" }) throws {
       directory = try TemporaryDirectory()
       let path = try directory.write("controller.py", script)
       self.status = SubscriptionStatusStore(status)
       let problems = self.problems
+      let log = self.log
+      var onLog: (@Sendable (String) -> Void)?
+      if logsApart { onLog = { log.append($0) } }
       controller = CommandPurchaseController(command: command(path), status: self.status, timeout: timeout,
-                                             onProblem: { problems.append($0) })
+                                             onLog: onLog, onProblem: { problems.append($0) })
       try controller.start()
     }
 
@@ -270,6 +275,29 @@ import PaywallModel
     let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
     #expect(message?.contains("no request id or method") == true, "\(message ?? "nil")")
     #expect(rig.problems.value.contains { $0.contains("request 999") }, "\(rig.problems.value)")
+  }
+
+  /// A controller that logs each request on stderr does nothing wrong: with a log apart (as the
+  /// app keeps one), each line goes there, and no problem is reported. Its end still quotes the
+  /// last lines, where they explain it.
+  @Test func stderrIsTheControllersLogNotAProblem() async throws {
+    let script = """
+      import json, sys
+      for line in iter(sys.stdin.readline, ""):
+          request = json.loads(line)
+          sys.stderr.write("handling request %d\\n" % request["id"])
+          sys.stderr.flush()
+          sys.stdout.write(json.dumps({"id": request["id"], "result": "purchased"}) + "\\n")
+          sys.stdout.flush()
+          sys.exit(4)
+      """
+    let rig = try Rig(script, logsApart: true)
+    defer { rig.stop() }
+    #expect(await rig.purchase(TestCatalog.annual)?.name == "purchased", "\(rig.problems.value)")
+    #expect(await eventually { rig.log.value == ["handling request 1"] }, "\(rig.log.value)")
+    #expect(await eventually { rig.problems.value.contains { $0.contains("exited with status 4") } }, "\(rig.problems.value)")
+    #expect(!rig.problems.value.contains { $0.contains("controller stderr") }, "\(rig.problems.value)")
+    #expect(rig.problems.value.contains { $0.contains("handling request 1") }, "its end quotes its last lines: \(rig.problems.value)")
   }
 
   /// Answers its purchases in turn: a typed cancel, the same name as a message, an unknown code,

@@ -156,11 +156,11 @@ struct SDKEventTests {
   }
 }
 
-/// The README's event reference is `EventReference.markdown`, between its two markers; every
-/// event name has an entry. Regenerate with `UPDATE_README=1 swift test --filter EventReferenceTests`.
+/// docs/reference/events.md's event reference is `EventReference.markdown`, between its two
+/// markers; every event name has an entry. Regenerate with `UPDATE_DOCS=1 swift test --filter EventReferenceTests`.
 @Suite("Event reference")
 struct EventReferenceTests {
-  static let begin = "<!-- events: generated from EventReference.swift; UPDATE_README=1 swift test --filter EventReferenceTests -->"
+  static let begin = "<!-- events: generated from EventReference.swift; UPDATE_DOCS=1 swift test --filter EventReferenceTests -->"
   static let end = "<!-- end of events -->"
 
   @Test func everyEventHasAnEntry() {
@@ -176,21 +176,21 @@ struct EventReferenceTests {
     #expect(entry?.params.contains { $0.key == "message" } == false)
   }
 
-  @Test func theReadmeHasTheReference() throws {
+  @Test func theReferencePageHasTheReference() throws {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("README.md")
-    let readme = try String(contentsOf: url, encoding: .utf8)
-    guard let start = readme.range(of: Self.begin), let stop = readme.range(of: Self.end, range: start.upperBound..<readme.endIndex) else {
-      Issue.record("README.md has no event reference between \(Self.begin) and \(Self.end)")
+      .deletingLastPathComponent().appendingPathComponent("docs/reference/events.md")
+    let doc = try String(contentsOf: url, encoding: .utf8)
+    guard let start = doc.range(of: Self.begin), let stop = doc.range(of: Self.end, range: start.upperBound..<doc.endIndex) else {
+      Issue.record("docs/reference/events.md has no event reference between \(Self.begin) and \(Self.end)")
       return
     }
-    let current = String(readme[start.upperBound..<stop.lowerBound])
+    let current = String(doc[start.upperBound..<stop.lowerBound])
     let wanted = "\n\n" + EventReference.markdown + "\n"
     if current != wanted {
-      if ProcessInfo.processInfo.environment["UPDATE_README"] == "1" {
-        try (readme.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: url, atomically: true, encoding: .utf8)
+      if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" {
+        try (doc.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: wanted)).write(to: url, atomically: true, encoding: .utf8)
       } else {
-        Issue.record("README.md's event reference is not EventReference.markdown (UPDATE_README=1 swift test --filter EventReferenceTests)")
+        Issue.record("docs/reference/events.md's event reference is not EventReference.markdown (UPDATE_DOCS=1 swift test --filter EventReferenceTests)")
       }
     }
   }

@@ -240,6 +240,10 @@ struct AppModelTests {
     #expect(state.notice == "clock advanced 1 day" && state.log.last == "! clock advanced 1 day")
     let problem = AppModel.update(&state, .controllerProblem("the controller command exited with status 3"))
     #expect(Self.events(problem) == ["controller_error"])
+    // A line of the controller's log: the log pane, and nothing else (no notice, no event).
+    state.notice = nil
+    let logged = AppModel.update(&state, .controllerLog("purchase com.acme.pro.annual"))
+    #expect(logged.isEmpty && state.notice == nil && state.log.last == "controller: purchase com.acme.pro.annual")
   }
 
   /// Issue 17 (polish): a notice in the status bar never cleared. Each one asks for one timer

@@ -542,13 +542,13 @@ extension CommandLineTests {
   }
 
   /// `help script` lists the whole script language, one command a line, from the same table as
-  /// README.md's; the README's table is that table, and every command the parser knows is in it.
-  @Test func helpScriptAndTheReadmeShowTheSameScriptLanguage() throws {
-    let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let lines = readme.components(separatedBy: "\n")
-    let start = try #require(lines.firstIndex(of: "| command | does |"), "README.md has no script table")
+  /// docs/reference/script.md's; that table is this one, and every command the parser knows is in it.
+  @Test func helpScriptAndTheReferenceShowTheSameScriptLanguage() throws {
+    let doc = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/reference/script.md"), encoding: .utf8)
+    let lines = doc.components(separatedBy: "\n")
+    let start = try #require(lines.firstIndex(of: "| command | does |"), "docs/reference/script.md has no script table")
     let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
-    #expect(table == ScriptLanguage.markdown, "README.md's script table differs from ScriptLanguage.rows; it should read:\n\(ScriptLanguage.markdown)")
+    #expect(table == ScriptLanguage.markdown, "docs/reference/script.md's table differs from ScriptLanguage.rows; it should read:\n\(ScriptLanguage.markdown)")
     let help = try Self.run(["help", "script"])
     #expect(help.status == 0)
     let shown = help.stdout.components(separatedBy: "\n")
@@ -563,7 +563,7 @@ extension CommandLineTests {
       ScriptLanguage.plain(row.syntax).components(separatedBy: " / ").compactMap { $0.split(separator: " ").first.map(String.init) }
     })
     #expect(Set(PlayScript.commands).subtracting(documented).isEmpty, "\(Set(PlayScript.commands).subtracting(documented))")
-    // `play --help` points at it instead of the README.
+    // `play --help` points at it instead of the docs.
     #expect(try Self.run(["play", "--help"]).stdout.contains("'paywall-tui help script'"))
   }
 

@@ -180,6 +180,23 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "closed: purchased(com.acme.pro.annual)")
   }
 
+  /// A command controller's stderr is its log: the log pane shows each line as the controller's,
+  /// and nothing in the status bar calls it an error.
+  @Test func aControllersStderrIsItsLogInTheLogPane() throws {
+    let controller = Fixtures.repositoryRoot.path + "/Examples/controllers/minimal.sh"
+    let pane = try TmuxPane(Self.wrapped("paywalls --controller command --controller-command 'sh \(controller)' --status inactive"))
+    pane.wait(forText: "Start my free trial")
+    try pane.send("2")
+    try pane.send("Enter")
+    pane.wait(forText: "status: active:pro")
+    try pane.send("l")
+    pane.wait(for: "the controller's log line in the log pane") { screen in
+      screen.contains(#"controller: purchase, request 1: granting ["pro"]"#)
+    }
+    let screen = pane.screen
+    #expect(!screen.contains("controller stderr") && !screen.contains("controller_error"), "\(screen)")
+  }
+
   @Test func pendingShowsTheAlert() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted --outcome purchase=pending"))
     pane.wait(forText: "Start my free trial")

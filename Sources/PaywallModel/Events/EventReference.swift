@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Every event the emulator emits, with when and every parameter it may carry: the one source
-/// the README's event reference (`paywall-tui help events`) is printed from, and what every
+/// the event reference of docs/reference/events.md (`paywall-tui help events`) is printed from, and what every
 /// `PaywallEvent` is checked against when it is made (in debug builds, so every test and scenario
 /// checks it), so the reference cannot drift from the code.
 public enum EventReference {
@@ -52,7 +52,7 @@ public enum EventReference {
   ]
   private static let transactionNote = "On a paywall, or from `call purchase` with `--controller simulated` (then without the paywall's parameters)"
 
-  /// Every event, in the order the README lists them.
+  /// Every event, in the order docs/reference/events.md lists them.
   public static let all: [Entry] = [
     Entry(name: .triggerFire,
           when: "A registered placement's campaign decided: a paywall, a holdout or no matching audience (none for an unknown placement, nor for v3's subscriber skip)",
@@ -139,7 +139,7 @@ public enum EventReference {
     return event.params.map(\.0).filter { key in !entry.params.contains { $0.allows(key) } }
   }
 
-  /// The README's event reference: one table, a row per event.
+  /// The event reference of docs/reference/events.md: one table, a row per event.
   public static var markdown: String {
     var lines = ["| event | when | parameters |", "| --- | --- | --- |"]
     for entry in all {

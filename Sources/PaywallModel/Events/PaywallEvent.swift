@@ -82,7 +82,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
   package init(_ name: EventName, _ params: [(String, JSONOutput)] = []) {
     self.name = name
     self.params = params
-    // Every parameter is in the README's event reference (debug builds: every test checks it).
+    // Every parameter is in the event reference (docs/reference/events.md) (debug builds: every test checks it).
     assert(EventReference.undocumented(in: self).isEmpty,
            "\(name.rawValue) has parameters EventReference does not list: \(EventReference.undocumented(in: self))")
     assert(Set(params.map(\.0)).count == params.count, "\(name.rawValue) names a parameter twice: \(params.map(\.0))")

@@ -13,7 +13,7 @@ import Darwin
 /// SDK version in use tracks them (superwall/Superwall-iOS, `Analytics/Internal Tracking/Trackable
 /// Events/TrackableSuperwallEvent.swift` at 4.16.3, `TrackableSuperwallPlacement.swift` at 4.0.x,
 /// `TrackableSuperwallEvent.swift` at 3.9.1). Every parameter written here is listed in
-/// `EventReference`, which the README's event reference is generated from.
+/// `EventReference`, which the event reference (docs/reference/events.md) is generated from.
 enum SDKEvents {
   /// `paywallPresentationRequest`'s `status` (`PaywallPresentationRequestStatus.swift`).
   enum RequestStatus: String {

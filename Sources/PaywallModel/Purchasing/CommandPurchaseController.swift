@@ -29,8 +29,10 @@ import Synchronization
 /// A malformed line, the process exiting, or no answer within `timeout` seconds (wall time: a
 /// real process cannot run on a simulated clock) fails the waiting request with a message that
 /// says which, and how the process ended with the last lines of its stderr, reported through
-/// `onProblem`; the app never hangs. What it writes to stderr is read off the app's loop and
-/// reported a few lines a second at most, however fast it comes.
+/// `onProblem`; the app never hangs. What it writes to stderr is its log: read off the app's loop
+/// and handed to `onLog` (to `onProblem` when there is none) a few lines a second at most,
+/// however fast it comes. A log line is not a problem: a controller that logs each request
+/// does nothing wrong.
 public final class CommandPurchaseController: PurchaseController {
   /// The shell command line the controller runs.
   public let command: String
@@ -40,15 +42,19 @@ public final class CommandPurchaseController: PurchaseController {
   public let sdk: SDKVersion
   private let status: SubscriptionStatusStore
   private let onProblem: @Sendable (String) -> Void
+  private let onLog: (@Sendable (String) -> Void)?
   private let exchange = Mutex<ControllerExchange?>(nil)
 
-  /// A controller for `command`, not started yet (`start()`): status changes it sends go to `status`, problems to `onProblem`.
+  /// A controller for `command`, not started yet (`start()`): status changes it sends go to
+  /// `status`, problems to `onProblem`, the lines of its stderr to `onLog` (without it, to
+  /// `onProblem` as `controller stderr: LINE`).
   public init(command: String, status: SubscriptionStatusStore, timeout: Double = 10, sdk: SDKVersion = .latest,
-              onProblem: @escaping @Sendable (String) -> Void) {
+              onLog: (@Sendable (String) -> Void)? = nil, onProblem: @escaping @Sendable (String) -> Void) {
     self.command = command
     self.status = status
     self.timeout = timeout
     self.sdk = sdk
+    self.onLog = onLog
     self.onProblem = onProblem
   }
 
@@ -59,7 +65,7 @@ public final class CommandPurchaseController: PurchaseController {
 
   /// Starts talking to `endpoints` (a process, or in-memory pipes in the fuzz target).
   func begin(_ endpoints: ControllerEndpoints) throws(PurchaseError) {
-    let started = ControllerExchange(endpoints: endpoints, status: status, timeout: timeout, sdk: sdk, onProblem: onProblem)
+    let started = ControllerExchange(endpoints: endpoints, status: status, timeout: timeout, sdk: sdk, onLog: onLog, onProblem: onProblem)
     exchange.withLock { $0 = started }
     guard started.startThreads() else {
       let reason = String(cString: strerror(errno))

@@ -64,18 +64,24 @@ final class ControllerExchange: @unchecked Sendable {
   private let sdk: SDKVersion
   private let onProblem: @Sendable (String) -> Void
   private let budget: ProblemBudget
+  /// The stderr lines' own budget, so a chatty log never crowds out a problem (and the reverse).
+  private let logBudget: ProblemBudget
+  /// Whether stderr goes to a log of its own (else it is reported as problems).
+  private let logsApart: Bool
   private let state = Mutex(State())
   /// Wakes the writer (a line to write, or stop) and the exit waiter (a stream ended).
   private let changed = Condition()
 
   init(endpoints: ControllerEndpoints, status: SubscriptionStatusStore, timeout: Double, sdk: SDKVersion = .latest,
-       onProblem: @escaping @Sendable (String) -> Void) {
+       onLog: (@Sendable (String) -> Void)? = nil, onProblem: @escaping @Sendable (String) -> Void) {
     self.endpoints = endpoints
     self.status = status
     self.timeout = timeout
     self.sdk = sdk
     self.onProblem = onProblem
     budget = ProblemBudget(perSecond: 10, emit: onProblem)
+    logsApart = onLog != nil
+    logBudget = onLog.map { ProblemBudget(perSecond: 10, emit: $0) } ?? budget
   }
 
   /// False when the system refuses a thread (errno says why).
@@ -286,7 +292,8 @@ final class ControllerExchange: @unchecked Sendable {
     func take(_ line: [UInt8]) {
       guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
       state.withLock { $0.stderr.append(line) }
-      budget.report { "controller stderr: " + UntrustedText.sanitize(String(decoding: line, as: UTF8.self)) }
+      let prefix = logsApart ? "" : "controller stderr: "
+      logBudget.report { prefix + UntrustedText.sanitize(String(decoding: line, as: UTF8.self)) }
     }
     // Past `stderrBytesPerSecond`, this thread pauses until the second is over: the controller
     // then waits on its own writes, and a flood costs us a bounded share of a CPU.
@@ -320,6 +327,7 @@ final class ControllerExchange: @unchecked Sendable {
     while !state.withLock({ $0.outputDone && $0.errorsDone }) && changed.wait(until: deadline) {}
     changed.unlock()
     budget.summarize()
+    if logsApart { logBudget.summarize() }
     exited(how)
   }
 

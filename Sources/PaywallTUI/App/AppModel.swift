@@ -74,6 +74,9 @@ enum AppModel {
     case .controllerProblem(let text):
       state.notice = text
       return record([.emit(PaywallEvent(.controllerError, [("message", .string(text))]))], &state)
+    case .controllerLog(let text):
+      state.appendLog("controller: \(text)")
+      return []
     case .world(let action):
       return [.debug(action, announce: false)]
     case .worldChanged(let report, let announce):

@@ -51,10 +51,12 @@ struct AppSession {
   /// `clock` is the app's: in `play` the simulated one (also `simulatedClock`), which the store
   /// shares; otherwise the store gets its own clock, accelerated by `--time-rate`. The debug
   /// panel's `advance` moves the app's clock and the store's. Messages go to `inbox`, which may already hold
-  /// some (the terminal opens while the project loads).
+  /// some (the terminal opens while the project loads). A command controller's stderr, its log,
+  /// goes to `controllerLog`, else to the log pane.
   static func make(project given: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
                    clock: any AdjustableTimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
                    animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
+                   controllerLog: (@Sendable (String) -> Void)? = nil,
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
     var warnings: [String] = []
     var first = options.home ? nil : given.paywalls.first?.id
@@ -181,8 +183,8 @@ struct AppSession {
       guard let command = options.controllerCommand, !command.isEmpty else {
         throw CLIFailure.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
       }
-      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout,
-                                              sdk: project.options.sdk) { inbox.send(.controllerProblem($0)) }
+      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout, sdk: project.options.sdk,
+                                              onLog: controllerLog ?? { inbox.send(.controllerLog($0)) }) { inbox.send(.controllerProblem($0)) }
       do {
         try spawned.start()
       } catch {

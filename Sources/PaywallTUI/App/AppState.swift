@@ -229,6 +229,8 @@ enum AppMessage: Sendable {
   /// The purchase controller misbehaved (a malformed line, a crash, a timeout): also a
   /// `controller_error` event, so `--events` and `play` record it.
   case controllerProblem(String)
+  /// A line of the command controller's stderr, its log: the log pane only (no notice, no event).
+  case controllerLog(String)
   case userAttributes([String: String])
   /// The simulated store changed (or its clock moved while the debug panel is open).
   case storeChanged(StorePanel)

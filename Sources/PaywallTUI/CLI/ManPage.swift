@@ -88,7 +88,7 @@ enum ManPage {
       ".SH \"SEE ALSO\"",
       ".BR \"paywall-tui help script\" ,",
       ".BR \"paywall-tui completions\" ;",
-      "the README of the project.",
+      "the README and docs/ of the project.",
     ]
     return lines.joined(separator: "\n")
   }

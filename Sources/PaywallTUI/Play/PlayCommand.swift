@@ -114,8 +114,10 @@ struct PlayCommand: CLICommand {
     // next step; the command then ends with it.
     // A fresh state in memory unless --state-dir names one to go on from: the same script
     // gives the same result every time, and nothing is left behind.
+    // A command controller's stderr is its log: stderr here too (stdout stays JSON lines).
     let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock,
-                                 simulatedClock: clock, animates: false, state: .commandLineOrMemory) { event in
+                                 simulatedClock: clock, animates: false, state: .commandLineOrMemory,
+                                 controllerLog: { Console.warn("controller: \($0)") }) { event in
       events.append(event)
       eventFile?.writeOrRecord(event)
       Console.outOrRecord(event.jsonLine)

@@ -1,7 +1,7 @@
-/// The play script language, one row per command: the single source of the table in README.md
-/// ("The script language") and of `paywall-tui help script`. Cells are Markdown as the README
+/// The play script language, one row per command: the single source of the table in
+/// docs/reference/script.md and of `paywall-tui help script`. Cells are Markdown as that page
 /// shows them (`code`, `\|` for a bar inside a cell); the help prints them as plain text.
-/// `CommandLineTests` checks that the README's table is this one and that every command the
+/// `CommandLineTests` checks that the doc's table is this one and that every command the
 /// parser (`PlayScript.commands`) knows has a row.
 enum ScriptLanguage {
   struct Row: Sendable {
@@ -81,7 +81,7 @@ enum ScriptLanguage {
         #"writes the screen as it is now (`--size`) to FILE: an SVG, an HTML page or plain text by its extension (`.svg`, `.html`, `.txt`); a relative FILE is in the script's directory (the current one for `--script -` and `--keys`); `play --screenshot-every DIR` writes one after every step (`003-press-enter.svg`)"#),
   ]
 
-  /// The table as README.md writes it, header included.
+  /// The table as docs/reference/script.md writes it, header included.
   static var markdown: String {
     (["| command | does |", "| --- | --- |"] + rows.map { "| \($0.syntax) | \($0.does) |" }).joined(separator: "\n")
   }
