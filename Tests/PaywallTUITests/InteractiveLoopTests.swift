@@ -28,7 +28,7 @@ struct InteractiveLoopTests {
     init(_ arguments: [String] = []) throws {
       let inbox = AppInbox()
       terminal = RecordingTerminal { inbox.send($0.message) }
-      let options = try SessionOptions(Arguments(["paywalls"] + arguments, spec: RunCommand.spec))
+      let options = try SessionConfiguration(Arguments(["paywalls"] + arguments, spec: RunCommand.spec))
       let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
                                     clock: LiveTimeSource(), inbox: inbox, animates: true, state: .library(nil)) { _ in }
       runtime = app.runtime

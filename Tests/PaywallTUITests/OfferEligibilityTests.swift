@@ -46,7 +46,7 @@ struct OfferEligibilityTests {
   /// charges for it (a change at renewal is followed to the renewal).
   static func trip(_ start: Start, productID: String, project: Project, path: String, paywall: String = "winback")
     async throws -> Trip {
-    let options = try SessionOptions(Arguments([path, "--home", "--controller", "simulated"] + start.arguments, spec: PlayCommand.spec))
+    let options = try SessionConfiguration(Arguments([path, "--home", "--controller", "simulated"] + start.arguments, spec: PlayCommand.spec))
     let clock = SimulatedTimeSource()
     let events = EventRecorder()
     let app = try AppSession.make(project: project, path: path, options: options,

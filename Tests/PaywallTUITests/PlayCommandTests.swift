@@ -330,7 +330,7 @@ struct PlayCommandTests {
   /// change on the way is still seen.
   @Test func anAdvanceWritesTheLedgerOnceAndSeesEveryStatusChange() async throws {
     let state = Self.stateDir()
-    let options = try SessionOptions(Arguments(["paywalls", "--state-dir", state, "--fresh", "--status", "inactive"],
+    let options = try SessionConfiguration(Arguments(["paywalls", "--state-dir", state, "--fresh", "--status", "inactive"],
                                                spec: PlayCommand.spec))
     let clock = SimulatedTimeSource()
     let events = EventRecorder()
@@ -550,7 +550,7 @@ extension PlayCommandTests {
   /// Item 5: in `run` an event carries the store's clock's time: the wall clock, moved on by the
   /// debug panel's advance (and by --time-rate), so it reads as the ledger does.
   @Test func runStampsEventsWithTheStoresClock() throws {
-    let options = try SessionOptions(Arguments(["paywalls", "--status", "inactive"], spec: RunCommand.spec))
+    let options = try SessionConfiguration(Arguments(["paywalls", "--status", "inactive"], spec: RunCommand.spec))
     let events = EventRecorder()
     let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
                                   clock: LiveTimeSource(), animates: false, state: .library(nil)) { events.append($0) }

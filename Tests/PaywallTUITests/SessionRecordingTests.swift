@@ -39,7 +39,7 @@ struct SessionRecordingTests {
     let dir = try scratch()
     let file = dir + "/session.play"
     let parsed = try Arguments([Fixtures.demoDirectory] + arguments + ["--record", file], spec: RunCommand.spec)
-    let options = try SessionOptions(parsed)
+    let options = try SessionConfiguration(parsed)
     let inbox = AppInbox()
     let terminal = RecordingTerminal(size: size) { inbox.send($0.message) }
     let app = try AppSession.make(project: try Fixtures.demoProject(), path: Fixtures.demoDirectory, options: options, overrides: [],
@@ -94,7 +94,7 @@ struct SessionRecordingTests {
     let text = try #require(play.clock)
     let start = try #require(StoreDates.parse(iso8601: text))
     let clock = SimulatedTimeSource(start: start)
-    let options = try SessionOptions(arguments)
+    let options = try SessionConfiguration(arguments)
     let app = try AppSession.make(project: try ProjectOptions(arguments).load(play.path), path: play.path, options: options, overrides: [],
                                   clock: clock, simulatedClock: clock, animates: false, state: .commandLineOrMemory) { _ in }
     let parsed = try PlayScript.parse(script, file: file)

@@ -64,7 +64,7 @@ final class AppRuntime: @unchecked Sendable {
   /// a replayed recording ends on the screen the session did.
   private var noticeDeadline: (id: Int, at: Date)?
   /// `run --record`: sees every message before it is handled (set before the loop starts).
-  var recorder: SessionRecorder?
+  var recorder: (any DispatchObserver)?
 
   /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
   /// have set another while the app was built; that one then arrives as a change.

@@ -47,23 +47,23 @@ struct AppSession {
     var status: SubscriptionStatusStore
   }
 
-  /// Builds the controller, status and runtime for `project`. Usage problems throw `CLIFailure`.
+  /// Builds the controller, status and runtime for `project`. Usage problems throw `SessionError.usage`.
   /// `clock` is the app's: in `play` the simulated one (also `simulatedClock`), which the store
   /// shares; otherwise the store gets its own clock, accelerated by `--time-rate`. The debug
   /// panel's `advance` moves the app's clock and the store's. Messages go to `inbox`, which may already hold
   /// some (the terminal opens while the project loads). A command controller's stderr, its log,
   /// goes to `controllerLog`, else to the log pane.
-  static func make(project given: Project, path: String, options: SessionOptions, overrides: [SlotOverride],
+  static func make(project given: Project, path: String, options: SessionConfiguration, overrides: [SlotOverride],
                    clock: any AdjustableTimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
                    animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
                    controllerLog: (@Sendable (String) -> Void)? = nil,
-                   onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws -> AppSession {
+                   onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws(SessionError) -> AppSession {
     var warnings: [String] = []
     var first = options.home ? nil : given.paywalls.first?.id
     if let id = options.paywall {
       let ids = given.paywalls.map(\.id)
       guard ids.contains(id) else {
-        throw CLIFailure.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+        throw SessionError.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
       }
       first = id
     }
@@ -73,7 +73,7 @@ struct AppSession {
       for campaign in given.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
       guard placements.contains(name) else {
         let known = placements.isEmpty ? "; the project has no campaigns" : "\(Suggestions.hint(for: name, in: placements)) (placements: \(placements.joined(separator: ", ")))"
-        throw CLIFailure.usage("--placement \(quoting: name): no campaign has this placement\(known)")
+        throw SessionError.usage("--placement \(quoting: name): no campaign has this placement\(known)")
       }
     }
     let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
@@ -82,7 +82,7 @@ struct AppSession {
     var explicitStatus: SubscriptionStatus?
     if let text = options.status {
       guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
-        throw CLIFailure.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+        throw SessionError.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
       }
       explicitStatus = parsed
     }
@@ -124,7 +124,7 @@ struct AppSession {
 
     // Checked before any controller starts (the command controller spawns a process).
     if options.controller != .simulated || custom != nil, let option = options.storeOnlyOptions.first {
-      throw CLIFailure.usage("\(option) applies to the simulated store (--controller simulated)")
+      throw SessionError.usage("\(option) applies to the simulated store (--controller simulated)")
     }
     var store: SimulatedStore?
     var ask: AskPurchaseController?
@@ -157,7 +157,7 @@ struct AppSession {
         do {
           try simulated.start(starts)
         } catch {
-          throw CLIFailure.usage(error.message)
+          throw SessionError.usage(error.message)
         }
       }
       warnings += simulated.takeWarnings()
@@ -168,10 +168,10 @@ struct AppSession {
       do {
         outcomes = try options.outcome.map { text throws(PurchaseError) in try .init(parsing: text) } ?? .init()
       } catch {
-        throw CLIFailure.usage(error.message)
+        throw SessionError.usage(error.message)
       }
       if outcomes.purchase == .restored, !project.options.sdk.hasRestoredPurchaseResult {
-        throw CLIFailure.usage("--outcome purchase=restored: SDK \(project.options.sdk) (\(sdkSource(options))) has no restored purchase result, "
+        throw SessionError.usage("--outcome purchase=restored: SDK \(project.options.sdk) (\(sdkSource(options))) has no restored purchase result, "
           + "only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3")
       }
       controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
@@ -181,14 +181,14 @@ struct AppSession {
       controller = asking
     case (nil, .command):
       guard let command = options.controllerCommand, !command.isEmpty else {
-        throw CLIFailure.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
+        throw SessionError.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
       }
       let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout, sdk: project.options.sdk,
                                               onLog: controllerLog ?? { inbox.send(.controllerLog($0)) }) { inbox.send(.controllerProblem($0)) }
       do {
         try spawned.start()
       } catch {
-        throw CLIFailure(message: "error: \(error.message)", code: 1)
+        throw SessionError.failed(error.message)
       }
       // The command line's signal handlers (tg_install_process_handlers) run this just before the
       // process dies of a signal, so no path out of `run` or `play` leaves the controller's
@@ -201,7 +201,7 @@ struct AppSession {
     var started = commandController
     defer { started?.stop() }
     if options.controller != .scripted && options.outcome != nil {
-      throw CLIFailure.usage("--outcome applies to --controller scripted")
+      throw SessionError.usage("--outcome applies to --controller scripted")
     }
 
     if let explicitStatus { statusStore.set(explicitStatus) }
@@ -214,7 +214,7 @@ struct AppSession {
     state.presentation.userAttributes = options.userAttributes
     switch RuleAssumptions.parse(options.assumeRules, project: project) {
     case .success(let assumed): state.presentation.assumedRules = assumed
-    case .failure(let error): throw CLIFailure.usage(error.message)
+    case .failure(let error): throw SessionError.usage(error.message)
     }
     // The simulated store stands for StoreKit with the SDK buying itself (no purchase controller,
     // the UI tests' automatic configuration); every other controller is the app's PurchaseController.
@@ -234,7 +234,7 @@ struct AppSession {
   /// replacing slots before anything is shown (so controllers receive the new product), the
   /// project's overrideProductsByName first, then `--override` on top. Also how `run --watch`
   /// prepares a project loaded again. Returns the override warnings of paywall `warningsFor`.
-  static func prepared(_ project: Project, options: SessionOptions, overrides: [SlotOverride],
+  static func prepared(_ project: Project, options: SessionConfiguration, overrides: [SlotOverride],
                        warningsFor id: String?) -> (Project, [String]) {
     var project = project
     var warnings: [String] = []
@@ -248,7 +248,7 @@ struct AppSession {
   }
 
   /// Where the session's SDK version came from, for a message that refuses what it lacks.
-  static func sdkSource(_ options: SessionOptions) -> String {
+  static func sdkSource(_ options: SessionConfiguration) -> String {
     options.sdk != nil ? "--sdk" : "app.json's options.sdk, or the default"
   }
 

@@ -83,7 +83,7 @@ public final class PaywallApp {
     let inbox = AppInbox()
     let terminal = CursesTerminal { inbox.send($0.message) }
     try terminal.begin()
-    var session = SessionOptions()
+    var session = SessionConfiguration()
     session.paywall = options.paywall
     let onEvent = options.onEvent
     let app: AppSession
@@ -94,8 +94,7 @@ public final class PaywallApp {
     } catch {
       // The terminal thread ends before it touched the terminal: the message is a clean line.
       terminal.stop()
-      let message = (error as? CLIFailure)?.message ?? "error: \(error)"
-      _ = FileSystem.writeAll(message + "\n", to: STDERR_FILENO)
+      _ = FileSystem.writeAll(error.message + "\n", to: STDERR_FILENO)
       return 1
     }
     terminal.open()

@@ -11,26 +11,6 @@ import Darwin
 import PaywallModel
 import Synchronization
 
-/// A write the command line could not make: to stdout, stderr or the `--events` file.
-struct OutputFailure: Error, Equatable {
-  /// What was being written, as the error names it: "standard output", "the events to PATH".
-  var target: String
-  /// The `errno` of the failed write.
-  var code: Int32
-
-  static let standardOutput = "standard output"
-  static let standardError = "standard error"
-
-  /// The reader went away (`| head -1`): not an error to report.
-  var isBrokenPipe: Bool { code == EPIPE }
-
-  /// `error: cannot write to standard output: No space left on device`.
-  var message: String {
-    let reason = String(cString: strerror(code))
-    return target.hasPrefix("the ") ? "error: cannot write \(target): \(reason)" : "error: cannot write to \(target): \(reason)"
-  }
-}
-
 /// Every line the command line prints goes through here: help, results, events, warnings and
 /// errors. A write either goes out whole or fails with `OutputFailure` (Foundation's
 /// `FileHandle.write(_: Data)` traps on an error and `print` drops it). The first failure is also

@@ -29,7 +29,7 @@ struct ExplainCommand: CLICommand {
       .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
       .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
       .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
-              values: SessionOptions.sdkValues),
+              values: SessionConfiguration.sdkValues),
       .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true, values: .text),
       .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
       .option("catalog", "file", "Catalog for a Superwall config (.storekit or .json)."),
@@ -61,7 +61,7 @@ struct ExplainCommand: CLICommand {
     params = try arguments.pairs("param")
     userID = arguments.value("user-id")
     stateDir = arguments.value("state-dir")
-    sdk = try SessionOptions.sdk(arguments)
+    sdk = try SessionConfiguration.sdk(arguments)
     assumeRules = arguments.values("assume-rule")
     json = arguments.flag("json")
     catalog = arguments.value("catalog")
@@ -84,7 +84,9 @@ struct ExplainCommand: CLICommand {
       try Console.out("placement \(quoting: placement): a built-in event name; register ignores it (no callback) and the feature does not run")
       return
     }
-    let directory = try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+    let directory = try CLIFailure.reporting { () throws(SessionError) in
+      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+    }
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)
     var book = userID == nil && !FileSystem.entryExists(file.path)

@@ -71,6 +71,10 @@ package enum PaywallCommand {
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.warn(failure.message) }
       return failure.code
+    } catch let refusal as SessionError {
+      let failure = CLIFailure(refusal)
+      Console.warn(failure.message)
+      return failure.code
     } catch let failure as OutputFailure {
       Console.record(failure)
       return 1
@@ -136,6 +140,23 @@ struct CLIFailure: Error {
 
   static func usage(_ message: String) -> CLIFailure { CLIFailure(message: "error: \(message)", code: 2) }
   static func invalid(_ message: String = "") -> CLIFailure { CLIFailure(message: message, code: 1) }
+}
+
+extension CLIFailure {
+  /// A session's refusal as the command line reports it: a usage problem exits 2, a part that
+  /// would not start 1.
+  init(_ error: SessionError) {
+    self.init(message: error.message, code: error.kind == .usage ? 2 : 1)
+  }
+
+  /// `body`'s `SessionError` as a `CLIFailure`, for the command line's typed paths.
+  static func reporting<T>(_ body: () throws(SessionError) -> T) throws(CLIFailure) -> T {
+    do {
+      return try body()
+    } catch {
+      throw CLIFailure(error)
+    }
+  }
 }
 
 /// Where the source tree's demo project is: `./paywalls` when run from the repository (as `swift

@@ -207,6 +207,8 @@ struct RenderCommand: CLICommand {
         }
       } catch let failure as CLIFailure {
         Console.warn(failure.message)
+      } catch let refusal as SessionError {
+        Console.warn(refusal.message)
       } catch {
         Console.warn("error: \(error)")
       }

@@ -16,7 +16,7 @@ struct RunCommand: CLICommand {
     abstract: "Open a project or paywall in the terminal (default: the demo project).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
-    options: ProjectOptions.options + SessionOptions.options + [
+    options: ProjectOptions.options + SessionConfiguration.options + [
       .flag("watch", "Reload the project whenever one of its files is saved, keeping the session (status, store, selection, the open paywall); a save that does not load shows its errors over the last good screen."),
       .option("record", "file", "Record the session as a play script that 'paywall-tui play FILE' replays (keys, resizes, the store's time between them); an existing file is replaced only if it is such a recording."),
     ],
@@ -32,7 +32,7 @@ struct RunCommand: CLICommand {
 
   var path: String?
   var project: ProjectOptions
-  var session: SessionOptions
+  var session: SessionConfiguration
   var watch: Bool
   var record: String?
   /// The command line as given, for a recording's `# args:` line.
@@ -45,7 +45,7 @@ struct RunCommand: CLICommand {
     raw = arguments.raw
     path = arguments.positionals.first
     project = ProjectOptions(arguments)
-    session = try SessionOptions(arguments)
+    session = try SessionConfiguration(arguments)
     watch = arguments.flag("watch")
   }
 
@@ -84,6 +84,7 @@ struct RunCommand: CLICommand {
     let loaded: Project
     let watching: ProjectWatch?
     let overrides: [SlotOverride]
+    var recorder: SessionRecorder?
     do {
       let result = ProjectLoader.load(path: path, catalogPath: project.catalog)
       loaded = session.localized(try ProjectOptions.checked(result, path: path))
@@ -95,7 +96,10 @@ struct RunCommand: CLICommand {
       let own = (app.stateDirectory.map { directory in StateDirectory.stateFileNames.map(directory.file) } ?? [])
         + [session.events].compactMap { $0 }
       watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result, ignoring: own) : nil
-      if let record { app.runtime.recorder = try Self.startRecording(record, app: app, path: path, raw: raw, options: session) }
+      if let record {
+        recorder = try Self.startRecording(record, app: app, path: path, raw: raw, options: session)
+        app.runtime.recorder = recorder
+      }
     } catch {
       // Ends the terminal thread before it touched the terminal.
       terminal.stop()
@@ -130,9 +134,9 @@ struct RunCommand: CLICommand {
     app.store?.checkpoint()
     app.runtime.flushState()
     // Before any output, which fails once the terminal is gone (SIGHUP).
-    app.runtime.recorder?.finish(app.runtime.state)
+    recorder?.finish(app.runtime.state)
     if let summary = ending.summary { try Console.out(summary) }
-    if let recorder = app.runtime.recorder {
+    if let recorder {
       if let failure = recorder.failure {
         Console.warn("warning: the recording \(recorder.path) stopped early: \(failure); it replays up to there")
       } else {
@@ -161,7 +165,7 @@ struct RunCommand: CLICommand {
   /// replays beside its project on another machine) with the session's start (its store's clock to
   /// the millisecond, the user, the status).
   static func startRecording(_ file: String, app: AppSession, path: String, raw: [String],
-                             options session: SessionOptions) throws(CLIFailure) -> SessionRecorder {
+                             options session: SessionConfiguration) throws(CLIFailure) -> SessionRecorder {
     let world = app.runtime.world
     let clock = world.adjustableClocks.last ?? LiveTimeSource()
     let state = app.runtime.state

@@ -10,12 +10,8 @@ import Darwin
 #endif
 import PaywallModel
 
-enum ControllerKind: String, CaseIterable {
-  case simulated, scripted, ask, command
-}
-
 /// Options shared by `run` and `play`: which controller, the status, state and events.
-struct SessionOptions {
+extension SessionConfiguration {
   static let options: [OptionSpec] = [
     .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command.",
             values: .words(ControllerKind.allCases.map(\.rawValue))),
@@ -48,35 +44,8 @@ struct SessionOptions {
   /// What `--sdk` accepts, for the completions: 3, 4 and every 4.N checked.
   static let sdkValues = ValueCompletion.words(["3", "4"] + (0...SDKVersion.latestMinor).map { "4.\($0)" })
 
-  var controller: ControllerKind = .simulated
-  var outcome: String?
-  var controllerCommand: String?
-  var controllerTimeout = "10s"
-  var status: String?
-  var stateDir: String?
-  var fresh = false
-  var events: String?
-  var paywall: String?
-  var placement: String?
-  var timeRate: String?
-  var askToBuy = false
-  var start: [String] = []
-  var gracePeriod = false
-  var renewalBillingIssues = false
-  var userID: String?
-  var userAttributes: [String: String] = [:]
-  /// `--assume-rule PLACEMENT#N=match|nomatch`, checked against the project when the session is made.
-  var assumeRules: [String] = []
-  var home = false
-  /// `--sdk`: wins over the project's `options.sdk`.
-  var sdk: SDKVersion?
-  /// `--locale` / `--storefront`: the catalog sells there (`Catalog.localized`).
-  var locale: String?
-  var storefront: String?
-
-  init() {}
-
   init(_ arguments: Arguments) throws(CLIFailure) {
+    self.init()
     controller = try arguments.choice("controller", default: .simulated)
     outcome = arguments.value("outcome")
     controllerCommand = arguments.value("controller-command")
@@ -113,63 +82,6 @@ struct SessionOptions {
     case .success(let version): return version
     case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
     }
-  }
-
-  /// The simulated store's settings: the catalog's, then what the command line changes. The time
-  /// rate comes back too, for the store's clock.
-  func storeSettings(for catalog: Catalog, warnings: inout [String]) throws(CLIFailure) -> (SimulatedStore.Settings, TimeRate) {
-    var settings = SimulatedStore.Settings(catalog: catalog.settings)
-    var rate = TimeRate.realTime
-    if let value = catalog.settings.timeRate {
-      if let known = TimeRate(storeKitValue: value) {
-        rate = known
-      } else {
-        warnings.append("\(catalog.file): _timeRate \(value) is not a StoreKit time rate; the store runs in real time (or give --time-rate)")
-      }
-    }
-    if let text = timeRate {
-      guard let parsed = TimeRate(parsing: text) else {
-        throw CLIFailure.usage("--time-rate \(quoting: text): \(TimeRate.usage)")
-      }
-      rate = parsed
-    }
-    settings.rules.renewalInterval = rate.renewalInterval
-    if askToBuy { settings.askToBuy = true }
-    if gracePeriod { settings.rules.gracePeriodEnabled = true }
-    if renewalBillingIssues { settings.rules.renewalBillingIssues = true }
-    return (settings, rate)
-  }
-
-  /// The `--start` states, each checked.
-  func startStates() throws(CLIFailure) -> [StartState] {
-    var states: [StartState] = []
-    for text in start {
-      do {
-        states.append(try StartState(parsing: text))
-      } catch {
-        throw CLIFailure.usage("--start \(error.message)")
-      }
-    }
-    return states
-  }
-
-  /// The options only the simulated store understands, given with another controller.
-  var storeOnlyOptions: [String] {
-    var given: [String] = []
-    if timeRate != nil { given.append("--time-rate") }
-    if askToBuy { given.append("--ask-to-buy") }
-    if !start.isEmpty { given.append("--start") }
-    if gracePeriod { given.append("--grace-period") }
-    if renewalBillingIssues { given.append("--renewal-billing-issues") }
-    return given
-  }
-
-  /// `project` with its catalog in `--storefront`'s currency and `--locale`'s formats: at start
-  /// and at every reload of `run --watch`.
-  func localized(_ project: Project) -> Project {
-    var project = project
-    project.catalog = project.catalog.localized(storefront: storefront, locale: locale)
-    return project
   }
 
   func openEventFile() throws -> EventFile? {

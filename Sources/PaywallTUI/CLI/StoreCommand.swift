@@ -50,7 +50,9 @@ struct StoreCommand: CLICommand {
   func run() throws {
     let moment = try at.map(Self.parseDate)
     let project = try ProjectOptions(catalog: catalog).load(path)
-    let directory = try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+    let directory = try CLIFailure.reporting { () throws(SessionError) in
+      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+    }
     let file = LedgerFile(directory: directory)
     guard file.exists else {
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")

@@ -72,7 +72,9 @@ struct TestCommand: CLICommand {
       jobs = min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
     }
     // A plain number is seconds, as before units were taken.
-    timeout = try DurationOption.seconds("timeout", arguments.value("timeout") ?? "60s", DurationOption.scenarioTimeout, bareSeconds: true)
+    timeout = try CLIFailure.reporting { () throws(SessionError) in
+      try DurationOption.seconds("timeout", arguments.value("timeout") ?? "60s", DurationOption.scenarioTimeout, bareSeconds: true)
+    }
     junit = arguments.value("junit")
     list = arguments.flag("list")
     processPerScenario = arguments.flag("process-per-scenario")

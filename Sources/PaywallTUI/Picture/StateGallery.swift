@@ -61,7 +61,7 @@ enum StateGallery {
   /// Runs `state` on a fresh session in memory and draws where it ends.
   static func shoot(_ state: State, project: Project, path: String, paywall: String, overrides: [SlotOverride]) throws -> Frame {
     let arguments = try Arguments([path, "--paywall", paywall, "--controller", "simulated"] + state.arguments, spec: PlayCommand.spec)
-    let options = try SessionOptions(arguments)
+    let options = try SessionConfiguration(arguments)
     let script: PlayScript
     do {
       script = try PlayScript.parse(state.script, file: "render --states (\(state.label))")

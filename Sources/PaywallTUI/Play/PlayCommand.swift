@@ -43,7 +43,7 @@ struct PlayCommand: CLICommand {
       .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
       .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
       .flag("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused."),
-    ] + ProjectOptions.options + SessionOptions.options,
+    ] + ProjectOptions.options + SessionConfiguration.options,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
       "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
@@ -64,7 +64,7 @@ struct PlayCommand: CLICommand {
   var screenshotEvery: String?
   var clock: String?
   var project: ProjectOptions
-  var session: SessionOptions
+  var session: SessionConfiguration
 
   init(_ arguments: Arguments) throws(CLIFailure) {
     // A recording (`run --record`): its `# args:` line, then the command line's own options, and
@@ -80,7 +80,7 @@ struct PlayCommand: CLICommand {
     pace = arguments.value("pace")
     screenshotEvery = arguments.value("screenshot-every")
     project = ProjectOptions(arguments)
-    session = try SessionOptions(arguments)
+    session = try SessionConfiguration(arguments)
   }
 
   func run() throws {
@@ -192,7 +192,7 @@ struct PlayCommand: CLICommand {
     var milliseconds = Self.defaultPace
     if let pace {
       // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
-      let seconds = try DurationOption.seconds("pace", pace, DurationOption.pace)
+      let seconds = try CLIFailure.reporting { () throws(SessionError) in try DurationOption.seconds("pace", pace, DurationOption.pace) }
       milliseconds = max(1, Int((seconds * 1000).rounded()))
     }
     return milliseconds
@@ -320,20 +320,6 @@ struct PlayCommand: CLICommand {
       throw CLIFailure(message: failure.description, code: 2)
     }
   }
-}
-
-/// Runs an async body to completion from synchronous code (the CLI's `run`).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-  let box = Mutex<T?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  // Detached: the caller may be on the main actor, which this semaphore blocks.
-  Task.detached {
-    let value = await body()
-    box.withLock { $0 = value }
-    done.signal()
-  }
-  done.wait()
-  return box.withLock { $0! }
 }
 
 /// Executes a scenario against a runtime, one step at a time, waiting for idle after each.

@@ -14,13 +14,6 @@ import Darwin
 import PaywallModel
 import Synchronization
 
-/// Why the terminal could not be opened; the CLI exits with code 3 and points at render/play.
-public struct TerminalUnavailable: Error, CustomStringConvertible {
-  /// What was missing, in one line: stdin or stdout not a terminal, an unknown `TERM`, a
-  /// terminal that cannot move the cursor.
-  public var description: String
-}
-
 /// The ncurses backend: the only code that imports CNCurses. One dedicated thread owns every
 /// ncurses call; it waits on stdin and a wake pipe with `poll` (no busy polling), decodes keys,
 /// resizes, and draws the newest frame it was given (older ones are skipped). Signals arrive on the

@@ -8,15 +8,6 @@ enum TerminalEvent: Sendable {
   /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1…) or the terminal
   /// going away: quit cleanly, then exit with the termination's code.
   case terminate(Termination)
-
-  /// The message the app gets for it.
-  var message: AppMessage {
-    switch self {
-    case .key(let key): .key(key)
-    case .resized(let size): .resized(size)
-    case .terminate(let termination): .terminate(termination)
-    }
-  }
 }
 
 /// Where the interactive loop draws and where its keys come from (as Ratatui's `Backend`): the

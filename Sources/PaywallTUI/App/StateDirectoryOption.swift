@@ -17,7 +17,7 @@ import PaywallModel
 /// exit 2 before anything in it is read or made.
 enum StateDirectoryOption {
   /// The state directory a command reads (`store`, `explain`), checked.
-  static func resolve(_ explicit: String?, projectName: String, projectPath: String) throws(CLIFailure) -> StateDirectory {
+  static func resolve(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
     let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
     if let why = directory.refusal() { throw refused(why) }
     return directory
@@ -25,7 +25,7 @@ enum StateDirectoryOption {
 
   /// The state directory a session writes (`run`, `play`), opened: `StateAccess.open` checks the
   /// path itself, before and after making it, so it is not walked a third time here.
-  static func open(_ explicit: String?, projectName: String, projectPath: String) throws(CLIFailure) -> (StateDirectory, StateAccess) {
+  static func open(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> (StateDirectory, StateAccess) {
     let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
     let access = StateAccess.open(directory)
     if let why = access.refusal { throw refused(why) }
@@ -33,17 +33,17 @@ enum StateDirectoryOption {
   }
 
   /// Where the state directory is, unchecked.
-  private static func locate(_ explicit: String?, projectName: String, projectPath: String) throws(CLIFailure) -> StateDirectory {
+  private static func locate(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
     if explicit?.isEmpty == true {
-      throw CLIFailure.usage("--state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa")
+      throw SessionError.usage("--state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa")
     }
     guard let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath) else {
-      throw CLIFailure.usage("neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR")
+      throw SessionError.usage("neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR")
     }
     return directory
   }
 
-  private static func refused(_ why: String) -> CLIFailure {
-    CLIFailure(message: "error: \(why)", code: 2)
+  private static func refused(_ why: String) -> SessionError {
+    .usage(why)
   }
 }

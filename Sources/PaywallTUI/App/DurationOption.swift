@@ -20,7 +20,7 @@ enum DurationOption {
   /// `--pace`: the time between two screens of a recording.
   static let pace = Bounds(range: 0.001...3600, examples: "600ms or 1.5s")
 
-  static func seconds(_ option: String, _ text: String, _ bounds: Bounds, bareSeconds: Bool = false) throws(CLIFailure) -> Double {
+  static func seconds(_ option: String, _ text: String, _ bounds: Bounds, bareSeconds: Bool = false) throws(SessionError) -> Double {
     let parsed: Double? = if bareSeconds, let number = Double(text.trimmingSpaces()) {
       number
     } else {
