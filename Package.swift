@@ -11,6 +11,9 @@ let ncursesPkgConfig: String? = nil
 let ncursesPkgConfig: String? = "ncursesw"
 #endif
 
+// Dependencies point one way, held by `ModuleGraphTests`:
+//   paywall-tui -> PaywallCLI -> PaywallTUI (facade) -> PaywallUI + CursesBackend -> TerminalCore
+//   everything -> PaywallModel (no terminal); only CursesBackend links ncurses.
 let package = Package(
   name: "paywall-tui",
   platforms: [.macOS(.v15)],
@@ -27,15 +30,15 @@ let package = Package(
     ),
     .target(name: "CTerminalGuard"),
     .target(name: "PaywallModel"),
+    .target(name: "TerminalCore", dependencies: ["PaywallModel"]),
+    .target(name: "CursesBackend", dependencies: ["TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard"]),
+    .target(name: "PaywallUI", dependencies: ["TerminalCore", "PaywallModel", "CTerminalGuard"]),
+    .target(name: "PaywallTUI", dependencies: ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"]),
     .target(
-      name: "PaywallTUI",
-      dependencies: [
-        "PaywallModel",
-        "CNCurses",
-        "CTerminalGuard",
-      ]
+      name: "PaywallCLI",
+      dependencies: ["PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"]
     ),
-    .executableTarget(name: "paywall-tui", dependencies: ["PaywallTUI"]),
+    .executableTarget(name: "paywall-tui", dependencies: ["PaywallCLI"]),
     .executableTarget(
       name: "custom-controller-example",
       dependencies: ["PaywallModel", "PaywallTUI"],
@@ -48,13 +51,15 @@ let package = Package(
     ),
     .executableTarget(
       name: "paywall-bench",
-      dependencies: ["PaywallModel", "PaywallTUI"],
+      dependencies: ["PaywallModel", "PaywallCLI", "PaywallUI", "TerminalCore"],
       path: "Benchmarks/paywall-bench"
     ),
     .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"], exclude: ["Goldens"]),
     .testTarget(
       name: "PaywallTUITests",
-      dependencies: ["PaywallTUI", "PaywallModel", "CNCurses", "CTerminalGuard"],
+      dependencies: [
+        "PaywallCLI", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard",
+      ],
       exclude: ["Goldens"]
     ),
   ],

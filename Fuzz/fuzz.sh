@@ -52,8 +52,8 @@ done
 
 BUILD=$OUT/build
 mkdir -p "$BUILD/CTerminalGuard"
-# One package name for the three modules, as SwiftPM gives them, so `package` declarations of
-# PaywallModel are visible to PaywallTUI and the harness.
+# One package name for every module, as SwiftPM gives them, so `package` declarations are
+# visible across the modules and to the harness.
 SWIFT_FLAGS=(-O -suppress-warnings -wmo -num-threads 2 -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
 # The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
 # render target's speed and finds nothing the edge counters do not.
@@ -74,33 +74,62 @@ stale() { # stage inputs…
 }
 built() { mv "$BUILD/$1.pending" "$BUILD/$1.stamp"; }
 
+# The Swift library targets the harness needs, in dependency order, with their folders, read from
+# the package itself (`swift package describe`), so a module the package gains is built here too.
+library_targets() {
+  swift package describe --type json | python3 -c '
+import json, sys
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+order, seen = [], set()
+def visit(name):
+    target = targets[name]
+    if name in seen or target.get("module_type") != "SwiftTarget" or target.get("type") != "library":
+        return
+    seen.add(name)
+    for dependency in target.get("target_dependencies") or []:
+        visit(dependency)
+    order.append(name)
+for name in sorted(targets):
+    visit(name)
+for name in order:
+    print(name, targets[name]["path"])
+'
+}
+
 build() {
   local start=$SECONDS
-  mapfile -t model < <(find Sources/PaywallModel -name '*.swift' | sort)
-  mapfile -t tui < <(find Sources/PaywallTUI -name '*.swift' | sort)
+  local modules=() links=() stamps=() name path
   mapfile -t harness < <(find Fuzz/Harness -name '*.swift' | sort)
-  if stale model "${model[@]}"; then
-    echo "fuzz.sh: building PaywallModel…"
-    quiet swiftc "${SWIFT_FLAGS[@]}" -module-name PaywallModel -emit-library -static -emit-module \
-      -emit-module-path "$BUILD/PaywallModel.swiftmodule" -o "$BUILD/libPaywallModel.a" "${model[@]}" || return 1
-    built model
-  fi
   printf 'module CTerminalGuard {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CTerminalGuard/include/terminal_guard.h" \
     > "$BUILD/CTerminalGuard/module.modulemap"
-  if stale tui "${tui[@]}" Sources/CNCurses/shim.h Sources/CTerminalGuard/terminal_guard.c "$BUILD/model.stamp"; then
-    echo "fuzz.sh: building PaywallTUI…"
+  if stale cguard Sources/CTerminalGuard/terminal_guard.c Sources/CTerminalGuard/include/terminal_guard.h || [[ ! -f $BUILD/terminal_guard.o ]]; then
     quiet clang -O1 -c -fsanitize=address -I Sources/CTerminalGuard/include Sources/CTerminalGuard/terminal_guard.c \
       -o "$BUILD/terminal_guard.o" || return 1
-    quiet swiftc "${TUI_FLAGS[@]}" -module-name PaywallTUI -emit-library -static -emit-module \
-      -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
-      -emit-module-path "$BUILD/PaywallTUI.swiftmodule" -o "$BUILD/libPaywallTUI.a" "${tui[@]}" || return 1
-    built tui
+    built cguard
   fi
-  if stale harness "${harness[@]}" "$BUILD/model.stamp" "$BUILD/tui.stamp" || [[ ! -x $BUILD/paywall-fuzz ]]; then
+  mapfile -t modules < <(library_targets) || return 1
+  [[ ${#modules[@]} -gt 0 ]] || { echo "fuzz.sh: swift package describe listed no library target" >&2; return 1; }
+  for line in "${modules[@]}"; do
+    read -r name path <<< "$line"
+    mapfile -t sources < <(find "$path" -name '*.swift' | sort)
+    # The model keeps comparison tracing (parsers live there); the other modules edge counters only.
+    local flags=("${TUI_FLAGS[@]}")
+    [[ $name == PaywallModel ]] && flags=("${SWIFT_FLAGS[@]}")
+    if stale "$name" "${sources[@]}" Sources/CNCurses/shim.h "${stamps[@]}"; then
+      echo "fuzz.sh: building $name…"
+      quiet swiftc "${flags[@]}" -module-name "$name" -emit-library -static -emit-module \
+        -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
+        -emit-module-path "$BUILD/$name.swiftmodule" -o "$BUILD/lib$name.a" "${sources[@]}" || return 1
+      built "$name"
+    fi
+    stamps+=("$BUILD/$name.stamp")
+    links=("-l$name" "${links[@]}")
+  done
+  if stale harness "${harness[@]}" "${stamps[@]}" || [[ ! -x $BUILD/paywall-fuzz ]]; then
     echo "fuzz.sh: building the fuzz targets…"
     # shellcheck disable=SC2086
     quiet swiftc "${SWIFT_FLAGS[@]}" -module-name PaywallFuzz -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
-      "${harness[@]}" -L "$BUILD" -lPaywallTUI -lPaywallModel "$BUILD/terminal_guard.o" $NCURSES_LIBS \
+      "${harness[@]}" -L "$BUILD" "${links[@]}" "$BUILD/terminal_guard.o" $NCURSES_LIBS \
       -o "$BUILD/paywall-fuzz" || return 1
     built harness
   fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/PaywallTUI/CLI/DemoFiles.swift from paywalls/, so an installed binary carries the
+"""Writes Sources/PaywallCLI/CLI/DemoFiles.swift from paywalls/, so an installed binary carries the
 demo project: `paywall-tui demo` runs it and `paywall-tui init --demo DIR` writes it out.
 Every file of paywalls/ is embedded except the JSON Schemas (Schemas.swift carries those, from
 scripts/embed-schemas.py). DemoProjectTests checks the embedded files are paywalls/'s, byte for byte.
@@ -27,4 +27,4 @@ for name in names:
     # the file's own last line break.
     out += [f'    ("{name}", #"""', text + '\n"""#),']
 out += ["  ]", "}"]
-(root / "Sources/PaywallTUI/CLI/DemoFiles.swift").write_text("\n".join(out) + "\n")
+(root / "Sources/PaywallCLI/CLI/DemoFiles.swift").write_text("\n".join(out) + "\n")

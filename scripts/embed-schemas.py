@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/PaywallTUI/CLI/Schemas.swift from paywalls/*.schema.json, so `init` and `schema`
+"""Writes Sources/PaywallCLI/CLI/Schemas.swift from paywalls/*.schema.json, so `init` and `schema`
 carry the same schemas the repository ships (InitCommandTests checks they are the same)."""
 import pathlib
 
@@ -19,4 +19,4 @@ for name in ["app", "catalog", "paywall"]:
     assert '"""#' not in text
     out += [f'    ("{name}", #"""', text.rstrip("\n"), '"""#),']
 out += ["  ]", "}"]
-(root / "Sources/PaywallTUI/CLI/Schemas.swift").write_text("\n".join(out) + "\n")
+(root / "Sources/PaywallCLI/CLI/Schemas.swift").write_text("\n".join(out) + "\n")

@@ -22,7 +22,8 @@
 //    again with paywall ids that all give one file name.
 import Foundation
 import PaywallModel
-import PaywallTUI
+import TerminalCore
+import PaywallUI
 
 let quick = CommandLine.arguments.contains("--quick")
 /// Runs only the ledger derivation benchmark.

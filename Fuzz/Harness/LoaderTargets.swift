@@ -1,6 +1,7 @@
 import Foundation
 @testable import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// Paywall JSON → the reader and validator `validate` runs, against the bundled catalog; a valid
 /// paywall is then drawn. Property: no crash; `nil` exactly when there are errors; every

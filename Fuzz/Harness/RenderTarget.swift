@@ -1,6 +1,7 @@
 import Foundation
 @testable import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// The property every drawn frame must have: no control character (C0, DEL, C1, bidi overrides
 /// and isolates) in any cell, every cell as wide as its grapheme measures (a wide one followed by

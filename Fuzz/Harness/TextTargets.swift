@@ -1,6 +1,6 @@
 import Foundation
 @testable import PaywallModel
-@testable import PaywallTUI
+@testable import PaywallCLI
 
 /// The paywall these targets render templates against: three bundled products in named slots.
 nonisolated(unsafe) var templatePaywall: ResolvedPaywall!

@@ -1,7 +1,8 @@
 import Foundation
 import PaywallModel
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// Keys through `AppModel.update`, with no terminal and no controller: the effects it asks for
 /// are checked directly.

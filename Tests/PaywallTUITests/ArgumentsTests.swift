@@ -1,5 +1,6 @@
 import Testing
-@testable import PaywallTUI
+@testable import PaywallUI
+@testable import PaywallCLI
 
 @Suite("Arguments")
 struct ArgumentsTests {

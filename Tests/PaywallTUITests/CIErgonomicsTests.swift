@@ -1,6 +1,6 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import PaywallCLI
 import Testing
 
 /// What CI and a QA engineer meet first: a scenario's `# args:` paths read from its own folder,

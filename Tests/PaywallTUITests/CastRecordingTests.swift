@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import CursesBackend
 import Testing
 
 /// `play --record`: the asciicast holds the bytes ncurses sends for each frame, so a terminal

@@ -1,6 +1,6 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import PaywallCLI
 import Testing
 
 /// The real `paywall-tui` binary, run as a user runs it: exit codes, stdout and stderr.

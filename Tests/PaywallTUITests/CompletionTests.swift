@@ -1,6 +1,6 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import PaywallCLI
 import Testing
 
 /// `paywall-tui completions bash|zsh|fish` and `paywall-tui man`, loaded into the real shells and

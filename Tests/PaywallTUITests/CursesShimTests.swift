@@ -1,4 +1,5 @@
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import CursesBackend
 import CNCurses
 import Foundation
 import Testing

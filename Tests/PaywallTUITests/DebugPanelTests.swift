@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// The QA debug panel: its keys, the typed duration, what it shows of the store, and the runtime
 /// carrying its actions out on a real simulated store.

@@ -1,5 +1,6 @@
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 @Suite("Display width")
 struct DisplayWidthTests {

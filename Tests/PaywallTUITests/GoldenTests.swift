@@ -1,7 +1,8 @@
 import Foundation
 import PaywallModel
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// Every bundled paywall at 80x24 and 40x12, pinned as text goldens (one quoted row per line, then
 /// the style runs). Regenerate deliberately with `UPDATE_GOLDENS=1 swift test --filter Golden`

@@ -2,7 +2,9 @@ import Foundation
 import PaywallModel
 import Synchronization
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
+@testable import PaywallCLI
 
 /// The interactive loop in-process, against the recording terminal: keys in, frames out, the
 /// ending's code. What tmux tests end to end (`TerminalEndToEndTests`) is here frame by frame.

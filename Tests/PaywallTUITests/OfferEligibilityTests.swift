@@ -1,6 +1,8 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
+@testable import PaywallCLI
 import Testing
 
 /// What a paywall promises about an introductory offer is what the simulated store then charges:

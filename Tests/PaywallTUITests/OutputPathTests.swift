@@ -7,7 +7,7 @@ import Darwin
 import PaywallModel
 import Testing
 
-@testable import PaywallTUI
+@testable import PaywallCLI
 
 /// The files `play`, `render` and `test` write: only a regular file (or a new name) is ever
 /// replaced, a scenario run by `test` writes only inside its own directory, a failed run leaves

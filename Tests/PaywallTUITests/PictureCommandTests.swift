@@ -1,6 +1,6 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
 import Testing
 
 /// `render --format svg|html`, `render --states`, the `screenshot` script command and

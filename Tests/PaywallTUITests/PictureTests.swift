@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
+@testable import PaywallCLI
 import Testing
 
 /// An XML document read with Foundation's XMLParser: every element with its attributes and text.

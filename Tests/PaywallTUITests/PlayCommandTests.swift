@@ -1,6 +1,8 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
+@testable import PaywallCLI
 import Testing
 
 /// `paywall-tui play` end to end: the real binary, scripted controllers, state across runs.

@@ -2,7 +2,8 @@ import Foundation
 import PaywallModel
 import Synchronization
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// `run --watch` below the terminal: a reloaded project through `AppModel.update` keeps the
 /// session; a project that no longer loads shows its errors over the last good screen; and

@@ -1,7 +1,8 @@
 import Foundation
 import PaywallModel
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 @Suite("Rendering")
 struct RenderTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PaywallTUI
+@testable import PaywallCLI
 
 /// `test`'s long-lived worker (`PlayWorkerExecutor`, one `paywall-tui __play-worker` per job that
 /// loads each project once) against a `play` process per scenario (`--process-per-scenario`):

@@ -1,7 +1,8 @@
 import Foundation
 import PaywallModel
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
 
 /// Lists longer than the screen: the home screen's placements and a paywall's products scroll so
 /// the selection always shows, with "↑ N more" / "↓ N more" saying how many are out of sight.

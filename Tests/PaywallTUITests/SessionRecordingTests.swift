@@ -2,7 +2,9 @@ import Foundation
 import PaywallModel
 import Synchronization
 import Testing
-@testable import PaywallTUI
+@testable import TerminalCore
+@testable import PaywallUI
+@testable import PaywallCLI
 
 /// `run --record`: a session driven in-process (the interactive loop on the recording terminal,
 /// the store on an accelerated clock), recorded, then replayed by play's own machinery; the

@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
-@testable import PaywallTUI
+@testable import PaywallUI
+@testable import PaywallCLI
 
 /// Paths and helpers shared by the front-end suites.
 enum Fixtures {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import enum PaywallModel.SpawnPlatform
-@testable import PaywallTUI
+@testable import TerminalCore
 
 struct TmuxError: Error {
   var message: String

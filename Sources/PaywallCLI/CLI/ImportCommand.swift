@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+
+/// `paywall-tui import superwall CONFIG.json --out DIR [--catalog FILE] [--layout FILE] [--force]`: a Superwall
+/// config (the SDK's `static_config` response) written as a project of our format.
+package struct ImportCommand: CLICommand {
+  package static let spec = CommandSpec(
+    name: "import",
+    abstract: "Import a Superwall config (the SDK's static_config response) as a project: app.json and paywalls/.",
+    discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config). A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
+    positionals: [PositionalSpec(name: "source", help: "What to import from: superwall.", count: .one, values: .words(["superwall"])),
+                  PositionalSpec(name: "config", help: "The config JSON file.", count: .one, values: .file)],
+    options: [
+      .option("out", "dir", "The project directory to write (new, empty, or one an import wrote)."),
+      .option("catalog", "file", "Prices for the config's products (.storekit or catalog .json)."),
+      .option("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON)."),
+      .flag("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched."),
+    ],
+    examples: [
+      "paywall-tui import superwall config.json --catalog App.storekit --out qa   # then: paywall-tui explain qa PLACEMENT",
+      "paywall-tui run config.json --catalog App.storekit                         # the config as the project, nothing written",
+    ]
+  )
+
+  package var source: String
+  package var config: String
+  package var out: String?
+  package var catalog: String?
+  package var force: Bool
+  package var layout: String?
+
+  package init(_ arguments: Arguments) {
+    source = arguments.positionals[0]
+    config = arguments.positionals[1]
+    out = arguments.value("out")
+    catalog = arguments.value("catalog")
+    force = arguments.flag("force")
+    layout = arguments.value("layout")
+  }
+
+  package func run() throws {
+    guard source == "superwall" else {
+      throw CLIFailure.usage("cannot import from \(quoting: source)\(Suggestions.hint(for: source, in: ["superwall"])); write 'paywall-tui import superwall CONFIG.json --out DIR'")
+    }
+    guard let out else {
+      throw CLIFailure.usage("import needs --out DIR, the project directory to write")
+    }
+    var chosenLayout: SubstitutionLayout?
+    if let layout {
+      do {
+        chosenLayout = try SubstitutionLayout.load(path: layout)
+      } catch {
+        for diagnostic in error.diagnostics { try Console.error(diagnostic.description) }
+        throw CLIFailure.invalid("error: \(layout) is not a usable layout; nothing was written")
+      }
+    }
+    let root: JSONNode
+    let collector: DiagnosticCollector
+    do {
+      (root, collector) = try SourceFile.parse(path: config)
+    } catch {
+      for diagnostic in error.diagnostics { try Console.error(diagnostic.description) }
+      throw CLIFailure.invalid("error: \(config) cannot be imported")
+    }
+    guard SuperwallImporter.isConfig(root) else {
+      throw CLIFailure.invalid("error: \(config) is not a Superwall config (no 'trigger_options' or 'paywall_responses')")
+    }
+    let catalogPath = SuperwallImporter.catalogPath(for: config, given: catalog)
+    let reference = catalogPath.map { ImportedProjectWriter.relativePath($0, from: out) }
+    let name = ((config).lastPathComponent).deletingPathExtension
+    let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
+                                                                     catalogReference: reference, name: name, layout: chosenLayout)
+    for diagnostic in diagnostics.sorted(by: { ($0.file, $0.location) < ($1.file, $1.location) }) {
+      try Console.error(diagnostic.description)
+    }
+    guard let imported else {
+      let errors = diagnostics.filter { $0.severity == .error }.count
+      throw CLIFailure.invalid("error: \(config) has \(errors) problem\(errors == 1 ? "" : "s"); nothing was written")
+    }
+    let report: ImportedProjectWriter.Report
+    do {
+      let reading = [config] + [catalogPath, layout].compactMap { $0 }
+      report = try ImportedProjectWriter.write(imported, to: out, force: force, reading: reading) { directory in
+        // What was written must load as any project does, before it takes the target's place.
+        let result = ProjectLoader.load(path: directory)
+        let errors = result.errors
+        guard !errors.isEmpty else { return nil }
+        return "the imported project does not validate (nothing was written): " + errors.map(\.description).joined(separator: "; ")
+      }
+    } catch {
+      throw CLIFailure.invalid("error: \(error.message)")
+    }
+    let count = imported.paywalls.count
+    if !report.replaced.isEmpty { try Console.out("replaced: \(report.replaced.joined(separator: ", "))") }
+    if !report.removed.isEmpty { try Console.out("removed: \(report.removed.joined(separator: ", ")) (no longer in the config)") }
+    if !report.kept.isEmpty { try Console.out("kept: \(report.kept.joined(separator: ", ")) (not written by import)") }
+    try Console.out("wrote \(out): \(imported.placementCount) placement\(imported.placementCount == 1 ? "" : "s"), \(count) paywall\(count == 1 ? "" : "s"); try 'paywall-tui explain \(out) PLACEMENT' or 'paywall-tui \(out)'")
+  }
+}

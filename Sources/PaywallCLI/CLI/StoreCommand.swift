@@ -1,0 +1,236 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+import TerminalCore
+import PaywallUI
+
+/// `paywall-tui store PATH`: the simulated store's ledger and what it means, as a table or JSON.
+/// Read only: a corrupt ledger is reported, not moved aside.
+package struct StoreCommand: CLICommand {
+  package static let spec = CommandSpec(
+    name: "store",
+    abstract: "Print the simulated store's ledger and the state derived from it, as a table or JSON.",
+    discussion: """
+      The state is derived at the store's clock when the ledger was last written (or --at), with the rules \
+      the last session ran with, exactly as the next session would see it.
+      """,
+    positionals: [PositionalSpec(name: "path", help: "The project whose state directory holds the ledger.", count: .one)],
+    options: [
+      .option("state-dir", "dir", "Where the ledger is (default: the project's, as for run and play)."),
+      .option("catalog", "file", "Catalog for a single paywall file (.json or .storekit)."),
+      .flag("json", "Print JSON instead of tables."),
+      .option("at", "date", "Derive the state at this time: now, 2026-03-01 or 2026-03-01T12:00:00Z (default: the store's clock)."),
+    ],
+    examples: [
+      "paywall-tui store paywalls --state-dir /tmp/qa              # the ledger a run or play session left there",
+      "paywall-tui store paywalls --state-dir /tmp/qa --at 2026-06-01 --json",
+    ]
+  )
+
+  package var path: String
+  package var stateDir: String?
+  package var catalog: String?
+  package var json: Bool
+  package var at: String?
+
+  package init(_ arguments: Arguments) throws(CLIFailure) {
+    path = arguments.positionals[0]
+    stateDir = arguments.value("state-dir")
+    catalog = arguments.value("catalog")
+    json = arguments.flag("json")
+    at = arguments.value("at")
+  }
+
+  package func run() throws {
+    let moment = try at.map(Self.parseDate)
+    let project = try ProjectOptions(catalog: catalog).load(path)
+    let directory = try CLIFailure.reporting { () throws(SessionError) in
+      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+    }
+    let file = LedgerFile(directory: directory)
+    guard file.exists else {
+      throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
+    }
+    if let size = file.oversize {
+      throw CLIFailure.invalid("error: \(file.path) is \(size / 1_048_576) MiB, more than the \(LedgerFile.maximumBytes / 1_048_576) MiB a ledger may hold, so it is not read; sessions leave it as it is (move it away to start a new ledger)")
+    }
+    // Read only: a damaged ledger is shown from its last good copy, as the next session would use it.
+    let contents: LedgerFile.Contents
+    switch StateFile.load(file.path, repair: false, decode: LedgerFile.decodeState) {
+    case .loaded(let loaded):
+      contents = loaded
+    case .recovered(let loaded, let warning):
+      contents = loaded
+      try Console.error("warning: \(warning)")
+    case .unusable(let why, _):
+      throw CLIFailure.invalid("error: \(file.path): the ledger is unreadable (\(why)) and has no usable last good copy; the next run moves it aside")
+    case .missing:
+      throw CLIFailure.invalid("error: \(file.path): the ledger went away while being read")
+    }
+    let rules = contents.rules ?? SimulatedStore.Settings(catalog: project.catalog.settings).rules
+    let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
+    let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
+    for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
+    if json {
+      try Console.out(Self.json(contents, derived, file: file.path, rules: rules).text)
+    } else {
+      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules))
+    }
+  }
+
+  package static func parseDate(_ text: String) throws(CLIFailure) -> Date {
+    if text == "now" { return Date() }
+    // A time with its zone (2026-03-01T12:00:00Z, …+02:00), or a date (midnight UTC).
+    if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+    if let date = try? Date.ISO8601FormatStyle().year().month().day().parse(text) { return date }
+    throw CLIFailure.usage("--at \(quoting: text) must be now, a date such as 2026-03-01 or a time such as 2026-03-01T12:00:00Z")
+  }
+
+  package static func iso(_ date: Date) -> String {
+    StoreDates.format(date).replacingOccurrences(of: " ", with: "T") + "Z"
+  }
+
+  package static func describe(_ rules: StoreRules) -> String {
+    [rules.renewalInterval.map { "every period \(TimeRate.spell($0))" } ?? "calendar periods",
+     rules.gracePeriodEnabled ? "grace period on" : "no grace period",
+     rules.renewalBillingIssues ? "renewals fail" : nil].compactMap { $0 }.joined(separator: ", ")
+  }
+
+  /// The kind of offer a subscription's period runs on, for `--json`.
+  package static func offerType(_ s: StoreSubscription) -> JSONOutput {
+    guard s.offer != nil else { return .null }
+    return .string((s.offerType ?? .introductory).rawValue)
+  }
+
+  package static func offerID(_ s: StoreSubscription) -> JSONOutput {
+    guard let id = s.offerID else { return .null }
+    return .string(id)
+  }
+
+  /// What a line says beyond its columns: price, offer, reason, effect.
+  package static func details(_ entry: LedgerEntry) -> String {
+    var parts: [String] = []
+    if let offer = entry.offer { parts.append(offer.rawValue + (entry.offerPeriodsLeft > 0 ? " (\(entry.offerPeriodsLeft) more)" : "")) }
+    if let type = entry.offerType, type != .introductory {
+      parts.append("\(type.rawValue) offer" + (entry.offerID.map { " \($0)" } ?? ""))
+    }
+    if let price = entry.price { parts.append(entry.kind == .priceIncrease ? "to \(price)" : "\(price)") }
+    if let credit = entry.proratedCredit { parts.append("credit \(credit)") }
+    if let effect = entry.effect { parts.append(effect == .immediately ? "now" : "at renewal") }
+    if entry.ownership == .familyShared { parts.append("family-shared") }
+    if let reason = entry.reason { parts.append(reason.rawValue) }
+    if let revoked = entry.revokedID { parts.append("takes back \(revoked)") }
+    if let grace = entry.graceUntil { parts.append("grace until \(StoreDates.format(grace))") }
+    if let retry = entry.retryUntil { parts.append("retry until \(StoreDates.format(retry))") }
+    if let grace = entry.grace { parts.append(grace ? "with grace" : "no grace") }
+    if let accepted = entry.accepted { parts.append(accepted ? "accepted" : "declined") }
+    if let run = entry.run { parts.append("the last \(run.lastID) at \(StoreDates.format(run.lastDate))") }
+    return parts.joined(separator: " · ")
+  }
+
+  /// `52 000`: thousands apart, as the table reads best.
+  package static func grouped(_ number: Int) -> String {
+    var digits = String(number)
+    var groups: [String] = []
+    while digits.count > 3 {
+      groups.insert(String(digits.suffix(3)), at: 0)
+      digits = String(digits.dropLast(3))
+    }
+    return ([digits] + groups).joined(separator: " ")
+  }
+
+  package static func tables(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> String {
+    let events = contents.entries.reduce(0) { $0 + $1.occurrences }
+    let runs = events == contents.entries.count ? "" : " (\(events) events, runs of renewals as one line)"
+    var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s")\(runs), \(describe(rules))", ""]
+    let lines = contents.entries.map { entry in
+      // A run of renewals: the first one's id and date, the last one's expiry, and the last one.
+      [String(entry.id), String(entry.originalID), entry.kind.rawValue + (entry.run.map { " ×" + grouped($0.count) } ?? ""),
+       entry.productID, StoreDates.format(entry.date), entry.lastExpirationDate.map(StoreDates.format) ?? "", details(entry)]
+    }
+    out += table(["ID", "ORIGINAL", "TYPE", "PRODUCT", "DATE (UTC)", "EXPIRES (UTC)", "DETAILS"], lines)
+    out += ["", "At \(StoreDates.format(derived.date)) UTC:"]
+    if derived.subscriptions.isEmpty {
+      out.append("no subscriptions or purchases")
+    } else {
+      let rows = derived.subscriptions.map { s in
+        [String(s.originalID), s.productID, s.state.rawValue, s.isActive ? s.entitlements.map(\.id).sorted().joined(separator: ",") : "-",
+         s.summary]
+      }
+      out += table(["ORIGINAL", "PRODUCT", "STATE", "GRANTS", "SUMMARY"], rows)
+    }
+    for pending in contents.pending {
+      out.append("pending: \(pending.kind == .askToBuy ? "Ask to Buy" : "interrupted purchase") of \(pending.productID), requested \(StoreDates.format(pending.requestDate))")
+    }
+    out.append("")
+    out.append("status: \(derived.status)" + (derived.nextEvent.map { " · next change \(StoreDates.format($0)) UTC" } ?? ""))
+    return out.joined(separator: "\n")
+  }
+
+  package static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+    var widths = header.map(DisplayWidth.of)
+    for row in rows {
+      for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
+    }
+    func line(_ cells: [String]) -> String {
+      cells.enumerated().map { i, cell in
+        i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - DisplayWidth.of(cell) + 2)
+      }.joined().trimmingSpaces()
+    }
+    return [line(header)] + rows.map(line)
+  }
+
+  package static func json(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> JSONOutput {
+    func date(_ d: Date?) -> JSONOutput { d.map { .string(iso($0)) } ?? .null }
+    func price(_ p: Decimal?) -> JSONOutput { p.map { .string("\($0)") } ?? .null }
+    let transactions = contents.entries.map { entry -> JSONOutput in
+      guard case .object(var members) = LedgerFile.json(entry) else { return .null }
+      for (i, member) in members.enumerated()
+      where ["date", "expirationDate", "graceUntil", "retryUntil", "lastDate", "lastExpirationDate"].contains(member.0) {
+        let value: Date? = switch member.0 {
+        case "date": entry.date
+        case "expirationDate": entry.expirationDate
+        case "graceUntil": entry.graceUntil
+        case "lastDate": entry.run?.lastDate
+        case "lastExpirationDate": entry.run?.lastExpirationDate
+        default: entry.retryUntil
+        }
+        members[i].1 = date(value)
+      }
+      return .object(members)
+    }
+    let subscriptions = derived.subscriptions.map { s -> JSONOutput in
+      .object([
+        ("originalID", .string(String(s.originalID))), ("transactionID", .string(String(s.transactionID))),
+        ("productID", .string(s.productID)), ("ownership", .string(s.ownership.rawValue)), ("state", .string(s.state.rawValue)),
+        ("active", .bool(s.isActive)), ("entitlements", .array(s.entitlements.map(\.id).sorted().map { .string($0) })),
+        ("offer", s.offer.map { .string($0.rawValue) } ?? .null), ("offerType", offerType(s)), ("offerID", offerID(s)),
+        ("expirationDate", date(s.expirationDate)),
+        ("autoRenew", .bool(s.autoRenew)), ("renewalProductID", s.renewalProductID.map { .string($0) } ?? .null),
+        ("price", price(s.price)), ("priceIncrease", price(s.priceIncrease)),
+        ("priceConsent", s.priceConsent.map { .bool($0) } ?? .null), ("billingIssue", .bool(s.billingIssue)),
+        ("gracePeriodEnd", date(s.gracePeriodEnd)), ("billingRetryEnd", date(s.billingRetryEnd)),
+        ("endDate", date(s.endDate)), ("endReason", s.endReason.map { .string($0.rawValue) } ?? .null),
+        ("summary", .string(s.summary)),
+      ])
+    }
+    let pending = contents.pending.map { p -> JSONOutput in
+      .object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)), ("requestDate", date(p.requestDate))])
+    }
+    return .object([
+      ("ledger", .string(file)), ("at", date(derived.date)), ("rules", LedgerFile.json(rules)),
+      ("status", .string(derived.status.rawName.lowercased())),
+      ("entitlements", .array(derived.status.entitlements.map(\.id).sorted().map { .string($0) })),
+      ("nextEvent", date(derived.nextEvent)), ("subscriptions", .array(subscriptions)), ("pending", .array(pending)),
+      ("transactions", .array(transactions)), ("issues", .array(derived.issues.map { .string($0) })),
+    ])
+  }
+}

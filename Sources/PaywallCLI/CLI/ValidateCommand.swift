@@ -1,0 +1,199 @@
+import PaywallModel
+
+package struct ValidateCommand: CLICommand {
+  package static let spec = CommandSpec(
+    name: "validate",
+    abstract: "Check paywalls, catalogs and projects; print every problem as FILE:LINE:COL: error: MESSAGE ($.path).",
+    discussion: """
+      Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail, unless
+      --strict). Besides errors it warns about what loads but would fail a review or a user: a
+      paywall with no products, no price, no purchase, restore or close button; a price with more
+      decimals than its currency has (JPY "39.99"). Each warning ends with its name
+      ([no-close-button]): --allow NAME, or app.json's "ignore": ["NAME"], silences that kind,
+      so --strict fails on the others only.
+      --format json prints one JSON document (every diagnostic with file, line, column, path,
+      severity, message and the suggested fix; a summary per path); --format github prints GitHub
+      Actions annotations (::error file=…,line=…,col=…::…) so a mistake shows on the pull
+      request's line. --json is --format json.
+      """,
+    positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
+    options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
+              .option("format", "text|json|github", "How to print the problems (default: text).",
+                      values: .words(Format.allCases.map(\.rawValue))),
+              .flag("json", "The same as --format json."),
+              .flag("strict", "Warnings fail too (exit 1)."),
+              .option("allow", "name", "Do not report this kind of warning, by the name printed after it (e.g. no-close-button).",
+                      repeatable: true, values: .words(WarningKind.names))],
+    examples: [
+      "paywall-tui validate paywalls                                # a project: app.json, its catalog and paywalls",
+      "paywall-tui validate paywalls/plans.json --catalog paywalls/acme.storekit",
+      "paywall-tui validate paywalls/catalog.json paywalls/acme.storekit",
+      "paywall-tui validate paywalls --format github                # GitHub Actions annotations on the pull request",
+      "paywall-tui validate paywalls --strict --allow trial-copy    # every warning fails but that one",
+      "paywall-tui validate paywalls --json | jq '.diagnostics[]'   # one JSON document",
+    ]
+  )
+
+  /// How `validate` prints what it found.
+  package enum Format: String, CaseIterable {
+    case text, json, github
+  }
+
+  package var paths: [String]
+  package var catalog: String?
+  package var format: String?
+  package var json: Bool
+  package var strict: Bool
+  /// `--allow NAME`: kinds of warning not reported.
+  package var allowed: Set<WarningKind>
+
+  package init(_ arguments: Arguments) throws(CLIFailure) {
+    paths = arguments.positionals
+    catalog = arguments.value("catalog")
+    format = arguments.value("format")
+    json = arguments.flag("json")
+    strict = arguments.flag("strict")
+    allowed = []
+    for name in arguments.values("allow") {
+      guard let kind = WarningKind(rawValue: name) else {
+        let hint = Suggestions.hint(for: name, in: WarningKind.names)
+        throw .usage("--allow \(quoting: name) names no warning\(hint.isEmpty ? "; the warnings are \(WarningKind.names.joined(separator: ", "))" : hint)")
+      }
+      allowed.insert(kind)
+    }
+  }
+
+  /// One path's result: its diagnostics, and its counts when it loaded.
+  package struct Checked {
+    package var path: String
+    package var diagnostics: [Diagnostic]
+    package var paywalls: Int?
+    package var products: Int?
+  }
+
+  /// What the summary line says of a checked path: its paywalls and the products they show, or
+  /// for a catalog alone (a `.storekit` file, a catalog.json) the products it holds.
+  package static func summary(paywalls: Int, products: Int) -> String {
+    let counted = "\(products) product\(products == 1 ? "" : "s")"
+    return paywalls == 0 ? "a catalog of \(counted)" : "\(paywalls) paywall\(paywalls == 1 ? "" : "s"), \(counted)"
+  }
+
+  package func run() throws {
+    let chosen = try resolvedFormat()
+    var results: [Checked] = []
+    for path in paths {
+      let result = ProjectLoader.load(path: path, catalogPath: catalog)
+      var checked = Checked(path: path, diagnostics: result.diagnostics)
+      var silenced = allowed
+      if let project = result.project {
+        // Warnings only validate gives: a valid paywall whose trial copy can mislead.
+        checked.diagnostics += PaywallReader.validationAdvice(for: project)
+        checked.paywalls = project.paywalls.count
+        // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
+        checked.products = project.paywalls.isEmpty
+          ? project.catalog.products.count
+          : Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count
+        silenced.formUnion(project.ignoredWarnings)
+      }
+      checked.diagnostics.removeAll { $0.kind.map(silenced.contains) == true }
+      results.append(checked)
+    }
+    // Errors of their own, and errors that follow from one (a reference to a file that failed).
+    let failed = results.flatMap { $0.diagnostics.filter { $0.severity == .error } }
+    let errors = failed.filter { !$0.isConsequence }.count
+    let consequences = failed.count - errors
+    switch chosen {
+    case .text:
+      for result in results {
+        for diagnostic in result.diagnostics { try Console.out(diagnostic.description) }
+      }
+    case .github:
+      for result in results {
+        for diagnostic in result.diagnostics { try Console.out(Self.annotation(diagnostic)) }
+      }
+    case .json:
+      // `ok` is what the exit status says: with --strict a warning is a failure too.
+      let warningCount = results.reduce(0) { $0 + $1.diagnostics.count } - failed.count
+      try Console.out(Self.document(results, errors: errors, ok: failed.isEmpty && !(strict && warningCount > 0)).text)
+    }
+    if errors + consequences > 0 {
+      let following = consequences == 0 ? "" : " (\(consequences) more follow\(consequences == 1 ? "s" : "") from \(errors == 1 ? "it" : "them"))"
+      throw CLIFailure.invalid(chosen == .json ? "" : "\(errors) error\(errors == 1 ? "" : "s") found\(following)")
+    }
+    let warnings = results.reduce(0) { $0 + $1.diagnostics.count } - failed.count
+    if strict && warnings > 0 {
+      throw CLIFailure.invalid(chosen == .json ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s") found (--strict)")
+    }
+    guard chosen != .json else { return }
+    for result in results {
+      guard let paywalls = result.paywalls, let products = result.products else { continue }
+      try Console.error("ok: \(result.path): \(Self.summary(paywalls: paywalls, products: products))")
+    }
+  }
+
+  package func resolvedFormat() throws -> Format {
+    if json {
+      if let format, format != Format.json.rawValue {
+        throw CLIFailure.usage("--json and --format \(quoting: format) disagree; give one of them")
+      }
+      return .json
+    }
+    guard let format else { return .text }
+    guard let chosen = Format(rawValue: format) else {
+      throw CLIFailure.usage("--format \(quoting: format) is not a format\(Suggestions.hint(for: format, in: Format.allCases.map(\.rawValue))); use text, json or github")
+    }
+    return chosen
+  }
+
+  /// `{"ok": false, "errors": 1, "consequences": 2, "warnings": 0, "paths": [...], "diagnostics": [...]}`:
+  /// `errors` counts causes; `consequences` the errors that only follow from one.
+  package static func document(_ results: [Checked], errors: Int, ok: Bool) -> JSONOutput {
+    let all = results.flatMap(\.diagnostics)
+    let paths: [JSONOutput] = results.map { result in
+      var members: [(String, JSONOutput)] = [("path", .string(result.path)), ("loaded", .bool(result.paywalls != nil))]
+      if let paywalls = result.paywalls, let products = result.products {
+        members += [("paywalls", .number(String(paywalls))), ("products", .number(String(products)))]
+      }
+      return .object(members)
+    }
+    let failed = all.filter { $0.severity == .error }.count
+    return .object([
+      ("ok", .bool(ok)),
+      ("errors", .number(String(errors))),
+      ("consequences", .number(String(failed - errors))),
+      ("warnings", .number(String(all.count - failed))),
+      ("paths", .array(paths)),
+      ("diagnostics", .array(all.map(diagnosticJSON))),
+    ])
+  }
+
+  package static func diagnosticJSON(_ diagnostic: Diagnostic) -> JSONOutput {
+    .object([
+      ("file", .string(diagnostic.file)),
+      ("line", .number(String(diagnostic.location.line))),
+      ("column", .number(String(diagnostic.location.column))),
+      ("path", diagnostic.path.map { .string($0.description) } ?? .null),
+      ("severity", .string(diagnostic.severity.rawValue)),
+      ("message", .string(diagnostic.message)),
+      ("fix", Suggestions.suggestion(in: diagnostic.message).map(JSONOutput.string) ?? .null),
+      ("consequence", .bool(diagnostic.isConsequence)),
+      ("name", diagnostic.kind.map { .string($0.rawValue) } ?? .null),
+    ])
+  }
+
+  /// A GitHub Actions workflow command: `::error file=F,line=L,col=C,title=paywall-tui::MESSAGE ($.path)`.
+  /// Data is escaped as the runner expects (`%`, CR, LF; in properties also `:` and `,`).
+  package static func annotation(_ diagnostic: Diagnostic) -> String {
+    func data(_ text: String) -> String {
+      text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+        .replacingOccurrences(of: "\n", with: "%0A")
+    }
+    func property(_ text: String) -> String {
+      data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+    let command = diagnostic.severity == .error ? "error" : "warning"
+    let suffix = (diagnostic.path.map { " (\($0))" } ?? "") + (diagnostic.kind.map { " [\($0.rawValue)]" } ?? "")
+    return "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),col=\(diagnostic.location.column),"
+      + "title=\(property("paywall-tui validate"))::\(data(diagnostic.message + suffix))"
+  }
+}

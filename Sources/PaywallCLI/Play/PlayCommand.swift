@@ -1,0 +1,557 @@
+import Dispatch
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+import Synchronization
+import TerminalCore
+import CursesBackend
+import PaywallUI
+
+/// Collects events in order as the runtime emits them.
+package final class EventRecorder: Sendable {
+  private let events = Mutex<[PaywallEvent]>([])
+
+  package func append(_ event: PaywallEvent) { events.withLock { $0.append(event) } }
+  package var all: [PaywallEvent] { events.withLock { $0 } }
+}
+
+package struct PlayCommand: CLICommand {
+  package static let spec = CommandSpec(
+    name: "play",
+    abstract: "Run the app with no terminal: feed keys and script steps, print the events as JSON lines, then the final status.",
+    discussion: """
+      Every timer (controller latency, renewals, expiries) runs on a simulated clock that only 'advance' moves, and each \
+      step waits until the app is idle, so the same input always gives the same output. Each run starts from a fresh \
+      state in memory (nothing is read or written) unless --state-dir names one to go on from. The first paywall \
+      (or --paywall) opens at start; a script whose first step is 'placement' (after setup steps such as 'status' \
+      or 'user') starts on the home screen instead, as --home does. A failed 'expect' \
+      stops the run with exit code 1 and says which line failed and what was there instead.
+      """,
+    positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file; or a recording of 'run --record' (its '# args:' line gives the project and options, the rest of it is the script).", count: .one)],
+    options: [
+      .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
+      .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
+      .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
+      .option("size", "size", "Screen size for 'expect screen', 'screenshot', --screen and --record (default 80x24)."),
+      .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
+      .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
+      .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
+      .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
+      .flag("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused."),
+    ] + ProjectOptions.options + SessionConfiguration.options,
+    examples: [
+      "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
+      "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
+      "printf 'press enter\\nexpect status active\\n' | paywall-tui play paywalls --controller scripted --script -",
+      "paywall-tui play paywalls --controller simulated --script scenarios/purchase-trial.play --record demo.cast --pace 800ms",
+      "paywall-tui play paywalls --keys \"down down enter\" --screenshot-every shots --storefront DEU",
+      "paywall-tui play session.play --screen                       # replay a 'run --record session.play'",
+    ]
+  )
+
+  package var path: String
+  package var keys: String?
+  package var script: String?
+  package var screen: Bool
+  package var size: String
+  package var record: String?
+  package var pace: String?
+  package var screenshotEvery: String?
+  package var clock: String?
+  package var project: ProjectOptions
+  package var session: SessionConfiguration
+
+  package init(_ arguments: Arguments) throws(CLIFailure) {
+    // A recording (`run --record`): its `# args:` line, then the command line's own options, and
+    // the file itself as the script.
+    let arguments = try Self.recording(arguments) ?? arguments
+    clock = arguments.value("clock")
+    path = arguments.positionals[0]
+    keys = arguments.value("keys")
+    script = arguments.value("script")
+    screen = arguments.flag("screen")
+    size = arguments.value("size") ?? "80x24"
+    record = arguments.value("record")
+    pace = arguments.value("pace")
+    screenshotEvery = arguments.value("screenshot-every")
+    project = ProjectOptions(arguments)
+    session = try SessionConfiguration(arguments)
+  }
+
+  package func run() throws {
+    guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
+    let scenario = try loadScript()
+    // Under `test`, a path outside the scenario's directory is refused before --record's probe
+    // file is made there.
+    try checkOutputs(of: scenario)
+    let pace = try recordingPace()
+    let overrides = try project.parsedOverrides()
+    let loaded = session.localized(try project.load(path))
+    try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
+    // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
+    if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: 2) }
+    if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
+    let events = EventRecorder()
+    let eventFile = try session.openEventFile()
+    var start = SimulatedTimeSource.defaultStart
+    if let text = self.clock {
+      guard let date = StoreDates.parse(iso8601: text) else {
+        throw CLIFailure.usage("--clock \(quoting: text) must be a UTC date such as 2026-03-01 or a time such as 2026-03-01T12:00:00.250Z")
+      }
+      start = date
+    }
+    let clock = SimulatedTimeSource(start: start)
+    var session = self.session
+    // A script that begins by registering a placement begins where an app would: on the home
+    // screen, with no paywall in the way. --paywall and --home still decide.
+    if session.paywall == nil, !session.home, scenario.startsWithPlacement { session.home = true }
+    // A failed write (stdout, the events file) is remembered here and stops the script at the
+    // next step; the command then ends with it.
+    // A fresh state in memory unless --state-dir names one to go on from: the same script
+    // gives the same result every time, and nothing is left behind.
+    // A command controller's stderr is its log: stderr here too (stdout stays JSON lines).
+    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock,
+                                 simulatedClock: clock, animates: false, state: .commandLineOrMemory,
+                                 controllerLog: { Console.warn("controller: \($0)") }) { event in
+      events.append(event)
+      eventFile?.writeOrRecord(event)
+      Console.outOrRecord(event.jsonLine)
+    }
+    defer { app.command?.stop() }
+    app.keepNewUser()
+    // Every way out waits for the state files being written (the new user's id above): a process
+    // that ends during a write leaves its temporary file behind.
+    defer { app.runtime.flushState() }
+    // Warnings are not the command's output: one that cannot be written is remembered (the exit
+    // code is 1 at the end) and the run goes on.
+    for warning in app.warnings { Console.warn("warning: \(warning)") }
+    app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
+
+    let started = clock.now
+    // Made once the project and script are loaded: its thread draws each screen as play goes.
+    let timeline = try pace.map { try Self.timeline(pace: $0, size: size) }
+    var player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
+                        timeline: timeline)
+    player.screenshots = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"), every: screenshotEvery)
+    let outcome = runBlocking { [session, player] in await player.play(scenario, placement: session.placement) }
+    // What was shown, also when a step failed: the recording ends where the run did.
+    if let record, let timeline {
+      let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
+                           shell: ProcessInfo.processInfo.environment["SHELL"])
+      do {
+        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record, replacingOnlyRegularFile: true)
+      } catch let failure as CastFailure {
+        throw CLIFailure.invalid(failure.description)
+      } catch {
+        throw CLIFailure.invalid("error: --record: \(error)")
+      }
+    }
+    // The next run on this state directory continues from this moment of the store's clock.
+    app.store?.checkpoint()
+    app.runtime.flushState()
+    if let failure = Console.outputFailure { throw failure }
+    let state = app.runtime.state
+    try Console.out(JSONOutput.object([
+      ("status", .string(state.status.rawName.lowercased())),
+      ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
+    ]).text)
+    if screen {
+      // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
+      let rows = AppView.render(state, size: state.size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
+      try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
+    }
+    if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
+    // A register still waiting for a subscription status would have failed after 5 s in the app;
+    // the simulated clock never got there, so the run would end having shown nothing: say so.
+    if let waiting = state.presentation.waiting {
+      throw CLIFailure.invalid("error: placement \(quoting: waiting.placement) is still waiting for a subscription status at the end of the script (the SDK gives up after 5 s); set one (--status inactive, or 'status' in the script) or 'advance 5s' to see the timeout")
+    }
+  }
+
+  /// The recording's title: the command that made it.
+  private var recordingTitle: String {
+    var words = ["paywall-tui", "play", path]
+    if let keys { words += ["--keys", keys] }
+    if let script { words += ["--script", script] }
+    return words.joined(separator: " ")
+  }
+
+  /// With --record, the milliseconds between two screens of the recording, nil without; a
+  /// --record path that could not be written or a bad --pace is refused before anything runs.
+  private func recordingPace() throws(CLIFailure) -> Int? {
+    guard let record else {
+      if pace != nil { throw .usage("--pace sets the time between screens of a recording; give --record FILE.cast too") }
+      return nil
+    }
+    try OutputPath.checkWritable(record, option: "record", example: "demo.cast")
+    var milliseconds = Self.defaultPace
+    if let pace {
+      // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
+      let seconds = try CLIFailure.reporting { () throws(SessionError) in try DurationOption.seconds("pace", pace, DurationOption.pace) }
+      milliseconds = max(1, Int((seconds * 1000).rounded()))
+    }
+    return milliseconds
+  }
+
+  /// A recording's timeline; its thread starts drawing at once.
+  private static func timeline(pace: Int, size: Size) throws(CLIFailure) -> CastTimeline {
+    do {
+      return try CastTimeline(pace: pace, size: size)
+    } catch {
+      throw .invalid(error.description)
+    }
+  }
+
+  /// Refuses, before anything runs, `answer purchase restored` on an SDK whose `PurchaseResult`
+  /// has no `restored` (4.x), naming FILE:LINE.
+  private func checkAnswers(of scenario: PlayScript, sdk: SDKVersion) throws(CLIFailure) {
+    guard !sdk.hasRestoredPurchaseResult else { return }
+    for step in scenario.steps {
+      guard case .answer(let answer) = step.command, answer.request == .purchase, answer.result == "restored" else { continue }
+      throw .usage("\(scenario.file):\(step.line): \(quoting: step.text): SDK \(sdk) (\(AppSession.sdkSource(session))) has no restored purchase result, "
+        + "only SDK 3's PurchaseResult has it; answer purchased, or play with --sdk 3")
+    }
+  }
+
+  /// Refuses, before anything runs, a `screenshot FILE` whose path holds something other than a
+  /// regular file (it would be replaced); and under `paywall-tui test`, every file the scenario
+  /// would write outside its own directory (`ScenarioConfinement`), naming FILE:LINE.
+  private func checkOutputs(of scenario: PlayScript) throws(CLIFailure) {
+    let base = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"))
+    let root = ScenarioConfinement.directory
+    for step in scenario.steps {
+      guard case .screenshot(let file) = step.command else { continue }
+      let path = base.resolve(file)
+      let here = "\(scenario.file):\(step.line)"
+      if let kind = OutputPath.notRegular(path) {
+        throw .usage("\(here): \(quoting: step.text): \(path) is \(kind), not a regular file; paywall-tui replaces only regular files: give another file name")
+      }
+      if let root, let why = ScenarioConfinement.outside(path, root: root) {
+        throw .usage("\(here): \(quoting: step.text) would write \(path), \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. 'screenshot shots/screen.svg'")
+      }
+    }
+    guard let root else { return }
+    // The '# args:' line of a scenario: its paths are from the current directory, as `test` reads them.
+    let options: [(String, String?, String)] = [
+      ("record", record, "demo.cast"), ("events", session.events, "events.jsonl"),
+      ("screenshot-every", screenshotEvery.map { $0 + "/" + Screenshots.stepFileName(number: 0, step: "start") }, "shots"),
+    ]
+    for case let (option, path?, example) in options {
+      // A link committed in the scenario's folder would lead the write anywhere: refused, as
+      // `screenshot` refuses one (the events file is also opened with O_NOFOLLOW).
+      if option != "screenshot-every", let kind = OutputPath.notRegular(path) {
+        throw .usage("\(scenario.file):1: --\(option) \(quoting: path) is \(kind), not a regular file; under 'paywall-tui test' a scenario writes only regular files inside its own directory, never through a link: give another path, e.g. --\(option) \(root)/\(example)")
+      }
+      // Events are appended, not written over: a hard link committed in the folder would have
+      // them appended to its other name, anywhere on the disk (the open checks again).
+      if option == "events", let names = OutputPath.hardLinkCount(path) {
+        throw .usage("\(scenario.file):1: --events \(quoting: path) is a hard link (the file has \(names) names, one may be outside the scenario's folder); under 'paywall-tui test' a scenario appends only to a file of its own: delete it or give another path, e.g. --events \(root)/\(example)")
+      }
+      if let why = ScenarioConfinement.outside(path, root: root) {
+        let given = option == "screenshot-every" ? screenshotEvery! : path
+        throw .usage("\(scenario.file):1: --\(option) \(quoting: given) writes \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. --\(option) \(root)/\(example)")
+      }
+    }
+  }
+
+  /// Milliseconds between two screens of a recording without --pace: time to read a key's effect.
+  package static let defaultPace = 600
+
+  /// The arguments of `play RECORDING [OPTIONS]`: the recording's `# args:` line, the options of
+  /// the command line, and `--script RECORDING`; nil when the path is no recording (a file whose
+  /// first line is `# args: `). Relative paths on that line are from the recording's folder, as
+  /// `test` reads a scenario's (`ScenarioPaths`; `run --record` writes them so).
+  package static func recording(_ arguments: Arguments) throws(CLIFailure) -> Arguments? {
+    guard let path = arguments.positionals.first, Self.isRecording(path) else { return nil }
+    let words: [String]
+    let recording = Scenario(path: path, root: ".", relativePath: path)
+    switch recording.arguments(allowingCommands: true) {
+    case .success(let found): words = found
+    case .failure(let problem): throw CLIFailure.usage(problem.message)
+    }
+    // The file may be someone else's: the command it names runs only when this command line says so.
+    if !arguments.flag("allow-commands"),
+       let refusal = Scenario.commandRefusal(words, file: path, fix: "if you trust it, replay it with 'paywall-tui play \(ShellWord.quoted(path)) --allow-commands'") {
+      throw CLIFailure.usage(refusal)
+    }
+    if arguments.value("script") != nil || arguments.value("keys") != nil {
+      throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")
+    }
+    for warning in recording.pathWarnings() { try? Console.error(UntrustedText.printable(warning)) }
+    var rest = arguments.raw
+    if let index = rest.firstIndex(of: path) { rest.remove(at: index) }
+    return try Arguments(words + rest + ["--script", path], spec: spec)
+  }
+
+  /// A regular file whose first line starts with `# args: ` (a project is a directory or JSON).
+  package static func isRecording(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    let prefix = Array(Scenario.argumentsPrefix.utf8)
+    var buffer = [UInt8](repeating: 0, count: prefix.count)
+    return read(fd, &buffer, prefix.count) == prefix.count && buffer == prefix
+  }
+
+  private func loadScript() throws -> PlayScript {
+    do {
+      switch (keys, script) {
+      case (let keys?, nil): return try PlayScript.keys(keys)
+      case (nil, "-"):
+        // `play` reads no keys from stdin, so a script may come from there: `… | paywall-tui play --script -`.
+        let bytes = try SourceFile.readStandardInput()
+        return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: "<stdin>")
+      case (nil, let file?):
+        // A file, or a pipe read to its end (`/dev/stdin` in a pipeline, `<(…)`); other devices
+        // are refused at once, never waited on.
+        let bytes = try SourceFile.read(path: file, allowingStreams: true)
+        return try PlayScript.parse(String(decoding: bytes, as: UTF8.self), file: file)
+      case (nil, nil): return PlayScript(file: "(none)", steps: [])
+      case (.some, .some): throw CLIFailure.usage("give --keys or --script, not both")
+      }
+    } catch let failure as ValidationFailure {
+      throw CLIFailure(message: failure.description, code: 2)
+    }
+  }
+}
+
+/// Executes a scenario against a runtime, one step at a time, waiting for idle after each.
+package struct Player: Sendable {
+  package enum Outcome: Sendable {
+    case passed
+    case failed(String)
+  }
+
+  package let app: AppSession
+  package let clock: SimulatedTimeSource
+  package let events: EventRecorder
+  package let size: Size
+  /// Checked before each step: true ends the script there (its output can no longer be written).
+  package var stopped: @Sendable () -> Bool = { false }
+  /// With --record: where each screen is noted after each key and each step.
+  package var timeline: CastTimeline?
+  /// Where `screenshot` and `--screenshot-every` write.
+  package var screenshots = Screenshots()
+
+  private var runtime: AppRuntime { app.runtime }
+
+  /// Notes the screen as it is now (when recording).
+  private func noteScreen() {
+    timeline?.note(AppView.render(runtime.state, size: size))
+  }
+
+  /// Sends a change of the world and waits for the app to settle; what it did.
+  private func change(_ action: DebugAction) async -> WorldReport? {
+    let before = runtime.state.lastReport?.number ?? 0
+    runtime.send(.world(action))
+    await runtime.settle()
+    guard let (number, report) = runtime.state.lastReport, number > before else { return nil }
+    return report
+  }
+
+  /// Renewals one `advance` may go through at a `renewal=` rate.
+  package static let maximumRenewals = 1_000_000
+
+  /// Why the clock cannot be advanced by `seconds` from here, if it cannot: past the dates a
+  /// ledger holds (the script was checked from the clock's usual start, but a state directory
+  /// may have moved it on), or through more renewals than one step goes through.
+  private func advanceProblem(_ seconds: Double) -> String? {
+    let end = clock.now.addingTimeInterval(seconds)
+    if end > LedgerFile.latestDate {
+      return "would move the clock from \(StoreDates.format(clock.now)) to \(StoreDates.format(end)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds; advance less (or start afresh with --fresh)"
+    }
+    if let interval = app.store?.settings.rules.renewalInterval, seconds / interval > Double(Self.maximumRenewals) {
+      return "would renew every \(TimeRate.spell(interval)) \(Int(seconds / interval)) times; one advance goes through at most \(Self.maximumRenewals) renewals (advance less, or use a slower --time-rate)"
+    }
+    return nil
+  }
+
+  /// A rule the emulator cannot evaluate that the last registration stopped at: `play` cannot
+  /// ask, so the run fails, naming the rule and `--assume-rule`.
+  private func undecidedRule() -> PlacementEvaluation.UndecidedRule? {
+    if case .undecided(let rule)? = runtime.state.presentation.outcome?.kind { return rule }
+    return nil
+  }
+
+  /// With `--screenshot-every`: the screen after step `number` (0: before the first), or why it
+  /// could not be written.
+  private func shootEvery(number: Int, step: String) -> String? {
+    guard let directory = screenshots.every else { return nil }
+    let path = directory + "/" + Screenshots.stepFileName(number: number, step: step)
+    do {
+      try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "step \(number): \(step)")
+      return nil
+    } catch {
+      return "--screenshot-every: \(error)"
+    }
+  }
+
+  package func play(_ script: PlayScript, placement: String?) async -> Outcome {
+    // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
+    runtime.send(.resized(size))
+    if let placement {
+      runtime.send(.register(placement: placement, params: [:]))
+    } else if let first = app.firstPaywall {
+      runtime.send(.open(paywallID: first, selected: nil))
+    }
+    await runtime.settle()
+    noteScreen()
+    // However the script ends (a step that failed after changing the screen too), the recording
+    // ends on the screen it left.
+    defer { noteScreen() }
+    if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
+    if let problem = shootEvery(number: 0, step: "start") { return .failed("\(script.file): \(problem)") }
+    var matched = 0  // `expect event` looks at events after the last match, from the very first
+    var lastMatchLine: Int?
+    var previous = script.file
+    for (index, step) in script.steps.enumerated() {
+      if stopped() { break }
+      if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+      let here = "\(script.file):\(step.line)"
+      previous = here
+      switch step.command {
+      case .press(let keys):
+        for key in keys {
+          runtime.send(.key(key))
+          await runtime.settle()
+          noteScreen()
+        }
+      case .advance(let distance):
+        let seconds = distance.seconds(from: clock.now)
+        if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
+        // The runtime moves the clock deadline by deadline, with the ledger written once.
+        _ = await change(.advanceClock(distance))
+      case .status(let status, let everyEntitlement):
+        let entitlements = AppSession.allEntitlements(runtime.state.project)
+        _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
+      case .placement(let name, let params, _):
+        runtime.send(.register(placement: name, params: params))
+        await runtime.settle()
+      case .user(let attributes):
+        runtime.send(.userAttributes(attributes))
+        await runtime.settle()
+      case .override(let overrides):
+        let catalog = runtime.state.project.catalog
+        if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
+          return .failed("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+        }
+        runtime.send(.setOverrides(overrides))
+        await runtime.settle()
+      case .open(let id):
+        guard runtime.state.project.paywall(id: id) != nil else {
+          return .failed("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
+        }
+        runtime.send(.open(paywallID: id, selected: nil))
+        await runtime.settle()
+      case .call(.purchase(let productID)):
+        let catalog = runtime.state.project.catalog
+        guard let product = catalog.product(id: productID) else {
+          return .failed("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
+        }
+        runtime.send(.callPurchase(product))
+        await runtime.settle()
+      case .call(.restore):
+        runtime.send(.callRestore)
+        await runtime.settle()
+      case .store(let action):
+        guard app.store != nil else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        if let report = await change(.store(action)), report.failed {
+          return .failed("\(here): \(quoting: step.text) did nothing: \(report.message)")
+        }
+      case .fail(let target, let error):
+        switch target {
+        case .purchase: _ = await change(.failNextPurchaseWith(error))
+        case .restore: _ = await change(.failNextRestore(error))
+        }
+      case .latency(let seconds):
+        _ = await change(.setLatency(seconds: seconds))
+      case .drop:
+        _ = await change(.dropNextResponse)
+      case .resize(let size):
+        runtime.send(.resized(size))
+        await runtime.settle()
+      case .answer(let answer):
+        _ = await change(.answerNext(answer))
+      case .expectSubscription(let productID, let expectation):
+        guard let store = app.store else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        let derived = store.derived
+        guard let subscription = derived.subscription(productID: productID) else {
+          let known = derived.subscriptions.map { "\($0.productID) (\($0.summary))" }
+          return .failed("\(here): expected a subscription to \(excerpt: productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+        }
+        guard expectation.matches(subscription) else {
+          return .failed("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)")
+        }
+      case .expectSubscriptionOffer(let productID, let type, let id):
+        guard let store = app.store else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        let wanted = type.map { "\($0.rawValue)\(id.map { " \($0)" } ?? "")" } ?? "none"
+        guard let subscription = store.derived.subscription(productID: productID) else {
+          return .failed("\(here): expected a subscription to \(excerpt: productID) on offer \(wanted); the store has none")
+        }
+        let actualType = subscription.offer == nil ? nil : (subscription.offerType ?? .introductory)
+        let actual = actualType.map { "\($0.rawValue)\(subscription.offerID.map { " \($0)" } ?? "")" } ?? "none"
+        guard actualType == type, id == nil || subscription.offerID == id else {
+          return .failed("\(here): expected \(excerpt: productID)'s period to run on offer \(wanted); it runs on \(actual) (\(subscription.summary))")
+        }
+      case .expectEvent(let name, let params):
+        let all = events.all
+        if let index = all[matched...].firstIndex(where: { $0.name == name && $0.matches(params) }) {
+          matched = index + 1
+          lastMatchLine = step.line
+        } else {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          let seen = all[matched...].map { $0.name == name ? $0.brief : $0.name.rawValue }
+          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+        }
+      case .expectNoEvent(let name, let params):
+        let all = events.all
+        if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)")
+        }
+      case .expectNoScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
+        if frame.contains(text) {
+          return .failed("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+        }
+      case .expectScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
+        guard frame.contains(text) else {
+          return .failed("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+        }
+      case .expectStatus(let status, let anyActive):
+        let actual = runtime.state.status
+        guard anyActive ? actual.isActive : actual == status else {
+          return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
+        }
+      case .screenshot(let file):
+        let path = screenshots.resolve(file)
+        do {
+          try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "\(here): \(step.text)")
+        } catch {
+          return .failed("\(here): \(quoting: step.text): \(error)")
+        }
+      }
+      noteScreen()
+      if let problem = shootEvery(number: index + 1, step: step.text) { return .failed("\(here): \(problem)") }
+    }
+    if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+    return .passed
+  }
+}

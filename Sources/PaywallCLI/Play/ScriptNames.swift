@@ -1,0 +1,45 @@
+import PaywallModel
+import PaywallUI
+
+/// The names a script gives checked against the project before anything runs, as the command
+/// line checks `--placement` and `--start`: a placement no campaign has would register nothing
+/// (placementNotFound) and the scenario would pass on a typo; an entitlement no product grants
+/// is a status no purchase could give. Each is an error at `FILE:LINE:COL` with a did-you-mean.
+package enum ScriptNames {
+  /// Every problem of `script` against `project`, one `FILE:LINE:COL: error: …` line each; nil when none.
+  package static func problems(in script: PlayScript, project: Project) -> String? {
+    var placements: [String] = []
+    for campaign in project.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
+    let entitlements = AppSession.allEntitlements(project).map(\.id).sorted()
+    var lines: [String] = []
+    for step in script.steps {
+      /// The column of `name` in the step: a whole word after the command (a placement), or an
+      /// entitlement after the ':' or ',' of a status.
+      func report(_ name: String, _ message: String) {
+        let text = step.text
+        let word = PlayScript.wordStarts(text).dropFirst().first { text.dropFirst($0).hasPrefix(name) }
+        let listed = [":", ","].lazy.compactMap { text.range(of: $0 + name) }.first
+          .map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
+        lines.append("\(script.file):\(step.line):\((word ?? listed ?? 0) + 1): error: \(message)")
+      }
+      switch step.command {
+      case .placement(let name, _, let unknown):
+        let known = placements.contains(name)
+        if unknown && known {
+          report(name, "\(quoting: step.text): the project has a campaign on \(quoting: name); write 'placement \(name)'")
+        } else if !unknown && !known && !PlacementNames.builtIn.contains(name) {
+          let list = placements.isEmpty ? "the project has no campaigns" : "placements: \(placements.joined(separator: ", "))"
+          report(name, "\(quoting: step.text): no campaign has the placement \(quoting: name)\(Suggestions.hint(for: name, in: placements)) (\(list)); to register it on purpose (the SDK's placementNotFound), write 'placement unknown \(name)'")
+        }
+      case .status(.active(let given), false), .expectStatus(.active(let given), _):
+        for entitlement in given.map(\.id).sorted() where !entitlements.contains(entitlement) {
+          let list = entitlements.isEmpty ? "the catalog grants none" : "entitlements: \(entitlements.joined(separator: ", "))"
+          report(entitlement, "\(quoting: step.text): no product grants the entitlement \(quoting: entitlement)\(Suggestions.hint(for: entitlement, in: entitlements)) (\(list))")
+        }
+      default:
+        continue
+      }
+    }
+    return lines.isEmpty ? nil : lines.joined(separator: "\n")
+  }
+}

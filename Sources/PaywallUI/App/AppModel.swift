@@ -1,0 +1,395 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+import TerminalCore
+
+/// The terminal app's one update function: the state and one message in, effects out. Pure. It
+/// keeps only terminal concerns (focus, overlays, log, spinner, size) and scopes the presenter
+/// (`Presenter`, in PaywallModel), which owns everything the SDK does; `play` is the same loop
+/// with keys from a script.
+package enum AppModel {
+  /// `now` is the app's clock (the simulated one in `play`): the presenter formats dates with it.
+  /// How long a notice stays in the status bar (wall time; the log keeps it).
+  package static let noticeSeconds = 6.0
+
+  package static func update(_ state: inout AppState, _ message: AppMessage, now: Date) -> [AppEffect] {
+    let noticeBefore = state.noticeID
+    var effects = handle(message, &state, now: now)
+    // One timer per notice, and none while no notice shows: an idle app uses no CPU.
+    if state.noticeID != noticeBefore, state.notice != nil, !state.quitRequested {
+      effects.append(.expireNotice(id: state.noticeID, after: noticeSeconds))
+    }
+    // Ticks are asked for, one at a time, while something moves: the spinner, or the store's
+    // clock in the open debug panel.
+    let moving = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
+    if moving && !state.tickPending && !state.quitRequested {
+      state.tickPending = true
+      effects.append(.tick(after: 0.1))
+    }
+    return effects
+  }
+
+  package static func handle(_ message: AppMessage, _ state: inout AppState, now: Date) -> [AppEffect] {
+    switch message {
+    case .key(let key):
+      return handle(key, &state, now: now)
+    case .open(let id, let selected):
+      return present(.open(paywallID: id, selected: selected), &state, now: now)
+    case .register(let placement, let params):
+      return present(.register(placement: placement, params: params), &state, now: now)
+    case .statusChanged(let status):
+      return present(.statusChanged(status), &state, now: now)
+    case .registrationTimedOut(let id):
+      return present(.statusTimedOut(registrationID: id), &state, now: now)
+    case .callPurchase(let product):
+      return present(.callPurchase(product), &state, now: now)
+    case .callRestore:
+      return present(.callRestore, &state, now: now)
+    case .purchaseFinished(let result):
+      return present(.purchaseFinished(result), &state, now: now)
+    case .restoreFinished(let result, let status):
+      return present(.restoreFinished(result, status: status), &state, now: now)
+    case .userAttributes(let attributes):
+      return present(.setUserAttributes(attributes), &state, now: now)
+    case .setOverrides(let overrides):
+      state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
+      return present(.setOverrides(overrides), &state, now: now)
+    case .storeChanged(let panel):
+      state.store = panel
+      return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)
+        + present(.offerHistoryChanged(panel.offerHistory), &state, now: now)
+    case .askRequested(let request):
+      state.ask = AskDialog(for: request, state)
+      return []
+    case .notice(let text):
+      tell(text, &state)
+      return []
+    case .controllerProblem(let text):
+      state.notice = text
+      return record([.emit(PaywallEvent(.controllerError, [("message", .string(text))]))], &state)
+    case .controllerLog(let text):
+      state.appendLog("controller: \(text)")
+      return []
+    case .world(let action):
+      return [.debug(action, announce: false)]
+    case .worldChanged(let report, let announce):
+      state.lastReport = ((state.lastReport?.number ?? 0) + 1, report)
+      if announce { tell(report.message, &state) }
+      return []
+    case .tick(let store):
+      state.tickPending = false
+      if state.session?.isBusy == true { state.spinnerFrame &+= 1 }
+      if let store, state.showsDebug { state.store = store }
+      return []
+    case .noticeExpired(let id):
+      if id == state.noticeID { state.notice = nil }
+      return []
+    case .resized(let size):
+      state.size = size
+      return []
+    case .projectReloaded(let project, let warnings):
+      return reload(project, warnings: warnings, &state, now: now)
+    case .projectInvalid(let lines):
+      state.reloadErrors = lines
+      state.appendLog("! the project no longer loads: \(lines.first ?? "")")
+      return []
+    case .terminate(let termination):
+      state.termination = state.termination ?? termination
+      state.quitRequested = true
+      state.notice = termination.reason
+      return [.quit]
+    }
+  }
+
+  /// A saved project in place of the running one (`run --watch`): the session stays (status,
+  /// store, user, selection), the open paywall is drawn from its new definition, or, gone from
+  /// the project, gives way to the home screen. The error overlay of a failed save goes.
+  package static func reload(_ project: Project, warnings: [String], _ state: inout AppState, now: Date) -> [AppEffect] {
+    state.reloadErrors = nil
+    switch Presenter.reload(project, &state.presentation, now: now) {
+    case .closed(let id):
+      state.focus = nil
+      tell("paywall \(quoting: id) is no longer in the project: back to the home screen", &state)
+    case .kept:
+      // A focused button that the edit removed gives the focus back to the paywall's first choice.
+      if let session = state.session, case .button(let index)? = state.focus {
+        let components = session.paywall.definition.components
+        if !components.indices.contains(index) { state.focus = PaywallScreenState(paywall: session.paywall).focus }
+        else if case .button = components[index] {} else { state.focus = PaywallScreenState(paywall: session.paywall).focus }
+      }
+      tell((["reloaded \(project.name)"] + warnings).joined(separator: "; "), &state)
+    case .nothingOpen:
+      tell((["reloaded \(project.name)"] + warnings).joined(separator: "; "), &state)
+    }
+    let placements = project.placements.count
+    state.homeSelection = placements == 0 ? 0 : min(state.homeSelection, placements - 1)
+    return []
+  }
+
+  package static func tell(_ text: String, _ state: inout AppState) {
+    state.notice = text
+    state.appendLog("! \(text)")
+  }
+
+  /// Runs a presenter action and carries its effects out to the runtime: events go to the log, a
+  /// newly opened paywall gets its first focus, and what a registration came to reaches the status
+  /// bar as the SDK's handler would report it.
+  package static func present(_ action: PresentationAction, _ state: inout AppState, now: Date) -> [AppEffect] {
+    let outcome = state.presentation.outcome
+    let misled = misleadingTrialCopy(state)
+    let effects = Presenter.update(&state.presentation, action, now: now)
+    var out: [AppEffect] = []
+    for effect in effects {
+      switch effect {
+      case .purchase(let product, let slot): out.append(.purchase(product, slot: slot))
+      case .restore: out.append(.restore)
+      case .emit(let event):
+        state.appendLog(EventLine.text(event))
+        if event.name == .paywallOpen, let session = state.session {
+          state.focus = PaywallScreenState(paywall: session.paywall).focus
+        }
+        out.append(.emit(event))
+      case .saveStatus(let status): out.append(.saveStatus(status))
+      case .saveAssignments(let book): out.append(.saveAssignments(book))
+      case .scheduleStatusTimeout(let id, let seconds): out.append(.startStatusTimeout(id: id, seconds: seconds))
+      }
+    }
+    if state.session == nil { state.focus = nil }
+    if let slot = misleadingTrialCopy(state), slot != misled {
+      state.appendLog("! free-trial copy shows while \(quoting: slot) (no trial) is selected: the SDK decides it for the whole paywall, so a device shows it too")
+    }
+    if let now = state.presentation.outcome, now != outcome, case .undecided(let rule) = now.kind,
+       let registration = state.presentation.undecidedRegistration, !registration.isImplicit {
+      // `run` asks the tester what the rule decides (play fails instead, naming --assume-rule).
+      state.ruleQuestion = RuleDialog(rule: rule, registration: registration)
+    }
+    if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) {
+      // A dropped built-in name leaves no event behind: the log says so too.
+      if case .ignoredBuiltInName = now.kind { tell(notice, &state) } else { state.notice = notice }
+    }
+    return out
+  }
+
+  /// The selected slot when the paywall on screen shows its free-trial copy over it though it has no
+  /// trial (the SDK's paywall-wide `isFreeTrialAvailable`, `Paywall/Request/Operators/AddPaywallProducts.swift`).
+  package static func misleadingTrialCopy(_ state: AppState) -> String? {
+    guard let session = state.session, !session.isDismissed, let selected = session.selectedSlot,
+          session.paywall.trialCopyMisleads(selected: selected) else { return nil }
+    return selected
+  }
+
+  package static func record(_ effects: [AppEffect], _ state: inout AppState) -> [AppEffect] {
+    for case .emit(let event) in effects { state.appendLog(EventLine.text(event)) }
+    return effects
+  }
+
+  // MARK: - Keys
+
+  package static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
+    // A click reaches the paywall or the home screen only: never a dialog, the panel or the help.
+    if case .click = key, state.ask != nil || state.ruleQuestion != nil || state.showsDebug || state.showsHelp || state.showsFullLog { return [] }
+    if state.ask != nil { return AskDialog.handle(key, &state) }
+    if state.ruleQuestion != nil { return RuleDialog.handle(key, &state, now: now) }
+    let size = state.size
+    if state.showsDebug {
+      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil, let action = KeyMap.scroll.action(for: key) {
+        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
+                                       limit: AppView.debugScrollLimit(state, size: size))
+        return []
+      }
+      let effects = DebugPanel.handle(key, &state, now: now)
+      if !state.showsDebug { state.overlayScroll = 0 }
+      return effects
+    }
+    if state.showsHelp {
+      if let action = KeyMap.scroll.action(for: key) {
+        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6, limit: AppView.helpScrollLimit(size: size))
+        return []
+      }
+      state.showsHelp = false
+      state.overlayScroll = 0
+      return []
+    }
+    if state.showsFullLog {
+      if let action = KeyMap.scroll.action(for: key) {
+        let limit = max(0, AppView.fullLogRows(state.log, width: size.width).count - AppView.fullLogVisible(size: size))
+        let top = scrolled(AppView.fullLogTop(state, size: size), action, page: AppView.fullLogVisible(size: size) - 1, limit: limit)
+        state.fullLogTop = top >= limit ? nil : top
+      } else if KeyMap.closeFullLog.contains(key) {
+        state.showsFullLog = false
+        state.fullLogTop = nil
+      }
+      return []
+    }
+    switch KeyMap.global.action(for: key) {
+    case .toggleLog?:
+      state.showsLog.toggle()
+      state.logScrollBack = 0
+      return []
+    case .openFullLog?:
+      state.showsFullLog = true
+      state.fullLogTop = nil
+      return []
+    case .openDebug?:
+      state.showsDebug = true
+      return []
+    case .openHelp?:
+      state.showsHelp = true
+      return []
+    case .click?:
+      guard case .click(let x, let y) = key else { return [] }
+      return click(x: x, y: y, &state, now: now)
+    case nil:
+      break
+    }
+    // The log pane takes the page keys and home/end (↑↓ move the focus on the paywall).
+    if state.showsLog, let action = KeyMap.scroll.action(for: key), action != .lineUp && action != .lineDown {
+      let entries = AppView.logPaneEntries(state, size: size)
+      let limit = max(0, state.log.count - entries)
+      state.logScrollBack = limit - scrolled(limit - min(state.logScrollBack, limit), action, page: entries, limit: limit)
+      return []
+    }
+    // The alert a call outside a paywall showed sits over everything (the SDK presents it on the
+    // top view controller): the paywall's keys wait for it.
+    if state.presentation.callAlert != nil {
+      guard KeyMap.alert.contains(key) else { return [] }
+      return present(.dismissCallAlert, &state, now: now)
+    }
+    guard let session = state.session else { return handleHome(key, &state, now: now) }
+    if session.alert != nil {
+      guard KeyMap.alert.contains(key) else { return [] }
+      return present(.paywall(.dismissAlert), &state, now: now)
+    }
+    guard !session.isBusy, let action = KeyMap.paywall.action(for: key) else { return [] }
+    let slots = session.paywall.slots.map(\.slot)
+    switch action {
+    case .selectNumber:
+      guard case .character(let c) = key, let n = c.wholeNumberValue, n <= slots.count else { return [] }
+      return present(.paywall(.select(slot: slots[n - 1])), &state, now: now)
+    case .selectAdjacent:
+      guard let current = session.selectedSlot.flatMap(slots.firstIndex(of:)) else { return [] }
+      let next = key == .left ? max(0, current - 1) : min(slots.count - 1, current + 1)
+      return present(.paywall(.select(slot: slots[next])), &state, now: now)
+    case .moveFocus:
+      let order = PaywallScreenState.focusOrder(of: session.paywall.definition)
+      guard !order.isEmpty else { return [] }
+      let forward = key == .tab || key == .down
+      if let current = state.focus.flatMap(order.firstIndex(of:)) {
+        state.focus = order[forward ? (current + 1) % order.count : (current + order.count - 1) % order.count]
+      } else {
+        state.focus = order[forward ? 0 : order.count - 1]
+      }
+      return []
+    case .activate:
+      switch state.focus {
+      case .products:
+        state.focus = PaywallScreenState.firstPurchaseButton(of: session.paywall.definition) ?? state.focus
+        return []
+      case .button(let index):
+        return press(button: index, session, &state, now: now)
+      case nil:
+        return present(.paywall(.purchase(slot: nil)), &state, now: now)
+      }
+    case .activateFocused:
+      guard case .button(let index) = state.focus else { return [] }
+      return press(button: index, session, &state, now: now)
+    case .restore:
+      return present(.paywall(.restore), &state, now: now)
+    case .close:
+      return present(.paywall(.close), &state, now: now)
+    }
+  }
+
+  /// A scroll offset (rows from the top) moved by a scroll key, within 0...limit.
+  package static func scrolled(_ offset: Int, _ action: KeyMap.Scroll, page: Int, limit: Int) -> Int {
+    let offset = min(offset, limit), page = max(1, page)
+    let next = switch action {
+    case .lineUp: offset - 1
+    case .lineDown: offset + 1
+    case .pageUp: offset - page
+    case .pageDown: offset + page
+    case .top: 0
+    case .bottom: limit
+    }
+    return min(max(0, next), limit)
+  }
+
+  package static func press(button index: Int, _ session: PaywallSession, _ state: inout AppState, now: Date) -> [AppEffect] {
+    guard case .button(let button) = session.paywall.definition.components[index] else { return [] }
+    return present(.button(button.action), &state, now: now)
+  }
+
+  /// With no paywall up, the home screen: ↑↓ choose a placement and Enter registers it (without
+  /// campaigns Enter shows the last paywall again); q or Esc quits.
+  package static func handleHome(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
+    let placements = state.project.placements
+    switch KeyMap.home.action(for: key) {
+    case .move?:
+      guard !placements.isEmpty else { return [] }
+      let step = key == .up || key == .backTab ? placements.count - 1 : 1
+      state.homeSelection = (min(state.homeSelection, placements.count - 1) + step) % placements.count
+      followHomeSelection(&state)
+      return []
+    case .page?:
+      guard !placements.isEmpty else { return [] }
+      let page = max(1, HomeScreen.window(state, size: AppView.paywallSize(state))?.visible ?? 1)
+      let current = min(state.homeSelection, placements.count - 1)
+      state.homeSelection = switch key {
+      case .pageUp: max(0, current - page)
+      case .pageDown: min(placements.count - 1, current + page)
+      case .home: 0
+      default: placements.count - 1
+      }
+      followHomeSelection(&state)
+      return []
+    case .registerNumber?:
+      guard case .character(let c) = key, let n = c.wholeNumberValue, n <= placements.count else { return [] }
+      state.homeSelection = n - 1
+      followHomeSelection(&state)
+      return present(.register(placement: placements[n - 1], params: [:]), &state, now: now)
+    case .enter?:
+      if !placements.isEmpty {
+        return present(.register(placement: placements[min(state.homeSelection, placements.count - 1)], params: [:]), &state, now: now)
+      }
+      guard let id = state.presentation.lastPaywallID ?? state.project.paywalls.first?.id else { return [] }
+      return present(.open(paywallID: id, selected: nil), &state, now: now)
+    case .quit?:
+      state.quitRequested = true
+      return [.quit]
+    case nil:
+      return []
+    }
+  }
+
+  /// Keeps the home screen's scroll where the view last drew it, so the list moves only when the
+  /// selection walks past its edge.
+  package static func followHomeSelection(_ state: inout AppState) {
+    state.homeScroll = HomeScreen.window(state, size: AppView.paywallSize(state))?.offset ?? 0
+  }
+
+  /// A click hits what the view drew there: a card selects its product (and takes the focus), a
+  /// button is activated; a click anywhere on an alert dismisses it.
+  package static func click(x: Int, y: Int, _ state: inout AppState, now: Date) -> [AppEffect] {
+    guard let session = state.session else { return handleHome(.enter, &state, now: now) }
+    if session.alert != nil { return present(.paywall(.dismissAlert), &state, now: now) }
+    guard !session.isBusy else { return [] }
+    let regions = AppView.paywallLayout(AppView.screen(state, session), size: AppView.paywallSize(state)).regions
+    guard let hit = regions.first(where: { $0.contains(x: x, y: y) }) else { return [] }
+    switch hit.target {
+    case .slot(let slot):
+      state.focus = .products
+      return present(.paywall(.select(slot: slot)), &state, now: now)
+    case .button(let index):
+      state.focus = .button(index)
+      return press(button: index, session, &state, now: now)
+    }
+  }
+}

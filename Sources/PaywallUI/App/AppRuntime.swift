@@ -1,0 +1,363 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+import Synchronization
+
+/// What the composition root (`AppSession.make`) knows about the world around the app: the
+/// runtime is handed it, so nothing is found out by downcasting.
+package struct AppWorld: Sendable {
+  /// Always the fault injector, around the chosen controller.
+  package var controller: FaultInjectingController
+  package var statusStore: SubscriptionStatusStore
+  /// The app's clock: the status timeout and the presenter's `now` follow it.
+  package var clock: any TimeSource
+  /// `play`'s clock: it moves only when a step advances it, from deadline to deadline.
+  package var simulatedClock: SimulatedTimeSource?
+  /// The clocks an `advance` moves (the app's, and the store's when it has its own).
+  package var adjustableClocks: [any AdjustableTimeSource] = []
+  /// The simulated store, when it is the controller: the debug panel acts on it.
+  package var store: SimulatedStore?
+  /// The ask controller, when it is the controller: its questions become the dialog.
+  package var ask: AskPurchaseController?
+  /// How the store's clock runs, for the debug panel ("realtime", "month=30s").
+  package var timeRate = "realtime"
+  /// Store seconds per wall second (the time rate's): on `play`'s clock, which stands for the
+  /// store's, a wall-clock timer of `run` (a notice's) lasts this many times longer.
+  package var wallRate = 1.0
+
+  /// The clock the store's dates are checked in (an advance may not pass the ledger's last date):
+  /// the store's when there is one.
+  package var storeNow: Date { (store?.clock ?? clock).now }
+}
+
+/// Runs the app: messages from the inbox go through `AppModel.update` one at a time, and each
+/// effect is carried out here; those with a result (a purchase, a timeout, a tick) run as tasks
+/// whose results come back through the inbox. `play` drives it step by step (`send`, then
+/// `settle`); the interactive loop drains it between frames.
+package final class AppRuntime: @unchecked Sendable {
+  // `state` is only touched by whoever calls `settle`/`drain`: one loop, one owner.
+  package private(set) var state: AppState
+  package let world: AppWorld
+  package let inbox: AppInbox
+  /// Whether the front end animates (the spinner): `play` has nothing to animate and asks no ticks.
+  private let animates: Bool
+  /// Write the status cache and the audience assignments on their own queues, newest first: a
+  /// write (an fsync) never holds up a key or the first paint, and a flood of changes is one write
+  /// per write's duration, not one each.
+  private let statusWriter: StateWriter<SubscriptionStatus>?
+  private let assignmentWriter: StateWriter<AssignmentBook>?
+  private let onEvent: @Sendable (PaywallEvent) -> Void
+  private let stateProblemHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+  /// The status reaches the inbox through this one subscription, in the store's order.
+  private var statusSubscription: SubscriptionStatusStore.Subscription?
+  /// Advances on `play`'s clock, in order, carried out step by step when the app is next idle.
+  private var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
+  /// When the notice on show goes, on `play`'s clock (as `run`'s wall-clock timer lets it go), so
+  /// a replayed recording ends on the screen the session did.
+  private var noticeDeadline: (id: Int, at: Date)?
+  /// `run --record`: sees every message before it is handled (set before the loop starts).
+  package var recorder: (any DispatchObserver)?
+
+  /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
+  /// have set another while the app was built; that one then arrives as a change.
+  package init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), launchStatus: SubscriptionStatus? = nil,
+       statusCache: StatusCache?, assignmentFile: AssignmentFile? = nil, animates: Bool,
+       onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
+    // Subscribed before the status is read: a change in between is in both (a repeat is ignored),
+    // never in neither (a command controller may set it while the app is being built).
+    let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
+    var initial = state
+    // Only the interactive loop has keys that must not wait; `play` and `test` never interrupt.
+    if animates { initial.presentation.interrupt = inbox.interrupt }
+    let current = world.statusStore.status
+    initial.presentation.status = launchStatus ?? current
+    if let launchStatus, launchStatus != current { inbox.send(.statusChanged(current)) }
+    self.state = initial
+    statusSubscription = subscription
+    self.world = world
+    self.inbox = inbox
+    self.animates = animates
+    statusWriter = statusCache.map { cache in StateWriter("status-cache-writer") { status throws(AtomicFile.WriteError) in try cache.save(status) } }
+    assignmentWriter = assignmentFile.map { file in StateWriter("assignment-writer") { book throws(AtomicFile.WriteError) in try file.save(book) } }
+    self.onEvent = onEvent
+    world.ask?.setRequestHandler { [inbox] request in inbox.send(.askRequested(request)) }
+    world.simulatedClock?.setParkHandler { [inbox] in inbox.wakeWaiter() }
+    // The store reaches the inbox when it changes: before the status it leads to.
+    world.store?.setChangeHandler { [weak self] in self?.storeChanged() }
+    // A ledger that stops saving (a full disk) is news the moment it happens, not at the next launch.
+    world.store?.setWarningHandler { [weak self] message in self?.reportStateProblem(message) }
+    statusWriter?.onFailure = { [weak self] error, earlier in
+      guard earlier == 0 else { return }
+      self?.reportStateProblem("status not cached: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
+    }
+    assignmentWriter?.onFailure = { [weak self] error, _ in
+      self?.reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
+    }
+    if let panel = storePanel() { dispatch(.storeChanged(panel)) }
+  }
+
+  /// Also hears every problem saving state (`play` prints them; the screen shows them anyway).
+  package func setStateProblemHandler(_ handler: @escaping @Sendable (String) -> Void) {
+    stateProblemHandler.withLock { $0 = handler }
+  }
+
+  private func reportStateProblem(_ message: String) {
+    send(.notice(message))
+    stateProblemHandler.withLock { $0 }?(message)
+  }
+
+  /// Queues a message from any thread; the loop handles it on its next step.
+  package func send(_ message: AppMessage) { inbox.send(message) }
+
+  /// The `.quit` effect has run.
+  package var isFinished: Bool { inbox.isFinished }
+
+  /// Handles every queued message and every result of the effects they start, until nothing can
+  /// happen without input: each running effect is parked on the simulated clock or waiting for the
+  /// tester's answer. An `advance` on the simulated clock is carried out here, deadline by
+  /// deadline. Deterministic for a given sequence of inputs.
+  package func settle() async {
+    while true {
+      await settleMessages()
+      guard !pendingAdvances.isEmpty, let clock = world.simulatedClock else { return }
+      let advance = pendingAdvances.removeFirst()
+      await stepClock(to: clock.now.addingTimeInterval(advance.seconds))
+      // The debug panel shows the store's clock: as `run`'s ticks would, after the move.
+      storeChanged()
+      send(.worldChanged(WorldReport(advance.report), announce: advance.announce))
+    }
+  }
+
+  private func settleMessages() async {
+    while true {
+      drain()
+      if isIdle { return }
+      // A finished inbox (`q` in a script) does not end `play`: wait for messages all the same.
+      await inbox.waitForMessages(evenWhenFinished: false, stillWaiting: { !isIdle })
+    }
+  }
+
+  /// Moves `play`'s clock from deadline to deadline (a controller's latency, a timeout) and from
+  /// one status change of the store to the next (an expiry, a lapse into billing retry), so each
+  /// fires in order and is seen; renewals that change nothing are caught up on in one go. The
+  /// store's saves are held: the ledger is written once for the whole advance.
+  private func stepClock(to end: Date) async {
+    guard let clock = world.simulatedClock else { return }
+    let steps = { [self] in
+      while true {
+        var target = end
+        if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
+        if let change = world.store?.nextStatusChange(through: target) { target = min(change, target) }
+        if let notice = noticeDeadline?.at, notice > clock.now { target = min(notice, target) }
+        clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
+        world.store?.refreshStatus()
+        if let notice = noticeDeadline, notice.at <= clock.now {
+          noticeDeadline = nil
+          send(.noticeExpired(id: notice.id))
+        }
+        await settleMessages()
+        if target >= end { return }
+      }
+    }
+    if let store = world.store { await store.savingOnce(steps) } else { await steps() }
+  }
+
+  /// Handles the queued messages now: all of them, or with a `budget`, those that fit in it (the
+  /// interactive loop draws between batches, so messages that never stop coming cannot starve
+  /// the screen).
+  package func drain(budget: Duration? = nil) {
+    let clock = ContinuousClock()
+    let deadline = budget.map { clock.now + $0 }
+    while let message = inbox.take() {
+      // What the message's effects send from this thread (the status a debug key sets, the
+      // store's change) is handled next, ahead of keys queued before it, as it happened at once.
+      inbox.sendingFirst { dispatch(message) }
+      if let deadline, clock.now >= deadline { return }
+    }
+  }
+
+  /// Suspends until a message is queued.
+  package func waitForMessages() async { await inbox.waitForMessages() }
+
+  /// Waits for state files still being written (the status cache is written off the loop).
+  package func flushState() {
+    statusWriter?.flush()
+    assignmentWriter?.flush()
+  }
+
+  /// Saves the audience assignments off the loop (a new user's id, kept before anything else
+  /// happens to it).
+  package func keepAssignments(_ book: AssignmentBook) {
+    assignmentWriter?.save(book)
+  }
+
+  /// The store as the debug panel shows it now.
+  private func storePanel() -> StorePanel? {
+    guard let store = world.store else { return nil }
+    let derived = store.derived
+    var panel = StorePanel(clock: store.clock.now, timeRate: world.timeRate, subscriptions: derived.subscriptions,
+                           pending: store.pendingPurchases, nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups,
+                           faults: world.controller.armed.descriptions)
+    panel.offerHistory = derived.offerHistory
+    return panel
+  }
+
+  /// Hands the debug panel (and trial eligibility) what the store looks like now: when the store
+  /// changed, and when the armed faults may have (a debug action, a purchase that used one).
+  private func storeChanged() {
+    if let panel = storePanel() { send(.storeChanged(panel)) }
+  }
+
+  /// Nothing queued, and every running effect waits on the clock or on the tester.
+  package var isIdle: Bool {
+    let (queued, running) = inbox.load
+    guard queued == 0 else { return false }
+    let parked = world.simulatedClock?.parkedCount ?? 0
+    let asking = state.ask != nil ? 1 : 0
+    return running <= parked + asking
+  }
+
+  /// Runs one message through `update` and carries out its effects.
+  package func dispatch(_ message: AppMessage) {
+    recorder?.willDispatch(message)
+    let effects = AppModel.update(&state, message, now: world.clock.now)
+    recorder?.didDispatch(message, effects: effects)
+    for effect in effects { run(effect) }
+  }
+
+  private func run(_ effect: AppEffect) {
+    // The panel shows the armed faults: a purchase or a debug action may use or arm one.
+    let faults = world.controller.armed
+    switch effect {
+    case .purchase(let product, _):
+      start { runtime in
+        let result = await runtime.world.controller.purchase(product: product)
+        if runtime.world.controller.armed != faults { runtime.storeChanged() }
+        return .purchaseFinished(result)
+      }
+    case .restore:
+      start { runtime in
+        let result = await runtime.world.controller.restorePurchases()
+        if runtime.world.controller.armed != faults { runtime.storeChanged() }
+        return .restoreFinished(result, status: runtime.world.statusStore.status)
+      }
+    case .emit(var event):
+      // Stamped here, where it leaves the app: the store's clock (`play`'s simulated one, `run`'s
+      // wall clock as the time rate and the debug panel move it), the time the ledger shows.
+      event.at = world.storeNow
+      onEvent(event)
+    case .saveStatus(let status):
+      statusWriter?.save(status)
+    case .answerAsk(let id, let answer):
+      world.ask?.answer(id, with: answer)
+    case .startStatusTimeout(let id, let seconds):
+      start { runtime in
+        try? await runtime.world.clock.sleep(seconds: seconds)
+        return .registrationTimedOut(id: id)
+      }
+    case .saveAssignments(let book):
+      assignmentWriter?.save(book)
+    case .debug(let action, let announce):
+      let report = perform(action, announce: announce)
+      if world.controller.armed != faults { storeChanged() }
+      if let report { send(.worldChanged(report, announce: announce)) }
+    case .tick(let seconds):
+      guard animates else { return }
+      let withStore = state.showsDebug
+      start { runtime in
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        return .tick(store: withStore ? runtime.storePanel() : nil)
+      }
+    case .expireNotice(let id, let seconds):
+      guard animates else {
+        if let clock = world.simulatedClock { noticeDeadline = (id, clock.now.addingTimeInterval(seconds * world.wallRate)) }
+        return
+      }
+      start { _ in
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        return .noticeExpired(id: id)
+      }
+    case .quit:
+      inbox.finish()
+    }
+  }
+
+  /// Carries out a change of the world; what it did, or nil when there is nothing to say (a
+  /// status) or the answer comes later (an advance on `play`'s clock).
+  private func perform(_ action: DebugAction, announce: Bool) -> WorldReport? {
+    let controller = world.controller
+    switch action {
+    case .setStatus(let status):
+      // The change itself reaches the app through the status subscription; nothing more to say.
+      world.statusStore.set(status)
+      return nil
+    case .advanceClock(let distance):
+      let end = distance.end(from: world.storeNow)
+      guard end <= LedgerFile.latestDate else {
+        return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
+      }
+      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance.spelledOut)", announce: announce)
+    case .advanceToNextEvent:
+      guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
+      guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }
+      return advance(by: max(0, next.timeIntervalSince(store.clock.now)), report: "clock advanced to \(StoreDates.format(next)) UTC", announce: announce)
+    case .store(let action):
+      guard let store = world.store else { return WorldReport("\(action.name) needs the simulated store (--controller simulated)", failed: true) }
+      switch store.perform(action) {
+      case .success(let message): return WorldReport(message)
+      case .failure(let error): return WorldReport(error.message, failed: true)
+      }
+    case .failNextPurchase(let message):
+      controller.failNextPurchase(message)
+      return WorldReport("the next purchase fails: \(message)")
+    case .failNextPurchaseWith(let error):
+      controller.failNextPurchase(with: error)
+      return WorldReport("the next purchase fails: \(error.rawValue)")
+    case .failNextRestore(let error):
+      controller.failNextRestore(with: error)
+      return WorldReport("the next restore fails: \(error.rawValue)")
+    case .setLatency(let seconds):
+      controller.setLatency(seconds: seconds)
+      return WorldReport(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off")
+    case .answerNext(let answer):
+      switch answer.request {
+      case .purchase: controller.answerNextPurchase(answer.purchaseResult, after: answer.seconds)
+      case .restore: controller.answerNextRestore(answer.restorationResult, after: answer.seconds)
+      }
+      return WorldReport("the next \(answer.request.rawValue) answers \(answer.result)")
+    case .dropNextResponse:
+      controller.dropNextResponse()
+      return WorldReport("the next response is dropped: the app gives up after \(TimeRate.spell(controller.responseTimeout))")
+    }
+  }
+
+  /// Moves the clocks. On `play`'s clock the move waits for the app to be idle and goes deadline
+  /// by deadline (`settle`); otherwise every clock jumps at once and the store catches up with
+  /// the renewals and expiries that fell due.
+  private func advance(by seconds: Double, report: String, announce: Bool) -> WorldReport? {
+    if world.simulatedClock != nil {
+      pendingAdvances.append((seconds, report, announce))
+      return nil
+    }
+    for clock in world.adjustableClocks { clock.advance(by: seconds) }
+    world.store?.refreshStatus()
+    return WorldReport(report)
+  }
+
+  /// Starts an effect task; its result is queued before it counts as finished.
+  private func start(_ work: @escaping @Sendable (AppRuntime) async -> AppMessage) {
+    inbox.taskStarted()
+    Task {
+      let message = await work(self)
+      inbox.taskFinished(with: message)
+    }
+  }
+}

@@ -1,0 +1,274 @@
+import CTerminalGuard
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+
+/// A ready-to-run app: the runtime, its store (when simulated) and what to tell the user. Built in
+/// one place, `make`, for `run`, `play` and the library's `PaywallApp`.
+package struct AppSession {
+  package var runtime: AppRuntime
+  package var store: SimulatedStore?
+  package var command: CommandPurchaseController?
+  package var firstPaywall: String?
+  package var warnings: [String]
+  /// Holds the state directory's lock for as long as the session lives (nil: state in memory).
+  package var stateAccess: StateAccess?
+  /// Where the state files are written (nil: in memory): `--watch` never counts them as a save.
+  package var stateDirectory: StateDirectory?
+  /// A new user's id and assignments, not saved yet: see `keepNewUser`.
+  package var newUser: AssignmentBook?
+
+  /// Saves a new user's id (off the loop), so the next run is the same user. `run` calls it once
+  /// the first frame is out, so the save's thread and fsync do not compete with the first paint.
+  package func keepNewUser() {
+    if let newUser { runtime.keepAssignments(newUser) }
+  }
+
+  /// Where state lives: the command line's `--state-dir` (or the default for the project), or a
+  /// library user's choice (nil: in memory, nothing read or written). `play` keeps it in memory
+  /// unless `--state-dir` is given (`commandLineOrMemory`), so a script runs the same every time.
+  package enum StatePlace {
+    case commandLine
+    case commandLineOrMemory
+    case library(StateDirectory?)
+  }
+
+  /// A library user's own controller, and the status store it sets.
+  package struct CustomController {
+    package var controller: any PurchaseController
+    package var status: SubscriptionStatusStore
+
+    package init(controller: any PurchaseController, status: SubscriptionStatusStore) {
+      self.controller = controller
+      self.status = status
+    }
+  }
+
+  /// Builds the controller, status and runtime for `project`. Usage problems throw `SessionError.usage`.
+  /// `clock` is the app's: in `play` the simulated one (also `simulatedClock`), which the store
+  /// shares; otherwise the store gets its own clock, accelerated by `--time-rate`. The debug
+  /// panel's `advance` moves the app's clock and the store's. Messages go to `inbox`, which may already hold
+  /// some (the terminal opens while the project loads). A command controller's stderr, its log,
+  /// goes to `controllerLog`, else to the log pane.
+  package static func make(project given: Project, path: String, options: SessionConfiguration, overrides: [SlotOverride],
+                   clock: any AdjustableTimeSource, simulatedClock: SimulatedTimeSource? = nil, inbox: AppInbox = AppInbox(),
+                   animates: Bool, state place: StatePlace = .commandLine, custom: CustomController? = nil,
+                   controllerLog: (@Sendable (String) -> Void)? = nil,
+                   onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws(SessionError) -> AppSession {
+    var warnings: [String] = []
+    var first = options.home ? nil : given.paywalls.first?.id
+    if let id = options.paywall {
+      let ids = given.paywalls.map(\.id)
+      guard ids.contains(id) else {
+        throw SessionError.usage("--paywall \(quoting: id): no such paywall\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))")
+      }
+      first = id
+    }
+    if let name = options.placement {
+      // A typo would register nothing (placementNotFound) and pass: refused, as `explain` hints.
+      var placements: [String] = []
+      for campaign in given.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
+      guard placements.contains(name) else {
+        let known = placements.isEmpty ? "; the project has no campaigns" : "\(Suggestions.hint(for: name, in: placements)) (placements: \(placements.joined(separator: ", ")))"
+        throw SessionError.usage("--placement \(quoting: name): no campaign has this placement\(known)")
+      }
+    }
+    let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
+    warnings += found
+
+    var explicitStatus: SubscriptionStatus?
+    if let text = options.status {
+      guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
+        throw SessionError.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+      }
+      explicitStatus = parsed
+    }
+    let timeout = try DurationOption.seconds("controller-timeout", options.controllerTimeout, DurationOption.controllerTimeout)
+
+    // One writer per state directory; a second session (or an unwritable directory) reads only.
+    let directory: StateDirectory?
+    let access: StateAccess?
+    switch place {
+    case .commandLine:
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      (directory, access) = (opened, openedAccess)
+    case .commandLineOrMemory where options.stateDir != nil:
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      (directory, access) = (opened, openedAccess)
+    case .commandLineOrMemory:
+      // Nothing read or made: no directory, no lock, the user "anonymous" (audience splits
+      // the same every run), the ledger in memory.
+      (directory, access) = (nil, nil)
+    case .library(let given):
+      access = given.map(StateAccess.open)
+      // A refused directory (another user's, writable by others) is not even read.
+      directory = access?.refusal == nil ? given : nil
+    }
+    if let warning = access?.warning { warnings.append(warning) }
+    let canWrite = access?.canWrite ?? false
+    let cache = directory.map(StatusCache.init(directory:))
+    let statusStore = custom?.status ?? SubscriptionStatusStore()
+    // The cached status is the one the app launches with (the SDK loads it at configure); what
+    // the controller then sets, e.g. a simulated store whose ledger backs no subscription, is a
+    // change the app sees and reports (Superwall.swift listenToSubscriptionStatus).
+    var cachedAtLaunch: SubscriptionStatus?
+    if !options.fresh, let cache, statusStore.status == .unknown {
+      let (cached, warning) = cache.load(repair: canWrite)
+      statusStore.set(cached)
+      if cached != .unknown { cachedAtLaunch = cached }
+      if let warning { warnings.append(warning) }
+    }
+
+    // Checked before any controller starts (the command controller spawns a process).
+    if options.controller != .simulated || custom != nil, let option = options.storeOnlyOptions.first {
+      throw SessionError.usage("\(option) applies to the simulated store (--controller simulated)")
+    }
+    var store: SimulatedStore?
+    var ask: AskPurchaseController?
+    var timeRate = "realtime"
+    var wallRate = 1.0
+    var adjustable: [any AdjustableTimeSource] = [clock]
+    var commandController: CommandPurchaseController?
+    let controller: any PurchaseController
+    switch (custom, options.controller) {
+    case (let custom?, _):
+      controller = custom.controller
+    case (nil, .simulated):
+      let (settings, rate) = try options.storeSettings(for: project.catalog, warnings: &warnings)
+      let starts = try options.startStates()
+      let storeClock: any TimeSource
+      if let simulatedClock {
+        storeClock = simulatedClock
+      } else {
+        let accelerated = AcceleratedTimeSource(rate: rate.clockRate, start: clock.now)
+        adjustable.append(accelerated)
+        storeClock = accelerated
+      }
+      timeRate = rate.description
+      wallRate = rate.clockRate
+      // A starting state is a new history: the old ledger is replaced on the first write.
+      let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock,
+                                     directory: directory,
+                                     fresh: options.fresh || !starts.isEmpty, writable: canWrite, settings: settings)
+      if !starts.isEmpty {
+        do {
+          try simulated.start(starts)
+        } catch {
+          throw SessionError.usage(error.message)
+        }
+      }
+      warnings += simulated.takeWarnings()
+      store = simulated
+      controller = simulated
+    case (nil, .scripted):
+      let outcomes: ScriptedPurchaseController.Outcomes
+      do {
+        outcomes = try options.outcome.map { text throws(PurchaseError) in try .init(parsing: text) } ?? .init()
+      } catch {
+        throw SessionError.usage(error.message)
+      }
+      if outcomes.purchase == .restored, !project.options.sdk.hasRestoredPurchaseResult {
+        throw SessionError.usage("--outcome purchase=restored: SDK \(project.options.sdk) (\(sdkSource(options))) has no restored purchase result, "
+          + "only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3")
+      }
+      controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
+    case (nil, .ask):
+      let asking = AskPurchaseController(status: statusStore)
+      ask = asking
+      controller = asking
+    case (nil, .command):
+      guard let command = options.controllerCommand, !command.isEmpty else {
+        throw SessionError.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
+      }
+      let spawned = CommandPurchaseController(command: command, status: statusStore, timeout: timeout, sdk: project.options.sdk,
+                                              onLog: controllerLog ?? { inbox.send(.controllerLog($0)) }) { inbox.send(.controllerProblem($0)) }
+      do {
+        try spawned.start()
+      } catch {
+        throw SessionError.failed(error.message)
+      }
+      // The command line's signal handlers (tg_install_process_handlers) run this just before the
+      // process dies of a signal, so no path out of `run` or `play` leaves the controller's
+      // process group behind (in the interactive loop, signals quit through the loop instead).
+      tg_set_exit_hook(endControllerGroupsBeforeDying)
+      commandController = spawned
+      controller = spawned
+    }
+    // A usage error found after the controller started must not leave its process running.
+    var started = commandController
+    defer { started?.stop() }
+    if options.controller != .scripted && options.outcome != nil {
+      throw SessionError.usage("--outcome applies to --controller scripted")
+    }
+
+    if let explicitStatus { statusStore.set(explicitStatus) }
+
+    let assignmentFile = directory.map(AssignmentFile.init(directory:))
+    let (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh, repair: canWrite)
+      ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
+    if let userWarning { warnings.append(userWarning) }
+    var state = AppState(project: project, status: statusStore.status, assignments: book)
+    state.presentation.userAttributes = options.userAttributes
+    switch RuleAssumptions.parse(options.assumeRules, project: project) {
+    case .success(let assumed): state.presentation.assumedRules = assumed
+    case .failure(let error): throw SessionError.usage(error.message)
+    }
+    // The simulated store stands for StoreKit with the SDK buying itself (no purchase controller,
+    // the UI tests' automatic configuration); every other controller is the app's PurchaseController.
+    // Only `call purchase` / `call restore` tell them apart (`SDKCalls`).
+    state.presentation.hasPurchaseController = store == nil
+    let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
+                         simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate, wallRate: wallRate)
+    let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,
+                             statusCache: canWrite ? cache : nil,
+                             assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)
+    started = nil
+    return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
+                      stateAccess: access, stateDirectory: directory, newUser: isNewUser ? book : nil)
+  }
+
+  /// `project` as the session presents it: `--sdk` over app.json's `options.sdk`, and overrides
+  /// replacing slots before anything is shown (so controllers receive the new product), the
+  /// project's overrideProductsByName first, then `--override` on top. Also how `run --watch`
+  /// prepares a project loaded again. Returns the override warnings of paywall `warningsFor`.
+  package static func prepared(_ project: Project, options: SessionConfiguration, overrides: [SlotOverride],
+                       warningsFor id: String?) -> (Project, [String]) {
+    var project = project
+    var warnings: [String] = []
+    if let sdk = options.sdk { project.options.sdk = sdk }
+    project.paywalls = project.paywalls.map { definition in
+      let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
+      if definition.id == id { warnings += found }
+      return overridden
+    }
+    return (project, warnings)
+  }
+
+  /// Where the session's SDK version came from, for a message that refuses what it lacks.
+  package static func sdkSource(_ options: SessionConfiguration) -> String {
+    options.sdk != nil ? "--sdk" : "app.json's options.sdk, or the default"
+  }
+
+  package static func allEntitlements(_ project: Project) -> Set<Entitlement> {
+    Set(project.catalog.products.flatMap(\.entitlements))
+  }
+}
+
+/// The exit hook of the command line's signal handlers: a fault ends the controllers' process
+/// groups at once (SIGKILL); any other ending signal gives them half a second to go after
+/// SIGTERM first. Async-signal-safe: `kill` and `nanosleep` on fixed atomic slots, which exist
+/// by the time the hook is set (a controller has registered its group).
+private func endControllerGroupsBeforeDying(_ signal: Int32) {
+  switch signal {
+  case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: ControllerGroups.killAllNow()
+  default: ControllerGroups.endAll(graceMilliseconds: 500)
+  }
+}

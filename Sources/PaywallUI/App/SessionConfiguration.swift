@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+
+package enum ControllerKind: String, CaseIterable {
+  case simulated, scripted, ask, command
+}
+
+/// How a session is set up: which controller, the status, state, store and audience inputs, the
+/// SDK version. `run` and `play` fill it from their options; a library user from `PaywallApp.Options`.
+package struct SessionConfiguration {
+  package var controller: ControllerKind = .simulated
+  package var outcome: String?
+  package var controllerCommand: String?
+  package var controllerTimeout = "10s"
+  package var status: String?
+  package var stateDir: String?
+  package var fresh = false
+  package var events: String?
+  package var paywall: String?
+  package var placement: String?
+  package var timeRate: String?
+  package var askToBuy = false
+  package var start: [String] = []
+  package var gracePeriod = false
+  package var renewalBillingIssues = false
+  package var userID: String?
+  package var userAttributes: [String: String] = [:]
+  /// `--assume-rule PLACEMENT#N=match|nomatch`, checked against the project when the session is made.
+  package var assumeRules: [String] = []
+  package var home = false
+  /// `--sdk`: wins over the project's `options.sdk`.
+  package var sdk: SDKVersion?
+  /// `--locale` / `--storefront`: the catalog sells there (`Catalog.localized`).
+  package var locale: String?
+  package var storefront: String?
+
+  package init() {}
+
+  /// The simulated store's settings: the catalog's, then what the command line changes. The time
+  /// rate comes back too, for the store's clock.
+  package func storeSettings(for catalog: Catalog, warnings: inout [String]) throws(SessionError) -> (SimulatedStore.Settings, TimeRate) {
+    var settings = SimulatedStore.Settings(catalog: catalog.settings)
+    var rate = TimeRate.realTime
+    if let value = catalog.settings.timeRate {
+      if let known = TimeRate(storeKitValue: value) {
+        rate = known
+      } else {
+        warnings.append("\(catalog.file): _timeRate \(value) is not a StoreKit time rate; the store runs in real time (or give --time-rate)")
+      }
+    }
+    if let text = timeRate {
+      guard let parsed = TimeRate(parsing: text) else {
+        throw SessionError.usage("--time-rate \(quoting: text): \(TimeRate.usage)")
+      }
+      rate = parsed
+    }
+    settings.rules.renewalInterval = rate.renewalInterval
+    if askToBuy { settings.askToBuy = true }
+    if gracePeriod { settings.rules.gracePeriodEnabled = true }
+    if renewalBillingIssues { settings.rules.renewalBillingIssues = true }
+    return (settings, rate)
+  }
+
+  /// The `--start` states, each checked.
+  package func startStates() throws(SessionError) -> [StartState] {
+    var states: [StartState] = []
+    for text in start {
+      do {
+        states.append(try StartState(parsing: text))
+      } catch {
+        throw SessionError.usage("--start \(error.message)")
+      }
+    }
+    return states
+  }
+
+  /// The options only the simulated store understands, given with another controller.
+  package var storeOnlyOptions: [String] {
+    var given: [String] = []
+    if timeRate != nil { given.append("--time-rate") }
+    if askToBuy { given.append("--ask-to-buy") }
+    if !start.isEmpty { given.append("--start") }
+    if gracePeriod { given.append("--grace-period") }
+    if renewalBillingIssues { given.append("--renewal-billing-issues") }
+    return given
+  }
+
+  /// `project` with its catalog in `--storefront`'s currency and `--locale`'s formats: at start
+  /// and at every reload of `run --watch`.
+  package func localized(_ project: Project) -> Project {
+    var project = project
+    project.catalog = project.catalog.localized(storefront: storefront, locale: locale)
+    return project
+  }
+
+}

@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+
+/// `--state-dir` as every command takes it: an empty value is a usage error (it would mean the
+/// current directory, full of files that are not ours), and so is no --state-dir when neither
+/// XDG_STATE_HOME nor HOME is absolute; a directory that belongs to another user or that others
+/// can write, or a path to it through such a directory or another user's link, is refused with
+/// exit 2 before anything in it is read or made.
+package enum StateDirectoryOption {
+  /// The state directory a command reads (`store`, `explain`), checked.
+  package static func resolve(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
+    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
+    if let why = directory.refusal() { throw refused(why) }
+    return directory
+  }
+
+  /// The state directory a session writes (`run`, `play`), opened: `StateAccess.open` checks the
+  /// path itself, before and after making it, so it is not walked a third time here.
+  package static func open(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> (StateDirectory, StateAccess) {
+    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
+    let access = StateAccess.open(directory)
+    if let why = access.refusal { throw refused(why) }
+    return (directory, access)
+  }
+
+  /// Where the state directory is, unchecked.
+  private static func locate(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
+    if explicit?.isEmpty == true {
+      throw SessionError.usage("--state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa")
+    }
+    guard let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath) else {
+      throw SessionError.usage("neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR")
+    }
+    return directory
+  }
+
+  private static func refused(_ why: String) -> SessionError {
+    .usage(why)
+  }
+}

@@ -1,0 +1,61 @@
+/// Terminal column widths, as `wcwidth` counts them: East Asian wide and fullwidth characters and
+/// emoji take 2 columns, combining marks and zero-width joiners take 0, everything else 1.
+/// Measured per grapheme (a `Character`), so "é" written as e + U+0301 is one column and a
+/// family emoji joined with ZWJs is two.
+package enum DisplayWidth {
+  package static func of(_ character: Character) -> Int {
+    if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
+    let scalars = character.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if first.value < 0x7F {
+      return first.value < 0x20 ? 0 : 1
+    }
+    var width = of(first)
+    if width < 2 {
+      for scalar in scalars.dropFirst() {
+        // VS16 asks for emoji presentation; a skin tone or ZWJ sequence means an emoji glyph.
+        if scalar.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalar.value) {
+          width = 2
+          break
+        }
+      }
+    }
+    return width
+  }
+
+  package static func of(_ text: some StringProtocol) -> Int {
+    var total = 0
+    for character in text {
+      total += of(character)
+    }
+    return total
+  }
+
+  package static func of(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x7F { return v < 0x20 ? 0 : 1 }
+    if v < 0xA0 { return 0 }
+    if v == 0x200B || v == 0x200C || v == 0x200D || v == 0x2060 || v == 0xFEFF { return 0 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    if (0x1160...0x11FF).contains(v) { return 0 }  // Hangul medial vowels and final consonants
+    if scalar.properties.isEmojiPresentation { return 2 }
+    return isWide(v) ? 2 : 1
+  }
+
+  /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode's EastAsianWidth.txt.
+  private static func isWide(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+         0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+         0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+         0x17000...0x18AFF, 0x1B000...0x1B16F, 0x1F200...0x1F251, 0x1F300...0x1F64F,
+         0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      return true
+    default:
+      return false
+    }
+  }
+}

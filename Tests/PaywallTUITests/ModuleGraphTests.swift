@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// The package's targets depend on each other in one direction only, as `ARCHITECTURE.md` draws
+/// them: the model knows no terminal, the terminal core no ncurses and no app, the app no command
+/// line, and only the curses backend links ncurses. Read from `Package.swift` and from every
+/// `import` in the sources, so a new dependency is a decision made here, not an accident.
+@Suite struct ModuleGraphTests {
+  /// What each target may depend on. A target missing here is a failure: say where it belongs.
+  static let allowed: [String: Set<String>] = [
+    "CNCurses": [],
+    "CTerminalGuard": [],
+    "PaywallModel": [],
+    "TerminalCore": ["PaywallModel"],
+    "CursesBackend": ["TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard"],
+    "PaywallUI": ["TerminalCore", "PaywallModel", "CTerminalGuard"],
+    "PaywallTUI": ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"],
+    "PaywallCLI": ["PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"],
+    "paywall-tui": ["PaywallCLI"],
+    "custom-controller-example": ["PaywallTUI", "PaywallModel"],
+    "headless-register-example": ["PaywallModel"],
+    "paywall-bench": ["PaywallCLI", "PaywallUI", "TerminalCore", "PaywallModel"],
+  ]
+
+  @Test func thePackageAndEveryImportFollowTheGraph() throws {
+    let root = Fixtures.repositoryRoot
+    let problems = try ModuleGraph.problems(root: root, allowed: Self.allowed)
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  @Test func theAllowedGraphHasNoCycle() {
+    #expect(ModuleGraph.cycle(in: Self.allowed) == nil)
+  }
+
+  /// The check itself: a tree that breaks each rule once is reported once per break.
+  @Test func aDependencyAgainstTheGraphIsReported() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let files = [
+      "Package.swift": """
+        let package = Package(name: "x", targets: [
+          .systemLibrary(name: "CNCurses"),
+          .target(name: "PaywallModel"),
+          .target(name: "CursesBackend", dependencies: ["TerminalCore", "CNCurses"]),
+          .target(name: "TerminalCore", dependencies: ["PaywallModel", "PaywallUI"]),
+          .target(name: "PaywallUI", dependencies: ["TerminalCore", "PaywallModel"]),
+          .testTarget(name: "PaywallUITests", dependencies: ["PaywallUI", "CursesBackend"]),
+        ])
+        """,
+      "Sources/PaywallModel/A.swift": "import Foundation\n",
+      "Sources/TerminalCore/B.swift": "import PaywallModel\n",
+      "Sources/PaywallUI/C.swift": "import TerminalCore\n@testable import CursesBackend\nimport CNCurses\n",
+      "Sources/Stray/D.swift": "import PaywallModel\n",
+    ]
+    for (path, text) in files {
+      let url = root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    let problems = try ModuleGraph.problems(root: root, allowed: Self.allowed)
+    #expect(problems.contains("Package.swift: TerminalCore depends on PaywallUI, which the graph does not allow (allowed: PaywallModel)"))
+    #expect(problems.contains("Sources/PaywallUI/C.swift: imports CursesBackend, which PaywallUI does not declare in Package.swift"))
+    #expect(problems.contains("Sources/PaywallUI/C.swift: imports CNCurses, which PaywallUI does not declare in Package.swift"))
+    #expect(problems.contains("Sources/Stray: a folder no target of Package.swift builds"))
+    #expect(problems.count == 4, "\(problems)")
+    #expect(ModuleGraph.cycle(in: ["A": ["B"], "B": ["C"], "C": ["A"]]) != nil)
+  }
+}
+
+/// Reads the targets of `Package.swift` (name, dependencies, path) without running SwiftPM, which
+/// would wait for the build's lock while `swift test` holds it.
+enum ModuleGraph {
+  struct Target {
+    var name: String
+    var kind: String
+    var dependencies: [String]
+    var path: String?
+  }
+
+  static func targets(inManifest text: String) -> [Target] {
+    var found: [Target] = []
+    let kinds = ["target", "executableTarget", "testTarget", "systemLibrary"]
+    var index = text.startIndex
+    while let range = text.range(of: ".", range: index..<text.endIndex) {
+      index = range.upperBound
+      guard let kind = kinds.first(where: { text[index...].hasPrefix($0 + "(") }) else { continue }
+      let open = text.index(index, offsetBy: kind.count)
+      guard let close = matching(text, open: open) else { break }
+      let body = String(text[text.index(after: open)..<close])
+      index = close
+      guard let name = quoted(after: "name:", in: body) else { continue }
+      var dependencies: [String] = []
+      if let list = body.range(of: "dependencies:"), let start = body[list.upperBound...].firstIndex(of: "["),
+         let end = matching(body, open: start) {
+        dependencies = body[body.index(after: start)..<end].split(separator: "\"", omittingEmptySubsequences: false)
+          .enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      }
+      found.append(Target(name: name, kind: kind, dependencies: dependencies, path: quoted(after: "path:", in: body)))
+    }
+    return found
+  }
+
+  /// Every break of the graph in the tree at `root`, one line each, naming the file and the fix.
+  static func problems(root: URL, allowed: [String: Set<String>]) throws -> [String] {
+    let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let targets = targets(inManifest: manifest)
+    let names = Set(targets.map(\.name))
+    var problems: [String] = []
+    for target in targets where target.kind != "testTarget" {
+      guard let permitted = allowed[target.name] else {
+        problems.append("Package.swift: \(target.name) is not in ModuleGraphTests.allowed; add it with what it may depend on")
+        continue
+      }
+      for dependency in target.dependencies where !permitted.contains(dependency) {
+        problems.append("Package.swift: \(target.name) depends on \(dependency), which the graph does not allow (allowed: \(permitted.sorted().joined(separator: ", ")))")
+      }
+    }
+    for target in targets where target.kind != "systemLibrary" {
+      let folder = target.path ?? (target.kind == "testTarget" ? "Tests/\(target.name)" : "Sources/\(target.name)")
+      let declared = Set(target.dependencies)
+      for file in swiftFiles(under: root.appendingPathComponent(folder)) {
+        let relative = folder + "/" + file.path.dropFirst(root.appendingPathComponent(folder).path.count + 1)
+        for module in imports(in: try String(contentsOf: file, encoding: .utf8)) where names.contains(module) && !declared.contains(module) {
+          problems.append("\(relative): imports \(module), which \(target.name) does not declare in Package.swift")
+        }
+      }
+    }
+    let sources = root.appendingPathComponent("Sources")
+    for folder in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [] where !names.contains(folder) {
+      problems.append("Sources/\(folder): a folder no target of Package.swift builds")
+    }
+    return problems.sorted()
+  }
+
+  /// The modules a Swift file imports: `import X`, `@testable import X`, `import enum X.Y`.
+  static func imports(in text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line in
+      var words = line.split(separator: " ").map(String.init)
+      while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+      guard words.first == "import", words.count >= 2 else { return nil }
+      let path = words.count >= 3 ? words[2] : words[1]
+      return String(path.split(separator: ".").first ?? "")
+    }
+  }
+
+  /// A cycle of `graph` as a path, or nil when it has none.
+  static func cycle(in graph: [String: Set<String>]) -> [String]? {
+    var state: [String: Bool] = [:]  // false: on the path, true: done
+    func visit(_ node: String, _ path: [String]) -> [String]? {
+      if state[node] == true { return nil }
+      if state[node] == false { return path + [node] }
+      state[node] = false
+      for next in (graph[node] ?? []).sorted() {
+        if let found = visit(next, path + [node]) { return found }
+      }
+      state[node] = true
+      return nil
+    }
+    for node in graph.keys.sorted() {
+      if let found = visit(node, []) { return found }
+    }
+    return nil
+  }
+
+  private static func swiftFiles(under folder: URL) -> [URL] {
+    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+  }
+
+  private static func quoted(after key: String, in body: String) -> String? {
+    guard let range = body.range(of: key), let open = body[range.upperBound...].firstIndex(of: "\"") else { return nil }
+    let rest = body[body.index(after: open)...]
+    return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+  }
+
+  private static func matching(_ text: String, open: String.Index) -> String.Index? {
+    let opener = text[open]
+    let closer: Character = opener == "(" ? ")" : "]"
+    var depth = 0
+    var index = open
+    var inString = false
+    while index < text.endIndex {
+      let character = text[index]
+      if character == "\"" { inString.toggle() }
+      if !inString {
+        if character == opener { depth += 1 }
+        if character == closer {
+          depth -= 1
+          if depth == 0 { return index }
+        }
+      }
+      index = text.index(after: index)
+    }
+    return nil
+  }
+}
