@@ -156,7 +156,10 @@ struct PaywallFlowTests {
     let done = PaywallFlow.purchaseFinished(.failed(PurchaseError("Card declined")), in: &session, options: PaywallOptions())
     #expect(Self.names(done) == ["transaction_fail"])
     #expect(session.alert?.title == "An error occurred" && session.alert?.message == "Card declined")
-    guard case .emit(let fail) = done[0] else { return }
+    guard case .emit(let fail) = done[0] else {
+      Issue.record("the first effect is \(done[0]), not the transaction_fail event")
+      return
+    }
     #expect(fail["message"] == "Card declined")
 
     var quiet = Self.open()
