@@ -9,8 +9,9 @@
 #   bash Fuzz/fuzz.sh --list                # the target names
 #
 # Other options: --seed N (default 1), --timeout SECONDS per input (default 10), --max-len BYTES
-# (default 8192), --keep-corpus (continue from the working corpus of earlier runs instead of
-# starting from the seeds alone), --build-only.
+# (default 8192), --jobs N targets side by side (default: the number of cores), --keep-corpus
+# (continue from the working corpus of earlier runs instead of starting from the seeds alone),
+# --build-only.
 #
 # Exits non-zero on any crash, hang, leak, out-of-memory or failed property, naming the target and
 # the reproducer. Everything generated (build, working corpus, reproducers, logs) lives in
@@ -28,6 +29,7 @@ timeout=10
 max_len=8192
 keep_corpus=0
 build_only=0
+jobs=$(nproc 2>/dev/null || echo 2)
 chosen=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -36,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --timeout) timeout=$2; shift 2 ;;
     --max-len) max_len=$2; shift 2 ;;
     --target) chosen+=("$2"); shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
     --keep-corpus) keep_corpus=1; shift ;;
     --build-only) build_only=1; shift ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
@@ -47,6 +50,7 @@ for t in "${chosen[@]}"; do
   [[ " ${TARGETS[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t' (targets: ${TARGETS[*]})" >&2; exit 2; }
 done
 [[ ${#chosen[@]} -gt 0 ]] || chosen=("${TARGETS[@]}")
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs '$jobs' must be a whole number of at least 1" >&2; exit 2; }
 
 # MARK: - Build
 
@@ -179,7 +183,10 @@ failure_kind() {
   fi
 }
 
-for target in "${chosen[@]}"; do
+# Runs one target, its regressions first. Prints its report; its one summary line goes to
+# $RESULTS/TARGET.summary, and $RESULTS/TARGET.failed exists when it failed.
+run_target() {
+  local target=$1 log_dir artifacts work dict regressions log status per_input start seconds executed rate rss line
   log_dir=$OUT/logs
   artifacts=$OUT/artifacts/$target/
   work=$OUT/corpus/$target
@@ -201,9 +208,9 @@ for target in "${chosen[@]}"; do
       echo "FAIL $target: a saved regression fails again: $(failure_kind "$log" $status)"
       echo "  reproducer: $(grep -o 'Running: .*' "$log" | tail -1 | cut -c10-) (log: $log)"
       grep -B2 -A12 -m1 -e 'PROPERTY FAILED' -e 'Fatal error' -e 'ERROR:' "$log" | head -20 | sed 's/^/  | /'
-      failures=$((failures + 1))
-      summary+=("$(printf '%-13s FAILED (regression)' "$target")")
-      continue
+      printf '%-13s FAILED (regression)\n' "$target" > "$RESULTS/$target.summary"
+      touch "$RESULTS/$target.failed"
+      return
     fi
   fi
 
@@ -228,14 +235,36 @@ for target in "${chosen[@]}"; do
     echo "  reproducer: $(reproducer "$log") (log: $log)"
     echo "  replay it: FUZZ_TARGET=$target FUZZ_REPO=$ROOT $BIN $(reproducer "$log")"
     grep -A8 -m1 -e 'PROPERTY FAILED' -e 'Fatal error' -e '==ERROR' "$log" | head -8 | sed 's/^/  | /'
-    failures=$((failures + 1))
-    summary+=("$(printf '%-13s FAILED after %s s' "$target" "$seconds")")
-    continue
+    printf '%-13s FAILED after %s s\n' "$target" "$seconds" > "$RESULTS/$target.summary"
+    touch "$RESULTS/$target.failed"
+    return
   fi
   line=$(printf '%-13s ok  runs %8s  %7s s  %6s exec/s  peak RSS %5s MB  regressions %d' \
     "$target" "${executed:-?}" "$seconds" "${rate:-?}" "${rss:-?}" "${#regressions[@]}")
   echo "$line"
-  summary+=("$line")
+  echo "$line" > "$RESULTS/$target.summary"
+}
+
+
+# Targets are independent processes, each on one core: they run side by side, `--jobs` at a time
+# (default: every core), and their reports are printed in the order of the target list.
+RESULTS=$OUT/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+for target in "${chosen[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n; done
+  run_target "$target" > "$RESULTS/$target.out" 2>&1 &
+done
+wait
+for target in "${chosen[@]}"; do
+  cat "$RESULTS/$target.out"
+  if [[ -f $RESULTS/$target.summary ]]; then
+    summary+=("$(cat "$RESULTS/$target.summary")")
+  else
+    summary+=("$(printf '%-13s FAILED (no report: the run itself ended early)' "$target")")
+    touch "$RESULTS/$target.failed"
+  fi
+  [[ -f $RESULTS/$target.failed ]] && failures=$((failures + 1))
 done
 
 echo
