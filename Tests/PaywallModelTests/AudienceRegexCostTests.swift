@@ -60,11 +60,13 @@ struct AudienceRegexCostTests {
   @Test func aClassOfThousandsOfEntriesCostsWhatItsRangesCost() throws {
     let regex = try AudienceRegex("(?i)(?:[" + String(repeating: #"\pL"#, count: 10_000) + #"\d])*$"#)
     let text = String(repeating: "7", count: 200_000)
-    let (result, elapsed) = Self.bounded(.seconds(2)) { interrupt in
+    // The bound catches the old cost (minutes of work), not a speed: a loaded machine running
+    // the suite in parallel, unoptimised, takes a few seconds where a quiet one takes a fraction.
+    let (result, elapsed) = Self.bounded(.seconds(10)) { interrupt in
       var budget = EvaluationBudget(interrupt: interrupt)
       return regex.matches(text, budget: &budget)
     }
-    #expect(elapsed < .seconds(2), "one registration's match took \(elapsed)")
+    #expect(elapsed < .seconds(10), "one registration's match took \(elapsed)")
     // 200,000 scalars of a loop is more than two million steps: the budget stops it.
     #expect(result == nil)
   }

@@ -108,10 +108,16 @@ struct InteractiveLoopTests {
     #expect(glyphs.count >= 2, "the spinner moved: \(glyphs)")
     session.press(.enter)  // purchased, with the product's entitlements
     #expect(await session.screen(showing: "closed: purchased") != nil)
-    // The last tick asked for while busy may still come (one redraw); after it, nothing.
+    // The last tick asked for while busy may still come (one redraw, late on a busy machine):
+    // wait until half a second passes with no frame (a spinner still turning never gets there),
+    // then a whole second must pass with none.
+    var idle = session.terminal.frames.count
+    let deadline = ContinuousClock.now + .seconds(10)
+    repeat {
+      idle = session.terminal.frames.count
+      try await Task.sleep(nanoseconds: 500_000_000)
+    } while session.terminal.frames.count != idle && ContinuousClock.now < deadline
     try await Task.sleep(nanoseconds: 1_000_000_000)
-    let idle = session.terminal.frames.count
-    try await Task.sleep(nanoseconds: 500_000_000)
     #expect(session.terminal.frames.count == idle, "no frames while nothing happens")
     session.press(.escape)
     #expect(await session.end()?.exitCode == 0)

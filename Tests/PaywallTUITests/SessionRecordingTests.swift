@@ -79,7 +79,9 @@ struct SessionRecordingTests {
     }
     #expect(ended.value.withLock { $0.done }, "q ends the session")
     recorder.finish(app.runtime.state)
-    let last = try #require(terminal.frames.last)
+    // The screen the session ended on is its last state as drawn: the last frame presented may
+    // be older, when `q` quit before the loop drew what the controller's last answer changed.
+    let last = AppView.render(app.runtime.state, size: app.runtime.state.size)
     let script = try String(contentsOfFile: file, encoding: .utf8)
     return Session(frame: last, status: app.runtime.state.status, ledger: app.store?.entries ?? [], script: script)
   }
