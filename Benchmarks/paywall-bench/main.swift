@@ -491,14 +491,21 @@ if !renderOnly && !ledgerOnly || testOnly {
   if FileManager.default.isExecutableFile(atPath: binary.path) {
     let count = quick ? 200 : 1_000
     let scenarios = URL(fileURLWithPath: demo).deletingLastPathComponent().appendingPathComponent("scenarios")
-    // The real scenarios, with their project's path (relative to the repository) made absolute;
-    // copied round-robin.
-    let repository = URL(fileURLWithPath: demo).deletingLastPathComponent().path
+    // The real scenarios, with their project's path (relative to the scenario's folder) made
+    // absolute; copied round-robin.
     let originals = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).filter { $0.hasSuffix(".play") }.sorted()
       .compactMap { name -> String? in
         guard let text = try? String(contentsOf: scenarios.appendingPathComponent(name), encoding: .utf8),
               text.hasPrefix("# args: "), !text.hasPrefix("# args: /") else { return nil }
-        return "# args: \(repository)/" + text.dropFirst("# args: ".count)
+        // Every word of the line that names a file or folder beside the scenario (the project,
+        // `--catalog`) made absolute; the rest as written (controller commands run from the
+        // repository root, where the benchmark runs).
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let words = lines[0].dropFirst("# args: ".count).split(separator: " ", omittingEmptySubsequences: false).map { word in
+          FileManager.default.fileExists(atPath: scenarios.appendingPathComponent(String(word)).path) && !word.isEmpty
+            ? scenarios.appendingPathComponent(String(word)).path : String(word)
+        }
+        return (["# args: " + words.joined(separator: " ")] + lines.dropFirst().map(String.init)).joined(separator: "\n")
       }
     precondition(!originals.isEmpty, "no scenarios in \(scenarios.path)")
     let suite = directory.appendingPathComponent("suite")
@@ -513,12 +520,12 @@ if !renderOnly && !ledgerOnly || testOnly {
     }
     let cpuBefore = childCPU()
     var status: Int32 = -1
-    let elapsed = seconds { status = spawnQuietly(binary.path, ["test", suite.path]) }
+    let elapsed = seconds { status = spawnQuietly(binary.path, ["test", suite.path, "--allow-commands"]) }
     let cpu = childCPU() - cpuBefore
     precondition(status == 0, "test of \(count) scenarios failed with wait status \(status)")
     // The peer: the same scenarios, a play process each (as before the worker).
     let perProcessCPUBefore = childCPU()
-    let perProcess = seconds { status = spawnQuietly(binary.path, ["test", suite.path, "--process-per-scenario"]) }
+    let perProcess = seconds { status = spawnQuietly(binary.path, ["test", suite.path, "--process-per-scenario", "--allow-commands"]) }
     let perProcessCPU = childCPU() - perProcessCPUBefore
     precondition(status == 0, "test --process-per-scenario of \(count) scenarios failed with wait status \(status)")
     // The floor: one play of an empty script on the demo (start, load, open the first paywall),
