@@ -3,13 +3,15 @@
 # fixed number of inputs: first the saved regressions (Fuzz/regressions/TARGET/), then a fuzzing
 # run seeded from Fuzz/corpus/TARGET/ with its dictionary Fuzz/dict/TARGET.dict.
 #
-#   bash Fuzz/fuzz.sh                       # the CI pass: 20000 runs of each target, seed 1
-#   bash Fuzz/fuzz.sh --runs 1000000        # a long run
+#   bash Fuzz/fuzz.sh                       # the CI pass: each target 20000 runs or 10 s, seed 1
+#   bash Fuzz/fuzz.sh --optimize --runs 1000000 --seconds 0   # a long run
 #   bash Fuzz/fuzz.sh --target play         # one target (repeat --target for several)
 #   bash Fuzz/fuzz.sh --list                # the target names
 #
 # Other options: --seed N (default 1), --timeout SECONDS per input (default 10), --max-len BYTES
-# (default 8192), --jobs N targets side by side (default: the number of cores), --keep-corpus
+# (default 8192), --seconds S per target at most (default 10; 0: no limit), --optimize (build with
+# -O: several times the inputs a second, several times the build; the default, -Onone, also checks
+# every `assert`), --jobs N targets side by side (default: the number of cores), --keep-corpus
 # (continue from the working corpus of earlier runs instead of starting from the seeds alone),
 # --build-only.
 #
@@ -24,6 +26,8 @@ OUT=$ROOT/.build-fuzz
 TARGETS=(paywall catalog storekit template audience command-line controller play ledger status user render superwall)
 
 runs=20000
+limit=10
+optimize=0
 seed=1
 timeout=10
 max_len=8192
@@ -39,6 +43,8 @@ while [[ $# -gt 0 ]]; do
     --max-len) max_len=$2; shift 2 ;;
     --target) chosen+=("$2"); shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --seconds) limit=$2; shift 2 ;;
+    --optimize) optimize=1; shift ;;
     --keep-corpus) keep_corpus=1; shift ;;
     --build-only) build_only=1; shift ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
@@ -50,6 +56,7 @@ for t in "${chosen[@]}"; do
   [[ " ${TARGETS[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target '$t' (targets: ${TARGETS[*]})" >&2; exit 2; }
 done
 [[ ${#chosen[@]} -gt 0 ]] || chosen=("${TARGETS[@]}")
+[[ $limit =~ ^[0-9]+$ ]] || { echo "fuzz.sh: --seconds '$limit' must be a whole number (0: no limit)" >&2; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs '$jobs' must be a whole number of at least 1" >&2; exit 2; }
 
 # MARK: - Build
@@ -58,7 +65,14 @@ BUILD=$OUT/build
 mkdir -p "$BUILD/CTerminalGuard"
 # One package name for every module, as SwiftPM gives them, so `package` declarations are
 # visible across the modules and to the harness.
-SWIFT_FLAGS=(-O -suppress-warnings -wmo -num-threads 2 -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
+# The CI pass builds without optimisation: a quarter of the compile time (the build was most of
+# the pass), and every `assert` is checked; `--optimize` builds for long runs.
+if [[ $optimize == 1 ]]; then
+  MODE=(-O -wmo -num-threads 2)
+else
+  MODE=(-Onone -j "$jobs")
+fi
+SWIFT_FLAGS=("${MODE[@]}" -suppress-warnings -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
 # The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
 # render target's speed and finds nothing the edge counters do not.
 TUI_FLAGS=("${SWIFT_FLAGS[@]/-sanitize=fuzzer,address/-sanitize=address}" -sanitize-coverage=edge,inline-8bit-counters,pc-table)
@@ -222,7 +236,7 @@ run_target() {
 
   log=$log_dir/$target.log
   start=$(date +%s%N)
-  FUZZ_TARGET=$target "$BIN" "$work" "Fuzz/corpus/$target" "${dict[@]}" -runs="$runs" -seed="$seed" \
+  FUZZ_TARGET=$target "$BIN" "$work" "Fuzz/corpus/$target" "${dict[@]}" -runs="$runs" -max_total_time="$limit" -seed="$seed" \
     -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len" -artifact_prefix="$artifacts" \
     "${per_input[@]}" -print_final_stats=1 > "$log" 2>&1
   status=$?
@@ -268,7 +282,7 @@ for target in "${chosen[@]}"; do
 done
 
 echo
-echo "fuzz.sh summary ($runs runs each, seed $seed):"
+echo "fuzz.sh summary (each target: $runs runs or ${limit} s, whichever comes first (0 s: no limit); seed $seed; ${MODE[0]}):"
 printf '  %s\n' "${summary[@]}"
 if [[ $failures -gt 0 ]]; then
   echo "fuzz.sh: $failures target(s) FAILED; reproducers are in $OUT/artifacts/TARGET/" >&2
