@@ -23,7 +23,16 @@ package enum DisplayWidth {
     return width
   }
 
-  package static func of(_ text: some StringProtocol) -> Int {
+  // A generic function called from another module runs unspecialised, through witness tables
+  // (it halved the render rate when the view moved out of this module): the two types callers
+  // pass have their own entry points, specialised here.
+  package static func of(_ text: String) -> Int { measure(text) }
+  package static func of(_ text: Substring) -> Int { measure(text) }
+
+  package static func of(_ text: some StringProtocol) -> Int { measure(text) }
+
+  @inline(__always)
+  private static func measure(_ text: some StringProtocol) -> Int {
     var total = 0
     for character in text {
       total += of(character)

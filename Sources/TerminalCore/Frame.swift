@@ -125,7 +125,18 @@ public struct Frame: Sendable, Hashable {
   /// Writes `text` at (x, y) in `style`, clipped to `limit` columns (default: the frame's right
   /// edge). A wide grapheme that does not fit whole is not drawn. Returns the columns used.
   @discardableResult
-  package mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+  package mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    write(text, x: x, y: y, style: style, limit: limit)
+  }
+
+  /// `put` for a slice of a string (specialised here, as `DisplayWidth.of` explains).
+  @discardableResult
+  package mutating func put(_ text: Substring, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+    write(text, x: x, y: y, style: style, limit: limit)
+  }
+
+  @inline(__always)
+  private mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle, limit: Int?) -> Int {
     guard y >= 0 && y < height && x < width else { return 0 }
     let end = min(width, x + (limit ?? width))
     var column = x

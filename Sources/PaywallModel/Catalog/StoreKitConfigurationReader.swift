@@ -235,6 +235,20 @@ package enum StoreKitConfigurationReader {
                                                 "customerEligibilityTimeSinceLastSubscribedInMonths",
                                                 "customerEligibilityWaitBetweenOffersInMonths"]
 
+    /// Whether a product's key names an offer ("offer" in any case): a byte scan, as it runs for
+    /// every key of every product (`lowercased().contains` was most of the time a 5,000-product
+    /// file took to load).
+    static func mentionsOffer(_ key: String) -> Bool {
+      let word: [UInt8] = Array("offer".utf8)
+      let bytes = Array(key.utf8)
+      guard bytes.count >= word.count else { return false }
+      search: for start in 0...(bytes.count - word.count) {
+        for index in word.indices where bytes[start + index] | 0x20 != word[index] { continue search }
+        return true
+      }
+      return false
+    }
+
     /// The introductory offer, from either shape: the single object, or the array's entry for
     /// the plan billed up front (the one StoreKit's `introductoryOffer` reports), else its first.
     private func introductoryOffer(in node: JSONNode, path: JSONPath) -> IntroductoryOffer? {
@@ -251,7 +265,7 @@ package enum StoreKitConfigurationReader {
 
     /// Promotional, code and win-back offers; any other key that looks like an offer is a warning naming it.
     private func subscriptionOffers(in node: JSONNode, path: JSONPath) -> [SubscriptionOffer] {
-      for member in node.members ?? [] where member.key.lowercased().contains("offer") && !Self.offerKeys.contains(member.key) {
+      for member in node.members ?? [] where Self.mentionsOffer(member.key) && !Self.offerKeys.contains(member.key) {
         diagnostics.warning(.storekitKey, "\(quoting: member.key) is an offer key not read here; its offers are left out of the catalog",
                             at: member.keyLocation, path: path.appending(member.key))
       }
