@@ -21,6 +21,10 @@ static volatile sig_atomic_t signal_pipe = -1;
    STDOUT_FILENO pointing at its in-memory file. */
 static volatile sig_atomic_t terminal_out = -1;
 static void (*volatile exit_hook)(int) = NULL;
+/* While set, an ending signal that reaches the process handlers is kept in `held_signal` (the
+   first one) instead of ending the program: `tg_release_ending_signals` acts on it. */
+static volatile sig_atomic_t holding = 0;
+static volatile sig_atomic_t held_signal = 0;
 
 /* Leave the alternate screen, show the cursor, reset attributes, stop mouse reporting,
    leave keypad-transmit mode. */
@@ -108,12 +112,32 @@ static int is_own_sigpipe(int sig, const siginfo_t *info) {
    is to terminate kill us with themselves (a shell sees exactly what it would without a
    handler); SIGQUIT, SIGXCPU and SIGXFSZ, whose default dumps core, exit with 128 + N instead:
    SIGQUIT is treated as SIGTERM is. */
-static void ending_handler(int sig, siginfo_t *info, void *context) {
-  (void)context;
-  if (is_own_sigpipe(sig, info)) { return; }
+static void end_with(int sig) {
   before_dying(sig);
   if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) { _exit(128 + sig); }
   die_of(sig);
+}
+
+static void ending_handler(int sig, siginfo_t *info, void *context) {
+  (void)context;
+  if (is_own_sigpipe(sig, info)) { return; }
+  if (holding) {
+    if (held_signal == 0) { held_signal = sig; }
+    return;
+  }
+  end_with(sig);
+}
+
+void tg_hold_ending_signals(void) {
+  held_signal = 0;
+  holding = 1;
+}
+
+void tg_release_ending_signals(void) {
+  holding = 0;
+  int sig = held_signal;
+  held_signal = 0;
+  if (sig != 0) { end_with(sig); }
 }
 
 /* Inside the interactive loop: one byte down the pipe, for the loop to quit cleanly. SIGWINCH is
@@ -181,6 +205,14 @@ void tg_install_signal_pipe(int fd) {
   install(winch, 1, pipe_handler, SA_RESTART, &replaced[ENDING_COUNT], 0);
   install(ending_signals, ENDING_COUNT, pipe_handler, SA_RESTART, replaced, 1);
   has_replaced = 1;
+  /* One held while the terminal opened (Ctrl-C during newterm) quits through the loop. */
+  int held = held_signal;
+  if (holding && held != 0) {
+    held_signal = 0;
+    char byte = (char)held;
+    ssize_t ignored = write(fd, &byte, 1);
+    (void)ignored;
+  }
 }
 
 void tg_reset_signals(void) {

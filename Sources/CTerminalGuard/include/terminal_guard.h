@@ -40,6 +40,18 @@ void tg_install_process_handlers(void);
 /// NULL (the default) for none.
 void tg_set_exit_hook(void (*hook)(int));
 
+/// From here until `tg_release_ending_signals`, an ending signal that reaches the handlers of
+/// `tg_install_process_handlers` is held instead of ending the program: for the orderly end of a
+/// session (its recording's ending, its state), which such a signal would cut short. The SIGHUP of
+/// a terminal that went away comes a moment after its input ended the loop, when the shell that
+/// owned the terminal has died, so it lands there. Ctrl-C while the terminal opens is not lost: a
+/// signal held when `tg_install_signal_pipe` runs goes down the pipe, for the loop to quit.
+void tg_hold_ending_signals(void);
+
+/// Ends the hold: a signal that came during it now ends the program as it would have (terminal,
+/// exit hook, then the signal itself or 128 + N); otherwise returns.
+void tg_release_ending_signals(void);
+
 /// While the interactive loop runs: SIGWINCH writes 'W' to `fd`, and every ending signal above
 /// writes its own number (one byte, 1–31), so the terminal thread handles them in order with
 /// everything else and the app quits through its loop. Async-signal-safe handlers. What was

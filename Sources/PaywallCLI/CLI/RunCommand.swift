@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CTerminalGuard
 import PaywallModel
 import CursesBackend
 import PaywallUI
@@ -126,10 +127,17 @@ package struct RunCommand: CLICommand {
     for warning in loaded.warnings.map(\.description) + app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+    // Once the loop has given the terminal back, a signal that ends the program waits until the
+    // state and the recording's ending are written, then ends it: a terminal that goes away ends
+    // the loop by its input's end of file, and its SIGHUP comes a moment later (when the shell that
+    // owned it has died), which used to kill the program between the two and lose the ending.
+    // During the loop signals quit through it, as ever.
+    tg_hold_ending_signals()
     let ending: InteractiveLoop.Ending
     do {
       ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     } catch {
+      tg_release_ending_signals()
       throw CLIFailure(message: "error: \(error.description)", code: 3)
     }
     // The next session on this state directory continues from this moment of the store's clock.
@@ -137,6 +145,7 @@ package struct RunCommand: CLICommand {
     app.runtime.flushState()
     // Before any output, which fails once the terminal is gone (SIGHUP).
     recorder?.finish(app.runtime.state)
+    tg_release_ending_signals()
     if let summary = ending.summary { try Console.out(summary) }
     if let recorder {
       if let failure = recorder.failure {
