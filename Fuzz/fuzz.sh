@@ -48,7 +48,7 @@ while [[ $# -gt 0 ]]; do
     --keep-corpus) keep_corpus=1; shift ;;
     --build-only) build_only=1; shift ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -70,8 +70,11 @@ mkdir -p "$BUILD/CTerminalGuard"
 if [[ $optimize == 1 ]]; then
   MODE=(-O -wmo -num-threads 2)
 else
-  MODE=(-Onone -j "$jobs")
+  MODE=(-Onone)
 fi
+# How many compile jobs at once: not part of what a build is (not in the stamps).
+PARALLEL=()
+[[ $optimize == 1 ]] || PARALLEL=(-j "$jobs")
 SWIFT_FLAGS=("${MODE[@]}" -suppress-warnings -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
 # The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
 # render target's speed and finds nothing the edge counters do not.
@@ -116,7 +119,7 @@ for name in order:
 
 build() {
   local start=$SECONDS
-  local modules=() links=() stamps=() name path
+  local modules=() links=() stamps=("$BUILD/cguard.stamp") name path
   mapfile -t harness < <(find Fuzz/Harness -name '*.swift' | sort)
   printf 'module CTerminalGuard {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CTerminalGuard/include/terminal_guard.h" \
     > "$BUILD/CTerminalGuard/module.modulemap"
@@ -135,7 +138,7 @@ build() {
     [[ $name == PaywallModel ]] && flags=("${SWIFT_FLAGS[@]}")
     if stale "$name" "${sources[@]}" Sources/CNCurses/shim.h "${stamps[@]}"; then
       echo "fuzz.sh: building $name…"
-      quiet swiftc "${flags[@]}" -module-name "$name" -emit-library -static -emit-module \
+      quiet swiftc "${flags[@]}" "${PARALLEL[@]}" -module-name "$name" -emit-library -static -emit-module \
         -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" \
         -emit-module-path "$BUILD/$name.swiftmodule" -o "$BUILD/lib$name.a" "${sources[@]}" || return 1
       built "$name"
@@ -172,7 +175,11 @@ else
   export FUZZ_SCRATCH=$OUT/scratch
 fi
 mkdir -p "$FUZZ_SCRATCH"
-trap 'rm -rf "$FUZZ_SCRATCH"' EXIT
+# Stopped from outside (Ctrl-C, SIGTERM), the targets running side by side stop too, before
+# their scratch directory goes.
+trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf "$FUZZ_SCRATCH"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # Leaks are failures; a Swift trap's backtracer would only slow a crash report down.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0}

@@ -15,9 +15,9 @@ out = [
     "",
     "/// The demo project's files (paywalls/ of the source tree, its schemas aside), built into the",
     "/// binary so `demo` and `init --demo` need no source tree.",
-    "enum DemoFiles {",
+    "package enum DemoFiles {",
     "  /// Every file by name, with its text exactly as in paywalls/.",
-    "  static let all: [(name: String, text: String)] = [",
+    "  package static let all: [(name: String, text: String)] = [",
 ]
 for name in names:
     text = (demo / name).read_text(encoding="utf-8")

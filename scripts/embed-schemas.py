@@ -10,9 +10,9 @@ out = [
     "",
     "/// The JSON Schemas of the project files, built into the binary so `init` and `schema` can write",
     "/// them wherever a project lives.",
-    "enum Schemas {",
+    "package enum Schemas {",
     "  /// Every schema by name (`app`, `catalog`, `paywall`), written as `NAME.schema.json`.",
-    "  static let all: [(name: String, text: String)] = [",
+    "  package static let all: [(name: String, text: String)] = [",
 ]
 for name in ["app", "catalog", "paywall"]:
     text = (root / "paywalls" / f"{name}.schema.json").read_text()

@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 scratch=${scratch:-${XDG_CACHE_HOME:-$HOME/.cache}/paywall-tui/build}
 # The version this tree's source builds: the one place it is written.
-source_version=$(sed -n 's/^ *static let version = "\(.*\)"$/\1/p' "$here/Sources/PaywallCLI/CLI/PaywallCommand.swift" 2>/dev/null | head -1)
+source_version=$(sed -n -E 's/^ *(package |public )?static let version = "(.*)"$/\2/p' "$here/Sources/PaywallCLI/CLI/PaywallCommand.swift" 2>/dev/null | head -1)
 [ -n "$version" ] || { version="v$source_version"; this_tree=1; }
 
 case "$(uname -s)-$(uname -m)" in

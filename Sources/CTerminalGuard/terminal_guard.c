@@ -21,8 +21,8 @@ static volatile sig_atomic_t signal_pipe = -1;
    STDOUT_FILENO pointing at its in-memory file. */
 static volatile sig_atomic_t terminal_out = -1;
 static void (*volatile exit_hook)(int) = NULL;
-/* While set, an ending signal that reaches the process handlers is kept in `held_signal` (the
-   first one) instead of ending the program: `tg_release_ending_signals` acts on it. */
+/* While set, the first ending signal that reaches the process handlers is kept in `held_signal`
+   instead of ending the program (`tg_release_ending_signals` acts on it); a second one ends it. */
 static volatile sig_atomic_t holding = 0;
 static volatile sig_atomic_t held_signal = 0;
 
@@ -121,8 +121,10 @@ static void end_with(int sig) {
 static void ending_handler(int sig, siginfo_t *info, void *context) {
   (void)context;
   if (is_own_sigpipe(sig, info)) { return; }
-  if (holding) {
-    if (held_signal == 0) { held_signal = sig; }
+  /* A second ending signal while one is held ends the program at once: a write that hangs
+     (fsync on a dead file system) must not make the program deaf to Ctrl-C and SIGTERM. */
+  if (holding && held_signal == 0) {
+    held_signal = sig;
     return;
   }
   end_with(sig);

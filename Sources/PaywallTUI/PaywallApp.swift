@@ -9,9 +9,11 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import TerminalCore
+// The library is this module: what its users name (the errors `run` throws, frames and the
+// renderer for a picture of a paywall) lives in the modules below it and comes with it.
+@_exported import PaywallUI
+@_exported import TerminalCore
 import CursesBackend
-import PaywallUI
 
 /// The interactive app as a library, for Swift users who plug in their own `PurchaseController`:
 ///

@@ -49,8 +49,10 @@ import Testing
         """,
       "Sources/PaywallModel/A.swift": "import Foundation\n",
       "Sources/TerminalCore/B.swift": "import PaywallModel\n",
-      "Sources/PaywallUI/C.swift": "import TerminalCore\n@testable import CursesBackend\nimport CNCurses\n",
+      "Sources/PaywallUI/C.swift": "import TerminalCore // the frames\n@testable import CursesBackend\npackage import CNCurses; import PaywallModel\n",
       "Sources/Stray/D.swift": "import PaywallModel\n",
+      "Sources/.DS_Store": "",
+      "Sources/NOTES.txt": "not a module\n",
     ]
     for (path, text) in files {
       let url = root.appendingPathComponent(path)
@@ -126,19 +128,24 @@ enum ModuleGraph {
       }
     }
     let sources = root.appendingPathComponent("Sources")
-    for folder in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [] where !names.contains(folder) {
+    for folder in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+    where !folder.hasPrefix(".") && !names.contains(folder) && isDirectory(sources.appendingPathComponent(folder)) {
       problems.append("Sources/\(folder): a folder no target of Package.swift builds")
     }
     return problems.sorted()
   }
 
-  /// The modules a Swift file imports: `import X`, `@testable import X`, `import enum X.Y`.
+  /// The modules a Swift file imports: `import X`, `@testable import X`, `import enum X.Y`,
+  /// `package import X` (an access level), `import X; …` and `import X // why`.
   static func imports(in text: String) -> [String] {
-    text.split(separator: "\n").compactMap { line in
-      var words = line.split(separator: " ").map(String.init)
-      while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+    let accessLevels: Set<String> = ["public", "package", "internal", "fileprivate", "private"]
+    return text.split(separator: "\n").compactMap { line in
+      let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+      var words = code.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" }).map(String.init)
+      while let first = words.first, first.hasPrefix("@") || accessLevels.contains(first) { words.removeFirst() }
       guard words.first == "import", words.count >= 2 else { return nil }
-      let path = words.count >= 3 ? words[2] : words[1]
+      let kinds: Set<String> = ["enum", "struct", "class", "protocol", "func", "var", "let", "typealias"]
+      let path = kinds.contains(words[1]) && words.count >= 3 ? words[2] : words[1]
       return String(path.split(separator: ".").first ?? "")
     }
   }
@@ -162,9 +169,16 @@ enum ModuleGraph {
     return nil
   }
 
+  /// Paths built from `folder` itself, not the walker's URLs (which may resolve `/tmp` to
+  /// `/private/tmp` on macOS and no longer start with the root's path).
   private static func swiftFiles(under folder: URL) -> [URL] {
-    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted().map { folder.appendingPathComponent($0) }
+  }
+
+  private static func isDirectory(_ url: URL) -> Bool {
+    var directory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) && directory.boolValue
   }
 
   private static func quoted(after key: String, in body: String) -> String? {

@@ -108,6 +108,13 @@ package struct RunCommand: CLICommand {
       terminal.stop()
       throw error
     }
+    // Once the loop has given the terminal back, a signal that ends the program waits until the
+    // state and the recording's ending are written, then ends it: a terminal that goes away ends
+    // the loop by its input's end of file, and its SIGHUP comes a moment later (when the shell that
+    // owned it has died), which used to kill the program between the two and lose the ending.
+    // During the loop signals quit through it, as ever. Held from before the terminal opens, so a
+    // Ctrl-C while it opens reaches the loop; nothing between here and the loop throws.
+    tg_hold_ending_signals()
     terminal.open()
     defer { app.command?.stop() }
     defer { watching?.stop() }
@@ -127,12 +134,6 @@ package struct RunCommand: CLICommand {
     for warning in loaded.warnings.map(\.description) + app.warnings { app.runtime.send(.notice(warning)) }
     let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
       ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
-    // Once the loop has given the terminal back, a signal that ends the program waits until the
-    // state and the recording's ending are written, then ends it: a terminal that goes away ends
-    // the loop by its input's end of file, and its SIGHUP comes a moment later (when the shell that
-    // owned it has died), which used to kill the program between the two and lose the ending.
-    // During the loop signals quit through it, as ever.
-    tg_hold_ending_signals()
     let ending: InteractiveLoop.Ending
     do {
       ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
