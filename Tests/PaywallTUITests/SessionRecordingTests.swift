@@ -143,9 +143,11 @@ struct SessionRecordingTests {
     guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
     #expect(replay.state.status == run.status)
     #expect(Self.lines(replay.ledger) == Self.lines(run.ledger))
-    // The same moments, but for the time a key takes to reach the store (a task on a busy pool).
+    // The same moments, but for the time a key takes to reach the store (a task on a pool that
+    // the whole suite keeps busy: it passed a second once there). A replay that lost or doubled a
+    // step is off by a day (`advance 1d`), which this still catches.
     let gap = try #require(Self.dateGap(replay.ledger, run.ledger))
-    #expect(gap < 1, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
+    #expect(gap < 3, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
     #expect(FrameText.plain(AppView.render(replay.state, size: replay.state.size)) == FrameText.plain(run.frame), "\(run.script)")
   }
 
@@ -160,9 +162,10 @@ struct SessionRecordingTests {
     guard case .passed = replay.outcome else { Issue.record("the replay failed: \(replay.outcome)\n\(run.script)"); return }
     #expect(replay.state.status == run.status)
     #expect(Self.lines(replay.ledger) == Self.lines(run.ledger))
-    // 8,640 store seconds a wall second: a key's way to the store is minutes here.
+    // 8,640 store seconds a wall second: a key's way to the store is minutes here (three wall
+    // seconds allowed, as above; a lost `advance 1d` is 10 wall seconds).
     let gap = try #require(Self.dateGap(replay.ledger, run.ledger))
-    #expect(gap < 8_640, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
+    #expect(gap < 3 * 8_640, "\(replay.ledger.map(\.date)) vs \(run.ledger.map(\.date))")
     let frame = FrameText.plain(AppView.render(replay.state, size: replay.state.size))
     #expect(frame == FrameText.plain(run.frame), "\(run.script)")
     #expect(frame.contains("refunded com.acme.pro.monthly"), "\(frame)")
