@@ -502,7 +502,7 @@ if !renderOnly && !ledgerOnly || testOnly {
         // repository root, where the benchmark runs).
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let words = lines[0].dropFirst("# args: ".count).split(separator: " ", omittingEmptySubsequences: false).map { word in
-          FileManager.default.fileExists(atPath: scenarios.appendingPathComponent(String(word)).path) && !word.isEmpty
+          !word.isEmpty && FileManager.default.fileExists(atPath: scenarios.appendingPathComponent(String(word)).path)
             ? scenarios.appendingPathComponent(String(word)).path : String(word)
         }
         return (["# args: " + words.joined(separator: " ")] + lines.dropFirst().map(String.init)).joined(separator: "\n")

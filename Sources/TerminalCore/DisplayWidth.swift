@@ -29,8 +29,6 @@ package enum DisplayWidth {
   package static func of(_ text: String) -> Int { measure(text) }
   package static func of(_ text: Substring) -> Int { measure(text) }
 
-  package static func of(_ text: some StringProtocol) -> Int { measure(text) }
-
   @inline(__always)
   private static func measure(_ text: some StringProtocol) -> Int {
     var total = 0

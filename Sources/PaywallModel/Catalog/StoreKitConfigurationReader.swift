@@ -235,11 +235,13 @@ package enum StoreKitConfigurationReader {
                                                 "customerEligibilityTimeSinceLastSubscribedInMonths",
                                                 "customerEligibilityWaitBetweenOffersInMonths"]
 
+    private static let offerWord: [UInt8] = Array("offer".utf8)
+
     /// Whether a product's key names an offer ("offer" in any case): a byte scan, as it runs for
     /// every key of every product (`lowercased().contains` was most of the time a 5,000-product
     /// file took to load).
     static func mentionsOffer(_ key: String) -> Bool {
-      let word: [UInt8] = Array("offer".utf8)
+      let word = offerWord
       let bytes = Array(key.utf8)
       guard bytes.count >= word.count else { return false }
       search: for start in 0...(bytes.count - word.count) {
