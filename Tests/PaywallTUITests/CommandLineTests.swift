@@ -621,12 +621,12 @@ struct ExplainUndecidedJSONTests {
 // MARK: - The parameters an implicit placement's audiences read
 
 extension CommandLineTests {
-  /// A campaign on `transaction_abandon`, `transaction_fail` or `paywall_decline` reads the SDK's
-  /// parameters for it (`TrackingLogic.processParameters`, `PaywallInfo.audienceFilterParams()`):
-  /// a key it never gives, such as the event's own `product_id`, is a warning at its column that
-  /// says what to write; the keys it gives pass, and a register's params are the app's own.
-  @Test func validateFlagsParamsTheSDKDoesNotGiveAnImplicitPlacement() throws {
+  /// A project of the demo's catalog, onboarding and win-back paywalls, and `campaigns`, one a
+  /// line: written so the first campaign is line 7 of app.json and each starts at column 5, which
+  /// the warnings' positions below count on.
+  static func implicitParamsProject(campaigns: String) throws -> String {
     let demo = Fixtures.demoDirectory
+    let lines = campaigns.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
     let app = """
     {
       "name": "implicit params",
@@ -634,14 +634,24 @@ extension CommandLineTests {
       "catalog": "\(demo)/catalog.json",
       "paywalls": ["\(demo)/onboarding.json", "\(demo)/winback.json"],
       "campaigns": [
-        { "placement": "onboarding", "audiences": [{ "filter": "params.product_id == \\"x\\"", "paywall": "onboarding" }] },
-        { "placement": "transaction_abandon", "audiences": [{ "filter": "params.product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] },
-        { "placement": "transaction_fail", "audiences": [{ "filter": "params.paywall_id == \\"onboarding\\" && params.message == \\"x\\"", "paywall": "winback" }] },
-        { "placement": "paywall_decline", "audiences": [{ "filter": "params.feature_gating == \\"GATED\\" && params.primary_product_id != \\"\\" && params[\\"$paywall_id\\"] == \\"onboarding\\"", "paywall": "winback" }] }
+    \(lines)
       ]
     }
     """
-    let dir = try Fixtures.directory(["app.json": app])
+    return try Fixtures.directory(["app.json": app])
+  }
+
+  /// A campaign on `transaction_abandon`, `transaction_fail` or `paywall_decline` reads the SDK's
+  /// parameters for it (`TrackingLogic.processParameters`, `PaywallInfo.audienceFilterParams()`):
+  /// a key it never gives, such as the event's own `product_id`, is a warning at its column that
+  /// says what to write; the keys it gives pass, and a register's params are the app's own.
+  @Test func validateFlagsParamsTheSDKDoesNotGiveAnImplicitPlacement() throws {
+    let dir = try Self.implicitParamsProject(campaigns: """
+      { "placement": "onboarding", "audiences": [{ "filter": "params.product_id == \\"x\\"", "paywall": "onboarding" }] },
+      { "placement": "transaction_abandon", "audiences": [{ "filter": "params.product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] },
+      { "placement": "transaction_fail", "audiences": [{ "filter": "params.paywall_id == \\"onboarding\\" && params.message == \\"x\\"", "paywall": "winback" }] },
+      { "placement": "paywall_decline", "audiences": [{ "filter": "params.feature_gating == \\"GATED\\" && params.primary_product_id != \\"\\" && params[\\"$paywall_id\\"] == \\"onboarding\\"", "paywall": "winback" }] }
+      """)
     let result = try Self.run(["validate", dir])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").map(String.init) == [
@@ -656,20 +666,10 @@ extension CommandLineTests {
   /// drop a `$` key of the app's); for an implicit placement, a `--param` the SDK never gives its
   /// campaign is named, with the key to use.
   @Test func explainEvaluatesWithTheSDKsParams() throws {
-    let demo = Fixtures.demoDirectory
-    let app = """
-    {
-      "name": "implicit params",
-      "ignore": ["trial-copy"],
-      "catalog": "\(demo)/catalog.json",
-      "paywalls": ["\(demo)/onboarding.json", "\(demo)/winback.json"],
-      "campaigns": [
-        { "placement": "export_pdf", "audiences": [{ "filter": "params.event_name == \\"export_pdf\\"", "paywall": "onboarding" }] },
-        { "placement": "transaction_abandon", "audiences": [{ "filter": "params.abandoned_product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] }
-      ]
-    }
-    """
-    let dir = try Fixtures.directory(["app.json": app])
+    let dir = try Self.implicitParamsProject(campaigns: """
+      { "placement": "export_pdf", "audiences": [{ "filter": "params.event_name == \\"export_pdf\\"", "paywall": "onboarding" }] },
+      { "placement": "transaction_abandon", "audiences": [{ "filter": "params.abandoned_product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] }
+      """)
     let register = try Self.run(["explain", dir, "export_pdf"])
     #expect(register.status == 0, "\(register.stderr)")
     #expect(register.stdout.contains("→ presents paywall 'onboarding'"), "\(register.stdout)")
