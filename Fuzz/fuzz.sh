@@ -13,7 +13,9 @@
 # -O: several times the inputs a second, several times the build; the default, -Onone, also checks
 # every `assert`), --jobs N targets side by side (default: the number of cores), --keep-corpus
 # (continue from the working corpus of earlier runs instead of starting from the seeds alone),
-# --build-only.
+# --build-only, --full-foundation (compile with `import Foundation` where the code takes
+# FoundationEssentials, as macOS does: scripts/checks.sh lets this build be its full-Foundation
+# build, so CI compiles the library targets once for both).
 #
 # Exits non-zero on any crash, hang, leak, out-of-memory or failed property, naming the target and
 # the reproducer. Everything generated (build, working corpus, reproducers, logs) lives in
@@ -33,6 +35,7 @@ timeout=10
 max_len=8192
 keep_corpus=0
 build_only=0
+full_foundation=0
 jobs=$(nproc 2>/dev/null || echo 2)
 chosen=()
 while [[ $# -gt 0 ]]; do
@@ -47,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     --optimize) optimize=1; shift ;;
     --keep-corpus) keep_corpus=1; shift ;;
     --build-only) build_only=1; shift ;;
+    --full-foundation) full_foundation=1; shift ;;
     --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -76,6 +80,9 @@ fi
 PARALLEL=()
 [[ $optimize == 1 ]] || PARALLEL=(-j "$jobs")
 SWIFT_FLAGS=("${MODE[@]}" -suppress-warnings -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
+# The condition only chooses imports (`Foundation` re-exports FoundationEssentials' types), so the
+# targets fuzz the same code either way.
+[[ $full_foundation == 1 ]] && SWIFT_FLAGS+=(-DPAYWALL_FULL_FOUNDATION)
 # The view code is mostly arithmetic on columns: comparison tracing there costs a third of the
 # render target's speed and finds nothing the edge counters do not.
 TUI_FLAGS=("${SWIFT_FLAGS[@]/-sanitize=fuzzer,address/-sanitize=address}" -sanitize-coverage=edge,inline-8bit-counters,pc-table)
