@@ -188,7 +188,8 @@ struct OutputFailureTests {
   /// the command controller (which ignores SIGPIPE so a dead controller cannot kill us) runs.
   @Test(arguments: [
     ["play", "paywalls", "--controller", "scripted", "--keys", "down enter down enter"],
-    ["play", "paywalls", "--controller", "command", "--controller-command", "cat >/dev/null", "--keys", "down down"],
+    // A status is given: this controller sets none, and play would wait for it.
+    ["play", "paywalls", "--controller", "command", "--controller-command", "cat >/dev/null", "--status", "inactive", "--keys", "down down"],
     ["render", "paywalls/onboarding.json"],
     ["--help"],
   ])

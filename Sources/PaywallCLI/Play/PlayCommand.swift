@@ -134,6 +134,11 @@ package struct PlayCommand: CLICommand {
     // code is 1 at the end) and the run goes on.
     for warning in app.warnings { Console.warn("warning: \(warning)") }
     app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
+    // A command controller's launch-time status arrives before the first step, as an app's
+    // arrives before its first registration is presented (`waitForLaunchStatus` says why).
+    if let command = app.command, command.waitForLaunchStatus() == .timedOut {
+      Console.warn("warning: the controller set no subscription status within --controller-timeout (\(session.controllerTimeout)) of starting, so it stays unknown and a registration waits for one, as the SDK does; send {\"method\":\"setSubscriptionStatus\",…} at launch (docs/controllers.md), or give --status")
+    }
 
     let started = clock.now
     // Made once the project and script are loaded: its thread draws each screen as play goes.

@@ -8,6 +8,18 @@ import Foundation
 #endif
 import Synchronization
 
+/// What waiting for a controller's launch-time status came to.
+public enum LaunchStatus: Sendable, Equatable {
+  /// A status was known already (`--status`, the cache): nothing waited.
+  case known
+  /// The controller sent `setSubscriptionStatus`.
+  case sent
+  /// The controller's output ended first (it exited, or closed stdout).
+  case ended
+  /// `timeout` passed with no status.
+  case timedOut
+}
+
 /// A purchase controller written in any language: an external process that reads one JSON
 /// request a line on stdin and answers on stdout.
 ///
@@ -72,6 +84,22 @@ public final class CommandPurchaseController: PurchaseController {
       started.stop()
       throw PurchaseError("cannot start a thread to talk to the controller command \(quoting: command): \(reason)")
     }
+  }
+
+  /// Waits, at most `timeout` seconds of wall time, for the status the controller sets at launch,
+  /// when `status` does not know one yet (nothing given with `--status`, nothing cached).
+  ///
+  /// An app with a purchase controller sets `Superwall.shared.subscriptionStatus` itself at
+  /// launch, and the SDK holds a registration until the status is known
+  /// (`Paywall/Presentation/Internal/Operators/WaitForSubsStatusAndConfig.swift`, 4.16.3). A
+  /// scripted session runs on a simulated clock and would reach its first step before a real
+  /// process has started at all (a Python controller takes a few hundred milliseconds), so `play`
+  /// and `test` wait here, in wall time, where the app would simply wait for the process. A known status is the app's until the
+  /// controller sets another, as the SDK's cached status is: nothing waits then.
+  public func waitForLaunchStatus() -> LaunchStatus {
+    guard status.status == .unknown else { return .known }
+    guard let current = currentExchange else { return .ended }
+    return current.waitForFirstStatus(within: timeout)
   }
 
   /// The conversation, once started (the fuzz target looks at it).

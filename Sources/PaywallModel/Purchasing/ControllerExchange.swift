@@ -45,6 +45,8 @@ final class ControllerExchange: @unchecked Sendable {
     var threads = 0
     /// When each waiting request times out.
     var deadlines: [Int: Date] = [:]
+    /// The controller has sent a `setSubscriptionStatus` line (any status, `unknown` too).
+    var statusSent = false
   }
 
   /// Longest stdout line kept (longer ones are cut and reported as malformed); stderr lines are
@@ -115,6 +117,22 @@ final class ControllerExchange: @unchecked Sendable {
       if !changed.wait(until: deadline) { return state.withLock { $0.threads == 0 } }
     }
     return true
+  }
+
+  /// Waits, at most `seconds` of wall time, until the controller has sent a status or its output
+  /// has ended (it exited or closed stdout: waiting longer cannot bring one).
+  func waitForFirstStatus(within seconds: Double) -> LaunchStatus {
+    let deadline = Date().addingTimeInterval(seconds)
+    changed.lock()
+    defer { changed.unlock() }
+    while true {
+      let (sent, ended) = state.withLock { ($0.statusSent, $0.outputDone) }
+      if sent { return .sent }
+      if ended { return .ended }
+      if !changed.wait(until: deadline) {
+        return state.withLock { $0.statusSent } ? .sent : .timedOut
+      }
+    }
   }
 
   /// The most bytes held of one unfinished line so far.
@@ -353,7 +371,12 @@ final class ControllerExchange: @unchecked Sendable {
     switch CommandPurchaseController.decode(line: bytes) {
     case .blank: return
     case .malformed(let message): malformed(message)
-    case .setStatus(let newStatus): status.set(newStatus)
+    case .setStatus(let newStatus):
+      status.set(newStatus)
+      changed.lock()
+      state.withLock { $0.statusSent = true }
+      changed.broadcast()
+      changed.unlock()
     case .badStatus(let message): budget.report { message }
     case .answer(let id, let result, let error, let shown): answer(id: id, result: result, error: error, shown: shown)
     }
