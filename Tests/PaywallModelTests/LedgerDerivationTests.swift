@@ -275,6 +275,61 @@ enum LifecycleCatalog {
     rig.expectConsistent()
   }
 
+  /// The catalog with one product's regular price changed, as a developer changes it between runs.
+  static func repriced(_ product: StoreProduct, _ price: String) -> Catalog {
+    Catalog(products: C.catalog.products.map { $0.id == product.id ? { var p = $0; p.price = Fixture.decimal(price); return p }($0) : $0 })
+  }
+
+  /// A subscriber keeps their price when the catalog's rises (App Store Connect lets the developer
+  /// preserve it, and raising it for existing subscribers is a price increase, with its notice or
+  /// consent: `price-increase`). Before, the next renewal charged the catalog's new price.
+  @Test func aHigherCatalogPriceLeavesExistingSubscribersAtTheirs() throws {
+    let rig = LifecycleRig()
+    rig.buy(C.weekly)
+    rig.advance(days: 8)
+    let later = LedgerDerivation.derive(rig.store.entries, catalog: Self.repriced(C.weekly, "6.99"), rules: rig.store.settings.rules,
+                                        at: rig.at(days: 30))
+    let subscription = try #require(later.subscription(productID: C.weekly.id))
+    #expect(subscription.price == Fixture.decimal("4.99"), "renewed at \(subscription.price.map { "\($0)" } ?? "nil"), not the subscriber's 4.99")
+    rig.expectConsistent()
+  }
+
+  /// A free trial bought at 59.99 renews at 59.99 after the catalog's price became 69.99: the
+  /// regular price of the day of purchase is in the ledger (`regularPrice`).
+  @Test func aTrialRenewsAtTheRegularPriceOfTheDayItWasBought() throws {
+    let rig = LifecycleRig()
+    rig.buy(C.annual)
+    #expect(rig.store.entries.last?.regularPrice == Fixture.decimal("59.99"))
+    let line = LedgerFile.json(try #require(rig.store.entries.last))
+    #expect(line.text.contains("\"regularPrice\":\"59.99\"") || line.text.contains("\"regularPrice\":59.99"), "\(line.text)")
+    let later = LedgerDerivation.derive(rig.store.entries, catalog: Self.repriced(C.annual, "69.99"), rules: rig.store.settings.rules,
+                                        at: rig.at(days: 10))
+    let subscription = try #require(later.subscription(productID: C.annual.id))
+    #expect(subscription.offer == nil && subscription.price == Fixture.decimal("59.99"), "\(subscription)")
+  }
+
+  /// A lower catalog price reaches existing subscribers at their next renewal by itself ("existing
+  /// subscriptions will automatically renew at the lower price": App Store Connect Help).
+  @Test func aLowerCatalogPriceRenewsExistingSubscribersAtIt() throws {
+    let rig = LifecycleRig()
+    rig.buy(C.weekly)
+    let later = LedgerDerivation.derive(rig.store.entries, catalog: Self.repriced(C.weekly, "3.99"), rules: rig.store.settings.rules,
+                                        at: rig.at(days: 8))
+    #expect(later.subscription(productID: C.weekly.id)?.price == Fixture.decimal("3.99"))
+  }
+
+  /// An accepted increase is the subscriber's price from then on, above the catalog's.
+  @Test func anAcceptedIncreaseStaysAboveTheCatalogPrice() throws {
+    let rig = LifecycleRig()
+    rig.buy(C.weekly)
+    rig.perform(.priceIncrease(productID: nil, price: Fixture.decimal("5.99")))
+    rig.perform(.acceptPrice(productID: nil))
+    rig.advance(days: 15)
+    let later = LedgerDerivation.derive(rig.store.entries, catalog: C.catalog, rules: rig.store.settings.rules, at: rig.at(days: 30))
+    #expect(later.subscription(productID: C.weekly.id)?.price == Fixture.decimal("5.99"))
+    rig.expectConsistent()
+  }
+
   @Test(arguments: [true, false])
   func aPriceIncreaseDeclinedOrUnansweredExpiresAtRenewal(declined: Bool) throws {
     let rig = LifecycleRig()

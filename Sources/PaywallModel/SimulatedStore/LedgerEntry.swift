@@ -107,6 +107,10 @@ public struct LedgerEntry: Sendable, Hashable {
   public var offerPeriodsLeft: Int
   /// What the period cost, or the new price of a `priceIncrease`, or the credit of an upgrade.
   public var price: Decimal?
+  /// A purchase on an offer: the product's regular price that day, which the subscriber keeps
+  /// paying once the offer ends, whatever the catalog says later (nil: the purchase paid it, or
+  /// a ledger written before the field, where the catalog's price stands in).
+  public var regularPrice: Decimal?
   /// The unused part of the old period an upgrade credits.
   public var proratedCredit: Decimal?
   /// Bought by the user or shared by the family.
@@ -156,7 +160,8 @@ public struct LedgerEntry: Sendable, Hashable {
               proratedCredit: Decimal? = nil, ownership: Ownership = .purchased, reason: Reason? = nil,
               revokedID: UInt64? = nil, graceUntil: Date? = nil, retryUntil: Date? = nil, grace: Bool? = nil,
               accepted: Bool? = nil, effect: Effect? = nil, run: Run? = nil, offerType: OfferType? = nil,
-              offerID: String? = nil) {
+              offerID: String? = nil, regularPrice: Decimal? = nil) {
+    self.regularPrice = regularPrice
     self.offerType = offerType
     self.offerID = offerID
     self.id = id

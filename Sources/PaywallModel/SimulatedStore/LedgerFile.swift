@@ -163,6 +163,7 @@ package struct LedgerFile: Sendable {
     if let offerID = entry.offerID { members.append(("offerID", .string(offerID))) }
     if entry.offerPeriodsLeft > 0 { members.append(("offerPeriodsLeft", .number(String(entry.offerPeriodsLeft)))) }
     if let price = entry.price { members.append(("price", decimal(price))) }
+    if let regular = entry.regularPrice { members.append(("regularPrice", decimal(regular))) }
     if let credit = entry.proratedCredit { members.append(("proratedCredit", decimal(credit))) }
     if entry.ownership != .purchased { members.append(("ownership", .string(entry.ownership.rawValue))) }
     if let reason = entry.reason { members.append(("reason", .string(reason.rawValue))) }
@@ -270,7 +271,8 @@ package struct LedgerFile: Sendable {
       reason: try choice("reason", LedgerEntry.Reason.self), revokedID: try Self.id(node, "revokedID"),
       graceUntil: try date(node["graceUntil"]), retryUntil: try date(node["retryUntil"]), grace: bool(node["grace"]),
       accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self), run: run,
-      offerType: try choice("offerType", LedgerEntry.OfferType.self), offerID: node["offerID"]?.stringValue)
+      offerType: try choice("offerType", LedgerEntry.OfferType.self), offerID: node["offerID"]?.stringValue,
+      regularPrice: try price("regularPrice"))
   }
 
   private static func id(_ node: JSONNode, _ key: String) throws(PurchaseError) -> UInt64? {

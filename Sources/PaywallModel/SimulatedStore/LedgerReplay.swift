@@ -224,7 +224,14 @@ package struct LedgerReplay: Sendable {
     var entry = line(.renewal, index, at: time)
     entry.productID = productID
     var length = period
-    var price = subscription.renewalPrice ?? product.price
+    // The subscriber keeps the price they subscribed at when the catalog's rises, and renews at the
+    // catalog's when it falls ("existing subscriptions will automatically renew at the lower
+    // price": App Store Connect Help, Manage pricing for auto-renewable subscriptions); only an
+    // accepted price increase raises it. A move to another product pays that product's price.
+    var price = product.price
+    if productID == subscription.productID, let kept = subscription.renewalPrice {
+      price = subscription.priceRaised ? kept : min(kept, product.price)
+    }
     if subscription.priceConsent == true, let increased = subscription.priceIncrease { price = increased }
     if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
        let intro = Self.terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
@@ -304,7 +311,8 @@ package struct LedgerReplay: Sendable {
       originalID: entry.originalID, transactionID: entry.id, productID: entry.productID, kind: kind, group: group,
       ownership: entry.ownership, state: kind == .consumable ? .consumed : .subscribed, periodStart: entry.date,
       expirationDate: entry.expirationDate, offer: entry.offer, offerPeriodsLeft: entry.offerPeriodsLeft, price: entry.price,
-      renewalPrice: nil, autoRenew: kind == .autoRenewable, renewalProductID: nil, billingIssue: false,
+      renewalPrice: kind == .autoRenewable ? (entry.regularPrice ?? (entry.offer == nil ? entry.price : nil)) : nil,
+      autoRenew: kind == .autoRenewable, renewalProductID: nil, billingIssue: false,
       billingIssueGrace: false, priceIncrease: nil, priceConsent: nil, gracePeriodEnd: nil, billingRetryEnd: nil,
       resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [],
       offerType: entry.offerType, offerID: entry.offerID)
@@ -357,15 +365,21 @@ package struct LedgerReplay: Sendable {
   }
 
   private static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, catalog: Catalog) {
-    if entry.productID != subscription.productID { subscription.switchProduct(to: entry.productID, in: catalog) }
+    if entry.productID != subscription.productID {
+      subscription.switchProduct(to: entry.productID, in: catalog)
+      subscription.priceRaised = false
+    }
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
     subscription.beginPeriod(entry)
     subscription.offer = entry.offer
     subscription.offerType = entry.offerType
     subscription.offerID = entry.offerID
     subscription.offerPeriodsLeft = entry.offerPeriodsLeft
+    // A period at the regular price sets what the next ones cost (a lower catalog price is kept).
+    if entry.offer == nil, let paid = entry.price { subscription.renewalPrice = paid }
     if subscription.priceConsent == true {
       subscription.renewalPrice = subscription.priceIncrease
+      subscription.priceRaised = true
       subscription.priceIncrease = nil
       subscription.priceConsent = nil
     }
@@ -411,7 +425,9 @@ package struct LedgerReplay: Sendable {
         subscription.offerType = nil
         subscription.offerID = nil
         subscription.offerPeriodsLeft = 0
-        subscription.renewalPrice = nil
+        // The product it moves to, at its price that day.
+        subscription.renewalPrice = entry.price
+        subscription.priceRaised = false
         subscription.renewalProductID = nil
         subscription.priceIncrease = nil
         subscription.priceConsent = nil

@@ -93,6 +93,8 @@ extension LedgerReplay {
     var entry = LedgerEntry(id: id, kind: .purchase, date: date, originalID: id, productID: product.id,
                             price: product.price, ownership: ownership)
     guard let period = product.subscriptionPeriod, product.kind.isSubscription else { return entry }
+    // The price the subscriber keeps once the offer ends (the App Store keeps it for them).
+    if offer != nil { entry.regularPrice = product.price }
     switch offer?.paymentMode {
     case .freeTrial?:
       entry.offer = .freeTrial

@@ -42,8 +42,15 @@ public struct StoreSubscription: Sendable, Hashable {
   public var offerPeriodsLeft: Int
   /// What the current period cost.
   public var price: Decimal?
-  /// The price of the next regular renewal when a price increase was accepted; nil: the catalog's.
+  /// The subscriber's regular price: what they paid for the product when they subscribed to it
+  /// (or moved to it), an increase they accepted, or a lower catalog price since. The App Store
+  /// keeps it when the catalog price rises (a price increase is the only way to move it up) and
+  /// renews at a lower catalog price by itself. Nil: the catalog's (a ledger written before the
+  /// store kept it).
   public var renewalPrice: Decimal?
+  /// `renewalPrice` is an increase the subscriber accepted (a later catalog price may be lower
+  /// than it without being a decrease for them).
+  public var priceRaised = false
   /// Whether it renews at the end of the period.
   public var autoRenew: Bool
   /// The product the next renewal switches to (a downgrade or crossgrade at renewal).
