@@ -442,6 +442,31 @@ struct ProductAttributeTests {
     #expect(resolved.savingsPercent == ["primary": 50])
   }
 
+  /// Before: a plan of another group (another subscription, bought on top) and a non-renewing
+  /// pass were compared too: the annual plan said "Save 83%" against a $29.99-a-month pass.
+  @Test func savingsCompareOnlyRenewingPlansOfOneGroup() {
+    let pass = StoreProduct(id: "pass.month", displayName: "Month pass", price: Fixture.decimal("29.99"), kind: .nonRenewing,
+                            subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), entitlements: ["pro"])
+    let music = StoreProduct(id: "music.monthly", displayName: "Music", price: Fixture.decimal("19.99"), kind: .autoRenewable,
+                             subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "music", groupLevel: 1,
+                             entitlements: ["music"])
+    let musicAnnual = StoreProduct(id: "music.annual", displayName: "Music", price: Fixture.decimal("119.99"), kind: .autoRenewable,
+                                   subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "music", groupLevel: 1,
+                                   entitlements: ["music"])
+    let catalog = Catalog(products: TestCatalog.catalog.products + [pass, music, musicAnnual])
+    let definition = PaywallDefinition(
+      id: "p", name: "P",
+      slots: [ProductSlot(name: "annual", productID: TestCatalog.annual.id),
+              ProductSlot(name: "monthly", productID: TestCatalog.monthly.id),
+              ProductSlot(name: "pass", productID: pass.id),
+              ProductSlot(name: "music", productID: music.id),
+              ProductSlot(name: "musicAnnual", productID: musicAnnual.id)],
+      components: [])
+    let resolved = ResolvedPaywall(definition, catalog: catalog)
+    // pro: 4.99 against 9.99 a month → 50. music: 9.99 against 19.99 → 50. The pass: none.
+    #expect(resolved.savingsPercent == ["annual": 50, "musicAnnual": 50])
+  }
+
   @Test func weeklyPlanIsTheMostExpensivePerMonth() {
     let definition = PaywallDefinition(
       id: "p", name: "P",

@@ -152,14 +152,21 @@ public struct ResolvedPaywall: Sendable, Hashable {
     return out
   }
 
+  /// "Save N%" compares a plan with the dearest plan a month of its own subscription group: the
+  /// choices a subscriber really has between (a plan of another group is another subscription,
+  /// bought on top, and a one-time purchase or a non-renewing pass has no renewing price to
+  /// compare). Auto-renewable products a catalog puts in no group are compared with each other.
   private static func savings(_ slots: [SlotProduct]) -> [String: Int] {
-    let monthly = slots.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
-    guard let highest = monthly.map(\.1).max(), highest > 0 else { return [:] }
     var result: [String: Int] = [:]
-    for (slot, price) in monthly {
-      let saved = (1 - price / highest) * 100
-      let percent = Int(saved.rounded(0, saved < 0 ? .up : .down).description) ?? 0
-      if percent >= 1 { result[slot] = percent }
+    let renewing = slots.filter { $0.product.kind == .autoRenewable }
+    for members in Dictionary(grouping: renewing, by: { $0.product.subscriptionGroup ?? "" }).values {
+      let monthly = members.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
+      guard let highest = monthly.map(\.1).max(), highest > 0 else { continue }
+      for (slot, price) in monthly {
+        let saved = (1 - price / highest) * 100
+        let percent = Int(saved.rounded(0, saved < 0 ? .up : .down).description) ?? 0
+        if percent >= 1 { result[slot] = percent }
+      }
     }
     return result
   }
