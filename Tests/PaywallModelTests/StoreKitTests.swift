@@ -786,6 +786,17 @@ struct StoreKitTests {
     #expect(catalog?.products.first?.currencyCode == "USD")
   }
 
+  /// Before: a JPY storefront's "4.99" loaded without a word and showed as ¥5 (the JSON catalog
+  /// already warned about the same price).
+  @Test func aPriceItsStorefrontsCurrencyCannotHaveIsAWarning() throws {
+    let text = StoreKitFixtures.version5.replacingOccurrences(of: "\"_storefront\" : \"USA\"", with: "\"_storefront\" : \"JPN\"")
+    let (catalog, diagnostics) = try Self.read(text)
+    #expect(catalog?.products.first?.currencyCode == "JPY")
+    let messages = diagnostics.filter { $0.severity == .warning }.map(\.message)
+    #expect(messages.contains { $0.contains("'displayPrice' 4.99 has more decimals than JPY has no decimals; did you mean '5'?") }, "\(messages)")
+    #expect(diagnostics.contains { $0.kind == .currencyDecimals }, "\(diagnostics)")
+  }
+
   // MARK: - The bundled demo
 
   @Test func bundledStoreKitMatchesTheJSONCatalog() throws {

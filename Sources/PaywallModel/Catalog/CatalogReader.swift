@@ -172,16 +172,10 @@ package enum CatalogReader {
     return offers
   }
 
-  /// A price with more decimals than its currency has (JPY "39.99", EUR "39.999") is a typo
-  /// StoreKit would never show: a warning with the nearest price the currency can have.
+  /// A price its currency cannot have (`CurrencyMinorUnits.problem`) is a warning.
   private static func warnIfTooPrecise(_ price: (Decimal, SourceLocation), currency: String, key: String, _ reader: ObjectReader) {
-    let digits = CurrencyMinorUnits.digits(currency)
-    let scaled = price.0 * pow(10, digits)
-    guard scaled.rounded(0, .plain) != scaled else { return }
-    let rounded = price.0.rounded(digits, .plain)
-    let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"
-    reader.diagnostics.warning(.currencyDecimals, "\(quoting: key) \(price.0) has more decimals than \(currency) \(has); did you mean '\(rounded)'?",
-                               at: price.1, path: reader.path.appending(key))
+    guard let problem = CurrencyMinorUnits.problem(price.0, currency: currency, key: key) else { return }
+    reader.diagnostics.warning(.currencyDecimals, problem, at: price.1, path: reader.path.appending(key))
   }
 
   private static func readIntro(_ parent: ObjectReader, currency: String) -> IntroductoryOffer? {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How many decimals a currency's prices have (ISO 4217 minor units): 2 for most, none for the yen
 /// and the others listed, 3 for the dinars and rials listed.
 enum CurrencyMinorUnits {
@@ -10,5 +16,17 @@ enum CurrencyMinorUnits {
     if none.contains(currency) { return 0 }
     if three.contains(currency) { return 3 }
     return 2
+  }
+
+  /// A price with more decimals than its currency has (JPY "39.99", EUR "39.999") is a typo
+  /// StoreKit would never show: the message for it, with the nearest price the currency can have;
+  /// nil when the price is fine. `key` names the field (`'price'`, `'displayPrice'`).
+  static func problem(_ price: Decimal, currency: String, key: String) -> String? {
+    let digits = digits(currency)
+    let scaled = price * pow(10, digits)
+    guard scaled.rounded(0, .plain) != scaled else { return nil }
+    let rounded = price.rounded(digits, .plain)
+    let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"
+    return "\(quoting: key) \(price) has more decimals than \(currency) \(has); did you mean '\(rounded)'?"
   }
 }

@@ -328,6 +328,10 @@ package enum StoreKitConfigurationReader {
         diagnostics.error("'displayPrice' must be a price such as \"4.99\"", at: priceNode.location, path: path.appending("displayPrice"))
         return nil
       }
+      // The storefront's currency decides the decimals: a JPY storefront's 4.99 would show as ¥5.
+      if let problem = CurrencyMinorUnits.problem(price, currency: currency, key: "displayPrice") {
+        diagnostics.warning(.currencyDecimals, problem, at: priceNode.location, path: path.appending("displayPrice"))
+      }
       return price
     }
 
