@@ -79,6 +79,25 @@ struct CustomStoreProductTests {
     #expect(none.callAlert?.message == "Unable to purchase this product.")
   }
 
+  /// `shouldObservePurchases`: from 4.1 the app's own call returns cancelled at once, asking no
+  /// one and tracking nothing; on 4.0 it goes on, and with a controller `prepareToPurchase` then
+  /// tracks `transaction_start` (it returns early only when not observing).
+  @Test func observingPurchasesRefusesTheAppsOwnCallFrom41() throws {
+    var state = try Self.state(controller: true)
+    state.options.shouldObservePurchases = true
+    let monthly = try Self.product(state, "com.acme.pro.monthly")
+    let refused = PresenterTests.send(.callPurchase(monthly), &state)
+    #expect(!Self.asksToBuy(refused) && state.call == nil)
+    #expect(PresenterTests.events(refused) == ["call.purchase"])
+    #expect(PresenterTests.emitted(refused).first?["result"]?.stringValue == "cancelled")
+
+    var old = try Self.state(controller: true, sdk: try SDKVersion.parse("4.0").get())
+    old.options.shouldObservePurchases = true
+    let started = PresenterTests.send(.callPurchase(monthly), &old)
+    #expect(PresenterTests.events(started) == ["transaction_start"])
+    #expect(started.contains(.purchase(monthly, slot: "")))
+  }
+
   /// Before 4.15 the SDK has no custom products: the label changes nothing.
   @Test func beforeSDK415ItIsAnyProduct() throws {
     var state = try Self.state(controller: true, sdk: try SDKVersion.parse("4.14").get())
@@ -103,7 +122,13 @@ struct CustomStoreProductTests {
     #expect(!unknown.introEligibility.isEligible(for: product))
     var granting = product
     granting.entitlements = []
-    #expect(!IntroOfferEligibility(usedGroups: nil, entitlementHistory: []).isEligible(for: granting))
-    #expect(IntroOfferEligibility(usedGroups: ["web.pro.annual"], entitlementHistory: []).isEligible(for: product))
+    #expect(!IntroOfferEligibility(usedGroups: nil, decidesCustomProductsByEntitlements: true, entitlementHistory: []).isEligible(for: granting))
+    #expect(IntroOfferEligibility(usedGroups: ["web.pro.annual"], decidesCustomProductsByEntitlements: true, entitlementHistory: []).isEligible(for: product))
+    // Before 4.15 (and where no presenter decides: the store, render) it is any product's, by group.
+    var old = try Self.state(controller: true, sdk: try SDKVersion.parse("4.14").get())
+    PresenterTests.send(.statusChanged(.active([Entitlement("pro")])), &old)
+    PresenterTests.send(.statusChanged(.inactive), &old)
+    #expect(old.introEligibility.isEligible(for: product))
+    #expect(!IntroOfferEligibility(usedGroups: ["web.pro.annual"]).isEligible(for: product))
   }
 }

@@ -23,7 +23,7 @@ import Darwin
 /// its `isFreeTrialAvailable` is that answer for any product of the paywall
 /// (`Paywall/Request/Operators/AddPaywallProducts.swift`, `refreshFreeTrialAvailability`).
 ///
-/// A custom store product (`"store": "custom"`) has no StoreKit behind it: its trial is for a user
+/// From SDK 4.15 a custom store product (`"store": "custom"`) has no StoreKit behind it: its trial is for a user
 /// who has never had any of its entitlements, active now or held before, and never for a product
 /// that grants none or while the history is not known (the SDK's placeholder customer info)
 /// (`StoreKit/Transactions/TransactionManager.swift` `isCustomProductFreeTrialAvailable`,
@@ -38,14 +38,20 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// then shows as a new user sees it.
   public var usedGroups: Set<String>?
 
+  /// Whether a custom store product's trial follows `entitlementHistory` (SDK 4.15 and later, which
+  /// has such products); otherwise it is any product's, by its group.
+  public var decidesCustomProductsByEntitlements: Bool
   /// The entitlements this user has had, active now or before (the SDK's customer info); nil
   /// while not known, when no custom store product's trial is offered.
   public var entitlementHistory: Set<Entitlement>?
 
-  /// A user who has subscribed in `usedGroups` (nil: history unknown) and has had the entitlements
-  /// in `entitlementHistory` (nil: not known).
-  public init(usedGroups: Set<String>?, entitlementHistory: Set<Entitlement>? = nil) {
+  /// A user who has subscribed in `usedGroups` (nil: history unknown); with
+  /// `decidesCustomProductsByEntitlements`, one who has had the entitlements in
+  /// `entitlementHistory` (nil: not known).
+  public init(usedGroups: Set<String>?, decidesCustomProductsByEntitlements: Bool = false,
+              entitlementHistory: Set<Entitlement>? = nil) {
     self.usedGroups = usedGroups
+    self.decidesCustomProductsByEntitlements = decidesCustomProductsByEntitlements
     self.entitlementHistory = entitlementHistory
   }
 
@@ -63,7 +69,7 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// custom store product's: had one of its entitlements, or the history is not known).
   public func offer(for product: StoreProduct) -> IntroductoryOffer? {
     guard product.kind == .autoRenewable, let offer = product.introductoryOffer else { return nil }
-    if product.store == .custom {
+    if decidesCustomProductsByEntitlements && product.store == .custom {
       guard !product.entitlements.isEmpty, let entitlementHistory else { return nil }
       return entitlementHistory.isDisjoint(with: product.entitlements) ? offer : nil
     }

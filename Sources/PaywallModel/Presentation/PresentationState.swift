@@ -183,7 +183,8 @@ public struct PresentationState: Sendable {
   /// (every offer while nothing did): what the cards, the offer's variables, the free-trial copy
   /// and the purchase event follow.
   public var introEligibility: IntroOfferEligibility {
-    IntroOfferEligibility(usedGroups: usedIntroGroups, entitlementHistory: status == .unknown ? nil : entitlementHistory)
+    IntroOfferEligibility(usedGroups: usedIntroGroups, decidesCustomProductsByEntitlements: options.sdk.hasCustomProducts,
+                          entitlementHistory: status == .unknown ? nil : entitlementHistory)
   }
 
   /// What audience filters read now.
