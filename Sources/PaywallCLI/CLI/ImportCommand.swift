@@ -24,6 +24,7 @@ package struct ImportCommand: CLICommand {
       .option("catalog", "file", "Prices for the config's products (.storekit or catalog .json)."),
       .option("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON)."),
       .flag("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched."),
+      .option("sdk", "version", "Decode the config as this SDK does and write it as the project's options.sdk: 3, 4 (the latest 4.x) or 4.N (default: 4). Custom store products are kept from 4.15, skipped before."),
     ],
     examples: [
       "paywall-tui import superwall config.json --catalog App.storekit --out qa   # then: paywall-tui explain qa PLACEMENT",
@@ -37,6 +38,8 @@ package struct ImportCommand: CLICommand {
   package var catalog: String?
   package var force: Bool
   package var layout: String?
+  /// `--sdk`: the SDK whose decoding the import follows, written into app.json; nil: the latest.
+  package var sdk: String?
 
   package init(_ arguments: Arguments) {
     source = arguments.positionals[0]
@@ -45,6 +48,7 @@ package struct ImportCommand: CLICommand {
     catalog = arguments.value("catalog")
     force = arguments.flag("force")
     layout = arguments.value("layout")
+    sdk = arguments.value("sdk")
   }
 
   package func run() throws {
@@ -53,6 +57,13 @@ package struct ImportCommand: CLICommand {
     }
     guard let out else {
       throw CLIFailure.usage("import needs --out DIR, the project directory to write")
+    }
+    var version: SDKVersion?
+    if let sdk {
+      switch SDKVersion.parse(sdk) {
+      case .success(let parsed): version = parsed
+      case .failure(let error): throw CLIFailure.usage("--sdk: \(error.message)")
+      }
     }
     var chosenLayout: SubstitutionLayout?
     if let layout {
@@ -78,7 +89,7 @@ package struct ImportCommand: CLICommand {
     let reference = catalogPath.map { ImportedProjectWriter.relativePath($0, from: out) }
     let name = ((config).lastPathComponent).deletingPathExtension
     let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
-                                                                     catalogReference: reference, name: name, layout: chosenLayout)
+                                                                     catalogReference: reference, name: name, layout: chosenLayout, sdk: version)
     for diagnostic in diagnostics.sorted(by: { ($0.file, $0.location) < ($1.file, $1.location) }) {
       try Console.error(diagnostic.description)
     }

@@ -38,14 +38,14 @@ package enum Schemas {
       "type": "array",
       "uniqueItems": true,
       "items": {
-        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "unknown-storefront", "superwall-import"]
+        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "unknown-storefront", "superwall-import", "option-no-effect", "custom-product-call"]
       },
       "description": "Warnings this project accepts, by the name printed after each ([no-close-button]): no command reports them, and validate --strict does not fail on them."
     },
     "options": {
       "type": "object",
       "additionalProperties": false,
-      "description": "How paywalls behave around purchases (the SDK's PaywallOptions).",
+      "description": "The SDK's SuperwallOptions and PaywallOptions keys side by side, for the chosen sdk: those the emulator follows, and the others accepted with a warning that they change nothing here.",
       "properties": {
         "sdk": {
           "type": "string",
@@ -86,7 +86,90 @@ package enum Schemas {
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Slot name → product id, applied to every paywall before it is shown (the SDK's overrideProductsByName)."
+          "description": "Slot name → product id, applied to every paywall before it is shown (the SDK's overrideProductsByName, SDK 4.6 and later)."
+        },
+        "storeKitVersion": {
+          "enum": ["storeKit1", "storeKit2"],
+          "default": "storeKit2",
+          "description": "SuperwallOptions.storeKitVersion (SDK 4): which StoreKit the SDK's own purchaser uses. Decides what Superwall.shared.purchase(product) answers for a custom store product with a purchase controller: storeKit2 cancelled, storeKit1 the noSk1Product failure."
+        },
+        "shouldObservePurchases": {
+          "type": "boolean",
+          "default": false,
+          "description": "SuperwallOptions.shouldObservePurchases: from SDK 4.1 Superwall.shared.purchase(product) (a script's 'call purchase') returns cancelled at once and tracks nothing while it is on."
+        },
+        "localResources": {
+          "type": "object",
+          "description": "SuperwallOptions.localResources (SDK 4.13 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "networkEnvironment": {
+          "enum": ["release", "releaseCandidate", "developer", "local"],
+          "description": "SuperwallOptions.networkEnvironment (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "eventTrackingBehavior": {
+          "enum": ["all", "superwallOnly", "none"],
+          "description": "SuperwallOptions.eventTrackingBehavior (SDK 4.16 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "isExternalDataCollectionEnabled": {
+          "type": "boolean",
+          "description": "SuperwallOptions.isExternalDataCollectionEnabled (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "localeIdentifier": {
+          "type": "string",
+          "description": "SuperwallOptions.localeIdentifier (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "isGameControllerEnabled": {
+          "type": "boolean",
+          "description": "SuperwallOptions.isGameControllerEnabled (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "collectAdServicesAttribution": {
+          "type": "boolean",
+          "description": "SuperwallOptions.collectAdServicesAttribution (SDK 3 only). Accepted; it has no effect here (validate says why)."
+        },
+        "enableExperimentalDeviceVariables": {
+          "type": "boolean",
+          "description": "SuperwallOptions.enableExperimentalDeviceVariables (SDK 4.3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "shouldBypassAppTransactionCheck": {
+          "type": "boolean",
+          "description": "SuperwallOptions.shouldBypassAppTransactionCheck (SDK 4.9 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "testModeBehavior": {
+          "enum": ["automatic", "whenEnabledForUser", "never", "always"],
+          "description": "SuperwallOptions.testModeBehavior (SDK 4.14 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "maxConfigRetryCount": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "SuperwallOptions.maxConfigRetryCount (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "logging": {
+          "type": "object",
+          "description": "SuperwallOptions.logging (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "isHapticFeedbackEnabled": {
+          "type": "boolean",
+          "description": "PaywallOptions.isHapticFeedbackEnabled (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "shouldShowWebRestorationAlert": {
+          "type": "boolean",
+          "description": "PaywallOptions.shouldShowWebRestorationAlert (SDK 4.3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "notificationPermissionsDenied": {
+          "type": "object",
+          "description": "PaywallOptions.notificationPermissionsDenied (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "shouldPreload": {
+          "type": "boolean",
+          "description": "PaywallOptions.shouldPreload (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "shouldShowWebPurchaseConfirmationAlert": {
+          "type": "boolean",
+          "description": "PaywallOptions.shouldShowWebPurchaseConfirmationAlert (SDK 4.6 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "transactionBackgroundView": {
+          "enum": ["spinner", "none"],
+          "description": "PaywallOptions.transactionBackgroundView (SDK 3 and later). Accepted; it has no effect here (validate says why)."
         }
       }
     },

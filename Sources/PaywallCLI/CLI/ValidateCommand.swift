@@ -15,8 +15,11 @@ package struct ValidateCommand: CLICommand {
       severity, message and the suggested fix; a summary per path); --format github prints GitHub
       Actions annotations (::error file=…,line=…,col=…::…) so a mistake shows on the pull
       request's line. --json is --format json.
+      A scenario (FILE.play) is read with the project on its '# args:' line, nothing run: its
+      steps are checked against what the SDK would do with them (a 'call purchase' of a custom
+      store product never reaches the purchase controller).
       """,
-    positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files.", count: .oneOrMore)],
+    positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files, .play scenarios.", count: .oneOrMore)],
     options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
               .option("format", "text|json|github", "How to print the problems (default: text).",
                       values: .words(Format.allCases.map(\.rawValue))),
@@ -82,6 +85,12 @@ package struct ValidateCommand: CLICommand {
     let chosen = try resolvedFormat()
     var results: [Checked] = []
     for path in paths {
+      if path.hasSuffix(".play") {
+        var checked = ScenarioAdvice.check(path)
+        checked.diagnostics.removeAll { $0.kind.map(allowed.contains) == true }
+        results.append(checked)
+        continue
+      }
       let result = ProjectLoader.load(path: path, catalogPath: catalog)
       var checked = Checked(path: path, diagnostics: result.diagnostics)
       var silenced = allowed

@@ -23,6 +23,13 @@ import Darwin
 /// its `isFreeTrialAvailable` is that answer for any product of the paywall
 /// (`Paywall/Request/Operators/AddPaywallProducts.swift`, `refreshFreeTrialAvailability`).
 ///
+/// From SDK 4.15 a custom store product (`"store": "custom"`) has no StoreKit behind it: its trial is for a user
+/// who has never had any of its entitlements, active now or held before, and never for a product
+/// that grants none or while the history is not known (the SDK's placeholder customer info)
+/// (`StoreKit/Transactions/TransactionManager.swift` `isCustomProductFreeTrialAvailable`,
+/// `Paywall/Request/Operators/AddPaywallProducts.swift` `checkCustomTrialEligibility`,
+/// `hasEverHadEntitlement`).
+///
 /// Other offer types (promotional, win-back, offer codes) have rules of their own and do not
 /// use a group's introductory offer; they belong beside this type, not in it.
 public struct IntroOfferEligibility: Sendable, Hashable {
@@ -31,9 +38,21 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// then shows as a new user sees it.
   public var usedGroups: Set<String>?
 
-  /// A user who has subscribed in `usedGroups` (nil: history unknown).
-  public init(usedGroups: Set<String>?) {
+  /// Whether a custom store product's trial follows `entitlementHistory` (SDK 4.15 and later, which
+  /// has such products); otherwise it is any product's, by its group.
+  public var decidesCustomProductsByEntitlements: Bool
+  /// The entitlements this user has had, active now or before (the SDK's customer info); nil
+  /// while not known, when no custom store product's trial is offered.
+  public var entitlementHistory: Set<Entitlement>?
+
+  /// A user who has subscribed in `usedGroups` (nil: history unknown); with
+  /// `decidesCustomProductsByEntitlements`, one who has had the entitlements in
+  /// `entitlementHistory` (nil: not known).
+  public init(usedGroups: Set<String>?, decidesCustomProductsByEntitlements: Bool = false,
+              entitlementHistory: Set<Entitlement>? = nil) {
     self.usedGroups = usedGroups
+    self.decidesCustomProductsByEntitlements = decidesCustomProductsByEntitlements
+    self.entitlementHistory = entitlementHistory
   }
 
   /// No purchase history known: every product's offer is shown.
@@ -46,9 +65,14 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   }
 
   /// The introductory offer a new subscription to `product` starts with now: nil when the
-  /// product has none (only auto-renewable subscriptions do) or this user used its group's.
+  /// product has none (only auto-renewable subscriptions do) or this user used its group's (a
+  /// custom store product's: had one of its entitlements, or the history is not known).
   public func offer(for product: StoreProduct) -> IntroductoryOffer? {
     guard product.kind == .autoRenewable, let offer = product.introductoryOffer else { return nil }
+    if decidesCustomProductsByEntitlements && product.store == .custom {
+      guard !product.entitlements.isEmpty, let entitlementHistory else { return nil }
+      return entitlementHistory.isDisjoint(with: product.entitlements) ? offer : nil
+    }
     guard let usedGroups else { return offer }
     return usedGroups.contains(Self.group(of: product)) ? nil : offer
   }

@@ -33,6 +33,11 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   case unknownStorefront = "unknown-storefront"
   /// Something of a Superwall config the import leaves out or reads differently.
   case superwallImport = "superwall-import"
+  /// An SDK option in app.json that changes nothing in a terminal (`shouldPreload`, `logging`…).
+  case optionNoEffect = "option-no-effect"
+  /// A scenario's `call purchase` of a custom store product, which the SDK never hands to the
+  /// purchase controller.
+  case customProductCall = "custom-product-call"
 
   /// The names, in declaration order: for help, completions and did-you-mean.
   public static var names: [String] { allCases.map(\.rawValue) }

@@ -27,16 +27,33 @@ public struct PaywallOptions: Sendable, Hashable {
   public var restoreFailed: RestoreFailedText
   /// Which SDK's rules apply where versions differ (`"sdk"`; default: the latest 4.x).
   public var sdk: SDKVersion
+  /// The SDK's `SuperwallOptions.storeKitVersion` (4.x): which StoreKit the SDK's own purchaser
+  /// uses. Here it decides what `Superwall.shared.purchase(product)` answers for a custom store
+  /// product with a purchase controller: StoreKit 2 `cancelled`, StoreKit 1 `noSk1Product`.
+  public var storeKitVersion: StoreKitVersion
+  /// The SDK's `SuperwallOptions.shouldObservePurchases`: from 4.1 `Superwall.shared.purchase(product)`
+  /// refuses to run while it is on (returns `cancelled`, tracks nothing); before, the call still
+  /// tracks its `transaction_start` with a purchase controller (`Superwall.swift`, `TransactionManager.swift`).
+  public var shouldObservePurchases: Bool
 
   /// The options given, the SDK's defaults for the rest: dismiss automatically, show the purchase
-  /// failure alert, the SDK's restore-failed texts, the latest 4.x.
+  /// failure alert, the SDK's restore-failed texts, the latest 4.x, StoreKit 2, not observing.
   public init(automaticallyDismiss: Bool = true, shouldShowPurchaseFailureAlert: Bool = true,
-              restoreFailed: RestoreFailedText = RestoreFailedText(), sdk: SDKVersion = .latest) {
+              restoreFailed: RestoreFailedText = RestoreFailedText(), sdk: SDKVersion = .latest,
+              storeKitVersion: StoreKitVersion = .storeKit2, shouldObservePurchases: Bool = false) {
     self.automaticallyDismiss = automaticallyDismiss
     self.shouldShowPurchaseFailureAlert = shouldShowPurchaseFailureAlert
     self.restoreFailed = restoreFailed
     self.sdk = sdk
+    self.storeKitVersion = storeKitVersion
+    self.shouldObservePurchases = shouldObservePurchases
   }
+}
+
+/// The SDK's `SuperwallOptions.StoreKitVersion`: the StoreKit its own purchaser uses (StoreKit 2
+/// by default on iOS 15 and later; `Config/Options/SuperwallOptions.swift`).
+public enum StoreKitVersion: String, Sendable, Hashable, CaseIterable {
+  case storeKit1, storeKit2
 }
 
 /// Which Superwall iOS SDK the emulator follows where versions differ (`"sdk"` in app.json's
@@ -111,6 +128,22 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// 4.9.0 (`Paywall/Presentation/Internal/Presentation State/PaywallState.swift`); before, only the
   /// delegate's `willDismissPaywall` heard it.
   public var hasWillDismissHandler: Bool { major > 4 || (major == 4 && (minor ?? Self.latestMinor) >= 9) }
+
+  /// Whether the SDK knows custom store products (`"store": "CUSTOM"`, bought only through a
+  /// purchase controller): added in 4.15.0 (CHANGELOG; `Models/Product/CustomStoreProduct.swift`,
+  /// `StoreKit/Transactions/TransactionManager.swift`). Before, the config's decoding drops them.
+  public var hasCustomProducts: Bool { isAtLeast(major: 4, minor: 15) }
+
+  /// Whether `Superwall.shared.purchase(_ product: StoreProduct)` refuses to run while
+  /// `shouldObservePurchases` is on: from 4.0.6 (`Superwall.swift`; 4.0.0–4.0.5 and 3.x refuse only
+  /// an `SKProduct`), so from 4.1 here, where patch releases are not told apart.
+  public var refusesPurchaseWhileObserving: Bool { isAtLeast(major: 4, minor: 1) }
+
+  /// Whether this version is `wanted.wantedMinor` or later; `3` is older than every 4.x.
+  package func isAtLeast(major wanted: Int, minor wantedMinor: Int) -> Bool {
+    if major != wanted { return major > wanted }
+    return (minor ?? Self.latestMinor) >= wantedMinor
+  }
 
   /// `3`, `4` or `4.N`.
   public var description: String {

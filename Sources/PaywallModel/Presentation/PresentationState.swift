@@ -96,7 +96,13 @@ public struct PresentationState: Sendable {
   public var options: PaywallOptions
   /// The subscription status as the presenter last heard it; `register` waits while it is
   /// `.unknown`.
-  public var status: SubscriptionStatus
+  public var status: SubscriptionStatus {
+    didSet { entitlementHistory.formUnion(status.entitlements) }
+  }
+  /// Every entitlement an active status has given since launch: the history a custom store
+  /// product's trial is decided by (`IntroOfferEligibility`), as the SDK's customer info keeps an
+  /// entitlement once held (`latestProductId`) as well as the active ones.
+  public var entitlementHistory: Set<Entitlement> = []
   /// The paywall on screen, if any.
   public var session: PaywallSession?
   /// The last paywall that closed, until another opens.
@@ -165,6 +171,7 @@ public struct PresentationState: Sendable {
     self.project = project
     self.options = options ?? project.options
     self.status = status
+    self.entitlementHistory = status.entitlements
     self.assignments = assignments
   }
 
@@ -176,7 +183,8 @@ public struct PresentationState: Sendable {
   /// (every offer while nothing did): what the cards, the offer's variables, the free-trial copy
   /// and the purchase event follow.
   public var introEligibility: IntroOfferEligibility {
-    IntroOfferEligibility(usedGroups: usedIntroGroups)
+    IntroOfferEligibility(usedGroups: usedIntroGroups, decidesCustomProductsByEntitlements: options.sdk.hasCustomProducts,
+                          entitlementHistory: status == .unknown ? nil : entitlementHistory)
   }
 
   /// What audience filters read now.

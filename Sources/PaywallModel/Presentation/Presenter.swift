@@ -38,7 +38,16 @@ public enum Presenter {
       guard var session = state.session else { return [] }
       // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
       if state.call != nil, SDKCalls.startsTransaction(paywallAction) { return [] }
-      return apply(PaywallFlow.handle(paywallAction, in: &session, options: state.options), session, &state, now: now)
+      var effects = apply(PaywallFlow.handle(paywallAction, in: &session, options: state.options), session, &state, now: now)
+      // A custom store product with no purchase controller fails before any controller is asked,
+      // after `transaction_start` (`TransactionManager.purchase(_:purchaseSource:)`).
+      if let index = effects.firstIndex(where: { if case .purchase = $0 { true } else { false } }),
+         case .purchase(let product, _) = effects[index],
+         let refusal = SDKCalls.customProductRefusal(product, state, appsCall: false) {
+        effects.remove(at: index)
+        effects += update(&state, .purchaseFinished(refusal), now: now)
+      }
+      return effects
     case .button(let button):
       return press(button, &state, now: now)
     case .purchaseFinished(let result):
@@ -87,7 +96,7 @@ public enum Presenter {
       state.offerHistory = history
       return []
     case .callPurchase(let product):
-      return SDKCalls.purchase(product, &state)
+      return SDKCalls.purchase(product, &state, now: now)
     case .callRestore:
       return SDKCalls.restore(&state)
     case .dismissCallAlert:

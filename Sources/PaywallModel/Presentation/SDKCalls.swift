@@ -44,14 +44,48 @@ enum SDKCalls {
     state.call != nil || state.session.map { !$0.isDismissed && $0.isBusy } == true
   }
 
-  static func purchase(_ product: StoreProduct, _ state: inout PresentationState) -> [PresentationEffect] {
+  /// `Superwall.purchase(_:)` then `TransactionManager.purchase(.purchaseFunc)`:
+  /// - while `shouldObservePurchases` is on (4.1 and later) the call returns `cancelled` at once:
+  ///   nothing tracked, no controller, no store;
+  /// - `prepareToPurchase` tracks `transaction_start` unless a purchase controller is set and
+  ///   purchases are not observed;
+  /// - a custom store product (4.15 and later) never reaches the app's controller: without one it
+  ///   fails "Unable to purchase this product." (`customProductWithoutPurchaseController`); with
+  ///   one the SDK's own purchaser gets it and has no StoreKit product to buy: StoreKit 2's
+  ///   returns `cancelled` (`ProductPurchaserSK2.swift`), StoreKit 1's fails `noSk1Product`
+  ///   (`ProductPurchaserSK1.swift`), as `storeKitVersion` says; returned untracked, as any result
+  ///   with a controller.
+  static func purchase(_ product: StoreProduct, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     guard !isBusy(state) else { return [] }
+    let options = state.options
+    if options.shouldObservePurchases && options.sdk.refusesPurchaseWhileObserving {
+      return [returned(.cancelled, product: product)]
+    }
     state.call = .purchase(product, introOffer: state.introEligibility.offer(for: product))
     var effects: [PresentationEffect] = []
-    if !state.hasPurchaseController {
+    if !state.hasPurchaseController || options.shouldObservePurchases {
       effects.append(.emit(PaywallEvent(.transactionStart, [("product_id", .string(product.id))])))
     }
+    if let refusal = customProductRefusal(product, state, appsCall: true) {
+      state.call = nil
+      return effects + purchaseFinished(refusal, product: product, startsOffer: false, &state, now: now)
+    }
     return effects + [.purchase(product, slot: "")]
+  }
+
+  /// What the SDK answers, without asking the app's purchase controller, for a custom store
+  /// product: nil when it is not one (or the SDK has none, before 4.15) or the controller gets it.
+  /// With no purchase controller every purchase of it fails (`TransactionManager.purchase(_:purchaseSource:)`);
+  /// with one only the app's own `purchase(product)` call is kept from it (`appsCall`).
+  static func customProductRefusal(_ product: StoreProduct, _ state: PresentationState, appsCall: Bool) -> PurchaseResult? {
+    guard product.store == .custom, state.options.sdk.hasCustomProducts else { return nil }
+    if !state.hasPurchaseController { return .failed(PurchaseError.customProductWithoutPurchaseController) }
+    guard appsCall else { return nil }
+    return state.options.storeKitVersion == .storeKit1 ? .failed(PurchaseError.noSk1Product) : .cancelled
+  }
+
+  private static func returned(_ result: PurchaseResult, product: StoreProduct) -> PresentationEffect {
+    .emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)), ("result", .string(result.name))]))
   }
 
   static func restore(_ state: inout PresentationState) -> [PresentationEffect] {
@@ -67,8 +101,7 @@ enum SDKCalls {
   static func purchaseFinished(_ answer: PurchaseResult, product: StoreProduct, startsOffer: Bool,
                                _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let result = answer.checked(for: state.options.sdk)
-    let returned = PresentationEffect.emit(PaywallEvent(.callPurchase, [("product_id", .string(product.id)),
-                                                                        ("result", .string(result.name))]))
+    let returned = returned(result, product: product)
     guard !state.hasPurchaseController else { return [returned] }
     let productParams: [(String, JSONOutput)] = [("product_id", .string(product.id))]
     var effects: [PresentationEffect] = []

@@ -217,8 +217,9 @@ public enum ProjectLoader {
   }
 
   /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",
-  /// "message", "closeButtonTitle"}, "sdk"}`, each optional with the SDK's default (`sdk`: the
-  /// latest 4.x).
+  /// "message", "closeButtonTitle"}, "overrideProductsByName", "storeKitVersion", "shouldObservePurchases",
+  /// "sdk"}`, each optional with the SDK's default (`sdk`: the latest 4.x), and every other key of
+  /// the SDK's options (`SDKOptionKey`: accepted, with a warning that it changes nothing here).
   private static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(SlotOverride, SourceLocation, JSONPath)]) {
     var options = PaywallOptions()
     var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
@@ -255,8 +256,13 @@ public enum ProjectLoader {
                                  at: node.location, path: reader.path.appending("sdk"))
       }
     }
+    checkSDKKeys(reader, sdk: options.sdk)
     options.automaticallyDismiss = reader.bool("automaticallyDismiss") ?? options.automaticallyDismiss
     options.shouldShowPurchaseFailureAlert = reader.bool("shouldShowPurchaseFailureAlert") ?? options.shouldShowPurchaseFailureAlert
+    options.shouldObservePurchases = reader.bool("shouldObservePurchases") ?? options.shouldObservePurchases
+    if let version = reader.choice("storeKitVersion", StoreKitVersion.allCases.map(\.rawValue)).flatMap(StoreKitVersion.init(rawValue:)) {
+      options.storeKitVersion = version
+    }
     if let restoreNode = reader.value("restoreFailed"),
        let texts = ObjectReader(restoreNode, path: reader.path.appending("restoreFailed"), diagnostics: reader.diagnostics,
                                 what: "'restoreFailed'") {
@@ -266,6 +272,41 @@ public enum ProjectLoader {
       texts.finish()
     }
     return (options, overrides)
+  }
+
+  /// Every SDK option key of `options` (`SDKOptionKey`): one the chosen SDK lacks is an error
+  /// naming the release that added it; one that changes nothing here is a warning saying why;
+  /// the JSON of both is checked. The keys the emulator follows are read by `readOptions`.
+  private static func checkSDKKeys(_ reader: ObjectReader, sdk: SDKVersion) {
+    if let nested = reader.member("paywalls") {
+      reader.diagnostics.error("'paywalls': 'options' holds SuperwallOptions' and PaywallOptions' keys side by side; write the keys of SuperwallOptions.paywalls (automaticallyDismiss, shouldPreload…) directly in 'options'",
+                               at: nested.keyLocation, path: reader.path.appending("paywalls"))
+    }
+    for member in reader.node.members ?? [] {
+      guard let key = SDKOptionKey.named(member.key) else { continue }
+      let path = reader.path.appending(key.name)
+      guard key.exists(in: sdk) else {
+        _ = reader.member(key.name)
+        let range = key.until == nil ? "\(key.sinceText) and later" : "\(key.sinceText) only"
+        reader.diagnostics.error("\(quoting: key.name) is an option of SDK \(range) (\(key.owner.rawValue).\(key.name)), not of SDK \(sdk) that this project follows ('sdk'): raise 'sdk' or remove the key",
+                                 at: member.keyLocation, path: path)
+        continue
+      }
+      guard let reason = key.noEffect else { continue }
+      switch key.shape {
+      case .bool: _ = reader.bool(key.name)
+      case .string: _ = reader.string(key.name)
+      case .wholeNumber: _ = reader.int(key.name, range: 0...Int.max)
+      case .choice(let choices): _ = reader.choice(key.name, choices)
+      case .object:
+        _ = reader.member(key.name)
+        if member.value.members == nil {
+          reader.diagnostics.error("\(quoting: key.name) must be an object, found \(member.value.value.typeName)", at: member.value.location, path: path)
+        }
+      }
+      reader.diagnostics.warning(.optionNoEffect, "\(quoting: key.name) (\(key.owner.rawValue).\(key.name)) has no effect here: \(reason)",
+                                 at: member.keyLocation, path: path)
+    }
   }
 
   private static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {

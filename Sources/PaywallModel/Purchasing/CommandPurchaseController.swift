@@ -201,6 +201,10 @@ public final class CommandPurchaseController: PurchaseController {
     if let period = product.subscriptionPeriod { fields.append(("period", .string(period.iso8601))) }
     if product.introductoryOfferIsFree, let trial = product.introductoryOffer?.totalPeriod { fields.append(("trial", .string(trial.iso8601))) }
     if let group = product.subscriptionGroup { fields.append(("group", .string(group))) }
+    // A custom store product reaches the controller with no StoreKit product behind it (the SDK's
+    // `StoreProduct` has no `sk1Product`/`sk2Product`, `Models/Product/CustomStoreProduct.swift`):
+    // the controller bills `id` through its own store.
+    if product.store == .custom { fields.append(("storeKit", .bool(false))) }
     // The offer the paywall's slot sells, for the controller to pass on (StoreKit's
     // `Product.PurchaseOption.winBackOffer`/`promotionalOffer`, RevenueCat's `WinBackOffer`/`PromotionalOffer`).
     if let offer = product.requestedOffer {

@@ -84,6 +84,13 @@ public struct PurchaseError: Error, Sendable, Equatable, CustomStringConvertible
 
   /// The message.
   public var description: String { message }
+
+  /// The SDK's `PurchaseError.customProductWithoutPurchaseController`: a custom store product
+  /// bought with no purchase controller (`StoreKit/Transactions/Purchasing/PurchaseError.swift`).
+  public static let customProductWithoutPurchaseController = PurchaseError("Unable to purchase this product.")
+  /// The SDK's `PurchaseError.noSk1Product`: StoreKit 1's purchaser has no `SKProduct` to buy
+  /// (`ProductPurchaserSK1.swift`), as for a custom store product.
+  public static let noSk1Product = PurchaseError("No StoreKit 1 product found.")
 }
 
 extension Error {

@@ -95,6 +95,8 @@ package struct SuperwallConfig: Sendable {
     package var slot: String?
     package var productID: String
     package var entitlements: [String]
+    /// A custom store product (`"store": "CUSTOM"`), bought through the app's purchase controller only.
+    package var isCustom: Bool
     package var location: SourceLocation
     package var path: JSONPath
   }

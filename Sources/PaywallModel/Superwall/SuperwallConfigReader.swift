@@ -17,7 +17,8 @@ package enum SuperwallConfigReader {
   /// The config as far as it decodes, or nil when it is not an object. Anything the SDK requires
   /// that is missing or of the wrong type is an error in `diagnostics` (and the SDK would reject
   /// the whole config); what did decode is returned so the mapping finds its problems in the same pass.
-  package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector) -> SuperwallConfig? {
+  /// `sdk` decides which products' stores decode (custom store products from 4.15).
+  package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector, sdk: SDKVersion = .latest) -> SuperwallConfig? {
     guard let top = ConfigObject(root, path: .root, diagnostics, what: "the config") else { return nil }
     // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
     let buildID = top.string("build_id", required: true)
@@ -35,7 +36,7 @@ package enum SuperwallConfigReader {
     var paywalls: [SuperwallConfig.Paywall] = []
     var broken: Set<String> = []
     for (i, node) in (top.array("paywall_responses", required: true) ?? []).enumerated() {
-      if let paywall = readPaywall(node, path: top.path.appending("paywall_responses").appending(i), diagnostics) {
+      if let paywall = readPaywall(node, path: top.path.appending("paywall_responses").appending(i), diagnostics, sdk: sdk) {
         paywalls.append(paywall)
       } else if let id = node["identifier"]?.stringValue {
         broken.insert(id)
@@ -129,7 +130,7 @@ package enum SuperwallConfigReader {
 
   // MARK: - Paywalls
 
-  private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Paywall? {
+  private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion) -> SuperwallConfig.Paywall? {
     guard let object = ConfigObject(node, path: path, d, what: "a paywall response") else { return nil }
     // Paywall.swift `init(from:)`: these are `decode`d (required).
     _ = object.string("id", required: true)
@@ -161,7 +162,7 @@ package enum SuperwallConfigReader {
     var products: [SuperwallConfig.Product] = []
     if let list = object.array("products_v2") {
       for (i, productNode) in list.enumerated() {
-        if let product = readProductV2(productNode, path: path.appending("products_v2").appending(i), d) { products.append(product) }
+        if let product = readProductV2(productNode, path: path.appending("products_v2").appending(i), d, sdk: sdk) { products.append(product) }
       }
     } else if let list = object.array("products") {
       for (i, productNode) in list.enumerated() {
@@ -182,10 +183,11 @@ package enum SuperwallConfigReader {
   }
 
   /// A `products_v2` item. The SDK decodes each as a `Throwable<Product>` and drops one that
-  /// fails (`Paywall.swift`): a store other than `APP_STORE`, an entitlement whose type is not
-  /// `SERVICE_LEVEL` (`Entitlement.swift` throws "Unsupported entitlement type."), a missing
+  /// fails (`Paywall.swift`): a store other than `APP_STORE` (or, from 4.15.0, `CUSTOM`:
+  /// `Models/Product/Product.swift` decodes a `CustomStoreProduct`), an entitlement whose type is
+  /// not `SERVICE_LEVEL` (`Entitlement.swift` throws "Unsupported entitlement type."), a missing
   /// `entitlements`. It is skipped here too, with a warning saying why.
-  private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Product? {
+  private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion) -> SuperwallConfig.Product? {
     guard node.members != nil else {
       d.warning(.superwallImport, "skipped: a product must be an object, found \(node.value.typeName) (the SDK drops it)", at: node.location, path: path)
       return nil
@@ -208,8 +210,10 @@ package enum SuperwallConfigReader {
     let skip: String?
     if let problem = quiet.diagnostics.first {
       skip = "\(problem.message)\(problem.path.map { " at \($0)" } ?? "")"
-    } else if let storeName, storeName != "APP_STORE" {
-      skip = "its store is \(quoting: storeName), not APP_STORE"
+    } else if storeName == "CUSTOM", !sdk.hasCustomProducts {
+      skip = "its store is 'CUSTOM', which SDK \(sdk) does not decode (custom store products arrived in 4.15)"
+    } else if let storeName, storeName != "APP_STORE", storeName != "CUSTOM" {
+      skip = "its store is \(quoting: storeName), not APP_STORE or CUSTOM"
     } else if let unsupported {
       skip = "an entitlement's type is \(quoting: unsupported), not SERVICE_LEVEL"
     } else {
@@ -221,8 +225,8 @@ package enum SuperwallConfigReader {
     }
     guard let productID else { return nil }
     let location = store?.value("product_identifier")?.location ?? node.location
-    return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, location: location,
-                                   path: path.appending("store_product").appending("product_identifier"))
+    return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, isCustom: storeName == "CUSTOM",
+                                   location: location, path: path.appending("store_product").appending("product_identifier"))
   }
 
   /// 3.x's older `products` item: `{"product": "primary", "product_id": "com.acme.annual"}`.
@@ -231,7 +235,7 @@ package enum SuperwallConfigReader {
     let slot = object.string("product", required: true)
     let productID = object.string("product_id", required: true)
     guard let slot, let productID else { return nil }
-    return SuperwallConfig.Product(slot: slot, productID: productID, entitlements: [],
+    return SuperwallConfig.Product(slot: slot, productID: productID, entitlements: [], isCustom: false,
                                    location: object.value("product_id")?.location ?? node.location, path: path.appending("product_id"))
   }
 }

@@ -45,7 +45,7 @@ package enum SuperwallImporter {
   /// Returns the import (nil on any error), the catalog, and every diagnostic.
   package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
                                     catalogReference: String?, name: String,
-                                    layout: SubstitutionLayout? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
+                                    layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
     var all: [Diagnostic] = []
     var catalog: Catalog?
     if let catalogPath {
@@ -61,7 +61,7 @@ package enum SuperwallImporter {
                       at: .start, path: nil)
     }
     let (imported, diagnostics) = importConfig(root: root, collector: collector, catalog: catalog,
-                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name, layout: layout)
+                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name, layout: layout, sdk: sdk)
     all = diagnostics + all
     let failed = all.contains { $0.severity == .error } || catalog == nil
     return (failed ? nil : imported, catalog, all)
@@ -70,16 +70,16 @@ package enum SuperwallImporter {
   /// The import of a parsed config with a catalog already read (nil: none, an error reported
   /// elsewhere); nil when the config has an error.
   package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
-                                    name: String, layout: SubstitutionLayout? = nil) -> (SuperwallImport?, [Diagnostic]) {
-    guard let config = SuperwallConfigReader.read(root, diagnostics: collector) else { return (nil, collector.diagnostics) }
-    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, layout: layout, collector)
+                                    name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil) -> (SuperwallImport?, [Diagnostic]) {
+    guard let config = SuperwallConfigReader.read(root, diagnostics: collector, sdk: sdk ?? .latest) else { return (nil, collector.diagnostics) }
+    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, layout: layout, sdk: sdk, collector)
     return (collector.hasErrors ? nil : mapped, collector.diagnostics)
   }
 
   // MARK: - Mapping
 
   private static func map(_ config: SuperwallConfig, catalog: Catalog?, catalogReference: String, name: String,
-                          layout: SubstitutionLayout?, _ d: DiagnosticCollector) -> SuperwallImport {
+                          layout: SubstitutionLayout?, sdk: SDKVersion?, _ d: DiagnosticCollector) -> SuperwallImport {
     // In order for the did-you-mean, and as a set to look up: a search of the array per paywall
     // and per variant made a large config load in quadratic time.
     var paywallIDs: [String] = []
@@ -148,12 +148,15 @@ package enum SuperwallImporter {
         campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
       }
     }
-    let app: JSONOutput = .object([
+    var members: [(String, JSONOutput)] = [
       ("name", .string(name)),
       ("catalog", .string(catalogReference)),
       ("paywalls", .array(documents.map { .string($0.file) })),
       ("campaigns", .array(campaigns)),
-    ])
+    ]
+    // The project follows the SDK it was imported for (`--sdk`), so what it kept holds when run.
+    if let sdk { members.append(("options", .object([("sdk", .string(sdk.description))]))) }
+    let app: JSONOutput = .object(members)
     return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count)
   }
 
@@ -163,6 +166,10 @@ package enum SuperwallImporter {
                                    _ d: DiagnosticCollector) -> [(String, String)] {
     var slots: [(String, String)] = []
     for product in paywall.products {
+      if product.isCustom, let sold = catalog?.product(id: product.productID), sold.store != .custom {
+        d.warning(.superwallImport, "product \(quoting: product.productID) is a CUSTOM product in the config, but the catalog sells it through \(sold.store.rawValue): give it \"store\": \"custom\" in the catalog, or the emulator buys it as a StoreKit product",
+                  at: product.location, path: product.path)
+      }
       if let catalog, catalog.product(id: product.productID) == nil {
         d.error("product \(quoting: product.productID) is not in the catalog \(catalog.file)\(Suggestions.hint(for: product.productID, in: catalog.productIDs))",
                 at: product.location, path: product.path)
