@@ -116,6 +116,27 @@ import PaywallModel
     #expect(state.productInput == nil)
   }
 
+  /// Before: the panel could only cycle unknown → inactive → active with every entitlement, so
+  /// "subscribed to pro but not lifetime" could not be set by hand.
+  @Test func aTypedStatusSetsThoseEntitlementsOnly() throws {
+    var state = try Self.panel()
+    _ = AppModel.update(&state, .key(.character("=")))
+    #expect(state.statusInput == "")
+    for c in "active:por" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("status      active:por▏"))
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "no status with an entitlement nothing grants")
+    #expect(state.notice?.contains("no product grants 'por'; did you mean 'pro'?") == true, "\(state.notice ?? "")")
+    _ = AppModel.update(&state, .key(.character("=")))
+    for c in "active:pro" { _ = AppModel.update(&state, .key(.character(c))) }
+    let effects = AppModel.update(&state, .key(.enter))
+    #expect(effects.contains { if case .debug(.setStatus(.active(["pro"])), _) = $0 { true } else { false } }, "\(effects)")
+    #expect(state.statusInput == nil)
+    _ = AppModel.update(&state, .key(.character("=")))
+    for c in "nope" { _ = AppModel.update(&state, .key(.character(c))) }
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty)
+    #expect(state.notice?.contains("'nope' is not a status") == true, "\(state.notice ?? "")")
+  }
+
   @Test func restorePurchasesIsAKey() throws {
     var state = try Self.panel()
     let effects = AppModel.update(&state, .key(.character("S")))

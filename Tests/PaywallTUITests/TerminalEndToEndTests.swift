@@ -410,6 +410,13 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "status: active:lifetime,pro")
     try pane.send("s")
     pane.wait(forText: "status: unknown")
+    // One entitlement and not the other, typed as --status takes it.
+    try pane.send("=")
+    pane.wait(forText: "active:ENTITLEMENT")
+    try pane.send("active:pro")
+    try pane.send("Enter")
+    pane.wait(forText: "status: active:pro")
+    #expect(!pane.screen.contains("active:lifetime,pro"))
   }
 
   /// The simulated store's timer changes the status bar by itself: at renewal=2s a cancelled

@@ -19,6 +19,7 @@ package enum DebugPanel {
     if let input = state.debugInput { return typeDuration(key, input, &state) }
     if let input = state.attributeInput { return typeAttribute(key, input, &state, now: now) }
     if let input = state.productInput { return typeProductID(key, input, &state, now: now) }
+    if let input = state.statusInput { return typeStatus(key, input, &state) }
     switch KeyMap.debug.action(for: key) {
     case .world(let action)?:
       return [.debug(action, announce: true)]
@@ -30,6 +31,8 @@ package enum DebugPanel {
       case .active: .unknown
       }
       return [.debug(.setStatus(next), announce: true)]
+    case .typeStatus?:
+      state.statusInput = ""
     case .typeDuration?:
       state.debugInput = ""
     case .typeAttribute?:
@@ -72,6 +75,40 @@ package enum DebugPanel {
       state.attributeInput = input + " "
     case .character(let c):
       if input.count < 200 { state.attributeInput = input + String(c) }
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Typing a status after `=`, as `--status` and a script's `status` take it: a QA engineer
+  /// checks a paywall for a user with some entitlements and not others (`active:pro` without
+  /// `music`), which cycling cannot reach. Enter sets it as an app's purchase controller would
+  /// (`Superwall.shared.subscriptionStatus = …`); an entitlement no product grants is refused with
+  /// a did-you-mean; esc gives up.
+  package static func typeStatus(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+    switch key {
+    case .enter:
+      state.statusInput = nil
+      let granted = Set(state.project.catalog.products.flatMap(\.entitlements))
+      guard let status = SubscriptionStatus(parsing: input, defaultEntitlements: granted) else {
+        state.notice = "\(quoting: input) is not a status: active:ENTITLEMENT,…, active, inactive or unknown; press = to try again"
+        return []
+      }
+      let names = granted.map(\.id).sorted()
+      if let stranger = status.entitlements.map(\.id).sorted().first(where: { !names.contains($0) }) {
+        state.notice = "no product grants \(quoting: stranger)\(Suggestions.hint(for: stranger, in: names)); press = to try again"
+        return []
+      }
+      return [.debug(.setStatus(status), announce: true)]
+    case .escape:
+      state.statusInput = nil
+    case .backspace:
+      state.statusInput = String(input.dropLast())
+    case .space:
+      state.statusInput = input + " "
+    case .character(let c) where input.count < 200:
+      state.statusInput = input + String(c)
     default:
       break
     }

@@ -68,7 +68,7 @@ package enum KeyMap {
   /// The debug panel.
   package enum Debug: Sendable {
     case world(DebugAction)
-    case cycleStatus, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
+    case cycleStatus, typeStatus, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
   }
 
   package static let paywall: [KeyBinding<Paywall>] = [
@@ -131,7 +131,8 @@ package enum KeyMap {
                KeyBinding("m", "+1 month", .world(.advanceClock(.months(1)))),
                KeyBinding(">", "next change", .world(.advanceToNextEvent)),
                KeyBinding("+", "type a duration", .typeDuration)]),
-    ("status", [KeyBinding("s", "cycle unknown → inactive → active (all entitlements)", .cycleStatus)]),
+    ("status", [KeyBinding("s", "cycle unknown → inactive → active (all entitlements)", .cycleStatus),
+                KeyBinding("=", "type one: active:pro,music · inactive · unknown", .typeStatus)]),
     ("purchases", [KeyBinding("y", "approve Ask to Buy", .world(.store(.approve))),
                    KeyBinding("n", "decline", .world(.store(.decline))),
                    KeyBinding("i", "interrupt", .world(.store(.interruptNextPurchase))),

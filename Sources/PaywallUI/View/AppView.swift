@@ -83,7 +83,7 @@ package enum AppView {
   package static func drawDebug(_ state: AppState, into frame: inout Frame) {
     let content = debugContent(state, width: min(frame.width - 2, 78))
     // Typing a duration or an attribute: the prompt, last in the box, shows.
-    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil
+    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil
     Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
                 scroll: typing ? Int.max : state.overlayScroll)
   }
@@ -145,6 +145,10 @@ package enum AppView {
     if let input = state.attributeInput {
       lines.append([("set         ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it · esc cancels"
+    }
+    if let input = state.statusInput {
+      lines.append([("status      ", .accent), (input.isEmpty ? "active:ENTITLEMENT,… · inactive · unknown▏" : input + "▏", input.isEmpty ? .muted : .plain)])
+      footer = "enter sets it (active alone: every entitlement) · esc cancels"
     }
     if let input = state.productInput {
       lines.append([("purchase    ", .accent), (input.isEmpty ? "product id▏" : input + "▏", input.isEmpty ? .muted : .plain)])
