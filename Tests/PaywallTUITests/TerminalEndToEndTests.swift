@@ -330,13 +330,14 @@ struct TerminalEndToEndTests {
     #expect(next.status == 0 && !next.stderr.contains("in use"), "the state directory is still held: \(next.stderr)")
   }
 
-  /// The same without a screen: `play` waiting on a controller that never answers. No command
-  /// shows the crash prompt, whatever the signal.
+  /// The same without a screen: `play` waiting on a controller that never answers (a status is
+  /// given: it sets none, and play would first wait for one). No command shows the crash prompt,
+  /// whatever the signal.
   @Test(arguments: [(SIGQUIT, "131"), (SIGSEGV, "139"), (SIGUSR1, "138")])
   func noCommandShowsTheCrashPrompt(signal: Int32, exitCode: String) throws {
     let pane = try TmuxPane("""
       unset SWIFT_BACKTRACE
-      "$BIN" play paywalls --controller command --controller-command 'cat >/dev/null' --keys enter --state-dir "$DIR/state" > "$DIR/out"
+      "$BIN" play paywalls --controller command --controller-command 'cat >/dev/null' --status inactive --keys enter --state-dir "$DIR/state" > "$DIR/out"
       echo $? > "$DIR/exit"
       """)
     let started = pane.wait(for: "play to ask the controller") { _ in (pane.file("out") ?? "").contains("transaction_start") }
