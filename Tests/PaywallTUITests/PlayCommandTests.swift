@@ -93,6 +93,30 @@ struct PlayCommandTests {
     #expect(scripted.stdout.contains(#"{"status":"active","entitlements":["pro"]}"#))
   }
 
+  /// Restore on a fresh install: `--reinstall` starts the app's own state over (the status cache,
+  /// a new anonymous user) and keeps the store's ledger, the Apple ID's purchases. Before, there
+  /// was no way to do it: `--fresh` also emptied the ledger, so a restore found nothing.
+  @Test func aReinstallKeepsThePurchasesAndForgetsTheApp() throws {
+    let dir = Self.stateDir()
+    let first = try Self.run(["play", "paywalls", "--state-dir", dir, "--fresh", "--keys", "2 enter"])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains(#"{"status":"active","entitlements":["pro"]}"#))
+    let user = try String(contentsOfFile: dir + "/user.json", encoding: .utf8)
+    // The app's own controller (scripted) knows nothing until it restores: the cache went with the app.
+    let scripted = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", dir, "--reinstall", "--keys", "q"])
+    #expect(scripted.status == 0, "\(scripted.stderr)")
+    #expect(scripted.stdout.contains(#"{"status":"unknown","entitlements":[]}"#), "\(scripted.stdout)")
+    #expect(try String(contentsOfFile: dir + "/user.json", encoding: .utf8) != user, "a reinstall is a new anonymous user")
+    // StoreKit (the simulated store) still has the purchase: the status comes back from the
+    // ledger, and a restore finds it.
+    let restored = try Self.run(["play", "paywalls", "--state-dir", dir, "--reinstall", "--keys", "r"])
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(Self.events(restored.stdout).contains("restore_complete"), "\(restored.stdout)")
+    #expect(restored.stdout.contains(#"{"status":"active","entitlements":["pro"]}"#), "\(restored.stdout)")
+    let both = try Self.run(["play", "paywalls", "--state-dir", dir, "--fresh", "--reinstall", "--keys", "q"])
+    #expect(both.status == 2 && both.stderr.contains("--fresh and --reinstall"), "\(both.stderr)")
+  }
+
   @Test func aCorruptStatusCacheWarnsAndStartsUnknown() throws {
     let dir = Self.stateDir()
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -169,7 +169,7 @@ package struct RunCommand: CLICommand {
 
   /// Options a recording leaves out: where this session kept its state and events, and the ones
   /// it writes itself from what the session started with.
-  package static let notReplayed: Set<String> = ["record", "state-dir", "fresh", "events", "status", "user-id",
+  package static let notReplayed: Set<String> = ["record", "state-dir", "fresh", "reinstall", "events", "status", "user-id",
                                          "controller-command", "controller-timeout"]
 
   /// Starts `--record`: the `# args:` line is this command line's options for `play` (paths made

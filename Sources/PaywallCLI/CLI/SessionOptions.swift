@@ -23,6 +23,7 @@ extension SessionConfiguration {
             values: .words(["unknown", "inactive", "active"])),
     .option("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory)."),
     .flag("fresh", "Ignore the state saved in the state directory: start unknown with an empty ledger and a new user (play without --state-dir always starts fresh)."),
+    .flag("reinstall", "Start as the app freshly installed on the same Apple ID: the app's saved state (status cache, user, assignments) is ignored, the store's ledger is kept, so a restore finds the purchases."),
     .option("events", "file", "Also append every event as a JSON line to this file."),
     .option("paywall", "id", "Which paywall of a project to open first."),
     .option("placement", "name", "Register this placement at start (one a campaign of the project has).",
@@ -57,6 +58,10 @@ extension SessionConfiguration {
     if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
     stateDir = arguments.value("state-dir")
     fresh = arguments.flag("fresh")
+    reinstall = arguments.flag("reinstall")
+    if fresh && reinstall {
+      throw .usage("--fresh and --reinstall: --fresh also empties the store's ledger, --reinstall keeps it (the Apple ID's purchases); give one")
+    }
     events = arguments.value("events")
     paywall = arguments.value("paywall")
     placement = arguments.value("placement")

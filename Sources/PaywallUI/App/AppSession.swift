@@ -120,7 +120,7 @@ package struct AppSession {
     // the controller then sets, e.g. a simulated store whose ledger backs no subscription, is a
     // change the app sees and reports (Superwall.swift listenToSubscriptionStatus).
     var cachedAtLaunch: SubscriptionStatus?
-    if !options.fresh, let cache, statusStore.status == .unknown {
+    if !options.fresh && !options.reinstall, let cache, statusStore.status == .unknown {
       let (cached, warning) = cache.load(repair: canWrite)
       statusStore.set(cached)
       if cached != .unknown { cachedAtLaunch = cached }
@@ -212,7 +212,7 @@ package struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let assignmentFile = directory.map(AssignmentFile.init(directory:))
-    let (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh, repair: canWrite)
+    let (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
       ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)

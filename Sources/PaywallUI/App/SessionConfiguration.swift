@@ -24,6 +24,10 @@ package struct SessionConfiguration {
   package var status: String?
   package var stateDir: String?
   package var fresh = false
+  /// The app as freshly installed on the same Apple ID: its own state (the status cache, the
+  /// user and assignments) starts over, the store's ledger stays, as a reinstall leaves the
+  /// App Store's purchases where they are.
+  package var reinstall = false
   package var events: String?
   package var paywall: String?
   package var placement: String?
