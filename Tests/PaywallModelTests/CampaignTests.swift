@@ -187,6 +187,21 @@ struct CampaignTests {
     result.errors.map { "\($0.location): \($0.message)" }
   }
 
+  /// A campaign on a launch event is valid (the SDK presents it: `canImplicitlyTriggerPaywall`);
+  /// one on an SDK event paywall-tui does not fire is a warning that says so; one on an event that
+  /// presents nothing is still an error. Before, every built-in name but the three implicit ones
+  /// was an error, `app_launch` included.
+  @Test func aCampaignOnALaunchEventIsValid() throws {
+    let launch = try Self.project(#"[{"placement": "app_launch", "audiences": [{"paywall": "a"}]}, {"placement": "session_start", "audiences": [{"paywall": "b"}]}]"#)
+    #expect(launch.errors.isEmpty, "\(Self.messages(launch))")
+    #expect(launch.project?.placements == [], "the SDK fires them; no app registers them")
+    let deepLink = try Self.project(#"[{"placement": "deepLink_open", "audiences": [{"paywall": "a"}]}]"#)
+    #expect(deepLink.errors.isEmpty)
+    #expect(deepLink.warnings.contains { $0.kind == .notFiredHere && $0.message.contains("'deepLink_open'") }, "\(deepLink.warnings)")
+    let close = try Self.project(#"[{"placement": "app_close", "audiences": [{"paywall": "a"}]}]"#)
+    #expect(Self.messages(close).contains { $0.contains("'app_close' is a built-in event name and never fires a campaign") }, "\(Self.messages(close))")
+  }
+
   @Test func campaignsLoadWithTheirAudiences() throws {
     let result = try Self.project(#"""
       [{"placement": "p", "audiences": [

@@ -47,6 +47,67 @@ struct PresenterTests {
     #expect(refusal["status"] == "no_presentation" && refusal["status_reason"] == "paywall_already_presented")
   }
 
+  /// The demo with one campaign on `placement`, presenting `paywall` to everyone.
+  static func launching(_ placement: String, _ paywall: String = "plans", status: SubscriptionStatus = .inactive) throws -> PresentationState {
+    var project = try demoProject()
+    project.campaigns.append(Campaign(placement: placement, audiences: [
+      Audience(filter: nil, outcome: .paywalls([.init(paywallID: paywall, percent: 100)], holdout: 0)),
+    ]))
+    return PresentationState(project: project, status: status, assignments: AssignmentBook(userID: "tester"))
+  }
+
+  /// A launch tracks the SDK's events in its order (`Storage.recordAppInstall`, then
+  /// `AppSessionManager.sessionCouldRefresh`), and a campaign on `app_launch` presents with no
+  /// handler and no feature (an implicit trigger). Before, nothing was tracked at launch and such
+  /// a campaign was an error ("never fires a campaign").
+  @Test func aLaunchTracksTheSDKsEventsAndPresentsALaunchCampaign() throws {
+    var state = try Self.launching("app_launch")
+    let effects = Self.send(.launch(firstInstall: true), &state)
+    #expect(Self.events(effects) == ["app_install", "app_open", "session_start", "app_launch", "first_seen",
+                                     "trigger_fire", "paywallPresentationRequest", "paywall_open"], "\(Self.events(effects))")
+    #expect(state.session?.id == "plans")
+    #expect(!Self.events(effects).contains { $0.hasPrefix("handler.") || $0 == "feature.run" })
+    let install = try #require(Self.emitted(effects).first)
+    #expect(install["using_purchase_controller"] == true && install["application_installed_at"] != nil, "\(install)")
+    // A later launch is not an install; with the paywall still up, the campaign is refused (logged only).
+    let again = Self.send(.launch(firstInstall: false), &state)
+    #expect(Self.events(again) == ["app_open", "session_start", "app_launch", "paywallPresentationRequest"], "\(Self.events(again))")
+    #expect(Self.emitted(again).last?["status_reason"] == "paywall_already_presented")
+    // A relaunch: the paywall goes with the process (no close event), then the launch presents again.
+    let relaunched = Self.send(.relaunch, &state)
+    #expect(Self.events(relaunched) == ["app_close", "app_open", "session_start", "app_launch", "trigger_fire", "paywallPresentationRequest", "paywall_open"],
+            "\(Self.events(relaunched))")
+  }
+
+  /// `session_start` presents before `app_launch` is tracked as a trigger (the SDK's order); with
+  /// no campaign on either, a launch presents nothing; with the status unknown, the trigger waits
+  /// for one and a timeout reaches no handler.
+  @Test func launchTriggersFollowTheSDKsOrderAndWaitForAStatus() throws {
+    var state = try Self.launching("session_start", "onboarding")
+    let effects = Self.send(.launch(firstInstall: false), &state)
+    #expect(state.session?.id == "onboarding")
+    #expect(Self.emitted(effects).first { $0.name == .triggerFire }?["trigger_name"] == "session_start")
+    var quiet = try Self.home()
+    #expect(Self.events(Self.send(.launch(firstInstall: false), &quiet)) == ["app_open", "session_start", "app_launch"])
+    var unknown = try Self.launching("app_launch", status: .unknown)
+    let waits = Self.send(.launch(firstInstall: false), &unknown)
+    guard case .scheduleStatusTimeout(let id, _)? = waits.last else {
+      Issue.record("expected a wait for the status, got \(waits)")
+      return
+    }
+    #expect(Self.events(Self.send(.statusTimedOut(registrationID: id), &unknown)) == ["paywallPresentationRequest"], "no handler hears it")
+  }
+
+  /// `register` drops every name of the SDK's own events, not only those paywall-tui tracks
+  /// (`TrackingLogic.checkNotSuperwallEvent` goes through every `SuperwallEventObjc`). Before,
+  /// `paywall_page_view` and `app_launch` registered as any placement.
+  @Test(arguments: ["paywall_page_view", "app_launch", "customerInfo_didChange", "review_requested"])
+  func registerDropsEveryBuiltInName(_ name: String) throws {
+    var state = try Self.launching(name == "app_launch" ? "app_launch" : "onboarding")
+    #expect(Self.events(Self.send(.register(placement: name, params: [:]), &state)) == [])
+    #expect(state.outcome?.kind == .ignoredBuiltInName)
+  }
+
   @Test func anUnknownStatusWaitsThenGoesOnOrFails() throws {
     var state = try Self.home(.unknown)
     let wait = Self.send(.register(placement: "onboarding", params: [:]), &state)

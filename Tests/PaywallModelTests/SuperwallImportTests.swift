@@ -113,8 +113,10 @@ struct SuperwallImportTests {
     // A rule with only 3.x's `expression` matches everyone, as on a 4.x device, with a warning.
     #expect(project.campaigns[2].audiences[0].filter == nil)
     #expect(result.warnings.contains { $0.path?.description == "$.trigger_options[2].rules[0].expression" })
-    // app_launch is the SDK's own: left out with a warning.
-    #expect(result.warnings.contains { $0.message.contains("app_launch") })
+    // app_launch is the SDK's own event, and it presents a campaign (`canImplicitlyTriggerPaywall`):
+    // kept. Before, it was left out with a warning.
+    #expect(project.campaigns.contains { $0.placement == "app_launch" })
+    #expect(!result.warnings.contains { $0.message.contains("app_launch") })
 
     let gated = try #require(project.paywall(id: "pw_gated_annual"))
     #expect(gated.featureGating == .gated)

@@ -137,6 +137,16 @@ import PaywallModel
     #expect(state.notice?.contains("'nope' is not a status") == true, "\(state.notice ?? "")")
   }
 
+  /// The panel's `L` relaunches the app: the paywall on screen goes with no close event, and the
+  /// launch events follow.
+  @Test func relaunchIsAKey() throws {
+    var state = try Self.panel()
+    let effects = AppModel.update(&state, .key(.character("L")))
+    let names = effects.compactMap { if case .emit(let event) = $0 { event.name.rawValue } else { nil } }
+    #expect(names == ["app_close", "app_open", "session_start", "app_launch"], "\(effects)")
+    #expect(state.session == nil && !state.showsDebug)
+  }
+
   @Test func restorePurchasesIsAKey() throws {
     var state = try Self.panel()
     let effects = AppModel.update(&state, .key(.character("S")))

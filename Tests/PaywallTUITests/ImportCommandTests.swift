@@ -17,7 +17,7 @@ struct ImportCommandTests {
     let out = parent + "/project"
     let result = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("wrote \(out): 4 placements, 3 paywalls"))
+    #expect(result.stdout.hasPrefix("wrote \(out): 5 placements, 3 paywalls"), "\(result.stdout)")
     let files = try FileManager.default.contentsOfDirectory(atPath: out + "/paywalls").sorted()
     #expect(files == ["pw_gated_annual.json", "pw_nongated_monthly.json", "pw_v3_products.json"])
     // Nothing is left beside it: the temporary directory was renamed into place.
@@ -261,7 +261,7 @@ struct ImportCommandTests {
     let warnings = (validate.stdout + validate.stderr).split(separator: "\n").filter { $0.contains("no app") }
     #expect(warnings.count == 2 && warnings.allSatisfy { $0.hasPrefix(file + ":") && $0.contains(".event_name)") }, "\(warnings)")
     let placements = try CommandLineTests.run(["completions", "placements", parent + "/project"])
-    #expect(placements.stdout.split(separator: "\n").sorted() == ["legacy_rule", "pro_feature", "upgrade "], "\(placements.stdout)")
+    #expect(placements.stdout.split(separator: "\n").sorted() == ["app_launch", "legacy_rule", "pro_feature", "upgrade "], "\(placements.stdout)")
   }
 
   @Test func aConfigIsAProjectPath() throws {

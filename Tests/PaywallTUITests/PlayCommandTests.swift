@@ -57,6 +57,10 @@ struct PlayCommandTests {
     #expect(StatusCache(directory: StateDirectory(path: dir)).load().0 == .inactive)
   }
 
+  /// A first launch's events, as the SDK tracks them (`Presenter.launch`): every run below starts
+  /// with them (a new state directory, or none: a fresh install).
+  static let launch = ["app_install", "app_open", "session_start", "app_launch", "first_seen"]
+
   /// The issue's table: each scripted outcome gives the SDK's events and screen.
   @Test(arguments: [
     ("purchase=purchased", "enter", ["paywall_open", "transaction_start", "subscriptionStatus_didChange", "transaction_complete", "freeTrial_start", "paywall_close"], "closed: purchased"),
@@ -74,7 +78,7 @@ struct PlayCommandTests {
                                "--state-dir", Self.stateDir(), "--keys", keys, "--screen"])
     #expect(result.status == 0, "\(result.stderr)")
     // --status inactive is the starting status, so the run's own events are exactly these.
-    #expect(Self.events(result.stdout) == expected)
+    #expect(Self.events(result.stdout) == Self.launch + expected)
     #expect(result.stdout.contains(screen), "\(result.stdout)")
   }
 
@@ -159,7 +163,7 @@ struct PlayCommandTests {
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=cancelled",
                                "--state-dir", Self.stateDir(), "--script", dir + "/events.play"])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("events.play:2: expected event transaction_complete; the events so far were: paywall_open, transaction_start, transaction_abandon"))
+    #expect(result.stderr.contains("events.play:2: expected event transaction_complete; the events so far were: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start, transaction_abandon"))
   }
 
   /// Found by fuzzing: Swift reads "\r\n" as one Character, so splitting on "\n" left a script
@@ -276,7 +280,7 @@ struct PlayCommandTests {
     #expect(result.status == 0)
     let written = try String(contentsOfFile: file, encoding: .utf8)
     #expect(written.split(separator: "\n").map(String.init) == result.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"event\"") }.map(String.init))
-    #expect(Self.events(written) == ["paywall_open", "paywall_decline", "paywall_close"])
+    #expect(Self.events(written) == Self.launch + ["paywall_open", "paywall_decline", "paywall_close"])
   }
 
   /// `--events` naming a named pipe nobody reads: refused at once (exit 2) with a line naming
@@ -317,7 +321,7 @@ struct PlayCommandTests {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while case let n = read(reader, &buffer, buffer.count), n > 0 { bytes += buffer[..<n] }
-    #expect(Self.events(String(decoding: bytes, as: UTF8.self)) == ["paywall_open", "paywall_decline", "paywall_close"])
+    #expect(Self.events(String(decoding: bytes, as: UTF8.self)) == Self.launch + ["paywall_open", "paywall_decline", "paywall_close"])
   }
 
   @Test func sameInputSameOutput() throws {
@@ -563,10 +567,10 @@ extension PlayCommandTests {
     let events = values.dropLast(2)
     #expect(events.allSatisfy { $0.keys.sorted() == ["at", "event", "params"] }, "\(events)")
     let times = events.map { "\($0["event"] ?? "") \($0["at"] ?? "")" }
-    #expect(times.first == "paywall_open 2026-01-01T00:00:00Z", "\(times)")
+    #expect(times.first == "app_install 2026-01-01T00:00:00Z", "\(times)")
     #expect(times.last == "paywall_open 2026-01-08T00:00:00.500Z", "\(times)")
     // The key order is the documented one: event, at, params.
-    #expect(result.stdout.hasPrefix(#"{"event":"paywall_open","at":"2026-01-01T00:00:00Z","params":{"#), "\(result.stdout)")
+    #expect(result.stdout.hasPrefix(#"{"event":"app_install","at":"2026-01-01T00:00:00Z","params":{"#), "\(result.stdout)")
     // --events gets the same lines as stdout's events.
     let written = try String(contentsOfFile: state + "/events.jsonl", encoding: .utf8)
     let stdoutLines = result.stdout.split(separator: "\n").map(String.init)

@@ -81,7 +81,7 @@ package struct ExplainCommand: CLICommand {
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
       throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
-    if !json, PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
+    if !json, PlacementNames.builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement) {
       try Console.out("placement \(quoting: placement): a built-in event name; register ignores it (no callback) and the feature does not run")
       return
     }
@@ -95,7 +95,7 @@ package struct ExplainCommand: CLICommand {
     // The params a device evaluates: a register's with the keys the SDK adds to every placement
     // (`PlacementParams.register`); an implicit placement's as given, each key the SDK never
     // gives such a campaign named, as validate names it in a filter.
-    let implicit = Campaign.implicitPlacements.contains(placement)
+    let implicit = Campaign.sdkPlacements.contains(placement)
     if implicit, !json {
       for key in params.keys.sorted() {
         if let problem = PlacementParams.problem(key: key, forImplicit: placement) { try Console.out("warning: --param \(problem)") }
@@ -242,7 +242,7 @@ package struct ExplainCommand: CLICommand {
     if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
       gating = .string(paywall.featureGating.rawValue)
     }
-    let builtIn = PlacementNames.builtIn.contains(evaluation.placement) && !Campaign.implicitPlacements.contains(evaluation.placement)
+    let builtIn = PlacementNames.builtIn.contains(evaluation.placement) && !Campaign.sdkPlacements.contains(evaluation.placement)
     return .object([
       ("placement", .string(evaluation.placement)), ("userId", .string(userID)),
       ("status", .string(status.rawName)), ("sdk", .string(evaluation.sdk.description)),

@@ -404,7 +404,11 @@ package struct Player: Sendable {
   package func play(_ script: PlayScript, placement: String?) async -> Outcome {
     // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
     runtime.send(.resized(size))
-    if let placement {
+    runtime.send(.launched(firstInstall: app.isFirstLaunch))
+    await runtime.settle()
+    if runtime.state.presentation.session != nil {
+      // A launch campaign presented its paywall: the first step starts there.
+    } else if let placement {
       runtime.send(.register(placement: placement, params: [:]))
     } else if let first = app.firstPaywall {
       runtime.send(.open(paywallID: first, selected: nil))
@@ -468,6 +472,10 @@ package struct Player: Sendable {
       case .call(.restore):
         runtime.send(.callRestore)
         await runtime.settle()
+      case .relaunch:
+        runtime.send(.relaunch)
+        await runtime.settle()
+        noteScreen()
       case .store(let action):
         guard app.store != nil else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")

@@ -52,6 +52,8 @@ package struct PlayScript: Sendable {
     /// Slot overrides for the paywalls presented from now on; empty clears them.
     case override([SlotOverride])
     case open(String)
+    /// The app killed and launched again: its launch events, and the campaigns on them.
+    case relaunch
     /// The app calls the SDK's `purchase(product)` or `restorePurchases()` outside a paywall.
     case call(SDKCallCommand)
     case store(StoreAction)
@@ -129,7 +131,7 @@ package struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
-      case .press, .open, .call, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
+      case .press, .open, .call, .relaunch, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -138,7 +140,7 @@ package struct PlayScript: Sendable {
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
-  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call"] + storeCommands
+  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
@@ -284,6 +286,9 @@ package struct PlayScript: Sendable {
         overrides.append(o)
       }
       return .override(overrides)
+    case "relaunch":
+      try need(0, "nothing (the app is killed and launched again)")
+      return .relaunch
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])

@@ -174,8 +174,25 @@ public struct Campaign: Sendable, Hashable {
     EventName.transactionAbandon.rawValue, EventName.transactionFail.rawValue, EventName.paywallDecline.rawValue,
   ]
 
-  /// Whether the placement is one of `implicitPlacements`.
-  public var isImplicit: Bool { Self.implicitPlacements.contains(placement) }
+  /// The SDK's own events that can present a paywall by themselves (`SuperwallEvent.swift`
+  /// `canImplicitlyTriggerPaywall`, 4.16.3) besides `implicitPlacements` and a paywall's
+  /// `custom_placement`: a campaign on one is valid, and `register` ignores the name.
+  public static let lifecyclePlacements: [String] = [
+    EventName.appInstall.rawValue, EventName.sessionStart.rawValue, EventName.appLaunch.rawValue,
+    "deepLink_open", "survey_response", "touches_began",
+  ]
+
+  /// The lifecycle placements paywall-tui fires: those of a launch (and a relaunch). A deep link,
+  /// a survey answer and a first touch are not emulated: a campaign on one never presents here.
+  public static let firedAtLaunch: [String] = [
+    EventName.appInstall.rawValue, EventName.sessionStart.rawValue, EventName.appLaunch.rawValue,
+  ]
+
+  /// Every placement the SDK fires itself and a campaign may present on.
+  public static let sdkPlacements: Set<String> = Set(implicitPlacements + lifecyclePlacements)
+
+  /// Whether the SDK fires the placement itself (`sdkPlacements`): not one an app registers.
+  public var isImplicit: Bool { Self.sdkPlacements.contains(placement) }
 }
 
 /// Why a registration did not present a paywall, as the SDK's `PaywallSkippedReason` names it.

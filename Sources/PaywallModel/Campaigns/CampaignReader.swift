@@ -49,9 +49,12 @@ enum CampaignReader {
         if !placements.insert(placement).inserted {
           reader.diagnostics.error("placement \(quoting: placement) already has a campaign; put its audiences in one campaign",
                                    at: location, path: path.appending("placement"))
-        } else if PlacementNames.builtIn.contains(placement) && !Campaign.implicitPlacements.contains(placement) {
-          reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (implicit placements: \(Campaign.implicitPlacements.joined(separator: ", ")))",
+        } else if PlacementNames.builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement) {
+          reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (the SDK's events that present a campaign: \((Campaign.implicitPlacements + Campaign.lifecyclePlacements).joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
+        } else if Campaign.lifecyclePlacements.contains(placement) && !Campaign.firedAtLaunch.contains(placement) {
+          reader.diagnostics.warning(.notFiredHere, "the SDK fires \(quoting: placement) and presents this campaign then; paywall-tui does not fire it, so here the campaign never presents (it fires \(Campaign.firedAtLaunch.joined(separator: ", ")) at launch)",
+                                     at: location, path: path.appending("placement"))
         } else if checkingNames, let problem = PlacementNames.untypable(placement) {
           reader.diagnostics.warning(.placementName, problem, at: location, path: path.appending("placement"))
         }
@@ -271,8 +274,26 @@ package enum PlacementNames {
     return nil
   }
 
+  /// Every name of the SDK's own events (`SuperwallEventObjc`'s descriptions, 4.16.3):
+  /// `register` ignores each (`TrackingLogic.checkNotSuperwallEvent`), trackable or not.
   package static let builtIn: Set<String> = Set(EventName.allCases.filter { !$0.isOwn }.map(\.rawValue)).union([
-    "app_open", "app_launch", "app_install", "app_close", "session_start", "first_seen", "deepLink_open",
-    "user_attributes", "touches_began", "survey_response",
+    "first_seen", "app_open", "app_launch", "identity_alias", "app_install", "session_start", "device_attributes",
+    "subscriptionStatus_didChange", "app_close", "deepLink_open", "trigger_fire", "paywall_open", "paywall_decline",
+    "paywall_close", "transaction_start", "transaction_fail", "transaction_abandon", "transaction_timeout",
+    "transaction_complete", "subscription_start", "freeTrial_start", "transaction_restore", "user_attributes",
+    "attribution_match", "nonRecurringProduct_purchase", "paywallResponseLoad_start", "paywallResponseLoad_notFound",
+    "paywallResponseLoad_fail", "paywallResponseLoad_complete", "paywallWebviewLoad_start", "paywallWebviewLoad_fail",
+    "paywallWebviewLoad_complete", "paywallWebviewLoad_timeout", "paywallWebviewLoad_fallback",
+    "paywallWebviewLoad_processTerminated", "paywallProductsLoad_start", "paywallProductsLoad_fail",
+    "paywallProductsLoad_retry", "paywallProductsLoad_missingProducts", "paywallProductsLoad_complete",
+    "paywallPresentationRequest", "survey_response", "touches_began", "survey_close", "reset", "restore_start",
+    "restore_fail", "restore_complete", "config_refresh", "custom_placement", "config_attributes",
+    "confirm_all_assignments", "config_fail", "adServicesTokenRequest_start", "adServicesTokenRequest_fail",
+    "adServicesTokenRequest_complete", "shimmerView_start", "shimmerView_complete", "redemption_start",
+    "redemption_complete", "redemption_fail", "enrichment_start", "enrichment_fail", "enrichment_complete",
+    "networkDecoding_fail", "customerInfo_didChange", "integration_attributes", "review_requested",
+    "permission_requested", "permission_granted", "permission_denied", "paywallPreload_start",
+    "paywallPreload_complete", "stripeCheckout_start", "stripeCheckout_submit", "stripeCheckout_complete",
+    "stripeCheckout_fail", "testModeModal_open", "testModeModal_close", "paywall_page_view",
   ])
 }

@@ -45,6 +45,19 @@ public enum EventName: String, Sendable, CaseIterable {
   /// Not the SDK's: what `Superwall.shared.restorePurchases()` returned (`result`: the
   /// `RestorationResult`).
   case callRestorePurchases = "call.restorePurchases"
+  /// A launch, as the SDK tracks it: `app_install` the first time on a device (`Storage.swift`
+  /// `recordAppInstall`), then, as the app becomes active, `app_open`, `session_start`,
+  /// `app_launch` and, the first time, `first_seen` (`AppSessionManager.swift`
+  /// `sessionCouldRefresh`). `app_install`, `session_start` and `app_launch` can each present a
+  /// campaign's paywall (`SuperwallEvent.canImplicitlyTriggerPaywall`).
+  case appInstall = "app_install"
+  case appOpen = "app_open"
+  case sessionStart = "session_start"
+  case appLaunch = "app_launch"
+  case firstSeen = "first_seen"
+  /// The app resigned active (`AppSessionManager.swift` `applicationWillResignActive`): here, at a
+  /// relaunch, before the app is killed.
+  case appClose = "app_close"
 
   /// Ours, not the SDK's (the handler's callbacks, the feature, the controller's problems, what a
   /// script's `call` returned): the SDK tracks no such event, so it does not refuse a placement

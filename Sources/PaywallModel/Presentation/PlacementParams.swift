@@ -121,6 +121,9 @@ package enum PlacementParams {
   /// filters (besides `SLOT_product_id`, for every slot name): nil for a placement the app
   /// registers, whose params are the app's own.
   package static func sdkKeys(forImplicit placement: String) -> Set<String>? {
+    // A launch event has no parameters of its own (`TrackableSuperwallEvent.swift`: AppInstall,
+    // SessionStart and AppLaunch's `audienceFilterParams` are empty): only the standard ones.
+    if Campaign.firedAtLaunch.contains(placement) { return ["event_name"] }
     guard Campaign.implicitPlacements.contains(placement) else { return nil }
     var keys: Set<String> = ["event_name", "paywall_id", "paywall_name", "presented_by_event_name", "paywall_product_ids",
                              "is_free_trial_available", "feature_gating", "presented_by"]

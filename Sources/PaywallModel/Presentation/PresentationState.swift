@@ -206,6 +206,12 @@ public struct PresentationState: Sendable {
 public enum PresentationAction: Sendable {
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
+  /// The app launched (`firstInstall`: the first time on this state): the SDK's launch events,
+  /// each a chance for a campaign to present (`Presenter.launch`).
+  case launch(firstInstall: Bool)
+  /// The app was killed and launched again: whatever was on screen is gone, with no event, and
+  /// the launch events follow (`firstInstall` false).
+  case relaunch
   /// Open a paywall directly, with no registration (`--paywall`, `open` in a script).
   case open(paywallID: String, selected: String?)
   /// What the user does on the paywall on screen.

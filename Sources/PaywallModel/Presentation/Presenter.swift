@@ -34,6 +34,18 @@ public enum Presenter {
       return register(placement, params: params, &state, now: now)
     case .open(let id, let selected):
       return open(id, selected: selected, &state, now: now)
+    case .launch(let firstInstall):
+      return launch(firstInstall: firstInstall, &state, now: now)
+    case .relaunch:
+      // Home first (`app_close` as the app resigns active), then the process dies: whatever was
+      // on screen goes with it, with no close event.
+      clearScreen(&state)
+      state.session = nil
+      state.waiting = nil
+      state.call = nil
+      state.callAlert = nil
+      state.outcome = nil
+      return [.emit(PaywallEvent(.appClose, []))] + launch(firstInstall: false, &state, now: now)
     case .paywall(let paywallAction):
       guard var session = state.session else { return [] }
       // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
@@ -81,6 +93,8 @@ public enum Presenter {
       guard let waiting = state.waiting, waiting.id == id else { return [] }
       state.waiting = nil
       let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
+      // An event's trigger has no handler to hear it: only the log says so.
+      if waiting.isImplicit { return [.emit(request)] }
       return [.emit(request)] + fail(waiting, code: "subscriptionStatusTimeout",
                                      message: "The subscription status was not set within 5 seconds; the feature did not run. Set one: --status inactive (or active), 'status' in a script, the controller's setSubscriptionStatus, or 'd' then 's' in the app", &state)
     case .setOverrides(let overrides):
@@ -124,6 +138,51 @@ public enum Presenter {
     if state.status == .unknown {
       state.waiting = registration
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .waiting)
+      return [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
+    }
+    return evaluate(registration, &state, now: now)
+  }
+
+  // MARK: - Launch
+
+  /// A launch as the SDK tracks it: `app_install` the first time (`Storage.swift`
+  /// `recordAppInstall`), then as the app becomes active `app_open`, `session_start`, `app_launch`
+  /// and, the first time, `first_seen` (`AppSessionManager.swift` `sessionCouldRefresh`). Tracking
+  /// `app_install`, `session_start` and `app_launch` is each an implicit trigger, run one after the
+  /// other (`Tracking.swift` `handleImplicitTrigger`): a campaign on one presents its paywall with
+  /// no handler and no feature (`.triggerPaywall`), after the status is known
+  /// (`waitForSubsStatusAndConfig`); with a paywall already on screen it is refused and only
+  /// logged. A placement with no campaign triggers nothing (`TrackingLogic.canTriggerPaywall`).
+  static func launch(firstInstall: Bool, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    var effects: [PresentationEffect] = []
+    var fired: [EventName] = []
+    if firstInstall {
+      effects.append(.emit(PaywallEvent(.appInstall, [("application_installed_at", .string(StoreDates.format(now))),
+                                                      ("using_purchase_controller", .bool(state.hasPurchaseController))])))
+      fired.append(.appInstall)
+    }
+    effects.append(.emit(PaywallEvent(.appOpen, [])))
+    effects.append(.emit(PaywallEvent(.sessionStart, [])))
+    effects.append(.emit(PaywallEvent(.appLaunch, [])))
+    fired += [.sessionStart, .appLaunch]
+    if firstInstall { effects.append(.emit(PaywallEvent(.firstSeen, []))) }
+    for name in fired { effects += implicitTrigger(name.rawValue, &state, now: now) }
+    return effects
+  }
+
+  /// One SDK event's implicit trigger (`Tracking.swift` `internallyHandleImplicitTrigger`).
+  static func implicitTrigger(_ placement: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard state.project.campaigns.contains(where: { $0.placement == placement }) else { return [] }
+    let registration = Registration(id: state.newRegistrationID(), placement: placement,
+                                    params: PlacementParams.standard(placement, isSDKEvent: true), isImplicit: true)
+    if let session = state.session, !session.isDismissed {
+      return [.emit(SDKEvents.presentationRequest(placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk))]
+    }
+    if state.status == .unknown {
+      // One waits at a time here; the SDK queues the next behind it, which then finds a paywall
+      // on screen or the same status: the first is the one that can present.
+      guard state.waiting == nil else { return [] }
+      state.waiting = registration
       return [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
     }
     return evaluate(registration, &state, now: now)

@@ -45,6 +45,12 @@ package enum AppModel {
       return present(.open(paywallID: id, selected: selected), &state, now: now)
     case .register(let placement, let params):
       return present(.register(placement: placement, params: params), &state, now: now)
+    case .launched(let firstInstall):
+      return present(.launch(firstInstall: firstInstall), &state, now: now)
+    case .relaunch:
+      state.showsDebug = false
+      state.notice = "the app was killed and launched again"
+      return present(.relaunch, &state, now: now)
     case .statusChanged(let status):
       return present(.statusChanged(status), &state, now: now)
     case .registrationTimedOut(let id):

@@ -28,6 +28,10 @@ package struct AppSession {
 
   /// Saves a new user's id (off the loop), so the next run is the same user. `run` calls it once
   /// the first frame is out, so the save's thread and fsync do not compete with the first paint.
+  /// The app's first launch on this state: a new user, or a state in memory (each `play` without
+  /// `--state-dir` is a fresh install). The SDK then tracks `app_install` and `first_seen`.
+  package var isFirstLaunch: Bool { newUser != nil || stateDirectory == nil }
+
   package func keepNewUser() {
     if let newUser { runtime.keepAssignments(newUser) }
   }
@@ -64,7 +68,9 @@ package struct AppSession {
                    controllerLog: (@Sendable (String) -> Void)? = nil,
                    onEvent: @escaping @Sendable (PaywallEvent) -> Void) throws(SessionError) -> AppSession {
     var warnings: [String] = []
-    var first = options.home ? nil : given.paywalls.first?.id
+    // A campaign on a launch event decides what shows at launch, as in the app: the home screen.
+    let launches = given.campaigns.contains { Campaign.firedAtLaunch.contains($0.placement) }
+    var first = options.home || launches ? nil : given.paywalls.first?.id
     if let id = options.paywall {
       let ids = given.paywalls.map(\.id)
       guard ids.contains(id) else {

@@ -207,6 +207,11 @@ package enum AppMessage: Sendable {
   case storeChanged(StorePanel)
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
+  /// The app launched: the SDK's launch events, and the campaigns on them (`firstInstall`: the
+  /// first launch on this state, a new user).
+  case launched(firstInstall: Bool)
+  /// The app killed and launched again (the debug panel's `L`, a script's `relaunch`).
+  case relaunch
   /// A waiting `register` saw no known status in time.
   case registrationTimedOut(id: Int)
   /// Session-wide slot overrides (empty: back to the paywalls as written).

@@ -33,6 +33,8 @@ package enum DebugPanel {
       return [.debug(.setStatus(next), announce: true)]
     case .typeStatus?:
       state.statusInput = ""
+    case .relaunch?:
+      return AppModel.update(&state, .relaunch, now: now)
     case .typeDuration?:
       state.debugInput = ""
     case .typeAttribute?:

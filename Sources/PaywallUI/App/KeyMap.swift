@@ -68,7 +68,7 @@ package enum KeyMap {
   /// The debug panel.
   package enum Debug: Sendable {
     case world(DebugAction)
-    case cycleStatus, typeStatus, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
+    case cycleStatus, typeStatus, relaunch, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
   }
 
   package static let paywall: [KeyBinding<Paywall>] = [
@@ -154,6 +154,7 @@ package enum KeyMap {
                 KeyBinding("t", "latency", .toggleLatency),
                 KeyBinding("D", "drop reply", .world(.dropNextResponse))]),
     ("user", [KeyBinding("u", "set a user attribute (key=value) for audience filters", .typeAttribute)]),
+    ("app", [KeyBinding("L", "relaunch: killed and launched again (the launch events and their campaigns)", .relaunch)]),
     // `Superwall.shared.purchase(product)` / `restorePurchases()` called by the app, outside any
     // paywall's buttons (the script's `call purchase` / `call restore`).
     ("app calls", [KeyBinding("P", "purchase(product): type its id (the selected one to start)", .typeProductID),
