@@ -240,7 +240,9 @@ package enum Schemas {
                 "paidMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months paid in the group, at least." },
                 "monthsSinceLapse": { "type": "array", "items": { "type": "integer", "minimum": 0 }, "minItems": 2, "maxItems": 2,
                                       "description": "Win-back: [minimum, maximum] months since the subscription expired." },
-                "waitMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months after this offer's period before it is offered again; absent: once." }
+                "waitMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months after this offer's period before it is offered again; absent: once." },
+                "eligibility": { "type": "array", "items": { "enum": ["new", "existing", "expired"] }, "minItems": 1, "uniqueItems": true,
+                                 "description": "Offer code: who may redeem it (never subscribed in the group, subscribed now, subscription ended); absent: everyone." }
               }
             }
           },

@@ -163,13 +163,15 @@ public final class SimulatedStore: PurchaseController {
 
   static func purchase(_ product: StoreProduct, _ book: inout Book, at now: Date) -> PurchaseResult {
     if book.settings.failTransactions { return StoreError.unknown.purchaseResult }
-    // StoreKit refuses a purchase naming a win-back offer the customer is not eligible for
-    // (`Product.PurchaseError.ineligibleForOffer`), and one naming an offer the product lacks.
+    // StoreKit refuses a purchase naming an offer the customer is not eligible for
+    // (`Product.PurchaseError.ineligibleForOffer`: a win-back offer for a customer who has not
+    // churned, a promotional offer for one who never subscribed in the group, a code outside its
+    // eligibility), and one naming an offer the product lacks (`invalidOfferIdentifier`).
     if let requested = product.requestedOffer {
       guard let configured = book.replay.catalog.product(id: product.id)?.offer(id: requested.id), configured.kind == requested.kind else {
         return StoreError.invalidOfferIdentifier.purchaseResult
       }
-      if configured.kind == .winBack, !book.replay.offerHistory.allows(configured, for: product, at: now) {
+      if !book.replay.offerHistory.allows(configured, for: product, at: now) {
         return StoreError.ineligibleForOffer.purchaseResult
       }
     }
