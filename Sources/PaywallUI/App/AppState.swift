@@ -32,6 +32,8 @@ package struct AppState: Sendable {
   package var attributeInput: String?
   /// A product id being typed in the debug panel (`P`), for the app's `purchase(product)` call.
   package var productInput: String?
+  /// An offer code being typed in the debug panel (`o`), to redeem in the store.
+  package var codeInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   package var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
