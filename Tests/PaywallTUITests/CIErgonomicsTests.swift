@@ -81,6 +81,25 @@ struct CIErgonomicsTests {
 
   // MARK: names in scripts
 
+  /// `redeem CODE`: a code the catalog lacks is an error at its column before anything runs; a
+  /// code the user may not redeem stops the run at its line, saying why.
+  @Test func anOfferCodeTheCatalogLacksOrTheUserMayNotRedeemIsAnErrorAtItsLine() throws {
+    let folder = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let typo = folder + "/typo.play"
+    try "advance 1d\nredeem ACMEFRIEND\n".write(toFile: typo, atomically: true, encoding: .utf8)
+    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--script", typo])
+    #expect(play.status == 2, "\(play.stdout)\(play.stderr)")
+    #expect(play.stderr.hasPrefix("\(typo):2:8: error: 'redeem ACMEFRIEND': no offer code 'ACMEFRIEND' in the catalog; did you mean 'ACMEFRIENDS'? (codes: ACMEFRIENDS)"),
+            "\(play.stderr)")
+    let subscriber = folder + "/subscriber.play"
+    try "buy com.acme.pro.annual\nredeem ACMEFRIENDS\nexpect status active:pro\n".write(toFile: subscriber, atomically: true, encoding: .utf8)
+    let refused = try CommandLineTests.run(["play", "paywalls", "--home", "--script", subscriber])
+    #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+    #expect(refused.stderr.contains("\(subscriber):2: 'redeem ACMEFRIENDS' did nothing: offer code 'ACMEFRIENDS' (com.acme.pro.monthly) is for new, expired customers; this user is subscribed in its group now"),
+            "\(refused.stderr)")
+  }
+
   @Test func aMisspeltPlacementInAScriptIsAnErrorWithADidYouMean() throws {
     let folder = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: folder) }
