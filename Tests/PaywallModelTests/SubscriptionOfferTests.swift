@@ -282,6 +282,39 @@ struct PromotionalAndCodeOfferTests {
     #expect(regular.price == Decimal(string: "59.99") && regular.offerType == nil, "one offer period, then the regular price: \(regular)")
   }
 
+  @Test func aSlotSellsThePromotionalOfferOnlyToAUserWhoMayTakeItAndTellsTheController() throws {
+    let now = Date(timeIntervalSince1970: 1_767_225_600)
+    let newUser = SlotProduct(slot: "primary", product: Self.annual, now: now, eligibility: IntroOfferEligibility(usedGroups: []),
+                              attributes: [.trialPeriodPrice], offerID: "annual.stay", history: OfferHistory(groups: [:]))
+    #expect(newUser.product.requestedOffer == nil && newUser.introOffer == nil, "a user who never subscribed: the regular product")
+    #expect(newUser[.trialPeriodPrice] == Self.annual.attribute(.trialPeriodPrice), "the product's own value, not the offer's $39.99")
+    let subscriber = SlotProduct(slot: "primary", product: Self.annual, now: now, eligibility: IntroOfferEligibility(usedGroups: ["pro"]),
+                                 attributes: [.trialPeriodPrice], offerID: "annual.stay",
+                                 history: OfferHistory(groups: ["pro": .init(lapsedAt: nil, paidSeconds: 0, live: true)]))
+    #expect(subscriber.product.requestedOffer == Self.stay)
+    #expect(subscriber[.trialPeriodPrice] == "$39.99")
+    // The command protocol's purchase request names the offer, for the controller to pass on.
+    let request = CommandPurchaseController.describe(subscriber.product).text
+    #expect(request.contains(#""offer":{"type":"promotional","id":"annual.stay","paymentMode":"payUpFront","price":"39.99","period":"P1Y","periods":1}"#),
+            "\(request)")
+    #expect(!CommandPurchaseController.describe(newUser.product).text.contains("\"offer\""))
+  }
+
+  @Test func aPurchaseThatWaitsForAskToBuyCompletesOnItsOffer() throws {
+    let (store, clock) = Self.store()
+    #expect(store.purchaseNow(Self.monthly).isPurchased)
+    _ = store.perform(.cancel(productID: "monthly"))
+    clock.advance(by: 40 * Self.day)
+    store.refreshStatus()
+    store.setAskToBuy(true)
+    let waiting = store.purchaseNow(Self.stayRequested)
+    #expect({ if case .pending = waiting { true } else { false } }(), "Ask to Buy: \(waiting)")
+    #expect(store.pendingPurchases.first?.offerID == "annual.stay")
+    _ = store.approve()
+    let charge = try #require(store.entries.last)
+    #expect(charge.kind == .purchase && charge.price == Decimal(string: "39.99") && charge.offerID == "annual.stay", "\(charge)")
+  }
+
   @Test func anOfferCodeGrantsItsPeriodToAnEligibleUserAndIsRecorded() throws {
     let (store, clock) = Self.store()
     let redeemed = try store.perform(.redeem(code: "friends")).get()

@@ -90,7 +90,7 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       guard action == .approve else { return .success("declined \(pending.productID)") }
       return product(pending.productID).map { product in
-        _ = Self.buy(product, &book, at: now)
+        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
         return "approved \(pending.productID)"
       }
     case .resolveInterrupted:
@@ -99,7 +99,7 @@ extension SimulatedStore {
       }
       let pending = book.pending.remove(at: index)
       return product(pending.productID).map { product in
-        _ = Self.buy(product, &book, at: now)
+        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
         return "completed the interrupted purchase of \(pending.productID)"
       }
     case .interruptNextPurchase:
@@ -249,6 +249,14 @@ extension SimulatedStore {
     let what = "\(terms.paymentMode.rawValue) \(terms.paymentMode == .freeTrial ? "" : "at \(terms.price) ")for \(terms.totalPeriod.value) \(terms.totalPeriod.unit.rawValue)\(terms.totalPeriod.value == 1 ? "" : "s")"
     let when = entry.kind == .purchase || entry.effect == .immediately ? "now" : "from the next renewal"
     return .success("redeemed offer code \(offer.id): \(product.id), \(what), \(when)")
+  }
+
+  /// `product` asking for the offer `pending` named, so a purchase that waited completes on it
+  /// (the planner still applies the offer's rules as they are then).
+  static func withOffer(_ product: StoreProduct, _ pending: PendingPurchase) -> StoreProduct {
+    var product = product
+    product.requestedOffer = pending.offerID.flatMap(product.offer(id:))
+    return product
   }
 
   static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {

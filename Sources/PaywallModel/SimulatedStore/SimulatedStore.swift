@@ -177,11 +177,11 @@ public final class SimulatedStore: PurchaseController {
     }
     if book.interruptNext {
       book.interruptNext = false
-      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now))
+      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
     }
     if book.settings.askToBuy {
-      book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now))
+      book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .pending
     }
     _ = buy(product, &book, at: now)
