@@ -100,6 +100,21 @@ struct CIErgonomicsTests {
             "\(refused.stderr)")
   }
 
+  /// A redeemed code is a transaction on its offer: `store` shows its type and id, in text and JSON.
+  @Test func aRedeemedOfferCodeShowsInTheStore() throws {
+    let folder = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let script = folder + "/redeem.play"
+    try "redeem ACMEFRIENDS\n".write(toFile: script, atomically: true, encoding: .utf8)
+    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--state-dir", folder + "/state", "--script", script])
+    #expect(play.status == 0, "\(play.stderr)")
+    let store = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state"])
+    #expect(store.stdout.contains("purchase  com.acme.pro.monthly  2026-01-01 00:00:00  2026-04-01 00:00:00  freeTrial · code offer ACMEFRIENDS · 0"),
+            "\(store.stdout)")
+    let json = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state", "--json"])
+    #expect(json.stdout.contains(#""offerType":"code","offerID":"ACMEFRIENDS""#), "\(json.stdout)")
+  }
+
   @Test func aMisspeltPlacementInAScriptIsAnErrorWithADidYouMean() throws {
     let folder = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: folder) }
