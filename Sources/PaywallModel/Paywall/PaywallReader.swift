@@ -177,6 +177,13 @@ package enum PaywallReader {
                                  at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
         continue
       }
+      // An offer code is redeemed in the App Store's sheet (`AppStore.presentOfferCodeRedeemSheet`);
+      // StoreKit has no purchase option that buys a product on one, so no paywall can sell it.
+      if let offerID, let offer = catalog?.product(id: productID)?.offer(id: offerID), offer.kind == .code {
+        reader.diagnostics.error("slot \(quoting: member.key): \(quoting: offerID) is an offer code, which a user redeems in the App Store's sheet, not buys from a paywall; name a promotional or win-back offer, or try the code with 'redeem \(offerID)' in a script",
+                                 at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
+        continue
+      }
       if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
         reader.diagnostics.consequence("slot \(quoting: member.key) names \(quoting: productID): \(reason)",
                                        at: member.value.location, path: slotPath)
