@@ -176,6 +176,16 @@ struct ValidateOfferEligibilityTests {
     }
   }
 
+  @Test func aNewUserIsStartNew() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "scenarios/projects/offers", "--start", "new"])
+    #expect(result.stdout.contains("paywalls/winback.json:6:61: warning: slot 'primary' sells com.acme.pro.annual with win-back offer 'annual.winback', which is for churned subscribers who meet its rules; this user never subscribed in its group (--start new)"),
+            "\(result.stdout)")
+    #expect(result.stdout.contains("with promotional offer 'annual.stay', which is for existing or former subscribers of its group; this user never subscribed in its group (--start new)"),
+            "\(result.stdout)")
+    let both = try CommandLineTests.run(["validate", "paywalls", "--start", "new", "--start", "pro=expired"])
+    #expect(both.status == 2 && both.stderr.contains("--start new is a user who bought nothing"), "\(both.stderr)")
+  }
+
   @Test func withoutAStartStateThereIsNoUserToCheck() throws {
     let result = try CommandLineTests.run(["validate", "paywalls", "scenarios/projects/offers"])
     #expect(!result.stdout.contains("offer-eligibility"), "\(result.stdout)")

@@ -9,8 +9,8 @@ package struct ValidateCommand: CLICommand {
       --strict). Besides errors it warns about what loads but would fail a review or a user: a
       paywall with no products, no price, no purchase, restore or close button; a price with more
       decimals than its currency has (JPY "39.99"). With --start ENTITLEMENT=STATE (as run and
-      play take it), a paywall slot naming a promotional, win-back or code offer that user
-      cannot take is a warning too: the card would show the regular price. Each warning ends with its name
+      play take it; --start new: a user who bought nothing), a paywall slot naming a promotional
+      or win-back offer that user cannot take is a warning too: the card would show the regular price. Each warning ends with its name
       ([no-close-button]): --allow NAME, or app.json's "ignore": ["NAME"], silences that kind,
       so --strict fails on the others only.
       --format json prints one JSON document (every diagnostic with file, line, column, path,
@@ -24,7 +24,7 @@ package struct ValidateCommand: CLICommand {
                       values: .words(Format.allCases.map(\.rawValue))),
               .flag("json", "The same as --format json."),
               .flag("strict", "Warnings fail too (exit 1)."),
-              .option("start", "ent=state", "Check the offers paywall slots name against this user: ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked, as run's --start.", repeatable: true),
+              .option("start", "ent=state", "Check the offers paywall slots name against this user: ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked, as run's --start; 'new' for a user who bought nothing.", repeatable: true),
               .option("allow", "name", "Do not report this kind of warning, by the name printed after it (e.g. no-close-button).",
                       repeatable: true, values: .words(WarningKind.names))],
     examples: [
@@ -35,6 +35,7 @@ package struct ValidateCommand: CLICommand {
       "paywall-tui validate paywalls --strict --allow trial-copy    # every warning fails but that one",
       "paywall-tui validate paywalls --json | jq '.diagnostics[]'   # one JSON document",
       "paywall-tui validate paywalls --start pro=subscribed         # offers a subscriber could never take",
+      "paywall-tui validate paywalls --start new                    # offers a user who bought nothing could never take",
     ]
   )
 
@@ -52,6 +53,8 @@ package struct ValidateCommand: CLICommand {
   package var allowed: Set<WarningKind>
   /// `--start ENTITLEMENT=STATE`: the user whose offers the paywalls' slots are checked against.
   package var starts: [StartState]
+  /// `--start new`: that user has bought nothing (as `run` begins with an empty ledger).
+  package var newUser = false
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals
@@ -61,7 +64,14 @@ package struct ValidateCommand: CLICommand {
     strict = arguments.flag("strict")
     starts = []
     for text in arguments.values("start") {
-      do { starts.append(try StartState(parsing: text)) } catch { throw .usage("--start \(error.message)") }
+      if text == "new" {
+        newUser = true
+        continue
+      }
+      do { starts.append(try StartState(parsing: text)) } catch { throw .usage("--start \(error.message) (or 'new': a user who bought nothing)") }
+    }
+    if newUser && !starts.isEmpty {
+      throw .usage("--start new is a user who bought nothing; it cannot be given with --start \(starts[0])")
     }
     allowed = []
     for name in arguments.values("allow") {
@@ -98,7 +108,7 @@ package struct ValidateCommand: CLICommand {
       if let project = result.project {
         // Warnings only validate gives: a valid paywall whose trial copy can mislead.
         checked.diagnostics += PaywallReader.validationAdvice(for: project)
-        if !starts.isEmpty { checked.diagnostics += try offerAdvice(for: project) }
+        if newUser || !starts.isEmpty { checked.diagnostics += try offerAdvice(for: project) }
         checked.paywalls = project.paywalls.count
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
         checked.products = project.paywalls.isEmpty
@@ -147,7 +157,7 @@ package struct ValidateCommand: CLICommand {
   func offerAdvice(for project: Project) throws -> [Diagnostic] {
     let store = SimulatedStore(catalog: project.catalog, status: SubscriptionStatusStore(), clock: SimulatedTimeSource(), directory: nil)
     do { try store.start(starts) } catch { throw CLIFailure.usage(error.message) }
-    let who = starts.map { "--start \($0)" }.joined(separator: " ")
+    let who = newUser ? "--start new" : starts.map { "--start \($0)" }.joined(separator: " ")
     return PaywallReader.offerAdvice(for: project, history: store.derived.offerHistory, now: store.clock.now, who: who)
   }
 

@@ -71,7 +71,7 @@ package enum PaywallReader {
     }
   }
 
-  /// A warning for each paywall slot naming a promotional, win-back or code offer that the user
+  /// A warning for each paywall slot naming a promotional or win-back offer that the user
   /// `history` describes cannot take at `now` (`OfferHistory.allows`, the rule the card and the
   /// store's charge follow): that user sees the product at its regular price and the store never
   /// charges the offer. `who` says which user (`--start pro=subscribed`), for the message.
