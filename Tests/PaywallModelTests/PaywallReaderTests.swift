@@ -508,3 +508,27 @@ struct PaywallReaderTests {
     #expect(error.description.count < 400, "\(error.description.count) characters: \(error.description.prefix(300))")
   }
 }
+
+/// A slot may sell a promotional or win-back offer, never an offer code: StoreKit redeems codes in
+/// the App Store's sheet and has no purchase option that buys with one.
+@Suite("Paywall reader: offers in slots")
+struct PaywallSlotOfferTests {
+  @Test func aSlotNamingAnOfferCodeIsAnErrorAtItsOffer() throws {
+    var monthly = TestCatalog.monthly
+    monthly.offers = [SubscriptionOffer(kind: .code, id: "FRIENDS", terms: IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .month))),
+                      SubscriptionOffer(kind: .promotional, id: "stay", terms: IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .month), price: 1))]
+    let catalog = Catalog(products: [monthly], file: "catalog.json")
+    let (code, diagnostics) = try PaywallReaderTests.read(PaywallReaderTests.withProducts(#"{ "primary": { "product": "com.acme.pro.monthly", "offer": "FRIENDS" } }"#),
+                                                           catalog: catalog)
+    #expect(code?.slots.contains { $0.offerID == "FRIENDS" } != true, "the slot is not kept")
+    let error = try #require(diagnostics.first, "no diagnostic")
+    #expect(error.severity == .error && error.location.line == 4 && error.path?.description == "$.products.primary.offer", "\(error)")
+    #expect(error.message == "slot 'primary': 'FRIENDS' is an offer code, which a user redeems in the App Store's sheet, not buys from a paywall; name a promotional or win-back offer, or try the code with 'redeem FRIENDS' in a script",
+            "\(error)")
+    let (promotional, fine) = try PaywallReaderTests.read(PaywallReaderTests.withProducts(#"{ "primary": { "product": "com.acme.pro.monthly", "offer": "stay" } }"#),
+                                                           catalog: catalog)
+    #expect(fine.isEmpty, "\(fine)")
+    #expect(promotional?.slots.first?.offerID == "stay")
+  }
+}
+

@@ -827,6 +827,8 @@ struct StoreKitTests {
       #expect(product.introductoryOffer?.periodCount == expected.introductoryOffer?.periodCount, "\(expected.id)")
       #expect(product.introductoryOffer?.totalPeriod.approximateDays == expected.introductoryOffer?.totalPeriod.approximateDays,
               "\(expected.id)")
+      // Promotional, win-back and code offers, with their rules and a code's eligibility.
+      #expect(Set(product.offers) == Set(expected.offers), "\(expected.id)")
     }
     #expect(storekit.groups.map(\.name) == ["Acme Pro"])
     #expect(storekit.groups.first?.productIDs == [

@@ -208,3 +208,149 @@ extension PurchaseResult {
   var isPurchased: Bool { if case .purchased = self { true } else { false } }
   var isIneligible: Bool { if case .failed(let error) = self { "\(error)".contains("ineligibleForOffer") } else { false } }
 }
+
+/// Promotional offers and offer codes, applied by the simulated store as StoreKit applies them.
+@Suite("Promotional offers and offer codes")
+struct PromotionalAndCodeOfferTests {
+  static let stay = SubscriptionOffer(
+    kind: .promotional, id: "annual.stay",
+    terms: IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year), price: Decimal(string: "39.99")!))
+  static let friends = SubscriptionOffer(
+    kind: .code, id: "FRIENDS", terms: IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .month)),
+    codeEligibility: [.new, .expired])
+  static let annual = StoreProduct(
+    id: "annual", displayName: "Annual", price: Decimal(string: "59.99")!, kind: .autoRenewable,
+    subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", groupLevel: 1, offers: [stay])
+  static let monthly = StoreProduct(
+    id: "monthly", displayName: "Monthly", price: Decimal(string: "9.99")!, kind: .autoRenewable,
+    subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", groupLevel: 2, offers: [friends])
+  static let day: Double = 86_400
+
+  static func store() -> (SimulatedStore, SimulatedTimeSource) {
+    let clock = SimulatedTimeSource()
+    return (SimulatedStore(catalog: Catalog(products: [annual, monthly]), status: SubscriptionStatusStore(), clock: clock, file: nil), clock)
+  }
+
+  static var stayRequested: StoreProduct {
+    var product = annual
+    product.requestedOffer = stay
+    return product
+  }
+
+  @Test func aPromotionalOfferIsForExistingOrFormerSubscribersOfTheGroup() {
+    let now = Date(timeIntervalSince1970: 1_767_225_600)
+    #expect(!OfferHistory(groups: [:]).allows(Self.stay, for: Self.annual, at: now), "never subscribed")
+    #expect(OfferHistory(groups: ["pro": .init(lapsedAt: nil, paidSeconds: 0, live: true)]).allows(Self.stay, for: Self.annual, at: now))
+    #expect(OfferHistory(groups: ["pro": .init(lapsedAt: now, paidSeconds: 0)]).allows(Self.stay, for: Self.annual, at: now))
+    #expect(OfferHistory.unknownHistory.allows(Self.stay, for: Self.annual, at: now), "unknown history: the controller decides")
+    #expect(OfferHistory(groups: [:]).terms(of: Self.stay, for: Self.annual, at: now) == nil, "the card shows the regular price")
+  }
+
+  @Test func theStoreRefusesAPromotionalOfferToAUserWhoNeverSubscribed() {
+    let (store, _) = Self.store()
+    #expect(store.purchaseNow(Self.stayRequested).isIneligible)
+    #expect(store.entries.isEmpty, "nothing charged")
+  }
+
+  @Test func aLapsedSubscriberPaysThePromotionalPriceNow() throws {
+    let (store, clock) = Self.store()
+    #expect(store.purchaseNow(Self.monthly).isPurchased)
+    _ = store.perform(.cancel(productID: "monthly"))
+    clock.advance(by: 40 * Self.day)
+    store.refreshStatus()
+    #expect(store.purchaseNow(Self.stayRequested).isPurchased)
+    let charge = try #require(store.entries.last)
+    #expect(charge.kind == .purchase && charge.price == Decimal(string: "39.99"), "\(charge)")
+    #expect(charge.offerType == .promotional && charge.offerID == "annual.stay", "\(charge)")
+  }
+
+  @Test func anActiveSubscriberGetsThePromotionalOfferFromTheNextRenewal() throws {
+    let (store, clock) = Self.store()
+    #expect(store.purchaseNow(Self.annual).isPurchased)
+    _ = store.perform(.cancel(productID: "annual"))
+    #expect(store.purchaseNow(Self.stayRequested).isPurchased)
+    let accepted = try #require(store.entries.last)
+    #expect(accepted.kind == .autoRenewOn && accepted.offerType == .promotional && accepted.offerID == "annual.stay", "\(accepted)")
+    #expect(store.derived.subscription(productID: "annual")?.summary.contains("offer annual.stay from the next renewal") == true)
+    clock.advance(by: 366 * Self.day)
+    store.refreshStatus()
+    let renewal = try #require(store.entries.last { $0.kind == .renewal })
+    #expect(renewal.price == Decimal(string: "39.99") && renewal.offerType == .promotional && renewal.offerID == "annual.stay", "\(renewal)")
+    clock.advance(by: 366 * Self.day)
+    store.refreshStatus()
+    let regular = try #require(store.entries.last { $0.kind == .renewal })
+    #expect(regular.price == Decimal(string: "59.99") && regular.offerType == nil, "one offer period, then the regular price: \(regular)")
+  }
+
+  @Test func aSlotSellsThePromotionalOfferOnlyToAUserWhoMayTakeItAndTellsTheController() throws {
+    let now = Date(timeIntervalSince1970: 1_767_225_600)
+    let newUser = SlotProduct(slot: "primary", product: Self.annual, now: now, eligibility: IntroOfferEligibility(usedGroups: []),
+                              attributes: [.trialPeriodPrice], offerID: "annual.stay", history: OfferHistory(groups: [:]))
+    #expect(newUser.product.requestedOffer == nil && newUser.introOffer == nil, "a user who never subscribed: the regular product")
+    #expect(newUser[.trialPeriodPrice] == Self.annual.attribute(.trialPeriodPrice), "the product's own value, not the offer's $39.99")
+    let subscriber = SlotProduct(slot: "primary", product: Self.annual, now: now, eligibility: IntroOfferEligibility(usedGroups: ["pro"]),
+                                 attributes: [.trialPeriodPrice], offerID: "annual.stay",
+                                 history: OfferHistory(groups: ["pro": .init(lapsedAt: nil, paidSeconds: 0, live: true)]))
+    #expect(subscriber.product.requestedOffer == Self.stay)
+    #expect(subscriber[.trialPeriodPrice] == "$39.99")
+    // The command protocol's purchase request names the offer, for the controller to pass on.
+    let request = CommandPurchaseController.describe(subscriber.product).text
+    #expect(request.contains(#""offer":{"type":"promotional","id":"annual.stay","paymentMode":"payUpFront","price":"39.99","period":"P1Y","periods":1}"#),
+            "\(request)")
+    #expect(!CommandPurchaseController.describe(newUser.product).text.contains("\"offer\""))
+  }
+
+  @Test func aPurchaseThatWaitsForAskToBuyCompletesOnItsOffer() throws {
+    let (store, clock) = Self.store()
+    #expect(store.purchaseNow(Self.monthly).isPurchased)
+    _ = store.perform(.cancel(productID: "monthly"))
+    clock.advance(by: 40 * Self.day)
+    store.refreshStatus()
+    store.setAskToBuy(true)
+    let waiting = store.purchaseNow(Self.stayRequested)
+    #expect({ if case .pending = waiting { true } else { false } }(), "Ask to Buy: \(waiting)")
+    #expect(store.pendingPurchases.first?.offerID == "annual.stay")
+    _ = store.approve()
+    let charge = try #require(store.entries.last)
+    #expect(charge.kind == .purchase && charge.price == Decimal(string: "39.99") && charge.offerID == "annual.stay", "\(charge)")
+  }
+
+  @Test func anOfferCodeGrantsItsPeriodToAnEligibleUserAndIsRecorded() throws {
+    let (store, clock) = Self.store()
+    let redeemed = try store.perform(.redeem(code: "friends")).get()
+    #expect(redeemed.contains("redeemed offer code FRIENDS") && redeemed.contains("monthly"), "\(redeemed)")
+    let grant = try #require(store.entries.last)
+    #expect(grant.kind == .purchase && grant.productID == "monthly" && grant.price == 0, "\(grant)")
+    #expect(grant.offerType == .code && grant.offerID == "FRIENDS" && grant.offer == .freeTrial, "\(grant)")
+    #expect(store.derived.subscription(productID: "monthly")?.offerName == "code FRIENDS")
+    clock.advance(by: 95 * Self.day)
+    store.refreshStatus()
+    let paid = try #require(store.entries.last { $0.kind == .renewal })
+    #expect(paid.price == Decimal(string: "9.99") && paid.offerType == nil, "\(paid)")
+  }
+
+  @Test func anOfferCodeOutsideItsEligibilityOrUnknownIsAClearError() {
+    let (store, _) = Self.store()
+    #expect(store.purchaseNow(Self.annual).isPurchased)
+    guard case .failure(let refused) = store.perform(.redeem(code: "FRIENDS")) else {
+      Issue.record("a subscriber redeemed a code for new and expired customers")
+      return
+    }
+    #expect(refused.message == "offer code 'FRIENDS' (monthly) is for new, expired customers; this user is subscribed in its group now", "\(refused)")
+    guard case .failure(let unknown) = store.perform(.redeem(code: "FRIENDZ")) else {
+      Issue.record("an unknown code was redeemed")
+      return
+    }
+    #expect(unknown.message.contains("no offer code 'FRIENDZ' in the catalog") && unknown.message.contains("FRIENDS"), "\(unknown)")
+    #expect(store.entries.count == 1, "nothing but the first purchase: \(store.entries)")
+  }
+
+  @Test func anOfferCodesEligibilityIsReadFromTheStoreKitFile() throws {
+    let text = SubscriptionOfferTests.revenueCatVersion3
+      .replacingOccurrences(of: "\"eligibility\" : [ \"existing\", \"expired\", \"new\" ]", with: "\"eligibility\" : [ \"expired\", \"lapsed\" ]")
+    let (catalog, diagnostics) = try StoreKitTests.read(text)
+    let product = try StoreKitTests.product(catalog, "com.revenuecat.monthly_4.99.1_week_intro")
+    #expect(product.offers.first { $0.kind == .code }?.codeEligibility == [.expired])
+    #expect(diagnostics.map(\.message).contains { $0.contains("'lapsed'") && $0.contains("new, existing, expired") }, "\(diagnostics)")
+  }
+}

@@ -81,6 +81,40 @@ struct CIErgonomicsTests {
 
   // MARK: names in scripts
 
+  /// `redeem CODE`: a code the catalog lacks is an error at its column before anything runs; a
+  /// code the user may not redeem stops the run at its line, saying why.
+  @Test func anOfferCodeTheCatalogLacksOrTheUserMayNotRedeemIsAnErrorAtItsLine() throws {
+    let folder = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let typo = folder + "/typo.play"
+    try "advance 1d\nredeem ACMEFRIEND\n".write(toFile: typo, atomically: true, encoding: .utf8)
+    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--script", typo])
+    #expect(play.status == 2, "\(play.stdout)\(play.stderr)")
+    #expect(play.stderr.hasPrefix("\(typo):2:8: error: 'redeem ACMEFRIEND': no offer code 'ACMEFRIEND' in the catalog; did you mean 'ACMEFRIENDS'? (codes: ACMEFRIENDS)"),
+            "\(play.stderr)")
+    let subscriber = folder + "/subscriber.play"
+    try "buy com.acme.pro.annual\nredeem ACMEFRIENDS\nexpect status active:pro\n".write(toFile: subscriber, atomically: true, encoding: .utf8)
+    let refused = try CommandLineTests.run(["play", "paywalls", "--home", "--script", subscriber])
+    #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+    #expect(refused.stderr.contains("\(subscriber):2: 'redeem ACMEFRIENDS' did nothing: offer code 'ACMEFRIENDS' (com.acme.pro.monthly) is for new, expired customers; this user is subscribed in its group now"),
+            "\(refused.stderr)")
+  }
+
+  /// A redeemed code is a transaction on its offer: `store` shows its type and id, in text and JSON.
+  @Test func aRedeemedOfferCodeShowsInTheStore() throws {
+    let folder = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let script = folder + "/redeem.play"
+    try "redeem ACMEFRIENDS\n".write(toFile: script, atomically: true, encoding: .utf8)
+    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--state-dir", folder + "/state", "--script", script])
+    #expect(play.status == 0, "\(play.stderr)")
+    let store = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state"])
+    #expect(store.stdout.contains("purchase  com.acme.pro.monthly  2026-01-01 00:00:00  2026-04-01 00:00:00  freeTrial · code offer ACMEFRIENDS · 0"),
+            "\(store.stdout)")
+    let json = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state", "--json"])
+    #expect(json.stdout.contains(#""offerType":"code","offerID":"ACMEFRIENDS""#), "\(json.stdout)")
+  }
+
   @Test func aMisspeltPlacementInAScriptIsAnErrorWithADidYouMean() throws {
     let folder = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: folder) }

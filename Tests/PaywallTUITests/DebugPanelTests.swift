@@ -147,6 +147,23 @@ import PaywallModel
     #expect(state.session == nil && !state.showsDebug)
   }
 
+  /// `o` types an offer code; enter asks the store to redeem it, as `redeem CODE` in a script.
+  @Test func anOfferCodeIsTypedAndRedeemed() throws {
+    var state = try Self.panel()
+    _ = AppModel.update(&state, .key(.character("o")))
+    #expect(state.codeInput == "")
+    #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("redeem      offer code▏"))
+    for c in "ACMEFRIENDSx" { _ = AppModel.update(&state, .key(.character(c))) }
+    _ = AppModel.update(&state, .key(.backspace))
+    let effects = AppModel.update(&state, .key(.enter))
+    guard case .debug(.store(.redeem(let code)), announce: true)? = effects.first else { Issue.record("expected a redeem, got \(effects)"); return }
+    #expect(code == "ACMEFRIENDS")
+    #expect(state.codeInput == nil && state.showsDebug)
+    _ = AppModel.update(&state, .key(.character("o")))
+    #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "nothing typed, nothing redeemed")
+    #expect(state.notice?.contains("no offer code typed") == true)
+  }
+
   @Test func restorePurchasesIsAKey() throws {
     var state = try Self.panel()
     let effects = AppModel.update(&state, .key(.character("S")))

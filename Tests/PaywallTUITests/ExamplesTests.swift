@@ -78,6 +78,22 @@ struct ExampleControllerTests {
     }
   }
 
+  /// A purchase from a slot selling a promotional offer names the offer in the request, and that
+  /// request is valid against the schema (the protocol's `product.offer`).
+  @Test func aRequestNamingAnOfferIsValidAgainstTheSchema() throws {
+    let work = try Fixtures.directory(["buy.play": "placement cancel_subscription\npress enter\nexpect event transaction_complete\n"])
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let recorded = "tee -a \(work)/requests.jsonl | sh Examples/controllers/minimal.sh"
+    let result = try CommandLineTests.run(["play", "scenarios/projects/offers", "--home", "--controller", "command", "--controller-command", recorded,
+                                           "--status", "inactive", "--allow-commands", "--script", work + "/buy.play"])
+    #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    let requests = try String(contentsOfFile: work + "/requests.jsonl", encoding: .utf8)
+    #expect(requests.contains(#""offer":{"type":"promotional","id":"annual.stay","paymentMode":"payUpFront","price":"39.99","period":"P1Y","periods":1}"#),
+            "\(requests)")
+    let checked = try Self.validate("request", work + "/requests.jsonl")
+    #expect(checked.status == 0, "requests.jsonl against $defs/request:\n\(checked.stdout)\(checked.stderr)")
+  }
+
   /// The validator is not a yes-machine: a request missing its product, an unknown error code, a
   /// status the protocol lacks and a field the schema does not describe are each refused.
   @Test func theSchemaRefusesWhatTheProtocolDoesNotHave() throws {

@@ -420,6 +420,27 @@ struct TerminalEndToEndTests {
     #expect(!pane.screen.contains("active:lifetime,pro"))
   }
 
+  /// The debug panel redeems an offer code as the App Store's sheet would: `o`, the code, enter.
+  /// An unknown code and one the user may not redeem are a message in the panel, nothing more.
+  @Test func theDebugPanelRedeemsAnOfferCode() throws {
+    let pane = try TmuxPane(Self.wrapped("paywalls"))
+    pane.wait(forText: "status: inactive")
+    try pane.send("d")
+    pane.wait(forText: "redeem an offer code")
+    try pane.send("o")
+    pane.wait(forText: "offer code▏")
+    try pane.send("NOPE", "Enter")
+    pane.wait(forText: "no offer code 'NOPE'")
+    try pane.send("o")
+    try pane.send("acmefriends", "Enter")
+    pane.wait(forText: "redeemed offer code ACMEFRIENDS")
+    pane.wait(forText: "status: active:pro")
+    pane.wait(forText: "code ACMEFRIENDS · renews")
+    try pane.send("o")
+    try pane.send("ACMEFRIENDS", "Enter")
+    pane.wait(forText: "this user is subscribed in its group now")
+  }
+
   /// The simulated store's timer changes the status bar by itself: at renewal=2s a cancelled
   /// subscription expires within two seconds of the last key.
   @Test func theStatusBarChangesOnTheStoresClockWithNoKeyPressed() throws {

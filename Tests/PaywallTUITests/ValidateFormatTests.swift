@@ -145,3 +145,51 @@ struct ValidateOneLineTests {
     #expect(result.stdout.contains(#"unknown key 'ti\nt'"#) && result.stdout.contains(#"($["ti\nt"])"#), "\(result.stdout)")
   }
 }
+
+/// `validate --start ENTITLEMENT=STATE` checks the offers paywall slots name against that user:
+/// a slot whose offer the user cannot take shows the regular price, which the author rarely means.
+@Suite("validate: offers the start state's user can never get")
+struct ValidateOfferEligibilityTests {
+  @Test func aWinBackOfferForASubscriberIsAWarningAtItsSlot() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "--start", "pro=subscribed"])
+    #expect(result.status == 0, "a warning does not fail: \(result.stdout)\(result.stderr)")
+    let line = try #require(result.stdout.split(separator: "\n").first { $0.hasSuffix("[offer-eligibility]") }, "\(result.stdout)")
+    #expect(line.hasPrefix("paywalls/winback.json:6:61: warning: slot 'primary' sells com.acme.pro.annual with win-back offer 'annual.winback'"), "\(line)")
+    #expect(line.contains("this user is subscribed in its group now (--start pro=subscribed)"), "\(line)")
+    #expect(line.contains("show this paywall to lapsed subscribers"), "the fix: \(line)")
+    #expect(line.contains("($.products.primary.offer)"), "\(line)")
+    let strict = try CommandLineTests.run(["validate", "paywalls", "--start", "pro=subscribed", "--strict", "--allow", "trial-copy"])
+    #expect(strict.status == 1, "--strict fails on it: \(strict.stdout)")
+    let allowed = try CommandLineTests.run(["validate", "paywalls", "--start", "pro=subscribed", "--strict", "--allow", "trial-copy", "--allow", "offer-eligibility"])
+    #expect(allowed.status == 0, "--allow offer-eligibility silences it: \(allowed.stdout)")
+  }
+
+  @Test func aPromotionalOfferForAUserWhoNeverSubscribedInTheGroupIsAWarning() throws {
+    // The lifetime unlock is no subscription: this user never subscribed in the 'pro' group.
+    let result = try CommandLineTests.run(["validate", "scenarios/projects/offers", "--start", "lifetime=subscribed"])
+    #expect(result.stdout.contains("scenarios/projects/offers/stay.json:"), "\(result.stdout)")
+    #expect(result.stdout.contains("with promotional offer 'annual.stay', which is for existing or former subscribers of its group; this user never subscribed in its group (--start lifetime=subscribed)"),
+            "\(result.stdout)")
+    for state in ["subscribed", "expired"] {
+      let fine = try CommandLineTests.run(["validate", "scenarios/projects/offers", "--start", "pro=\(state)"])
+      #expect(!fine.stdout.contains("offer-eligibility"), "a \(state) subscriber may take it: \(fine.stdout)")
+    }
+  }
+
+  @Test func aNewUserIsStartNew() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "scenarios/projects/offers", "--start", "new"])
+    #expect(result.stdout.contains("paywalls/winback.json:6:61: warning: slot 'primary' sells com.acme.pro.annual with win-back offer 'annual.winback', which is for churned subscribers who meet its rules; this user never subscribed in its group (--start new)"),
+            "\(result.stdout)")
+    #expect(result.stdout.contains("with promotional offer 'annual.stay', which is for existing or former subscribers of its group; this user never subscribed in its group (--start new)"),
+            "\(result.stdout)")
+    let both = try CommandLineTests.run(["validate", "paywalls", "--start", "new", "--start", "pro=expired"])
+    #expect(both.status == 2 && both.stderr.contains("--start new is a user who bought nothing"), "\(both.stderr)")
+  }
+
+  @Test func withoutAStartStateThereIsNoUserToCheck() throws {
+    let result = try CommandLineTests.run(["validate", "paywalls", "scenarios/projects/offers"])
+    #expect(!result.stdout.contains("offer-eligibility"), "\(result.stdout)")
+    let bad = try CommandLineTests.run(["validate", "paywalls", "--start", "pro=lapsed"])
+    #expect(bad.status == 2 && bad.stderr.contains("'lapsed' is not a starting state"), "\(bad.stderr)")
+  }
+}

@@ -85,7 +85,18 @@ package enum DemoFiles {
         },
         {
           "adHocOffers" : [],
-          "codeOffers" : [],
+          "codeOffers" : [
+            {
+              "eligibility" : [ "expired", "new" ],
+              "internalID" : "6502000022",
+              "isStackable" : false,
+              "numberOfPeriods" : 1,
+              "offerID" : "ACMEFRIENDS",
+              "paymentMode" : "free",
+              "referenceName" : "Friends: 3 months free",
+              "subscriptionPeriod" : "P3M"
+            }
+          ],
           "displayPrice" : "9.99",
           "familyShareable" : false,
           "groupNumber" : 2,
@@ -287,6 +298,9 @@ package enum DemoFiles {
       "description": "Acme Pro, billed every month",
       "price": "9.99",
       "period": "P1M",
+      "offers": [
+        { "type": "code", "id": "ACMEFRIENDS", "mode": "freeTrial", "period": "P3M", "eligibility": ["new", "expired"] }
+      ],
       "group": "pro",
       "level": 2,
       "entitlements": ["pro"]

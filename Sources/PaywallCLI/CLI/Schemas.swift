@@ -38,7 +38,7 @@ package enum Schemas {
       "type": "array",
       "uniqueItems": true,
       "items": {
-        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "unknown-storefront", "superwall-import", "option-no-effect", "custom-product-call", "not-fired-here"]
+        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "offer-eligibility", "unknown-storefront", "superwall-import", "option-no-effect", "custom-product-call", "not-fired-here"]
       },
       "description": "Warnings this project accepts, by the name printed after each ([no-close-button]): no command reports them, and validate --strict does not fail on them."
     },
@@ -323,7 +323,9 @@ package enum Schemas {
                 "paidMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months paid in the group, at least." },
                 "monthsSinceLapse": { "type": "array", "items": { "type": "integer", "minimum": 0 }, "minItems": 2, "maxItems": 2,
                                       "description": "Win-back: [minimum, maximum] months since the subscription expired." },
-                "waitMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months after this offer's period before it is offered again; absent: once." }
+                "waitMonths": { "type": "integer", "minimum": 0, "description": "Win-back: months after this offer's period before it is offered again; absent: once." },
+                "eligibility": { "type": "array", "items": { "enum": ["new", "existing", "expired"] }, "minItems": 1, "uniqueItems": true,
+                                 "description": "Offer code: who may redeem it (never subscribed in the group, subscribed now, subscription ended); absent: everyone." }
               }
             }
           },

@@ -8,7 +8,9 @@ package struct ValidateCommand: CLICommand {
       Exits 0 when everything is valid, 1 when anything is not (warnings alone do not fail, unless
       --strict). Besides errors it warns about what loads but would fail a review or a user: a
       paywall with no products, no price, no purchase, restore or close button; a price with more
-      decimals than its currency has (JPY "39.99"). Each warning ends with its name
+      decimals than its currency has (JPY "39.99"). With --start ENTITLEMENT=STATE (as run and
+      play take it; --start new: a user who bought nothing), a paywall slot naming a promotional
+      or win-back offer that user cannot take is a warning too: the card would show the regular price. Each warning ends with its name
       ([no-close-button]): --allow NAME, or app.json's "ignore": ["NAME"], silences that kind,
       so --strict fails on the others only.
       --format json prints one JSON document (every diagnostic with file, line, column, path,
@@ -25,6 +27,7 @@ package struct ValidateCommand: CLICommand {
                       values: .words(Format.allCases.map(\.rawValue))),
               .flag("json", "The same as --format json."),
               .flag("strict", "Warnings fail too (exit 1)."),
+              .option("start", "ent=state", "Check the offers paywall slots name against this user: ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked, as run's --start; 'new' for a user who bought nothing.", repeatable: true),
               .option("allow", "name", "Do not report this kind of warning, by the name printed after it (e.g. no-close-button).",
                       repeatable: true, values: .words(WarningKind.names))],
     examples: [
@@ -34,6 +37,8 @@ package struct ValidateCommand: CLICommand {
       "paywall-tui validate paywalls --format github                # GitHub Actions annotations on the pull request",
       "paywall-tui validate paywalls --strict --allow trial-copy    # every warning fails but that one",
       "paywall-tui validate paywalls --json | jq '.diagnostics[]'   # one JSON document",
+      "paywall-tui validate paywalls --start pro=subscribed         # offers a subscriber could never take",
+      "paywall-tui validate paywalls --start new                    # offers a user who bought nothing could never take",
     ]
   )
 
@@ -49,6 +54,10 @@ package struct ValidateCommand: CLICommand {
   package var strict: Bool
   /// `--allow NAME`: kinds of warning not reported.
   package var allowed: Set<WarningKind>
+  /// `--start ENTITLEMENT=STATE`: the user whose offers the paywalls' slots are checked against.
+  package var starts: [StartState]
+  /// `--start new`: that user has bought nothing (as `run` begins with an empty ledger).
+  package var newUser = false
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals
@@ -56,6 +65,17 @@ package struct ValidateCommand: CLICommand {
     format = arguments.value("format")
     json = arguments.flag("json")
     strict = arguments.flag("strict")
+    starts = []
+    for text in arguments.values("start") {
+      if text == "new" {
+        newUser = true
+        continue
+      }
+      do { starts.append(try StartState(parsing: text)) } catch { throw .usage("--start \(error.message) (or 'new': a user who bought nothing)") }
+    }
+    if newUser && !starts.isEmpty {
+      throw .usage("--start new is a user who bought nothing; it cannot be given with --start \(starts[0])")
+    }
     allowed = []
     for name in arguments.values("allow") {
       guard let kind = WarningKind(rawValue: name) else {
@@ -97,6 +117,7 @@ package struct ValidateCommand: CLICommand {
       if let project = result.project {
         // Warnings only validate gives: a valid paywall whose trial copy can mislead.
         checked.diagnostics += PaywallReader.validationAdvice(for: project)
+        if newUser || !starts.isEmpty { checked.diagnostics += try offerAdvice(for: project) }
         checked.paywalls = project.paywalls.count
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
         checked.products = project.paywalls.isEmpty
@@ -138,6 +159,15 @@ package struct ValidateCommand: CLICommand {
       guard let paywalls = result.paywalls, let products = result.products else { continue }
       try Console.error("ok: \(result.path): \(Self.summary(paywalls: paywalls, products: products))")
     }
+  }
+
+  /// The `offer-eligibility` warnings for the `--start` user: the states put in a store of the
+  /// project's catalog, in memory, as `run --start` puts them in a new ledger.
+  func offerAdvice(for project: Project) throws -> [Diagnostic] {
+    let store = SimulatedStore(catalog: project.catalog, status: SubscriptionStatusStore(), clock: SimulatedTimeSource(), directory: nil)
+    do { try store.start(starts) } catch { throw CLIFailure.usage(error.message) }
+    let who = newUser ? "--start new" : starts.map { "--start \($0)" }.joined(separator: " ")
+    return PaywallReader.offerAdvice(for: project, history: store.derived.offerHistory, now: store.clock.now, who: who)
   }
 
   package func resolvedFormat() throws -> Format {

@@ -139,7 +139,7 @@ package struct PlayScript: Sendable {
 
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
-                              "accept-price", "decline-price", "interrupt", "resolve-interrupted"]
+                              "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot"]
 
@@ -478,6 +478,11 @@ package struct PlayScript: Sendable {
     case "buy":
       guard args.count == 1 else { throw LineError(message: "'buy' takes one product id", column: 0) }
       return .buy(productID: args[0])
+    case "redeem":
+      guard args.count == 1 else {
+        throw LineError(message: "'redeem' takes one offer code, e.g. 'redeem ACMEFRIENDS'", column: args.isEmpty ? 0 : column(1))
+      }
+      return .redeem(code: args[0])
     case "approve", "decline", "interrupt", "resolve-interrupted":
       guard args.isEmpty else { throw LineError(message: "\(quoting: name) takes no arguments", column: column(0)) }
       return switch name {

@@ -55,6 +55,8 @@ package enum ScriptLanguage {
         #"the subscriber's answer; declined (or no answer) expires at renewal"#),
     Row(#"`family-share [PRODUCT_ID]` / `family-revoke [PRODUCT_ID]`"#,
         #"a family organizer shares a product (`familyShareable`) / stops"#),
+    Row(#"`redeem CODE`"#,
+        #"the user redeems an offer code in the App Store's sheet (`AppStore.presentOfferCodeRedeemSheet`): the catalog's code offer (`codeOffers`, `{"type": "code"}`) called CODE (any case) grants its period at its price, now for a new or lapsed subscriber, from the next renewal for one subscribed; the ledger records `code` and its id. A code not in the catalog (checked before the script runs), or a user outside its `eligibility` (`new`, `existing`, `expired`), fails at the line (simulated store)"#),
     Row(#"`interrupt` / `resolve-interrupted`"#,
         #"the next purchase is interrupted (it fails) / the buyer completes it"#),
     Row(#"`fail purchase\|restore ERROR`"#,

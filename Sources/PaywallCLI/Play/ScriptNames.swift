@@ -36,6 +36,12 @@ package enum ScriptNames {
           let list = entitlements.isEmpty ? "the catalog grants none" : "entitlements: \(entitlements.joined(separator: ", "))"
           report(entitlement, "\(quoting: step.text): no product grants the entitlement \(quoting: entitlement)\(Suggestions.hint(for: entitlement, in: entitlements)) (\(list))")
         }
+      case .store(.redeem(let code)):
+        let codes = project.catalog.products.flatMap { $0.offers.filter { $0.kind == .code }.map(\.id) }
+        if !codes.contains(where: { $0.lowercased() == code.lowercased() }) {
+          let list = codes.isEmpty ? "the catalog has no offer codes" : "codes: \(codes.joined(separator: ", "))"
+          report(code, "\(quoting: step.text): no offer code \(quoting: code) in the catalog\(Suggestions.hint(for: code, in: codes)) (\(list))")
+        }
       default:
         continue
       }

@@ -159,6 +159,21 @@ package enum CatalogReader {
         }
       }
       rules.waitBetweenOffersMonths = reader.int("waitMonths", range: 0...1200)
+      var eligibility = Set(CustomerStanding.allCases)
+      if let list = reader.value("eligibility") {
+        let words = list.elements?.compactMap(\.stringValue) ?? []
+        let standings = words.compactMap(CustomerStanding.init(rawValue:))
+        if list.elements == nil || standings.count != list.elements?.count || standings.isEmpty {
+          reader.diagnostics.error("'eligibility' must list who may redeem the code: one or more of new, existing, expired, e.g. [\"new\", \"expired\"]",
+                                   at: list.location, path: path.appending("eligibility"))
+        } else {
+          eligibility = Set(standings)
+        }
+        if kind != nil, kind != SubscriptionOffer.Kind.code.rawValue {
+          reader.diagnostics.error("'eligibility' is for offer codes (\"type\": \"code\"); a \(kind!) offer's rules are its own",
+                                   at: list.location, path: path.appending("eligibility"))
+        }
+      }
       if let price { warnIfTooPrecise(price, currency: currency, key: "price", reader) }
       if let id, offers.contains(where: { $0.id == id }) {
         reader.diagnostics.error("duplicate offer id \(quoting: id)", at: reader.value("id")!.location, path: path.appending("id"))
@@ -167,7 +182,8 @@ package enum CatalogReader {
       guard let kind, let id, let mode, let period, mode == "freeTrial" || price != nil else { continue }
       let terms = IntroductoryOffer(paymentMode: IntroductoryOffer.PaymentMode(rawValue: mode)!, period: period,
                                     periodCount: count, price: price?.0 ?? 0)
-      offers.append(SubscriptionOffer(kind: SubscriptionOffer.Kind(rawValue: kind)!, id: id, terms: terms, winBackRules: rules))
+      offers.append(SubscriptionOffer(kind: SubscriptionOffer.Kind(rawValue: kind)!, id: id, terms: terms, winBackRules: rules,
+                                      codeEligibility: eligibility))
     }
     return offers
   }

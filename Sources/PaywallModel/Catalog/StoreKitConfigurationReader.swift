@@ -296,10 +296,32 @@ package enum StoreKitConfigurationReader {
             }
             rules.waitBetweenOffersMonths = months(offerNode["customerEligibilityWaitBetweenOffersInMonths"])
           }
-          offers.append(SubscriptionOffer(kind: kind, id: id, terms: terms, winBackRules: rules))
+          offers.append(SubscriptionOffer(kind: kind, id: id, terms: terms, winBackRules: rules,
+                                          codeEligibility: kind == .code ? codeEligibility(offerNode, path: offerPath) : Set(CustomerStanding.allCases)))
         }
       }
       return offers
+    }
+
+    /// An offer code's `eligibility` (`["existing", "expired", "new"]`, as Xcode writes it);
+    /// absent: every customer. A word not known is a warning naming it, and is left out.
+    private func codeEligibility(_ node: JSONNode, path: JSONPath) -> Set<CustomerStanding> {
+      guard let list = node["eligibility"] else { return Set(CustomerStanding.allCases) }
+      guard let elements = list.elements else {
+        diagnostics.warning(.storekitKey, "'eligibility' should be a list of new, existing, expired; every customer may redeem the code",
+                            at: list.location, path: path.appending("eligibility"))
+        return Set(CustomerStanding.allCases)
+      }
+      var standings: Set<CustomerStanding> = []
+      for (i, element) in elements.enumerated() {
+        if let word = element.stringValue, let standing = CustomerStanding(rawValue: word) {
+          standings.insert(standing)
+        } else {
+          diagnostics.warning(.storekitKey, "offer-code eligibility \(quoting: element.stringValue ?? element.value.typeName) is not one of new, existing, expired; it is left out",
+                              at: element.location, path: path.appending("eligibility").appending(i))
+        }
+      }
+      return standings
     }
 
     private func months(_ node: JSONNode?) -> Int? {

@@ -79,14 +79,30 @@ public struct SubscriptionOffer: Sendable, Hashable {
   public var terms: IntroductoryOffer
   /// A win-back offer's customer rules; ignored for other kinds.
   public var winBackRules: WinBackRules
+  /// Who may redeem an offer code (App Store Connect's customer eligibility, the `.storekit`
+  /// file's `eligibility`); every customer unless the file narrows it. Ignored for other kinds.
+  public var codeEligibility: Set<CustomerStanding>
 
   /// An offer of `kind` called `id` on `terms`.
-  public init(kind: Kind, id: String, terms: IntroductoryOffer, winBackRules: WinBackRules = WinBackRules()) {
+  public init(kind: Kind, id: String, terms: IntroductoryOffer, winBackRules: WinBackRules = WinBackRules(),
+              codeEligibility: Set<CustomerStanding> = Set(CustomerStanding.allCases)) {
     self.kind = kind
     self.id = id
     self.terms = terms
     self.winBackRules = winBackRules
+    self.codeEligibility = codeEligibility
   }
+}
+
+/// Where a customer stands in a subscription group, in the words App Store Connect uses for who
+/// may redeem an offer code (`eligibility` in a `.storekit` file: `new`, `existing`, `expired`).
+public enum CustomerStanding: String, Sendable, Hashable, CaseIterable {
+  /// Never subscribed in the group.
+  case new
+  /// Subscribed now (also in a grace period or billing retry).
+  case existing
+  /// Subscribed once; the subscription has ended (expired, refunded or revoked).
+  case expired
 }
 
 /// Who may take a win-back offer, in App Store Connect's terms (`customerEligibility…InMonths`

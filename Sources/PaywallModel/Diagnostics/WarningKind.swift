@@ -29,6 +29,9 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   case storekitVersion = "storekit-version"
   /// A `.storekit` file has an offer key, or a key inside an offer, that is not read here.
   case storekitKey = "storekit-key"
+  /// A paywall slot names an offer the user of `validate --start` cannot take: the card shows
+  /// the regular price instead.
+  case offerEligibility = "offer-eligibility"
   /// A `.storekit` file's storefront is unknown; prices are shown in USD.
   case unknownStorefront = "unknown-storefront"
   /// Something of a Superwall config the import leaves out or reads differently.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Reads and validates a paywall JSON file, reporting every problem at once with its line, column
 /// and JSON path. With a catalog, each slot's product must exist in it.
 package enum PaywallReader {
@@ -60,6 +66,35 @@ package enum PaywallReader {
       }
       for (key, kind, message) in lints {
         collector.warning(kind, message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
+      }
+      return collector.diagnostics
+    }
+  }
+
+  /// A warning for each paywall slot naming a promotional or win-back offer that the user
+  /// `history` describes cannot take at `now` (`OfferHistory.allows`, the rule the card and the
+  /// store's charge follow): that user sees the product at its regular price and the store never
+  /// charges the offer. `who` says which user (`--start pro=subscribed`), for the message.
+  package static func offerAdvice(for project: Project, history: OfferHistory, now: Date, who: String) -> [Diagnostic] {
+    project.paywalls.flatMap { paywall -> [Diagnostic] in
+      let refused = paywall.slots.compactMap { slot -> (ProductSlot, StoreProduct, SubscriptionOffer, String)? in
+        guard let offerID = slot.offerID, let product = project.catalog.product(id: slot.productID),
+              let offer = product.offer(id: offerID),
+              let refusal = history.refusal(of: offer, for: product, at: now) else { return nil }
+        return (slot, product, offer, refusal)
+      }
+      guard !refused.isEmpty, let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+      for (slot, product, offer, refusal) in refused {
+        let kind = offer.kind == .winBack ? "win-back" : offer.kind == .code ? "code" : offer.kind.rawValue
+        let fix = switch offer.kind {
+        case .winBack: "show this paywall to lapsed subscribers (an audience filter; check with --start ENTITLEMENT=expired) or sell \(product.id) without the offer"
+        case .promotional: "show this paywall to subscribers, present or past (an audience filter; check with --start ENTITLEMENT=subscribed or =expired), or sell \(product.id) without the offer"
+        case .code: "widen the code's eligibility, show this paywall to users it names, or sell \(product.id) without the offer"
+        }
+        let node = root["products"]?[slot.name]?["offer"] ?? root["products"]?[slot.name] ?? root["products"] ?? root
+        collector.warning(.offerEligibility,
+                          "slot \(quoting: slot.name) sells \(product.id) with \(kind) offer \(quoting: offer.id), which \(refusal) (\(who)): the card shows the regular price instead and the store never charges the offer; \(fix)",
+                          at: node.location, path: JSONPath.root.appending("products").appending(slot.name).appending("offer"))
       }
       return collector.diagnostics
     }
@@ -139,6 +174,13 @@ package enum PaywallReader {
       if let offerID, let product = catalog?.product(id: productID), product.offer(id: offerID) == nil {
         let known = product.offers.map(\.id)
         reader.diagnostics.error("slot \(quoting: member.key): product \(quoting: productID) has no offer \(quoting: offerID)\(Suggestions.hint(for: offerID, in: known))\(known.isEmpty ? " (it has no promotional, win-back or code offers)" : "")",
+                                 at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
+        continue
+      }
+      // An offer code is redeemed in the App Store's sheet (`AppStore.presentOfferCodeRedeemSheet`);
+      // StoreKit has no purchase option that buys a product on one, so no paywall can sell it.
+      if let offerID, let offer = catalog?.product(id: productID)?.offer(id: offerID), offer.kind == .code {
+        reader.diagnostics.error("slot \(quoting: member.key): \(quoting: offerID) is an offer code, which a user redeems in the App Store's sheet, not buys from a paywall; name a promotional or win-back offer, or try the code with 'redeem \(offerID)' in a script",
                                  at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
         continue
       }

@@ -216,10 +216,13 @@ public struct PendingPurchase: Sendable, Hashable {
   public var productID: String
   /// When the purchase was asked for, on the store's clock.
   public var requestDate: Date
+  /// The promotional, win-back or code offer the purchase names: it completes on that offer.
+  public var offerID: String?
 
-  package init(kind: Kind, productID: String, requestDate: Date) {
+  package init(kind: Kind, productID: String, requestDate: Date, offerID: String? = nil) {
     self.kind = kind
     self.productID = productID
     self.requestDate = requestDate
+    self.offerID = offerID
   }
 }

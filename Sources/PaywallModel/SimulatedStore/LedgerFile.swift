@@ -189,8 +189,10 @@ package struct LedgerFile: Sendable {
 
   static func encode(_ contents: Contents) -> String {
     let pending = contents.pending.map { p -> String in
-      JSONOutput.object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
-                         ("requestDate", date(p.requestDate))]).text
+      var fields: [(String, JSONOutput)] = [("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
+                                            ("requestDate", date(p.requestDate))]
+      if let offerID = p.offerID { fields.append(("offerID", .string(offerID))) }
+      return JSONOutput.object(fields).text
     }
     let version = contents.entries.contains { $0.run != nil } ? version : versionWithoutRuns
     var text = "{\"format\":\"\(format)\",\"version\":\(version)"
@@ -229,7 +231,8 @@ package struct LedgerFile: Sendable {
         throw PurchaseError("a pending purchase at \(node.location) lacks its productID or requestDate")
       }
       let kind = node["kind"]?.stringValue.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy
-      contents.pending.append(PendingPurchase(kind: kind, productID: productID, requestDate: requested))
+      contents.pending.append(PendingPurchase(kind: kind, productID: productID, requestDate: requested,
+                                              offerID: node["offerID"]?.stringValue))
     }
     return contents
   }

@@ -233,7 +233,19 @@ package struct LedgerReplay: Sendable {
       price = subscription.priceRaised ? kept : min(kept, product.price)
     }
     if subscription.priceConsent == true, let increased = subscription.priceIncrease { price = increased }
-    if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
+    if let offerID = subscription.renewalOfferID, let offer = product.offer(id: offerID) {
+      // A promotional or code offer accepted while subscribed runs from this renewal on.
+      entry.offer = offer.terms.paymentMode
+      entry.offerType = LedgerEntry.OfferType(offer.kind)
+      entry.offerID = offer.id
+      if offer.terms.paymentMode == .payAsYouGo {
+        entry.offerPeriodsLeft = offer.terms.periodCount - 1
+        length = offer.terms.period
+      } else {
+        length = offer.terms.totalPeriod
+      }
+      price = offer.terms.price
+    } else if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
        let intro = Self.terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
       entry.offer = .payAsYouGo
       entry.offerType = subscription.offerType
@@ -275,7 +287,7 @@ package struct LedgerReplay: Sendable {
       let subscription = subscriptions[index]
       // Churned, in StoreKit's words: expired, not renewing (a revoked one was taken back, not lapsed).
       let lapsed = subscription.state == .expired ? (subscription.endDate ?? subscription.expirationDate) : nil
-      groups[group] = OfferHistory.Group(lapsedAt: lapsed, paidSeconds: paidSeconds[group] ?? 0)
+      groups[group] = OfferHistory.Group(lapsedAt: lapsed, paidSeconds: paidSeconds[group] ?? 0, live: subscription.isLive)
     }
     return OfferHistory(groups: groups, offerEnds: offerEnds, secondsPerMonth: rules.renewalInterval)
   }
@@ -375,6 +387,7 @@ package struct LedgerReplay: Sendable {
     subscription.offerType = entry.offerType
     subscription.offerID = entry.offerID
     subscription.offerPeriodsLeft = entry.offerPeriodsLeft
+    subscription.renewalOfferID = nil
     // A period at the regular price sets what the next ones cost (a lower catalog price is kept).
     if entry.offer == nil, let paid = entry.price { subscription.renewalPrice = paid }
     if subscription.priceConsent == true {
@@ -421,12 +434,14 @@ package struct LedgerReplay: Sendable {
       if entry.effect == .immediately || entry.kind == .upgrade {
         subscription.switchProduct(to: entry.productID, in: catalog)
         subscription.beginPeriod(entry)
-        subscription.offer = nil
-        subscription.offerType = nil
-        subscription.offerID = nil
-        subscription.offerPeriodsLeft = 0
-        // The product it moves to, at its price that day.
-        subscription.renewalPrice = entry.price
+        // The new product's period: at its regular price, or on the offer the change named.
+        subscription.offer = entry.offer
+        subscription.offerType = entry.offerType
+        subscription.offerID = entry.offerID
+        subscription.offerPeriodsLeft = entry.offerPeriodsLeft
+        subscription.renewalOfferID = nil
+        // The product it moves to, at its regular price that day (a change on an offer records it).
+        subscription.renewalPrice = entry.offer == nil ? entry.price : entry.regularPrice
         subscription.priceRaised = false
         subscription.renewalProductID = nil
         subscription.priceIncrease = nil
@@ -434,6 +449,7 @@ package struct LedgerReplay: Sendable {
         subscription.billingIssue = false
       } else {
         subscription.renewalProductID = entry.productID
+        subscription.renewalOfferID = entry.offerID
       }
       subscription.autoRenew = true
     case .refund, .revocation:
@@ -452,6 +468,8 @@ package struct LedgerReplay: Sendable {
       guard live else { return note(entry, "turns auto-renewal on for a subscription that has ended") }
       subscription.autoRenew = true
       subscription.renewalProductID = nil
+      // Buying the product again with a promotional or code offer: it runs from the next renewal.
+      if let offerID = entry.offerID { subscription.renewalOfferID = offerID }
       if subscription.priceIncrease != nil { subscription.priceConsent = true }
     case .billingIssue:
       subscription.billingIssue = true

@@ -90,7 +90,7 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       guard action == .approve else { return .success("declined \(pending.productID)") }
       return product(pending.productID).map { product in
-        _ = Self.buy(product, &book, at: now)
+        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
         return "approved \(pending.productID)"
       }
     case .resolveInterrupted:
@@ -99,12 +99,14 @@ extension SimulatedStore {
       }
       let pending = book.pending.remove(at: index)
       return product(pending.productID).map { product in
-        _ = Self.buy(product, &book, at: now)
+        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
         return "completed the interrupted purchase of \(pending.productID)"
       }
     case .interruptNextPurchase:
       book.interruptNext = true
       return .success("the next purchase is interrupted")
+    case .redeem(let code):
+      return redeem(code, &book, at: now, catalog: catalog)
     case .cancel(let id):
       return live(id, "cancel", { $0.kind == .autoRenewable && $0.autoRenew }).map { index in
         _ = add(.autoRenewOff, index)
@@ -219,6 +221,44 @@ extension SimulatedStore {
   }
 
   /// A purchase the store grants now (a paywall's, an approved one, `buy`): what it became.
+  /// Redeems the offer code `code` as the App Store's redemption sheet does: the code is looked
+  /// up as typed, then regardless of case (the App Store takes either); a customer outside the
+  /// code's eligibility is refused, as is one who would gain nothing (already on it). The sheet
+  /// is the App Store's, not a purchase through the app: no Ask to Buy, no fault armed for the
+  /// app's next purchase applies, and the app learns of it from the store's transactions.
+  private static func redeem(_ code: String, _ book: inout Book, at now: Date, catalog: Catalog) -> Result<String, StoreActionError> {
+    let codes = catalog.products.flatMap { product in product.offers.filter { $0.kind == .code }.map { (product, $0) } }
+    guard let match = codes.first(where: { $0.1.id == code })
+            ?? codes.first(where: { $0.1.id.lowercased() == code.lowercased() }) else {
+      let known = codes.map(\.1.id)
+      let list = known.isEmpty ? " (the catalog has no offer codes: `codeOffers` in a .storekit file, {\"type\": \"code\"} offers in catalog.json)"
+        : " (codes: \(known.joined(separator: ", ")))"
+      return .failure(StoreActionError("no offer code \(quoting: code) in the catalog\(Suggestions.hint(for: code, in: known))\(list)"))
+    }
+    let (product, offer) = match
+    if let refusal = book.replay.offerHistory.refusal(of: offer, for: product, at: now) {
+      return .failure(StoreActionError("offer code \(quoting: offer.id) (\(product.id)) \(refusal)"))
+    }
+    var requested = product
+    requested.requestedOffer = offer
+    guard let entry = book.replay.planPurchase(requested, at: now) else {
+      return .failure(StoreActionError("offer code \(quoting: offer.id) changes nothing: \(product.id) already renews on it"))
+    }
+    append(entry, to: &book)
+    let terms = offer.terms
+    let what = "\(terms.paymentMode.rawValue) \(terms.paymentMode == .freeTrial ? "" : "at \(terms.price) ")for \(terms.totalPeriod.value) \(terms.totalPeriod.unit.rawValue)\(terms.totalPeriod.value == 1 ? "" : "s")"
+    let when = entry.kind == .purchase || entry.effect == .immediately ? "now" : "from the next renewal"
+    return .success("redeemed offer code \(offer.id): \(product.id), \(what), \(when)")
+  }
+
+  /// `product` asking for the offer `pending` named, so a purchase that waited completes on it
+  /// (the planner still applies the offer's rules as they are then).
+  static func withOffer(_ product: StoreProduct, _ pending: PendingPurchase) -> StoreProduct {
+    var product = product
+    product.requestedOffer = pending.offerID.flatMap(product.offer(id:))
+    return product
+  }
+
   static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
     guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
     append(entry, to: &book)

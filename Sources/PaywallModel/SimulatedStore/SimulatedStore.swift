@@ -163,23 +163,25 @@ public final class SimulatedStore: PurchaseController {
 
   static func purchase(_ product: StoreProduct, _ book: inout Book, at now: Date) -> PurchaseResult {
     if book.settings.failTransactions { return StoreError.unknown.purchaseResult }
-    // StoreKit refuses a purchase naming a win-back offer the customer is not eligible for
-    // (`Product.PurchaseError.ineligibleForOffer`), and one naming an offer the product lacks.
+    // StoreKit refuses a purchase naming an offer the customer is not eligible for
+    // (`Product.PurchaseError.ineligibleForOffer`: a win-back offer for a customer who has not
+    // churned, a promotional offer for one who never subscribed in the group, a code outside its
+    // eligibility), and one naming an offer the product lacks (`invalidOfferIdentifier`).
     if let requested = product.requestedOffer {
       guard let configured = book.replay.catalog.product(id: product.id)?.offer(id: requested.id), configured.kind == requested.kind else {
         return StoreError.invalidOfferIdentifier.purchaseResult
       }
-      if configured.kind == .winBack, !book.replay.offerHistory.allows(configured, for: product, at: now) {
+      if !book.replay.offerHistory.allows(configured, for: product, at: now) {
         return StoreError.ineligibleForOffer.purchaseResult
       }
     }
     if book.interruptNext {
       book.interruptNext = false
-      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now))
+      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
     }
     if book.settings.askToBuy {
-      book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now))
+      book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .pending
     }
     _ = buy(product, &book, at: now)

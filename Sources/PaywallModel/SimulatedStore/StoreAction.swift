@@ -38,6 +38,10 @@ public enum StoreAction: Sendable, Hashable {
   /// The next purchase is interrupted (the buyer must act first); `resolveInterrupted` completes it.
   case interruptNextPurchase
   case resolveInterrupted
+  /// The user redeems an offer code in the App Store's sheet (`AppStore.presentOfferCodeRedeemSheet`,
+  /// Xcode's "redeem offer codes"): the catalog's code offer called `code` grants its period at
+  /// its price, to a customer its eligibility allows.
+  case redeem(code: String)
 
   /// The script command that performs it.
   public var name: String {
@@ -60,6 +64,7 @@ public enum StoreAction: Sendable, Hashable {
     case .declinePrice: "decline-price"
     case .interruptNextPurchase: "interrupt"
     case .resolveInterrupted: "resolve-interrupted"
+    case .redeem: "redeem"
     }
   }
 }

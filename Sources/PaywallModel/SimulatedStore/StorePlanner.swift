@@ -27,7 +27,10 @@ extension LedgerReplay {
     case .autoRenewable:
       let group = Self.groupKey(product)
       if let index = byGroup[group], subscriptions[index].isLive {
-        return planChange(from: index, to: product, at: date)
+        // A live subscriber's promotional or code offer rides on the change (or, for the same
+        // product, starts at the next renewal), as StoreKit applies it.
+        let offer = product.requestedOffer.flatMap { offerHistory.allows($0, for: product, at: date) ? $0 : nil }
+        return planChange(from: index, to: product, at: date, offer: offer)
       }
       var entry: LedgerEntry
       if let requested = product.requestedOffer {
@@ -52,11 +55,23 @@ extension LedgerReplay {
   /// level (now, prorated), a downgrade to a lower one (at the next renewal), a crossgrade at the
   /// same level (now when the periods match, else at renewal). Buying the current product again
   /// turns auto-renewal back on and cancels a pending change.
-  mutating func planChange(from index: Int, to product: StoreProduct, at date: Date) -> LedgerEntry? {
+  ///
+  /// With `offer` (a promotional or code offer the subscriber may take), the same product starts
+  /// it at the next renewal; a change that applies now runs its first period on it, one at
+  /// renewal starts it then. Apple: an offer for the subscription the customer already has
+  /// begins at the next renewal date; for another one in the group, the upgrade, downgrade or
+  /// crossgrade rules say when ("Auto-renewable subscriptions", developer.apple.com/app-store/subscriptions).
+  mutating func planChange(from index: Int, to product: StoreProduct, at date: Date, offer: SubscriptionOffer? = nil) -> LedgerEntry? {
     let current = subscriptions[index]
     if current.productID == product.id {
-      guard !current.autoRenew || current.renewalProductID != nil else { return nil }
-      return LedgerEntry(id: takeID(), kind: .autoRenewOn, date: date, originalID: current.originalID, productID: product.id)
+      let offerPending = offer == nil || current.renewalOfferID == offer?.id
+      guard !current.autoRenew || current.renewalProductID != nil || !offerPending else { return nil }
+      var entry = LedgerEntry(id: takeID(), kind: .autoRenewOn, date: date, originalID: current.originalID, productID: product.id)
+      if let offer {
+        entry.offerType = LedgerEntry.OfferType(offer.kind)
+        entry.offerID = offer.id
+      }
+      return entry
     }
     if current.renewalProductID == product.id { return nil }
     let from = catalog.product(id: current.productID)
@@ -68,6 +83,19 @@ extension LedgerReplay {
       entry.expirationDate = rules.end(of: period, from: date)
       entry.price = product.price
       entry.proratedCredit = Self.unusedPart(of: current, at: date)
+    }
+    if let offer {
+      entry.offerType = LedgerEntry.OfferType(offer.kind)
+      entry.offerID = offer.id
+      if immediate {
+        let terms = offer.terms
+        entry.offer = terms.paymentMode
+        // The regular price it renews at once the offer ends.
+        entry.regularPrice = product.price
+        entry.price = terms.price
+        entry.offerPeriodsLeft = terms.paymentMode == .payAsYouGo ? terms.periodCount - 1 : 0
+        entry.expirationDate = rules.end(of: terms.paymentMode == .payAsYouGo ? terms.period : terms.totalPeriod, from: date)
+      }
     }
     return entry
   }

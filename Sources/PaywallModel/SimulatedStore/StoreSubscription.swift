@@ -79,6 +79,9 @@ public struct StoreSubscription: Sendable, Hashable {
   public var offerType: LedgerEntry.OfferType? = nil
   /// The offer's identifier (promotional, win-back, code).
   public var offerID: String? = nil
+  /// A promotional or code offer a live subscriber accepted: it starts at the next renewal, as
+  /// StoreKit starts an offer for the product the customer already has (nil: none pending).
+  public var renewalOfferID: String? = nil
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
   public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
@@ -142,6 +145,7 @@ extension StoreSubscription {
     }
     if isLive {
       if let next = renewalProductID { parts.append("then \(next)") }
+      if let offer = renewalOfferID { parts.append("offer \(offer) from the next renewal") }
       if billingIssue { parts.append("payment failing") }
       if let price = priceIncrease {
         parts.append("price increase to \(price) \(priceConsent.map { $0 ? "accepted" : "declined" } ?? "awaiting consent")")

@@ -206,7 +206,7 @@ package enum AppModel {
     if state.ruleQuestion != nil { return RuleDialog.handle(key, &state, now: now) }
     let size = state.size
     if state.showsDebug {
-      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil && state.statusInput == nil, let action = KeyMap.scroll.action(for: key) {
+      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil && state.statusInput == nil && state.codeInput == nil, let action = KeyMap.scroll.action(for: key) {
         state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
                                        limit: AppView.debugScrollLimit(state, size: size))
         return []

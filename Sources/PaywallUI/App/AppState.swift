@@ -34,6 +34,8 @@ package struct AppState: Sendable {
   package var productInput: String?
   /// The status being typed in the debug panel (`=`): `active:pro,music`, `inactive`, `unknown`.
   package var statusInput: String?
+  /// An offer code being typed in the debug panel (`o`), to redeem in the store.
+  package var codeInput: String?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   package var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.

@@ -20,6 +20,7 @@ package enum DebugPanel {
     if let input = state.attributeInput { return typeAttribute(key, input, &state, now: now) }
     if let input = state.productInput { return typeProductID(key, input, &state, now: now) }
     if let input = state.statusInput { return typeStatus(key, input, &state) }
+    if let input = state.codeInput { return typeOfferCode(key, input, &state) }
     switch KeyMap.debug.action(for: key) {
     case .world(let action)?:
       return [.debug(action, announce: true)]
@@ -41,6 +42,8 @@ package enum DebugPanel {
       state.attributeInput = ""
     case .typeProductID?:
       state.productInput = state.session.flatMap { session in session.selectedSlot.flatMap { session.paywall.slot(named: $0)?.product.id } } ?? ""
+    case .typeOfferCode?:
+      state.codeInput = ""
     case .callRestore?:
       state.notice = "the app called restorePurchases()"
       return AppModel.present(.callRestore, &state, now: now)
@@ -137,6 +140,31 @@ package enum DebugPanel {
       state.productInput = String(input.dropLast())
     case .character(let c) where input.count < 200:
       state.productInput = input + String(c)
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Typing an offer code after `o`: enter redeems it in the store (the store's answer, or why it
+  /// refused, shows as the panel's last line), esc gives up. Codes are letters, digits and a few
+  /// marks, at most 64 of them (App Store Connect's custom codes are shorter still).
+  package static func typeOfferCode(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+    switch key {
+    case .enter:
+      state.codeInput = nil
+      let code = input.trimmingSpaces()
+      guard !code.isEmpty else {
+        state.notice = "no offer code typed; press o to try again"
+        return []
+      }
+      return [.debug(.store(.redeem(code: code)), announce: true)]
+    case .escape:
+      state.codeInput = nil
+    case .backspace:
+      state.codeInput = String(input.dropLast())
+    case .character(let c) where input.count < 64 && (c.isLetter || c.isNumber || "-_.".contains(c)):
+      state.codeInput = input + String(c)
     default:
       break
     }

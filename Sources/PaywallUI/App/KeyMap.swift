@@ -68,7 +68,7 @@ package enum KeyMap {
   /// The debug panel.
   package enum Debug: Sendable {
     case world(DebugAction)
-    case cycleStatus, typeStatus, relaunch, typeDuration, typeAttribute, typeProductID, callRestore, toggleLatency, close
+    case cycleStatus, typeStatus, relaunch, typeDuration, typeAttribute, typeProductID, typeOfferCode, callRestore, toggleLatency, close
   }
 
   package static let paywall: [KeyBinding<Paywall>] = [
@@ -136,7 +136,9 @@ package enum KeyMap {
     ("purchases", [KeyBinding("y", "approve Ask to Buy", .world(.store(.approve))),
                    KeyBinding("n", "decline", .world(.store(.decline))),
                    KeyBinding("i", "interrupt", .world(.store(.interruptNextPurchase))),
-                   KeyBinding("e", "resume", .world(.store(.resolveInterrupted)))]),
+                   KeyBinding("e", "resume", .world(.store(.resolveInterrupted))),
+                   // The App Store's offer-code sheet (`AppStore.presentOfferCodeRedeemSheet`), as `redeem CODE`.
+                   KeyBinding("o", "redeem an offer code", .typeOfferCode)]),
     ("renewals", [KeyBinding("c", "cancel", .world(.store(.cancel(productID: nil)))),
                   KeyBinding("f", "refund", .world(.store(.refund(productID: nil)))),
                   KeyBinding("v", "revoke", .world(.store(.revoke(productID: nil)))),

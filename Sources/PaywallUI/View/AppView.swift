@@ -83,7 +83,7 @@ package enum AppView {
   package static func drawDebug(_ state: AppState, into frame: inout Frame) {
     let content = debugContent(state, width: min(frame.width - 2, 78))
     // Typing a duration or an attribute: the prompt, last in the box, shows.
-    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil
+    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil || state.codeInput != nil
     Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
                 scroll: typing ? Int.max : state.overlayScroll)
   }
@@ -153,6 +153,10 @@ package enum AppView {
     if let input = state.productInput {
       lines.append([("purchase    ", .accent), (input.isEmpty ? "product id▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter: the app calls purchase(product) · esc cancels"
+    }
+    if let input = state.codeInput {
+      lines.append([("redeem      ", .accent), (input.isEmpty ? "offer code▏" : input + "▏", input.isEmpty ? .muted : .plain)])
+      footer = "enter redeems it in the store · esc cancels"
     }
     if let input = state.debugInput {
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
