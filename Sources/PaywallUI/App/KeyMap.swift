@@ -156,11 +156,12 @@ package enum KeyMap {
                 KeyBinding("t", "latency", .toggleLatency),
                 KeyBinding("D", "drop reply", .world(.dropNextResponse))]),
     ("user", [KeyBinding("u", "set a user attribute (key=value) for audience filters", .typeAttribute)]),
-    ("app", [KeyBinding("L", "relaunch: killed and launched again (the launch events and their campaigns)", .relaunch)]),
     // `Superwall.shared.purchase(product)` / `restorePurchases()` called by the app, outside any
     // paywall's buttons (the script's `call purchase` / `call restore`).
     ("app calls", [KeyBinding("P", "purchase(product): type its id (the selected one to start)", .typeProductID),
-                   KeyBinding("S", "restorePurchases()", .callRestore)]),
+                   KeyBinding("S", "restorePurchases()", .callRestore),
+                   // Not a call: the app killed and launched again (its launch events, their campaigns).
+                   KeyBinding("L", "relaunch the app", .relaunch)]),
   ]
 
   /// Every key of the panel: its topics' and the ones that close it (named in its footer).
