@@ -146,6 +146,9 @@ struct AudienceFilterTests {
   @Test func deviceKeysTheEmulatorCannotGiveWarn() throws {
     let locale = try AudienceFilter(parsing: #"device.deviceLocale == "en_US""#)
     #expect(locale.warnings.map(\.message).first?.hasPrefix("device.deviceLocale is not emulated") == true)
+    // It names every key the emulator gives, the status ones too (they were left out).
+    #expect(locale.warnings.map(\.message).first?.hasSuffix("the emulator gives device.activeEntitlements, device.activeProducts, device.isMac, device.platform, device.subscriptionStatus") == true,
+            "\(locale.warnings.map(\.message))")
     #expect(!locale.evaluate(Self.inactive))
     #expect(try AudienceFilter(parsing: "device.deviceLocale == null").evaluate(Self.inactive))
     let typo = try AudienceFilter(parsing: #"device.subscriptonStatus == "ACTIVE""#)

@@ -947,7 +947,7 @@ struct FilterParser {
         let known = FilterName.sdkDeviceKeys.contains(key)
         let hint = known ? "" : Suggestions.closest(to: key, in: FilterName.sdkDeviceKeys).map { "; did you mean \(quoting: "device.\($0)")?" } ?? ""
         warnings.append(.init(offset: start, message: known
-          ? "device.\(key) is not emulated: it reads as missing here (the relation does not match); the emulator gives device.\(Self.emulatedDeviceKeys)"
+          ? "device.\(key) is not emulated: it reads as missing here (the relation does not match); the emulator gives \(Self.everyEmulatedDeviceName)"
           : "device.\(key) is not a key the SDK puts on device\(hint); it reads as missing (the relation does not match)"))
       }
       return .name(.device(key))
@@ -971,6 +971,9 @@ struct FilterParser {
 
   static let namesRead = "user.NAME, params.NAME, device.NAME (\(FilterName.deviceNames.joined(separator: ", ")), device.\(emulatedDeviceKeys))"
   static let emulatedDeviceKeys = FilterName.emulatedDevice.keys.sorted().joined(separator: ", device.")
+  /// Every `device` key a filter here can read, the status ones too.
+  static let everyEmulatedDeviceName = (FilterName.deviceNames + FilterName.emulatedDevice.keys.map { "device." + $0 }).sorted()
+    .joined(separator: ", ")
 
   /// The characters in `range` as a string (String's init from a slice of characters is generic
   /// and unspecialized: runtime type lookups for a few characters).
