@@ -121,6 +121,17 @@ struct PlayCommandTests {
     #expect(both.status == 2 && both.stderr.contains("--fresh and --reinstall"), "\(both.stderr)")
   }
 
+  /// `--placement` registers after the launch, as an app's launch code would: over the paywall a
+  /// campaign on `app_launch` presented, it fails `paywallAlreadyPresented`. Before, play dropped
+  /// the registration without a word.
+  @Test func aPlacementGivenOverALaunchCampaignsPaywallIsRefused() throws {
+    let result = try Self.run(["play", "scenarios/projects/sdk-launch/app_launch.json", "--controller", "scripted", "--status", "inactive",
+                               "--placement", "campaign_trigger", "--keys", "q"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(Self.events(result.stdout).starts(with: Self.launch + ["trigger_fire", "paywallPresentationRequest", "paywall_open"]), "\(result.stdout)")
+    #expect(result.stdout.contains(#""event":"handler.onError""#) && result.stdout.contains("paywallAlreadyPresented"), "\(result.stdout)")
+  }
+
   @Test func aCorruptStatusCacheWarnsAndStartsUnknown() throws {
     let dir = Self.stateDir()
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -406,11 +406,12 @@ package struct Player: Sendable {
     runtime.send(.resized(size))
     runtime.send(.launched(firstInstall: app.isFirstLaunch))
     await runtime.settle()
-    if runtime.state.presentation.session != nil {
-      // A launch campaign presented its paywall: the first step starts there.
-    } else if let placement {
+    // `--placement` registers as the app's launch code would, after the launch events: over a
+    // paywall a launch campaign presented it fails (`paywallAlreadyPresented`), as on a device.
+    // The first paywall opens only on an empty screen.
+    if let placement {
       runtime.send(.register(placement: placement, params: [:]))
-    } else if let first = app.firstPaywall {
+    } else if runtime.state.presentation.session == nil, let first = app.firstPaywall {
       runtime.send(.open(paywallID: first, selected: nil))
     }
     await runtime.settle()
