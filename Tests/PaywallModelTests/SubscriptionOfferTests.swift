@@ -231,6 +231,16 @@ struct PromotionalAndCodeOfferTests {
     return (SimulatedStore(catalog: Catalog(products: [annual, monthly]), status: SubscriptionStatusStore(), clock: clock, file: nil), clock)
   }
 
+  /// A store whose user subscribed to monthly, cancelled, and lapsed 40 days ago.
+  static func lapsedStore(sourceLocation: Testing.SourceLocation = #_sourceLocation) -> (SimulatedStore, SimulatedTimeSource) {
+    let (store, clock) = store()
+    #expect(store.purchaseNow(monthly).isPurchased, sourceLocation: sourceLocation)
+    _ = store.perform(.cancel(productID: "monthly"))
+    clock.advance(by: 40 * day)
+    store.refreshStatus()
+    return (store, clock)
+  }
+
   static var stayRequested: StoreProduct {
     var product = annual
     product.requestedOffer = stay
@@ -253,11 +263,7 @@ struct PromotionalAndCodeOfferTests {
   }
 
   @Test func aLapsedSubscriberPaysThePromotionalPriceNow() throws {
-    let (store, clock) = Self.store()
-    #expect(store.purchaseNow(Self.monthly).isPurchased)
-    _ = store.perform(.cancel(productID: "monthly"))
-    clock.advance(by: 40 * Self.day)
-    store.refreshStatus()
+    let (store, _) = Self.lapsedStore()
     #expect(store.purchaseNow(Self.stayRequested).isPurchased)
     let charge = try #require(store.entries.last)
     #expect(charge.kind == .purchase && charge.price == Decimal(string: "39.99"), "\(charge)")
@@ -301,11 +307,7 @@ struct PromotionalAndCodeOfferTests {
   }
 
   @Test func aPurchaseThatWaitsForAskToBuyCompletesOnItsOffer() throws {
-    let (store, clock) = Self.store()
-    #expect(store.purchaseNow(Self.monthly).isPurchased)
-    _ = store.perform(.cancel(productID: "monthly"))
-    clock.advance(by: 40 * Self.day)
-    store.refreshStatus()
+    let (store, _) = Self.lapsedStore()
     store.setAskToBuy(true)
     let waiting = store.purchaseNow(Self.stayRequested)
     #expect({ if case .pending = waiting { true } else { false } }(), "Ask to Buy: \(waiting)")

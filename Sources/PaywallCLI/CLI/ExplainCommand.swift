@@ -81,7 +81,7 @@ package struct ExplainCommand: CLICommand {
     guard let status = SubscriptionStatus(parsing: status, defaultEntitlements: entitlements), status != .unknown else {
       throw CLIFailure.usage("--status \(quoting: self.status) must be inactive, active or active:ENTITLEMENT,… (e.g. active:pro); with unknown, register waits for a status")
     }
-    if !json, PlacementNames.builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement) {
+    if !json, PlacementNames.neverPresents(placement) {
       try Console.out("placement \(quoting: placement): a built-in event name; register ignores it (no callback) and the feature does not run")
       return
     }
@@ -242,7 +242,7 @@ package struct ExplainCommand: CLICommand {
     if case .present(let id) = evaluation.outcome, let paywall = project.paywall(id: id) {
       gating = .string(paywall.featureGating.rawValue)
     }
-    let builtIn = PlacementNames.builtIn.contains(evaluation.placement) && !Campaign.sdkPlacements.contains(evaluation.placement)
+    let builtIn = PlacementNames.neverPresents(evaluation.placement)
     return .object([
       ("placement", .string(evaluation.placement)), ("userId", .string(userID)),
       ("status", .string(status.rawName)), ("sdk", .string(evaluation.sdk.description)),

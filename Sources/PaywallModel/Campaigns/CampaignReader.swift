@@ -49,7 +49,7 @@ enum CampaignReader {
         if !placements.insert(placement).inserted {
           reader.diagnostics.error("placement \(quoting: placement) already has a campaign; put its audiences in one campaign",
                                    at: location, path: path.appending("placement"))
-        } else if PlacementNames.builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement) {
+        } else if PlacementNames.neverPresents(placement) {
           reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (the SDK's events that present a campaign: \((Campaign.implicitPlacements + Campaign.lifecyclePlacements).joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
         } else if Campaign.lifecyclePlacements.contains(placement) && !Campaign.firedAtLaunch.contains(placement) {
@@ -272,6 +272,12 @@ package enum PlacementNames {
       return "placement \(quoting: name) begins or ends with a space, which no app's name for it has; remove it: \(quoting: trimmed)"
     }
     return nil
+  }
+
+  /// A built-in name no campaign can present on: `register` ignores it and the SDK never fires it
+  /// as a trigger (not in `Campaign.sdkPlacements`).
+  package static func neverPresents(_ placement: String) -> Bool {
+    builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement)
   }
 
   /// Every name of the SDK's own events (`SuperwallEventObjc`'s descriptions, 4.16.3):

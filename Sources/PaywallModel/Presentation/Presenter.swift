@@ -40,7 +40,6 @@ public enum Presenter {
       // Home first (`app_close` as the app resigns active), then the process dies: whatever was
       // on screen goes with it, with no close event.
       clearScreen(&state)
-      state.session = nil
       state.waiting = nil
       state.call = nil
       state.callAlert = nil

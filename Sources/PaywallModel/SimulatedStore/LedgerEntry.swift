@@ -111,6 +111,11 @@ public struct LedgerEntry: Sendable, Hashable {
   /// paying once the offer ends, whatever the catalog says later (nil: the purchase paid it, or
   /// a ledger written before the field, where the catalog's price stands in).
   public var regularPrice: Decimal?
+
+  /// The regular price this line sets for the periods after it: `regularPrice` for a period on
+  /// an offer, what it cost for one at the regular price, nil when it sets none (an offer's
+  /// period from a ledger written before `regularPrice`).
+  var keptPrice: Decimal? { regularPrice ?? (offer == nil ? price : nil) }
   /// The unused part of the old period an upgrade credits.
   public var proratedCredit: Decimal?
   /// Bought by the user or shared by the family.

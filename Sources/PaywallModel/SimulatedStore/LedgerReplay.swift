@@ -323,7 +323,7 @@ package struct LedgerReplay: Sendable {
       originalID: entry.originalID, transactionID: entry.id, productID: entry.productID, kind: kind, group: group,
       ownership: entry.ownership, state: kind == .consumable ? .consumed : .subscribed, periodStart: entry.date,
       expirationDate: entry.expirationDate, offer: entry.offer, offerPeriodsLeft: entry.offerPeriodsLeft, price: entry.price,
-      renewalPrice: kind == .autoRenewable ? (entry.regularPrice ?? (entry.offer == nil ? entry.price : nil)) : nil,
+      renewalPrice: kind == .autoRenewable ? entry.keptPrice : nil,
       autoRenew: kind == .autoRenewable, renewalProductID: nil, billingIssue: false,
       billingIssueGrace: false, priceIncrease: nil, priceConsent: nil, gracePeriodEnd: nil, billingRetryEnd: nil,
       resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [],
@@ -389,7 +389,7 @@ package struct LedgerReplay: Sendable {
     subscription.offerPeriodsLeft = entry.offerPeriodsLeft
     subscription.renewalOfferID = nil
     // A period at the regular price sets what the next ones cost (a lower catalog price is kept).
-    if entry.offer == nil, let paid = entry.price { subscription.renewalPrice = paid }
+    if let kept = entry.keptPrice { subscription.renewalPrice = kept }
     if subscription.priceConsent == true {
       subscription.renewalPrice = subscription.priceIncrease
       subscription.priceRaised = true
@@ -441,7 +441,7 @@ package struct LedgerReplay: Sendable {
         subscription.offerPeriodsLeft = entry.offerPeriodsLeft
         subscription.renewalOfferID = nil
         // The product it moves to, at its regular price that day (a change on an offer records it).
-        subscription.renewalPrice = entry.offer == nil ? entry.price : entry.regularPrice
+        subscription.renewalPrice = entry.keptPrice
         subscription.priceRaised = false
         subscription.renewalProductID = nil
         subscription.priceIncrease = nil

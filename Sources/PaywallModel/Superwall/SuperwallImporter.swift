@@ -124,7 +124,7 @@ package enum SuperwallImporter {
     var campaigns: [JSONOutput] = []
     var placements: Set<String> = []
     for trigger in config.triggers {
-      if PlacementNames.builtIn.contains(trigger.placement) && !Campaign.sdkPlacements.contains(trigger.placement) {
+      if PlacementNames.neverPresents(trigger.placement) {
         d.warning(.superwallImport, "placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
                   at: trigger.location, path: trigger.path.appending("event_name"))
         continue
