@@ -50,7 +50,7 @@ package enum StoreKitConfigurationReader {
     "SAU": ("SAR", "ar_SA"), "ISR": ("ILS", "he_IL"), "IDN": ("IDR", "id_ID"), "THA": ("THB", "th_TH"),
   ]
 
-  private struct Reader {
+  struct Reader {
     let file: String
     let diagnostics: DiagnosticCollector
     var settings = StoreSettings()
@@ -59,7 +59,7 @@ package enum StoreKitConfigurationReader {
     var products: [StoreProduct] = []
     var groups: [SubscriptionGroup] = []
     var entitlementMap = EntitlementMap()
-    private var seen: [String: SourceLocation] = [:]
+    var seen: [String: SourceLocation] = [:]
     /// Every product id the file defines, loaded or not.
     var seenIDs: Dictionary<String, SourceLocation>.Keys { seen.keys }
 
@@ -156,7 +156,7 @@ package enum StoreKitConfigurationReader {
       }
     }
 
-    private func list(_ node: JSONNode, _ key: String, path: JSONPath) -> [JSONNode]? {
+    func list(_ node: JSONNode, _ key: String, path: JSONPath) -> [JSONNode]? {
       guard let value = node[key] else { return nil }
       guard let elements = value.elements else {
         diagnostics.error("\(quoting: key) must be an array, found \(value.value.typeName)", at: value.location, path: path.appending(key))
@@ -165,7 +165,7 @@ package enum StoreKitConfigurationReader {
       return elements
     }
 
-    private mutating func add(_ node: JSONNode, path: JSONPath, kind: ProductKind, group: (id: String, name: String)?) {
+    mutating func add(_ node: JSONNode, path: JSONPath, kind: ProductKind, group: (id: String, name: String)?) {
       guard node.members != nil else {
         diagnostics.error("a product must be an object, found \(node.value.typeName)", at: node.location, path: path)
         return
@@ -219,231 +219,5 @@ package enum StoreKitConfigurationReader {
         store: .appStore, familyShareable: shareable, offers: offers))
     }
 
-    /// Every key of a product that holds offers, by format version: Xcode 12–15 write one
-    /// `introductoryOffer` object (or null); format 5 (Xcode 26) writes `introductoryOffers`, an
-    /// array with one entry per billing plan. Promotional offers are `subscriptionOffers` in the
-    /// oldest files and `adHocOffers` since; offer codes `codeOffers`; win-back offers
-    /// `winbackOffers` (format 4, Xcode 16).
-    static let offerKeys: Set<String> = ["introductoryOffer", "introductoryOffers", "subscriptionOffers", "adHocOffers",
-                                          "codeOffers", "winbackOffers"]
-    /// The keys read inside one offer; `internalID`, `referenceName` and `billingPlanType` name it
-    /// and are read too; `isStackable` (an offer code stacking on another offer) changes nothing here.
-    static let offerMemberKeys: Set<String> = ["internalID", "offerID", "referenceName", "paymentMode", "subscriptionPeriod",
-                                                "numberOfPeriods", "displayPrice", "billingPlanType", "eligibility", "isStackable"]
-    /// A win-back offer's rules, in App Store Connect's names (`customerEligibility…InMonths`).
-    static let winBackRuleKeys: Set<String> = ["customerEligibilityPaidSubscriptionDurationInMonths",
-                                                "customerEligibilityTimeSinceLastSubscribedInMonths",
-                                                "customerEligibilityWaitBetweenOffersInMonths"]
-
-    private static let offerWord: [UInt8] = Array("offer".utf8)
-
-    /// Whether a product's key names an offer ("offer" in any case): a byte scan, as it runs for
-    /// every key of every product (`lowercased().contains` was most of the time a 5,000-product
-    /// file took to load).
-    static func mentionsOffer(_ key: String) -> Bool {
-      let word = offerWord
-      let bytes = Array(key.utf8)
-      guard bytes.count >= word.count else { return false }
-      search: for start in 0...(bytes.count - word.count) {
-        for index in word.indices where bytes[start + index] | 0x20 != word[index] { continue search }
-        return true
-      }
-      return false
-    }
-
-    /// The introductory offer, from either shape: the single object, or the array's entry for
-    /// the plan billed up front (the one StoreKit's `introductoryOffer` reports), else its first.
-    private func introductoryOffer(in node: JSONNode, path: JSONPath) -> IntroductoryOffer? {
-      if let single = node["introductoryOffer"], single.members != nil {
-        warnUnknownKeys(single, allowed: Self.offerMemberKeys, path: path.appending("introductoryOffer"))
-        return introductoryOffer(single, path: path.appending("introductoryOffer"))
-      }
-      guard let list = node["introductoryOffers"]?.elements, !list.isEmpty else { return nil }
-      let index = list.firstIndex { ($0["billingPlanType"]?.stringValue ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" } ?? 0
-      let entryPath = path.appending("introductoryOffers").appending(index)
-      warnUnknownKeys(list[index], allowed: Self.offerMemberKeys, path: entryPath)
-      return introductoryOffer(list[index], path: entryPath)
-    }
-
-    /// Promotional, code and win-back offers; any other key that looks like an offer is a warning naming it.
-    private func subscriptionOffers(in node: JSONNode, path: JSONPath) -> [SubscriptionOffer] {
-      for member in node.members ?? [] where Self.mentionsOffer(member.key) && !Self.offerKeys.contains(member.key) {
-        diagnostics.warning(.storekitKey, "\(quoting: member.key) is an offer key not read here; its offers are left out of the catalog",
-                            at: member.keyLocation, path: path.appending(member.key))
-      }
-      var offers: [SubscriptionOffer] = []
-      for (key, kind) in [("subscriptionOffers", SubscriptionOffer.Kind.promotional), ("adHocOffers", .promotional),
-                          ("codeOffers", .code), ("winbackOffers", .winBack)] {
-        for (i, offerNode) in (list(node, key, path: path) ?? []).enumerated() {
-          let offerPath = path.appending(key).appending(i)
-          guard offerNode.members != nil else {
-            diagnostics.error("an offer must be an object, found \(offerNode.value.typeName)", at: offerNode.location, path: offerPath)
-            continue
-          }
-          let allowed = kind == .winBack ? Self.offerMemberKeys.union(Self.winBackRuleKeys) : Self.offerMemberKeys
-          warnUnknownKeys(offerNode, allowed: allowed, path: offerPath)
-          guard let id = offerNode["offerID"]?.stringValue ?? (kind == .code ? offerNode["referenceName"]?.stringValue : nil), !id.isEmpty else {
-            diagnostics.error("missing 'offerID'", at: offerNode.location, path: offerPath)
-            continue
-          }
-          guard let terms = introductoryOffer(offerNode, path: offerPath) else { continue }
-          var rules = WinBackRules()
-          if kind == .winBack {
-            rules.paidMonths = months(offerNode["customerEligibilityPaidSubscriptionDurationInMonths"]) ?? 0
-            if let range = offerNode["customerEligibilityTimeSinceLastSubscribedInMonths"] {
-              rules.minimumMonthsSinceLapse = months(range["minimum"]) ?? 0
-              rules.maximumMonthsSinceLapse = months(range["maximum"])
-            }
-            rules.waitBetweenOffersMonths = months(offerNode["customerEligibilityWaitBetweenOffersInMonths"])
-          }
-          offers.append(SubscriptionOffer(kind: kind, id: id, terms: terms, winBackRules: rules,
-                                          codeEligibility: kind == .code ? codeEligibility(offerNode, path: offerPath) : Set(CustomerStanding.allCases)))
-        }
-      }
-      return offers
-    }
-
-    /// An offer code's `eligibility` (`["existing", "expired", "new"]`, as Xcode writes it);
-    /// absent: every customer. A word not known is a warning naming it, and is left out.
-    private func codeEligibility(_ node: JSONNode, path: JSONPath) -> Set<CustomerStanding> {
-      guard let list = node["eligibility"] else { return Set(CustomerStanding.allCases) }
-      guard let elements = list.elements else {
-        diagnostics.warning(.storekitKey, "'eligibility' should be a list of new, existing, expired; every customer may redeem the code",
-                            at: list.location, path: path.appending("eligibility"))
-        return Set(CustomerStanding.allCases)
-      }
-      var standings: Set<CustomerStanding> = []
-      for (i, element) in elements.enumerated() {
-        if let word = element.stringValue, let standing = CustomerStanding(rawValue: word) {
-          standings.insert(standing)
-        } else {
-          diagnostics.warning(.storekitKey, "offer-code eligibility \(quoting: element.stringValue ?? element.value.typeName) is not one of new, existing, expired; it is left out",
-                              at: element.location, path: path.appending("eligibility").appending(i))
-        }
-      }
-      return standings
-    }
-
-    private func months(_ node: JSONNode?) -> Int? {
-      if case .number(let text)? = node?.value { return Int(text) }
-      return nil
-    }
-
-    private func warnUnknownKeys(_ node: JSONNode, allowed: Set<String>, path: JSONPath) {
-      for member in node.members ?? [] where !allowed.contains(member.key) {
-        diagnostics.warning(.storekitKey, "offer key \(quoting: member.key) is not read here; the offer is read without it",
-                            at: member.keyLocation, path: path.appending(member.key))
-      }
-    }
-
-    private func price(_ node: JSONNode, path: JSONPath) -> Decimal? {
-      guard let priceNode = node["displayPrice"] else {
-        diagnostics.error("missing 'displayPrice'", at: node.location, path: path)
-        return nil
-      }
-      let text: String? = switch priceNode.value {
-      case .string(let s): s
-      case .number(let s): s
-      default: nil
-      }
-      guard let text, let price = DecimalParsing.parse(text), price >= 0 else {
-        diagnostics.error("'displayPrice' must be a price such as \"4.99\"", at: priceNode.location, path: path.appending("displayPrice"))
-        return nil
-      }
-      // The storefront's currency decides the decimals: a JPY storefront's 4.99 would show as ¥5.
-      if let problem = CurrencyMinorUnits.problem(price, currency: currency, key: "displayPrice") {
-        diagnostics.warning(.currencyDecimals, problem, at: priceNode.location, path: path.appending("displayPrice"))
-      }
-      return price
-    }
-
-    /// The display name and description for the configured locale, else the first localization.
-    private func localization(_ node: JSONNode) -> (String?, String?) {
-      guard let localizations = node["localizations"]?.elements, !localizations.isEmpty else { return (nil, nil) }
-      let chosen = localizations.first { $0["locale"]?.stringValue == settings.locale } ?? localizations[0]
-      let name = chosen["displayName"]?.stringValue
-      return (name?.isEmpty == true ? nil : name, chosen["description"]?.stringValue)
-    }
-
-    private func requiredPeriod(_ node: JSONNode, _ key: String, path: JSONPath) -> SubscriptionPeriod? {
-      guard let text = node[key]?.stringValue, let period = SubscriptionPeriod(iso8601: text) else {
-        diagnostics.error("\(quoting: key) must be an ISO 8601 period such as \"P1M\"", at: node[key]?.location ?? node.location,
-                          path: path.appending(key))
-        return nil
-      }
-      return period
-    }
-
-    private func introductoryOffer(_ node: JSONNode, path: JSONPath) -> IntroductoryOffer? {
-      guard let period = requiredPeriod(node, "subscriptionPeriod", path: path) else { return nil }
-      var count = 1
-      if case .number(let text)? = node["numberOfPeriods"]?.value, let n = Int(text), n >= 1 { count = n }
-      switch node["paymentMode"]?.stringValue {
-      case "free":
-        return IntroductoryOffer(paymentMode: .freeTrial, period: period, periodCount: count)
-      case "payAsYouGo":
-        guard let price = price(node, path: path) else { return nil }
-        return IntroductoryOffer(paymentMode: .payAsYouGo, period: period, periodCount: count, price: price)
-      case "payUpFront":
-        guard let price = price(node, path: path) else { return nil }
-        return IntroductoryOffer(paymentMode: .payUpFront, period: period, periodCount: 1, price: price)
-      case let other:
-        let modes = ["free", "payAsYouGo", "payUpFront"]
-        let found = other.map { "\"\($0)\"\(Suggestions.hint(for: $0, in: modes))" } ?? "nothing"
-        diagnostics.error("'paymentMode' must be \"free\", \"payAsYouGo\" or \"payUpFront\", found \(found)",
-                          at: node["paymentMode"]?.location ?? node.location, path: path.appending("paymentMode"))
-        return nil
-      }
-    }
-  }
-}
-
-/// The optional `NAME.entitlements.json` beside a `NAME.storekit` file.
-struct EntitlementMap {
-  var groups: [String: Set<Entitlement>] = [:]
-  var products: [String: Set<Entitlement>] = [:]
-
-  static func path(besides storekitPath: String) -> String {
-    let base = storekitPath.hasSuffix(".storekit") ? String(storekitPath.dropLast(".storekit".count)) : storekitPath
-    return base + ".entitlements.json"
-  }
-
-  static func load(besides storekitPath: String, diagnostics: DiagnosticCollector) -> EntitlementMap {
-    let path = path(besides: storekitPath)
-    guard FileManager.default.fileExists(atPath: path) else { return EntitlementMap() }
-    let root: JSONNode
-    let local: DiagnosticCollector
-    do {
-      (root, local) = try SourceFile.parse(path: path)
-    } catch {
-      diagnostics.append(error.diagnostics)
-      return EntitlementMap()
-    }
-    var map = EntitlementMap()
-    if let reader = ObjectReader(root, path: .root, diagnostics: local, what: "an entitlements map") {
-      map.groups = table(reader, "groups")
-      map.products = table(reader, "products")
-      reader.finish()
-    }
-    diagnostics.append(local.diagnostics)
-    return map
-  }
-
-  private static func table(_ reader: ObjectReader, _ key: String) -> [String: Set<Entitlement>] {
-    guard let node = reader.value(key) else { return [:] }
-    guard let members = node.members else {
-      reader.diagnostics.error("\(quoting: key) must be an object of name → [entitlement]", at: node.location, path: .root.appending(key))
-      return [:]
-    }
-    var out: [String: Set<Entitlement>] = [:]
-    for member in members {
-      guard let list = member.value.elements, list.allSatisfy({ $0.stringValue != nil }) else {
-        reader.diagnostics.error("\(quoting: member.key) must map to an array of entitlement names", at: member.value.location,
-                                 path: JSONPath.root.appending(key).appending(member.key))
-        continue
-      }
-      out[member.key] = Set(list.compactMap(\.stringValue).map { Entitlement($0) })
-    }
-    return out
   }
 }

@@ -78,13 +78,13 @@ public final class SimulatedStore: PurchaseController {
   public let catalog: Catalog
   /// The store's clock: accelerated in an interactive session, the simulated clock in `play`.
   public let clock: any TimeSource
-  private let status: SubscriptionStatusStore
-  private let file: LedgerFile?
+  let status: SubscriptionStatusStore
+  let file: LedgerFile?
   /// Whether this session saves the ledger (it owns the state directory).
-  private let saves: Bool
-  private let book: Mutex<Book>
+  let saves: Bool
+  let book: Mutex<Book>
   /// One change at a time, from deriving to saving to setting the status, so they land in order.
-  private let serial = Mutex(())
+  let serial = Mutex(())
 
   /// - Parameters:
   ///   - directory: where the ledger lives; nil keeps it in memory only.
@@ -235,7 +235,7 @@ public final class SimulatedStore: PurchaseController {
     book.withLock { $0.onChange = handler }
   }
 
-  private func warn(_ message: String) {
+  func warn(_ message: String) {
     let handler = book.withLock { book -> (@Sendable (String) -> Void)? in
       if book.onWarning == nil { book.warnings.append(message) }
       return book.onWarning
@@ -243,165 +243,4 @@ public final class SimulatedStore: PurchaseController {
     handler?(message)
   }
 
-  /// Turns Ask to Buy on or off for later purchases.
-  public func setAskToBuy(_ on: Bool) {
-    book.withLock { $0.settings.askToBuy = on }
-  }
-
-  // MARK: - The clock
-
-  /// Brings the ledger up to the clock (renewals, expiries that fell due) and sets the status if
-  /// that changed it: after `advance`, and on the store's own timer.
-  public func refreshStatus() {
-    change { _, _ in }
-  }
-
-  /// The first moment, up to `limit`, at which the store's own events (renewals, expiries, the
-  /// end of a grace period) change the status; nil when they leave it as it is until then. A loop
-  /// that moves the clock (`play`'s `advance`) goes from one such moment to the next instead of
-  /// through every renewal: `refreshStatus` there catches up on everything before it at once.
-  /// Moments are on the millisecond, as the store keeps its clock.
-  package func nextStatusChange(through limit: Date) -> Date? {
-    var (replay, status) = book.withLock { ($0.replay, $0.derived.status) }
-    while let next = replay.nextEvent, next <= limit {
-      // Rounded up, so the store, rounding the clock to the millisecond, sees the event happen.
-      let at = Date(timeIntervalSince1970: (next.timeIntervalSince1970 * 1000).rounded(.up) / 1000)
-      replay.advance(to: at)
-      if replay.status != status { return at }
-      status = replay.status
-    }
-    return nil
-  }
-
-  /// Writes the ledger with the clock's time, so the next session continues from here.
-  package func checkpoint() {
-    change { book, _ in book.unsaved = true }
-  }
-
-  /// Runs `body` with the ledger's saves held: each change in it is applied (and its status set)
-  /// at once, in memory, and the ledger is written once when `body` ends, if anything changed.
-  /// `play` runs each `advance` so: years of renewals are one write, not one per renewal.
-  package func savingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
-    book.withLock { $0.held += 1 }
-    defer { releaseSaves() }
-    return try await body()
-  }
-
-  private func releaseSaves() {
-    let flush = book.withLock { book -> Bool in
-      book.held -= 1
-      return book.held == 0 && book.unsaved
-    }
-    if flush { change { _, _ in } }
-  }
-
-  // MARK: - Changing the book
-
-  enum Publish { case onChange, always }
-
-  /// Runs `body` on the book with the clock's time: first the ledger catches up with the clock,
-  /// after it the lines `body` added may make more events due; then the state is derived again,
-  /// saved when the ledger changed, the status set when it changed, and the timer set for the next
-  /// event.
-  @discardableResult
-  func change<T>(publish: Publish = .onChange, advanceFirst: Bool = true,
-                         _ body: (inout Book, Date) -> T) -> T {
-    serial.withLock { _ in
-      let now = Self.milliseconds(clock.now)
-      let (result, save, newStatus, next, changed) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?, (@Sendable () -> Void)?) in
-        let before = ((book.generation, book.ledger.appended), book.pending, book.interruptNext, book.derived)
-        let changes = book.changes
-        if advanceFirst { Self.catchUp(&book, to: now) }
-        let result = body(&book, now)
-        Self.catchUp(&book, to: now)
-        book.derived = book.replay.snapshot(at: now)
-        let ledgerChanged = (book.generation, book.ledger.appended) != before.0 || book.pending != before.1
-        if ledgerChanged || book.interruptNext != before.2 || book.derived != before.3 { book.changes += 1 }
-        var save: LedgerFile.Contents?
-        if ledgerChanged || book.unsaved, file != nil, saves {
-          if book.held > 0 {
-            book.unsaved = true
-          } else {
-            save = LedgerFile.Contents(entries: book.ledger.entries, pending: book.pending, clock: now, rules: book.settings.rules)
-            book.unsaved = false
-            book.writes += 1
-          }
-        } else {
-          book.unsaved = false
-        }
-        var newStatus: SubscriptionStatus?
-        if publish == .always || book.published != book.derived.status {
-          newStatus = book.derived.status
-          book.published = book.derived.status
-        }
-        return (result, save, newStatus, book.derived.nextEvent, book.changes != changes ? book.onChange : nil)
-      }
-      var outcome: String?
-      if let save, let file {
-        var failure: AtomicFile.WriteError?
-        do throws(AtomicFile.WriteError) {
-          try file.save(save)
-        } catch {
-          failure = error
-        }
-        outcome = book.withLock { book -> String? in
-          defer { book.saveFailing = failure != nil }
-          switch (failure, book.saveFailing) {
-          case (let failure?, false):
-            return "ledger not saved: \(failure.reason) (\(file.path)); it is kept in memory and saved whole at the next change"
-          case (nil, true): return "ledger saved again: \(file.path) is complete"
-          default: return nil
-          }
-        }
-      }
-      changed?()
-      if let newStatus { status.set(newStatus) }
-      // Told after the status is published: the app logs the status change first (it checks
-      // the status before its queued messages), so the warning lands in the same place in the
-      // log whichever moment the app looks.
-      if let outcome { warn(outcome) }
-      schedule(next)
-      return result
-    }
-  }
-
-  private static func catchUp(_ book: inout Book, to now: Date) {
-    guard now >= book.replay.date else { return }
-    book.ledger.append(contentsOf: book.replay.advance(to: now))
-  }
-
-  static func append(_ entry: LedgerEntry, to book: inout Book) {
-    book.ledger.append(contentsOf: book.replay.apply(entry))
-    book.ledger.append(entry)
-  }
-
-  /// Dates in the ledger are kept to the millisecond, as the file writes them.
-  static func milliseconds(_ date: Date) -> Date {
-    Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
-  }
-
-  /// Wakes the store at `date` (on the store's clock) to bring the ledger up to it.
-  private func schedule(_ date: Date?) {
-    book.withLock { book in
-      guard book.timerDate != date || book.timer == nil else { return }
-      book.timer?.cancel()
-      book.timer = nil
-      book.timerDate = date
-      guard let date else { return }
-      let clock = self.clock
-      book.timer = Task { [weak self] in
-        do {
-          try await clock.sleepInBackground(seconds: max(0.001, date.timeIntervalSince(clock.now)))
-        } catch {
-          return
-        }
-        self?.timerFired()
-      }
-    }
-  }
-
-  private func timerFired() {
-    book.withLock { $0.timer = nil }
-    refreshStatus()
-  }
 }

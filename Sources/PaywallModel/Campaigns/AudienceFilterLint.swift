@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension AudienceFilter {
+  /// Comparisons that can never hold for this project (`validate` warns): `device.subscriptionStatus`
+  /// against anything but `ACTIVE`, `INACTIVE`, `UNKNOWN`; an entitlement or product id in
+  /// `device.activeEntitlements` / `device.activeProducts` that the catalog does not have. Each
+  /// with a did-you-mean, at the literal's first place in the text.
+  public func impossibleComparisons(entitlements: Set<String>, products: Set<String>) -> [Warning] {
+    var found: [Warning] = []
+    func check(_ value: FilterValue, against name: FilterName) {
+      guard case .string(let literal) = value else { return }
+      let (allowed, what): ([String], String)
+      switch name {
+      case .subscriptionStatus: (allowed, what) = (["ACTIVE", "INACTIVE", "UNKNOWN"], "a subscription status")
+      case .activeEntitlements: (allowed, what) = (entitlements.sorted(), "an entitlement of the catalog")
+      case .activeProducts: (allowed, what) = (products.sorted(), "a product of the catalog")
+      default: return
+      }
+      guard !allowed.contains(literal) else { return }
+      let offset = text.range(of: "\"\(literal)\"").map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
+      let never = if case .subscriptionStatus = name { "\(name) is never \(quoting: literal)" } else { "\(quoting: literal) is never in \(name)" }
+      found.append(Warning(offset: offset, message: "\(never): it is not \(what)\(Suggestions.hint(for: literal, in: allowed))"
+        + " (as written, the comparison gives every user the same answer)"))
+    }
+    func walk(_ node: Node) {
+      switch node {
+      case .binary(let op, let left, let right):
+        switch (op, left, right) {
+        case (.equal, .name(let name), .literal(let value)), (.notEqual, .name(let name), .literal(let value)),
+             (.equal, .literal(let value), .name(let name)), (.notEqual, .literal(let value), .name(let name)):
+          if case .subscriptionStatus = name { check(value, against: name) }
+        case (.isIn, .literal(let value), .name(let name)):
+          check(value, against: name)
+        default: break
+        }
+        walk(left)
+        walk(right)
+      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
+      case .index(let a, let b): walk(a); walk(b)
+      case .list(let items): items.forEach(walk)
+      case .map(let keys, let values): (keys + values).forEach(walk)
+      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
+      case .call(let function, let target, let arguments):
+        // `device.activeEntitlements.contains("x")` asks the same as `"x" in …`.
+        if function == .contains, case .name(let name)? = target, arguments.count == 1, case .literal(let value) = arguments[0] {
+          check(value, against: name)
+        }
+        if let target { walk(target) }
+        arguments.forEach(walk)
+      case .comprehension(_, let a, _, let b): walk(a); walk(b)
+      case .literal, .name, .variable, .unavailable: break
+      }
+    }
+    walk(root)
+    return found
+  }
+}

@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+
+/// The optional `NAME.entitlements.json` beside a `NAME.storekit` file.
+struct EntitlementMap {
+  var groups: [String: Set<Entitlement>] = [:]
+  var products: [String: Set<Entitlement>] = [:]
+
+  static func path(besides storekitPath: String) -> String {
+    let base = storekitPath.hasSuffix(".storekit") ? String(storekitPath.dropLast(".storekit".count)) : storekitPath
+    return base + ".entitlements.json"
+  }
+
+  static func load(besides storekitPath: String, diagnostics: DiagnosticCollector) -> EntitlementMap {
+    let path = path(besides: storekitPath)
+    guard FileManager.default.fileExists(atPath: path) else { return EntitlementMap() }
+    let root: JSONNode
+    let local: DiagnosticCollector
+    do {
+      (root, local) = try SourceFile.parse(path: path)
+    } catch {
+      diagnostics.append(error.diagnostics)
+      return EntitlementMap()
+    }
+    var map = EntitlementMap()
+    if let reader = ObjectReader(root, path: .root, diagnostics: local, what: "an entitlements map") {
+      map.groups = table(reader, "groups")
+      map.products = table(reader, "products")
+      reader.finish()
+    }
+    diagnostics.append(local.diagnostics)
+    return map
+  }
+
+  private static func table(_ reader: ObjectReader, _ key: String) -> [String: Set<Entitlement>] {
+    guard let node = reader.value(key) else { return [:] }
+    guard let members = node.members else {
+      reader.diagnostics.error("\(quoting: key) must be an object of name → [entitlement]", at: node.location, path: .root.appending(key))
+      return [:]
+    }
+    var out: [String: Set<Entitlement>] = [:]
+    for member in members {
+      guard let list = member.value.elements, list.allSatisfy({ $0.stringValue != nil }) else {
+        reader.diagnostics.error("\(quoting: member.key) must map to an array of entitlement names", at: member.value.location,
+                                 path: JSONPath.root.appending(key).appending(member.key))
+        continue
+      }
+      out[member.key] = Set(list.compactMap(\.stringValue).map { Entitlement($0) })
+    }
+    return out
+  }
+}
