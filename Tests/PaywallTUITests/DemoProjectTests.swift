@@ -29,11 +29,11 @@ struct DemoProjectTests {
     let folder = Fixtures.demoDirectory
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".schema.json") }.sorted()
     #expect(DemoFiles.all.map(\.name) == names,
-            "paywalls/ and Sources/PaywallCLI/CLI/DemoFiles.swift list other files: run python3 scripts/embed-demo.py")
+            "paywalls/ and Sources/PaywallCLI/Embedded/ list other files: run python3 scripts/embed-demo.py")
     for file in DemoFiles.all {
       let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file.name))
       #expect(Data(file.text.utf8) == bytes,
-              "paywalls/\(file.name) differs from its copy in Sources/PaywallCLI/CLI/DemoFiles.swift: run python3 scripts/embed-demo.py")
+              "paywalls/\(file.name) differs from its copy in Sources/PaywallCLI/Embedded/: run python3 scripts/embed-demo.py")
     }
     // With the schemas its `$schema` keys name, the copy is the whole folder.
     let all = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

@@ -86,7 +86,7 @@ struct InitCommandTests {
     #expect(printed.status == 0)
     let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("paywalls/\(name).schema.json"), encoding: .utf8)
     #expect(printed.stdout == file,
-            "Sources/PaywallCLI/CLI/Schemas.swift is generated from paywalls/\(name).schema.json: regenerate it (see its first lines)")
+            "Sources/PaywallCLI/Embedded/Schema-\(name).swift is generated from paywalls/\(name).schema.json: run python3 scripts/embed-schemas.py")
   }
 
   @Test func anUnknownSchemaGetsDidYouMean() throws {

@@ -1,0 +1,256 @@
+import Dispatch
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+import Synchronization
+import TerminalCore
+import CursesBackend
+import PaywallUI
+
+/// Executes a scenario against a runtime, one step at a time, waiting for idle after each.
+package struct Player: Sendable {
+  package enum Outcome: Sendable {
+    case passed
+    case failed(String)
+  }
+
+  package let app: AppSession
+  package let clock: SimulatedTimeSource
+  package let events: EventRecorder
+  package let size: Size
+  /// Checked before each step: true ends the script there (its output can no longer be written).
+  package var stopped: @Sendable () -> Bool = { false }
+  /// With --record: where each screen is noted after each key and each step.
+  package var timeline: CastTimeline?
+  /// Where `screenshot` and `--screenshot-every` write.
+  package var screenshots = Screenshots()
+
+  private var runtime: AppRuntime { app.runtime }
+
+  /// Notes the screen as it is now (when recording).
+  private func noteScreen() {
+    timeline?.note(AppView.render(runtime.state, size: size))
+  }
+
+  /// Sends a change of the world and waits for the app to settle; what it did.
+  private func change(_ action: DebugAction) async -> WorldReport? {
+    let before = runtime.state.lastReport?.number ?? 0
+    runtime.send(.world(action))
+    await runtime.settle()
+    guard let (number, report) = runtime.state.lastReport, number > before else { return nil }
+    return report
+  }
+
+  /// Renewals one `advance` may go through at a `renewal=` rate.
+  package static let maximumRenewals = 1_000_000
+
+  /// Why the clock cannot be advanced by `seconds` from here, if it cannot: past the dates a
+  /// ledger holds (the script was checked from the clock's usual start, but a state directory
+  /// may have moved it on), or through more renewals than one step goes through.
+  private func advanceProblem(_ seconds: Double) -> String? {
+    let end = clock.now.addingTimeInterval(seconds)
+    if end > LedgerFile.latestDate {
+      return "would move the clock from \(StoreDates.format(clock.now)) to \(StoreDates.format(end)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds; advance less (or start afresh with --fresh)"
+    }
+    if let interval = app.store?.settings.rules.renewalInterval, seconds / interval > Double(Self.maximumRenewals) {
+      return "would renew every \(TimeRate.spell(interval)) \(Int(seconds / interval)) times; one advance goes through at most \(Self.maximumRenewals) renewals (advance less, or use a slower --time-rate)"
+    }
+    return nil
+  }
+
+  /// A rule the emulator cannot evaluate that the last registration stopped at: `play` cannot
+  /// ask, so the run fails, naming the rule and `--assume-rule`.
+  private func undecidedRule() -> PlacementEvaluation.UndecidedRule? {
+    if case .undecided(let rule)? = runtime.state.presentation.outcome?.kind { return rule }
+    return nil
+  }
+
+  /// With `--screenshot-every`: the screen after step `number` (0: before the first), or why it
+  /// could not be written.
+  private func shootEvery(number: Int, step: String) -> String? {
+    guard let directory = screenshots.every else { return nil }
+    let path = directory + "/" + Screenshots.stepFileName(number: number, step: step)
+    do {
+      try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "step \(number): \(step)")
+      return nil
+    } catch {
+      return "--screenshot-every: \(error)"
+    }
+  }
+
+  package func play(_ script: PlayScript, placement: String?) async -> Outcome {
+    // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
+    runtime.send(.resized(size))
+    runtime.send(.launched(firstInstall: app.isFirstLaunch))
+    await runtime.settle()
+    // `--placement` registers as the app's launch code would, after the launch events: over a
+    // paywall a launch campaign presented it fails (`paywallAlreadyPresented`), as on a device.
+    // The first paywall opens only on an empty screen.
+    if let placement {
+      runtime.send(.register(placement: placement, params: [:]))
+    } else if runtime.state.presentation.session == nil, let first = app.firstPaywall {
+      runtime.send(.open(paywallID: first, selected: nil))
+    }
+    await runtime.settle()
+    noteScreen()
+    // However the script ends (a step that failed after changing the screen too), the recording
+    // ends on the screen it left.
+    defer { noteScreen() }
+    if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
+    if let problem = shootEvery(number: 0, step: "start") { return .failed("\(script.file): \(problem)") }
+    var matched = 0  // `expect event` looks at events after the last match, from the very first
+    var lastMatchLine: Int?
+    var previous = script.file
+    for (index, step) in script.steps.enumerated() {
+      if stopped() { break }
+      if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+      let here = "\(script.file):\(step.line)"
+      previous = here
+      switch step.command {
+      case .press(let keys):
+        for key in keys {
+          runtime.send(.key(key))
+          await runtime.settle()
+          noteScreen()
+        }
+      case .advance(let distance):
+        let seconds = distance.seconds(from: clock.now)
+        if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
+        // The runtime moves the clock deadline by deadline, with the ledger written once.
+        _ = await change(.advanceClock(distance))
+      case .status(let status, let everyEntitlement):
+        let entitlements = AppSession.allEntitlements(runtime.state.project)
+        _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
+      case .placement(let name, let params, _):
+        runtime.send(.register(placement: name, params: params))
+        await runtime.settle()
+      case .user(let attributes):
+        runtime.send(.userAttributes(attributes))
+        await runtime.settle()
+      case .override(let overrides):
+        let catalog = runtime.state.project.catalog
+        if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
+          return .failed("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+        }
+        runtime.send(.setOverrides(overrides))
+        await runtime.settle()
+      case .open(let id):
+        guard runtime.state.project.paywall(id: id) != nil else {
+          return .failed("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
+        }
+        runtime.send(.open(paywallID: id, selected: nil))
+        await runtime.settle()
+      case .call(.purchase(let productID)):
+        let catalog = runtime.state.project.catalog
+        guard let product = catalog.product(id: productID) else {
+          return .failed("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
+        }
+        runtime.send(.callPurchase(product))
+        await runtime.settle()
+      case .call(.restore):
+        runtime.send(.callRestore)
+        await runtime.settle()
+      case .relaunch:
+        runtime.send(.relaunch)
+        await runtime.settle()
+        noteScreen()
+      case .store(let action):
+        guard app.store != nil else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        if let report = await change(.store(action)), report.failed {
+          return .failed("\(here): \(quoting: step.text) did nothing: \(report.message)")
+        }
+      case .fail(let target, let error):
+        switch target {
+        case .purchase: _ = await change(.failNextPurchaseWith(error))
+        case .restore: _ = await change(.failNextRestore(error))
+        }
+      case .latency(let seconds):
+        _ = await change(.setLatency(seconds: seconds))
+      case .drop:
+        _ = await change(.dropNextResponse)
+      case .resize(let size):
+        runtime.send(.resized(size))
+        await runtime.settle()
+      case .answer(let answer):
+        _ = await change(.answerNext(answer))
+      case .expectSubscription(let productID, let expectation):
+        guard let store = app.store else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        let derived = store.derived
+        guard let subscription = derived.subscription(productID: productID) else {
+          let known = derived.subscriptions.map { "\($0.productID) (\($0.summary))" }
+          return .failed("\(here): expected a subscription to \(excerpt: productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+        }
+        guard expectation.matches(subscription) else {
+          return .failed("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)")
+        }
+      case .expectSubscriptionOffer(let productID, let type, let id):
+        guard let store = app.store else {
+          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+        }
+        let wanted = type.map { "\($0.rawValue)\(id.map { " \($0)" } ?? "")" } ?? "none"
+        guard let subscription = store.derived.subscription(productID: productID) else {
+          return .failed("\(here): expected a subscription to \(excerpt: productID) on offer \(wanted); the store has none")
+        }
+        let actualType = subscription.offer == nil ? nil : (subscription.offerType ?? .introductory)
+        let actual = actualType.map { "\($0.rawValue)\(subscription.offerID.map { " \($0)" } ?? "")" } ?? "none"
+        guard actualType == type, id == nil || subscription.offerID == id else {
+          return .failed("\(here): expected \(excerpt: productID)'s period to run on offer \(wanted); it runs on \(actual) (\(subscription.summary))")
+        }
+      case .expectEvent(let name, let params):
+        let all = events.all
+        if let index = all[matched...].firstIndex(where: { $0.name == name && $0.matches(params) }) {
+          matched = index + 1
+          lastMatchLine = step.line
+        } else {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          let seen = all[matched...].map { $0.name == name ? $0.brief : $0.name.rawValue }
+          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+        }
+      case .expectNoEvent(let name, let params):
+        let all = events.all
+        if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
+          let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
+          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)")
+        }
+      case .expectNoScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
+        if frame.contains(text) {
+          return .failed("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+        }
+      case .expectScreen(let text):
+        let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
+        guard frame.contains(text) else {
+          return .failed("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+        }
+      case .expectStatus(let status, let anyActive):
+        let actual = runtime.state.status
+        guard anyActive ? actual.isActive : actual == status else {
+          return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
+        }
+      case .screenshot(let file):
+        let path = screenshots.resolve(file)
+        do {
+          try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "\(here): \(step.text)")
+        } catch {
+          return .failed("\(here): \(quoting: step.text): \(error)")
+        }
+      }
+      noteScreen()
+      if let problem = shootEvery(number: index + 1, step: step.text) { return .failed("\(here): \(problem)") }
+    }
+    if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+    return .passed
+  }
+}
