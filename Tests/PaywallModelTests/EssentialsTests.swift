@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaywallModel
+import Synchronization
 import Testing
 
 /// What replaced Foundation calls in Sources (issue 20) does what those calls did: each helper
@@ -97,19 +98,18 @@ struct EssentialsTests {
     #expect(!condition.wait(until: Date().addingTimeInterval(0.05)), "no one signals: the deadline passes")
     #expect(Date().timeIntervalSince(start) >= 0.04)
     condition.unlock()
-    let flag = Lock()
-    nonisolated(unsafe) var ready = false
+    let ready = Mutex(false)
     DetachedThread.start("test-signal") {
       condition.lock()
-      flag.withLock { ready = true }
+      ready.withLock { $0 = true }
       condition.broadcast()
       condition.unlock()
     }
     condition.lock()
     var woke = true
-    while !flag.withLock({ ready }) && woke { woke = condition.wait(until: Date().addingTimeInterval(5)) }
+    while !ready.withLock({ $0 }) && woke { woke = condition.wait(until: Date().addingTimeInterval(5)) }
     condition.unlock()
-    #expect(flag.withLock { ready })
+    #expect(ready.withLock { $0 })
   }
 
   /// The shipped binary links neither Foundation nor ICU. Every module it is built from

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else
@@ -136,7 +137,7 @@ public struct PaywallEvent: Sendable, Hashable, CustomStringConvertible {
 /// Appends events as JSON lines to a file (`--events FILE`), one line per event, written as it
 /// happens so a crash loses nothing already reported. A write that fails throws (a full disk, a
 /// reader that went away); after one, the file is not written again.
-package final class EventFile: @unchecked Sendable {
+package final class EventFile: Sendable {
   /// Why an event could not be written: the `errno` of the failed write.
   package struct WriteError: Error, Sendable, Equatable {
     package var path: String
@@ -144,8 +145,8 @@ package final class EventFile: @unchecked Sendable {
   }
 
   private let descriptor: Int32
-  private let lock = Lock()
-  private var failed: WriteError?
+  /// The first write that failed: every later one fails with it, so the file never gets a gap.
+  private let failed = Mutex<WriteError?>(nil)
   package let path: String
 
   /// Opens `path` for appending. `confined` (a scenario run by `test`): a symbolic link at `path`
@@ -200,14 +201,13 @@ package final class EventFile: @unchecked Sendable {
 
   /// Appends `event` as one line; throws when it could not be written whole.
   package func write(_ event: PaywallEvent) throws(WriteError) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let failed { throw failed }
-    if let code = FileSystem.writeAll(event.jsonLine + "\n", to: descriptor) {
-      let error = WriteError(path: path, code: code)
-      failed = error
-      throw error
+    let failure = failed.withLock { failed -> WriteError? in
+      if let failed { return failed }
+      guard let code = FileSystem.writeAll(event.jsonLine + "\n", to: descriptor) else { return nil }
+      failed = WriteError(path: path, code: code)
+      return failed
     }
+    if let failure { throw failure }
   }
 
   deinit {

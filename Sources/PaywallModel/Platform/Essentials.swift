@@ -13,30 +13,6 @@ import Darwin
 // binary links neither Foundation nor ICU (issue 20: a small static binary). Each does what the
 // Foundation call it replaces did for the inputs the app gives it.
 
-/// A mutual-exclusion lock (what `NSLock` was here): `lock`/`unlock` or `withLock`.
-package final class Lock: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-  /// An unlocked lock.
-  package init() { pthread_mutex_init(mutex, nil) }
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  /// Waits for the lock and takes it.
-  package func lock() { pthread_mutex_lock(mutex) }
-  /// Gives the lock back.
-  package func unlock() { pthread_mutex_unlock(mutex) }
-
-  /// `body`'s result, run holding the lock.
-  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    lock()
-    defer { unlock() }
-    return try body()
-  }
-}
-
 extension String {
   /// Every occurrence of `target` replaced, compared scalar by scalar as NSString compares
   /// (so "\n" is found inside "\r\n", which Character comparison would not find).

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else
@@ -86,15 +87,19 @@ struct StderrTail {
 /// one line ("1234 more lines not shown (the last: …)") when the second is over. A controller
 /// that writes stderr (or junk on stdout) in a loop then costs the app a handful of messages a
 /// second, not one per line queued ahead of the keys.
-final class ProblemBudget: @unchecked Sendable {
+final class ProblemBudget: Sendable {
+  /// This second's count, and what is held back until it is over.
+  private struct Window {
+    var start = ContinuousClock.now
+    var used = 0
+    var suppressed = 0
+    var last: (@Sendable () -> String)?
+    var summaryDue = false
+  }
+
   private let perSecond: Int
   private let emit: @Sendable (String) -> Void
-  private let lock = Lock()
-  private var windowStart = ContinuousClock.now
-  private var used = 0
-  private var suppressed = 0
-  private var last: (@Sendable () -> String)?
-  private var summaryDue = false
+  private let window = Mutex(Window())
 
   init(perSecond: Int, emit: @escaping @Sendable (String) -> Void) {
     self.perSecond = perSecond
@@ -104,40 +109,39 @@ final class ProblemBudget: @unchecked Sendable {
   /// Reports `message` if this second has room; else counts it, and makes the text only if it
   /// is the last one held back when the second is over.
   func report(_ message: @escaping @Sendable () -> String) {
-    lock.lock()
-    let now = ContinuousClock.now
-    if now - windowStart >= .seconds(1) && !summaryDue {
-      windowStart = now
-      used = 0
+    // What to do once the lock is given back: emitting under it would hold every other reporter.
+    let summaryIn: Duration?? = window.withLock { window in
+      let now = ContinuousClock.now
+      if now - window.start >= .seconds(1) && !window.summaryDue {
+        window.start = now
+        window.used = 0
+      }
+      if window.used < perSecond {
+        window.used += 1
+        return .none
+      }
+      window.suppressed += 1
+      window.last = message
+      defer { window.summaryDue = true }
+      return .some(window.summaryDue ? nil : window.start + .seconds(1) - now)
     }
-    if used < perSecond {
-      used += 1
-      lock.unlock()
+    switch summaryIn {
+    case .none:
       emit(message())
-      return
-    }
-    suppressed += 1
-    last = message
-    let schedule = !summaryDue
-    summaryDue = true
-    let delay = windowStart + .seconds(1) - now
-    lock.unlock()
-    if schedule {
+    case .some(let delay?):
       let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in self?.summarize() }
+    case .some(nil):
+      break
     }
   }
 
   /// Reports what was held back, now (the controller ended, or the second is over).
   func summarize() {
-    lock.lock()
-    let (count, latest) = (suppressed, last)
-    suppressed = 0
-    last = nil
-    summaryDue = false
-    windowStart = ContinuousClock.now
-    used = 0
-    lock.unlock()
+    let (count, latest) = window.withLock { window in
+      defer { window = Window() }
+      return (window.suppressed, window.last)
+    }
     guard count > 0, let latest else { return }
     emit("\(count) more \(count == 1 ? "line" : "lines") not shown (the last: \(UntrustedText.excerpt(latest(), limit: 100)))")
   }
