@@ -208,3 +208,49 @@ enum ModuleGraph {
     return nil
   }
 }
+
+/// Every source file fits what a reader pages through: a file past `longest` lines holds more
+/// than one concern and is split by concern (a type's parts as extensions in files named for
+/// them); the app's update function stays small because the presenter, the keys and the dialogs
+/// are its children. Generated files are split the same way, by their scripts.
+@Suite struct SourceLayoutTests {
+  static let longest = 400
+  static let appModelLongest = 250
+
+  static func lineCounts(under root: URL) throws -> [(path: String, lines: Int)] {
+    let sources = root.appendingPathComponent("Sources")
+    guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+    var counts: [(String, Int)] = []
+    for case let url as URL in walker where url.pathExtension == "swift" {
+      let text = try String(contentsOf: url, encoding: .utf8)
+      let relative = String(url.path.dropFirst(root.path.count + 1))
+      counts.append((relative, text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)))
+    }
+    return counts.sorted { $0.0 < $1.0 }
+  }
+
+  @Test func noSourceFileIsLongerThanAPageThrough() throws {
+    let long = try Self.lineCounts(under: Fixtures.repositoryRoot).filter { $0.lines > Self.longest }
+    #expect(long.isEmpty, """
+      \(long.map { "\($0.path): \($0.lines) lines, over \(Self.longest); split it by concern (a type's parts as extensions in files named for them)" }.joined(separator: "\n"))
+      """)
+  }
+
+  @Test func theAppModelStaysSmall() throws {
+    let model = try #require(try Self.lineCounts(under: Fixtures.repositoryRoot).first { $0.path == "Sources/PaywallUI/App/AppModel.swift" })
+    #expect(model.lines < Self.appModelLongest,
+            "Sources/PaywallUI/App/AppModel.swift: \(model.lines) lines, \(Self.appModelLongest) at most; keys, dialogs and the presenter's scope belong in their own files")
+  }
+
+  /// The count itself: a file of 401 lines is reported with its path, one of 400 is not.
+  @Test func aLongFileIsReportedWithItsPath() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/A"), withIntermediateDirectories: true)
+    try String(repeating: "let x = 1\n", count: 401).write(to: root.appendingPathComponent("Sources/A/Long.swift"), atomically: true, encoding: .utf8)
+    try String(repeating: "let y = 1\n", count: 400).write(to: root.appendingPathComponent("Sources/A/Fits.swift"), atomically: true, encoding: .utf8)
+    let counts = try Self.lineCounts(under: root)
+    #expect(counts.map(\.path) == ["Sources/A/Fits.swift", "Sources/A/Long.swift"])
+    #expect(counts.filter { $0.lines > Self.longest }.map(\.path) == ["Sources/A/Long.swift"])
+  }
+}
