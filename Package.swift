@@ -54,13 +54,23 @@ let package = Package(
       dependencies: ["PaywallModel", "PaywallCLI", "PaywallUI", "TerminalCore"],
       path: "Benchmarks/paywall-bench"
     ),
+    // What the test targets share: the fixtures, the one runner of the built binary, the tools a
+    // test may need (`Tool`), the process table. Test support, never shipped: no product lists it.
+    .target(name: "PaywallTesting", dependencies: ["PaywallCLI", "PaywallUI", "PaywallModel"], path: "Tests/PaywallTesting"),
     .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"], exclude: ["Goldens"]),
     .testTarget(
       name: "PaywallTUITests",
       dependencies: [
-        "PaywallCLI", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard",
+        "PaywallTesting", "PaywallCLI", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CNCurses",
+        "CTerminalGuard",
       ],
       exclude: ["Goldens"]
+    ),
+    // The real binary in a real terminal (tmux), on a watched project, across process deaths:
+    // the slow suites, apart, so `swift test --skip EndToEndTests` is the quick loop.
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["PaywallTesting", "PaywallCLI", "PaywallTUI", "PaywallUI", "TerminalCore", "PaywallModel"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -112,7 +112,9 @@ targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
 order, seen = [], set()
 def visit(name):
     target = targets[name]
-    if name in seen or target.get("module_type") != "SwiftTarget" or target.get("type") != "library":
+    # Test support (under Tests/) is no part of what ships, and imports Testing.
+    if name in seen or target.get("module_type") != "SwiftTarget" or target.get("type") != "library" \
+            or target["path"].startswith("Tests/"):
         return
     seen.add(name)
     for dependency in target.get("target_dependencies") or []:

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+import PaywallTesting
 import Testing
 @testable import TerminalCore
 @testable import PaywallUI

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 @testable import PaywallTUI
 
@@ -33,7 +34,7 @@ struct AudienceRegexNestingTests {
   @Test func deeplyNestedBracketsInAFilterAreALoadError() throws {
     let directory = try Self.project(filter: #"user.name.matches(\"\#(Self.nested(2_000))\")"#)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let output = try CommandLineTests.run(["validate", directory])
+    let output = try PaywallBinary.run(["validate", directory])
     // 1 is validate's "the project has errors"; a crash is a signal (11) or 139.
     #expect(output.status == 1, "status \(output.status): \(output.stderr.prefix(300))")
     // At the 251st '[': the pattern's string starts at column 18 of the filter, the brackets one further.
@@ -47,7 +48,7 @@ struct AudienceRegexNestingTests {
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("nest-state-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: state) }
     // An argument may be at most 128 KiB on Linux: 60,000 deep is far past the limit and any stack.
-    let output = try CommandLineTests.run(["explain", directory, "nest", "--user", "name=a", "--user", "pattern=" + Self.nested(60_000),
+    let output = try PaywallBinary.run(["explain", directory, "nest", "--user", "name=a", "--user", "pattern=" + Self.nested(60_000),
                                            "--state-dir", state])
     #expect(output.status == 0, "status \(output.status): \(output.stderr.prefix(300))")
     #expect(output.stdout.contains("→ skipped (noAudienceMatch)"), "\(output.stdout.prefix(600))")
@@ -57,7 +58,7 @@ struct AudienceRegexNestingTests {
   @Test func nestingUpToTheLimitIsAccepted() throws {
     let directory = try Self.project(filter: #"user.name.matches(\"\#(Self.nested(249))\")"#)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let output = try CommandLineTests.run(["validate", directory])
+    let output = try PaywallBinary.run(["validate", directory])
     #expect(output.status == 0, "\(output.stdout.prefix(300)) \(output.stderr.prefix(300))")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// The README's CI job is complete and works: it is read out of the README (the YAML block after
@@ -28,7 +29,7 @@ struct CIRecipeTests {
   /// where the two differ), as JSON.
   static func parsed(_ yaml: String, in directory: String) throws -> [String: Any] {
     try yaml.write(toFile: directory + "/job.yml", atomically: true, encoding: .utf8)
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
       import json, sys, yaml
       doc = yaml.safe_load(open(sys.argv[1]))
       # YAML 1.1 reads the key `on` as True: GitHub reads it as "on".
@@ -42,7 +43,7 @@ struct CIRecipeTests {
   }
 
   static var hasYAML: Bool {
-    (try? CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import yaml"]).status) == 0
+    (try? PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import yaml"]).status) == 0
   }
 
   // Needs python3's yaml (pip install pyyaml, or apt-get install python3-yaml); fails under CI=true.
@@ -80,7 +81,7 @@ struct CIRecipeTests {
     // The user's repository: the project `init` makes, with scenarios enough for every shard.
     let repository = work + "/repository"
     let project = repository + "/" + (((job["defaults"] as? [String: Any])?["run"] as? [String: Any])?["working-directory"] as? String ?? ".")
-    let made = try CommandLineTests.run(["init", project])
+    let made = try PaywallBinary.run(["init", project])
     #expect(made.status == 0, "\(made.stderr)")
     let scenario = try String(contentsOfFile: project + "/scenarios/buy-annual.play", encoding: .utf8)
     for name in ["buy-again", "buy-once-more"] {
@@ -89,7 +90,7 @@ struct CIRecipeTests {
     // The install step, here: the built binary on PATH.
     let bin = work + "/bin"
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: bin + "/paywall-tui", withDestinationPath: CommandLineTests.binary.path)
+    try FileManager.default.createSymbolicLink(atPath: bin + "/paywall-tui", withDestinationPath: PaywallBinary.binary.path)
     let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
 
     var reports: [String] = []
@@ -100,7 +101,7 @@ struct CIRecipeTests {
         #expect(!script.contains("${{"), "step \(index) uses an expression this test does not know: \(script)")
         // As GitHub runs a bash step: bash --noprofile --norc -eo pipefail.
         let directory = (step["working-directory"] as? String).map { repository + "/" + $0 } ?? project
-        let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"),
+        let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"),
                                                 ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", "cd '\(directory)' && " + script],
                                                 environment: ["PATH": path, "GITHUB_ACTIONS": "true"])
         #expect(result.status == 0, "shard \(shard), step \(index) (\(step["name"] ?? script)) failed:\n\(result.stdout)\(result.stderr)")
@@ -108,7 +109,7 @@ struct CIRecipeTests {
       reports.append(repository + "/" + reportPaths.replacingOccurrences(of: "*", with: String(shard)))
     }
     // Each JUnit file is XML (python's parser), and the shards ran every scenario exactly once.
-    let read = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+    let read = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
       import sys, xml.etree.ElementTree as ET
       for path in sys.argv[1:]:
           root = ET.parse(path).getroot()

@@ -2,6 +2,7 @@ import Foundation
 import PaywallModel
 @testable import TerminalCore
 @testable import CursesBackend
+import PaywallTesting
 import Testing
 
 /// `play --record`: the asciicast holds the bytes ncurses sends for each frame, so a terminal
@@ -64,7 +65,7 @@ struct CastRecordingTests {
   }
 
   static func emulate(_ castPath: String) throws -> Emulated {
-    let output = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", pyteScript, castPath])
+    let output = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", pyteScript, castPath])
     #expect(output.status == 0, "pyte could not play \(castPath): \(output.stderr)")
     return try JSONDecoder().decode(Emulated.self, from: Data(output.stdout.utf8))
   }
@@ -152,7 +153,7 @@ struct CastRecordingTests {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let first = directory + "/one/demo.cast", second = directory + "/two.cast"
-    let run = try CommandLineTests.run(Self.recordArguments + ["--record", first, "--screen"])
+    let run = try PaywallBinary.run(Self.recordArguments + ["--record", first, "--screen"])
     #expect(run.status == 0, "\(run.stderr)")
     // stdout stays JSON lines: the recording goes only to the file.
     let lines = run.stdout.split(separator: "\n")
@@ -175,7 +176,7 @@ struct CastRecordingTests {
     #expect(emulated.header.title == "paywall-tui play paywalls --keys \(Self.keys)")
 
     // NO_COLOR is the recorder's terminal's setting: the file is the same with it.
-    let again = try CommandLineTests.run(Self.recordArguments + ["--record", second], environment: ["NO_COLOR": "1"])
+    let again = try PaywallBinary.run(Self.recordArguments + ["--record", second], environment: ["NO_COLOR": "1"])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
     // No temporary file is left beside the recording.
@@ -186,9 +187,9 @@ struct CastRecordingTests {
   @Test(.requires(.asciinema)) func asciinemaReadsARecording() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let run = try CommandLineTests.run(Self.recordArguments + ["--record", directory + "/demo.cast"])
+    let run = try PaywallBinary.run(Self.recordArguments + ["--record", directory + "/demo.cast"])
     #expect(run.status == 0, "\(run.stderr)")
-    let cat = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "asciinema", "cat", directory + "/demo.cast"])
+    let cat = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "asciinema", "cat", directory + "/demo.cast"])
     #expect(cat.status == 0, "asciinema cat: \(cat.stderr)")
     #expect(cat.stdout.contains("Unlock Acme Pro"))
   }
@@ -196,7 +197,7 @@ struct CastRecordingTests {
   @Test(.requires(.pyte)) func aPaceChangesTheTimesOnly() throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let run = try CommandLineTests.run(Self.recordArguments + ["--record", directory + "/slow.cast", "--pace", "1.5s"])
+    let run = try PaywallBinary.run(Self.recordArguments + ["--record", directory + "/slow.cast", "--pace", "1.5s"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(try Self.emulate(directory + "/slow.cast").times == [0, 1.5, 3, 4.5])
   }
@@ -206,11 +207,11 @@ struct CastRecordingTests {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try "press down\nexpect screen Nothing like this\n".write(toFile: directory + "/fails.play", atomically: true, encoding: .utf8)
-    let failed = try CommandLineTests.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive",
+    let failed = try PaywallBinary.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive",
                                            "--script", directory + "/fails.play", "--record", directory + "/fails.cast"])
     #expect(failed.status == 1)
     #expect(failed.stderr.contains("fails.play:2: expected the screen to show"), "\(failed.stderr)")
-    let shown = try CommandLineTests.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--keys", "down", "--screen"])
+    let shown = try PaywallBinary.run(["play", "paywalls", "--controller", "scripted", "--status", "inactive", "--keys", "down", "--screen"])
     let screenLine = try #require(shown.stdout.split(separator: "\n").last)
     let screen = try #require(try JSONSerialization.jsonObject(with: Data(screenLine.utf8)) as? [String: [String]])["screen"]
     let emulated = try Self.emulate(directory + "/fails.cast")
@@ -226,7 +227,7 @@ struct CastRecordingTests {
     (["--record", "Sources"], "--record 'Sources' is a directory; give a file path, e.g. --record Sources/demo.cast"),
   ])
   func badRecordOptionsAreUsageErrorsBeforeAnythingRuns(extra: [String], message: String) throws {
-    let run = try CommandLineTests.run(Self.recordArguments + extra)
+    let run = try PaywallBinary.run(Self.recordArguments + extra)
     #expect(run.status == 2)
     #expect(run.stderr.contains(message), "\(run.stderr)")
     #expect(run.stdout.isEmpty)

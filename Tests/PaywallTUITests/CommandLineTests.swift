@@ -1,87 +1,36 @@
 import Foundation
 import PaywallModel
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// The real `paywall-tui` binary, run as a user runs it: exit codes, stdout and stderr.
 @Suite("Command line")
 struct CommandLineTests {
-  struct Output {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  static var binary: URL {
-    // Tests run from the build products directory, where `swift build --build-tests` put the binary.
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [products, products.deletingLastPathComponent()] {
-      let url = candidate.appendingPathComponent("paywall-tui")
-      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/paywall-tui")
-  }
-
-  /// The `XDG_STATE_HOME` every spawned binary gets by default: one private directory per test run.
-  static let stateHome: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-tests-state-\(UUID().uuidString)").path
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    return path
-  }()
-
   /// SDK 4's `PurchaseResult` has no `restored`: `--outcome purchase=restored` and a script's
   /// `answer purchase restored` are usage errors naming the version, the place and the fix; SDK 3 keeps them.
   @Test func restoredIsRefusedOnSDK4() throws {
-    let outcome = try Self.run(["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
+    let outcome = try PaywallBinary.run(["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
     #expect(outcome.status == 2, "\(outcome.stderr)")
     #expect(outcome.stderr == "error: --outcome purchase=restored: SDK 4 (app.json's options.sdk, or the default) has no restored purchase result, only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3\n")
-    let option = try Self.run(["play", "paywalls", "--sdk", "4.2", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
+    let option = try PaywallBinary.run(["play", "paywalls", "--sdk", "4.2", "--controller", "scripted", "--outcome", "purchase=restored", "--keys", "enter"])
     #expect(option.status == 2 && option.stderr.contains("SDK 4.2 (--sdk)"), "\(option.stderr)")
     let directory = try Fixtures.directory(["restored.play": "press enter\nanswer purchase restored 0ms\n"])
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let script = directory + "/restored.play"
-    let answered = try Self.run(["play", "paywalls", "--status", "active:pro", "--script", script])
+    let answered = try PaywallBinary.run(["play", "paywalls", "--status", "active:pro", "--script", script])
     #expect(answered.status == 2, "\(answered.stderr)")
     #expect(answered.stderr.hasPrefix("error: \(script):2: 'answer purchase restored 0ms': SDK 4 ") && answered.stderr.contains("--sdk 3"), "\(answered.stderr)")
-    let v3 = try Self.run(["play", "paywalls", "--sdk", "3", "--controller", "scripted", "--outcome", "purchase=restored", "--status", "active:pro", "--keys", "enter"])
+    let v3 = try PaywallBinary.run(["play", "paywalls", "--sdk", "3", "--controller", "scripted", "--outcome", "purchase=restored", "--status", "active:pro", "--keys", "enter"])
     #expect(v3.status == 0 && v3.stdout.contains("transaction_restore"), "\(v3.stderr)")
   }
 
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-    try spawn(binary, arguments, environment: environment)
-  }
-
-  /// Runs any program from the repository root (Swift's crash prompt off) and collects its output.
-  static func spawn(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = Fixtures.repositoryRoot
-    var env = ProcessInfo.processInfo.environment
-    env["SWIFT_BACKTRACE"] = "enable=no"
-    // The tests never write the tester's own state (~/.local/state/paywall-tui): the default
-    // state directory is a private one, unless a test sets HOME or XDG_STATE_HOME itself.
-    if environment["HOME"] == nil && environment["XDG_STATE_HOME"] == nil { env["XDG_STATE_HOME"] = Self.stateHome }
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderr, as: UTF8.self))
-  }
-
   @Test func binaryIsBuilt() {
-    #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build with `swift build --build-tests` first")
+    #expect(FileManager.default.isExecutableFile(atPath: PaywallBinary.binary.path), "build with `swift build --build-tests` first")
   }
 
   @Test func validateBundledDemoSucceeds() throws {
-    let result = try Self.run(["validate", "paywalls", "paywalls/acme.storekit"])
+    let result = try PaywallBinary.run(["validate", "paywalls", "paywalls/acme.storekit"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     // Only warnings: the demo's onboarding and plans paywalls show trial copy over products without
     // a trial, as the SDK does (issue 16 item 5), and validate says so.
@@ -106,7 +55,7 @@ struct CommandLineTests {
       """
     let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "broken.json": paywall])
     let file = dir + "/broken.json"
-    let result = try Self.run(["validate", file])
+    let result = try PaywallBinary.run(["validate", file])
     #expect(result.status == 1)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines == [
@@ -120,7 +69,7 @@ struct CommandLineTests {
   /// Issue 17 (polish): "has 1 problem; fix them".
   @Test func oneProblemIsSingular() throws {
     let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
-    let result = try Self.run(["render", dir + "/bad.json"])
+    let result = try PaywallBinary.run(["render", dir + "/bad.json"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("has 1 problem; fix it or run"), "\(result.stderr)")
     #expect(!result.stderr.contains("fix them"))
@@ -131,14 +80,14 @@ struct CommandLineTests {
     let catalog = #"{"products": [{"id": "com.acme.one", "name": "One", "price": "1.99", "period": "P1M", "entitlements": ["pro"]}]}"#
     let paywall = #"{"id": "one", "name": "One", "products": {"primary": "com.acme.one"}, "components": [{"type": "products"}, {"type": "button", "label": "Go", "action": "purchase"}, {"type": "button", "label": "Restore", "action": "restore"}, {"type": "button", "label": "Close", "action": "close"}]}"#
     let dir = try Fixtures.directory(["catalog.json": catalog, "one.json": paywall])
-    let result = try Self.run(["validate", dir + "/one.json"])
+    let result = try PaywallBinary.run(["validate", dir + "/one.json"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains(": 1 paywall, 1 product\n"), "\(result.stderr)")
   }
 
   @Test func malformedJSONGivesTheSyntaxErrorPosition() throws {
     let dir = try Fixtures.directory(["catalog.json": acmeCatalogJSON, "bad.json": "{\n  \"id\": \"x\",\n  \"name\": \"X\"\n  \"components\": []\n}\n"])
-    let result = try Self.run(["validate", dir + "/bad.json"])
+    let result = try PaywallBinary.run(["validate", dir + "/bad.json"])
     #expect(result.status == 1)
     #expect(result.stdout == "\(dir)/bad.json:3:14: error: invalid JSON: expected ',' or '}' after the value of \"name\", found end of line\n"
       || result.stdout.hasPrefix("\(dir)/bad.json:4:3: error: invalid JSON: expected ',' or '}'"), "\(result.stdout)")
@@ -146,7 +95,7 @@ struct CommandLineTests {
   }
 
   @Test func renderPrintsTheFrameAtTheRequestedSize() throws {
-    let result = try Self.run(["render", "paywalls/onboarding.json", "--size", "60x20", "--color", "never"])
+    let result = try PaywallBinary.run(["render", "paywalls/onboarding.json", "--size", "60x20", "--color", "never"])
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 20)
@@ -155,13 +104,13 @@ struct CommandLineTests {
   }
 
   @Test func renderColorAlwaysWritesANSI() throws {
-    let result = try Self.run(["render", "paywalls/onboarding.json", "--color", "always"])
+    let result = try PaywallBinary.run(["render", "paywalls/onboarding.json", "--color", "always"])
     #expect(result.status == 0)
     #expect(result.stdout.contains("\u{1B}[0;1m"))
   }
 
   @Test func renderStorekitWithOverride() throws {
-    let result = try Self.run(["render", "paywalls/onboarding.json", "--catalog", "paywalls/acme.storekit",
+    let result = try PaywallBinary.run(["render", "paywalls/onboarding.json", "--catalog", "paywalls/acme.storekit",
                                "--override", "primary=com.acme.pro.weekly"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("$4.99/week"))
@@ -171,13 +120,13 @@ struct CommandLineTests {
   /// Issue 17, item 10: `render` draws a picture for a reviewer, so an override it cannot apply is
   /// an error (exit 1, no picture); `play` and `run` ignore it with a warning, as the SDK does.
   @Test func overrideWithUnknownProductFailsRenderAndWarnsInPlay() throws {
-    let render = try Self.run(["render", "paywalls", "--override", "primary=com.acme.pro.anual"])
+    let render = try PaywallBinary.run(["render", "paywalls", "--override", "primary=com.acme.pro.anual"])
     #expect(render.status == 1)
     #expect(render.stderr.contains("error: override primary=com.acme.pro.anual: no product 'com.acme.pro.anual' in the catalog; did you mean 'com.acme.pro.annual'?"))
     #expect(render.stdout.isEmpty)
-    let slot = try Self.run(["render", "paywalls", "--override", "primry=com.acme.pro.annual"])
+    let slot = try PaywallBinary.run(["render", "paywalls", "--override", "primry=com.acme.pro.annual"])
     #expect(slot.status == 1 && slot.stderr.contains("has no slot 'primry'; did you mean 'primary'?"), "\(slot.stderr)")
-    let play = try Self.run(["play", "paywalls", "--override", "primary=com.acme.pro.anual", "--keys", "1"])
+    let play = try PaywallBinary.run(["play", "paywalls", "--override", "primary=com.acme.pro.anual", "--keys", "1"])
     #expect(play.status == 0, "\(play.stderr)")
     #expect(play.stderr.contains("keeps com.acme.pro.annual"), "\(play.stderr)")
   }
@@ -192,7 +141,7 @@ struct CommandLineTests {
     ["frobnicate", "--nope"],
   ])
   func usageErrorsExitTwo(arguments: [String]) throws {
-    let result = try Self.run(arguments)
+    let result = try PaywallBinary.run(arguments)
     #expect(result.status == 2, "\(arguments): \(result.stderr)")
     #expect(!result.stderr.isEmpty)
     #expect(result.stdout.isEmpty)
@@ -234,18 +183,18 @@ struct CommandLineTests {
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString)").path
     var given = arguments.map { $0.replacingOccurrences(of: "LONG", with: Self.longToken) }
     if ["store", "explain"].contains(arguments[0]) { given += ["--state-dir", state] }
-    let result = try Self.run(given)
+    let result = try PaywallBinary.run(given)
     Self.expectExcerpted(result.stderr, arguments.joined(separator: " "))
   }
 
   @Test func missingFileIsOneClearLine() throws {
-    let result = try Self.run(["render", "nowhere/paywall.json"])
+    let result = try PaywallBinary.run(["render", "nowhere/paywall.json"])
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("nowhere/paywall.json:1:1: error: no such file or directory"))
   }
 
   @Test func runWithoutATerminalExitsWithCode3AndPointsAtRenderAndPlay() throws {
-    let result = try Self.run([])
+    let result = try PaywallBinary.run([])
     #expect(result.status == 3)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("paywall-tui render") && result.stderr.contains("paywall-tui play"))
@@ -256,27 +205,27 @@ struct CommandLineTests {
 
   @Test func explainSaysWhichAudienceMatchedAndWhy() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
-    let at12 = try Self.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=12",
+    let at12 = try PaywallBinary.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=12",
                              "--state-dir", dir])
     #expect(at12.status == 0, "\(at12.stderr)")
     #expect(at12.stdout.contains("no match because user.should_display is true, user.some_value is 12"))
     #expect(at12.stdout.contains("→ skipped (noAudienceMatch); the feature runs"))
-    let at13 = try Self.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=13",
+    let at13 = try PaywallBinary.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=13",
                              "--state-dir", dir])
     #expect(at13.stdout.contains("→ presents paywall 'winback'"))
     // The subscriber rule is v3's (--sdk 3); v4, the default, has none, and explain says which applied.
-    let subscriber = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--sdk", "3", "--state-dir", dir])
+    let subscriber = try PaywallBinary.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--sdk", "3", "--state-dir", dir])
     #expect(subscriber.stdout.contains("→ skipped (userIsSubscribed)"), "\(subscriber.stdout)")
     #expect(subscriber.stdout.contains("(SDK v3: an active user is skipped, userIsSubscribed"), "\(subscriber.stdout)")
-    let v4 = try Self.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--state-dir", dir])
+    let v4 = try PaywallBinary.run(["explain", "paywalls", "settings_upgrade", "--status", "active", "--state-dir", dir])
     #expect(v4.stdout.contains("→ presents paywall 'plans'"), "\(v4.stdout)")
     #expect(v4.stdout.contains("(SDK v4 (latest: 4.16): no subscriber rule"), "\(v4.stdout)")
-    let badSDK = try Self.run(["explain", "paywalls", "settings_upgrade", "--sdk", "v3", "--state-dir", dir])
+    let badSDK = try PaywallBinary.run(["explain", "paywalls", "settings_upgrade", "--sdk", "v3", "--state-dir", dir])
     #expect(badSDK.status == 2)
     #expect(badSDK.stderr.contains("--sdk 'v3' is not an SDK version (did you mean '3'?)"), "\(badSDK.stderr)")
-    let unknown = try Self.run(["explain", "paywalls", "onbording", "--state-dir", dir])
+    let unknown = try PaywallBinary.run(["explain", "paywalls", "onbording", "--state-dir", dir])
     #expect(unknown.stdout.contains("no campaign; did you mean 'onboarding'?"))
-    let usage = try Self.run(["explain", "paywalls"])
+    let usage = try PaywallBinary.run(["explain", "paywalls"])
     #expect(usage.status == 2)
     #expect(usage.stderr == "error: 'explain' needs <placement>; see 'paywall-tui explain --help'\n")
   }
@@ -288,21 +237,21 @@ struct CommandLineTests {
     let project = "scenarios/projects/audience-rules"
     let scripts = try Fixtures.directory(["open.play": "expect event paywall_open paywall_id=onboarding\n"])
     let script = scripts + "/open.play"
-    let undecided = try Self.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script])
+    let undecided = try PaywallBinary.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script])
     #expect(undecided.status == 1)
     #expect(undecided.stderr.hasSuffix("\n--placement js_rule: audience 1 of placement 'js_rule' has a rule in expression_js ('user.plan === 'free''), which the emulator cannot evaluate; decide it with --assume-rule js_rule#0=match or js_rule#0=nomatch\n"), "\(undecided.stderr)")
     #expect(!undecided.stdout.contains("trigger_fire"), "nothing ran")
-    let matched = try Self.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script,
+    let matched = try PaywallBinary.run(["play", project, "--status", "inactive", "--placement", "js_rule", "--script", script,
                                 "--assume-rule", "js_rule#0=match"])
     #expect(matched.status == 0, "\(matched.stderr)")
-    let typo = try Self.run(["play", project, "--script", script, "--assume-rule", "js_rule#1=match"])
+    let typo = try PaywallBinary.run(["play", project, "--script", script, "--assume-rule", "js_rule#1=match"])
     #expect(typo.status == 2)
     #expect(typo.stderr.contains("error: --assume-rule 'js_rule#1' names no audience with an unsupported rule (rules to decide: js_rule#0; did you mean 'js_rule#0'?)"), "\(typo.stderr)")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
-    let explained = try Self.run(["explain", project, "js_rule", "--state-dir", dir])
+    let explained = try PaywallBinary.run(["explain", project, "js_rule", "--state-dir", dir])
     #expect(explained.status == 1)
     #expect(explained.stdout.contains("  with --assume-rule js_rule#0=match: → presents paywall 'onboarding'\n  with --assume-rule js_rule#0=nomatch: → presents paywall 'plans'"), "\(explained.stdout)")
-    let decided = try Self.run(["explain", project, "js_rule", "--state-dir", dir, "--assume-rule", "js_rule#0=nomatch"])
+    let decided = try PaywallBinary.run(["explain", project, "js_rule", "--state-dir", dir, "--assume-rule", "js_rule#0=nomatch"])
     #expect(decided.status == 0)
     #expect(decided.stdout.contains("→ presents paywall 'plans'"), "\(decided.stdout)")
   }
@@ -313,7 +262,7 @@ struct CommandLineTests {
   @Test func explainJSONIsTheSDKsPresentationResult() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-json-\(UUID().uuidString)").path
     func result(_ arguments: [String]) throws -> [String: Any] {
-      let output = try Self.run(["explain", "paywalls"] + arguments + ["--json", "--state-dir", dir])
+      let output = try PaywallBinary.run(["explain", "paywalls"] + arguments + ["--json", "--state-dir", dir])
       #expect(output.status == 0, "\(output.stderr)")
       let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
       return try #require(object?["result"] as? [String: Any], "\(output.stdout)")
@@ -350,63 +299,14 @@ struct CommandLineTests {
   }
 
   @Test func usageErrorsAreOneLineWithExitCode2() throws {
-    let typo = try Self.run(["render", "paywalls", "--colour", "never"])
+    let typo = try PaywallBinary.run(["render", "paywalls", "--colour", "never"])
     #expect(typo.status == 2)
     #expect(typo.stderr == "error: unknown option '--colour' for 'render' (did you mean '--color'?); see 'paywall-tui render --help'\n")
-    let help = try Self.run(["help", "play"])
+    let help = try PaywallBinary.run(["help", "play"])
     #expect(help.status == 0)
     #expect(help.stdout.contains("USAGE: paywall-tui play <path> [options]") && help.stdout.contains("--user <key=value>"))
-    let root = try Self.run(["--help"])
+    let root = try PaywallBinary.run(["--help"])
     #expect(root.stdout.contains("explain") && root.stdout.contains("run (default)"))
-  }
-}
-
-/// A small project for cascades (issue 17 item 4): two paywalls, each named by a campaign, and an
-/// override naming a product. Each test breaks one thing in it.
-enum CascadeProject {
-  static let catalog = """
-    {
-      "products": [
-        { "id": "pro.annual", "name": "Annual", "price": "59.99", "period": "P1Y" },
-        { "id": "pro.monthly", "name": "Monthly", "price": "9.99", "period": "P1M" }
-      ]
-    }
-    """
-  static func paywall(_ id: String, product: String) -> String {
-    """
-    {
-      "id": "\(id)",
-      "name": "\(id.capitalized)",
-      "products": { "primary": "\(product)" },
-      "components": [
-        { "type": "title", "text": "Go Pro" },
-        { "type": "products" },
-        { "type": "button", "label": "Continue", "action": "purchase" },
-        { "type": "button", "label": "Restore", "action": "restore" },
-        { "type": "button", "label": "Not now", "action": "close" }
-      ]
-    }
-    """
-  }
-  static let app = """
-    {
-      "name": "Cascade",
-      "catalog": "catalog.json",
-      "paywalls": ["main.json", "other.json"],
-      "campaigns": [
-        { "placement": "start", "audiences": [{ "paywall": "main" }] },
-        { "placement": "later", "audiences": [{ "paywall": "other" }, { "paywall": "main" }] }
-      ],
-      "options": { "overrideProductsByName": { "primary": "pro.annual" } }
-    }
-    """
-
-  /// The project's files, with `changes` (name → contents) in place of the good ones.
-  static func directory(_ changes: [String: String] = [:]) throws -> String {
-    var files = ["app.json": app, "catalog.json": catalog, "main.json": paywall("main", product: "pro.annual"),
-                 "other.json": paywall("other", product: "pro.monthly")]
-    for (name, text) in changes { files[name] = text }
-    return try Fixtures.directory(files)
   }
 }
 
@@ -415,7 +315,7 @@ enum CascadeProject {
 extension CommandLineTests {
   @Test func theCascadeProjectIsValid() throws {
     let dir = try CascadeProject.directory()
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
   }
 
@@ -425,7 +325,7 @@ extension CommandLineTests {
   @Test func aBrokenPaywallIsReportedOnceAndTheCampaignsNamingItSaySo() throws {
     let broken = CascadeProject.paywall("main", product: "pro.annual").replacingOccurrences(of: "\"id\": \"main\",", with: "\"id\": \"main\",,")
     let dir = try CascadeProject.directory(["main.json": broken])
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 1)
     #expect(result.stdout.split(separator: "\n").map(String.init) == [
       "\(dir)/main.json:2:16: error: invalid JSON: expected a quoted key, found ','",
@@ -439,7 +339,7 @@ extension CommandLineTests {
   @Test func anInvalidPaywallIsNamedByItsFileInTheCampaigns() throws {
     let invalid = CascadeProject.paywall("other", product: "pro.monthly").replacingOccurrences(of: "\"button\", \"label\": \"Continue\"", with: "\"buton\", \"label\": \"Continue\"")
     let dir = try CascadeProject.directory(["other.json": invalid])
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 2, "\(result.stdout)")
     #expect(lines.first?.hasPrefix("\(dir)/other.json:8:15: error: unknown component type 'buton'; did you mean 'button'?") == true)
@@ -454,7 +354,7 @@ extension CommandLineTests {
   @Test func aProductThatFailsIsReportedOnceAndEveryReferenceSaysSo() throws {
     let catalog = CascadeProject.catalog.replacingOccurrences(of: "\"59.99\"", with: "\"59,99\"")
     let dir = try CascadeProject.directory(["catalog.json": catalog])
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 1)
     #expect(result.stdout.split(separator: "\n").map(String.init) == [
       "\(dir)/catalog.json:3:54: error: 'price' must be a non-negative decimal such as \"4.99\", found \"59,99\" ($.products[0].price)",
@@ -465,7 +365,7 @@ extension CommandLineTests {
     ], "\(result.stdout)")
     #expect(result.stderr == "1 error found (4 more follow from it)\n")
     // Every command that loads the project counts the problem once.
-    let play = try Self.run(["play", dir, "--keys", "q", "--state-dir", dir + "/state"])
+    let play = try PaywallBinary.run(["play", dir, "--keys", "q", "--state-dir", dir + "/state"])
     #expect(play.status == 1)
     #expect(play.stderr.hasSuffix("error: \(dir) has 1 problem; fix it or run 'paywall-tui validate \(dir)'\n"), "\(play.stderr)")
   }
@@ -476,7 +376,7 @@ extension CommandLineTests {
     let catalog = CascadeProject.catalog.replacingOccurrences(
       of: "\"P1M\" }", with: "\"P1M\" },\n    { \"id\": \"pro.annual\", \"name\": \"Again\", \"price\": \"1.99\", \"period\": \"P1Y\" }")
     let dir = try CascadeProject.directory(["catalog.json": catalog])
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.stdout == "\(dir)/catalog.json:5:13: error: duplicate product id 'pro.annual' (first defined at line 3) ($.products[2].id)\n")
     #expect(result.stderr == "1 error found\n")
   }
@@ -487,7 +387,7 @@ extension CommandLineTests {
     let app = CascadeProject.app.replacingOccurrences(of: "\"paywall\": \"other\"", with: "\"paywall\": \"othr\"")
     let dir = try CascadeProject.directory(["app.json": app, "main.json": ""])
     try FileManager.default.removeItem(atPath: dir + "/main.json")
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.stdout.split(separator: "\n").map(String.init) == [
       "\(dir)/app.json:4:16: error: paywall file 'main.json' does not exist (looked for \(dir)/main.json) ($.paywalls[0])",
       "\(dir)/app.json:7:56: error: no paywall 'othr' in this project; did you mean 'other'? (paywalls: other) ($.campaigns[1].audiences[0].paywall)",
@@ -498,14 +398,14 @@ extension CommandLineTests {
   }
 
   @Test func versionIsPrintedAndShownInHelp() throws {
-    let version = try Self.run(["--version"])
+    let version = try PaywallBinary.run(["--version"])
     #expect(version.status == 0 && version.stderr.isEmpty)
     #expect(version.stdout == "paywall-tui \(PaywallCommand.version)\n")
     #expect(version.stdout.wholeMatch(of: /paywall-tui 0\.\d+\.\d+\n/) != nil, "\(version.stdout)")
-    let help = try Self.run(["help"])
+    let help = try PaywallBinary.run(["help"])
     #expect(help.stdout.hasPrefix("OVERVIEW: paywall-tui \(PaywallCommand.version), "), "\(help.stdout)")
     #expect(help.stdout.contains("  --version "))
-    #expect(try Self.run(["--version", "x"]).status == 2)
+    #expect(try PaywallBinary.run(["--version", "x"]).status == 2)
   }
 
   /// A mistyped subcommand is a usage error with a did-you-mean, never a project path handed to
@@ -516,7 +416,7 @@ extension CommandLineTests {
                     (["hlep"], "error: unknown command 'hlep'; did you mean 'help'?\n"),
                     (["frobnicate"], "error: unknown command 'frobnicate', and no file or directory of that name (commands: run, validate, render, play, explain, store, help); see 'paywall-tui help'\n")])
   func aMistypedSubcommandGetsDidYouMean(arguments: [String], message: String) throws {
-    let result = try Self.run(arguments)
+    let result = try PaywallBinary.run(arguments)
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr == message.replacingOccurrences(of: "commands: run, validate, render, play, explain, store, help",
@@ -528,7 +428,7 @@ extension CommandLineTests {
   @Test func everyHelpHasExamples() throws {
     for command in PaywallCommand.subcommands {
       let name = command.spec.name
-      let result = try Self.run([name, "--help"])
+      let result = try PaywallBinary.run([name, "--help"])
       let examples = result.stdout.components(separatedBy: "\nEXAMPLES:\n").dropFirst().first ?? ""
       let lines = examples.split(separator: "\n")
       #expect(!lines.isEmpty, "'\(name) --help' has no EXAMPLES section")
@@ -536,8 +436,8 @@ extension CommandLineTests {
               "\(examples)")
       #expect(!result.stdout.contains("\\\n") && !result.stdout.contains("\\ "), "\(name): \(result.stdout)")
     }
-    #expect(try Self.run(["--help"]).stdout.contains("\nEXAMPLES:\n  paywall-tui "))
-    let store = try Self.run(["store", "--help"]).stdout
+    #expect(try PaywallBinary.run(["--help"]).stdout.contains("\nEXAMPLES:\n  paywall-tui "))
+    let store = try PaywallBinary.run(["store", "--help"]).stdout
     #expect(store.contains("with the rules the last session ran with"), "\(store)")
   }
 
@@ -549,7 +449,7 @@ extension CommandLineTests {
     let start = try #require(lines.firstIndex(of: "| command | does |"), "docs/reference/script.md has no script table")
     let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
     #expect(table == ScriptLanguage.markdown, "docs/reference/script.md's table differs from ScriptLanguage.rows; it should read:\n\(ScriptLanguage.markdown)")
-    let help = try Self.run(["help", "script"])
+    let help = try PaywallBinary.run(["help", "script"])
     #expect(help.status == 0)
     let shown = help.stdout.components(separatedBy: "\n")
     for row in ScriptLanguage.rows {
@@ -564,7 +464,7 @@ extension CommandLineTests {
     })
     #expect(Set(PlayScript.commands).subtracting(documented).isEmpty, "\(Set(PlayScript.commands).subtracting(documented))")
     // `play --help` points at it instead of the docs.
-    #expect(try Self.run(["play", "--help"]).stdout.contains("'paywall-tui help script'"))
+    #expect(try PaywallBinary.run(["play", "--help"]).stdout.contains("'paywall-tui help script'"))
   }
 
   /// `--script` reads from a pipe as well as from `-`: `/dev/stdin` in a pipeline and `<(…)`.
@@ -575,8 +475,8 @@ extension CommandLineTests {
                     #""$BIN" play paywalls --controller scripted --state-dir "$S" --script /dev/stdin < <(printf 'press enter\nexpect status active\n')"#])
   func aScriptIsReadFromAPipe(command: String) throws {
     let state = try Fixtures.directory([:])
-    let result = try Self.spawn(URL(fileURLWithPath: "/bin/bash"), ["-c", command],
-                                environment: ["BIN": Self.binary.path, "S": state])
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/bash"), ["-c", command],
+                                environment: ["BIN": PaywallBinary.binary.path, "S": state])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(result.stdout)")
   }
@@ -587,16 +487,16 @@ extension CommandLineTests {
     let dir = try Fixtures.directory([:])
     let fifo = dir + "/script"
     #expect(mkfifo(fifo, 0o600) == 0)
-    let written = try Self.spawn(URL(fileURLWithPath: "/bin/bash"),
+    let written = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/bash"),
                                  ["-c", #"printf 'press enter\nexpect status active\n' > "$F" & "$BIN" play paywalls --controller scripted --state-dir "$S" --script "$F"; wait"#],
-                                 environment: ["BIN": Self.binary.path, "S": dir + "/state", "F": fifo])
+                                 environment: ["BIN": PaywallBinary.binary.path, "S": dir + "/state", "F": fifo])
     #expect(written.status == 0, "\(written.stderr)")
     #expect(written.stdout.hasSuffix("{\"status\":\"active\",\"entitlements\":[\"pro\"]}\n"), "\(written.stdout)")
-    let unwritten = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", fifo])
+    let unwritten = try PaywallBinary.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", fifo])
     #expect(unwritten.status == 2)
     #expect(unwritten.stderr == "\(fifo):1:1: error: is not a regular file (a named pipe) and nothing writes to it; start the writer first, or give a file or - for standard input\n",
             "\(unwritten.stderr)")
-    let device = try Self.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", "/dev/zero"])
+    let device = try PaywallBinary.run(["play", "paywalls", "--state-dir", dir + "/state", "--script", "/dev/zero"])
     #expect(device.status == 2)
     #expect(device.stderr == "/dev/zero:1:1: error: is not a regular file (a character device); give a file, a pipe, or - for standard input\n", "\(device.stderr)")
   }
@@ -606,7 +506,7 @@ extension CommandLineTests {
 @Suite("explain --json and undecided rules")
 struct ExplainUndecidedJSONTests {
   @Test func theQuestionAndBothAnswersAreJSON() throws {
-    let result = try CommandLineTests.run(["explain", "scenarios/projects/audience-rules", "js_rule", "--status", "inactive", "--json"])
+    let result = try PaywallBinary.run(["explain", "scenarios/projects/audience-rules", "js_rule", "--status", "inactive", "--json"])
     #expect(result.status == 1)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     let undecided = try #require(object?["undecided"] as? [String: Any], "\(result.stdout)")
@@ -652,7 +552,7 @@ extension CommandLineTests {
       { "placement": "transaction_fail", "audiences": [{ "filter": "params.paywall_id == \\"onboarding\\" && params.message == \\"x\\"", "paywall": "winback" }] },
       { "placement": "paywall_decline", "audiences": [{ "filter": "params.feature_gating == \\"GATED\\" && params.primary_product_id != \\"\\" && params[\\"$paywall_id\\"] == \\"onboarding\\"", "paywall": "winback" }] }
       """)
-    let result = try Self.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").map(String.init) == [
       "\(dir)/app.json:8:70: warning: filter: params.product_id is not a parameter the SDK gives transaction_abandon's audience filters: it reads as missing on a device; the product is abandoned_product_id ($.campaigns[1].audiences[0].filter) [audience-filter]",
@@ -670,15 +570,15 @@ extension CommandLineTests {
       { "placement": "export_pdf", "audiences": [{ "filter": "params.event_name == \\"export_pdf\\"", "paywall": "onboarding" }] },
       { "placement": "transaction_abandon", "audiences": [{ "filter": "params.abandoned_product_id == \\"com.acme.pro.annual\\"", "paywall": "winback" }] }
       """)
-    let register = try Self.run(["explain", dir, "export_pdf"])
+    let register = try PaywallBinary.run(["explain", dir, "export_pdf"])
     #expect(register.status == 0, "\(register.stderr)")
     #expect(register.stdout.contains("→ presents paywall 'onboarding'"), "\(register.stdout)")
-    let wrongKey = try Self.run(["explain", dir, "transaction_abandon", "--param", "product_id=com.acme.pro.annual"])
+    let wrongKey = try PaywallBinary.run(["explain", dir, "transaction_abandon", "--param", "product_id=com.acme.pro.annual"])
     let lines = wrongKey.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == "warning: --param params.product_id is not a parameter the SDK gives transaction_abandon's audience filters: it reads as missing on a device; the product is abandoned_product_id",
             "\(wrongKey.stdout)")
     #expect(!wrongKey.stdout.contains("→ presents"), "\(wrongKey.stdout)")
-    let sdkKey = try Self.run(["explain", dir, "transaction_abandon", "--param", "abandoned_product_id=com.acme.pro.annual"])
+    let sdkKey = try PaywallBinary.run(["explain", dir, "transaction_abandon", "--param", "abandoned_product_id=com.acme.pro.annual"])
     #expect(sdkKey.stdout.contains("→ presents paywall 'winback'") && !sdkKey.stdout.contains("warning"), "\(sdkKey.stdout)")
   }
 }

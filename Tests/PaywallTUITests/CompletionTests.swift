@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// `paywall-tui completions bash|zsh|fish` and `paywall-tui man`, loaded into the real shells and
@@ -23,12 +24,12 @@ struct CompletionTests {
 
   /// `PATH` with the built binary first, so the scripts (and their placement look-up) find it.
   static var environment: [String: String] {
-    ["PATH": CommandLineTests.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    ["PATH": PaywallBinary.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
   }
 
   /// The script `paywall-tui completions SHELL` prints, in a file.
   static func script(_ shell: String, in directory: URL) throws -> String {
-    let result = try CommandLineTests.run(["completions", shell])
+    let result = try PaywallBinary.run(["completions", shell])
     #expect(result.status == 0 && result.stderr.isEmpty, "completions \(shell): \(result.stderr)")
     let path = directory.appendingPathComponent("completion.\(shell)").path
     try Data(result.stdout.utf8).write(to: URL(fileURLWithPath: path))
@@ -57,7 +58,7 @@ struct CompletionTests {
 
   /// What bash offers when TAB is pressed after `words` (the last one is the word being typed).
   static func bash(_ words: [String], script: String, in directory: URL) throws -> [String] {
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
                                             ["20", "bash", "--norc", "--noprofile", "-c", bashDriver, "bash", script, directory.appendingPathComponent("work").path] + words,
                                             environment: environment)
     #expect(result.status == 0 && result.stderr.isEmpty, "bash \(words): \(result.status) \(result.stderr)")
@@ -68,7 +69,7 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = try Self.script("bash", in: directory)
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
                                             ["20", "bash", "--norc", "--noprofile", "-c", "source \"$1\" && complete -p paywall-tui", "bash", script])
     #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     #expect(result.stdout == "complete -F _paywall_tui paywall-tui\n")
@@ -150,13 +151,13 @@ struct CompletionTests {
   }
 
   @Test func anUnknownShellIsAUsageErrorAndPlacementsAreQuiet() throws {
-    let wrong = try CommandLineTests.run(["completions", "bsh"])
+    let wrong = try PaywallBinary.run(["completions", "bsh"])
     #expect(wrong.status == 2)
     #expect(wrong.stderr == "error: no completions for 'bsh' (shells: bash, zsh, fish); did you mean 'bash'?\n")
-    let placements = try CommandLineTests.run(["completions", "placements", "paywalls"])
+    let placements = try PaywallBinary.run(["completions", "placements", "paywalls"])
     #expect(placements.status == 0)
     #expect(placements.stdout == (try Self.demoPlacements).joined(separator: "\n") + "\n")
-    let broken = try CommandLineTests.run(["completions", "placements", "no/such/project"])
+    let broken = try PaywallBinary.run(["completions", "placements", "no/such/project"])
     #expect(broken.status == 0 && broken.stdout.isEmpty && broken.stderr.isEmpty)
   }
 
@@ -218,7 +219,7 @@ struct CompletionTests {
   static func zsh(_ line: String, script: String, in directory: URL) throws -> [String] {
     let capture = directory.appendingPathComponent("capture.zsh")
     try Data(zshCapture.utf8).write(to: capture)
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["30", "zsh", "-f", capture.path, script, directory.appendingPathComponent("work").path, line],
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["30", "zsh", "-f", capture.path, script, directory.appendingPathComponent("work").path, line],
                                             environment: environment)
     #expect(result.status == 0, "zsh '\(line)': \(result.status) \(result.stderr)")
     var seen: [String] = []
@@ -231,9 +232,9 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = try Self.script("zsh", in: directory)
-    let syntax = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["20", "zsh", "-n", script])
+    let syntax = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["20", "zsh", "-n", script])
     #expect(syntax.status == 0 && syntax.stderr.isEmpty, "zsh -n: \(syntax.stderr)")
-    let loaded = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+    let loaded = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
       "20", "zsh", "-fc", "autoload -Uz compinit; compinit -u -d \"$2/.zcompdump\"; source \"$1\" && print -r -- $_comps[paywall-tui]", "zsh", script, directory.path,
     ])
     #expect(loaded.status == 0 && loaded.stderr.isEmpty, "\(loaded.stderr)")
@@ -254,7 +255,7 @@ struct CompletionTests {
   // MARK: fish
 
   static func fish(_ line: String, script: String, in directory: URL) throws -> [String] {
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
       "20", "fish", "--no-config", "-c", "cd $argv[2]; and source $argv[1]; and complete -C$argv[3]", script, directory.appendingPathComponent("work").path, line,
     ], environment: environment)
     #expect(result.status == 0 && result.stderr.isEmpty, "fish '\(line)': \(result.status) \(result.stderr)")
@@ -266,7 +267,7 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = try Self.script("fish", in: directory)
-    let syntax = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["20", "fish", "--no-config", "-n", script])
+    let syntax = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), ["20", "fish", "--no-config", "-n", script])
     #expect(syntax.status == 0 && syntax.stderr.isEmpty, "fish -n: \(syntax.stderr)")
 
     #expect(try Self.fish("paywall-tui play --con", script: script, in: directory) == ["--controller", "--controller-command", "--controller-timeout"])
@@ -319,7 +320,7 @@ struct CompletionTests {
   static func bashReadBack(_ words: [String], in directory: URL) throws -> [String] {
     let readBack = directory.appendingPathComponent("read-back")
     try FileManager.default.createDirectory(at: readBack, withIntermediateDirectories: true)
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
       "20", "bash", "--norc", "--noprofile", "-c", #"cd "$1" || exit 9; shift; for w; do eval "a=($w)"; printf '%s\0%s\0' "${#a[@]}" "${a[0]}"; done"#,
       "bash", readBack.path,
     ] + words)
@@ -368,7 +369,7 @@ struct CompletionTests {
     // (in a directory of its own), it is one word, the name.
     let readBack = directory.appendingPathComponent("read-back")
     try FileManager.default.createDirectory(at: readBack, withIntermediateDirectories: true)
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
       "20", "zsh", "-f", "-c", #"cd "$1" || exit 9; shift; for w; do eval "a=($w)"; print -rn -- "${#a}"$'\0'"$a[1]"$'\0'; done"#, "zsh", readBack.path,
     ] + offered)
     #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
@@ -397,7 +398,7 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let project = try Self.hostileProject(in: directory)
-    let result = try CommandLineTests.run(["validate", project])
+    let result = try PaywallBinary.run(["validate", project])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let warnings = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("warning: placement") }
     let newline = Self.hostileNames.count, dash = newline + 1
@@ -434,7 +435,7 @@ struct CompletionTests {
 
   /// `paywall-tui man` written to a file in `directory`.
   static func manPage(in directory: URL) throws -> URL {
-    let result = try CommandLineTests.run(["man"])
+    let result = try PaywallBinary.run(["man"])
     #expect(result.status == 0 && result.stderr.isEmpty)
     let page = directory.appendingPathComponent("paywall-tui.1")
     try Data(result.stdout.utf8).write(to: page)
@@ -446,7 +447,7 @@ struct CompletionTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let page = try Self.manPage(in: directory)
     let shell = URL(fileURLWithPath: "/bin/sh")
-    let rendered = try CommandLineTests.spawn(shell, ["-c", "groff -man -Tutf8 -ww -rLL=300n -P-c -P-b -P-u \"$1\"", "sh", page.path])
+    let rendered = try PaywallBinary.spawn(shell, ["-c", "groff -man -Tutf8 -ww -rLL=300n -P-c -P-b -P-u \"$1\"", "sh", page.path])
     #expect(rendered.status == 0 && rendered.stderr.isEmpty, "groff: \(rendered.stderr)")
     // groff's UTF-8 output draws \\- as a minus sign and may hyphenate with U+2010: read both as '-'.
     let text = rendered.stdout.replacingOccurrences(of: "\u{2212}", with: "-").replacingOccurrences(of: "\u{2010}", with: "-")
@@ -472,7 +473,7 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let page = try Self.manPage(in: directory)
-    let lint = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "mandoc -T lint -W all \"$1\" 2>&1", "sh", page.path])
+    let lint = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "mandoc -T lint -W all \"$1\" 2>&1", "sh", page.path])
     #expect(lint.status == 0 && lint.stdout.isEmpty, "mandoc -T lint: \(lint.stdout)")
   }
 
@@ -480,7 +481,7 @@ struct CompletionTests {
     let directory = try Self.sandbox()
     defer { try? FileManager.default.removeItem(at: directory) }
     let page = try Self.manPage(in: directory)
-    let man = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "man -l \"$1\" 2>&1 >/dev/null", "sh", page.path], environment: ["MANWIDTH": "80"])
+    let man = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "man -l \"$1\" 2>&1 >/dev/null", "sh", page.path], environment: ["MANWIDTH": "80"])
     #expect(man.status == 0 && man.stdout.isEmpty, "man -l: \(man.stdout)")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// A command controller's launch-time status reaches `play` before its first step when no status
@@ -27,9 +28,9 @@ struct ControllerLaunchStatusTests {
         print(json.dumps({"id": request["id"], "result": "purchased"}), flush=True)
     """
 
-  static func play(_ directory: String, script: String, _ extra: [String]) throws -> CommandLineTests.Output {
+  static func play(_ directory: String, script: String, _ extra: [String]) throws -> PaywallBinary.Output {
     try script.write(toFile: directory + "/s.play", atomically: true, encoding: .utf8)
-    return try CommandLineTests.run(["play", "paywalls", "--controller", "command",
+    return try PaywallBinary.run(["play", "paywalls", "--controller", "command",
                                      "--controller-command", "python3 '\(directory)/controller.py'",
                                      "--script", directory + "/s.play"] + extra)
   }
@@ -68,7 +69,7 @@ struct ControllerLaunchStatusTests {
   @Test func aControllerThatExitsEndsTheWait() throws {
     let directory = try Fixtures.directory(["controller.py": "import sys\nsys.exit(3)\n", "s.play": "expect status unknown\n"])
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let play = try ControllerProcessTests.RunningBinary(
+    let play = try RunningBinary(
       ["play", "paywalls", "--controller", "command", "--controller-timeout", "10m",
        "--controller-command", "python3 '\(directory)/controller.py'", "--script", directory + "/s.play"],
       directory: directory)

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 import PaywallModel
 
@@ -23,7 +24,7 @@ struct CustomProductAndOptionsTests {
       """])
     defer { try? FileManager.default.removeItem(atPath: work) }
     let recorded = "tee -a \(work)/requests.jsonl | sh Examples/controllers/minimal.sh"
-    let result = try CommandLineTests.run(["play", Self.project, "--controller", "command", "--controller-command", recorded,
+    let result = try PaywallBinary.run(["play", Self.project, "--controller", "command", "--controller-command", recorded,
                                            "--status", "inactive", "--script", work + "/buy.play"])
     #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
     let requests = try String(contentsOfFile: work + "/requests.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
@@ -39,21 +40,21 @@ struct CustomProductAndOptionsTests {
   /// `purchase` with a custom product; a scenario without one is clean, and `--allow` silences it.
   @Test func validateWarnsWhereAScenarioCallsPurchaseWithACustomProduct() throws {
     let scenario = "scenarios/call-purchase-custom-product-storekit2.play"
-    let result = try CommandLineTests.run(["validate", scenario])
+    let result = try PaywallBinary.run(["validate", scenario])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 1, "\(result.stdout)")
     #expect(lines.first?.hasPrefix("\(scenario):6:15: warning: 'call purchase web.pro.annual': 'web.pro.annual' is a custom store product") == true, "\(result.stdout)")
     #expect(lines.first?.hasSuffix("[custom-product-call]") == true, "\(result.stdout)")
-    #expect(try CommandLineTests.run(["validate", scenario, "--strict"]).status == 1)
-    let allowed = try CommandLineTests.run(["validate", scenario, "--strict", "--allow", "custom-product-call"])
+    #expect(try PaywallBinary.run(["validate", scenario, "--strict"]).status == 1)
+    let allowed = try PaywallBinary.run(["validate", scenario, "--strict", "--allow", "custom-product-call"])
     #expect(allowed.status == 0 && allowed.stdout.isEmpty, "\(allowed.stdout)\(allowed.stderr)")
-    let clean = try CommandLineTests.run(["validate", "scenarios/custom-product-controller-trial-new-user.play", "--strict"])
+    let clean = try PaywallBinary.run(["validate", "scenarios/custom-product-controller-trial-new-user.play", "--strict"])
     #expect(clean.status == 0 && clean.stdout.isEmpty, "\(clean.stdout)\(clean.stderr)")
     // Before 4.15 the SDK has no custom products, so nothing to warn about.
     let old = try Fixtures.directory(["old.play": "# args: \(Fixtures.repositoryRoot.path)/\(Self.project) --sdk 4.14\ncall purchase web.pro.annual\n"])
     defer { try? FileManager.default.removeItem(atPath: old) }
-    let before = try CommandLineTests.run(["validate", old + "/old.play", "--strict"])
+    let before = try PaywallBinary.run(["validate", old + "/old.play", "--strict"])
     #expect(before.status == 0 && before.stdout.isEmpty, "\(before.stdout)\(before.stderr)")
   }
 
@@ -75,7 +76,7 @@ struct CustomProductAndOptionsTests {
        "eventTrackingBehavior": "superwallOnly", "maxConfigRetryCount": 2, "automaticallyDismiss": false}
       """)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let result = try CommandLineTests.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let warned = result.stdout.split(separator: "\n").filter { $0.hasSuffix("[option-no-effect]") }
     #expect(warned.count == 6, "\(result.stdout)")
@@ -92,7 +93,7 @@ struct CustomProductAndOptionsTests {
   @Test func anOptionOfALaterSDKOrOfTheWrongShapeIsAnError() throws {
     let dir = try Self.options(#"{"sdk": "4.2", "eventTrackingBehavior": "none", "storeKitVersion": "storeKit3", "shouldPreload": "no"}"#)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let result = try CommandLineTests.run(["validate", dir])
+    let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("error: 'eventTrackingBehavior' is an option of SDK 4.16 and later (SuperwallOptions.eventTrackingBehavior), not of SDK 4.2 that this project follows ('sdk'): raise 'sdk' or remove the key"), "\(result.stdout)")
     #expect(result.stdout.contains("unknown storeKitVersion 'storeKit3'"), "\(result.stdout)")
@@ -121,20 +122,20 @@ struct CustomProductAndOptionsTests {
     let work = try Fixtures.directory(["config.json": Self.customConfig])
     defer { try? FileManager.default.removeItem(atPath: work) }
     let catalog = Fixtures.repositoryRoot.path + "/" + Self.project + "/catalog.json"
-    let latest = try CommandLineTests.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/latest"])
+    let latest = try PaywallBinary.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/latest"])
     #expect(latest.status == 0, "\(latest.stderr)")
     #expect(!latest.stderr.contains("skipped"), "\(latest.stderr)")
     let paywall = try String(contentsOfFile: work + "/latest/paywalls/web.json", encoding: .utf8)
     #expect(paywall.contains("\"primary\": \"web.pro.annual\""), "\(paywall)")
 
-    let old = try CommandLineTests.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/old", "--sdk", "4.14"])
+    let old = try PaywallBinary.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/old", "--sdk", "4.14"])
     #expect(old.status == 0, "\(old.stderr)")
     #expect(old.stderr.contains("product skipped as the SDK skips it: its store is 'CUSTOM', which SDK 4.14 does not decode (custom store products arrived in 4.15)"), "\(old.stderr)")
     let oldPaywall = try String(contentsOfFile: work + "/old/paywalls/web.json", encoding: .utf8)
     #expect(!oldPaywall.contains("web.pro.annual"), "\(oldPaywall)")
     let app = try String(contentsOfFile: work + "/old/app.json", encoding: .utf8)
     #expect(app.contains("\"sdk\": \"4.14\""), "\(app)")
-    let bad = try CommandLineTests.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/bad", "--sdk", "4.99"])
+    let bad = try PaywallBinary.run(["import", "superwall", work + "/config.json", "--catalog", catalog, "--out", work + "/bad", "--sdk", "4.99"])
     #expect(bad.status == 2 && bad.stderr.contains("--sdk: '4.99' is newer than 4.16"), "\(bad.stderr)")
   }
 }

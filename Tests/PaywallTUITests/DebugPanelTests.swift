@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 import PaywallModel
 @testable import TerminalCore

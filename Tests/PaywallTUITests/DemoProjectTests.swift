@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// An installed binary carries the demo project: `demo` runs it with no files around, `run` with
@@ -18,7 +19,7 @@ struct DemoProjectTests {
     // a child another test starts meanwhile, and exec of the copy then fails (ETXTBSY, exit 126).
     let copy = Process()
     copy.executableURL = URL(fileURLWithPath: "/bin/cp")
-    copy.arguments = [CommandLineTests.binary.path, root + "/bin/paywall-tui"]
+    copy.arguments = [PaywallBinary.binary.path, root + "/bin/paywall-tui"]
     try copy.run()
     copy.waitUntilExit()
     try #require(copy.terminationStatus == 0, "cp of the binary failed")
@@ -97,13 +98,13 @@ struct DemoProjectTests {
     let (binary, empty) = try Self.installedCopy()
     let cache = empty + "/../cache"
     for command in ["demo", ""] {
-      let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(empty)' && '\(binary)' \(command) </dev/null"],
+      let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(empty)' && '\(binary)' \(command) </dev/null"],
                                               environment: ["XDG_CACHE_HOME": cache])
       #expect(result.status == 3, "\(result.stderr)")
       #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("paywall-tui init --demo DIR"), "\(result.stderr)")
       #expect(!FileManager.default.fileExists(atPath: cache), "a demo that cannot be shown is not written")
     }
-    let extra = try CommandLineTests.run(["demo", "paywalls"])
+    let extra = try PaywallBinary.run(["demo", "paywalls"])
     #expect(extra.status == 2 && extra.stderr.contains("paywalls"), "\(extra.stderr)")
   }
 
@@ -130,15 +131,15 @@ struct DemoProjectTests {
   }
 
   @Test func helpManAndCompletionsNameDemo() throws {
-    let help = try CommandLineTests.run(["help"])
+    let help = try PaywallBinary.run(["help"])
     #expect(help.stdout.contains("  demo ") && help.stdout.contains("init --demo"), "\(help.stdout)")
-    let demoHelp = try CommandLineTests.run(["demo", "--help"])
+    let demoHelp = try PaywallBinary.run(["demo", "--help"])
     #expect(demoHelp.status == 0 && demoHelp.stdout.contains("--record <file>") && demoHelp.stdout.contains("--watch"), "\(demoHelp.stdout)")
-    let initHelp = try CommandLineTests.run(["init", "--help"])
+    let initHelp = try PaywallBinary.run(["init", "--help"])
     #expect(initHelp.stdout.contains("--demo"), "\(initHelp.stdout)")
-    let man = try CommandLineTests.run(["man"])
+    let man = try PaywallBinary.run(["man"])
     #expect(man.stdout.contains("tui demo [options]\"") && man.stdout.contains("\\-\\-demo"), "the man page has demo and init --demo")
-    let bash = try CommandLineTests.run(["completions", "bash"])
+    let bash = try PaywallBinary.run(["completions", "bash"])
     #expect(bash.stdout.contains("    demo)"), "the bash completions know demo's options")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// The documentation holds together: the README opens with the two commands a fresh machine
@@ -146,7 +147,7 @@ struct DocsTests {
     let sheet = Self.root + "/docs/states.svg"
     let work = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: work) }
-    let result = try CommandLineTests.run(["render", "paywalls", "--states", "--out", work + "/states.svg"])
+    let result = try PaywallBinary.run(["render", "paywalls", "--states", "--out", work + "/states.svg"])
     #expect(result.status == 0, "\(result.stderr)")
     let drawn = try Data(contentsOf: URL(fileURLWithPath: work + "/states.svg"))
     if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" {
@@ -155,7 +156,7 @@ struct DocsTests {
     let kept = try Data(contentsOf: URL(fileURLWithPath: sheet))
     #expect(kept == drawn, "docs/states.svg is not what render --states draws: UPDATE_DOCS=1 swift test --filter DocsTests")
     // A browser and GitHub read it as XML: an SVG document, whole.
-    let parsed = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+    let parsed = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
       import sys, xml.etree.ElementTree as ET
       root = ET.parse(sys.argv[1]).getroot()
       print(root.tag)

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+import PaywallTesting
 import Testing
 
 /// The examples a library user copies from, run as they are: they must keep building and working.
@@ -8,8 +9,8 @@ struct ExamplesTests {
   /// Registers a gated placement, buys on its paywall and sees the feature run, with no terminal
   /// (its stdin and stdout are pipes here).
   @Test func theHeadlessExampleRunsTheFeatureAfterThePurchase() throws {
-    let binary = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("headless-register-example")
-    let result = try CommandLineTests.spawn(binary, [Fixtures.demoDirectory])
+    let binary = PaywallBinary.binary.deletingLastPathComponent().appendingPathComponent("headless-register-example")
+    let result = try PaywallBinary.spawn(binary, [Fixtures.demoDirectory])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("export_pdf presented plans (gated); the feature waits"))
     #expect(result.stdout.contains("handler.onDismiss placement=export_pdf paywall_id=plans result=purchased"))
@@ -24,8 +25,8 @@ struct ExampleControllerTests {
   static let schema = "docs/reference/controller-protocol.schema.json"
 
   /// `play FILE.play --allow-commands` from the repository root, as the files say.
-  static func play(_ scenario: String, _ extra: [String] = []) throws -> CommandLineTests.Output {
-    try CommandLineTests.run(["play", "Examples/controllers/" + scenario, "--allow-commands"] + extra)
+  static func play(_ scenario: String, _ extra: [String] = []) throws -> PaywallBinary.Output {
+    try PaywallBinary.run(["play", "Examples/controllers/" + scenario, "--allow-commands"] + extra)
   }
 
   /// The RevenueCat-shaped controller: a restore with nothing on record is "No Subscription
@@ -64,7 +65,7 @@ struct ExampleControllerTests {
     for (index, (scenario, command)) in controllers.enumerated() {
       // The scenario's own options, with the controller's pipe copied to files both ways.
       let recorded = "tee -a \(work)/requests.jsonl | \(command) | tee -a \(work)/replies.jsonl"
-      let result = try CommandLineTests.run(["play", "paywalls", "--controller", "command", "--controller-command", recorded,
+      let result = try PaywallBinary.run(["play", "paywalls", "--controller", "command", "--controller-command", recorded,
                                              "--status", "inactive", "--script", "Examples/controllers/" + scenario])
       #expect(result.status == 0, "\(index): \(result.stdout)\n\(result.stderr)")
     }
@@ -84,7 +85,7 @@ struct ExampleControllerTests {
     let work = try Fixtures.directory(["buy.play": "placement cancel_subscription\npress enter\nexpect event transaction_complete\n"])
     defer { try? FileManager.default.removeItem(atPath: work) }
     let recorded = "tee -a \(work)/requests.jsonl | sh Examples/controllers/minimal.sh"
-    let result = try CommandLineTests.run(["play", "scenarios/projects/offers", "--home", "--controller", "command", "--controller-command", recorded,
+    let result = try PaywallBinary.run(["play", "scenarios/projects/offers", "--home", "--controller", "command", "--controller-command", recorded,
                                            "--status", "inactive", "--allow-commands", "--script", work + "/buy.play"])
     #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
     let requests = try String(contentsOfFile: work + "/requests.jsonl", encoding: .utf8)
@@ -125,8 +126,8 @@ struct ExampleControllerTests {
     #expect(list(["product", "properties", "store"]) == Store.allCases.map(\.rawValue))
   }
 
-  static func validate(_ definition: String, _ file: String) throws -> CommandLineTests.Output {
-    try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"),
+  static func validate(_ definition: String, _ file: String) throws -> PaywallBinary.Output {
+    try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"),
                                ["python3", "scripts/json-schema-subset.py", schema, "--def", definition, file])
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// `paywall-tui import superwall`: what it writes, what it refuses, and a config as a project path.
@@ -15,7 +16,7 @@ struct ImportCommandTests {
     let parent = Self.temporary()
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let out = parent + "/project"
-    let result = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out])
+    let result = try PaywallBinary.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("wrote \(out): 5 placements, 3 paywalls"), "\(result.stdout)")
     let files = try FileManager.default.contentsOfDirectory(atPath: out + "/paywalls").sorted()
@@ -31,18 +32,18 @@ struct ImportCommandTests {
     let resolved = catalog.hasPrefix("/") ? catalog : (out as NSString).appendingPathComponent(catalog)
     #expect(URL(fileURLWithPath: resolved).standardizedFileURL.resolvingSymlinksInPath().path
               == Fixtures.repositoryRoot.appendingPathComponent(Self.storekit).standardizedFileURL.resolvingSymlinksInPath().path, "\(catalog)")
-    let validate = try CommandLineTests.run(["validate", out])
+    let validate = try PaywallBinary.run(["validate", out])
     #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
-    let explain = try CommandLineTests.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--state-dir", parent + "/state"])
+    let explain = try PaywallBinary.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--state-dir", parent + "/state"])
     #expect(explain.status == 0, "\(explain.stderr)")
     #expect(explain.stdout.contains("→ skipped (holdout)"))
     // getPresentationResult's experiment carries the dashboard's ids.
-    let json = try CommandLineTests.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--json", "--state-dir", parent + "/state"])
+    let json = try PaywallBinary.run(["explain", out, "campaign_trigger", "--user", "plan=pro", "--json", "--state-dir", parent + "/state"])
     #expect(json.stdout.contains("\"experiment\":{\"id\":\"101\",\"groupId\":\"campaign_trigger\",\"variant\":{\"id\":\"1001\",\"type\":\"HOLDOUT\""), "\(json.stdout)")
   }
 
-  static func importing(_ config: String = config, into out: String, force: Bool = false) throws -> CommandLineTests.Output {
-    try CommandLineTests.run(["import", "superwall", config, "--catalog", Self.storekit, "--out", out] + (force ? ["--force"] : []))
+  static func importing(_ config: String = config, into out: String, force: Bool = false) throws -> PaywallBinary.Output {
+    try PaywallBinary.run(["import", "superwall", config, "--catalog", Self.storekit, "--out", out] + (force ? ["--force"] : []))
   }
 
   /// A directory import did not write (a checkout, the user's notes) is refused, with --force
@@ -99,7 +100,7 @@ struct ImportCommandTests {
     #expect(!FileManager.default.fileExists(atPath: out + "/paywalls/pw_gone.json"))
     #expect(try String(contentsOfFile: out + "/app.json", encoding: .utf8).contains("\"experimentId\""))
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["project"], "no temporary directory left")
-    #expect(try CommandLineTests.run(["validate", out]).status == 0)
+    #expect(try PaywallBinary.run(["validate", out]).status == 0)
   }
 
   /// A paywall file import would write that the user made (not in the list of what import wrote),
@@ -184,7 +185,7 @@ struct ImportCommandTests {
     text = text.replacingOccurrences(of: "\"paywall_identifier\": \"pw_v3_products\"", with: "\"paywall_identifier\": \"pw_v3_product\"")
     let file = parent + "/config.json"
     try text.write(toFile: file, atomically: true, encoding: .utf8)
-    let result = try CommandLineTests.run(["import", "superwall", file, "--catalog", Self.storekit, "--out", parent + "/project"])
+    let result = try PaywallBinary.run(["import", "superwall", file, "--catalog", Self.storekit, "--out", parent + "/project"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("error: no paywall 'pw_v3_product' in paywall_responses; did you mean 'pw_v3_products'? ($.trigger_options[1].rules[0].variants[0].paywall_identifier)"),
             "\(result.stderr)")
@@ -192,7 +193,7 @@ struct ImportCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["config.json"])
     let truncated = parent + "/truncated.json"
     try String(text.prefix(500)).write(toFile: truncated, atomically: true, encoding: .utf8)
-    let syntax = try CommandLineTests.run(["validate", truncated, "--catalog", Self.storekit])
+    let syntax = try PaywallBinary.run(["validate", truncated, "--catalog", Self.storekit])
     #expect(syntax.status == 1)
     #expect(syntax.stdout.contains("error: invalid JSON"))
   }
@@ -205,7 +206,7 @@ struct ImportCommandTests {
     try #"{"title": "bullet-2", "texts": ["bullet-1", "missing-key"], "features": ["Subtitle"], "close": "Purchase Primary"}"#
       .write(toFile: layout, atomically: true, encoding: .utf8)
     let out = parent + "/project"
-    let result = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out, "--layout", layout])
+    let result = try PaywallBinary.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", out, "--layout", layout])
     #expect(result.status == 0, "\(result.stderr)")
     func components(_ file: String) throws -> [[String: Any]] {
       let data = try Data(contentsOf: URL(fileURLWithPath: out + "/paywalls/" + file))
@@ -222,17 +223,17 @@ struct ImportCommandTests {
     #expect(try components("pw_nongated_monthly.json").first?["text"] as? String == "Go monthly")
 
     try #"{"titel": "Heading"}"#.write(toFile: layout, atomically: true, encoding: .utf8)
-    let bad = try CommandLineTests.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", parent + "/other", "--layout", layout])
+    let bad = try PaywallBinary.run(["import", "superwall", Self.config, "--catalog", Self.storekit, "--out", parent + "/other", "--layout", layout])
     #expect(bad.status == 1)
     #expect(bad.stderr.contains("error: unknown key 'titel'; did you mean 'title'? ($.titel)"), "\(bad.stderr)")
     #expect(!FileManager.default.fileExists(atPath: parent + "/other"))
   }
 
   @Test func usageErrorsExitTwo() throws {
-    let noOut = try CommandLineTests.run(["import", "superwall", Self.config])
+    let noOut = try PaywallBinary.run(["import", "superwall", Self.config])
     #expect(noOut.status == 2)
     #expect(noOut.stderr.contains("import needs --out DIR"))
-    let source = try CommandLineTests.run(["import", "superwal", Self.config, "--out", Self.temporary()])
+    let source = try PaywallBinary.run(["import", "superwal", Self.config, "--out", Self.temporary()])
     #expect(source.status == 2)
     #expect(source.stderr.contains("did you mean 'superwall'?"))
   }
@@ -252,23 +253,23 @@ struct ImportCommandTests {
     let file = parent + "/config.json"
     try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: file))
     let storekit = Fixtures.repositoryRoot.appendingPathComponent(Self.storekit).path
-    let result = try CommandLineTests.run(["import", "superwall", file, "--catalog", storekit, "--out", parent + "/project"])
+    let result = try PaywallBinary.run(["import", "superwall", file, "--catalog", storekit, "--out", parent + "/project"])
     #expect(result.status == 0, "\(result.stderr)")
     let said = result.stdout + result.stderr
     #expect(said.contains("placement 'campaign_trigger\\n$(touch PWNED)' has a line break in it") && said.contains("($.trigger_options[0].event_name)"), "\(said)")
     #expect(said.contains("placement 'upgrade ' begins or ends with a space") && said.contains("($.trigger_options[1].event_name)"), "\(said)")
-    let validate = try CommandLineTests.run(["validate", file, "--catalog", storekit])
+    let validate = try PaywallBinary.run(["validate", file, "--catalog", storekit])
     let warnings = (validate.stdout + validate.stderr).split(separator: "\n").filter { $0.contains("no app") }
     #expect(warnings.count == 2 && warnings.allSatisfy { $0.hasPrefix(file + ":") && $0.contains(".event_name)") }, "\(warnings)")
-    let placements = try CommandLineTests.run(["completions", "placements", parent + "/project"])
+    let placements = try PaywallBinary.run(["completions", "placements", parent + "/project"])
     #expect(placements.stdout.split(separator: "\n").sorted() == ["app_launch", "legacy_rule", "pro_feature", "upgrade "], "\(placements.stdout)")
   }
 
   @Test func aConfigIsAProjectPath() throws {
-    let validate = try CommandLineTests.run(["validate", Self.config, "--catalog", Self.storekit])
+    let validate = try PaywallBinary.run(["validate", Self.config, "--catalog", Self.storekit])
     #expect(validate.status == 0, "\(validate.stdout)")
     #expect(validate.stderr.contains("ok: \(Self.config): 3 paywalls, 3 products"), "the paywalls' products: \(validate.stderr)")
-    let render = try CommandLineTests.run(["render", Self.config, "--catalog", Self.storekit, "--paywall", "pw_gated_annual", "--color", "never"])
+    let render = try PaywallBinary.run(["render", Self.config, "--catalog", Self.storekit, "--paywall", "pw_gated_annual", "--color", "never"])
     #expect(render.status == 0, "\(render.stderr)")
     #expect(render.stdout.contains("Unlock Acme Pro"))
     #expect(render.stdout.contains("Start your 7-day free trial"))

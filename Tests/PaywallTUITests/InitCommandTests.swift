@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// Issue 17, item 11: `init` writes a small project that validates, plays and tests as written,
@@ -8,9 +9,9 @@ import Testing
 @Suite("init and schema")
 struct InitCommandTests {
   /// Runs `command` with sh in `directory`, the binary as $BIN.
-  static func shell(_ command: String, in directory: String) throws -> CommandLineTests.Output {
-    try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(directory)' && \(command)"],
-                               environment: ["BIN": CommandLineTests.binary.path])
+  static func shell(_ command: String, in directory: String) throws -> PaywallBinary.Output {
+    try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(directory)' && \(command)"],
+                               environment: ["BIN": PaywallBinary.binary.path])
   }
 
   static func newDirectory() -> String {
@@ -32,7 +33,7 @@ struct InitCommandTests {
 
   @Test(.requires(.jsonschema)) func theFilesSatisfyTheSchemasTheyName() throws {
     let dir = Self.newDirectory()
-    #expect(try CommandLineTests.run(["init", dir]).status == 0)
+    #expect(try PaywallBinary.run(["init", dir]).status == 0)
     let check = try Self.shell("""
       python3 -c '
       import json, os, sys, jsonschema
@@ -58,7 +59,7 @@ struct InitCommandTests {
   @Test func anExistingFileStopsItAndNothingIsWritten() throws {
     let dir = try Fixtures.directory(["main.json": "mine"])
     let before = try FileManager.default.contentsOfDirectory(atPath: dir)
-    let result = try CommandLineTests.run(["init", dir])
+    let result = try PaywallBinary.run(["init", dir])
     #expect(result.status == 2)
     #expect(result.stderr.contains("already has 'main.json'") && result.stderr.contains("nothing was written"), "\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == before)
@@ -72,7 +73,7 @@ struct InitCommandTests {
     let dir = try Fixtures.directory([:])
     if path.contains("/") { try FileManager.default.createDirectory(atPath: dir + "/scenarios", withIntermediateDirectories: true) }
     try FileManager.default.createSymbolicLink(atPath: dir + "/" + path, withDestinationPath: dir + "/nowhere/target")
-    let result = try CommandLineTests.run(["init", dir])
+    let result = try PaywallBinary.run(["init", dir])
     #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains("already has '\(path)'") && result.stderr.contains("nothing was written"), "\(result.stderr)")
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + path) == dir + "/nowhere/target")
@@ -82,7 +83,7 @@ struct InitCommandTests {
 
   @Test(arguments: ["app", "catalog", "paywall"])
   func theBuiltInSchemasAreTheFiles(name: String) throws {
-    let printed = try CommandLineTests.run(["schema", name])
+    let printed = try PaywallBinary.run(["schema", name])
     #expect(printed.status == 0)
     let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("paywalls/\(name).schema.json"), encoding: .utf8)
     #expect(printed.stdout == file,
@@ -90,7 +91,7 @@ struct InitCommandTests {
   }
 
   @Test func anUnknownSchemaGetsDidYouMean() throws {
-    let result = try CommandLineTests.run(["schema", "paywal"])
+    let result = try PaywallBinary.run(["schema", "paywal"])
     #expect(result.status == 2 && result.stderr.contains("did you mean 'paywall'?"), "\(result.stderr)")
   }
 }

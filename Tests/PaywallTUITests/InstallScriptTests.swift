@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// scripts/install.sh, which the composite action (action.yml) runs: it installs the release
@@ -26,7 +27,7 @@ struct InstallScriptTests {
       let dir = root + "/download/" + tag
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       try "#!/bin/sh\necho \"paywall-tui \(tag.dropFirst())\"\n".write(toFile: dir + "/" + asset, atomically: true, encoding: .utf8)
-      let sum = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(dir)' && (sha256sum \(asset) 2>/dev/null || shasum -a 256 \(asset)) > SHA256SUMS"])
+      let sum = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd '\(dir)' && (sha256sum \(asset) 2>/dev/null || shasum -a 256 \(asset)) > SHA256SUMS"])
       #expect(sum.status == 0)
     }
     try FileManager.default.createDirectory(atPath: root + "/api/repos/o/p", withIntermediateDirectories: true)
@@ -35,8 +36,8 @@ struct InstallScriptTests {
     return root
   }
 
-  static func install(_ arguments: [String], releases: String) throws -> CommandLineTests.Output {
-    try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/bash"), [Fixtures.repositoryRoot.path + "/scripts/install.sh", "--repo", "o/p"] + arguments,
+  static func install(_ arguments: [String], releases: String) throws -> PaywallBinary.Output {
+    try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/bash"), [Fixtures.repositoryRoot.path + "/scripts/install.sh", "--repo", "o/p"] + arguments,
                                environment: ["PAYWALL_TUI_RELEASES": "file://\(releases)/download", "PAYWALL_TUI_API": "file://\(releases)/api"])
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// The package's targets depend on each other in one direction only, as `ARCHITECTURE.md` draws
@@ -20,6 +21,8 @@ import Testing
     "custom-controller-example": ["PaywallTUI", "PaywallModel"],
     "headless-register-example": ["PaywallModel"],
     "paywall-bench": ["PaywallCLI", "PaywallUI", "TerminalCore", "PaywallModel"],
+    // Test support (Tests/PaywallTesting), for the test targets only: no product ships it.
+    "PaywallTesting": ["PaywallCLI", "PaywallUI", "PaywallModel"],
   ]
 
   @Test func thePackageAndEveryImportFollowTheGraph() throws {

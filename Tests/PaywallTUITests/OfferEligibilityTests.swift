@@ -3,6 +3,7 @@ import PaywallModel
 @testable import TerminalCore
 @testable import PaywallUI
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// What a paywall promises about an introductory offer is what the simulated store then charges:

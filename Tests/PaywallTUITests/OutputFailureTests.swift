@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 import enum PaywallModel.SpawnPlatform
 
@@ -59,10 +60,10 @@ struct OutputFailureTests {
     let stateDirectory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("output-failure-\(UUID().uuidString)").path
     defer { if given == nil { try? FileManager.default.removeItem(atPath: stateDirectory) } }
     if ["play", "explain"].contains(arguments.first) { absolute += ["--state-dir", stateDirectory] }
-    var cArguments = ([CommandLineTests.binary.path] + absolute).map { strdup($0) } + [nil]
+    var cArguments = ([PaywallBinary.binary.path] + absolute).map { strdup($0) } + [nil]
     defer { for pointer in cArguments + cEnvironment { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, CommandLineTests.binary.path, &actions, nil, &cArguments, &cEnvironment)
+    let spawned = posix_spawn(&pid, PaywallBinary.binary.path, &actions, nil, &cArguments, &cEnvironment)
     for fd in writeEnds { close(fd) }
     guard spawned == 0 else { throw FixtureError("posix_spawn: \(spawned)") }
 

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallTesting
 import Testing
 
 @testable import PaywallCLI
@@ -34,15 +35,15 @@ struct OutputPathTests {
     if mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 { paths.append((device, "a character device", S_IFCHR)) }
     for (path, said, type) in paths {
       let name = URL(fileURLWithPath: path).lastPathComponent
-      let record = try CommandLineTests.run(Self.play + ["--record", path])
+      let record = try PaywallBinary.run(Self.play + ["--record", path])
       #expect(record.status == 2, "\(name): \(record.stderr)")
       #expect(record.stderr.hasPrefix("error: --record '") && record.stderr.contains("' is \(said), not a regular file"), "\(record.stderr)")
       #expect(record.stdout.isEmpty)
-      let render = try CommandLineTests.run(["render", "paywalls", "--format", "svg", "--out", path])
+      let render = try PaywallBinary.run(["render", "paywalls", "--format", "svg", "--out", path])
       #expect(render.status == 2, "\(name): \(render.stderr)")
       #expect(render.stderr.hasPrefix("error: --out '") && render.stderr.contains("' is \(said), not a regular file"), "\(render.stderr)")
       try "screenshot \(name)\n".write(toFile: directory + "/shot.play", atomically: true, encoding: .utf8)
-      let shot = try CommandLineTests.run(["play", "paywalls", "--controller", "scripted", "--script", directory + "/shot.play"])
+      let shot = try PaywallBinary.run(["play", "paywalls", "--controller", "scripted", "--script", directory + "/shot.play"])
       #expect(shot.status == 2, "\(name): \(shot.stderr)")
       #expect(shot.stderr.contains("shot.play:1: 'screenshot \(name)': \(path) is \(said)"), "\(shot.stderr)")
       #expect(shot.stdout.isEmpty)
@@ -50,7 +51,7 @@ struct OutputPathTests {
     }
     #expect(try String(contentsOfFile: directory + "/theirs.txt", encoding: .utf8) == "not ours\n")
     // A regular file there is ours to replace.
-    let replaced = try CommandLineTests.run(["render", "paywalls", "--format", "svg", "--out", directory + "/regular.svg"])
+    let replaced = try PaywallBinary.run(["render", "paywalls", "--format", "svg", "--out", directory + "/regular.svg"])
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(try String(contentsOfFile: directory + "/regular.svg", encoding: .utf8).contains("<svg"))
   }
@@ -60,22 +61,22 @@ struct OutputPathTests {
   @Test func aFailedRunLeavesNoFoldersBehind() throws {
     let directory = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let failed = try CommandLineTests.run(["play", directory + "/nothere", "--keys", "down", "--record", directory + "/newdir/a/b/x.cast"])
+    let failed = try PaywallBinary.run(["play", directory + "/nothere", "--keys", "down", "--record", directory + "/newdir/a/b/x.cast"])
     #expect(failed.status == 1, "\(failed.stderr)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/newdir"))
-    let written = try CommandLineTests.run(Self.play + ["--record", directory + "/newdir/a/b/x.cast"])
+    let written = try PaywallBinary.run(Self.play + ["--record", directory + "/newdir/a/b/x.cast"])
     #expect(written.status == 0, "\(written.stderr)")
     #expect(FileManager.default.fileExists(atPath: directory + "/newdir/a/b/x.cast"))
     // A file where a folder would go: said before anything runs.
     try "".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
-    let blocked = try CommandLineTests.run(Self.play + ["--record", directory + "/file/x.cast"])
+    let blocked = try PaywallBinary.run(Self.play + ["--record", directory + "/file/x.cast"])
     #expect(blocked.status == 2)
     #expect(blocked.stderr.contains("is not a directory"), "\(blocked.stderr)")
   }
 
   @Test(arguments: ["0.4ms", "0.999ms", "0s"])
   func aPaceBelowOneMillisecondIsRefused(pace: String) throws {
-    let run = try CommandLineTests.run(Self.play + ["--record", "demo.cast", "--pace", pace])
+    let run = try PaywallBinary.run(Self.play + ["--record", "demo.cast", "--pace", pace])
     #expect(run.status == 2)
     #expect(run.stderr.contains("--pace '\(pace)' must be a duration from 1ms to 1h"), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryRoot.appendingPathComponent("demo.cast").path))
@@ -94,16 +95,16 @@ struct OutputPathTests {
     #expect(symlink(outside, root + "/sub/link") == 0)
     let args = "paywalls --controller simulated --status inactive"
     let scenarios: [String: String] = [
-      "sub/evil.play": ScenarioTests.scenario("press down\nscreenshot ../../../pwned/requirements.txt", args: args),
-      "absolute.play": ScenarioTests.scenario("screenshot \(top)/pwned/a.svg", args: args),
-      "through-link.play": ScenarioTests.scenario("screenshot sub/link/b.svg", args: args),
-      "record.play": ScenarioTests.scenario("press down", args: args + " --record \(top)/pwned/x.cast"),
-      "every.play": ScenarioTests.scenario("press down", args: args + " --screenshot-every \(top)/pwned/shots"),
-      "events.play": ScenarioTests.scenario("press down", args: args + " --events \(outside)/events.jsonl"),
-      "inside.play": ScenarioTests.scenario("screenshot shots/ok.svg", args: args + " --record \(root)/rec/ok.cast"),
+      "sub/evil.play": Fixtures.scenario("press down\nscreenshot ../../../pwned/requirements.txt", args: args),
+      "absolute.play": Fixtures.scenario("screenshot \(top)/pwned/a.svg", args: args),
+      "through-link.play": Fixtures.scenario("screenshot sub/link/b.svg", args: args),
+      "record.play": Fixtures.scenario("press down", args: args + " --record \(top)/pwned/x.cast"),
+      "every.play": Fixtures.scenario("press down", args: args + " --screenshot-every \(top)/pwned/shots"),
+      "events.play": Fixtures.scenario("press down", args: args + " --events \(outside)/events.jsonl"),
+      "inside.play": Fixtures.scenario("screenshot shots/ok.svg", args: args + " --record \(root)/rec/ok.cast"),
     ]
     for (name, text) in scenarios { try text.write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
-    let run = try CommandLineTests.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
+    let run = try PaywallBinary.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
     let said = run.stdout + run.stderr
     #expect(run.status == 1, "\(said)")
     #expect(said.contains("sub/evil.play:3: 'screenshot ../../../pwned/requirements.txt' would write"), "\(said)")
@@ -117,7 +118,7 @@ struct OutputPathTests {
     #expect(FileManager.default.fileExists(atPath: root + "/shots/ok.svg"), "\(said)")
     #expect(FileManager.default.fileExists(atPath: root + "/rec/ok.cast"), "\(said)")
     // Plain `play` keeps its freedom: the same script writes where it says.
-    let free = try CommandLineTests.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive",
+    let free = try PaywallBinary.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive",
                                          "--script", root + "/absolute.play"])
     #expect(free.status == 0, "\(free.stderr)")
     #expect(FileManager.default.fileExists(atPath: top + "/pwned/a.svg"))
@@ -139,14 +140,14 @@ struct OutputPathTests {
     #expect(symlink("../made-elsewhere", root + "/shots") == 0)
     let args = "paywalls --controller simulated --status inactive"
     let scenarios: [String: String] = [
-      "events.play": ScenarioTests.scenario("press down", args: args + " --events \(root)/events.jsonl"),
-      "dangling.play": ScenarioTests.scenario("press down", args: args + " --events \(root)/dangling.jsonl"),
-      "record.play": ScenarioTests.scenario("press down", args: args + " --record \(root)/events.jsonl"),
-      "shot.play": ScenarioTests.scenario("screenshot shot.svg", args: args),
-      "folder.play": ScenarioTests.scenario("screenshot shots/a.svg", args: args),
+      "events.play": Fixtures.scenario("press down", args: args + " --events \(root)/events.jsonl"),
+      "dangling.play": Fixtures.scenario("press down", args: args + " --events \(root)/dangling.jsonl"),
+      "record.play": Fixtures.scenario("press down", args: args + " --record \(root)/events.jsonl"),
+      "shot.play": Fixtures.scenario("screenshot shot.svg", args: args),
+      "folder.play": Fixtures.scenario("screenshot shots/a.svg", args: args),
     ]
     for (name, text) in scenarios { try text.write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
-    let run = try CommandLineTests.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
+    let run = try PaywallBinary.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
     let said = run.stdout + run.stderr
     #expect(run.status == 1, "\(said)")
     // One line names the scenario, the option and what is wrong (the long path is quoted cut short).
@@ -180,9 +181,9 @@ extension OutputPathTests {
     try "# my shell settings\n".write(toFile: outsideFile, atomically: true, encoding: .utf8)
     #expect(link(outsideFile, root + "/events.jsonl") == 0)
     let args = "paywalls --controller simulated --status inactive"
-    try ScenarioTests.scenario("press down", args: args + " --events \(root)/events.jsonl")
+    try Fixtures.scenario("press down", args: args + " --events \(root)/events.jsonl")
       .write(toFile: root + "/events.play", atomically: true, encoding: .utf8)
-    let run = try CommandLineTests.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
+    let run = try PaywallBinary.run(["test", root] + (processPerScenario ? ["--process-per-scenario"] : []))
     let said = run.stdout + run.stderr
     #expect(run.status == 1, "\(said)")
     #expect(said.split(separator: "\n").contains { $0.contains("events.play:1: --events '") && $0.contains("is a hard link")

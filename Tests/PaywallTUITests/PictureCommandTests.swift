@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 @testable import TerminalCore
+import PaywallTesting
 import Testing
 
 /// `render --format svg|html`, `render --states`, the `screenshot` script command and
@@ -14,7 +15,7 @@ struct PictureCommandTests {
   }
 
   @Test func renderWritesAnSVGToStdoutOrAFile() throws {
-    let stdout = try CommandLineTests.run(["render", "paywalls", "--format", "svg"])
+    let stdout = try PaywallBinary.run(["render", "paywalls", "--format", "svg"])
     #expect(stdout.status == 0, "\(stdout.stderr)")
     let document = XMLElements(stdout.stdout)
     #expect(document.error == nil)
@@ -25,23 +26,23 @@ struct PictureCommandTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     // The extension decides when --format is not given; nothing is left beside the file.
     let out = dir.appendingPathComponent("plans.html").path
-    let file = try CommandLineTests.run(["render", "paywalls", "--paywall", "plans", "--size", "40x12", "--out", out])
+    let file = try PaywallBinary.run(["render", "paywalls", "--paywall", "plans", "--size", "40x12", "--out", out])
     #expect(file.status == 0 && file.stdout.isEmpty, "\(file.stderr)")
     let html = try String(contentsOfFile: out, encoding: .utf8)
     #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("width=\"\(40 * FramePicture.cellWidth)\""))
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["plans.html"])
 
-    let bad = try CommandLineTests.run(["render", "paywalls", "--format", "png"])
+    let bad = try PaywallBinary.run(["render", "paywalls", "--format", "png"])
     #expect(bad.status == 2 && bad.stderr.contains("--format 'png' must be one of text, svg, html"), "\(bad.stderr)")
-    let unknown = try CommandLineTests.run(["render", "paywalls", "--storefront", "XYZ"])
+    let unknown = try PaywallBinary.run(["render", "paywalls", "--storefront", "XYZ"])
     #expect(unknown.status == 2 && unknown.stderr.contains("--storefront 'XYZ'"), "\(unknown.stderr)")
     // Every locale at once was a 100 MB sheet after half a minute: refused at once instead.
-    let huge = try CommandLineTests.run(["render", "paywalls", "--states", "--locale", Catalog.formatLocales.prefix(13).joined(separator: ",")])
+    let huge = try PaywallBinary.run(["render", "paywalls", "--states", "--locale", Catalog.formatLocales.prefix(13).joined(separator: ",")])
     #expect(huge.status == 2 && huge.stderr.contains("draws 13 sections; at most 12"), "\(huge.stderr)")
   }
 
   @Test func theStatesSheetHoldsEveryStateInEveryLocale() throws {
-    let result = try CommandLineTests.run(["render", "paywalls", "--states", "--storefront", "USA,DEU"])
+    let result = try PaywallBinary.run(["render", "paywalls", "--states", "--storefront", "USA,DEU"])
     #expect(result.status == 0, "\(result.stderr)")
     let document = XMLElements(result.stdout)
     #expect(document.error == nil)
@@ -70,8 +71,8 @@ struct PictureCommandTests {
     let script = dir.appendingPathComponent("flow.play")
     try "press 2\nscreenshot shots/after-down.svg\nfail purchase networkError\npress enter\nscreenshot failed.txt\n"
       .write(to: script, atomically: true, encoding: .utf8)
-    func run(_ every: String) throws -> CommandLineTests.Output {
-      try CommandLineTests.run(["play", "paywalls", "--script", script.path, "--screenshot-every", dir.appendingPathComponent(every).path])
+    func run(_ every: String) throws -> PaywallBinary.Output {
+      try PaywallBinary.run(["play", "paywalls", "--script", script.path, "--screenshot-every", dir.appendingPathComponent(every).path])
     }
     let first = try run("every")
     #expect(first.status == 0, "\(first.stderr)")
@@ -93,7 +94,7 @@ struct PictureCommandTests {
       #expect(a == b, "\(name) differs between two runs")
     }
     // A file where the directory should be: one line naming it, exit 1, nothing run.
-    let blocked = try CommandLineTests.run(["play", "paywalls", "--keys", "enter", "--screenshot-every", script.path])
+    let blocked = try PaywallBinary.run(["play", "paywalls", "--keys", "enter", "--screenshot-every", script.path])
     #expect(blocked.status == 1 && blocked.stdout.isEmpty
               && blocked.stderr.hasPrefix("error: --screenshot-every ")
               && blocked.stderr.hasSuffix(": it exists and is not a directory; give a directory for the pictures\n")
@@ -102,7 +103,7 @@ struct PictureCommandTests {
     // A picture format the command does not write is a usage error at its place in the script.
     let badScript = dir.appendingPathComponent("bad.play")
     try "press down\nscreenshot shot.png\n".write(to: badScript, atomically: true, encoding: .utf8)
-    let bad = try CommandLineTests.run(["play", "paywalls", "--script", badScript.path])
+    let bad = try PaywallBinary.run(["play", "paywalls", "--script", badScript.path])
     #expect(bad.status == 2 && bad.stderr.contains("bad.play:2:12: error: 'shot.png': a screenshot is written as .svg, .html or .txt"), "\(bad.stderr)")
   }
 
@@ -156,12 +157,12 @@ struct PictureCommandTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let svg = dir.appendingPathComponent("demo.svg").path, png = dir.appendingPathComponent("demo.png").path
-    let render = try CommandLineTests.run(["render", "paywalls", "--format", "svg", "--out", svg])
+    let render = try PaywallBinary.run(["render", "paywalls", "--format", "svg", "--out", svg])
     #expect(render.status == 0, "\(render.stderr)")
-    let text = try CommandLineTests.run(["render", "paywalls", "--color", "never"]).stdout.components(separatedBy: "\n")
+    let text = try PaywallBinary.run(["render", "paywalls", "--color", "never"]).stdout.components(separatedBy: "\n")
     let (cw, ch) = (FramePicture.cellWidth, FramePicture.cellHeight)
     // Bounded: a browser that hangs fails the test after a minute instead of holding CI.
-    let shot = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
+    let shot = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"),
                                           ["60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
                                            "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
                                            "--screenshot=\(png)", "--window-size=\(80 * cw),\(24 * ch)", "file://\(svg)"])
@@ -176,7 +177,7 @@ struct PictureCommandTests {
     func box(_ x: Int, _ y: Int, cells: Int = 1) -> String { "\(x * cw),\(y * ch),\((x + cells) * cw),\((y + 1) * ch)" }
     let boxes = ["0,0,4,4", box(title.x, title.y, cells: 15), box(annual.x, annual.y, cells: 6),
                  "\(border.x * cw + cw / 2),\(border.y * ch),\(border.x * cw + cw / 2 + 1),\((border.y + 1) * ch)", box(0, 23)]
-    let python = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.pixelReader, png] + boxes)
+    let python = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.pixelReader, png] + boxes)
     #expect(python.status == 0, "\(python.stderr)")
     struct Pixels: Decodable { var size: [Int]; var boxes: [String: [String]] }
     let pixels = try JSONDecoder().decode(Pixels.self, from: Data(python.stdout.utf8))

@@ -6,6 +6,7 @@ import PaywallModel
 @testable import TerminalCore
 @testable import PaywallUI
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// An XML document read with Foundation's XMLParser: every element with its attributes and text.

@@ -3,13 +3,14 @@ import PaywallModel
 @testable import TerminalCore
 @testable import PaywallUI
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// `paywall-tui play` end to end: the real binary, scripted controllers, state across runs.
 @Suite("play")
 struct PlayCommandTests {
-  static func run(_ arguments: [String]) throws -> CommandLineTests.Output {
-    try CommandLineTests.run(arguments)
+  static func run(_ arguments: [String]) throws -> PaywallBinary.Output {
+    try PaywallBinary.run(arguments)
   }
 
   static func events(_ stdout: String) -> [String] {
@@ -304,8 +305,8 @@ struct PlayCommandTests {
     #expect(mkfifo(fifo, 0o600) == 0)
     // `timeout` so that a hang fails the test rather than holding up the suite: with SIGKILL,
     // which the signals the test runner blocks (and its children inherit) cannot hold off.
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
-      "-s", "KILL", "10", CommandLineTests.binary.path, "play", "paywalls", "--controller", "scripted", "--state-dir", dir + "/state",
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/timeout"), [
+      "-s", "KILL", "10", PaywallBinary.binary.path, "play", "paywalls", "--controller", "scripted", "--state-dir", dir + "/state",
       "--events", fifo, "--keys", "enter",
     ])
     #expect(result.status == 2, "\(result.stderr)")
@@ -479,10 +480,10 @@ extension PlayCommandTests {
                                           "fails.play": "expect event transaction_complete\n"])
     let environment = ["HOME": home, "XDG_STATE_HOME": home + "/.local/state", "TMPDIR": temporary]
     for run in 1...2 {
-      let result = try CommandLineTests.run(["play", "paywalls", "--script", scripts + "/trial.play"], environment: environment)
+      let result = try PaywallBinary.run(["play", "paywalls", "--script", scripts + "/trial.play"], environment: environment)
       #expect(result.status == 0, "run \(run): \(result.stderr)")
     }
-    let failed = try CommandLineTests.run(["play", "paywalls", "--script", scripts + "/fails.play"], environment: environment)
+    let failed = try PaywallBinary.run(["play", "paywalls", "--script", scripts + "/fails.play"], environment: environment)
     #expect(failed.status == 1, "\(failed.stderr)")
     #expect(Self.contents(home) == [], "nothing is written under $HOME")
     #expect(Self.contents(temporary) == [], "nothing is left in $TMPDIR")
@@ -506,8 +507,8 @@ extension PlayCommandTests {
   /// Item 2: `play` needs no home: with neither `$HOME` nor `$XDG_STATE_HOME` it runs (it
   /// used to exit 2, "no default state directory").
   @Test func playRunsWithNoHome() throws {
-    let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), [
-      "-u", "HOME", "-u", "XDG_STATE_HOME", CommandLineTests.binary.path, "play", "paywalls", "--keys", "enter",
+    let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), [
+      "-u", "HOME", "-u", "XDG_STATE_HOME", PaywallBinary.binary.path, "play", "paywalls", "--keys", "enter",
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(Self.events(result.stdout).contains("freeTrial_start"), "\(result.stdout)")
@@ -564,7 +565,7 @@ extension PlayCommandTests {
       assert lines[-1] == "", "stdout ends with a line break"
       print(json.dumps([json.loads(line) for line in lines[:-1]]))
       """
-    let parsed = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", python, input + "/stdout.txt"])
+    let parsed = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", python, input + "/stdout.txt"])
     try #require(parsed.status == 0, "python3's json rejects a line: \(parsed.stderr)")
     let values = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
     try #require(values.count >= 4, "\(values)")
@@ -617,10 +618,10 @@ struct PlayWaitingRegisterTests {
   @Test func aRegisterStillWaitingForAStatusFailsTheRun() throws {
     let scripts = try Fixtures.directory(["w.play": "placement export_pdf\nexpect no event handler.onError\n",
                                           "t.play": "placement export_pdf\nadvance 5s\nexpect event handler.onError code=subscriptionStatusTimeout\n"])
-    let waiting = try CommandLineTests.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/w.play"])
+    let waiting = try PaywallBinary.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/w.play"])
     #expect(waiting.status == 1)
     #expect(waiting.stderr.contains("placement 'export_pdf' is still waiting for a subscription status"), "\(waiting.stderr)")
-    let timedOut = try CommandLineTests.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/t.play"])
+    let timedOut = try PaywallBinary.run(["play", "paywalls", "--home", "--controller", "scripted", "--script", scripts + "/t.play"])
     #expect(timedOut.status == 0, "the timeout seen is the end of the wait: \(timedOut.stderr)")
   }
 }

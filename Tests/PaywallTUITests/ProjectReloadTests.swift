@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 import Synchronization
+import PaywallTesting
 import Testing
 @testable import TerminalCore
 @testable import PaywallUI
@@ -11,12 +12,6 @@ import Testing
 @Suite("Project reload")
 struct ProjectReloadTests {
   /// A copy of the demo project in a temporary directory, to edit.
-  static func demoCopy() throws -> String {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-reload-\(UUID().uuidString)").path
-    try FileManager.default.copyItem(atPath: Fixtures.demoDirectory, toPath: copy)
-    return copy
-  }
-
   static func load(_ path: String) throws -> Project {
     let result = ProjectLoader.load(path: path)
     guard let project = result.project else { throw FixtureError(result.diagnostics.map(\.description).joined(separator: "\n")) }
@@ -34,7 +29,7 @@ struct ProjectReloadTests {
   }
 
   @Test func aReloadKeepsTheStatusTheSelectionAndTheOpenPaywall() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     var state = AppState(project: try Self.load(copy))
     _ = AppModel.update(&state, .statusChanged(.inactive))
     _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
@@ -56,7 +51,7 @@ struct ProjectReloadTests {
   }
 
   @Test func aSlotTheEditRemovedFallsBackToThePaywallsChoice() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     var state = AppState(project: try Self.load(copy))
     _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
     _ = AppModel.update(&state, .key(.character("3")))
@@ -102,7 +97,7 @@ struct ProjectReloadTests {
   /// A single paywall file: the file, the catalog given, and the app.json beside it (which may name
   /// the catalog); while it does not load, the last good load's files stay watched.
   @Test func aPaywallFileWatchesItsCatalogAndTheAppJSONBesideIt() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     let paywall = copy + "/plans.json", catalog = copy + "/acme.storekit"
     let good = ProjectLoader.load(path: paywall, catalogPath: catalog)
     let targets = ProjectWatch.targets(path: paywall, catalog: catalog, project: good.project, diagnostics: good.diagnostics, previous: [])
@@ -116,7 +111,7 @@ struct ProjectReloadTests {
   /// The glue `run --watch` uses: a save of the catalog (not the path given) loads the project
   /// again; a broken file gives its diagnostics, and fixing it a project again.
   @Test func projectWatchLoadsAgainOnASaveOfAnyOfTheProjectsFiles() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     let watch = try ProjectWatch(path: copy + "/app.json", catalog: nil, loaded: ProjectLoader.load(path: copy + "/app.json"))
     let results = Mutex<[ProjectLoadResult]>([])
     let arrived = DispatchSemaphore(value: 0)
@@ -169,7 +164,7 @@ struct ProjectReloadTests {
   /// `run DIR --catalog DIR/./catalog.json --watch`: one directory named two ways; a save of a
   /// paywall (named one way) and of the catalog (the other) are each seen.
   @Test func oneDirectoryNamedTwoWaysSeesEverySave() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     let catalog = copy + "/./catalog.json"
     let watch = try ProjectWatch(path: copy, catalog: catalog, loaded: ProjectLoader.load(path: copy, catalogPath: catalog))
     let results = Results(watch)
@@ -186,7 +181,7 @@ struct ProjectReloadTests {
 
   /// A catalog that is a link into another directory: an edit of its target loads again.
   @Test func aLinkedCatalogIsFollowedToItsTarget() throws {
-    let copy = try Self.demoCopy()
+    let copy = try Fixtures.demoCopy()
     let shared = copy + "-shared"
     try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
     try FileManager.default.moveItem(atPath: copy + "/catalog.json", toPath: shared + "/catalog.json")

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// Every `scenarios/*.play` replayed by `paywall-tui test`, as CI runs them, and the runner itself:
@@ -52,20 +53,15 @@ struct ScenarioTests {
         print(json.dumps({"tests": int(root.get("tests")), "failures": int(root.get("failures")),
                           "suites": len(root.findall("testsuite")), "cases": cases}))
         """
-      let result = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path])
+      let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path])
       guard result.status == 0 else { throw FixtureError("xml.etree could not read \(path): \(result.stderr)") }
       return try JSONDecoder().decode(JUnit.self, from: Data(result.stdout.utf8))
     }
   }
 
   /// A scenario on the demo project (the runner's children start in the repository root).
-  static func scenario(_ steps: String, args: String = "paywalls --controller simulated --status inactive") -> String {
-    "# args: \(args)\n\(steps)\n"
-  }
-
-  static let passing = scenario("press 1 enter\nexpect event freeTrial_start")
   /// The monthly plan has no trial.
-  static let failing = scenario("press 2 enter\nexpect event freeTrial_start")
+  static let failing = Fixtures.scenario("press 2 enter\nexpect event freeTrial_start")
 
   @Test func thereAreScenarios() {
     #expect(Self.files.count >= 21)
@@ -74,7 +70,7 @@ struct ScenarioTests {
   @Test func everyScenarioPassesUnderTest() throws {
     let out = try Fixtures.directory([:]) + "/reports/junit.xml"
     // Two scenarios run a command controller of this repository (scenarios/controllers/): trusted.
-    let result = try CommandLineTests.run(["test", "scenarios", "--allow-commands", "--junit", out])
+    let result = try PaywallBinary.run(["test", "scenarios", "--allow-commands", "--junit", out])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.last?.hasPrefix("\(Self.files.count) passed, 0 failed (") == true, "\(lines.last ?? "")")
@@ -88,11 +84,11 @@ struct ScenarioTests {
   }
 
   @Test func aFailingScenarioFailsTheRunWithItsMessage() throws {
-    let dir = try Fixtures.directory(["pass.play": Self.passing, "fail.play": Self.failing, "noargs.play": "press 2 enter\n",
-                                      "own-state.play": Self.scenario("press 2 enter", args: "paywalls --state-dir /tmp/mine")])
+    let dir = try Fixtures.directory(["pass.play": Fixtures.passingScenario, "fail.play": Self.failing, "noargs.play": "press 2 enter\n",
+                                      "own-state.play": Fixtures.scenario("press 2 enter", args: "paywalls --state-dir /tmp/mine")])
     let temporary = try Fixtures.directory([:])
     let out = try Fixtures.directory([:]) + "/junit.xml"
-    let result = try CommandLineTests.run(["test", dir, "--junit", out], environment: ["TMPDIR": temporary])
+    let result = try PaywallBinary.run(["test", dir, "--junit", out], environment: ["TMPDIR": temporary])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     let failure = "\(dir)/fail.play:3: expected event freeTrial_start; the events so far were: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start"
     #expect(result.stdout.contains("FAILED \(dir)/fail.play "))
@@ -117,9 +113,9 @@ struct ScenarioTests {
   }
 
   @Test func markupInAFailureIsEscapedInTheJUnit() throws {
-    let dir = try Fixtures.directory(["a&b <c>.play": Self.scenario(#"expect screen <tag attr="x"> & 'more'"#)])
+    let dir = try Fixtures.directory(["a&b <c>.play": Fixtures.scenario(#"expect screen <tag attr="x"> & 'more'"#)])
     let out = try Fixtures.directory([:]) + "/junit.xml"
-    let result = try CommandLineTests.run(["test", dir, "--junit", out])
+    let result = try PaywallBinary.run(["test", dir, "--junit", out])
     #expect(result.status == 1)
     let junit = try JUnit.read(out)
     let failed = try #require(junit.cases.first)
@@ -130,16 +126,16 @@ struct ScenarioTests {
 
   /// Seven scenarios, two in a folder; `--list` prints what would run.
   static func selectionFixture() throws -> String {
-    let dir = try Fixtures.directory(["a-purchase.play": Self.passing, "b-restore.play": Self.passing, "c-refund.play": Self.passing,
-                                      "d-purchase.play": Self.passing, "e-other.play": Self.passing, "notes.txt": "not a scenario"])
+    let dir = try Fixtures.directory(["a-purchase.play": Fixtures.passingScenario, "b-restore.play": Fixtures.passingScenario, "c-refund.play": Fixtures.passingScenario,
+                                      "d-purchase.play": Fixtures.passingScenario, "e-other.play": Fixtures.passingScenario, "notes.txt": "not a scenario"])
     try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-    try Self.passing.write(toFile: dir + "/sub/f-purchase.play", atomically: true, encoding: .utf8)
+    try Fixtures.passingScenario.write(toFile: dir + "/sub/f-purchase.play", atomically: true, encoding: .utf8)
     try Self.failing.write(toFile: dir + "/sub/g-restore.play", atomically: true, encoding: .utf8)
     return dir
   }
 
   static func list(_ dir: String, _ options: [String]) throws -> [String] {
-    let result = try CommandLineTests.run(["test", dir, "--list"] + options)
+    let result = try PaywallBinary.run(["test", dir, "--list"] + options)
     #expect(result.status == 0, "\(result.stderr)")
     return result.stdout.split(separator: "\n").map { String($0.dropFirst(dir.count + 1)) }
   }
@@ -152,7 +148,7 @@ struct ScenarioTests {
     #expect(try Self.list(dir, ["--filter", "^sub/"]) == ["sub/f-purchase.play", "sub/g-restore.play"])
     #expect(try Self.list(dir, ["--filter", "^a-", "--filter", "refund"]) == ["a-purchase.play", "c-refund.play"])
     // A run with a filter runs only those, and says how many it left out.
-    let result = try CommandLineTests.run(["test", dir, "--filter", "restore"])
+    let result = try PaywallBinary.run(["test", dir, "--filter", "restore"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("ok     \(dir)/b-restore.play ") && result.stdout.contains("FAILED \(dir)/sub/g-restore.play "))
     #expect(!result.stdout.contains("purchase.play"))
@@ -161,25 +157,25 @@ struct ScenarioTests {
 
   /// Found by review: file names are not sanitised when read, so `test` prints them printable.
   @Test func aFileNameCannotDriveTheTerminal() throws {
-    let dir = try Fixtures.directory(["\u{1B}]0;pwned\u{07}\u{1B}[2J.play": Self.scenario("expect status active")])
-    let result = try CommandLineTests.run(["test", dir])
+    let dir = try Fixtures.directory(["\u{1B}]0;pwned\u{07}\u{1B}[2J.play": Fixtures.scenario("expect status active")])
+    let result = try PaywallBinary.run(["test", dir])
     #expect(result.status == 1)
     #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.stdout)")
     #expect(result.stdout.contains("\\u{1b}]0;pwned\\u{7}"), "\(result.stdout)")
-    let listed = try CommandLineTests.run(["test", dir, "--list"])
+    let listed = try PaywallBinary.run(["test", dir, "--list"])
     #expect(!listed.stdout.unicodeScalars.contains { $0.value == 0x1B })
   }
 
   /// Found by review: `# args: … --help` made play print its help, and the scenario passed.
   @Test func helpOnTheArgsLineFailsTheScenario() throws {
     let dir = try Fixtures.directory(["h.play": "# args: paywalls --help\nexpect status active\n"])
-    let result = try CommandLineTests.run(["test", dir])
+    let result = try PaywallBinary.run(["test", dir])
     #expect(result.status == 1 && result.stdout.contains("'--help' on the '# args:' line"), "\(result.stdout)")
   }
 
   @Test func aFilterThatSelectsNothingFails() throws {
     let dir = try Self.selectionFixture()
-    let result = try CommandLineTests.run(["test", dir, "--filter", "purchse"])
+    let result = try PaywallBinary.run(["test", dir, "--filter", "purchse"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("--filter selects none of the 7 scenarios"), "\(result.stderr)")
   }
@@ -201,7 +197,7 @@ struct ScenarioTests {
 
   @Test(arguments: [("0/2", "K must be from 1 to N"), ("3/2", "K must be from 1 to N"), ("x", "must be K/N"), ("1/0", "N must be at least 1")])
   func aBadShardIsAUsageError(shard: String, says: String) throws {
-    let result = try CommandLineTests.run(["test", "scenarios", "--shard", shard])
+    let result = try PaywallBinary.run(["test", "scenarios", "--shard", shard])
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("error: --shard '\(shard)'") && result.stderr.contains(says), "\(result.stderr)")
@@ -210,10 +206,10 @@ struct ScenarioTests {
 
   @Test func aHungScenarioTimesOut() throws {
     // The command controller never answers, and play may wait an hour for it.
-    let hung = Self.scenario("press 2 enter", args: #"paywalls --controller command --controller-command "sleep 30" --controller-timeout 1h --status inactive"#)
+    let hung = Fixtures.scenario("press 2 enter", args: #"paywalls --controller command --controller-command "sleep 30" --controller-timeout 1h --status inactive"#)
     let dir = try Fixtures.directory(["hung.play": hung])
     let out = try Fixtures.directory([:]) + "/junit.xml"
-    let result = try CommandLineTests.run(["test", dir, "--timeout", "1s", "--junit", out, "--allow-commands"])
+    let result = try PaywallBinary.run(["test", dir, "--timeout", "1s", "--junit", out, "--allow-commands"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("---- \(dir)/hung.play ----\ntimed out after 1 s\n"), "\(result.stdout)")
     #expect(result.stdout.contains("0 passed, 1 failed ("))
@@ -228,21 +224,21 @@ struct ScenarioTests {
   /// before anything runs.
   @Test(arguments: ["1e16", "1e16s", "99999999999999999999", "1e400", "25h", "nan", "inf", "-inf", "-1", "-1s", "0", "0s", "1e-9", "soon", ""])
   func aTimeoutOutOfBoundsIsAUsageError(timeout: String) throws {
-    let dir = try Fixtures.directory(["pass.play": Self.passing])
-    let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+    let dir = try Fixtures.directory(["pass.play": Fixtures.passingScenario])
+    let result = try PaywallBinary.run(["test", dir, "--timeout", timeout])
     #expect(result.status == 2, "\(timeout): \(result.status) \(result.stdout) \(result.stderr)")
     #expect(result.stdout.isEmpty, "\(result.stdout)")
     #expect(result.stderr == "error: --timeout '\(timeout)' must be a duration from 1ms to 24h, e.g. 60s or 500ms\n", "\(result.stderr)")
   }
 
   @Test func theTimeoutsBoundsAreAccepted() throws {
-    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let dir = try Fixtures.directory(["pass.play": Fixtures.passingScenario])
     for timeout in ["24h", "86400", "90s", "1e3"] {
-      let result = try CommandLineTests.run(["test", dir, "--timeout", timeout])
+      let result = try PaywallBinary.run(["test", dir, "--timeout", timeout])
       #expect(result.status == 0, "\(timeout): \(result.stderr)")
     }
     // The shortest is taken too (and the scenario does not finish in it).
-    let shortest = try CommandLineTests.run(["test", dir, "--timeout", "1ms"])
+    let shortest = try PaywallBinary.run(["test", dir, "--timeout", "1ms"])
     #expect(shortest.status == 1 && shortest.stdout.contains("timed out after"), "\(shortest.stdout)\(shortest.stderr)")
   }
 
@@ -259,7 +255,7 @@ struct ScenarioTests {
       ["play", "paywalls", "--keys", "q", "--time-rate", "renewal=\(value)"],
     ]
     for arguments in runs {
-      let result = try CommandLineTests.run(arguments)
+      let result = try PaywallBinary.run(arguments)
       #expect(result.status == 2, "\(arguments.suffix(2)): \(result.status) \(result.stderr)")
       #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
@@ -269,18 +265,18 @@ struct ScenarioTests {
 
   /// A scenario whose `--controller-command` leaves a file: whether the command ran.
   static func commandScenario(marker: String, option: String = "--controller-command") -> String {
-    scenario("expect status inactive", args: #"paywalls --controller command \#(option) "touch \#(marker); cat >/dev/null" --status inactive"#)
+    Fixtures.scenario("expect status inactive", args: #"paywalls --controller command \#(option) "touch \#(marker); cat >/dev/null" --status inactive"#)
   }
 
   @Test func aScenarioRunsNoCommandUnlessTestAllowsIt() throws {
     let marks = try Fixtures.directory([:])
     let dir = try Fixtures.directory([
       "evil.play": Self.commandScenario(marker: marks + "/evil"),
-      "inline.play": Self.scenario("expect status inactive", args: #"paywalls --controller command "--controller-command=touch \#(marks)/inline" --status inactive"#),
-      "self-allowed.play": Self.scenario("expect status inactive", args: "paywalls --status inactive --allow-commands"),
-      "pass.play": Self.passing,
+      "inline.play": Fixtures.scenario("expect status inactive", args: #"paywalls --controller command "--controller-command=touch \#(marks)/inline" --status inactive"#),
+      "self-allowed.play": Fixtures.scenario("expect status inactive", args: "paywalls --status inactive --allow-commands"),
+      "pass.play": Fixtures.passingScenario,
     ])
-    let refused = try CommandLineTests.run(["test", dir])
+    let refused = try PaywallBinary.run(["test", dir])
     #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
     #expect(!FileManager.default.fileExists(atPath: marks + "/evil") && !FileManager.default.fileExists(atPath: marks + "/inline"),
             "a scenario's command ran")
@@ -293,16 +289,16 @@ struct ScenarioTests {
     #expect(refused.stdout.contains("\(dir)/self-allowed.play:1: '--allow-commands' on the '# args:' line: a file cannot allow its own commands; remove it"), "\(refused.stdout)")
     #expect(refused.stdout.contains("1 passed, 3 failed"), "\(refused.stdout)")
     // The process-per-scenario runner refuses them alike.
-    let perProcess = try CommandLineTests.run(["test", dir + "/evil.play", "--process-per-scenario"])
+    let perProcess = try PaywallBinary.run(["test", dir + "/evil.play", "--process-per-scenario"])
     #expect(perProcess.status == 1 && !FileManager.default.fileExists(atPath: marks + "/evil"), "\(perProcess.stdout)")
 
     // The command line opts in: the commands run.
-    let allowed = try CommandLineTests.run(["test", dir + "/evil.play", dir + "/inline.play", "--allow-commands"])
+    let allowed = try PaywallBinary.run(["test", dir + "/evil.play", dir + "/inline.play", "--allow-commands"])
     #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
     // Allowed, each controller is started: its `touch` may not have run yet when the one-step
     // scenario ends and the controller's group is ended, so what `test` said holds it, not the file.
     #expect(!allowed.stdout.contains("would run on this machine") && allowed.stdout.contains("2 passed, 0 failed"), "\(allowed.stdout)")
-    #expect(try CommandLineTests.run(["test", "--help"]).stdout.contains("--allow-commands"))
+    #expect(try PaywallBinary.run(["test", "--help"]).stdout.contains("--allow-commands"))
   }
 
   /// `play FILE` reads a recording's `# args:` line too: a file's command runs only with
@@ -310,12 +306,12 @@ struct ScenarioTests {
   @Test func playRunsARecordingsCommandOnlyWhenAllowed() throws {
     let marks = try Fixtures.directory([:])
     let dir = try Fixtures.directory(["evil.play": Self.commandScenario(marker: marks + "/evil")])
-    let refused = try CommandLineTests.run(["play", dir + "/evil.play"])
+    let refused = try PaywallBinary.run(["play", dir + "/evil.play"])
     #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
     #expect(!FileManager.default.fileExists(atPath: marks + "/evil"))
     #expect(refused.stderr.hasPrefix("error: \(dir)/evil.play:1: the '# args:' line gives --controller-command") &&
             refused.stderr.hasSuffix("if you trust it, replay it with 'paywall-tui play \(dir)/evil.play --allow-commands'\n"), "\(refused.stderr)")
-    let allowed = try CommandLineTests.run(["play", dir + "/evil.play", "--allow-commands"])
+    let allowed = try PaywallBinary.run(["play", dir + "/evil.play", "--allow-commands"])
     // Allowed, the controller is started (its `touch` may not have run before the one-step replay
     // ends its group, so the file is not the evidence): no refusal, and the replay passes.
     #expect(allowed.status == 0 && !allowed.stderr.contains("the '# args:' line gives"), "\(allowed.stderr)")
@@ -324,31 +320,31 @@ struct ScenarioTests {
   @Test func stateDirectoriesAKilledRunLeftAreRemovedByTheNext() throws {
     let temporary = try Fixtures.directory([:])
     // A process that has ended: its pid names no one now.
-    let ended = try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo $$"])
+    let ended = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo $$"])
     let dead = try #require(Int32(ended.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     let live = ProcessInfo.processInfo.processIdentifier
     for name in ["paywall-tui-test-\(dead)-AbC123", "paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"] {
       try FileManager.default.createDirectory(atPath: "\(temporary)/\(name)/sub", withIntermediateDirectories: true)
       try "x".write(toFile: "\(temporary)/\(name)/sub/ledger.json", atomically: true, encoding: .utf8)
     }
-    let dir = try Fixtures.directory(["pass.play": Self.passing])
-    let result = try CommandLineTests.run(["test", dir], environment: ["TMPDIR": temporary])
+    let dir = try Fixtures.directory(["pass.play": Fixtures.passingScenario])
+    let result = try PaywallBinary.run(["test", dir], environment: ["TMPDIR": temporary])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).sorted() == ["paywall-tui-test-\(live)-AbC123", "someone-else-\(dead)"])
   }
 
   @Test func aJUnitPathThatCannotBeWrittenStopsBeforeRunning() throws {
     let dir = try Fixtures.directory([:])
-    let result = try CommandLineTests.run(["test", "scenarios", "--junit", dir])
+    let result = try PaywallBinary.run(["test", "scenarios", "--junit", dir])
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty, "nothing ran")
     #expect(result.stderr == "error: --junit '\(dir)' is a directory; give a file path, e.g. --junit \(dir)/junit.xml\n")
   }
 
   @Test func theJUnitReplacesAnEarlierReport() throws {
-    let dir = try Fixtures.directory(["pass.play": Self.passing])
+    let dir = try Fixtures.directory(["pass.play": Fixtures.passingScenario])
     let out = try Fixtures.directory(["junit.xml": "an earlier report"]) + "/junit.xml"
-    let result = try CommandLineTests.run(["test", dir, "--junit", out])
+    let result = try PaywallBinary.run(["test", dir, "--junit", out])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     let junit = try JUnit.read(out)
     #expect(junit.tests == 1 && junit.failures == 0 && junit.cases.first?.name == "pass.play")
@@ -356,18 +352,18 @@ struct ScenarioTests {
   }
 
   @Test func helpNamesTheCommandAndItsOptions() throws {
-    let help = try CommandLineTests.run(["help", "test"])
+    let help = try PaywallBinary.run(["help", "test"])
     #expect(help.status == 0)
     #expect(help.stdout.contains("USAGE: paywall-tui test [<path> ...] [options]"))
     for option in ["--filter <regex>", "--shard <K/N>", "--jobs <n>", "--timeout <duration>", "--junit <file>", "--list"] {
       #expect(help.stdout.contains("\n  \(option)"), "\(option)")
     }
-    #expect(try CommandLineTests.run(["test", "--help"]).stdout == help.stdout)
-    #expect(try CommandLineTests.run(["--help"]).stdout.contains("\n  test    "))
+    #expect(try PaywallBinary.run(["test", "--help"]).stdout == help.stdout)
+    #expect(try PaywallBinary.run(["--help"]).stdout.contains("\n  test    "))
   }
 
   @Test func aPathThatIsNotThereIsAUsageError() throws {
-    let result = try CommandLineTests.run(["test", "scenarios/nope"])
+    let result = try PaywallBinary.run(["test", "scenarios/nope"])
     #expect(result.status == 2)
     #expect(result.stderr == "error: no file or directory 'scenarios/nope'; give a .play file or a directory of them\n")
   }
@@ -380,7 +376,7 @@ struct ScenarioNotAFileTests {
     let dir = try Fixtures.directory([:])
     #expect(mkfifo(dir + "/p.play", 0o600) == 0)
     try FileManager.default.createSymbolicLink(atPath: dir + "/z.play", withDestinationPath: "/dev/zero")
-    let result = try CommandLineTests.run(["test", dir, "--timeout", "20s"])
+    let result = try PaywallBinary.run(["test", dir, "--timeout", "20s"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("p.play: not a regular file") && result.stdout.contains("z.play: not a regular file"), "\(result.stdout)")
   }

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 @testable import PaywallCLI
@@ -28,22 +29,22 @@ struct ScenarioWorkerTests {
         .replacingOccurrences(of: "--catalog projects/", with: "--catalog \(folder)/projects/")
       files["fail-\(name)"] = text + (text.hasSuffix("\n") ? "" : "\n") + "expect status unknown\n"
     }
-    files["usage.play"] = ScenarioTests.scenario("press enter", args: "paywalls --controller scripted --no-such-option")
+    files["usage.play"] = Fixtures.scenario("press enter", args: "paywalls --controller scripted --no-such-option")
     // Four on one missing project: some worker loads it twice, and must say its errors twice.
     for n in 1...4 {
-      files["no-project-\(n).play"] = ScenarioTests.scenario("press enter", args: "scenarios/projects/not-there --controller scripted")
+      files["no-project-\(n).play"] = Fixtures.scenario("press enter", args: "scenarios/projects/not-there --controller scripted")
     }
-    files["bad-step.play"] = ScenarioTests.scenario("press enter\nfrobnicate 3")
-    files["bad-product.play"] = ScenarioTests.scenario("buy com.acme.nope")
-    files["pass.play"] = ScenarioTests.passing
+    files["bad-step.play"] = Fixtures.scenario("press enter\nfrobnicate 3")
+    files["bad-product.play"] = Fixtures.scenario("buy com.acme.nope")
+    files["pass.play"] = Fixtures.passingScenario
     return try Fixtures.directory(files)
   }
 
   @Test func theWorkerGivesWhatAProcessPerScenarioGives() throws {
     let variants = try Self.failingVariants()
     let reports = try Fixtures.directory([:])
-    let worker = try CommandLineTests.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/worker.xml"])
-    let children = try CommandLineTests.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/children.xml", "--process-per-scenario"])
+    let worker = try PaywallBinary.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/worker.xml"])
+    let children = try PaywallBinary.run(["test", "scenarios", variants, "--allow-commands", "--junit", reports + "/children.xml", "--process-per-scenario"])
     #expect(worker.status == 1 && children.status == 1, "\(worker.stderr)\(children.stderr)")
     #expect(worker.stderr == children.stderr)
     #expect(Self.masked(worker.stdout) == Self.masked(children.stdout))
@@ -80,13 +81,13 @@ struct ScenarioWorkerTests {
 
   @Test func nothingOfAScenarioReachesTheNextInTheSameWorker() throws {
     let dir = try Fixtures.directory([
-      "1-buys.play": ScenarioTests.scenario("press 1 enter\nexpect status active\nexpect subscription com.acme.pro.annual trial"),
-      "2-after.play": ScenarioTests.scenario("expect status inactive\nexpect no event transaction_complete\nexpect screen Start my free trial"),
-      "3-buys-monthly.play": ScenarioTests.scenario("press 2 enter\nexpect status active"),
+      "1-buys.play": Fixtures.scenario("press 1 enter\nexpect status active\nexpect subscription com.acme.pro.annual trial"),
+      "2-after.play": Fixtures.scenario("expect status inactive\nexpect no event transaction_complete\nexpect screen Start my free trial"),
+      "3-buys-monthly.play": Fixtures.scenario("press 2 enter\nexpect status active"),
       "4-after-default-status.play": "# args: paywalls --controller simulated\nexpect status inactive\nexpect no event transaction_complete\n",
-      "5-restore-finds-nothing.play": ScenarioTests.scenario("press r\nexpect status inactive"),
+      "5-restore-finds-nothing.play": Fixtures.scenario("press r\nexpect status inactive"),
     ])
-    let result = try CommandLineTests.run(["test", dir, "--jobs", "1"])
+    let result = try PaywallBinary.run(["test", dir, "--jobs", "1"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("5 passed, 0 failed"))
   }
@@ -113,7 +114,7 @@ struct ScenarioWorkerTests {
   @Test func aWorkerThatCrashesOrHangsCostsOneScenarioAndTheRunGoesOn() throws {
     let worker = try Self.fakeWorker()
     let names = ["1.play", "2-crash.play", "3.play", "4-hang.play", "5.play"]
-    let dir = try Fixtures.directory(Dictionary(uniqueKeysWithValues: names.map { ($0, ScenarioTests.passing) }))
+    let dir = try Fixtures.directory(Dictionary(uniqueKeysWithValues: names.map { ($0, Fixtures.passingScenario) }))
     let scenarios = names.map { Scenario(path: dir + "/" + $0, root: dir, relativePath: $0) }
     let scratch = try Fixtures.directory([:])
     let runner = ScenarioRunner(jobs: 1) { PlayWorkerExecutor(binary: worker, timeout: 1, scratch: scratch) }

@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+import PaywallTesting
 import Testing
 @testable import TerminalCore
 @testable import PaywallUI
@@ -9,25 +10,6 @@ import Testing
 @Suite("Long lists scroll to the selection")
 struct ScrollingListTests {
   // MARK: - Fixtures
-
-  /// A project of `count` placements (`place_01`…), each held out, so registering one answers at
-  /// once on the home screen ("place_40: skipped (holdout)").
-  static func manyPlacementsProject(_ count: Int) throws -> (directory: String, project: Project) {
-    let campaigns = (1...count).map { #"{"placement": "\#(placementName($0, of: count))", "audiences": [{"holdout": 100}]}"# }
-    let app = #"{"name": "Many placements", "catalog": "catalog.json", "paywalls": ["plans.json"], "campaigns": [\#(campaigns.joined(separator: ", "))]}"#
-    let paywall = #"""
-      {"id": "plans", "name": "Plans", "products": {"primary": "com.acme.pro.annual"},
-       "components": [{"type": "title", "text": "Go Pro"}, {"type": "products"},
-                      {"type": "button", "label": "Buy", "action": "purchase"}]}
-      """#
-    let directory = try Fixtures.directory(["app.json": app, "catalog.json": acmeCatalogJSON, "plans.json": paywall])
-    let result = ProjectLoader.load(path: directory)
-    return (directory, try #require(result.project, "\(result.diagnostics)"))
-  }
-
-  static func placementName(_ i: Int, of count: Int) -> String {
-    "place_" + String(repeating: "0", count: String(count).count - String(i).count) + String(i)
-  }
 
   /// A project whose paywall `many` offers `count` products ("Plan 01"…), each a monthly plan at
   /// its own price.
@@ -71,15 +53,15 @@ struct ScrollingListTests {
   @Test(arguments: [Size(width: 80, height: 12), Size(width: 40, height: 10), Size(width: 30, height: 16)])
   func theHomeListFollowsTheSelectionAndCountsWhatIsHidden(size: Size) throws {
     let count = 40
-    var state = AppState(project: try Self.manyPlacementsProject(count).project, status: .inactive)
+    var state = AppState(project: try Fixtures.manyPlacementsProject(count).project, status: .inactive)
     _ = AppModel.update(&state, .resized(size))
     for step in 0...(2 * (count - 1)) {
       let selected = step < count ? step : 2 * (count - 1) - step
       let text = AppView.render(state, size: size).text
-      let shown = (1...count).filter { text.contains(" \(Self.placementName($0, of: count)) ") || text.contains(" \(Self.placementName($0, of: count))…") }
+      let shown = (1...count).filter { text.contains(" \(Fixtures.placementName($0, of: count)) ") || text.contains(" \(Fixtures.placementName($0, of: count))…") }
       let first = try #require(shown.first, "no placement on screen:\n\(text)")
       let last = try #require(shown.last)
-      #expect(text.contains("▸ \(String(format: "%2d", selected + 1)) \(Self.placementName(selected + 1, of: count))"),
+      #expect(text.contains("▸ \(String(format: "%2d", selected + 1)) \(Fixtures.placementName(selected + 1, of: count))"),
               "step \(step): placement \(selected + 1) is not on screen at \(size):\n\(text)")
       #expect(Self.marker("↑", in: text) == (first > 1 ? first - 1 : nil), "step \(step) at \(size):\n\(text)")
       #expect(Self.marker("↓", in: text) == (last < count ? count - last : nil), "step \(step) at \(size):\n\(text)")
@@ -89,7 +71,7 @@ struct ScrollingListTests {
 
   /// Enter registers the placement on screen, not one scrolled out of sight.
   @Test func enterRegistersTheLastPlacementThatIsOnScreen() throws {
-    var state = AppState(project: try Self.manyPlacementsProject(40).project, status: .inactive)
+    var state = AppState(project: try Fixtures.manyPlacementsProject(40).project, status: .inactive)
     _ = AppModel.update(&state, .resized(Size(width: 80, height: 12)))
     Self.press(Array(repeating: .down, count: 39), &state)
     #expect(AppView.render(state, size: Size(width: 80, height: 12)).text.contains("▸ 40 place_40"))
@@ -102,7 +84,7 @@ struct ScrollingListTests {
 
   /// The list moves only when the selection passes its edge: ↑ inside it scrolls nothing.
   @Test func theListMovesOnlyAsFarAsItMust() throws {
-    var state = AppState(project: try Self.manyPlacementsProject(40).project)
+    var state = AppState(project: try Fixtures.manyPlacementsProject(40).project)
     let size = Size(width: 80, height: 12)
     _ = AppModel.update(&state, .resized(size))
     Self.press(Array(repeating: .down, count: 20), &state)
@@ -114,7 +96,7 @@ struct ScrollingListTests {
   /// pgdn and pgup move the selection a list's page, end and home to the last and the first; with
   /// the log pane shown they scroll the pane, as over a paywall.
   @Test func pageKeysMoveThroughTheList() throws {
-    var state = AppState(project: try Self.manyPlacementsProject(40).project)
+    var state = AppState(project: try Fixtures.manyPlacementsProject(40).project)
     let size = Size(width: 80, height: 12)
     _ = AppModel.update(&state, .resized(size))
     let page = try #require(HomeScreen.window(state, size: size)).visible
@@ -139,7 +121,7 @@ struct ScrollingListTests {
   /// After a registration the outcome takes rows: the list shrinks (blank lines go first) and the
   /// selection still shows, at the smallest terminal the app draws in, with the log pane open.
   @Test func theSelectionShowsUnderAnOutcomeInTheSmallestTerminal() throws {
-    var state = AppState(project: try Self.manyPlacementsProject(40).project, status: .inactive)
+    var state = AppState(project: try Fixtures.manyPlacementsProject(40).project, status: .inactive)
     let size = PaywallRenderer.minimumSize
     _ = AppModel.update(&state, .resized(size))
     // ↑ from the first wraps to the last: 40, 39, 38, 37.
@@ -154,7 +136,7 @@ struct ScrollingListTests {
   /// last kept: nothing traps, and wherever a row is left for the list the selection is on it.
   @Test(arguments: [(0, 39), (17, 0), (17, 39), (39, 0)])
   func everySizeDrawsTheHomeScreenAndItsSelection(selected: Int, scroll: Int) throws {
-    let project = try Self.manyPlacementsProject(40).project
+    let project = try Fixtures.manyPlacementsProject(40).project
     for width in 1...44 {
       for height in 1...14 {
         var state = AppState(project: project)

@@ -1,12 +1,13 @@
 import Foundation
+import PaywallTesting
 import Testing
 
 /// The simulated store from the command line: sessions that continue, `paywall-tui store`, and the
 /// one-line errors for its options and script commands.
 @Suite("Simulated store on the command line")
 struct SimulatedStoreCommandTests {
-  static func run(_ arguments: [String]) throws -> CommandLineTests.Output {
-    try CommandLineTests.run(arguments)
+  static func run(_ arguments: [String]) throws -> PaywallBinary.Output {
+    try PaywallBinary.run(arguments)
   }
 
   static func script(_ text: String) throws -> String {

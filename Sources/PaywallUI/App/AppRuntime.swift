@@ -33,6 +33,21 @@ package struct AppWorld: Sendable {
   /// store's, a wall-clock timer of `run` (a notice's) lasts this many times longer.
   package var wallRate = 1.0
 
+  /// The world of a session: what the composition root (or a test, as one would) found.
+  package init(controller: FaultInjectingController, statusStore: SubscriptionStatusStore, clock: any TimeSource,
+               simulatedClock: SimulatedTimeSource? = nil, adjustableClocks: [any AdjustableTimeSource] = [],
+               store: SimulatedStore? = nil, ask: AskPurchaseController? = nil, timeRate: String = "realtime", wallRate: Double = 1.0) {
+    self.controller = controller
+    self.statusStore = statusStore
+    self.clock = clock
+    self.simulatedClock = simulatedClock
+    self.adjustableClocks = adjustableClocks
+    self.store = store
+    self.ask = ask
+    self.timeRate = timeRate
+    self.wallRate = wallRate
+  }
+
   /// The clock the store's dates are checked in (an advance may not pass the ledger's last date):
   /// the store's when there is one.
   package var storeNow: Date { (store?.clock ?? clock).now }

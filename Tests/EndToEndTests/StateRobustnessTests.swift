@@ -1,5 +1,6 @@
 import Foundation
 import PaywallModel
+import PaywallTesting
 import Testing
 
 /// The state directory as the real binary meets trouble: a second instance, a directory it cannot
@@ -7,16 +8,16 @@ import Testing
 /// the files on disk and what the next launch shows are checked exactly.
 @Suite("State robustness", .serialized)
 struct StateRobustnessTests {
-  typealias Output = CommandLineTests.Output
+  typealias Output = PaywallBinary.Output
 
   /// Runs the binary, after `prefix` (e.g. setpriv) when there is one.
   static func run(_ arguments: [String], prefix: [String] = []) throws -> Output {
-    guard !prefix.isEmpty else { return try CommandLineTests.run(arguments) }
-    return try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"), prefix + [CommandLineTests.binary.path] + arguments)
+    guard !prefix.isEmpty else { return try PaywallBinary.run(arguments) }
+    return try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"), prefix + [PaywallBinary.binary.path] + arguments)
   }
 
   static func shell(_ command: String) throws -> Output {
-    try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
+    try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
   }
 
   static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
@@ -153,7 +154,7 @@ struct StateRobustnessTests {
     chmod(directory.path, 0o755)
     let shared = directory.path + "/shared", target = directory.path + "/target"
     #expect(mkdir(shared, 0o755) == 0 && chmod(shared, 0o1777) == 0 && mkdir(target, 0o755) == 0)
-    let ln = try CommandLineTests.spawn(URL(fileURLWithPath: "/usr/bin/env"),
+    let ln = try PaywallBinary.spawn(URL(fileURLWithPath: "/usr/bin/env"),
                                         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "ln", "-s", target, shared + "/qa"])
     #expect(ln.status == 0, "\(ln.stderr)")
     let state = shared + "/qa/paywall-state"
@@ -165,7 +166,7 @@ struct StateRobustnessTests {
       #expect(Self.files(target).isEmpty, "\(arguments[0]) made nothing at the link's target: \(Self.files(target))")
     }
     // A relative --state-dir is walked from the current directory.
-    let relative = try Self.shell("cd \(Self.quoted(shared)) && \(Self.quoted(CommandLineTests.binary.path)) play \(Self.quoted(Fixtures.demoDirectory)) --keys enter --state-dir qa/paywall-state")
+    let relative = try Self.shell("cd \(Self.quoted(shared)) && \(Self.quoted(PaywallBinary.binary.path)) play \(Self.quoted(Fixtures.demoDirectory)) --keys enter --state-dir qa/paywall-state")
     #expect(relative.status == 2, "\(relative.stderr)")
     #expect(relative.stderr == "error: \(shared)/qa is a symbolic link of another user's (uid 65534), on the way to qa/paywall-state; give --state-dir a directory of your own\n",
             "\(relative.stderr)")
@@ -208,7 +209,7 @@ struct StateRobustnessTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     for command in ["play \(Self.quoted(Fixtures.demoDirectory)) --keys enter", "store \(Self.quoted(Fixtures.demoDirectory))"] {
-      let output = try Self.shell("cd \(Self.quoted(directory.path)) && env -u XDG_STATE_HOME \(environment) \(Self.quoted(CommandLineTests.binary.path)) \(command)")
+      let output = try Self.shell("cd \(Self.quoted(directory.path)) && env -u XDG_STATE_HOME \(environment) \(Self.quoted(PaywallBinary.binary.path)) \(command)")
       if command.hasPrefix("play") {
         #expect(output.status == 0, "\(environment) \(command): \(output.stderr)")
       } else {
@@ -241,7 +242,7 @@ struct StateRobustnessTests {
     defer { directory.remove() }
     try "the user's draft".write(toFile: directory.path + "/draft.tmp-keepme", atomically: true, encoding: .utf8)
     for command in ["play \(Self.quoted(Fixtures.demoDirectory)) --keys enter", "store \(Self.quoted(Fixtures.demoDirectory))"] {
-      let output = try Self.shell("cd \(Self.quoted(directory.path)) && \(Self.quoted(CommandLineTests.binary.path)) \(command) --state-dir ''")
+      let output = try Self.shell("cd \(Self.quoted(directory.path)) && \(Self.quoted(PaywallBinary.binary.path)) \(command) --state-dir ''")
       #expect(output.status == 2, "\(command): \(output.stderr)")
       #expect(output.stderr == "error: --state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa\n", "\(output.stderr)")
       #expect(Self.files(directory.path) == ["draft.tmp-keepme"], "\(Self.files(directory.path))")
@@ -286,7 +287,7 @@ struct StateRobustnessTests {
     defer { directory.remove() }
     let state = directory.path + "/state"
     // The override warns, so stderr has something to say.
-    let output = try Self.shell("\(Self.quoted(CommandLineTests.binary.path)) play paywalls --controller simulated --status inactive "
+    let output = try Self.shell("\(Self.quoted(PaywallBinary.binary.path)) play paywalls --controller simulated --status inactive "
                                 + "--override primary=com.acme.pro.anual --keys enter --state-dir \(Self.quoted(state)) \(redirection)")
     #expect(output.status == 0, "\(output.stderr)")
     let lock = try #require(Self.bytes(state + "/lock"))
@@ -304,7 +305,7 @@ struct StateRobustnessTests {
     defer { directory.remove() }
     let fifo = directory.path + "/fifo.json"
     #expect(mkfifo(fifo, 0o644) == 0)
-    let binary = Self.quoted(CommandLineTests.binary.path)
+    let binary = Self.quoted(PaywallBinary.binary.path)
     // `timeout`: the old code waited in open() for a writer that never comes.
     let script = try Self.shell("timeout 20 \(binary) play paywalls --script \(Self.quoted(fifo))")
     #expect(script.status == 2, "\(script.stderr)")
@@ -328,7 +329,7 @@ struct StateRobustnessTests {
   @Test func aScriptFromStandardInput() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let output = try Self.shell("printf 'press 3 enter\\nexpect status active\\n' | \(Self.quoted(CommandLineTests.binary.path)) play paywalls "
+    let output = try Self.shell("printf 'press 3 enter\\nexpect status active\\n' | \(Self.quoted(PaywallBinary.binary.path)) play paywalls "
                                 + "--controller simulated --status inactive --state-dir \(Self.quoted(directory.path + "/state")) --script -")
     #expect(output.status == 0, "\(output.stderr)")
     #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["lifetime","pro"]}"#, "\(output.stdout)")
@@ -395,7 +396,7 @@ struct StateRobustnessTests {
     // Fixed delays, so a failure reproduces; spread over the run (about a second in a debug build).
     for delay in [40, 90, 150, 230, 320, 430, 560, 700] {
       let process = Process()
-      process.executableURL = CommandLineTests.binary
+      process.executableURL = PaywallBinary.binary
       process.arguments = ["play", "paywalls", "--controller", "simulated", "--state-dir", state, "--script", script]
       process.currentDirectoryURL = Fixtures.repositoryRoot
       process.standardOutput = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 @testable import PaywallCLI
+import PaywallTesting
 import Testing
 
 /// What CI and a QA engineer meet first: a scenario's `# args:` paths read from its own folder,
@@ -16,9 +17,9 @@ struct CIErgonomicsTests {
   }
 
   /// `run` from `directory` (the other helpers run from the repository root).
-  static func run(_ arguments: [String], in directory: String) throws -> CommandLineTests.Output {
-    let quoted = ([CommandLineTests.binary.path] + arguments).map(ShellWord.quoted).joined(separator: " ")
-    return try CommandLineTests.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd \(ShellWord.quoted(directory)) && exec \(quoted)"])
+  static func run(_ arguments: [String], in directory: String) throws -> PaywallBinary.Output {
+    let quoted = ([PaywallBinary.binary.path] + arguments).map(ShellWord.quoted).joined(separator: " ")
+    return try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", "cd \(ShellWord.quoted(directory)) && exec \(quoted)"])
   }
 
   // MARK: `# args:` from the scenario's folder
@@ -36,9 +37,9 @@ struct CIErgonomicsTests {
       #expect(test.stderr.isEmpty, "from \(directory): \(test.stderr)")
     }
     // From the repository root, as CI runs it: `play FILE.play` reads the line the same way.
-    let fromRoot = try CommandLineTests.run(["test", parent + "/shop/scenarios"])
+    let fromRoot = try PaywallBinary.run(["test", parent + "/shop/scenarios"])
     #expect(fromRoot.status == 0 && fromRoot.stdout.contains("1 passed"), "\(fromRoot.stdout)\(fromRoot.stderr)")
-    let play = try CommandLineTests.run(["play", parent + "/shop/scenarios/buy-annual.play"])
+    let play = try PaywallBinary.run(["play", parent + "/shop/scenarios/buy-annual.play"])
     #expect(play.status == 0, "\(play.stderr)")
   }
 
@@ -55,16 +56,16 @@ struct CIErgonomicsTests {
   @Test func aPathFromTheCurrentDirectoryStillWorksWithAWarning() throws {
     let folder = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    try ScenarioTests.passing.write(toFile: folder + "/old.play", atomically: true, encoding: .utf8)
-    let test = try CommandLineTests.run(["test", folder + "/old.play"])
+    try Fixtures.passingScenario.write(toFile: folder + "/old.play", atomically: true, encoding: .utf8)
+    let test = try PaywallBinary.run(["test", folder + "/old.play"])
     #expect(test.status == 0 && test.stdout.contains("1 passed"), "\(test.stdout)\(test.stderr)")
     let written = ScenarioPaths.relative(Fixtures.demoDirectory, from: folder)
     #expect(test.stderr == "\(folder)/old.play:1: warning: the project 'paywalls' is read from the current directory; a path on the '# args:' line is relative to the file's folder (\(folder)): write '\(written)'\n",
             "\(test.stderr)")
     // Written that way, it runs with no warning.
-    try ScenarioTests.passing.replacingOccurrences(of: "# args: paywalls", with: "# args: \(written)")
+    try Fixtures.passingScenario.replacingOccurrences(of: "# args: paywalls", with: "# args: \(written)")
       .write(toFile: folder + "/old.play", atomically: true, encoding: .utf8)
-    let again = try CommandLineTests.run(["test", folder + "/old.play"])
+    let again = try PaywallBinary.run(["test", folder + "/old.play"])
     #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stdout)\(again.stderr)")
   }
 
@@ -88,13 +89,13 @@ struct CIErgonomicsTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let typo = folder + "/typo.play"
     try "advance 1d\nredeem ACMEFRIEND\n".write(toFile: typo, atomically: true, encoding: .utf8)
-    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--script", typo])
+    let play = try PaywallBinary.run(["play", "paywalls", "--home", "--script", typo])
     #expect(play.status == 2, "\(play.stdout)\(play.stderr)")
     #expect(play.stderr.hasPrefix("\(typo):2:8: error: 'redeem ACMEFRIEND': no offer code 'ACMEFRIEND' in the catalog; did you mean 'ACMEFRIENDS'? (codes: ACMEFRIENDS)"),
             "\(play.stderr)")
     let subscriber = folder + "/subscriber.play"
     try "buy com.acme.pro.annual\nredeem ACMEFRIENDS\nexpect status active:pro\n".write(toFile: subscriber, atomically: true, encoding: .utf8)
-    let refused = try CommandLineTests.run(["play", "paywalls", "--home", "--script", subscriber])
+    let refused = try PaywallBinary.run(["play", "paywalls", "--home", "--script", subscriber])
     #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
     #expect(refused.stderr.contains("\(subscriber):2: 'redeem ACMEFRIENDS' did nothing: offer code 'ACMEFRIENDS' (com.acme.pro.monthly) is for new, expired customers; this user is subscribed in its group now"),
             "\(refused.stderr)")
@@ -106,12 +107,12 @@ struct CIErgonomicsTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let script = folder + "/redeem.play"
     try "redeem ACMEFRIENDS\n".write(toFile: script, atomically: true, encoding: .utf8)
-    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--state-dir", folder + "/state", "--script", script])
+    let play = try PaywallBinary.run(["play", "paywalls", "--home", "--state-dir", folder + "/state", "--script", script])
     #expect(play.status == 0, "\(play.stderr)")
-    let store = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state"])
+    let store = try PaywallBinary.run(["store", "paywalls", "--state-dir", folder + "/state"])
     #expect(store.stdout.contains("purchase  com.acme.pro.monthly  2026-01-01 00:00:00  2026-04-01 00:00:00  freeTrial · code offer ACMEFRIENDS · 0"),
             "\(store.stdout)")
-    let json = try CommandLineTests.run(["store", "paywalls", "--state-dir", folder + "/state", "--json"])
+    let json = try PaywallBinary.run(["store", "paywalls", "--state-dir", folder + "/state", "--json"])
     #expect(json.stdout.contains(#""offerType":"code","offerID":"ACMEFRIENDS""#), "\(json.stdout)")
   }
 
@@ -120,7 +121,7 @@ struct CIErgonomicsTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let script = folder + "/typo.play"
     try "user plan=free\nplacement onbaording\nexpect event paywall_open\n".write(toFile: script, atomically: true, encoding: .utf8)
-    let play = try CommandLineTests.run(["play", "paywalls", "--script", script])
+    let play = try PaywallBinary.run(["play", "paywalls", "--script", script])
     #expect(play.status == 2, "\(play.stdout)\(play.stderr)")
     #expect(play.stderr.hasPrefix("\(script):2:11: error: 'placement onbaording': no campaign has the placement 'onbaording'; did you mean 'onboarding'? (placements: "),
             "\(play.stderr)")
@@ -129,7 +130,7 @@ struct CIErgonomicsTests {
     // Under test the scenario fails with that message; it never passes as a skip.
     try ("# args: \(Fixtures.demoDirectory) --home --controller scripted --status inactive\nplacement onbaording\n")
       .write(toFile: script, atomically: true, encoding: .utf8)
-    let test = try CommandLineTests.run(["test", script])
+    let test = try PaywallBinary.run(["test", script])
     #expect(test.status == 1 && test.stdout.contains("did you mean 'onboarding'?"), "\(test.stdout)")
   }
 
@@ -138,7 +139,7 @@ struct CIErgonomicsTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let script = folder + "/typo.play"
     try "press enter\nexpect status active:prro\nstatus active:pro,lifetme\n".write(toFile: script, atomically: true, encoding: .utf8)
-    let play = try CommandLineTests.run(["play", "paywalls", "--script", script])
+    let play = try PaywallBinary.run(["play", "paywalls", "--script", script])
     #expect(play.status == 2)
     #expect(play.stderr.components(separatedBy: "\n").filter { !$0.isEmpty } == [
       "\(script):2:22: error: 'expect status active:prro': no product grants the entitlement 'prro'; did you mean 'pro'? (entitlements: lifetime, pro)",
@@ -154,10 +155,10 @@ struct CIErgonomicsTests {
     let script = folder + "/unknown.play"
     try "placement unknown no_such_placement\nexpect event handler.onSkip placement=no_such_placement reason=placementNotFound\n"
       .write(toFile: script, atomically: true, encoding: .utf8)
-    let play = try CommandLineTests.run(["play", "paywalls", "--home", "--script", script])
+    let play = try PaywallBinary.run(["play", "paywalls", "--home", "--script", script])
     #expect(play.status == 0, "\(play.stderr)")
     try "placement unknown onboarding\n".write(toFile: script, atomically: true, encoding: .utf8)
-    let wrong = try CommandLineTests.run(["play", "paywalls", "--home", "--script", script])
+    let wrong = try PaywallBinary.run(["play", "paywalls", "--home", "--script", script])
     #expect(wrong.status == 2 && wrong.stderr.contains("the project has a campaign on 'onboarding'; write 'placement onboarding'"), "\(wrong.stderr)")
   }
 
@@ -182,32 +183,32 @@ struct CIErgonomicsTests {
   @Test func aWarningHasANameThatAllowSilences() throws {
     let project = try Self.projectWithoutACloseButton()
     defer { try? FileManager.default.removeItem(atPath: project) }
-    let strict = try CommandLineTests.run(["validate", project, "--strict"])
+    let strict = try PaywallBinary.run(["validate", project, "--strict"])
     #expect(strict.status == 1)
     #expect(strict.stdout.hasSuffix(" ($.components) [no-close-button]\n") && strict.stdout.contains(": warning: paywall 'main' cannot be closed"), "\(strict.stdout)")
-    let allowed = try CommandLineTests.run(["validate", project, "--strict", "--allow", "no-close-button"])
+    let allowed = try PaywallBinary.run(["validate", project, "--strict", "--allow", "no-close-button"])
     #expect(allowed.status == 0 && allowed.stdout.isEmpty, "\(allowed.stdout)\(allowed.stderr)")
-    let other = try CommandLineTests.run(["validate", project, "--strict", "--allow", "trial-copy"])
+    let other = try PaywallBinary.run(["validate", project, "--strict", "--allow", "trial-copy"])
     #expect(other.status == 1, "another name silences nothing else")
-    let typo = try CommandLineTests.run(["validate", project, "--allow", "no-close-buton"])
+    let typo = try PaywallBinary.run(["validate", project, "--allow", "no-close-buton"])
     #expect(typo.status == 2 && typo.stderr == "error: --allow 'no-close-buton' names no warning; did you mean 'no-close-button'?\n", "\(typo.stderr)")
     // In JSON and in GitHub's annotations the name is there too.
-    let json = try CommandLineTests.run(["validate", project, "--format", "json"])
+    let json = try PaywallBinary.run(["validate", project, "--format", "json"])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
     #expect(diagnostics.map { $0["name"] as? String } == ["no-close-button"])
-    let github = try CommandLineTests.run(["validate", project, "--format", "github"])
+    let github = try PaywallBinary.run(["validate", project, "--format", "github"])
     #expect(github.stdout.hasPrefix("::warning ") && github.stdout.hasSuffix("($.components) [no-close-button]\n"), "\(github.stdout)")
   }
 
   @Test func appJSONsIgnoreListSilencesAWarningByName() throws {
     let project = try Self.projectWithoutACloseButton(ignore: #""no-close-button""#)
     defer { try? FileManager.default.removeItem(atPath: project) }
-    let strict = try CommandLineTests.run(["validate", project, "--strict"])
+    let strict = try PaywallBinary.run(["validate", project, "--strict"])
     #expect(strict.status == 0 && strict.stdout.isEmpty, "\(strict.stdout)\(strict.stderr)")
     let typo = try Self.projectWithoutACloseButton(ignore: #""no-close-buton""#)
     defer { try? FileManager.default.removeItem(atPath: typo) }
-    let bad = try CommandLineTests.run(["validate", typo])
+    let bad = try PaywallBinary.run(["validate", typo])
     #expect(bad.status == 1)
     #expect(bad.stdout.contains("/app.json:1:") && bad.stdout.contains("error: 'ignore' names no warning 'no-close-buton'; did you mean 'no-close-button'? ($.ignore[0])"),
             "\(bad.stdout)")
@@ -225,7 +226,7 @@ struct CIErgonomicsTests {
     let project = try Self.projectWithoutACloseButton()
     defer { try? FileManager.default.removeItem(atPath: project) }
     for (extra, status, ok) in [([String](), Int32(0), true), (["--strict"], 1, false), (["--strict", "--allow", "no-close-button"], 0, true)] {
-      let json = try CommandLineTests.run(["validate", project, "--format", "json"] + extra)
+      let json = try PaywallBinary.run(["validate", project, "--format", "json"] + extra)
       let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
       #expect(json.status == status && document["ok"] as? Bool == ok, "\(extra): exit \(json.status), \(json.stdout)")
     }
@@ -234,11 +235,11 @@ struct CIErgonomicsTests {
   @Test func validatingACatalogCountsItsProducts() throws {
     // Both hold the demo's six products (the same catalog, in our format and Xcode's).
     for (file, count) in [("paywalls/acme.storekit", 6), ("paywalls/catalog.json", 6)] {
-      let validate = try CommandLineTests.run(["validate", file])
+      let validate = try PaywallBinary.run(["validate", file])
       #expect(validate.status == 0)
       #expect(validate.stderr == "ok: \(file): a catalog of \(count) products\n", "\(validate.stderr)")
     }
-    let json = try CommandLineTests.run(["validate", "paywalls/acme.storekit", "--json"])
+    let json = try PaywallBinary.run(["validate", "paywalls/acme.storekit", "--json"])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let path = try #require((document["paths"] as? [[String: Any]])?.first)
     #expect(path["paywalls"] as? Int == 0 && path["products"] as? Int == 6, "\(json.stdout)")
@@ -268,7 +269,7 @@ struct CIErgonomicsTests {
     let moved = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: moved) }
     try FileManager.default.copyItem(atPath: pane.directory + "/app", toPath: moved + "/checkout")
-    let replay = try CommandLineTests.run(["play", moved + "/checkout/qa/bugs/session.play", "--screen"])
+    let replay = try PaywallBinary.run(["play", moved + "/checkout/qa/bugs/session.play", "--screen"])
     #expect(replay.status == 0, "\(replay.stderr)")
     #expect(replay.stdout.contains("Placements"), "\(replay.stdout)")
     #expect(replay.stderr.isEmpty, "\(replay.stderr)")

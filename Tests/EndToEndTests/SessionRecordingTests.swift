@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 import Synchronization
+import PaywallTesting
 import Testing
 @testable import TerminalCore
 @testable import PaywallUI
@@ -234,7 +235,7 @@ struct SessionRecordingEndToEndTests {
 
   /// `store --json` of a state directory, without the ledger's own path.
   static func store(_ directory: String) throws -> [String: Any] {
-    let output = try CommandLineTests.run(["store", "paywalls", "--state-dir", directory, "--json"])
+    let output = try PaywallBinary.run(["store", "paywalls", "--state-dir", directory, "--json"])
     #expect(output.status == 0, "\(output.stderr)")
     var json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     json["ledger"] = nil
@@ -268,7 +269,7 @@ struct SessionRecordingEndToEndTests {
     let script = try #require(pane.file("session.play"))
     #expect(script.contains("resize 100x30") && script.contains("press f") && script.contains("expect status inactive"), "\(script)")
 
-    let replay = try CommandLineTests.run(["play", pane.directory + "/session.play", "--screen", "--state-dir", pane.directory + "/replay"])
+    let replay = try PaywallBinary.run(["play", pane.directory + "/session.play", "--screen", "--state-dir", pane.directory + "/replay"])
     #expect(replay.status == 0, "\(replay.stderr)\n\(script)")
     let lines = replay.stdout.split(separator: "\n").map(String.init)
     #expect(lines.contains(#"{"status":"inactive","entitlements":[]}"#), "\(replay.stdout)")
@@ -292,12 +293,12 @@ struct SessionRecordingEndToEndTests {
     pane.wait(forText: "● Lifetime")
     let pid = try #require(try pane.appPID())
     kill(pid, SIGKILL)
-    let replay = try CommandLineTests.run(["play", pane.directory + "/session.play", "--screen"])
+    let replay = try PaywallBinary.run(["play", pane.directory + "/session.play", "--screen"])
     #expect(replay.status == 0, "\(replay.stderr)")
     #expect(replay.stdout.contains("● Lifetime"), "\(replay.stdout)")
     // Played again over it: a recording of ours may be recorded over; another file may not.
     try "notes\n".write(toFile: pane.directory + "/notes.play", atomically: true, encoding: .utf8)
-    let refused = try CommandLineTests.run(["run", "paywalls", "--record", pane.directory + "/notes.play"])
+    let refused = try PaywallBinary.run(["run", "paywalls", "--record", pane.directory + "/notes.play"])
     #expect(refused.status == 2 && refused.stderr.contains("is not a recording made by 'run --record'"), "\(refused.stderr)")
     #expect(try String(contentsOfFile: pane.directory + "/notes.play", encoding: .utf8) == "notes\n")
   }
@@ -393,7 +394,7 @@ extension SessionRecordingTests {
     #expect(answers.map(\.message) == [Self.awkwardMessage], "\(run.script)")
     let file = dir + "/session.play"
     try run.script.write(toFile: file, atomically: true, encoding: .utf8)
-    let replay = try CommandLineTests.run(["play", file])
+    let replay = try PaywallBinary.run(["play", file])
     #expect(replay.status == 0, "\(replay.stderr)\n\(run.script)")
     let failed = replay.stdout.split(separator: "\n").filter { $0.contains("\"transaction_fail\"") }
     #expect(failed.count == 1 && failed[0].contains("\"message\":\(JSONText.quote(Self.awkwardMessage))"), "\(replay.stdout)")

@@ -2,9 +2,9 @@ import Foundation
 
 /// What the tests ask the system about other processes: /proc on Linux, `ps` where there is none
 /// (macOS), so the process tests run on both.
-enum ProcessTable {
+package enum ProcessTable {
   /// The one-letter state (`R`, `S`, `Z` for a zombie nobody reaped…); nil once the process is gone.
-  static func state(of pid: Int32) -> String? {
+  package static func state(of pid: Int32) -> String? {
     #if os(Linux)
     let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
     return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
@@ -14,7 +14,7 @@ enum ProcessTable {
   }
 
   /// The children of `pid`, oldest first.
-  static func children(of pid: Int32) -> [Int32] {
+  package static func children(of pid: Int32) -> [Int32] {
     #if os(Linux)
     let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
     return text.split(separator: " ").compactMap { Int32($0) }
@@ -27,7 +27,7 @@ enum ProcessTable {
   }
 
   /// Resident memory in KiB.
-  static func residentKilobytes(of pid: Int32) -> Int? {
+  package static func residentKilobytes(of pid: Int32) -> Int? {
     #if os(Linux)
     let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
@@ -38,7 +38,7 @@ enum ProcessTable {
   }
 
   /// Every process with its command line (arguments joined by NUL on Linux, spaces elsewhere).
-  static func all() -> [(pid: Int32, commandLine: String)] {
+  package static func all() -> [(pid: Int32, commandLine: String)] {
     #if os(Linux)
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap(Int32.init).compactMap { pid in

@@ -1,4 +1,5 @@
 import Foundation
+import PaywallTesting
 import Testing
 @testable import PaywallTUI
 

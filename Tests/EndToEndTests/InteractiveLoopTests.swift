@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 import Synchronization
+import PaywallTesting
 import Testing
 @testable import TerminalCore
 @testable import PaywallUI

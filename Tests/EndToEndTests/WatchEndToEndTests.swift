@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PaywallTesting
 import Testing
 @testable import PaywallTUI
 
@@ -155,11 +156,11 @@ struct WatchEndToEndTests {
   /// `render --watch --out` into the project draws once per save, not once per drawing: its own
   /// output is no save.
   @Test func renderWatchIntoTheProjectDrawsOncePerSave() throws {
-    let copy = try ProjectReloadTests.demoCopy()
+    let copy = try Fixtures.demoCopy()
     defer { try? FileManager.default.removeItem(atPath: copy) }
     let out = copy + "/drawn.json"
     let process = Process()
-    process.executableURL = CommandLineTests.binary
+    process.executableURL = PaywallBinary.binary
     process.arguments = ["render", copy, "--watch", "--paywall", "plans", "--out", out]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -206,11 +207,11 @@ struct WatchEndToEndTests {
 
   /// Into a pipe, each drawing follows a separator line, and a signal ends it.
   @Test func renderWatchIntoAPipeSeparatesTheDrawings() throws {
-    let copy = try ProjectReloadTests.demoCopy()
+    let copy = try Fixtures.demoCopy()
     let output = copy + "/out.txt"
     FileManager.default.createFile(atPath: output, contents: nil)
     let process = Process()
-    process.executableURL = CommandLineTests.binary
+    process.executableURL = PaywallBinary.binary
     process.arguments = ["render", copy, "--watch", "--paywall", "plans"]
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
     process.standardError = FileHandle.nullDevice
