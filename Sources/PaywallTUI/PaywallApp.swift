@@ -104,9 +104,9 @@ public final class PaywallApp {
     }
     terminal.open()
     for warning in app.warnings { app.runtime.send(.notice(warning)) }
-    let start: AppMessage? = options.placement.map { .register(placement: $0, params: [:]) }
-      ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
-    app.runtime.send(.launched(firstInstall: app.isFirstLaunch))
+    let start: AppMessage? = options.placement.map { .presentation(.register(placement: $0, params: [:])) }
+      ?? app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
+    app.runtime.send(.presentation(.launch(firstInstall: app.isFirstLaunch)))
     let ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     app.runtime.flushState()
     withExtendedLifetime(app.stateAccess) {}

@@ -35,7 +35,7 @@ struct InteractiveLoopTests {
       let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
                                     clock: LiveTimeSource(), inbox: inbox, animates: true, state: .library(nil)) { _ in }
       runtime = app.runtime
-      let start: AppMessage? = app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+      let start: AppMessage? = app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
       let (terminal, result) = (terminal, result)
       Thread.detachNewThread {
         let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)

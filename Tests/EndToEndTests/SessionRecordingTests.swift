@@ -49,7 +49,7 @@ struct SessionRecordingTests {
                                   clock: LiveTimeSource(), inbox: inbox, animates: true, state: .library(nil)) { _ in }
     let recorder = try RunCommand.startRecording(file, app: app, path: Fixtures.demoDirectory, raw: parsed.raw, options: options)
     app.runtime.recorder = recorder
-    let start: AppMessage? = app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+    let start: AppMessage? = app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
     let ended = Ended()
     Thread.detachNewThread {
       let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)

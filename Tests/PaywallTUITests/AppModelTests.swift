@@ -11,7 +11,7 @@ import Testing
 struct AppModelTests {
   static func opened(_ paywall: String = "onboarding", campaigns: Bool = true) throws -> AppState {
     var state = AppState(project: campaigns ? try Fixtures.demoProject() : try Fixtures.demoProjectWithoutCampaigns())
-    _ = AppModel.update(&state, .open(paywallID: paywall, selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: paywall, selected: nil)))
     return state
   }
 
@@ -95,7 +95,7 @@ struct AppModelTests {
   @Test func alertsTakeTheKeysUntilDismissed() throws {
     var state = try Self.opened()
     _ = AppModel.update(&state, .key(.enter))
-    _ = AppModel.update(&state, .purchaseFinished(.pending))
+    _ = AppModel.update(&state, .presentation(.purchaseFinished(.pending)))
     #expect(state.session?.alert?.title == "Waiting for Approval")
     #expect(AppModel.update(&state, .key(.character("q"))).isEmpty)
     #expect(state.session != nil)
@@ -105,10 +105,10 @@ struct AppModelTests {
 
   @Test func statusChangesAreEventsAndAreSaved() throws {
     var state = try Self.opened()
-    let effects = AppModel.update(&state, .statusChanged(.active(["pro"])))
+    let effects = AppModel.update(&state, .presentation(.statusChanged(.active(["pro"]))))
     #expect(Self.events(effects) == ["subscriptionStatus_didChange"])
     #expect(effects.contains { if case .saveStatus(.active(["pro"])) = $0 { true } else { false } })
-    #expect(AppModel.update(&state, .statusChanged(.active(["pro"]))).isEmpty, "no event for the same status")
+    #expect(AppModel.update(&state, .presentation(.statusChanged(.active(["pro"])))).isEmpty, "no event for the same status")
     #expect(state.log.last == "subscriptionStatus_didChange status=ACTIVE active_entitlement_ids=pro")
   }
 
@@ -166,7 +166,7 @@ struct AppModelTests {
       var project = try Fixtures.demoProject()
       project.options.sdk = sdk
       var state = AppState(project: project)
-      _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+      _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
       let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
       _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 1, question: .purchase(product))))
       #expect(state.ask?.outcomes.contains(.restored) == offered, "SDK \(sdk)")
@@ -229,7 +229,7 @@ struct AppModelTests {
   @Test func theClosedScreenWrapsOnNarrowTerminals() throws {
     var state = try Self.opened(campaigns: false)
     _ = AppModel.update(&state, .key(.enter))
-    _ = AppModel.update(&state, .purchaseFinished(.purchased))
+    _ = AppModel.update(&state, .presentation(.purchaseFinished(.purchased)))
     let text = AppView.render(state, size: Size(width: 40, height: 12)).text
     #expect(text.contains("purchased(com.acme.pro.annual)"))
     #expect(text.contains("show the paywall again"))
@@ -273,7 +273,7 @@ struct AppModelTests {
   /// (`TrackingLogic.checkNotSuperwallEvent`): no event says so, so the status bar and the log do.
   @Test func aBuiltInPlacementNameIsIgnoredAndTheLogSaysSo() throws {
     var state = AppState(project: try Fixtures.demoProject())
-    let effects = AppModel.update(&state, .register(placement: "paywall_open", params: [:]))
+    let effects = AppModel.update(&state, .presentation(.register(placement: "paywall_open", params: [:])))
     #expect(Self.events(effects).isEmpty)
     #expect(state.notice?.contains("built-in event name") == true)
     #expect(state.log.last == "! \(state.notice ?? "")")
@@ -303,7 +303,7 @@ struct AppModelTests {
     var state = try Self.opened()
     _ = AppModel.update(&state, .key(.enter))
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("Purchasing Annual…"))
-    _ = AppModel.update(&state, .purchaseFinished(.failed(PurchaseError("Card declined"))))
+    _ = AppModel.update(&state, .presentation(.purchaseFinished(.failed(PurchaseError("Card declined")))))
     let alert = AppView.render(state, size: Size(width: 80, height: 24)).text
     #expect(alert.contains("An error occurred") && alert.contains("Card declined"))
     _ = AppModel.update(&state, .key(.enter))
@@ -337,7 +337,7 @@ struct RegistrationTests {
     let path = Fixtures.repositoryRoot.appendingPathComponent("scenarios/projects/audience-rules").path
     let project = try #require(ProjectLoader.load(path: path).project)
     var state = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
-    #expect(Self.events(AppModel.update(&state, .register(placement: "js_rule", params: [:]))).isEmpty, "nothing ran")
+    #expect(Self.events(AppModel.update(&state, .presentation(.register(placement: "js_rule", params: [:])))).isEmpty, "nothing ran")
     let question = try #require(state.ruleQuestion)
     #expect(question.rule.key == "js_rule#0")
     let screen = AppView.render(state, size: Size(width: 80, height: 24)).text
@@ -345,7 +345,7 @@ struct RegistrationTests {
     _ = AppModel.update(&state, .key(.escape))
     #expect(state.ruleQuestion == nil)
     #expect(state.session == nil)
-    _ = AppModel.update(&state, .register(placement: "js_rule", params: [:]))
+    _ = AppModel.update(&state, .presentation(.register(placement: "js_rule", params: [:])))
     let effects = AppModel.update(&state, .key(.character("n")))
     #expect(Self.events(effects).contains("paywall_open"))
     #expect(state.session?.id == "plans", "no match: the next audience presents")
@@ -394,7 +394,7 @@ extension RegistrationTests {
     _ = AppModel.update(&state, .key(.enter))
     #expect(state.userAttributes == ["should_display": "true", "some_value": "13"])
     _ = AppModel.update(&state, .key(.escape))
-    let effects = AppModel.update(&state, .register(placement: "power_user_offer", params: [:]))
+    let effects = AppModel.update(&state, .presentation(.register(placement: "power_user_offer", params: [:])))
     #expect(Self.events(effects).contains("paywall_open"))
     #expect(state.session?.id == "winback")
   }

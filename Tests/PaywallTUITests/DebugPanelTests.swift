@@ -191,7 +191,7 @@ import PaywallModel
   @Test func theRuntimeDoesNotMoveTheClockPastTheLedgersDates() async throws {
     let (project, clock, store, runtime) = try Self.storeRuntime()
     store.purchaseNow(try #require(project.catalog.product(id: "com.acme.pro.monthly")))
-    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    runtime.send(.presentation(.open(paywallID: "onboarding", selected: nil)))
     await runtime.settle()
     for key in "d+8000y" { runtime.send(.key(.character(key))) }
     runtime.send(.key(.enter))
@@ -210,7 +210,7 @@ import PaywallModel
   /// Issue 17 (polish): `m` said "clock advanced 730h", then "1M"; the notice spells the unit.
   @Test func aMonthIsSpelledAsAMonth() async throws {
     let (_, _, _, runtime) = try Self.storeRuntime()
-    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    runtime.send(.presentation(.open(paywallID: "onboarding", selected: nil)))
     await runtime.settle()
     for key in "dm" { runtime.send(.key(.character(key))) }
     await runtime.settle()
@@ -262,14 +262,14 @@ import PaywallModel
     var panel = StorePanel(clock: Date(), timeRate: "realtime", subscriptions: [], pending: [], nextEvent: nil,
                            usedIntroGroups: ["pro"], faults: [])
     _ = AppModel.update(&state, .storeChanged(panel))
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     #expect(state.session?.paywall.showsFreeTrial == false)
     let text = AppView.render(state, size: Size(width: 80, height: 24)).text
     #expect(!text.contains("Start my free trial") && text.contains("Continue"))
     panel.usedIntroGroups = []
     _ = AppModel.update(&state, .storeChanged(panel))
     state.presentation.session = nil
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     #expect(state.session?.paywall.showsFreeTrial == true)
   }
 
@@ -281,7 +281,7 @@ import PaywallModel
     let store = SimulatedStore(catalog: project.catalog, status: status, clock: clock, directory: nil)
     let runtime = AppRuntime(state: AppState(project: project), controller: FaultInjectingController(store, clock: clock),
                              statusStore: status, clock: clock, statusCache: nil, store: store, timeRate: "month=30s") { _ in }
-    runtime.send(.open(paywallID: "onboarding", selected: nil))
+    runtime.send(.presentation(.open(paywallID: "onboarding", selected: nil)))
     await runtime.settle()
     runtime.send(.key(.character("d")))
     await runtime.settle()

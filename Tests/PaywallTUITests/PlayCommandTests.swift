@@ -597,7 +597,7 @@ extension PlayCommandTests {
     let app = try AppSession.make(project: try Fixtures.demoProject(), path: "paywalls", options: options, overrides: [],
                                   clock: LiveTimeSource(), animates: false, state: .library(nil)) { events.append($0) }
     let before = Date()
-    app.runtime.send(.open(paywallID: "onboarding", selected: nil))
+    app.runtime.send(.presentation(.open(paywallID: "onboarding", selected: nil)))
     app.runtime.drain()
     let after = Date()
     let opened = try #require(events.all.first { $0.name == .paywallOpen }?.at)

@@ -31,8 +31,8 @@ struct ProjectReloadTests {
   @Test func aReloadKeepsTheStatusTheSelectionAndTheOpenPaywall() throws {
     let copy = try Fixtures.demoCopy()
     var state = AppState(project: try Self.load(copy))
-    _ = AppModel.update(&state, .statusChanged(.inactive))
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.statusChanged(.inactive)))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     _ = AppModel.update(&state, .key(.character("3")))
     _ = AppModel.update(&state, .key(.tab))
     let focus = state.focus
@@ -53,7 +53,7 @@ struct ProjectReloadTests {
   @Test func aSlotTheEditRemovedFallsBackToThePaywallsChoice() throws {
     let copy = try Fixtures.demoCopy()
     var state = AppState(project: try Self.load(copy))
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     _ = AppModel.update(&state, .key(.character("3")))
     try Self.edit(copy + "/onboarding.json", "\"com.acme.pro.monthly\",\n                \"tertiary\": \"com.acme.pro.lifetime\"", "\"com.acme.pro.monthly\"")
     _ = AppModel.update(&state, .projectReloaded(try Self.load(copy), warnings: []))
@@ -63,7 +63,7 @@ struct ProjectReloadTests {
 
   @Test func aPaywallGoneFromTheProjectGoesHomeAndSaysSo() throws {
     var state = AppState(project: try Fixtures.demoProject())
-    _ = AppModel.update(&state, .open(paywallID: "winback", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "winback", selected: nil)))
     var edited = try Fixtures.demoProject()
     edited.paywalls.removeAll { $0.id == "winback" }
     _ = AppModel.update(&state, .projectReloaded(edited, warnings: []))
@@ -75,7 +75,7 @@ struct ProjectReloadTests {
 
   @Test func aFailedLoadShowsItsErrorsOverTheLastGoodScreenUntilAGoodOne() throws {
     var state = AppState(project: try Fixtures.demoProject())
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     let error = "p/onboarding.json:2:1: error: invalid JSON: unexpected end of file, expected a value"
     _ = AppModel.update(&state, .projectInvalid([error]))
     let broken = Self.screen(state)
@@ -172,7 +172,7 @@ struct ProjectReloadTests {
     try Self.edit(copy + "/onboarding.json", "Unlock Acme Pro", "Unlock Acme Max")
     #expect(results.arrived.wait(timeout: .now() + 5) == .success)
     var state = AppState(project: try #require(results.last?.project))
-    _ = AppModel.update(&state, .open(paywallID: "onboarding", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
     #expect(Self.screen(state).contains("Unlock Acme Max"), "the paywall's new title")
     try Self.edit(copy + "/catalog.json", "\"59.99\"", "\"49.99\"")
     #expect(results.arrived.wait(timeout: .now() + 5) == .success)

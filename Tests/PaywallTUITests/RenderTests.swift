@@ -239,7 +239,7 @@ struct OverlayScrollTests {
     let product = try #require(line.range(of: "product_id="))
     let paywall = try #require(line.range(of: "paywall_id="))
     #expect(product.lowerBound < paywall.lowerBound, "\(line)")
-    _ = AppModel.update(&state, .purchaseFinished(.purchased))
+    _ = AppModel.update(&state, .presentation(.purchaseFinished(.purchased)))
     Self.press([.character("l")], &state)
     let text = AppView.render(state, size: Size(width: 80, height: 24)).text
     #expect(text.contains("transaction_start product_id=com.acme.pro.annual"), "\(text)")
@@ -312,7 +312,7 @@ struct PolishRenderTests {
   /// "onboarding: onboarding declined" said the placement's name twice.
   @Test func theHomeScreenNamesAPlacementAndItsPaywallOnce() throws {
     var state = AppState(project: try Fixtures.demoProject(), status: .inactive, assignments: AssignmentBook(userID: "tester"))
-    _ = AppModel.update(&state, .register(placement: "onboarding", params: [:]))
+    _ = AppModel.update(&state, .presentation(.register(placement: "onboarding", params: [:])))
     #expect(state.session?.paywall.definition.id == "onboarding")
     _ = AppModel.update(&state, .key(.escape))
     let text = AppView.render(state, size: Size(width: 80, height: 24)).text

@@ -187,7 +187,7 @@ struct ScrollingListTests {
     var state = AppState(project: try Self.manyProductsProject(30))
     let size = Size(width: 40, height: 16)
     _ = AppModel.update(&state, .resized(size))
-    _ = AppModel.update(&state, .open(paywallID: "many", selected: nil))
+    _ = AppModel.update(&state, .presentation(.open(paywallID: "many", selected: nil)))
     Self.press([.character("l")], &state)
     for selected in 1...30 {
       #expect(state.session?.selectedSlot == "s" + String(format: "%02d", selected))
@@ -230,7 +230,7 @@ struct ScrollingListTests {
           for log in [false, true] {
             var state = AppState(project: project)
             _ = AppModel.update(&state, .resized(size))
-            _ = AppModel.update(&state, .open(paywallID: "many", selected: slot))
+            _ = AppModel.update(&state, .presentation(.open(paywallID: "many", selected: slot)))
             state.showsLog = log
             let app = AppView.render(state, size: size)
             #expect(app.width == width && app.height == height)

@@ -132,9 +132,9 @@ package struct RunCommand: CLICommand {
     // The project's warnings were printed on stderr before the screen opened; the screen hides
     // them, so they are in the status bar and the log too.
     for warning in loaded.warnings.map(\.description) + app.warnings { app.runtime.send(.notice(warning)) }
-    app.runtime.send(.launched(firstInstall: app.isFirstLaunch))
-    let start: AppMessage? = session.placement.map { .register(placement: $0, params: [:]) }
-      ?? app.firstPaywall.map { .open(paywallID: $0, selected: nil) }
+    app.runtime.send(.presentation(.launch(firstInstall: app.isFirstLaunch)))
+    let start: AppMessage? = session.placement.map { .presentation(.register(placement: $0, params: [:])) }
+      ?? app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
     let ending: InteractiveLoop.Ending
     do {
       ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)

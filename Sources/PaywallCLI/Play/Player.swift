@@ -45,8 +45,8 @@ package struct Player: Sendable {
     let before = runtime.state.lastReport?.number ?? 0
     runtime.send(.world(action))
     await runtime.settle()
-    guard let (number, report) = runtime.state.lastReport, number > before else { return nil }
-    return report
+    guard let last = runtime.state.lastReport, last.number > before else { return nil }
+    return last.report
   }
 
   /// Renewals one `advance` may go through at a `renewal=` rate.
@@ -89,15 +89,15 @@ package struct Player: Sendable {
   package func play(_ script: PlayScript, placement: String?) async -> Outcome {
     // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
     runtime.send(.resized(size))
-    runtime.send(.launched(firstInstall: app.isFirstLaunch))
+    runtime.send(.presentation(.launch(firstInstall: app.isFirstLaunch)))
     await runtime.settle()
     // `--placement` registers as the app's launch code would, after the launch events: over a
     // paywall a launch campaign presented it fails (`paywallAlreadyPresented`), as on a device.
     // The first paywall opens only on an empty screen.
     if let placement {
-      runtime.send(.register(placement: placement, params: [:]))
+      runtime.send(.presentation(.register(placement: placement, params: [:])))
     } else if runtime.state.presentation.session == nil, let first = app.firstPaywall {
-      runtime.send(.open(paywallID: first, selected: nil))
+      runtime.send(.presentation(.open(paywallID: first, selected: nil)))
     }
     await runtime.settle()
     noteScreen()
@@ -130,36 +130,36 @@ package struct Player: Sendable {
         let entitlements = AppSession.allEntitlements(runtime.state.project)
         _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
       case .placement(let name, let params, _):
-        runtime.send(.register(placement: name, params: params))
+        runtime.send(.presentation(.register(placement: name, params: params)))
         await runtime.settle()
       case .user(let attributes):
-        runtime.send(.userAttributes(attributes))
+        runtime.send(.presentation(.setUserAttributes(attributes)))
         await runtime.settle()
       case .override(let overrides):
         let catalog = runtime.state.project.catalog
         if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
           return .failed("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
         }
-        runtime.send(.setOverrides(overrides))
+        runtime.send(.presentation(.setOverrides(overrides)))
         await runtime.settle()
       case .open(let id):
         guard runtime.state.project.paywall(id: id) != nil else {
           return .failed("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
         }
-        runtime.send(.open(paywallID: id, selected: nil))
+        runtime.send(.presentation(.open(paywallID: id, selected: nil)))
         await runtime.settle()
       case .call(.purchase(let productID)):
         let catalog = runtime.state.project.catalog
         guard let product = catalog.product(id: productID) else {
           return .failed("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
         }
-        runtime.send(.callPurchase(product))
+        runtime.send(.presentation(.callPurchase(product)))
         await runtime.settle()
       case .call(.restore):
-        runtime.send(.callRestore)
+        runtime.send(.presentation(.callRestore))
         await runtime.settle()
       case .relaunch:
-        runtime.send(.relaunch)
+        runtime.send(.presentation(.relaunch))
         await runtime.settle()
         noteScreen()
       case .store(let action):

@@ -143,11 +143,11 @@ package final class SessionRecorder: DispatchObserver, @unchecked Sendable {
     case .resized(let new) where new != size:
       size = new
       current = elapsed() + ["resize \(new.width)x\(new.height)"]
-    case .statusChanged(let status) where answersFromController:
+    case .presentation(.statusChanged(let status)) where answersFromController:
       current = elapsed() + ["status \(status)"]
-    case .purchaseFinished(let result) where answersFromController:
+    case .presentation(.purchaseFinished(let result)) where answersFromController:
       answered(RecordedAnswer(purchase: result, seconds: 0))
-    case .restoreFinished(let result, _) where answersFromController:
+    case .presentation(.restoreFinished(let result, _)) where answersFromController:
       answered(RecordedAnswer(restore: result, seconds: 0))
     default:
       break

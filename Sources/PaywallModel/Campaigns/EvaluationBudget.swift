@@ -105,3 +105,9 @@ public struct AbandonedEvaluation: Sendable, Hashable {
     }
   }
 }
+
+/// One interrupt is equal only to itself: it is a shared flag, not a value.
+extension EvaluationInterrupt: Equatable {
+  /// Whether the two are the same interrupt.
+  public static func == (lhs: EvaluationInterrupt, rhs: EvaluationInterrupt) -> Bool { lhs === rhs }
+}

@@ -58,7 +58,7 @@ public struct StoreSettings: Sendable, Hashable {
 }
 
 /// The products a project sells, in file order, from our JSON catalog or an Xcode `.storekit` file.
-public struct Catalog: Sendable {
+public struct Catalog: Sendable, Equatable {
   /// Every product, in file order.
   public var products: [StoreProduct]
   /// The subscription groups, in file order.

@@ -88,7 +88,7 @@ public struct ClosedPaywall: Sendable, Hashable {
 /// Everything the presenter knows: the project, the status, the paywall on screen and why it is
 /// there, the user's assignments and attributes. Data only; `Presenter.update` is the only code
 /// that changes it.
-public struct PresentationState: Sendable {
+public struct PresentationState: Sendable, Equatable {
   /// The paywalls, products, campaigns and options presented from.
   public var project: Project
   /// How paywalls behave around purchases (the SDK's `PaywallOptions`): the project's unless
@@ -203,7 +203,7 @@ public struct PresentationState: Sendable {
 }
 
 /// The SDK's verbs and the controller's answers: everything that reaches the presenter.
-public enum PresentationAction: Sendable {
+public enum PresentationAction: Sendable, Equatable {
   /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
   case register(placement: String, params: [String: String])
   /// The app launched (`firstInstall`: the first time on this state): the SDK's launch events,

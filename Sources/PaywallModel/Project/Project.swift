@@ -11,7 +11,7 @@ import Darwin
 
 /// A project: a catalog and its paywalls, from a directory with `app.json`, an `app.json` itself,
 /// or a single paywall file (its catalog then comes from `--catalog` or the paywall's directory).
-public struct Project: Sendable {
+public struct Project: Sendable, Equatable {
   /// The project's name: app.json's `name`, else the directory's, the paywall's or the file's name.
   public var name: String
   /// The products every paywall of the project sells.

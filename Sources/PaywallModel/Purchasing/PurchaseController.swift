@@ -101,3 +101,40 @@ extension Error {
     return String(describing: self)
   }
 }
+
+/// Two results are the same when they say the same: a failure's error is compared by its type and
+/// its description (what the paywall shows and the events carry), so a reducer's step can be
+/// asserted whole.
+extension PurchaseResult: Equatable {
+  /// The same case, and for a failure an error of the same type that says the same.
+  public static func == (lhs: PurchaseResult, rhs: PurchaseResult) -> Bool {
+    switch (lhs, rhs) {
+    case (.cancelled, .cancelled), (.purchased, .purchased), (.pending, .pending): true
+    case (.failed(let l), .failed(let r)): FailureIdentity(l) == FailureIdentity(r)
+    default: false
+    }
+  }
+}
+
+/// As `PurchaseResult`: a failure by its error's type and description.
+extension RestorationResult: Equatable {
+  /// The same case, and for a failure an error of the same type that says the same (or none on both).
+  public static func == (lhs: RestorationResult, rhs: RestorationResult) -> Bool {
+    switch (lhs, rhs) {
+    case (.restored, .restored): true
+    case (.failed(let l), .failed(let r)): l.map(FailureIdentity.init) == r.map(FailureIdentity.init)
+    default: false
+    }
+  }
+}
+
+/// What makes two errors the same failure to the app: their type and their description.
+private struct FailureIdentity: Equatable {
+  let type: ObjectIdentifier
+  let description: String
+
+  init(_ error: any Error) {
+    type = ObjectIdentifier(Swift.type(of: error))
+    description = String(describing: error)
+  }
+}

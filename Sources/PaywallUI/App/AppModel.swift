@@ -41,33 +41,17 @@ package enum AppModel {
     switch message {
     case .key(let key):
       return handle(key, &state, now: now)
-    case .open(let id, let selected):
-      return present(.open(paywallID: id, selected: selected), &state, now: now)
-    case .register(let placement, let params):
-      return present(.register(placement: placement, params: params), &state, now: now)
-    case .launched(let firstInstall):
-      return present(.launch(firstInstall: firstInstall), &state, now: now)
-    case .relaunch:
-      state.showsDebug = false
-      state.notice = "the app was killed and launched again"
-      return present(.relaunch, &state, now: now)
-    case .statusChanged(let status):
-      return present(.statusChanged(status), &state, now: now)
-    case .registrationTimedOut(let id):
-      return present(.statusTimedOut(registrationID: id), &state, now: now)
-    case .callPurchase(let product):
-      return present(.callPurchase(product), &state, now: now)
-    case .callRestore:
-      return present(.callRestore, &state, now: now)
-    case .purchaseFinished(let result):
-      return present(.purchaseFinished(result), &state, now: now)
-    case .restoreFinished(let result, let status):
-      return present(.restoreFinished(result, status: status), &state, now: now)
-    case .userAttributes(let attributes):
-      return present(.setUserAttributes(attributes), &state, now: now)
-    case .setOverrides(let overrides):
-      state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
-      return present(.setOverrides(overrides), &state, now: now)
+    case .presentation(let action):
+      switch action {
+      case .relaunch:
+        state.showsDebug = false
+        state.notice = "the app was killed and launched again"
+      case .setOverrides(let overrides):
+        state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
+      default:
+        break
+      }
+      return present(action, &state, now: now)
     case .storeChanged(let panel):
       state.store = panel
       return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)
@@ -87,7 +71,7 @@ package enum AppModel {
     case .world(let action):
       return [.debug(action, announce: false)]
     case .worldChanged(let report, let announce):
-      state.lastReport = ((state.lastReport?.number ?? 0) + 1, report)
+      state.lastReport = NumberedReport(number: (state.lastReport?.number ?? 0) + 1, report: report)
       if announce { tell(report.message, &state) }
       return []
     case .tick(let store):

@@ -88,13 +88,13 @@ package final class AppRuntime: @unchecked Sendable {
        onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     // Subscribed before the status is read: a change in between is in both (a repeat is ignored),
     // never in neither (a command controller may set it while the app is being built).
-    let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.statusChanged(status)) }
+    let subscription = world.statusStore.subscribe { [inbox] status in inbox.send(.presentation(.statusChanged(status))) }
     var initial = state
     // Only the interactive loop has keys that must not wait; `play` and `test` never interrupt.
     if animates { initial.presentation.interrupt = inbox.interrupt }
     let current = world.statusStore.status
     initial.presentation.status = launchStatus ?? current
-    if let launchStatus, launchStatus != current { inbox.send(.statusChanged(current)) }
+    if let launchStatus, launchStatus != current { inbox.send(.presentation(.statusChanged(current))) }
     self.state = initial
     statusSubscription = subscription
     self.world = world
@@ -256,13 +256,13 @@ package final class AppRuntime: @unchecked Sendable {
       start { runtime in
         let result = await runtime.world.controller.purchase(product: product)
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
-        return .purchaseFinished(result)
+        return .presentation(.purchaseFinished(result))
       }
     case .restore:
       start { runtime in
         let result = await runtime.world.controller.restorePurchases()
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
-        return .restoreFinished(result, status: runtime.world.statusStore.status)
+        return .presentation(.restoreFinished(result, status: runtime.world.statusStore.status))
       }
     case .emit(var event):
       // Stamped here, where it leaves the app: the store's clock (`play`'s simulated one, `run`'s
@@ -276,7 +276,7 @@ package final class AppRuntime: @unchecked Sendable {
     case .startStatusTimeout(let id, let seconds):
       start { runtime in
         try? await runtime.world.clock.sleep(seconds: seconds)
-        return .registrationTimedOut(id: id)
+        return .presentation(.statusTimedOut(registrationID: id))
       }
     case .saveAssignments(let book):
       assignmentWriter?.save(book)

@@ -13,7 +13,7 @@ import TerminalCore
 
 /// What the terminal app holds around the presenter: focus, overlays (help, debug, ask), the log,
 /// the spinner and the size. Only `AppModel.update` changes it; the presenter's state is scoped in.
-package struct AppState: Sendable {
+package struct AppState: Sendable, Equatable {
   /// The SDK's side: the project, the status, the paywall on screen and why.
   package var presentation: PresentationState
   package var focus: FocusTarget?
@@ -64,7 +64,7 @@ package struct AppState: Sendable {
   package var termination: Termination?
   /// What the last world change (a debug key, a script step) did, numbered so a script can tell
   /// its own report from an older one.
-  package var lastReport: (number: Int, report: WorldReport)?
+  package var lastReport: NumberedReport?
   /// The highlighted placement on the home screen.
   package var homeSelection = 0
   /// The first placement the home screen shows when they do not all fit; the view moves it as
@@ -96,6 +96,13 @@ package struct AppState: Sendable {
 }
 
 /// What a change of the world did, in one line, or why it did nothing.
+/// A world report with its place in the session's sequence: `play` tells its own step's report
+/// from an earlier one by the number.
+package struct NumberedReport: Sendable, Hashable {
+  package var number: Int
+  package var report: WorldReport
+}
+
 package struct WorldReport: Sendable, Hashable {
   package var message: String
   package var failed: Bool
@@ -155,7 +162,7 @@ package enum DebugAction: Sendable, Hashable {
 }
 
 /// Work `update` asks the runtime to do; results come back as messages.
-package enum AppEffect: Sendable {
+package enum AppEffect: Sendable, Equatable {
   /// Change the world; `announce`: tell the tester what it did (the panel does, a script does not).
   case debug(DebugAction, announce: Bool)
   case purchase(StoreProduct, slot: String)
@@ -181,21 +188,19 @@ package enum AppMessage: Sendable {
   /// Messages of which only the newest queued one matters: 1 the status, 2 the store.
   package var newestOnly: Int? {
     switch self {
-    case .statusChanged: 1
+    case .presentation(.statusChanged): 1
     case .storeChanged: 2
     default: nil
     }
   }
 
   case key(Key)
-  case open(paywallID: String, selected: String?)
-  case statusChanged(SubscriptionStatus)
-  /// The app calls `Superwall.shared.purchase(product)` outside a paywall (a script's `call purchase`).
-  case callPurchase(StoreProduct)
-  /// The app calls `Superwall.shared.restorePurchases()` outside a paywall (a script's `call restore`).
-  case callRestore
-  case purchaseFinished(PurchaseResult)
-  case restoreFinished(RestorationResult, status: SubscriptionStatus)
+  /// What the SDK's side of the app does, from outside its keys: the app's calls (`register`,
+  /// `purchase(product)`, `restorePurchases()`, attributes, overrides, a paywall opened directly,
+  /// the launch and a relaunch), the controller's answers, the status and its timeout. The model
+  /// hands it to the presenter unchanged (as TCA's `Scope` does), adding only what the terminal
+  /// shows of it.
+  case presentation(PresentationAction)
   case askRequested(AskPurchaseController.Request)
   /// Something to tell the tester (a warning): the status bar and the log.
   case notice(String)
@@ -204,20 +209,8 @@ package enum AppMessage: Sendable {
   case controllerProblem(String)
   /// A line of the command controller's stderr, its log: the log pane only (no notice, no event).
   case controllerLog(String)
-  case userAttributes([String: String])
   /// The simulated store changed (or its clock moved while the debug panel is open).
   case storeChanged(StorePanel)
-  /// `register(placement:params:)`: present the placement's paywall, or skip and run the feature.
-  case register(placement: String, params: [String: String])
-  /// The app launched: the SDK's launch events, and the campaigns on them (`firstInstall`: the
-  /// first launch on this state, a new user).
-  case launched(firstInstall: Bool)
-  /// The app killed and launched again (the debug panel's `L`, a script's `relaunch`).
-  case relaunch
-  /// A waiting `register` saw no known status in time.
-  case registrationTimedOut(id: Int)
-  /// Session-wide slot overrides (empty: back to the paywalls as written).
-  case setOverrides([SlotOverride])
   /// Change the world (a play script's step); the runtime answers with `.worldChanged`.
   case world(DebugAction)
   /// What a change of the world did; `announce`: show it to the tester.

@@ -35,7 +35,7 @@ package enum DebugPanel {
     case .typeStatus?:
       state.statusInput = ""
     case .relaunch?:
-      return AppModel.update(&state, .relaunch, now: now)
+      return AppModel.update(&state, .presentation(.relaunch), now: now)
     case .typeDuration?:
       state.debugInput = ""
     case .typeAttribute?:
