@@ -13,7 +13,8 @@ struct PlayOfferSelectionTests {
   typealias Phase = PlayProductDetails.PricingPhase
 
   static func phase(_ price: Decimal, _ period: String, cycles: Int = 0, _ mode: Details.RecurrenceMode = .infiniteRecurring) -> Phase {
-    Phase(priceAmountMicros: Int64(truncating: (price * 1_000_000) as NSDecimalNumber), billingPeriod: period,
+    // Through PlayMoney, which rounds: 18.99 written as a literal is 18.98999… as a Double.
+    Phase(priceAmountMicros: PlayMoney(currencyCode: "USD", amount: price).micros, billingPeriod: period,
           billingCycleCount: cycles, recurrenceMode: mode)
   }
 
