@@ -142,4 +142,34 @@ struct PlayProductIdentifierTests {
     // `sw-none` means no offer only in the offer's place: as a base plan it is an id.
     #expect(ID.BasePlan("sw-none") == .specific("sw-none"))
   }
+
+  // PaywallProductIdsTest (`superwall/src/test/java/com/superwall/sdk/models/paywall/`): the id a
+  // config's PLAY_STORE product stands for.
+
+  @Test("productIds uses fullProductId computed from store product details")
+  func configFullIdentifier() {
+    #expect(ID.configFullIdentifier(productIdentifier: "product", basePlanIdentifier: "plan", offer: .automatic) == "product:plan:sw-auto")
+    #expect(ID.configFullIdentifier(productIdentifier: "product", basePlanIdentifier: "plan", offer: .noOffer) == "product:plan:sw-none")
+  }
+
+  @Test("productIds correctly populated for multiple products with same productId but different plans")
+  func configFullIdentifierPerPlan() {
+    #expect(ID.configFullIdentifier(productIdentifier: "my_subscription", basePlanIdentifier: "monthly", offer: .specified("free_trial"))
+            == "my_subscription:monthly:free_trial")
+    #expect(ID.configFullIdentifier(productIdentifier: "my_subscription", basePlanIdentifier: "annual", offer: .specified("free_trial"))
+            == "my_subscription:annual:free_trial")
+  }
+
+  /// `PlayStoreProductSerializer`: an unknown or missing offer type is no offer; `SPECIFIED`
+  /// without an identifier fails; an empty or missing base plan leaves the product id alone.
+  @Test func configOffersDecodeAsTheSDKDecodesThem() {
+    #expect(ID.ConfigOffer(type: "AUTOMATIC", offerIdentifier: nil) == .automatic)
+    #expect(ID.ConfigOffer(type: "NO_OFFER", offerIdentifier: nil) == .noOffer)
+    #expect(ID.ConfigOffer(type: "SPECIFIED", offerIdentifier: "o") == .specified("o"))
+    #expect(ID.ConfigOffer(type: "SPECIFIED", offerIdentifier: nil) == nil)
+    #expect(ID.ConfigOffer(type: "LATER", offerIdentifier: nil) == .noOffer)
+    #expect(ID.ConfigOffer(type: nil, offerIdentifier: nil) == .noOffer)
+    #expect(ID.configFullIdentifier(productIdentifier: "lifetime", basePlanIdentifier: "", offer: .specified("o")) == "lifetime")
+    #expect(ID.configFullIdentifier(productIdentifier: "lifetime", basePlanIdentifier: nil, offer: .automatic) == "lifetime")
+  }
 }

@@ -69,4 +69,39 @@ package struct PlayProductIdentifier: Sendable, Hashable, CustomStringConvertibl
   package var basePlanID: String? { basePlan.specificID }
 
   package var description: String { fullId }
+
+  /// The offer of a Superwall config's `PLAY_STORE` product (`store_product.offer.type`).
+  package enum ConfigOffer: Sendable, Hashable {
+    case automatic
+    case noOffer
+    case specified(String)
+
+    /// As `PlayStoreProductSerializer` decodes it: `AUTOMATIC`, `NO_OFFER`, `SPECIFIED` with its
+    /// `offer_identifier`; any other type, or none, falls back to no offer. Nil for `SPECIFIED`
+    /// without an identifier, which fails the product's decoding.
+    package init?(type: String?, offerIdentifier: String?) {
+      switch type {
+      case "AUTOMATIC": self = .automatic
+      case "SPECIFIED":
+        guard let offerIdentifier else { return nil }
+        self = .specified(offerIdentifier)
+      default: self = .noOffer
+      }
+    }
+  }
+
+  /// The product id a Superwall config's `PLAY_STORE` product stands for on a device
+  /// (`PlayStoreProduct.fullIdentifier`, `models/product/ProductItem.kt`): the product id alone
+  /// when the base plan is empty (a one-time product of the old kind, whatever the offer says),
+  /// else `product:basePlan:` followed by `sw-auto`, `sw-none` or the offer's id. A missing
+  /// `base_plan_identifier` is empty.
+  package static func configFullIdentifier(productIdentifier: String, basePlanIdentifier: String?, offer: ConfigOffer) -> String {
+    let basePlan = basePlanIdentifier ?? ""
+    if basePlan.isEmpty { return productIdentifier }
+    switch offer {
+    case .automatic: return "\(productIdentifier):\(basePlan):\(autoWord)"
+    case .noOffer: return "\(productIdentifier):\(basePlan):\(noneWord)"
+    case .specified(let id): return "\(productIdentifier):\(basePlan):\(id)"
+    }
+  }
 }
