@@ -394,3 +394,35 @@ struct PlayErrorCase: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { name }
 }
+
+@Suite("A Play catalog as our catalog")
+struct PlayCatalogConversionTests {
+  @Test func everyIDAPaywallCanNameIsAProductOrSaysWhyNot() throws {
+    let play = try PlayCatalog.load(path: PlayCatalogReaderTests.examplePath)
+    #expect(play.paywallProductIDs == [
+      "acme_pro",
+      "acme_pro:monthly", "acme_pro:monthly:sw-auto", "acme_pro:monthly:sw-none", "acme_pro:monthly:half-off-3-months",
+      "acme_pro:annual", "acme_pro:annual:sw-auto", "acme_pro:annual:sw-none", "acme_pro:annual:free-week",
+      "acme_pro:annual:upgrade-from-monthly", "acme_pro:annual:winback",
+      "acme_pro:season-pass", "acme_pro:season-pass:sw-auto", "acme_pro:season-pass:sw-none",
+      "acme_lifetime", "acme_lifetime:buy", "acme_lifetime:rent-30-days",
+    ])
+    let catalog = play.catalog(entitlements: ["acme_pro": ["pro"], "acme_lifetime": ["pro"]])
+    #expect(catalog.product(id: "acme_pro:annual:free-week")?.introductoryOffer?.paymentMode == .freeTrial)
+    // An offer the buyer does not qualify for: the SDK falls back to the base plan.
+    #expect(catalog.product(id: "acme_pro:annual:upgrade-from-monthly")?.introductoryOffer == nil)
+    #expect(catalog.product(id: "acme_pro:annual:upgrade-from-monthly")?.price == Fixture.decimal("59.99"))
+    #expect(catalog.product(id: "acme_pro:monthly")?.entitlements == [Entitlement("pro")])
+    #expect(catalog.groups.map(\.id) == ["acme_pro"])
+    #expect(catalog.groups.first?.productIDs.contains("acme_pro:season-pass") == false)
+    #expect(catalog.groups.first?.productIDs.first == "acme_pro")
+
+    // In Germany the season pass and the lifetime unlock are not sold: defined, but unloaded.
+    let german = play.catalog(region: "DE")
+    #expect(german.product(id: "acme_pro:annual")?.currencyCode == "EUR")
+    #expect(german.product(id: "acme_pro:season-pass") == nil)
+    #expect(german.unloadedReason("acme_pro:season-pass") != nil)
+    #expect(german.unloadedReason("acme_lifetime") != nil)
+    #expect(german.unloadedReason("nothing") == nil)
+  }
+}

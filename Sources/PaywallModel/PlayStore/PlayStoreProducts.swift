@@ -62,3 +62,58 @@ extension PlayCatalog {
     return PlaySelectedProduct(details: details, identifier: identifier).storeProduct(entitlements: entitlements)
   }
 }
+
+extension PlayCatalog {
+  /// Every product id a paywall can name for this catalog, in file order: for a subscription the
+  /// bare id, then for each base plan `id:plan`, `id:plan:sw-auto`, `id:plan:sw-none` and
+  /// `id:plan:OFFER` for each of its offers; for a one-time product the bare id and
+  /// `id:option` for each purchase option. (`sw-auto` as the base plan, and an empty one, are
+  /// the bare id's choice and are not listed again.)
+  package var paywallProductIDs: [String] {
+    var ids: [String] = []
+    for subscription in subscriptions {
+      ids.append(subscription.productId)
+      for plan in subscription.basePlans {
+        let prefix = "\(subscription.productId):\(plan.basePlanId)"
+        ids += [prefix, "\(prefix):\(PlayProductIdentifier.autoWord)", "\(prefix):\(PlayProductIdentifier.noneWord)"]
+        ids += offers(productId: subscription.productId, basePlanId: plan.basePlanId).map { "\(prefix):\($0.offerId)" }
+      }
+    }
+    for product in oneTimeProducts {
+      ids.append(product.productId)
+      ids += product.purchaseOptions.map { "\(product.productId):\($0.purchaseOptionId)" }
+    }
+    return ids
+  }
+
+  /// Our catalog for a buyer in `region` with `history`: one product per id of
+  /// `paywallProductIDs` that sells something there, each as the SDK would show it. Each
+  /// subscription is a group of its auto-renewing products. `entitlements` maps a Play product id
+  /// to what it grants (Superwall's product entitlements); unmapped, the product id itself.
+  package func catalog(region: String = "US", history: PlayPurchaseHistory = .newCustomer,
+                       entitlements: [String: Set<Entitlement>] = [:]) -> Catalog {
+    var products: [StoreProduct] = []
+    var groups: [SubscriptionGroup] = []
+    var unloaded: [String] = []
+    for id in paywallProductIDs {
+      let productId = PlayProductIdentifier(id).productId
+      if let product = storeProduct(paywallProductID: id, region: region, history: history, entitlements: entitlements[productId]) {
+        products.append(product)
+      } else {
+        unloaded.append(id)
+      }
+    }
+    for subscription in subscriptions {
+      let members = products.filter { $0.kind == .autoRenewable && $0.subscriptionGroup == subscription.productId }.map(\.id)
+      if !members.isEmpty {
+        groups.append(SubscriptionGroup(id: subscription.productId, name: subscription.listings.first?.title ?? subscription.productId,
+                                        productIDs: members))
+      }
+    }
+    var catalog = Catalog(products: products, groups: groups, file: file)
+    // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
+    // by the file: a paywall naming it is told why, not that the id is unknown.
+    catalog.unloadedProductIDs = Set(unloaded)
+    return catalog
+  }
+}
