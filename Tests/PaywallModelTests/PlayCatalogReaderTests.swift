@@ -426,3 +426,64 @@ struct PlayCatalogConversionTests {
     #expect(german.unloadedReason("nothing") == nil)
   }
 }
+
+/// "Never a crash": every value of the example replaced, one at a time, by each other JSON type.
+@Suite("Play catalog reader on mangled files")
+struct PlayCatalogMangledTests {
+  /// `node` with the value at `path` (indices into members and elements) replaced by `replacement`.
+  static func replacing(_ node: JSONNode, at path: ArraySlice<Int>, with replacement: JSONValue) -> JSONNode {
+    guard let step = path.first else { return JSONNode(replacement, at: node.location) }
+    var copy = node
+    switch node.value {
+    case .object(var members):
+      members[step].value = replacing(members[step].value, at: path.dropFirst(), with: replacement)
+      copy.value = .object(members)
+    case .array(var elements):
+      elements[step] = replacing(elements[step], at: path.dropFirst(), with: replacement)
+      copy.value = .array(elements)
+    default:
+      break
+    }
+    return copy
+  }
+
+  /// The path of every value in `node`, depth first.
+  static func paths(_ node: JSONNode, _ prefix: [Int] = []) -> [[Int]] {
+    var out = [prefix]
+    switch node.value {
+    case .object(let members):
+      for (i, member) in members.enumerated() { out += paths(member.value, prefix + [i]) }
+    case .array(let elements):
+      for (i, element) in elements.enumerated() { out += paths(element, prefix + [i]) }
+    default:
+      break
+    }
+    return out
+  }
+
+  @Test func everyValueOfEveryTypeIsReadWithoutACrash() throws {
+    let bytes = try SourceFile.read(path: PlayCatalogReaderTests.examplePath)
+    let root = try JSONParser.parse(bytes: bytes)
+    let replacements: [JSONValue] = [.null, .bool(true), .number("-1"), .number("1e400"), .string(""), .string("P0D"), .array([]), .object([])]
+    var reads = 0
+    var refused = 0
+    for path in Self.paths(root).dropFirst() {
+      for replacement in replacements {
+        let mangled = Self.replacing(root, at: path[...], with: replacement)
+        let diagnostics = DiagnosticCollector(file: "mangled.json", source: bytes)
+        let catalog = PlayCatalogReader.read(mangled, file: "mangled.json", diagnostics: diagnostics)
+        reads += 1
+        if diagnostics.hasErrors { refused += 1 }
+        // Whatever was read is usable: every id a paywall can name resolves or says why not.
+        if let catalog {
+          let ours = catalog.catalog()
+          for id in catalog.paywallProductIDs where ours.product(id: id) == nil && ours.unloadedReason(id) == nil {
+            Issue.record("\(id) is neither a product nor unloaded after replacing \(path) with \(replacement.typeName)")
+          }
+        }
+      }
+    }
+    #expect(reads > 1_000)
+    #expect(refused > reads / 4, "\(refused) of \(reads) mangled files refused")
+  }
+}
