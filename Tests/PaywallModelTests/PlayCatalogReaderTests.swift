@@ -99,6 +99,27 @@ struct PlayCatalogReaderTests {
     }
   }
 
+  /// Before: any diagnostic on a subscription, even a warning about a price's decimals, marked it
+  /// failed, and its offers were then dropped without a word.
+  @Test func aWarningOnASubscriptionKeepsItsOffers() throws {
+    let text = Self.withOffer(#"{"productId": "pro", "basePlanId": "m", "offerId": "o", "phases": [\#(Self.freePhase)], "regionalConfigs": [{"regionCode": "US", "newSubscriberAvailability": true}]}"#)
+      .replacingOccurrences(of: #""currencyCode": "USD", "units": "4", "nanos": 990000000"#, with: #""currencyCode": "JPY", "units": "480", "nanos": 500000000"#)
+    let (catalog, diagnostics) = try Self.read(text)
+    #expect(diagnostics.map(\.severity) == [.warning], "\(diagnostics)")
+    #expect(diagnostics.first?.kind == .currencyDecimals)
+    #expect(catalog?.offers.map(\.offerId) == ["o"])
+  }
+
+  /// Durations compare by what they span: an upgrade rule written `P12M` matches a `P1Y` plan.
+  @Test func durationsCompareByWhatTheySpan() {
+    #expect(PlayDuration(iso8601: "P1W") == PlayDuration(iso8601: "P7D"))
+    #expect(PlayDuration(iso8601: "P12M") == PlayDuration(years: 1))
+    #expect(PlayDuration(iso8601: "P1M") != PlayDuration(iso8601: "P30D"))
+    let yearly = PlayPurchaseHistory(current: [.init(productId: "p", basePlanId: "y", billingPeriod: PlayDuration(years: 1))])
+    #expect(PlayOfferTargeting.upgrade(.thisSubscription, billingPeriod: PlayDuration(iso8601: "P12M"), oncePerUser: false)
+              .admits(yearly, productId: "p", offerKey: "p:y:o"))
+  }
+
   @Test func durationsReadAsISO8601() {
     #expect(PlayDuration(iso8601: "P1M") == PlayDuration(months: 1))
     #expect(PlayDuration(iso8601: "P0D")?.isZero == true)

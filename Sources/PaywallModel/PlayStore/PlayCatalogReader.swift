@@ -73,7 +73,7 @@ package enum PlayCatalogReader {
     mutating func subscription(_ node: JSONNode, path: JSONPath) -> PlaySubscription? {
       guard object(node, path: path, what: "a Subscription") else { return nil }
       guard let id = productID(node, path: path) else { return nil }
-      let before = diagnostics.diagnostics.count
+      let errorsBefore = errorCount
       let listings = listings(node, path: path)
       var plans: [PlayBasePlan] = []
       var planIDs: [String: SourceLocation] = [:]
@@ -88,7 +88,8 @@ package enum PlayCatalogReader {
         planIDs[plan.basePlanId] = planNode.location
         plans.append(plan)
       }
-      if diagnostics.diagnostics.count > before { failedProducts.insert(id) }
+      // A warning (a price's decimals) does not fail the product: its offers are still read.
+      if errorCount > errorsBefore { failedProducts.insert(id) }
       return PlaySubscription(productId: id, listings: listings, basePlans: plans)
     }
 
@@ -377,6 +378,8 @@ package enum PlayCatalogReader {
     }
 
     // MARK: Values
+
+    var errorCount: Int { diagnostics.diagnostics.filter { $0.severity == .error }.count }
 
     func list(_ node: JSONNode, _ key: String, path: JSONPath, what: String) -> [JSONNode] {
       guard let value = node[key], !isNull(value) else { return [] }

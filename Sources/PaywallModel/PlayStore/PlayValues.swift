@@ -110,6 +110,17 @@ package struct PlayDuration: Sendable, Hashable, CustomStringConvertible {
   }
 
   package var description: String { text }
+
+  /// Equal when they span the same months and the same days (a week is 7 days): `P1W` is `P7D`,
+  /// `P12M` is `P1Y`, whatever the text.
+  package static func == (a: PlayDuration, b: PlayDuration) -> Bool {
+    a.years * 12 + a.months == b.years * 12 + b.months && a.weeks * 7 + a.days == b.weeks * 7 + b.days
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(years * 12 + months)
+    hasher.combine(weeks * 7 + days)
+  }
 }
 
 /// A resource's state as the Play Developer API reports it (base plans, subscription offers,
