@@ -508,3 +508,21 @@ struct PlayCatalogMangledTests {
     #expect(refused > reads / 4, "\(refused) of \(reads) mangled files refused")
   }
 }
+
+/// docs/android.md's example is a Play catalog that reads clean, and what it says is sold is.
+@Suite("docs/android.md")
+struct PlayCatalogDocsTests {
+  @Test func theDocsExampleReadsCleanAndSellsWhatItSays() throws {
+    let docs = URL(fileURLWithPath: PlayCatalogReaderTests.examplePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/android.md").path
+    let text = try String(contentsOfFile: docs, encoding: .utf8)
+    let start = try #require(text.range(of: "```json\n"), "docs/android.md has no json example")
+    let end = try #require(text[start.upperBound...].range(of: "\n```"))
+    let (catalog, diagnostics) = try PlayCatalogReaderTests.read(String(text[start.upperBound..<end.lowerBound]))
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    let annual = try #require(catalog?.storeProduct(paywallProductID: "acme_pro:annual:sw-auto"))
+    #expect(annual.price == Fixture.decimal("59.99"))
+    #expect(annual.introductoryOffer == IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week)))
+  }
+}
