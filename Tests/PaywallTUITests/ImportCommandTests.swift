@@ -275,3 +275,77 @@ struct ImportCommandTests {
     #expect(render.stdout.contains("Start your 7-day free trial"))
   }
 }
+
+/// A config that sells nothing needs no prices; a rule that cannot be read is reported as itself.
+@Suite("Import without a catalog")
+struct ImportWithoutCatalogTests {
+  /// The scenario project's config with every paywall's products taken out: holdouts and
+  /// paywalls that sell nothing, as a team's first config often is.
+  static func configWithoutProducts(in directory: String) throws -> String {
+    let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(ImportCommandTests.config))
+    var config = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    config["paywall_responses"] = try #require(config["paywall_responses"] as? [[String: Any]]).map { paywall in
+      var paywall = paywall
+      for key in ["products", "products_v2"] where paywall[key] != nil { paywall[key] = [] as [Any] }
+      return paywall
+    }
+    let path = directory + "/config.json"
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func aConfigThatNamesNoProductImportsWithoutACatalog() throws {
+    let parent = ImportCommandTests.temporary()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let config = try Self.configWithoutProducts(in: parent)
+    let out = parent + "/project"
+    let result = try PaywallBinary.run(["import", "superwall", config, "--out", out])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stderr.contains("--catalog"), "\(result.stderr)")
+    #expect(result.stdout.contains("wrote \(out): 5 placements, 3 paywalls"), "\(result.stdout)")
+    // The project points at a catalog the import wrote, listed with its other files.
+    let catalog = try String(contentsOfFile: out + "/catalog.json", encoding: .utf8)
+    #expect(catalog.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\n", with: "") == #"{"products":[]}"#)
+    let manifest = try String(contentsOfFile: out + "/.paywall-tui-import", encoding: .utf8)
+    #expect(manifest.contains("\"catalog.json\""), "\(manifest)")
+    let validate = try PaywallBinary.run(["validate", out])
+    #expect(validate.status == 0 && validate.stderr.contains("ok: \(out): 3 paywalls, 0 products"), "\(validate.stdout)\(validate.stderr)")
+    // Given where a project is expected, the config needs no catalog either.
+    let direct = try PaywallBinary.run(["explain", config, "campaign_trigger"])
+    #expect(direct.status == 0 && direct.stdout.hasPrefix("placement 'campaign_trigger'"), "\(direct.stdout)\(direct.stderr)")
+  }
+
+  @Test func aConfigThatSellsSomethingStillAsksForItsPrices() throws {
+    let parent = ImportCommandTests.temporary()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let config = parent + "/config.json"
+    try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot.appendingPathComponent(ImportCommandTests.config).path, toPath: config)
+    let result = try PaywallBinary.run(["import", "superwall", config, "--out", parent + "/project"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("\(config):1:1: error: a Superwall config names product ids, not prices: pass --catalog FILE"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: parent + "/project"))
+  }
+
+  /// A trigger whose only rule lacks a key the SDK requires: the error names the key at the rule;
+  /// "has no rules" would name the consequence as the cause.
+  @Test func anUnreadableRuleIsTheErrorNotANoRulesWarning() throws {
+    let parent = ImportCommandTests.temporary()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let path = try Self.configWithoutProducts(in: parent)
+    var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    var triggers = try #require(config["trigger_options"] as? [[String: Any]])
+    var rules = try #require(triggers[0]["rules"] as? [[String: Any]])
+    rules = [rules[0]]
+    rules[0]["preload"] = nil
+    triggers[0]["rules"] = rules
+    config["trigger_options"] = triggers
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+    let result = try PaywallBinary.run(["import", "superwall", path, "--out", parent + "/project"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: missing required key 'preload' (the SDK requires it) ($.trigger_options[0].rules[0])"), "\(result.stderr)")
+    #expect(!result.stderr.contains("has no rules"), "\(result.stderr)")
+  }
+}

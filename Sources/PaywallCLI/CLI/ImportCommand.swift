@@ -16,7 +16,7 @@ package struct ImportCommand: CLICommand {
   package static let spec = CommandSpec(
     name: "import",
     abstract: "Import a Superwall config (the SDK's static_config response) as a project: app.json and paywalls/.",
-    discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config). A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
+    discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config; a config whose paywalls sell nothing needs none). A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
     positionals: [PositionalSpec(name: "source", help: "What to import from: superwall.", count: .one, values: .words(["superwall"])),
                   PositionalSpec(name: "config", help: "The config JSON file.", count: .one, values: .file)],
     options: [

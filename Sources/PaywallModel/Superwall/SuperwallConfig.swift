@@ -16,6 +16,9 @@ package struct SuperwallConfig: Sendable {
   package struct Trigger: Sendable {
     package var placement: String
     package var rules: [Rule]
+    /// Whether the config gave rules that could not be read (each reported): `rules` then says
+    /// less than the config did.
+    package var hadUnreadableRules = false
     package var location: SourceLocation
     package var path: JSONPath
   }

@@ -51,7 +51,8 @@ package enum SuperwallConfigReader {
     guard let object = ConfigObject(node, path: path, d, what: "a trigger") else { return nil }
     let name = object.string("event_name", required: true)
     var rules: [SuperwallConfig.Rule] = []
-    for (i, ruleNode) in (object.array("rules", required: true) ?? []).enumerated() {
+    let ruleNodes = object.array("rules", required: true) ?? []
+    for (i, ruleNode) in ruleNodes.enumerated() {
       if let rule = readRule(ruleNode, path: path.appending("rules").appending(i), d) { rules.append(rule) }
     }
     guard let name else { return nil }
@@ -62,7 +63,9 @@ package enum SuperwallConfigReader {
               at: at.location, path: path.appending("event_name"))
       return nil
     }
-    return SuperwallConfig.Trigger(placement: name, rules: rules, location: node.location, path: path)
+    var trigger = SuperwallConfig.Trigger(placement: name, rules: rules, location: node.location, path: path)
+    trigger.hadUnreadableRules = rules.count < ruleNodes.count
+    return trigger
   }
 
   private static func readRule(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Rule? {

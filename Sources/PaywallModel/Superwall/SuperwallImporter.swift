@@ -19,6 +19,9 @@ package struct SuperwallImport: Sendable {
   package var paywalls: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)]
   /// How many placements the project has.
   package var placementCount: Int
+  /// A catalog the import writes itself (`catalog.json`): an empty one for a config that names no
+  /// product and was given no catalog; nil when the project points at the app's own.
+  package var catalogDocument: JSONOutput?
 }
 
 /// Maps the SDK's config (`SuperwallConfig`) to our format. What it keeps and why is in
@@ -56,13 +59,25 @@ package enum SuperwallImporter {
       } catch {
         all += error.diagnostics
       }
-    } else {
-      collector.error("a Superwall config names product ids, not prices: pass --catalog FILE (an Xcode .storekit file or our catalog .json)",
-                      at: .start, path: nil)
     }
-    let (imported, diagnostics) = importConfig(root: root, collector: collector, catalog: catalog,
-                                               catalogReference: catalogReference ?? catalogPath ?? "", name: name, layout: layout, sdk: sdk)
-    all = diagnostics + all
+    let (mapped, _) = importConfig(root: root, collector: collector, catalog: catalog,
+                                             catalogReference: catalogReference ?? catalogPath ?? ProjectLoader.catalogFileName,
+                                             name: name, layout: layout, sdk: sdk)
+    var imported = mapped
+    if catalogPath == nil, var project = mapped {
+      // Prices come from a catalog only when some paywall sells something: a config of holdouts
+      // and paywalls without products imports as it is, with an empty catalog of its own.
+      if project.paywalls.contains(where: { !$0.origin.products.isEmpty }) {
+        collector.error("a Superwall config names product ids, not prices: pass --catalog FILE (an Xcode .storekit file or our catalog .json)",
+                        at: .start, path: nil)
+        imported = nil
+      } else {
+        project.catalogDocument = .object([("products", .array([]))])
+        catalog = Catalog(products: [], file: ProjectLoader.catalogFileName)
+        imported = project
+      }
+    }
+    all = collector.diagnostics + all
     let failed = all.contains { $0.severity == .error } || catalog == nil
     return (failed ? nil : imported, catalog, all)
   }
@@ -138,11 +153,14 @@ package enum SuperwallImporter {
         d.warning(.superwallImport, "placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
         continue
       }
-      if trigger.rules.isEmpty {
+      // A trigger whose rules could not be read has its errors already: "no rules" would name a
+      // consequence as the cause.
+      if trigger.rules.isEmpty && !trigger.hadUnreadableRules {
         d.warning(.superwallImport, "placement \(quoting: trigger.placement) has no rules; left out (registering it skips, as a placement with no audience matching)",
                   at: trigger.location, path: trigger.path.appending("rules"))
         continue
       }
+      if trigger.rules.isEmpty { continue }
       let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, known: knownIDs, broken: config.brokenPaywallIDs, d) }
       if audiences.count == trigger.rules.count {
         campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))

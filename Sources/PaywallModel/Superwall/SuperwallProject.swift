@@ -122,7 +122,7 @@ package enum ImportedProjectWriter {
     if exists && info.st_mode & S_IFMT != S_IFDIR {
       throw Failure(message: "\(target) exists and is not a directory; choose another --out")
     }
-    let files = ["app.json"] + imported.paywalls.map(\.file)
+    let files = ["app.json"] + (imported.catalogDocument == nil ? [] : [ProjectLoader.catalogFileName]) + imported.paywalls.map(\.file)
     // Refused before anything is made: what is there, and whose it is.
     var plan: Plan?
     if exists { plan = try Self.plan(target, writing: files, force: force, reading: reading) }
@@ -133,6 +133,9 @@ package enum ImportedProjectWriter {
     do {
       try fm.createDirectory(atPath: (temporary).appendingPathComponent("paywalls"), withIntermediateDirectories: true)
       try Data((pretty(imported.app) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent("app.json")))
+      if let catalog = imported.catalogDocument {
+        try Data((pretty(catalog) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent(ProjectLoader.catalogFileName)))
+      }
       for entry in imported.paywalls {
         try Data((pretty(entry.document) + "\n").utf8).write(to: URL(fileURLWithPath: (temporary).appendingPathComponent(entry.file)))
       }
