@@ -22,7 +22,7 @@ extension Schemas {
     },
     "catalog": {
       "type": "string",
-      "description": "Catalog file: our JSON format or an Xcode .storekit file."
+      "description": "Catalog file: our JSON format, an Xcode .storekit file, or a Google Play catalog (docs/android.md)."
     },
     "paywalls": {
       "type": "array",

@@ -111,9 +111,18 @@ public struct Catalog: Sendable, Equatable {
 
   /// Reads a parsed catalog file with the reader its extension calls for.
   static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> Catalog? {
-    file.hasSuffix(".storekit")
-      ? StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics)
-      : CatalogReader.read(root, file: file, diagnostics: diagnostics)
+    if file.hasSuffix(".storekit") { return StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics) }
+    // A Play catalog is told by its keys, as a `.json` name is all it has: what a buyer in its
+    // region is offered, each id as Superwall-Android sells it (docs/android.md).
+    if PlayCatalogReader.isPlayCatalog(root) {
+      guard let play = PlayCatalogReader.read(root, file: file, diagnostics: diagnostics) else { return nil }
+      let map = EntitlementMap.load(besides: file, diagnostics: diagnostics)
+      // Play has no groups beyond the subscription itself: a "groups" entry names a subscription.
+      var granted = map.products
+      for (subscription, entitlements) in map.groups { granted[subscription, default: []].formUnion(entitlements) }
+      return play.catalog(region: play.region, entitlements: granted)
+    }
+    return CatalogReader.read(root, file: file, diagnostics: diagnostics)
   }
 }
 

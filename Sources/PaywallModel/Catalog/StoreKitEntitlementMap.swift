@@ -10,13 +10,14 @@ import Darwin
 #endif
 
 
-/// The optional `NAME.entitlements.json` beside a `NAME.storekit` file.
+/// The optional `NAME.entitlements.json` beside a `NAME.storekit` file, or beside a Play catalog
+/// `NAME.json` (its products by Play product id; a group is a subscription there).
 struct EntitlementMap {
   var groups: [String: Set<Entitlement>] = [:]
   var products: [String: Set<Entitlement>] = [:]
 
   static func path(besides storekitPath: String) -> String {
-    let base = storekitPath.hasSuffix(".storekit") ? String(storekitPath.dropLast(".storekit".count)) : storekitPath
+    let base = [".storekit", ".json"].first(where: storekitPath.hasSuffix).map { String(storekitPath.dropLast($0.count)) } ?? storekitPath
     return base + ".entitlements.json"
   }
 

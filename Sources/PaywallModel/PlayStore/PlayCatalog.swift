@@ -15,6 +15,8 @@ package struct PlayCatalog: Sendable {
   package var oneTimeProducts: [PlayOneTimeProduct]
   /// The file it was read from, for messages.
   package var file: String
+  /// The buyer's region the file names (its `region`), "US" when it names none.
+  package var region = "US"
 
   package init(subscriptions: [PlaySubscription] = [], offers: [PlaySubscriptionOffer] = [],
                oneTimeProducts: [PlayOneTimeProduct] = [], file: String = "") {

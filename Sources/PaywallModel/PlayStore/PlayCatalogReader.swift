@@ -19,6 +19,16 @@ import Foundation
 package enum PlayCatalogReader {
   /// The top-level keys, each a list call's items.
   package static let topLevelKeys = ["subscriptions", "subscriptionOffers", "oneTimeProducts"]
+  /// The file's own key beside the API's lists: the buyer's region (ISO 3166-1 alpha-2, as Play's
+  /// regional configs name it), whose prices and offers the catalog shows; "US" when absent.
+  package static let regionKey = "region"
+
+  /// Whether a parsed file is a Play catalog: an object with a key of the API's lists and no
+  /// `products` list (our catalog's).
+  package static func isPlayCatalog(_ root: JSONNode) -> Bool {
+    guard root.members != nil, root["products"] == nil else { return false }
+    return topLevelKeys.contains { root[$0] != nil }
+  }
 
   package static func read(_ root: JSONNode, file: String, diagnostics: DiagnosticCollector) -> PlayCatalog? {
     guard let members = root.members else {
@@ -30,13 +40,21 @@ package enum PlayCatalogReader {
     for member in members {
       if !seenKeys.insert(member.key).inserted {
         diagnostics.error("duplicate key \(quoting: member.key); merge the two lists into one", at: member.keyLocation, path: JSONPath.root.appending(member.key))
-      } else if !topLevelKeys.contains(member.key) && member.key != "$comment" {
-        diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: topLevelKeys)); a Play catalog has \(topLevelKeys.map { "'\($0)'" }.joined(separator: ", "))",
+      } else if !topLevelKeys.contains(member.key) && member.key != regionKey && member.key != "$comment" {
+        diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: topLevelKeys + [regionKey])); a Play catalog has \(topLevelKeys.map { "'\($0)'" }.joined(separator: ", ")) and an optional '\(regionKey)'",
                           at: member.keyLocation, path: JSONPath.root.appending(member.key))
       }
     }
     var reader = Reader(diagnostics: diagnostics)
     var catalog = PlayCatalog(file: file)
+    if let node = root[regionKey] {
+      if let region = node.stringValue, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+        catalog.region = region
+      } else {
+        diagnostics.error("'\(regionKey)' must be a two-letter ISO 3166 region such as \"US\" or \"DE\" (the buyer's, whose prices the catalog shows), found \(node.stringValue.map { "\(quoting: $0)" } ?? node.value.typeName)",
+                          at: node.location, path: JSONPath.root.appending(regionKey))
+      }
+    }
     for (i, node) in reader.list(root, "subscriptions", path: .root, what: "Subscription resources (monetization.subscriptions.list's 'subscriptions')").enumerated() {
       if let subscription = reader.subscription(node, path: JSONPath.root.appending("subscriptions").appending(i)) {
         catalog.subscriptions.append(subscription)

@@ -118,10 +118,10 @@ public enum ProjectLoader {
     if root["paywalls"] != nil || root["catalog"] != nil {
       return loadProjectFile(path, catalogPath: catalogPath)
     }
-    if root["products"]?.elements != nil {
+    if root["products"]?.elements != nil || PlayCatalogReader.isPlayCatalog(root) {
       return loadCatalogOnly(path)
     }
-    return failed(path, "not a paywall (no 'components'), project (no 'paywalls'), catalog (no 'products' list) or Superwall config (no 'trigger_options')")
+    return failed(path, "not a paywall (no 'components'), project (no 'paywalls'), catalog (no 'products' list), Play catalog (no 'subscriptions') or Superwall config (no 'trigger_options')")
   }
 
   // MARK: - Kinds of path

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import PaywallModel
+
+/// A Play catalog where a project names its catalog: told by its keys, priced in its `region`,
+/// granting what `NAME.entitlements.json` beside it says.
+@Suite("Play catalog in a project")
+struct PlayCatalogProjectTests {
+  static func example() throws -> String {
+    try String(contentsOfFile: PlayCatalogReaderTests.examplePath, encoding: .utf8)
+  }
+
+  /// The example with its region set (or any other change to its text).
+  static func catalog(_ text: String, entitlements: String? = nil) throws -> (Catalog?, [Diagnostic]) {
+    try withTemporaryDirectory { dir in
+      let file = try dir.write("play.json", text)
+      if let entitlements { _ = try dir.write("play.entitlements.json", entitlements) }
+      let (root, diagnostics) = try SourceFile.parse(path: file)
+      return (Catalog.read(root, file: file, diagnostics: diagnostics), diagnostics.diagnostics)
+    }
+  }
+
+  @Test func aPlayCatalogIsReadWhereACatalogIs() throws {
+    let (catalog, diagnostics) = try Self.catalog(try Self.example())
+    #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+    let annual = try #require(catalog?.product(id: "acme_pro:annual:sw-auto"))
+    #expect(annual.store == .playStore)
+    #expect(annual.price == Decimal(string: "59.99") && annual.currencyCode == "USD")
+    #expect(annual.introductoryOffer?.price == 0, "sw-auto takes the free week")
+    // Unmapped, a product grants its product id, as the SDK's product entitlements default.
+    #expect(annual.entitlements.map(\.id) == ["acme_pro"])
+  }
+
+  @Test func itsRegionPricesItAndABadOneIsAnErrorAtTheKey() throws {
+    let german = try Self.example().replacingOccurrences(of: "{\n", with: "{\n  \"region\": \"DE\",\n", options: [], range: nil)
+    let (catalog, diagnostics) = try Self.catalog(german)
+    #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+    let monthly = try #require(catalog?.product(id: "acme_pro:monthly:sw-none"))
+    #expect(monthly.currencyCode == "EUR" && monthly.price == Decimal(string: "9.99"))
+    let (_, bad) = try Self.catalog(#"{"region": "Germany", "subscriptions": []}"#)
+    #expect(bad.map(\.message) == [#"'region' must be a two-letter ISO 3166 region such as "US" or "DE" (the buyer's, whose prices the catalog shows), found 'Germany'"#])
+    #expect(bad.first.map { "\($0.location)" } == "1:12")
+  }
+
+  @Test func theEntitlementsBesideItSayWhatEachProductGrants() throws {
+    let (catalog, diagnostics) = try Self.catalog(try Self.example(),
+                                                  entitlements: #"{"products": {"acme_lifetime": ["pro", "lifetime"]}, "groups": {"acme_pro": ["pro"]}}"#)
+    #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+    #expect(catalog?.product(id: "acme_pro:annual:sw-auto")?.entitlements.map(\.id) == ["pro"])
+    #expect(catalog?.product(id: "acme_lifetime")?.entitlements.map(\.id).sorted() == ["lifetime", "pro"])
+  }
+
+  @Test func aPlayCatalogFileAloneLoadsAsACatalog() throws {
+    let result = ProjectLoader.load(path: PlayCatalogReaderTests.examplePath)
+    #expect(result.errors.isEmpty, "\(result.diagnostics)")
+    #expect(result.project?.catalog.products.count == 17)
+  }
+}
