@@ -77,10 +77,9 @@ package enum ManPage {
     }
     lines += [
       ".SH \"EXIT STATUS\"",
-      ".TP", ".B 0", "Success.",
-      ".TP", ".B 1", "A validation or scenario failure, or output that could not be written.",
-      ".TP", ".B 2", "A usage error, or a refused (or missing) state directory.",
-      ".TP", ".B 3", "No usable terminal.",
+    ]
+    for status in ExitStatus.allCases { lines += [".TP", ".B \(status.rawValue)", escaped(status.summary)] }
+    lines += [
       ".TP", ".BI 128+ N", "Ended by signal", ".IR N .",
       ".SH ENVIRONMENT",
       ".TP", ".B XDG_STATE_HOME", escaped("Where run, store and explain keep each project's state (default: ~/.local/state)."),

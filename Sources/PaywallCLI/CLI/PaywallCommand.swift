@@ -53,9 +53,8 @@ package enum PaywallCommand {
     return lines.joined(separator: "\n")
   }
 
-  /// Runs the command line with the exit codes the spec names: 0 ok, 1 validation or scenario
-  /// failure, 2 usage error, 3 no terminal; 128 + N after signal N. Errors are one line on stderr,
-  /// never a stack trace. A write that fails ends the program too (see `Console.finish`).
+  /// Runs the command line and ends with its `ExitStatus` (128 + N after signal N). Errors are
+  /// one line on stderr, never a stack trace. A write that fails ends the program too (see `Console.finish`).
   package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
@@ -68,7 +67,7 @@ package enum PaywallCommand {
   package static func exitCode(_ arguments: [String]) -> Int32 {
     do {
       try dispatch(arguments)
-      return 0
+      return ExitStatus.ok.rawValue
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.warn(failure.message) }
       return failure.code
@@ -78,10 +77,10 @@ package enum PaywallCommand {
       return failure.code
     } catch let failure as OutputFailure {
       Console.record(failure)
-      return 1
+      return ExitStatus.failed.rawValue
     } catch {
       Console.warn("error: \(error)")
-      return 1
+      return ExitStatus.failed.rawValue
     }
   }
 
@@ -139,15 +138,15 @@ package struct CLIFailure: Error {
   package var message: String
   package var code: Int32
 
-  package static func usage(_ message: String) -> CLIFailure { CLIFailure(message: "error: \(message)", code: 2) }
-  package static func invalid(_ message: String = "") -> CLIFailure { CLIFailure(message: message, code: 1) }
+  package static func usage(_ message: String) -> CLIFailure { CLIFailure(message: "error: \(message)", code: ExitStatus.usage.rawValue) }
+  package static func invalid(_ message: String = "") -> CLIFailure { CLIFailure(message: message, code: ExitStatus.failed.rawValue) }
 }
 
 extension CLIFailure {
   /// A session's refusal as the command line reports it: a usage problem exits 2, a part that
   /// would not start 1.
   package init(_ error: SessionError) {
-    self.init(message: error.message, code: error.kind == .usage ? 2 : 1)
+    self.init(message: error.message, code: (error.kind == .usage ? ExitStatus.usage : .failed).rawValue)
   }
 
   /// `body`'s `SessionError` as a `CLIFailure`, for the command line's typed paths.

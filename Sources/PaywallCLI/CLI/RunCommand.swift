@@ -63,11 +63,11 @@ package struct RunCommand: CLICommand {
     // Checked before anything is loaded or started, so a pipe gets one clear line and exit code 3.
     guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
       guard let located else {
-        throw CLIFailure(message: "error: paywall-tui \(builtInDemo ? "demo" : "run") needs a terminal (stdin and stdout); to print or script the demo instead, write it out with 'paywall-tui init --demo DIR', then use 'paywall-tui render DIR' or 'paywall-tui play DIR --keys \"…\"'", code: 3)
+        throw CLIFailure(message: "error: paywall-tui \(builtInDemo ? "demo" : "run") needs a terminal (stdin and stdout); to print or script the demo instead, write it out with 'paywall-tui init --demo DIR', then use 'paywall-tui render DIR' or 'paywall-tui play DIR --keys \"…\"'", code: ExitStatus.noTerminal.rawValue)
       }
       // The hint is a command to copy; a path too long to echo (a mistyped subcommand) becomes PATH.
       let shown = located.count > UntrustedText.excerptLimit ? "PATH" : located
-      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: 3)
+      throw CLIFailure(message: "error: paywall-tui run needs a terminal (stdin and stdout); use 'paywall-tui render \(shown)' to print a paywall or 'paywall-tui play \(shown) --keys \"…\"' to script one", code: ExitStatus.noTerminal.rawValue)
     }
     let path = try located ?? EmbeddedDemo.write()
     // Independent of the project, so the terminal thread gets ready while the project loads; it
@@ -80,7 +80,7 @@ package struct RunCommand: CLICommand {
     do {
       try terminal.begin()
     } catch {
-      throw CLIFailure(message: "error: \(error.description)", code: 3)
+      throw CLIFailure(message: "error: \(error.description)", code: ExitStatus.noTerminal.rawValue)
     }
     let app: AppSession
     let eventFile: EventFile?
@@ -140,7 +140,7 @@ package struct RunCommand: CLICommand {
       ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     } catch {
       tg_release_ending_signals()
-      throw CLIFailure(message: "error: \(error.description)", code: 3)
+      throw CLIFailure(message: "error: \(error.description)", code: ExitStatus.noTerminal.rawValue)
     }
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
@@ -164,7 +164,7 @@ package struct RunCommand: CLICommand {
     do {
       return try ProjectWatch(path: path, catalog: catalog, loaded: loaded, ignoring: ignoring)
     } catch {
-      throw CLIFailure(message: "error: --watch: \(error.description)", code: 1)
+      throw CLIFailure(message: "error: --watch: \(error.description)", code: ExitStatus.failed.rawValue)
     }
   }
 

@@ -98,7 +98,7 @@ extension SessionConfiguration {
     } catch let error as EventFile.NoReader {
       throw CLIFailure.usage(error.description)
     } catch {
-      throw CLIFailure(message: "error: \(error.displayMessage)", code: 1)
+      throw CLIFailure(message: "error: \(error.displayMessage)", code: ExitStatus.failed.rawValue)
     }
   }
 }

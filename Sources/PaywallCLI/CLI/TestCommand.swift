@@ -159,7 +159,7 @@ package struct TestCommand: CLICommand {
       summary += "; \(found.count - selected.count) of \(found.count) not selected (\(by.joined(separator: ", ")))"
     }
     try Console.out((failed.isEmpty ? "" : "\n") + summary)
-    if !failed.isEmpty { throw CLIFailure(message: "", code: 1) }
+    if !failed.isEmpty { throw CLIFailure(message: "", code: ExitStatus.failed.rawValue) }
   }
 
   /// `74 ms`, `1.2 s`.

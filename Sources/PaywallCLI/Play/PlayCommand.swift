@@ -97,7 +97,7 @@ package struct PlayCommand: CLICommand {
     let loaded = session.localized(try project.load(path))
     try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
     // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
-    if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: 2) }
+    if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: ExitStatus.usage.rawValue) }
     if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
     let events = EventRecorder()
     let eventFile = try session.openEventFile()
@@ -325,7 +325,7 @@ package struct PlayCommand: CLICommand {
       case (.some, .some): throw CLIFailure.usage("give --keys or --script, not both")
       }
     } catch let failure as ValidationFailure {
-      throw CLIFailure(message: failure.description, code: 2)
+      throw CLIFailure(message: failure.description, code: ExitStatus.usage.rawValue)
     }
   }
 }

@@ -103,12 +103,12 @@ package final class SessionRecorder: DispatchObserver, @unchecked Sendable {
     recorder.append(header)
     if let failure = recorder.failure {
       unlink(temporary)
-      throw CLIFailure(message: "error: --record \(quoting: path): \(failure)", code: 1)
+      throw CLIFailure(message: "error: --record \(quoting: path): \(failure)", code: ExitStatus.failed.rawValue)
     }
     guard rename(temporary, path) == 0 else {
       let why = String(cString: strerror(errno))
       unlink(temporary)
-      throw CLIFailure(message: "error: --record \(quoting: path): cannot create it (\(why))", code: 1)
+      throw CLIFailure(message: "error: --record \(quoting: path): cannot create it (\(why))", code: ExitStatus.failed.rawValue)
     }
     let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryFD >= 0 {

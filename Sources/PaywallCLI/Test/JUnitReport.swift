@@ -84,7 +84,7 @@ package enum JUnitReport {
     do {
       try AtomicFile.write(Data(xml.utf8), to: path)
     } catch {
-      throw CLIFailure(message: "error: --junit: \(error.description)", code: 2)
+      throw CLIFailure(message: "error: --junit: \(error.description)", code: ExitStatus.usage.rawValue)
     }
   }
 }
