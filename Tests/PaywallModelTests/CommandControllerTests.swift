@@ -300,6 +300,29 @@ import PaywallModel
     #expect(rig.problems.value.contains { $0.contains("handling request 1") }, "its end quotes its last lines: \(rig.problems.value)")
   }
 
+  /// A controller says when something is wrong (its stderr is only its log): an `error` line is a
+  /// problem, reported as the controller's own; one without a message says what it lacks.
+  @Test func aControllerReportsItsOwnErrorsWithAnErrorLine() async throws {
+    let script = """
+      import json, sys
+      sys.stderr.write("starting\\n")
+      sys.stdout.write(json.dumps({"method": "error", "message": "RevenueCat: invalid API key"}) + "\\n")
+      sys.stdout.write(json.dumps({"method": "error"}) + "\\n")
+      sys.stdout.flush()
+      for line in iter(sys.stdin.readline, ""):
+          request = json.loads(line)
+          sys.stdout.write(json.dumps({"id": request["id"], "result": "cancelled"}) + "\\n")
+          sys.stdout.flush()
+      """
+    let rig = try Rig(script, logsApart: true)
+    defer { rig.stop() }
+    #expect(await eventually { rig.problems.value.contains("the controller reported: RevenueCat: invalid API key") }, "\(rig.problems.value)")
+    #expect(await eventually { rig.problems.value.contains { $0.hasPrefix("an error from the controller needs a \"message\" string") } },
+            "\(rig.problems.value)")
+    #expect(await rig.purchase(TestCatalog.annual)?.name == "cancelled", "requests go on: \(rig.problems.value)")
+    #expect(!rig.problems.value.contains { $0.contains("starting") }, "stderr stays the log: \(rig.problems.value)")
+  }
+
   /// Answers its purchases in turn: a typed cancel, the same name as a message, an unknown code,
   /// then `restored`.
   static let typedErrors = """

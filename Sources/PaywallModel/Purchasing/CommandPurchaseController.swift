@@ -148,6 +148,9 @@ public final class CommandPurchaseController: PurchaseController {
     case setStatus(SubscriptionStatus)
     /// `setSubscriptionStatus` with a status other than active, inactive or unknown.
     case badStatus(String)
+    /// `{"method":"error","message":…}`: the controller reports a problem of its own (its store
+    /// refused a key, a receipt did not validate), to count as one, as its stderr never does.
+    case reportedError(String)
     /// An answer to request `id`; `shown` is the line as messages quote it (sanitised, cut short).
     case answer(id: Int, result: String, error: ReplyError?, shown: String)
   }
@@ -176,6 +179,12 @@ public final class CommandPurchaseController: PurchaseController {
       case "unknown": return .setStatus(.unknown)
       default: return .badStatus("setSubscriptionStatus needs status active, inactive or unknown: \(shown)")
       }
+    }
+    if node["method"]?.stringValue == "error" {
+      guard let message = node["message"]?.stringValue else {
+        return .badStatus("an error from the controller needs a \"message\" string: \(shown)")
+      }
+      return .reportedError(UntrustedText.excerpt(message, limit: 300))
     }
     guard case .number(let idText)? = node["id"]?.value, let id = Int(idText) else {
       return .malformed("the controller command sent a line with no request id or method: \(shown)")

@@ -214,6 +214,7 @@ extension ControllerExchange {
       changed.broadcast()
       changed.unlock()
     case .badStatus(let message): budget.report { message }
+    case .reportedError(let message): budget.report { "the controller reported: \(message)" }
     case .answer(let id, let result, let error, let shown): answer(id: id, result: result, error: error, shown: shown)
     }
   }
