@@ -316,6 +316,29 @@ struct ImportWithoutCatalogTests {
     #expect(direct.status == 0 && direct.stdout.hasPrefix("placement 'campaign_trigger'"), "\(direct.stdout)\(direct.stderr)")
   }
 
+  /// A config of holdouts only (no paywall at all) is a project of placements, not a catalog.
+  @Test func aConfigOfHoldoutsValidatesAsItsPlacements() throws {
+    let parent = ImportCommandTests.temporary()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let path = try Self.configWithoutProducts(in: parent)
+    var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    config["paywall_responses"] = [] as [Any]
+    config["trigger_options"] = try #require(config["trigger_options"] as? [[String: Any]]).map { trigger in
+      var trigger = trigger
+      trigger["rules"] = try #require(trigger["rules"] as? [[String: Any]]).map { rule in
+        var rule = rule
+        rule["variants"] = [["variant_type": "HOLDOUT", "variant_id": "h\(rule["experiment_id"] ?? "")", "percentage": 100]]
+        return rule
+      }
+      return trigger
+    }
+    try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+    let validate = try PaywallBinary.run(["validate", path])
+    #expect(validate.status == 0, "\(validate.stderr)")
+    #expect(validate.stderr.hasSuffix("ok: \(path): 5 placements, no paywall, 0 products\n"), "\(validate.stderr)")
+  }
+
   @Test func aConfigThatSellsSomethingStillAsksForItsPrices() throws {
     let parent = ImportCommandTests.temporary()
     try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

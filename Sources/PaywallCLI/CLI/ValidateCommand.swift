@@ -92,12 +92,16 @@ package struct ValidateCommand: CLICommand {
     package var diagnostics: [Diagnostic]
     package var paywalls: Int?
     package var products: Int?
+    /// The placements its campaigns answer (a project of holdouts may have no paywall).
+    package var placements = 0
   }
 
   /// What the summary line says of a checked path: its paywalls and the products they show, or
   /// for a catalog alone (a `.storekit` file, a catalog.json) the products it holds.
-  package static func summary(paywalls: Int, products: Int) -> String {
+  package static func summary(paywalls: Int, products: Int, placements: Int = 0) -> String {
     let counted = "\(products) product\(products == 1 ? "" : "s")"
+    // A project whose campaigns are all holdouts has placements and no paywall: not a catalog.
+    if paywalls == 0 && placements > 0 { return "\(placements) placement\(placements == 1 ? "" : "s"), no paywall, \(counted)" }
     return paywalls == 0 ? "a catalog of \(counted)" : "\(paywalls) paywall\(paywalls == 1 ? "" : "s"), \(counted)"
   }
 
@@ -119,6 +123,7 @@ package struct ValidateCommand: CLICommand {
         checked.diagnostics += PaywallReader.validationAdvice(for: project)
         if newUser || !starts.isEmpty { checked.diagnostics += try offerAdvice(for: project) }
         checked.paywalls = project.paywalls.count
+        checked.placements = project.campaigns.count
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
         checked.products = project.paywalls.isEmpty
           ? project.catalog.products.count
@@ -157,7 +162,7 @@ package struct ValidateCommand: CLICommand {
     guard chosen != .json else { return }
     for result in results {
       guard let paywalls = result.paywalls, let products = result.products else { continue }
-      try Console.error("ok: \(result.path): \(Self.summary(paywalls: paywalls, products: products))")
+      try Console.error("ok: \(result.path): \(Self.summary(paywalls: paywalls, products: products, placements: result.placements))")
     }
   }
 
