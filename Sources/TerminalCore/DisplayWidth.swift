@@ -5,6 +5,10 @@
 package enum DisplayWidth {
   package static func of(_ character: Character) -> Int {
     if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
+    // One scalar of at most three UTF-8 bytes (the BMP; no emoji sequence): its width alone.
+    if character.utf8.count <= 3, character.unicodeScalars.count == 1, let only = character.unicodeScalars.first {
+      return of(only)
+    }
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if first.value < 0x7F {
@@ -31,7 +35,19 @@ package enum DisplayWidth {
 
   @inline(__always)
   private static func measure(_ text: some StringProtocol) -> Int {
+    // Most of what a paywall draws is ASCII: one pass over the bytes, no grapheme breaking.
+    // (A "\r\n" cluster is 0 either way: both its bytes are controls.)
     var total = 0
+    var ascii = true
+    for byte in text.utf8 {
+      if byte >= 0x80 {
+        ascii = false
+        break
+      }
+      if byte >= 0x20 && byte != 0x7F { total += 1 }
+    }
+    if ascii { return total }
+    total = 0
     for character in text {
       total += of(character)
     }
@@ -39,6 +55,25 @@ package enum DisplayWidth {
   }
 
   package static func of(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x7F { return v < 0x20 ? 0 : 1 }
+    if v < 0xA0 { return 0 }
+    // What paywalls draw most besides ASCII, known to be one column with no property lookup:
+    // Latin letters (U+00A0–U+024F but the soft hyphen, a format character), dashes, quotes,
+    // bullets and ellipses (U+2010–U+2027), box drawing and block elements (U+2500–U+259F), and
+    // geometric shapes (U+25A0–U+25FF) but ◽ ◾, which are emoji presentation.
+    if isNarrowWithoutLookup(v) { return 1 }
+    return measured(scalar)
+  }
+
+  /// The ranges `of` answers without Unicode's tables (`DisplayWidthTests` checks each scalar of
+  /// them against `measured`).
+  package static func isNarrowWithoutLookup(_ v: UInt32) -> Bool {
+    (0xA0...0x24F).contains(v) && v != 0xAD || (0x2010...0x2027).contains(v) || (0x2500...0x25FC).contains(v) || v == 0x25FF
+  }
+
+  /// A scalar's width from Unicode's properties and the East Asian Wide ranges.
+  package static func measured(_ scalar: Unicode.Scalar) -> Int {
     let v = scalar.value
     if v < 0x7F { return v < 0x20 ? 0 : 1 }
     if v < 0xA0 { return 0 }

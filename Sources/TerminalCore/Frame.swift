@@ -140,6 +140,19 @@ public struct Frame: Sendable, Hashable {
     guard y >= 0 && y < height && x < width else { return 0 }
     let end = min(width, x + (limit ?? width))
     var column = x
+    // ASCII, most of a paywall: a cell a byte, with no grapheme breaking (controls take none, as
+    // `DisplayWidth` says; a "\r\n" cluster's two bytes are both controls).
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      for byte in text.utf8 where byte >= 0x20 && byte != 0x7F {
+        if column + 1 > end { break }
+        if column >= 0 {
+          detach(x: column, y: y)
+          cells[y * width + column] = Cell(Unicode.Scalar(byte), width: 1, style: style)
+        }
+        column += 1
+      }
+      return column - x
+    }
     for character in text {
       let w = DisplayWidth.of(character)
       if w == 0 { continue }

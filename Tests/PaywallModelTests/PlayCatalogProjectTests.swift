@@ -56,3 +56,37 @@ struct PlayCatalogProjectTests {
     #expect(result.project?.catalog.products.count == 17)
   }
 }
+
+/// What the second read of the Play catalog's wiring found: each was a silent or misleading answer.
+@Suite("Play catalog in a project: refusals")
+struct PlayCatalogRefusalTests {
+  /// A paywall naming an id the catalog defines but does not sell in its region is told that,
+  /// with the region, as the cause (before: "failed to load, see above", with nothing above).
+  @Test func anIdNotSoldInTheRegionIsTheCauseNamingTheRegion() throws {
+    let text = try PlayCatalogProjectTests.example().replacingOccurrences(of: "{\n", with: "{\n  \"region\": \"FR\",\n", options: [], range: nil)
+    let errors = try withTemporaryDirectory { dir -> [Diagnostic] in
+      _ = try dir.write("play.json", text)
+      _ = try dir.write("app.json", #"{"catalog": "play.json", "paywalls": ["p.json"]}"#)
+      _ = try dir.write("p.json", #"{"id": "p", "products": {"primary": "acme_lifetime:buy"}, "components": [{"type": "products"}]}"#)
+      return ProjectLoader.load(path: dir.path).errors
+    }
+    let slot = try #require(errors.first { $0.message.hasPrefix("slot 'primary'") })
+    #expect(slot.message.contains("sells nothing under it to a buyer in FR") && slot.isConsequence == false, "\(errors)")
+  }
+
+  /// A file with our `products` and a Play catalog's lists is refused at the Play key: read as
+  /// ours, the Play lists were ignored without a word.
+  @Test func ourProductsBesidePlaysListsIsAnError() throws {
+    let (catalog, diagnostics) = try PlayCatalogProjectTests.catalog(#"{"products": [], "subscriptions": []}"#)
+    #expect(catalog == nil)
+    #expect(diagnostics.map(\.message) == ["a catalog has our 'products' list or a Play catalog's lists ('subscriptions', 'subscriptionOffers', 'oneTimeProducts'), not both: keep one"])
+  }
+
+  /// An App Store storefront does not re-label a Play product's price: the amount is its region's.
+  @Test func aStorefrontLeavesAPlayPriceItsCurrency() throws {
+    let (catalog, _) = try PlayCatalogProjectTests.catalog(try PlayCatalogProjectTests.example())
+    let german = try #require(catalog).localized(storefront: "DEU", locale: nil)
+    let annual = try #require(german.product(id: "acme_pro:annual:sw-auto"))
+    #expect(annual.currencyCode == "USD" && annual.price == Decimal(string: "59.99"))
+  }
+}

@@ -135,4 +135,17 @@ struct FrameTests {
   func badSizesAreRejected(text: String) {
     #expect(Size(text) == nil)
   }
+
+  /// The shortcut for the scalars paywalls draw most (Latin letters, dashes and quotes, box
+  /// drawing, shapes) gives what Unicode's tables give, for every scalar it covers.
+  @Test func theShortcutAgreesWithUnicodesTables() {
+    var covered = 0
+    for v in UInt32(0xA0)...0x25FF where DisplayWidth.isNarrowWithoutLookup(v) {
+      guard let scalar = Unicode.Scalar(v) else { continue }
+      covered += 1
+      #expect(DisplayWidth.measured(scalar) == 1, "U+\(String(v, radix: 16, uppercase: true))")
+    }
+    #expect(covered == 0x24F - 0xA0 + 1 - 1 + 0x18 + 0xFD + 1, "the ranges: Latin but the soft hyphen, 2010–2027, 2500–25FC, 25FF")
+    #expect(DisplayWidth.of(Unicode.Scalar(0x25FD)!) == 2 && DisplayWidth.of(Unicode.Scalar(0xAD)!) == 0, "◽ and the soft hyphen stay outside")
+  }
 }

@@ -311,6 +311,17 @@ struct ImportWithoutCatalogTests {
     #expect(manifest.contains("\"catalog.json\""), "\(manifest)")
     let validate = try PaywallBinary.run(["validate", out])
     #expect(validate.status == 0 && validate.stderr.contains("ok: \(out): 3 paywalls, 0 products"), "\(validate.stdout)\(validate.stderr)")
+    // Imported again, with or without a catalog: the import's own catalog.json is replaced or
+    // removed like its other files.
+    let again = try PaywallBinary.run(["import", "superwall", config, "--out", out, "--force"])
+    #expect(again.status == 0, "\(again.stderr)")
+    let storekit = Fixtures.repositoryRoot.appendingPathComponent(ImportCommandTests.storekit).path
+    let priced = try PaywallBinary.run(["import", "superwall", config, "--catalog", storekit, "--out", out, "--force"])
+    #expect(priced.status == 0, "\(priced.stderr)")
+    #expect(priced.stdout.contains("removed: catalog.json (no longer in the config)"), "\(priced.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: out + "/catalog.json"))
+    let back = try PaywallBinary.run(["import", "superwall", config, "--out", out, "--force"])
+    #expect(back.status == 0 && FileManager.default.fileExists(atPath: out + "/catalog.json"), "\(back.stderr)")
     // Given where a project is expected, the config needs no catalog either.
     let direct = try PaywallBinary.run(["explain", config, "campaign_trigger"])
     #expect(direct.status == 0 && direct.stdout.hasPrefix("placement 'campaign_trigger'"), "\(direct.stdout)\(direct.stderr)")

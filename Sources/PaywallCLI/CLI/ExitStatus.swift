@@ -11,8 +11,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
   package var summary: String {
     switch self {
     case .ok: "Success."
-    case .failed: "A validation or scenario failure, or output that could not be written."
-    case .usage: "A usage error, or a refused (or missing) state directory."
+    case .failed: "A validation or scenario failure, or output that could not be written while running."
+    case .usage: "A usage error, an output path that cannot be written, or a refused (or missing) state directory."
     case .noTerminal: "No usable terminal."
     }
   }
@@ -22,9 +22,9 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     switch self {
     case .ok: "Success: the project is valid, every scenario passed, the session ended with `q`."
     case .failed:
-      "A validation error, a failed `expect` or scenario, a project that does not load, a controller or recording that could not start, or output that could not be written (stdout, stderr, `--events`, an output file: one line says which, and why)."
+      "A validation error, a failed `expect` or scenario, a project that does not load, a controller or recording that could not start, or output that could not be written while it ran (stdout, stderr, `--events`: one line says which, and why)."
     case .usage:
-      "A usage error (an unknown option, a malformed value, a misspelt placement or entitlement in a script), or a refused state directory: another user's, writable by others, reached through another user's link or through a directory others control, or holding a `lock` that is a link; or no state directory at all for `run`, `store` or `explain` (neither `$XDG_STATE_HOME` nor `$HOME` absolute, and no `--state-dir`; with `$HOME` unset, the account's home directory counts)."
+      "A usage error (an unknown option, a malformed value, a misspelt placement or entitlement in a script), an output file's path that cannot be written (`--out`, `--record`, `--junit`, `--screenshot-every`: refused before anything runs), or a refused state directory: another user's, writable by others, reached through another user's link or through a directory others control, or holding a `lock` that is a link; or no state directory at all for `run`, `store` or `explain` (neither `$XDG_STATE_HOME` nor `$HOME` absolute, and no `--state-dir`; with `$HOME` unset, the account's home directory counts)."
     case .noTerminal:
       "No usable terminal: `run` or `demo` with stdin or stdout not a terminal, `TERM` unset or without cursor addressing (`TERM=dumb`), or a screen ncurses cannot start."
     }

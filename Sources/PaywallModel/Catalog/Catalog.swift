@@ -70,6 +70,9 @@ public struct Catalog: Sendable, Equatable {
   /// Products the file defines (their id was read) that failed to load: a reference to one is a
   /// consequence of that error, not a product missing from the catalog.
   package var unloadedProductIDs: Set<String> = []
+  /// Ids the file defines but sells nothing under (a Play catalog's plan not on sale in its
+  /// region), each with why: a paywall naming one is told the cause, not a consequence.
+  package var notSoldReasons: [String: String] = [:]
   private var indexByID: [String: Int]
 
   /// A catalog built in code (tests, tools); the first product with a given id wins in `product(id:)`.
@@ -94,7 +97,8 @@ public struct Catalog: Sendable, Equatable {
   /// define it, else that its definition failed to load (reported already, so the reference is a
   /// consequence).
   package func unloadedReason(_ id: String) -> String? {
-    unloadedProductIDs.contains(id) && product(id: id) == nil ? "its definition in \(file) failed to load, see above" : nil
+    guard product(id: id) == nil, notSoldReasons[id] == nil else { return nil }
+    return unloadedProductIDs.contains(id) ? "its definition in \(file) failed to load, see above" : nil
   }
 
   /// Every product's identifier, in file order.
@@ -114,6 +118,12 @@ public struct Catalog: Sendable, Equatable {
     if file.hasSuffix(".storekit") { return StoreKitConfigurationReader.read(root, file: file, diagnostics: diagnostics) }
     // A Play catalog is told by its keys, as a `.json` name is all it has: what a buyer in its
     // region is offered, each id as Superwall-Android sells it (docs/android.md).
+    if root["products"] != nil, let key = PlayCatalogReader.topLevelKeys.first(where: { root[$0] != nil }), let node = root[key] {
+      // Read as ours, the Play lists would be ignored without a word.
+      diagnostics.error("a catalog has our 'products' list or a Play catalog's lists (\(PlayCatalogReader.topLevelKeys.map { "'\($0)'" }.joined(separator: ", "))), not both: keep one",
+                        at: node.location, path: JSONPath.root.appending(key))
+      return nil
+    }
     if PlayCatalogReader.isPlayCatalog(root) {
       guard let play = PlayCatalogReader.read(root, file: file, diagnostics: diagnostics) else { return nil }
       let map = EntitlementMap.load(besides: file, diagnostics: diagnostics)

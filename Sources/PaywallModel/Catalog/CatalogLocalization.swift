@@ -39,12 +39,15 @@ extension Catalog {
     if let formatting = locale ?? known?.locale { settings.locale = formatting }
     let products = self.products.map { product in
       var product = product
-      if let known { product.currencyCode = known.currency }
+      // A Play product's currency is its catalog region's, with the amount Play set for it: an
+      // App Store storefront does not re-label it (the catalog's "region" chooses).
+      if let known, product.store != .playStore { product.currencyCode = known.currency }
       if let formatting = locale ?? known?.locale { product.locale = formatting }
       return product
     }
     var catalog = Catalog(products: products, groups: groups, settings: settings, file: file)
     catalog.unloadedProductIDs = unloadedProductIDs
+    catalog.notSoldReasons = notSoldReasons
     return catalog
   }
 }

@@ -184,7 +184,9 @@ package enum PaywallReader {
                                  at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
         continue
       }
-      if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
+      if let catalog, catalog.product(id: productID) == nil, let reason = catalog.notSoldReasons[productID] {
+        reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID): \(reason)", at: member.value.location, path: slotPath)
+      } else if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
         reader.diagnostics.consequence("slot \(quoting: member.key) names \(quoting: productID): \(reason)",
                                        at: member.value.location, path: slotPath)
       } else if let catalog, catalog.product(id: productID) == nil {

@@ -179,7 +179,10 @@ public enum ProjectLoader {
     var checkedOverrides: [SlotOverride] = []
     if let catalog {
       for (o, location, path) in overrides {
-        if let reason = catalog.unloadedReason(o.productID) {
+        if catalog.product(id: o.productID) == nil, let reason = catalog.notSoldReasons[o.productID] {
+          all.append(Diagnostic(file: file, location: location, severity: .error,
+                                message: "overrideProductsByName: \(quoting: o.productID): \(reason)", path: path))
+        } else if let reason = catalog.unloadedReason(o.productID) {
           all.append(Diagnostic(file: file, location: location, severity: .error,
                                 message: "overrideProductsByName: \(quoting: o.productID): \(reason)", path: path, isConsequence: true))
         } else if catalog.product(id: o.productID) == nil {

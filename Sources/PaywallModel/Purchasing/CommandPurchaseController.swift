@@ -184,7 +184,7 @@ public final class CommandPurchaseController: PurchaseController {
       guard let message = node["message"]?.stringValue else {
         return .badStatus("an error from the controller needs a \"message\" string: \(shown)")
       }
-      return .reportedError(UntrustedText.excerpt(message, limit: 300))
+      return .reportedError(UntrustedText.excerpt(message.split(whereSeparator: \.isNewline).joined(separator: " "), limit: 300))
     }
     guard case .number(let idText)? = node["id"]?.value, let id = Int(idText) else {
       return .malformed("the controller command sent a line with no request id or method: \(shown)")

@@ -256,16 +256,17 @@ package enum ImportedProjectWriter {
     for item in items {
       guard case .string(let file) = item.value else { throw Failure(message: damaged) }
       guard isImportFile(file) else {
-        throw Failure(message: "\(manifest): \(quoting: file) is not a file import writes (app.json, paywalls/NAME.json); remove the list if the directory is not an import's")
+        throw Failure(message: "\(manifest): \(quoting: file) is not a file import writes (app.json, catalog.json, paywalls/NAME.json); remove the list if the directory is not an import's")
       }
       files.insert(file)
     }
     return files
   }
 
-  /// `app.json` or `paywalls/NAME.json`, NAME a single file name.
+  /// `app.json`, the empty `catalog.json` of a config that sells nothing, or `paywalls/NAME.json`,
+  /// NAME a single file name.
   private static func isImportFile(_ file: String) -> Bool {
-    if file == "app.json" { return true }
+    if file == "app.json" || file == ProjectLoader.catalogFileName { return true }
     guard file.hasPrefix("paywalls/"), file.hasSuffix(".json") else { return false }
     let name = file.dropFirst("paywalls/".count)
     return !name.contains("/") && !name.hasPrefix(".") && name.count > ".json".count
