@@ -87,7 +87,8 @@ public enum EventReference {
           params: paywall + [Param("result", "ours: `purchased`, `declined` or `restored`"),
                              Param("product_id", "ours: the product bought (`purchased` only)"),
                              Param("close_reason", "`manualClose` (the user closed it), `systemLogic` (the SDK after a purchase or restore), `forNextPaywall` (another paywall replaces it)"),
-                             Param("survey_attached", "`false` (surveys are not emulated)")]),
+                             Param("survey_attached", "whether the paywall has a survey"),
+                             Param("survey_presentation", "`show` or `holdout` when the survey pass showed one or held the user out (absent otherwise, and when another paywall replaces it)")]),
     Entry(name: .transactionStart, when: "A purchase starts. \(transactionNote)", params: paywall + product),
     Entry(name: .transactionComplete, when: "The purchase succeeded. \(transactionNote)",
           params: paywall + product + [Param("transaction_type", "`FREE_TRIAL_START`, `SUBSCRIPTION_START` or `NON_RECURRING_PRODUCT_PURCHASE` (v4; v3 has none)")]),
@@ -127,6 +128,14 @@ public enum EventReference {
           params: [Param("result", "the `RestorationResult`")]),
     Entry(name: .controllerError, when: "Ours: the purchase controller misbehaved (a malformed line, a crash, a timeout)",
           params: [Param("message", "what happened")]),
+    Entry(name: .surveyResponse,
+          when: "The user answered the survey a closing paywall showed (before `paywall_decline` and `paywall_close`); a campaign on it that presents closes the paywall `forNextPaywall`",
+          params: paywall + [Param("survey_id", "the survey's id"),
+                             Param("survey_assignment_key", "the survey's assignment key"),
+                             Param("survey_selected_option_id", "the option's id (`000` for \"Other\")"),
+                             Param("survey_selected_option_title", "the option's text (`Other` for \"Other\")"),
+                             Param("survey_custom_response", "the text typed for \"Other\" (only then)")]),
+    Entry(name: .surveyClose, when: "The user closed the survey with its \"Close\" option; the paywall then closes", params: []),
   ]
 
   private static let dismiss: [Param] = [

@@ -72,6 +72,11 @@ public enum EventName: String, Sendable, CaseIterable {
   }
   /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
   case controllerError = "controller_error"
+  /// The user answered a paywall's survey (an option, or "Other" with text): the SDK's
+  /// `SurveyResponse` (`TrackableSuperwallEvent.swift`); a campaign on it presents its paywall.
+  case surveyResponse = "survey_response"
+  /// The user closed a paywall's survey with its "Close" option: the SDK's `SurveyClose`, no params.
+  case surveyClose = "survey_close"
 }
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.

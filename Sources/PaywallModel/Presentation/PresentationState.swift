@@ -196,6 +196,11 @@ public struct PresentationState: Sendable, Equatable {
     return context
   }
 
+  /// What a dismissal's survey pass reads: the survey key saved for the user, and the user.
+  var surveyContext: SurveyContext {
+    SurveyContext(savedKey: assignments.surveyAssignmentKey, userID: assignments.userID)
+  }
+
   mutating func newRegistrationID() -> Int {
     defer { nextRegistrationID += 1 }
     return nextRegistrationID

@@ -84,6 +84,8 @@ package struct SuperwallConfig: Sendable {
     package var substitutions: [Substitution]
     /// Where `paywalljs_event` is, for problems found in its substitutions.
     package var substitutionsLocation: SourceLocation
+    /// `surveys`, those the SDK decodes (each one that fails is dropped).
+    package var surveys: [Survey] = []
     package var location: SourceLocation
     package var path: JSONPath
   }
