@@ -61,6 +61,25 @@ extension Schemas {
           "includeCloseOption": { "type": "boolean", "description": "Offer \"Close\" (default true)." }
         }
       }
+    },
+    "localNotifications": {
+      "type": "array",
+      "description": "Notifications a free trial started from this paywall schedules (the SDK's NotificationScheduler); shown as written, no variables.",
+      "items": {
+        "type": "object",
+        "required": ["type", "title", "body", "delay"],
+        "additionalProperties": false,
+        "properties": {
+          "type": { "enum": ["trialStarted"] },
+          "title": { "type": "string", "minLength": 1 },
+          "subtitle": { "type": "string" },
+          "body": { "type": "string", "minLength": 1 },
+          "delay": {
+            "description": "After the purchase: milliseconds, as the SDK's delay, or a duration such as \"5d\".",
+            "oneOf": [{ "type": "number", "minimum": 1 }, { "type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d|w)$" }]
+          }
+        }
+      }
     }
   },
   "$defs": {

@@ -136,6 +136,14 @@ public enum EventReference {
                              Param("survey_selected_option_title", "the option's text (`Other` for \"Other\")"),
                              Param("survey_custom_response", "the text typed for \"Other\" (only then)")]),
     Entry(name: .surveyClose, when: "The user closed the survey with its \"Close\" option; the paywall then closes", params: []),
+    Entry(name: .notificationSchedule,
+          when: "Ours: a free trial started from a paywall scheduled one of its `localNotifications` (before the paywall closes); SDK 4.11 and later skip one already pending for that paywall",
+          params: [Param("id", "the request's identifier: `com.superwall.ios-PAYWALL-TRIAL_STARTED` (4.11 on), `com.superwall.ios-N` before"),
+                   Param("paywall_id", "the paywall"), Param("type", "`TRIAL_STARTED`"), Param("title", "the notification's title"),
+                   Param("fire_at", "when it fires, on the app's clock (ISO 8601)")]),
+    Entry(name: .notificationDeliver, when: "Ours: a scheduled notification fired (`run` shows it as a banner)",
+          params: [Param("id", "the request's identifier"), Param("paywall_id", "the paywall"), Param("title", "its title"),
+                   Param("subtitle", "its subtitle (when it has one)"), Param("body", "its text")]),
   ]
 
   private static let dismiss: [Param] = [

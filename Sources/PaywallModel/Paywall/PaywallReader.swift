@@ -36,6 +36,7 @@ package enum PaywallReader {
       }
     }
     let surveys = SurveyReader.read(reader)
+    let notifications = LocalNotificationReader.read(reader)
     reader.finish()
     let buysSomething = components.contains {
       if case .button(let b) = $0, case .purchase = b.action { return true }
@@ -48,6 +49,7 @@ package enum PaywallReader {
     var definition = PaywallDefinition(id: id, name: name, slots: slots, selectedSlot: selected ?? slotNames.first,
                                        featureGating: gating, presentationCondition: condition, components: components, file: file)
     definition.surveys = surveys
+    definition.localNotifications = notifications
     return definition
   }
 

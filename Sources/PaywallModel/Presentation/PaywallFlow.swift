@@ -121,6 +121,8 @@ public enum FlowEffect: Sendable, Hashable {
   case dismissed(PaywallResult)
   /// Save this survey assignment key for the user (`AssignmentBook.surveyAssignmentKey`).
   case saveSurveyKey(String)
+  /// A free trial started from the paywall: schedule its `trialStarted` notifications.
+  case scheduleNotifications(paywallID: String, [LocalNotification])
 }
 
 /// The purchase, restore and close flow of a presented paywall, as the Superwall SDK runs it,
@@ -203,6 +205,12 @@ public enum PaywallFlow {
         .emit(event(.transactionComplete, session, slot: slot, extra: SDKEvents.transactionType(kind, sdk: options.sdk))),
         .emit(event(kind, session, slot: slot)),
       ]
+      // `TransactionManager.trackTransactionDidSucceed`: a free-trial start schedules the
+      // paywall's notifications, awaited before the paywall is dismissed.
+      let reminders = session.paywall.definition.localNotifications
+      if kind == .freeTrialStart && !reminders.isEmpty {
+        effects.append(.scheduleNotifications(paywallID: session.id, reminders))
+      }
       if options.automaticallyDismiss {
         effects += beginDismiss(&session, result: .purchased(productID: product.id), manualClose: false, context: context)
       }

@@ -117,6 +117,8 @@ public enum Presenter {
     case .dismissCallAlert:
       state.callAlert = nil
       return []
+    case .notificationDue(let id):
+      return TrialReminders.deliver(id, &state)
     }
   }
 

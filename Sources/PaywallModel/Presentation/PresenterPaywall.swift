@@ -132,6 +132,8 @@ extension Presenter {
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
         }
+      case .scheduleNotifications(let paywallID, let notifications):
+        out += TrialReminders.schedule(notifications, paywallID: paywallID, &state, now: now)
       case .saveSurveyKey(let key):
         state.assignments.surveyAssignmentKey = key
         out.append(.saveAssignments(state.assignments))

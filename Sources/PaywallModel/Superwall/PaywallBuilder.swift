@@ -102,6 +102,9 @@ package enum PaywallBuilder {
     members.append(("presentationCondition", paywall.presentationCondition == "ALWAYS" ? "always" : "checkUserSubscription"))
     members.append(("components", .array(components)))
     if !paywall.surveys.isEmpty { members.append(("surveys", .array(paywall.surveys.map(SurveyImport.json)))) }
+    if !paywall.localNotifications.isEmpty {
+      members.append(("localNotifications", .array(paywall.localNotifications.map(LocalNotificationImport.json))))
+    }
     return .object(members)
   }
 

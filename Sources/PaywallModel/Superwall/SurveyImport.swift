@@ -66,3 +66,55 @@ enum SurveyImport {
     ])
   }
 }
+
+/// A Superwall config's `local_notifications` as the SDK decodes them (`Models/Paywall/LocalNotification.swift`:
+/// `type`, `title`, `subtitle` optional, `body`, `delay` in milliseconds; the one type `TRIAL_STARTED`).
+/// The paywall decodes the list as `[Throwable<LocalNotification>]` (`Paywall.swift`): one that
+/// fails is dropped, here with a warning.
+enum LocalNotificationImport {
+  static func read(_ nodes: [JSONNode], path: JSONPath, _ d: DiagnosticCollector) -> [LocalNotification] {
+    var out: [LocalNotification] = []
+    for (i, node) in nodes.enumerated() {
+      let scratch = DiagnosticCollector(file: d.file, source: d.source)
+      if let notification = readOne(node, path: path.appending(i), scratch), !scratch.hasErrors {
+        out.append(notification)
+      } else {
+        let why = scratch.diagnostics.first { $0.severity == .error }
+        d.warning(.superwallImport, "local notification skipped as the SDK drops it: \(why?.message ?? "unreadable")",
+                  at: why?.location ?? node.location, path: why?.path ?? path.appending(i))
+      }
+    }
+    return out
+  }
+
+  private static func readOne(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> LocalNotification? {
+    guard let object = ConfigObject(node, path: path, d, what: "a local notification") else { return nil }
+    let type = object.choice("type", [LocalNotification.trialStartedType], required: true)
+    let title = object.string("title", required: true)
+    let subtitle = object.string("subtitle")
+    let body = object.string("body", required: true)
+    var delay: Double?
+    if let found = object.value("delay") {
+      if case .number(let text) = found.value, let ms = Double(text) { delay = ms } else {
+        d.error("'delay' must be a number of milliseconds, found \(found.value.typeName)", at: found.location, path: path.appending("delay"))
+      }
+    } else {
+      d.error("missing required key 'delay' (the SDK requires it)", at: node.location, path: path)
+    }
+    guard type != nil, let title, let body, let delay else { return nil }
+    guard delay > 0 else {
+      d.error("'delay' is \(delay): the SDK schedules nothing for 0 or less", at: object.value("delay")?.location ?? node.location,
+              path: path.appending("delay"))
+      return nil
+    }
+    return LocalNotification(title: title, subtitle: subtitle?.isEmpty == true ? nil : subtitle, body: body, delayMs: delay)
+  }
+
+  /// The notification in our paywall JSON's form.
+  static func json(_ notification: LocalNotification) -> JSONOutput {
+    var members: [(String, JSONOutput)] = [("type", "trialStarted"), ("title", .string(notification.title))]
+    if let subtitle = notification.subtitle { members.append(("subtitle", .string(subtitle))) }
+    members += [("body", .string(notification.body)), ("delay", .number(String(notification.delayMs)))]
+    return .object(members)
+  }
+}
