@@ -185,4 +185,12 @@ struct SurveyTests {
     #expect(result.warnings.contains { $0.message.contains("survey skipped") && $0.message.contains("include_close_option") },
             "\(result.warnings.map(\.description))")
   }
+
+  /// `survey_response` is fired here now: a campaign on it is not warned about as never presenting.
+  @Test func aCampaignOnSurveyResponseIsNotWarnedAbout() throws {
+    let path = (Fixture.paywallsDirectory as NSString).deletingLastPathComponent + "/scenarios/projects/surveys"
+    let result = ProjectLoader.load(path: path)
+    #expect(result.project != nil, "\(result.diagnostics.map(\.description))")
+    #expect(!result.warnings.contains { $0.kind == .notFiredHere }, "\(result.warnings.map(\.description))")
+  }
 }
