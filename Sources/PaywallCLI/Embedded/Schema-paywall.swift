@@ -33,7 +33,54 @@ extension Schemas {
     "selected": { "type": "string", "description": "The slot selected when the paywall opens (default: the first)." },
     "featureGating": { "enum": ["gated", "nonGated"], "default": "nonGated", "description": "gated: the feature runs only after a purchase or restore." },
     "presentationCondition": { "enum": ["checkUserSubscription", "always"], "default": "checkUserSubscription", "description": "always: present even to subscribers (the v3 rule)." },
-    "components": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/component" } }
+    "components": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/component" } },
+    "surveys": {
+      "type": "array",
+      "description": "Surveys shown as the paywall closes (the SDK's SurveyManager): the first whose presentationCondition holds decides; a user sees one assignmentKey once.",
+      "items": {
+        "type": "object",
+        "required": ["id", "title", "message", "options", "presentationCondition"],
+        "additionalProperties": false,
+        "properties": {
+          "id": { "type": "string", "minLength": 1, "description": "survey_id in events." },
+          "assignmentKey": { "type": "string", "minLength": 1, "description": "Saved for the user once drawn; a survey with the saved key is not shown. Default: id." },
+          "title": { "type": "string", "minLength": 1 },
+          "message": { "type": "string" },
+          "options": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["id", "title"],
+              "additionalProperties": false,
+              "properties": { "id": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 } }
+            }
+          },
+          "presentationCondition": { "enum": ["onManualClose", "onPurchase"] },
+          "presentationProbability": { "type": "number", "minimum": 0, "maximum": 1, "description": "Share of users who see it (default 1); the others are a holdout." },
+          "includeOtherOption": { "type": "boolean", "description": "Offer \"Other\" with a free-text answer (default false)." },
+          "includeCloseOption": { "type": "boolean", "description": "Offer \"Close\" (default true)." }
+        }
+      }
+    },
+    "localNotifications": {
+      "type": "array",
+      "description": "Notifications a free trial started from this paywall schedules (the SDK's NotificationScheduler); shown as written, no variables.",
+      "items": {
+        "type": "object",
+        "required": ["type", "title", "body", "delay"],
+        "additionalProperties": false,
+        "properties": {
+          "type": { "enum": ["trialStarted"] },
+          "title": { "type": "string", "minLength": 1 },
+          "subtitle": { "type": "string" },
+          "body": { "type": "string", "minLength": 1 },
+          "delay": {
+            "description": "After the purchase: milliseconds, as the SDK's delay, or a duration such as \"5d\".",
+            "oneOf": [{ "type": "number", "minimum": 1 }, { "type": "string", "pattern": "^[0-9.]+(ms|s|m|h|d|w)$" }]
+          }
+        }
+      }
+    }
   },
   "$defs": {
     "template": {

@@ -57,6 +57,9 @@ package struct PlayScript: Sendable {
     /// The app calls the SDK's `purchase(product)` or `restorePurchases()` outside a paywall.
     case call(SDKCallCommand)
     case store(StoreAction)
+    /// An answer to the survey on screen: an option (by id, or its title), "Other" with text, or
+    /// "Close".
+    case survey(SurveyStep)
     case fail(FaultTarget, StoreError)
     case latency(seconds: Double)
     case drop
@@ -131,7 +134,7 @@ package struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
-      case .press, .open, .call, .relaunch, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
+      case .press, .open, .call, .relaunch, .survey, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -141,7 +144,15 @@ package struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
-    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot"]
+    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey"]
+
+  /// `survey answer OPTION` / `survey other TEXT…` / `survey close`.
+  package enum SurveyStep: Sendable, Hashable {
+    /// An option's id, or its title (written in double quotes).
+    case answer(String)
+    case other(String)
+    case close
+  }
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
   /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`). Inside quotes a

@@ -71,6 +71,20 @@ extension PlayScript {
         overrides.append(o)
       }
       return .override(overrides)
+    case "survey":
+      let usage = "'survey' takes 'answer OPTION' (an option's id, or its title in double quotes), 'other TEXT…' or 'close'"
+      let rest = args.count > 1 ? String(line.dropFirst(column(ofArgument: 1))).trimmingSpaces() : ""
+      switch args.first {
+      case "answer" where !rest.isEmpty:
+        let unquoted = rest.count >= 2 && rest.hasPrefix("\"") && rest.hasSuffix("\"") ? String(rest.dropFirst().dropLast()) : rest
+        return .survey(.answer(unquoted))
+      case "other" where !rest.isEmpty:
+        return .survey(.other(rest))
+      case "close" where args.count == 1:
+        return .survey(.close)
+      default:
+        throw LineError(message: usage, column: args.isEmpty ? 0 : column(ofArgument: 0))
+      }
     case "relaunch":
       try need(0, "nothing (the app is killed and launched again)")
       return .relaunch

@@ -33,7 +33,7 @@ package struct Player: Sendable {
   /// Where `screenshot` and `--screenshot-every` write.
   package var screenshots = Screenshots()
 
-  private var runtime: AppRuntime { app.runtime }
+  var runtime: AppRuntime { app.runtime }
 
   /// Notes the screen as it is now (when recording).
   private func noteScreen() {
@@ -158,6 +158,11 @@ package struct Player: Sendable {
       case .call(.restore):
         runtime.send(.presentation(.callRestore))
         await runtime.settle()
+      case .survey(let answer):
+        if let problem = surveyProblem(answer) { return .failed("\(here): \(problem)") }
+        runtime.send(.presentation(.paywall(Self.action(for: answer, runtime.state.presentation.session?.survey))))
+        await runtime.settle()
+        noteScreen()
       case .relaunch:
         runtime.send(.presentation(.relaunch))
         await runtime.settle()

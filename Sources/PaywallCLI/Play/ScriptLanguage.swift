@@ -83,6 +83,8 @@ package enum ScriptLanguage {
         #"its current period runs on that offer: `introductory`, `promotional`, `winBack`, `code` (with the offer's id, if given) or `none` (the regular price)"#),
     Row(#"`screenshot FILE`"#,
         #"writes the screen as it is now (`--size`) to FILE: an SVG, an HTML page or plain text by its extension (`.svg`, `.html`, `.txt`); a relative FILE is in the script's directory (the current one for `--script -` and `--keys`); `play --screenshot-every DIR` writes one after every step (`003-press-enter.svg`)"#),
+    Row(#"`survey answer OPTION` / `survey other TEXT…` / `survey close`"#,
+        #"answers the survey a closing paywall shows (its `surveys`): an option by id, or by its title in double quotes; "Other" with TEXT (not blank); "Close" (only when `includeCloseOption`). Fails at the line when no survey is showing"#),
   ]
 
   /// The table as docs/reference/script.md writes it, header included.

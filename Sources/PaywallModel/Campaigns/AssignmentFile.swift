@@ -85,7 +85,10 @@ public struct AssignmentFile: Sendable {
         break
       }
     }
-    return AssignmentBook(userID: userID, entries: entries, occurrences: occurrences)
+    var book = AssignmentBook(userID: userID, entries: entries, occurrences: occurrences)
+    // Optional: a file written before surveys has none (and an older reader ignores the key).
+    book.surveyAssignmentKey = root["surveyAssignmentKey"]?.stringValue
+    return book
   }
 
   /// Saves `book` atomically, keeping the previous file as the last good copy.
@@ -93,13 +96,15 @@ public struct AssignmentFile: Sendable {
     let entries = book.entries.sorted { $0.key < $1.key }.map { (key: String, value: String) in
       (key, JSONOutput.string(value))
     }
-    let json = JSONOutput.object([
+    var members: [(String, JSONOutput)] = [
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("userId", .string(book.userID)),
       ("assignments", .object(entries)),
       ("occurrences", .object(book.occurrences.sorted { $0.key < $1.key }.map { (key: String, times: [Date]) in
         (key, JSONOutput.array(times.suffix(Self.occurrenceLimit).map(LedgerFile.date)))
       })),
-    ]).text + "\n"
+    ]
+    if let key = book.surveyAssignmentKey { members.append(("surveyAssignmentKey", .string(key))) }
+    let json = JSONOutput.object(members).text + "\n"
     try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }
 }

@@ -60,6 +60,10 @@ public struct AssignmentBook: Sendable, Hashable {
   /// "placement#audience" → when an audience with an occurrence limit presented or held out,
   /// oldest first (the SDK's saved `TriggerAudienceOccurrence`s, `ManagedTriggerRuleOccurrence.createdAt`).
   public var occurrences: [String: [Date]]
+  /// The assignment key of the last survey drawn for this user, shown or held out: one key, as the
+  /// SDK keeps one (`Storage/Cache/CacheKeys.swift` `SurveyAssignmentKey`, a user file, so a new
+  /// user starts without it). A survey with this key is not shown again.
+  public var surveyAssignmentKey: String?
 
   /// The book of `userID`, with `entries` already assigned and `occurrences` recorded.
   public init(userID: String, entries: [String: String] = [:], occurrences: [String: [Date]] = [:]) {

@@ -182,11 +182,14 @@ public struct Campaign: Sendable, Hashable {
     "deepLink_open", "survey_response", "touches_began",
   ]
 
-  /// The lifecycle placements paywall-tui fires: those of a launch (and a relaunch). A deep link,
-  /// a survey answer and a first touch are not emulated: a campaign on one never presents here.
+  /// The lifecycle placements a launch (and a relaunch) fires.
   public static let firedAtLaunch: [String] = [
     EventName.appInstall.rawValue, EventName.sessionStart.rawValue, EventName.appLaunch.rawValue,
   ]
+
+  /// The lifecycle placements paywall-tui fires: those of a launch and a survey's answer. A deep
+  /// link and a first touch are not emulated.
+  public static let firedHere: [String] = firedAtLaunch + [EventName.surveyResponse.rawValue]
 
   /// Every placement the SDK fires itself and a campaign may present on.
   public static let sdkPlacements: Set<String> = Set(implicitPlacements + lifecyclePlacements)

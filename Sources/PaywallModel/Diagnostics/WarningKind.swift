@@ -41,8 +41,8 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   /// A scenario's `call purchase` of a custom store product, which the SDK never hands to the
   /// purchase controller.
   case customProductCall = "custom-product-call"
-  /// A campaign on an SDK event paywall-tui does not fire (`deepLink_open`, `survey_response`,
-  /// `touches_began`): the SDK presents it, here it never presents.
+  /// A campaign on an SDK event paywall-tui does not fire (`deepLink_open`, `touches_began`): the
+  /// SDK presents it, here it never presents.
   case notFiredHere = "not-fired-here"
 
   /// The names, in declaration order: for help, completions and did-you-mean.

@@ -66,12 +66,21 @@ public enum EventName: String, Sendable, CaseIterable {
   public var isOwn: Bool {
     switch self {
     case .handlerOnPresent, .handlerOnWillDismiss, .handlerOnDismiss, .handlerOnSkip, .handlerOnError, .featureRun,
-         .controllerError, .callPurchase, .callRestorePurchases: true
+         .controllerError, .callPurchase, .callRestorePurchases, .notificationSchedule, .notificationDeliver: true
     default: false
     }
   }
   /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
   case controllerError = "controller_error"
+  /// The user answered a paywall's survey (an option, or "Other" with text): the SDK's
+  /// `SurveyResponse` (`TrackableSuperwallEvent.swift`); a campaign on it presents its paywall.
+  case surveyResponse = "survey_response"
+  /// The user closed a paywall's survey with its "Close" option: the SDK's `SurveyClose`, no params.
+  case surveyClose = "survey_close"
+  /// Ours: a free trial's start scheduled a paywall's local notification (the SDK tracks none).
+  case notificationSchedule = "notification.schedule"
+  /// Ours: a scheduled notification fired and the device showed it.
+  case notificationDeliver = "notification.deliver"
 }
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.

@@ -122,6 +122,11 @@ public struct PaywallDefinition: Sendable, Hashable {
   public var components: [PaywallComponent]
   /// The file the paywall was read from, for messages; empty for one built in code.
   public var file: String
+  /// The surveys the paywall may show as it closes, in order: the first whose condition holds
+  /// decides (`Survey.first`).
+  public var surveys: [Survey] = []
+  /// The notifications a free trial started from the paywall schedules (`LocalNotification`).
+  public var localNotifications: [LocalNotification] = []
 
   /// A paywall built in code (tests, tools); `ProjectLoader` reads them from files and validates them.
   public init(id: String, name: String, slots: [ProductSlot], selectedSlot: String? = nil,

@@ -35,6 +35,8 @@ package enum PaywallReader {
         }
       }
     }
+    let surveys = SurveyReader.read(reader)
+    let notifications = LocalNotificationReader.read(reader)
     reader.finish()
     let buysSomething = components.contains {
       if case .button(let b) = $0, case .purchase = b.action { return true }
@@ -44,8 +46,11 @@ package enum PaywallReader {
       diagnostics.error("a paywall with a purchase button needs 'products' (slot name → product id)", at: root.location, path: .root)
     }
     guard let id, let name, !diagnostics.hasErrors else { return nil }
-    return PaywallDefinition(id: id, name: name, slots: slots, selectedSlot: selected ?? slotNames.first,
-                             featureGating: gating, presentationCondition: condition, components: components, file: file)
+    var definition = PaywallDefinition(id: id, name: name, slots: slots, selectedSlot: selected ?? slotNames.first,
+                                       featureGating: gating, presentationCondition: condition, components: components, file: file)
+    definition.surveys = surveys
+    definition.localNotifications = notifications
+    return definition
   }
 
   /// What only `validate` says, for every paywall of `project` (re-reading its file for positions):

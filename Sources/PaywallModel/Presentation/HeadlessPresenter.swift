@@ -150,6 +150,12 @@ public actor HeadlessPresenter {
             try? await clock.sleep(seconds: seconds)
             await self.send(.statusTimedOut(registrationID: id))
           }
+        case .scheduleNotification(let id, let seconds):
+          let clock = clock
+          Task {
+            try? await clock.sleep(seconds: seconds)
+            await self.send(.notificationDue(id: id))
+          }
         case .saveStatus, .saveAssignments:
           break  // kept in memory: nothing is written
         }

@@ -77,6 +77,14 @@ public struct PaywallSession: Sendable, Hashable {
   public var alert: PaywallAlert?
   /// Set once the paywall is dismissed.
   public var result: PaywallResult?
+  /// The survey on screen over the paywall, if any: until it is answered, nothing else is done.
+  public var survey: SurveyPrompt?
+  /// A survey just answered, whose dismissal waits for the presenter: closed for a campaign on
+  /// `survey_response`, or finished (`PaywallFlow.resumeAfterSurvey`).
+  public var answeredSurvey: SurveyPrompt?
+  /// What the survey pass of this paywall's dismissal came to (`paywall_close`'s
+  /// `survey_presentation`).
+  public var surveyPresentation: SurveyPresentation = .noShow
 
   /// A purchase or restore is in flight: every action is ignored until it finishes.
   public var isBusy: Bool { activity != .idle }
@@ -94,6 +102,14 @@ public enum PaywallAction: Sendable, Hashable {
   case restore
   case close
   case dismissAlert
+  /// Answer the survey on screen with the option of this id.
+  case surveyAnswer(optionID: String)
+  /// Pick the survey's "Other" (the text box opens, empty), or edit its text.
+  case surveyEditOther(String)
+  /// Answer the survey's "Other" with this text (ignored while it is blank).
+  case surveyOther(String)
+  /// The survey's "Close" (only when it has one).
+  case surveyClose
 }
 
 /// Work the flow asks the runtime to do; results come back through `purchaseFinished` and
@@ -103,6 +119,10 @@ public enum FlowEffect: Sendable, Hashable {
   case restore
   case emit(PaywallEvent)
   case dismissed(PaywallResult)
+  /// Save this survey assignment key for the user (`AssignmentBook.surveyAssignmentKey`).
+  case saveSurveyKey(String)
+  /// A free trial started from the paywall: schedule its `trialStarted` notifications.
+  case scheduleNotifications(paywallID: String, [LocalNotification])
 }
 
 /// The purchase, restore and close flow of a presented paywall, as the Superwall SDK runs it,
@@ -120,6 +140,8 @@ public enum FlowEffect: Sendable, Hashable {
 ///   the restore-failed alert.
 /// - close: `paywall_decline`, `paywall_close`, result `declined` (the presenter puts the handler's
 ///   `onWillDismiss` just before `paywall_close`, its `onDismiss` just after).
+/// - every dismissal first runs the survey pass (`SurveyFlow.swift`): a survey shown holds the
+///   dismissal until it is answered.
 ///
 /// While a purchase or restore is in flight every action is ignored: never two purchases.
 public enum PaywallFlow {
@@ -135,8 +157,10 @@ public enum PaywallFlow {
   /// What the user does on the session: select a slot, purchase, restore, close, dismiss the alert.
   /// Ignored once the paywall is dismissed or while a purchase or restore is in flight; with an
   /// alert up, only `dismissAlert` counts.
-  public static func handle(_ action: PaywallAction, in session: inout PaywallSession, options: PaywallOptions) -> [FlowEffect] {
-    guard !session.isDismissed else { return [] }
+  public static func handle(_ action: PaywallAction, in session: inout PaywallSession, options: PaywallOptions,
+                            survey context: SurveyContext = SurveyContext()) -> [FlowEffect] {
+    guard !session.isDismissed, session.answeredSurvey == nil else { return [] }
+    if session.survey != nil { return answerSurvey(action, in: &session) }
     if session.alert != nil {
       guard action == .dismissAlert else { return [] }
       session.alert = nil
@@ -144,7 +168,7 @@ public enum PaywallFlow {
     }
     guard !session.isBusy else { return [] }
     switch action {
-    case .dismissAlert:
+    case .dismissAlert, .surveyAnswer, .surveyEditOther, .surveyOther, .surveyClose:
       return []
     case .select(let slot):
       guard session.paywall.slot(named: slot) != nil else { return [] }
@@ -158,7 +182,7 @@ public enum PaywallFlow {
       session.activity = .restoring
       return [.emit(event(.restoreStart, session)), .restore]
     case .close:
-      return [.emit(event(.paywallDecline, session))] + dismiss(&session, with: .declined)
+      return beginDismiss(&session, result: .declined, manualClose: true, context: context)
     }
   }
 
@@ -167,7 +191,8 @@ public enum PaywallFlow {
   /// project has campaigns on (the SDK's `makeTriggers()`): with one on `transaction_fail` a failure
   /// shows no alert, whether or not its audience matches.
   public static func purchaseFinished(_ answer: PurchaseResult, in session: inout PaywallSession,
-                                      options: PaywallOptions, triggers: Set<String> = []) -> [FlowEffect] {
+                                      options: PaywallOptions, triggers: Set<String> = [],
+                                      survey context: SurveyContext = SurveyContext()) -> [FlowEffect] {
     guard case .purchasing(let name, _) = session.activity, let slot = session.paywall.slot(named: name) else { return [] }
     session.activity = .idle
     let result = answer.checked(for: options.sdk)
@@ -180,8 +205,14 @@ public enum PaywallFlow {
         .emit(event(.transactionComplete, session, slot: slot, extra: SDKEvents.transactionType(kind, sdk: options.sdk))),
         .emit(event(kind, session, slot: slot)),
       ]
+      // `TransactionManager.trackTransactionDidSucceed`: a free-trial start schedules the
+      // paywall's notifications, awaited before the paywall is dismissed.
+      let reminders = session.paywall.definition.localNotifications
+      if kind == .freeTrialStart && !reminders.isEmpty {
+        effects.append(.scheduleNotifications(paywallID: session.id, reminders))
+      }
       if options.automaticallyDismiss {
-        effects += dismiss(&session, with: .purchased(productID: product.id))
+        effects += beginDismiss(&session, result: .purchased(productID: product.id), manualClose: false, context: context)
       }
       return effects
     case .cancelled:
@@ -236,15 +267,17 @@ public enum PaywallFlow {
     return [.emit(event(.restoreFail, session, extra: [("error_message", .string(reason))]))]
   }
 
-  private static func dismiss(_ session: inout PaywallSession, with result: PaywallResult) -> [FlowEffect] {
+  static func dismiss(_ session: inout PaywallSession, with result: PaywallResult) -> [FlowEffect] {
     session.result = result
     var extra: [(String, JSONOutput)] = [("result", .string(result.name))]
     if case .purchased(let id) = result { extra.append(("product_id", .string(id))) }
     // `PaywallInfo.closeReason` (`Paywall/View Controller/PaywallViewController.swift`): the user's
     // close is `manualClose`, the SDK's own dismissal after a purchase or restore `systemLogic`;
-    // `PaywallClose` adds `survey_attached` (no surveys here).
+    // `PaywallClose` adds `survey_attached` (the paywall has a survey) and, when the survey pass
+    // showed one or held the user out, `survey_presentation`.
     let reason = if case .declined = result { "manualClose" } else { "systemLogic" }
-    extra += [("close_reason", .string(reason)), ("survey_attached", false)]
+    extra += [("close_reason", .string(reason)), ("survey_attached", .bool(!session.paywall.definition.surveys.isEmpty))]
+    if session.surveyPresentation != .noShow { extra.append(("survey_presentation", .string(session.surveyPresentation.rawValue))) }
     return [.emit(event(.paywallClose, session, extra: extra)), .dismissed(result)]
   }
 

@@ -134,6 +134,11 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// `StoreKit/Transactions/TransactionManager.swift`). Before, the config's decoding drops them.
   public var hasCustomProducts: Bool { isAtLeast(major: 4, minor: 15) }
 
+  /// Whether a trial's reminders skip one already pending for the same paywall: from 4.11.0,
+  /// whose `NotificationScheduler.swift` names each request `com.superwall.ios-PAYWALL-TRIAL_STARTED`
+  /// and drops those pending; before (3.x too) each gets a UUID and nothing is skipped.
+  public var dedupesTrialReminders: Bool { isAtLeast(major: 4, minor: 11) }
+
   /// Whether `Superwall.shared.purchase(_ product: StoreProduct)` refuses to run while
   /// `shouldObservePurchases` is on: from 4.0.6 (`Superwall.swift`; 4.0.0–4.0.5 and 3.x refuse only
   /// an `SKProduct`), so from 4.1 here, where patch releases are not told apart.

@@ -49,6 +49,16 @@ package enum PlacementParams {
     if let message = event["message"]?.stringValue { out["$message"] = message }
     // Then its audience filter params, without a `$`.
     out.merge(info) { _, own in own }
+    if event.name == .surveyResponse {
+      // `SurveyResponse`: the survey's own keys under `$`, the chosen option's title and the
+      // free text (when given) as audience params (`TrackableSuperwallEvent.swift`).
+      for key in ["survey_id", "survey_assignment_key", "survey_selected_option_id"] {
+        if let value = event[key]?.stringValue { out["$" + key] = value }
+      }
+      for key in ["survey_selected_option_title", "survey_custom_response"] {
+        if let value = event[key]?.stringValue { out[key] = value }
+      }
+    }
     if event.name == .transactionAbandon, let product {
       out["abandoned_product_id"] = product.id
       for (key, value) in attributes(of: product, now: now) where key != "identifier" {
@@ -124,9 +134,10 @@ package enum PlacementParams {
     // A launch event has no parameters of its own (`TrackableSuperwallEvent.swift`: AppInstall,
     // SessionStart and AppLaunch's `audienceFilterParams` are empty): only the standard ones.
     if Campaign.firedAtLaunch.contains(placement) { return ["event_name"] }
-    guard Campaign.implicitPlacements.contains(placement) else { return nil }
+    guard Campaign.implicitPlacements.contains(placement) || placement == EventName.surveyResponse.rawValue else { return nil }
     var keys: Set<String> = ["event_name", "paywall_id", "paywall_name", "presented_by_event_name", "paywall_product_ids",
                              "is_free_trial_available", "feature_gating", "presented_by"]
+    if placement == EventName.surveyResponse.rawValue { keys.formUnion(["survey_selected_option_title", "survey_custom_response"]) }
     if placement == EventName.transactionAbandon.rawValue {
       keys.insert("abandoned_product_id")
       for attribute in ProductAttribute.allCases where attribute.isSuperwallVariable && attribute != .isSubscribed && attribute != .identifier {

@@ -163,6 +163,9 @@ public struct PresentationState: Sendable, Equatable {
   /// Raised by the app while a `q` or a signal waits, so audience evaluation gives up at once;
   /// nil: never interrupted (`play`, the library).
   public var interrupt: EvaluationInterrupt?
+  /// Notifications scheduled and not yet delivered, oldest first (the device's pending requests).
+  public var pendingNotifications: [ScheduledNotification] = []
+  var nextNotificationNumber = 1
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -194,6 +197,11 @@ public struct PresentationState: Sendable, Equatable {
     context.assumedRules = assumedRules
     context.interrupt = interrupt
     return context
+  }
+
+  /// What a dismissal's survey pass reads: the survey key saved for the user, and the user.
+  var surveyContext: SurveyContext {
+    SurveyContext(savedKey: assignments.surveyAssignmentKey, userID: assignments.userID)
   }
 
   mutating func newRegistrationID() -> Int {
@@ -240,6 +248,8 @@ public enum PresentationAction: Sendable, Equatable {
   case callRestore
   /// Closes the alert a call showed (`callAlert`).
   case dismissCallAlert
+  /// A scheduled notification's time came (`.scheduleNotification`'s answer).
+  case notificationDue(id: String)
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.
@@ -263,4 +273,6 @@ public enum PresentationEffect: Sendable, Hashable {
   case saveAssignments(AssignmentBook)
   /// Answer with `.statusTimedOut(registrationID:)` after `seconds` of the app's clock.
   case scheduleStatusTimeout(registrationID: Int, seconds: Double)
+  /// Answer with `.notificationDue(id:)` after `seconds` of the app's clock.
+  case scheduleNotification(id: String, seconds: Double)
 }

@@ -49,7 +49,9 @@ public enum Presenter {
       guard var session = state.session else { return [] }
       // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
       if state.call != nil, SDKCalls.startsTransaction(paywallAction) { return [] }
-      var effects = apply(PaywallFlow.handle(paywallAction, in: &session, options: state.options), session, &state, now: now)
+      var effects = apply(PaywallFlow.handle(paywallAction, in: &session, options: state.options, survey: state.surveyContext),
+                          session, &state, now: now)
+      effects += resumeAfterSurvey(&state, now: now)
       // A custom store product with no purchase controller fails before any controller is asked,
       // after `transaction_start` (`TransactionManager.purchase(_:purchaseSource:)`).
       if let index = effects.firstIndex(where: { if case .purchase = $0 { true } else { false } }),
@@ -68,8 +70,8 @@ public enum Presenter {
       }
       guard var session = state.session else { return [] }
       let triggers = Set(state.project.campaigns.map(\.placement))
-      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers), session, &state,
-                   now: now)
+      return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers,
+                                                survey: state.surveyContext), session, &state, now: now)
     case .restoreFinished(let result, let status):
       if state.call == .restore {
         state.call = nil
@@ -115,6 +117,8 @@ public enum Presenter {
     case .dismissCallAlert:
       state.callAlert = nil
       return []
+    case .notificationDue(let id):
+      return TrialReminders.deliver(id, &state)
     }
   }
 

@@ -117,8 +117,12 @@ extension Presenter {
       case .emit(var event):
         if event.name == .paywallClose {
           if chained != nil {
-            // Declined for the next paywall: the SDK's close reason says so.
-            event = PaywallEvent(.paywallClose, event.params.map { $0.0 == "close_reason" ? ($0.0, "forNextPaywall") : $0 })
+            // Declined for the next paywall: the SDK's close reason says so, and its second pass
+            // through `dismiss(result:closeReason:)` finds no survey to show, so the close says
+            // no `survey_presentation`.
+            event = PaywallEvent(.paywallClose, event.params.compactMap {
+              $0.0 == "close_reason" ? ($0.0, "forNextPaywall") : $0.0 == "survey_presentation" ? nil : $0
+            })
           }
           if let closing {
             out += willDismiss(registration, paywallID: session.id, result: closing, forNextPaywall: chained != nil, state)
@@ -128,6 +132,11 @@ extension Presenter {
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
         }
+      case .scheduleNotifications(let paywallID, let notifications):
+        out += TrialReminders.schedule(notifications, paywallID: paywallID, &state, now: now)
+      case .saveSurveyKey(let key):
+        state.assignments.surveyAssignmentKey = key
+        out.append(.saveAssignments(state.assignments))
       case .dismissed(let result):
         dismissed = true
         state.closed = ClosedPaywall(paywallID: session.id, result: result)
@@ -147,12 +156,24 @@ extension Presenter {
   /// (`PlacementParams.implicit`: `paywall`'s, nil for the app's own purchase); nil if none.
   static func implicitCandidate(after events: [PaywallEvent], from paywall: PlacementParams.PaywallInfo?,
                                 _ state: inout PresentationState, now: Date) -> Registration? {
-    for event in events where Campaign.implicitPlacements.contains(event.name.rawValue) {
+    for event in events where chainingPlacements.contains(event.name.rawValue) {
       let params = PlacementParams.implicit(event, paywall: paywall, catalog: state.project.catalog, now: now)
       let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
       if wouldPresent(candidate, state, now: now) { return candidate }
     }
     return nil
+  }
+
+  /// The SDK events a paywall emits that may present another paywall in its place: the implicit
+  /// placements and `survey_response` (`SuperwallEvent.canImplicitlyTriggerPaywall`).
+  static let chainingPlacements: Set<String> = Set(Campaign.implicitPlacements + [EventName.surveyResponse.rawValue])
+
+  /// After a survey answer no campaign took over (`replace` cleared the screen when one did): the
+  /// dismissal the survey held goes on (`SurveyManager.selectedOption` calls its completion only
+  /// for `.dontTriggerPaywall`).
+  static func resumeAfterSurvey(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard var session = state.session, session.answeredSurvey != nil else { return [] }
+    return apply(PaywallFlow.resumeAfterSurvey(in: &session), session, &state, now: now)
   }
 
   /// Closes the paywall on screen "for the next paywall" (its feature does not run) and presents
@@ -168,7 +189,7 @@ extension Presenter {
     out.append(.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
                                                   ("paywall_name", .string(current.paywall.definition.name)),
                                                   ("result", "declined"), ("close_reason", "forNextPaywall"),
-                                                  ("survey_attached", false)])))
+                                                  ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])))
     state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
     clearScreen(&state)
     out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)

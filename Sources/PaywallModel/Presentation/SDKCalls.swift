@@ -35,7 +35,7 @@ enum SDKCalls {
   static func startsTransaction(_ action: PaywallAction) -> Bool {
     switch action {
     case .purchase, .restore: true
-    case .select, .close, .dismissAlert: false
+    case .select, .close, .dismissAlert, .surveyAnswer, .surveyEditOther, .surveyOther, .surveyClose: false
     }
   }
 

@@ -101,6 +101,10 @@ package enum PaywallBuilder {
     // 3.x's presentation_condition (4.x has none; our presenter reads it only for `sdk` 3).
     members.append(("presentationCondition", paywall.presentationCondition == "ALWAYS" ? "always" : "checkUserSubscription"))
     members.append(("components", .array(components)))
+    if !paywall.surveys.isEmpty { members.append(("surveys", .array(paywall.surveys.map(SurveyImport.json)))) }
+    if !paywall.localNotifications.isEmpty {
+      members.append(("localNotifications", .array(paywall.localNotifications.map(LocalNotificationImport.json))))
+    }
     return .object(members)
   }
 

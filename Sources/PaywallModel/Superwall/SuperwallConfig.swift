@@ -87,6 +87,10 @@ package struct SuperwallConfig: Sendable {
     package var substitutions: [Substitution]
     /// Where `paywalljs_event` is, for problems found in its substitutions.
     package var substitutionsLocation: SourceLocation
+    /// `surveys`, those the SDK decodes (each one that fails is dropped).
+    package var surveys: [Survey] = []
+    /// `local_notifications`, those the SDK decodes.
+    package var localNotifications: [LocalNotification] = []
     package var location: SourceLocation
     package var path: JSONPath
   }

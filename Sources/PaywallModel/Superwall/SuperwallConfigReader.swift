@@ -177,12 +177,14 @@ package enum SuperwallConfigReader {
       substitutions = PaywallJSEvent.substitutions(fromBase64: at.uncut ?? event, at: at.location,
                                                    path: path.appending("paywalljs_event"), d)
     }
+    let surveys = SurveyImport.read(object.array("surveys") ?? [], path: path.appending("surveys"), d)
+    let notifications = LocalNotificationImport.read(object.array("local_notifications") ?? [], path: path.appending("local_notifications"), d)
     guard let identifier, let name, let delay, let background, let style else { return nil }
     return SuperwallConfig.Paywall(identifier: identifier, name: name, gated: gating == "GATED", products: products,
                                    presentationCondition: condition, presentationStyle: style, presentationDelay: delay,
                                    backgroundColorHex: background, introductoryOfferEligibility: eligibility,
                                    substitutions: substitutions, substitutionsLocation: object.value("paywalljs_event")?.location ?? node.location,
-                                   location: node.location, path: path)
+                                   surveys: surveys, localNotifications: notifications, location: node.location, path: path)
   }
 
   /// A `products_v2` item. The SDK decodes each as a `Throwable<Product>` and drops one that

@@ -146,10 +146,13 @@ package enum AppModel {
         if event.name == .paywallOpen, let session = state.session {
           state.focus = PaywallScreenState(paywall: session.paywall).focus
         }
+        // A delivered notification is a banner (the notice row), as iOS shows one.
+        if event.name == .notificationDeliver { state.notice = AppView.banner(for: event) }
         out.append(.emit(event))
       case .saveStatus(let status): out.append(.saveStatus(status))
       case .saveAssignments(let book): out.append(.saveAssignments(book))
       case .scheduleStatusTimeout(let id, let seconds): out.append(.startStatusTimeout(id: id, seconds: seconds))
+      case .scheduleNotification(let id, let seconds): out.append(.startNotificationTimer(id: id, seconds: seconds))
       }
     }
     if state.session == nil { state.focus = nil }

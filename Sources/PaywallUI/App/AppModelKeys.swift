@@ -49,6 +49,8 @@ extension AppModel {
       }
       return []
     }
+    // The survey's text box takes every typed key, the global ones too.
+    if let prompt = state.session?.survey, prompt.typingOther != nil { return SurveyDialog.handle(key, prompt, &state, now: now) }
     switch KeyMap.global.action(for: key) {
     case .toggleLog?:
       state.showsLog.toggle()
@@ -84,6 +86,7 @@ extension AppModel {
       return present(.dismissCallAlert, &state, now: now)
     }
     guard let session = state.session else { return handleHome(key, &state, now: now) }
+    if let prompt = session.survey { return SurveyDialog.handle(key, prompt, &state, now: now) }
     if session.alert != nil {
       guard KeyMap.alert.contains(key) else { return [] }
       return present(.paywall(.dismissAlert), &state, now: now)

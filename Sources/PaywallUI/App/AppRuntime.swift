@@ -278,6 +278,14 @@ package final class AppRuntime: @unchecked Sendable {
         try? await runtime.world.clock.sleep(seconds: seconds)
         return .presentation(.statusTimedOut(registrationID: id))
       }
+    case .startNotificationTimer(let id, let seconds):
+      // The store's seconds: in `run` at its time rate (`--time-rate day=1s`), in `play` on the
+      // simulated clock, where `advance` stops at the deadline.
+      let wall = world.simulatedClock == nil ? seconds / max(world.wallRate, 1e-9) : seconds
+      start { runtime in
+        try? await runtime.world.clock.sleep(seconds: wall)
+        return .presentation(.notificationDue(id: id))
+      }
     case .saveAssignments(let book):
       assignmentWriter?.save(book)
     case .debug(let action, let announce):

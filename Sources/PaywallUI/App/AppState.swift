@@ -172,6 +172,8 @@ package enum AppEffect: Sendable, Equatable {
   case answerAsk(id: Int, AskPurchaseController.Answer)
   /// Send `.registrationTimedOut(id)` after `seconds` of the app's clock.
   case startStatusTimeout(id: Int, seconds: Double)
+  /// Send `.presentation(.notificationDue(id:))` after `seconds` of the store's time.
+  case startNotificationTimer(id: String, seconds: Double)
   case saveAssignments(AssignmentBook)
   /// Send `.tick` after `seconds` of real time, with the store as it is then (only an animated
   /// front end ticks: `play` has no spinner).

@@ -65,6 +65,8 @@ package enum KeyMap {
   /// Scrolling what is open: the help, the debug panel and the full-screen log take every one;
   /// the log pane under a paywall takes the page keys and home/end (↑↓ move the focus there).
   package enum Scroll: Sendable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
+  /// A paywall's survey sheet (`SurveyDialog`).
+  package enum Survey: Sendable { case pick, close }
   /// The debug panel.
   package enum Debug: Sendable {
     case world(DebugAction)
@@ -117,9 +119,16 @@ package enum KeyMap {
   /// Dismiss an alert over the paywall.
   package static let alert: [Key] = [.enter, .escape, .space]
 
-  /// The help overlay: the paywall's keys, the home screen's, the global ones, then scrolling.
+  /// A survey over a closing paywall; its "Other" text box takes typing, backspace and enter.
+  package static let survey: [KeyBinding<Survey>] = [
+    KeyBinding(.digits, "1 2 3", "survey: the answer of that number (\"Other\" opens a text box: type, enter submits)", .pick),
+    KeyBinding(.keys([.escape]), "esc", "survey: its \"Close\", when it has one", .close),
+  ]
+
+  /// The help overlay: the paywall's keys, the home screen's, the global ones, scrolling, then
+  /// the survey's.
   package static var helpLines: [(String, String)] {
-    paywall.helpLines() + home.helpLines() + global.helpLines() + scroll.helpLines()
+    paywall.helpLines() + home.helpLines() + global.helpLines() + scroll.helpLines() + survey.helpLines()
   }
 
   /// The debug panel's keys by topic, drawn in the panel itself.

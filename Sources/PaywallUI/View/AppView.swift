@@ -34,6 +34,7 @@ package enum AppView {
     if let alert = state.presentation.callAlert ?? state.session?.alert {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
+    if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
     if state.showsFullLog { drawFullLog(state, into: &frame) }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
     if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }

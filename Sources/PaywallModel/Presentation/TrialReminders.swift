@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A trial's reminders on the device, as the SDK's `NotificationScheduler`
+/// (`StoreKit/Transactions/Notifications/NotificationScheduler.swift`) schedules them: each
+/// `delay` ms after the purchase, text as written; from 4.11.0 one already pending for the
+/// paywall is skipped. The device is a production one (no sandbox's day-as-a-minute) whose user
+/// allowed notifications; iOS tracks nothing, so both events are ours.
+enum TrialReminders {
+  static func schedule(_ notifications: [LocalNotification], paywallID: String, _ state: inout PresentationState,
+                       now: Date) -> [PresentationEffect] {
+    var effects: [PresentationEffect] = []
+    let dedupes = state.options.sdk.dedupesTrialReminders
+    for notification in notifications {
+      let id: String
+      if dedupes {
+        id = "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)"
+        if state.pendingNotifications.contains(where: { $0.id == id }) { continue }
+      } else {
+        // A UUID on a device; a counter here, so a script's events are the same every run.
+        id = "com.superwall.ios-\(state.nextNotificationNumber)"
+        state.nextNotificationNumber += 1
+      }
+      let seconds = notification.delayMs / 1000
+      let scheduled = ScheduledNotification(id: id, paywallID: paywallID, notification: notification,
+                                            fireAt: now.addingTimeInterval(seconds))
+      state.pendingNotifications.append(scheduled)
+      effects.append(.emit(PaywallEvent(.notificationSchedule, [
+        ("id", .string(id)), ("paywall_id", .string(paywallID)), ("type", .string(LocalNotification.trialStartedType)),
+        ("title", .string(notification.title)), ("fire_at", .string(StoreDates.format(scheduled.fireAt))),
+      ])))
+      effects.append(.scheduleNotification(id: id, seconds: seconds))
+    }
+    return effects
+  }
+
+  static func deliver(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {
+    guard let index = state.pendingNotifications.firstIndex(where: { $0.id == id }) else { return [] }
+    let delivered = state.pendingNotifications.remove(at: index)
+    let text = delivered.notification
+    var params: [(String, JSONOutput)] = [("id", .string(id)), ("paywall_id", .string(delivered.paywallID)), ("title", .string(text.title))]
+    if let subtitle = text.subtitle { params.append(("subtitle", .string(subtitle))) }
+    params.append(("body", .string(text.body)))
+    return [.emit(PaywallEvent(.notificationDeliver, params))]
+  }
+}
