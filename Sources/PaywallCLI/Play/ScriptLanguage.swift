@@ -83,6 +83,10 @@ package enum ScriptLanguage {
         #"its current period runs on that offer: `introductory`, `promotional`, `winBack`, `code` (with the offer's id, if given) or `none` (the regular price)"#),
     Row(#"`screenshot FILE`"#,
         #"writes the screen as it is now (`--size`) to FILE: an SVG, an HTML page or plain text by its extension (`.svg`, `.html`, `.txt`); a relative FILE is in the script's directory (the current one for `--script -` and `--keys`); `play --screenshot-every DIR` writes one after every step (`003-press-enter.svg`)"#),
+    Row(#"`call getPresentationResult PLACEMENT [key=value…]`"#,
+        #"the app calls `Superwall.shared.getPresentationResult(forPlacement:params:)`: the placement is evaluated as a register would be and nothing presents (a paywall on screen does not change the answer); `call.getPresentationResult` has the `result` (`paywall`, `holdout`, `noAudienceMatch`, `placementNotFound`, `paywallNotAvailable`; SDK 3's names under `--sdk 3`) and, for a paywall or holdout, the experiment. A holdout or no match tracks `trigger_fire` and a holdout uses up an occurrence; the assignment is saved. PLACEMENT is checked as `placement`'s (`call getPresentationResult unknown NAME` for one no campaign has)"#),
+    Row(#"`background [DURATION]` / `foreground`"#,
+        #"the app goes to the background (`app_close`) / comes back (`app_open`, then `session_start` with its campaign when it was away for more than the project's `appSessionTimeoutMs`, default 1 hour; strictly more, as the SDK); `background 2h` goes, moves the clock 2 hours and comes back. A paywall on screen stays. While in the background `press`, `placement`, `open` and `call` fail at the line; the store, `status`, `user`, `advance` and `expect` go on"#),
   ]
 
   /// The table as docs/reference/script.md writes it, header included.

@@ -66,12 +66,20 @@ public enum EventName: String, Sendable, CaseIterable {
   public var isOwn: Bool {
     switch self {
     case .handlerOnPresent, .handlerOnWillDismiss, .handlerOnDismiss, .handlerOnSkip, .handlerOnError, .featureRun,
-         .controllerError, .callPurchase, .callRestorePurchases: true
+         .controllerError, .callPurchase, .callRestorePurchases, .callGetPresentationResult, .callHandleDeepLink: true
     default: false
     }
   }
   /// Not the SDK's: a problem with the purchase controller (a malformed line, a crash, a timeout).
   case controllerError = "controller_error"
+  /// `Superwall.handleDeepLink(url)` was called (`TrackableSuperwallEvent.swift` `DeepLink`): the
+  /// URL and its parts. An implicit trigger: it closes the paywall on screen, and a campaign on it
+  /// presents.
+  case deepLinkOpen = "deepLink_open"
+  /// Not the SDK's: what `Superwall.shared.getPresentationResult(forPlacement:params:)` returned.
+  case callGetPresentationResult = "call.getPresentationResult"
+  /// Not the SDK's: what `Superwall.handleDeepLink(url)` returned (`handled`).
+  case callHandleDeepLink = "call.handleDeepLink"
 }
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.

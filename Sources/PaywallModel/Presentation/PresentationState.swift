@@ -23,13 +23,18 @@ public struct Registration: Sendable, Hashable {
   /// no handler of its own. The paywall it presents answers to the `register` of the paywall it
   /// replaced, and never chains to another paywall.
   public var isImplicit = false
+  /// The app's `getPresentationResult(forPlacement:params:)`: evaluated like a register, it
+  /// presents nothing and only answers (`SDKCalls.presentationResult`).
+  public var asksForResult = false
 
-  /// A registration as `register` makes it; `isImplicit` for one an event fired.
-  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false) {
+  /// A registration as `register` makes it; `isImplicit` for one an event fired, `asksForResult`
+  /// for `getPresentationResult`.
+  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false, asksForResult: Bool = false) {
     self.id = id
     self.placement = placement
     self.params = params
     self.isImplicit = isImplicit
+    self.asksForResult = asksForResult
   }
 }
 
@@ -163,6 +168,8 @@ public struct PresentationState: Sendable, Equatable {
   /// Raised by the app while a `q` or a signal waits, so audience evaluation gives up at once;
   /// nil: never interrupted (`play`, the library).
   public var interrupt: EvaluationInterrupt?
+  /// Whether the app is in the background, and since when (`Presenter.background`).
+  public var appSession = AppSessionState()
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -240,6 +247,15 @@ public enum PresentationAction: Sendable, Equatable {
   case callRestore
   /// Closes the alert a call showed (`callAlert`).
   case dismissCallAlert
+  /// The app's `Superwall.shared.getPresentationResult(forPlacement:params:)`: the placement
+  /// evaluated as a register would be, presenting nothing; the answer is the event
+  /// `call.getPresentationResult` (`SDKCalls.presentationResult`).
+  case callGetPresentationResult(placement: String, params: [String: String])
+  /// The app resigns active (the home screen): `app_close`. Ignored when already in the background.
+  case background
+  /// The app becomes active again: `app_open`, and `session_start` (with its campaign) after more
+  /// than the project's `appSessionTimeoutMs` away. Ignored when in front.
+  case foreground
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.
