@@ -40,6 +40,7 @@ import PaywallUI
 ///     screenshot FILE            the screen as a picture (.svg, .html or .txt)
 ///     background [DURATION] | foreground
 ///                                the app resigns active / becomes active again (`app_close`, `app_open`)
+///     deeplink URL               the app calls `Superwall.handleDeepLink(url)` (`deepLink_open`)
 package struct PlayScript: Sendable {
   package enum Command: Sendable, Hashable {
     case press([Key])
@@ -85,6 +86,8 @@ package struct PlayScript: Sendable {
     case background(ClockDistance?)
     /// The app comes back from the background: `app_open`, and `session_start` after the timeout.
     case foreground
+    /// The app hands the SDK a deep link (`Superwall.handleDeepLink(url)`).
+    case deepLink(String)
   }
 
   /// What `call` calls: `purchase PRODUCT_ID`, `restore` or `getPresentationResult PLACEMENT`.
@@ -140,7 +143,7 @@ package struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
-      case .press, .open, .call, .relaunch, .background, .foreground, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
+      case .press, .open, .call, .relaunch, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -150,7 +153,7 @@ package struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
-    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "background", "foreground"]
+    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "background", "foreground", "deeplink"]
 
   /// The line up to a `#` that starts a comment: at the line's start or after a space or tab,
   /// and not inside double quotes (`expect screen "Plan #1"` keeps its `#`). Inside quotes a

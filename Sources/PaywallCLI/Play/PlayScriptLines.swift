@@ -84,6 +84,13 @@ extension PlayScript {
     case "foreground":
       try need(0, "nothing (the app becomes active again)")
       return .foreground
+    case "deeplink":
+      try need(1, "one URL, e.g. 'deeplink myapp://promo?discount=20'")
+      guard let url = URL(string: args[0]), let scheme = url.scheme, !scheme.isEmpty else {
+        throw LineError(message: "\(quoting: args[0]) is not a URL; write one with its scheme, e.g. myapp://promo?discount=20",
+                        column: column(ofArgument: 0))
+      }
+      return .deepLink(args[0])
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])

@@ -195,6 +195,15 @@ package struct Player: Sendable {
           await runtime.settle()
           backgroundLine = nil
         }
+      case .deepLink(let url):
+        // iOS brings the app to the front to open a URL.
+        if backgroundLine != nil {
+          runtime.send(.presentation(.foreground))
+          await runtime.settle()
+          backgroundLine = nil
+        }
+        runtime.send(.presentation(.deepLink(url: url)))
+        await runtime.settle()
       case .foreground:
         guard backgroundLine != nil else { return .failed("\(here): the app is not in the background; 'background' first") }
         runtime.send(.presentation(.foreground))

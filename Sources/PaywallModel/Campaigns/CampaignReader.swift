@@ -52,7 +52,8 @@ enum CampaignReader {
         } else if PlacementNames.neverPresents(placement) {
           reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (the SDK's events that present a campaign: \((Campaign.implicitPlacements + Campaign.lifecyclePlacements).joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
-        } else if Campaign.lifecyclePlacements.contains(placement) && !Campaign.firedAtLaunch.contains(placement) {
+        } else if Campaign.lifecyclePlacements.contains(placement) && !Campaign.firedAtLaunch.contains(placement)
+                    && !Campaign.firedByTheApp.contains(placement) {
           reader.diagnostics.warning(.notFiredHere, "the SDK fires \(quoting: placement) and presents this campaign then; paywall-tui does not fire it, so here the campaign never presents (it fires \(Campaign.firedAtLaunch.joined(separator: ", ")) at launch)",
                                      at: location, path: path.appending("placement"))
         } else if checkingNames, let problem = PlacementNames.untypable(placement) {

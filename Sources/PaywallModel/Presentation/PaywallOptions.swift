@@ -134,6 +134,13 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// `StoreKit/Transactions/TransactionManager.swift`). Before, the config's decoding drops them.
   public var hasCustomProducts: Bool { isAtLeast(major: 4, minor: 15) }
 
+  /// Whether `handleDeepLink` routes links (`DeepLinkRouter.swift` and the static
+  /// `Superwall.handleDeepLink`, added in 4.2.0): a web-checkout redeem link is not tracked, a
+  /// `*.superwall.app/app-link/…` link is tracked in the app's scheme, and the call returns true
+  /// when a campaign is on `deepLink_open`. Before, every link is tracked as given and only a
+  /// debugger link is handled (`Superwall.swift` `handleDeepLink`).
+  public var hasDeepLinkRouter: Bool { isAtLeast(major: 4, minor: 2) }
+
   /// Whether `Superwall.shared.purchase(_ product: StoreProduct)` refuses to run while
   /// `shouldObservePurchases` is on: from 4.0.6 (`Superwall.swift`; 4.0.0–4.0.5 and 3.x refuse only
   /// an `SKProduct`), so from 4.1 here, where patch releases are not told apart.

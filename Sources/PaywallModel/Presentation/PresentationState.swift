@@ -256,6 +256,9 @@ public enum PresentationAction: Sendable, Equatable {
   /// The app becomes active again: `app_open`, and `session_start` (with its campaign) after more
   /// than the project's `appSessionTimeoutMs` away. Ignored when in front.
   case foreground
+  /// The app's `Superwall.handleDeepLink(url)`: `deepLink_open`, the paywall on screen closed, and
+  /// a campaign on it presented (`Presenter.deepLink`).
+  case deepLink(url: String)
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.

@@ -123,6 +123,8 @@ public enum Presenter {
       return background(&state, now: now)
     case .foreground:
       return foreground(&state, now: now)
+    case .deepLink(let url):
+      return deepLink(url, &state, now: now)
     }
   }
 
