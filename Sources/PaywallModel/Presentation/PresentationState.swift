@@ -170,6 +170,9 @@ public struct PresentationState: Sendable, Equatable {
   public var interrupt: EvaluationInterrupt?
   /// Whether the app is in the background, and since when (`Presenter.background`).
   public var appSession = AppSessionState()
+  /// The simulated store's subscriptions, what `device.customerInfo` is built from; nil with
+  /// another controller (the status's entitlements stand in).
+  public var storeSubscriptions: [StoreSubscription]?
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -200,6 +203,12 @@ public struct PresentationState: Sendable, Equatable {
                                 user: userAttributes.mapValues(FilterValue.init(parsing:)))
     context.assumedRules = assumedRules
     context.interrupt = interrupt
+    let sdk = options.sdk
+    if sdk.hasActiveEntitlementObjects {
+      let customer = CustomerInfoValue.make(subscriptions: storeSubscriptions, status: status, catalog: project.catalog)
+      context.activeEntitlementObjects = customer.activeEntitlementObjects
+      if sdk.hasCustomerInfoDevice { context.customerInfo = customer.customerInfo }
+    }
     return context
   }
 
@@ -259,6 +268,8 @@ public enum PresentationAction: Sendable, Equatable {
   /// The app's `Superwall.handleDeepLink(url)`: `deepLink_open`, the paywall on screen closed, and
   /// a campaign on it presented (`Presenter.deepLink`).
   case deepLink(url: String)
+  /// The simulated store's subscriptions changed (`device.customerInfo` reads them).
+  case storeSubscriptionsChanged([StoreSubscription])
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.

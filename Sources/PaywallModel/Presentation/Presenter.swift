@@ -125,6 +125,9 @@ public enum Presenter {
       return foreground(&state, now: now)
     case .deepLink(let url):
       return deepLink(url, &state, now: now)
+    case .storeSubscriptionsChanged(let subscriptions):
+      state.storeSubscriptions = subscriptions
+      return []
     }
   }
 
