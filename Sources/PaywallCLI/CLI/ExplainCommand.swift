@@ -183,42 +183,14 @@ package struct ExplainCommand: CLICommand {
 
   // MARK: - --json: getPresentationResult
 
-  /// The SDK's `PresentationResult` case for an evaluation, in the names of the chosen SDK
-  /// (Paywall/Presentation/Get Presentation Result/PresentationResult.swift and
-  /// GetPresentationResultLogic.swift: placementNotFound, noAudienceMatch, paywall(experiment),
-  /// holdout(experiment), paywallNotAvailable; v3 (3.9.1) spells the first two eventNotFound and
-  /// noRuleMatch and has userIsSubscribed).
+  /// The SDK's `PresentationResult` name for an evaluation (`PresentationResultNames`).
   package static func resultName(_ evaluation: PlacementEvaluation) -> String {
-    let v3 = evaluation.sdk.major == 3
-    switch evaluation.outcome {
-    case .present: return "paywall"
-    case .skip(.holdout): return "holdout"
-    case .skip(.placementNotFound): return v3 ? "eventNotFound" : "placementNotFound"
-    case .skip(.noAudienceMatch): return v3 ? "noRuleMatch" : "noAudienceMatch"
-    case .skip(.userIsSubscribed): return "userIsSubscribed"
-    }
+    PresentationResultNames.name(evaluation)
   }
 
-  /// The SDK's `Experiment` (Models/Triggers/Experiment.swift) for a paywall or holdout result:
-  /// `id`, `groupId`, `variant` {`id`, `type` TREATMENT or HOLDOUT, `paywallId`}. The dashboard's
-  /// experiment and variant ids when the project has them (imported from a Superwall config), else
-  /// made from the placement and the audience's position.
+  /// The SDK's `Experiment` for a paywall or holdout result (`PresentationResultNames`).
   package static func experiment(_ evaluation: PlacementEvaluation) -> JSONOutput {
-    let paywallID: String? = switch evaluation.outcome {
-    case .present(let id): id
-    default: evaluation.assignment?.paywallID
-    }
-    let holdout = evaluation.outcome == .skip(.holdout)
-    let variant: JSONOutput = .object([
-      ("id", .string(evaluation.variantID ?? (holdout ? "holdout" : (paywallID ?? "holdout")))),
-      ("type", .string(holdout ? "HOLDOUT" : "TREATMENT")),
-      ("paywallId", holdout ? .null : paywallID.map { .string($0) } ?? .null),
-    ])
-    return .object([
-      ("id", .string(evaluation.experimentID ?? "")),
-      ("groupId", .string(evaluation.placement)),
-      ("variant", variant),
-    ])
+    PresentationResultNames.experiment(evaluation)
   }
 
   /// `explain --json`: `result` is what `getPresentationResult(forPlacement:params:)` returns; the

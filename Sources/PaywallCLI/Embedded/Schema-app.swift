@@ -31,6 +31,11 @@ extension Schemas {
       },
       "description": "Paywall files, relative to this file."
     },
+    "appSessionTimeoutMs": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "How long (ms) the app may stay in the background before coming back starts a new session (session_start): the config's app_session_timeout_ms. Default 3600000 (1 hour)."
+    },
     "ignore": {
       "type": "array",
       "uniqueItems": true,

@@ -20,9 +20,9 @@ import PaywallUI
 ///     placement NAME [key=value…]   (a placement of the project's; `placement unknown NAME`: one it has not)
 ///     user key=value…
 ///     open PAYWALL_ID            show a paywall directly
-///     call purchase PRODUCT_ID | call restore
+///     call purchase PRODUCT_ID | call restore | call getPresentationResult PLACEMENT [key=value…]
 ///                                the app calls `Superwall.shared.purchase(product)` /
-///                                `restorePurchases()` with no paywall (`SDKCalls`)
+///                                `restorePurchases()` with no paywall / `getPresentationResult` (`SDKCalls`)
 ///     approve | decline          a pending Ask to Buy purchase (simulated store)
 ///     refund|cancel|revoke [PRODUCT_ID], buy PRODUCT_ID, upgrade|downgrade|crossgrade [PRODUCT_ID],
 ///     billing-issue [PRODUCT_ID] [grace|no-grace], resolve-billing [PRODUCT_ID],
@@ -38,6 +38,9 @@ import PaywallUI
 ///                                the store's subscription to it is in STATE (subscribed, trial,
 ///                                intro, paid, inGracePeriod, inBillingRetryPeriod, expired, revoked)
 ///     screenshot FILE            the screen as a picture (.svg, .html or .txt)
+///     background [DURATION] | foreground
+///                                the app resigns active / becomes active again (`app_close`, `app_open`)
+///     deeplink URL               the app calls `Superwall.handleDeepLink(url)` (`deepLink_open`)
 package struct PlayScript: Sendable {
   package enum Command: Sendable, Hashable {
     case press([Key])
@@ -81,12 +84,21 @@ package struct PlayScript: Sendable {
     case expectSubscriptionOffer(productID: String, type: LedgerEntry.OfferType?, id: String?)
     /// Writes the screen as a picture (SVG, HTML or text, by the file's extension).
     case screenshot(String)
+    /// The app goes to the background (`app_close`); with a duration, the clock moves that far and
+    /// the app comes back (`foreground`).
+    case background(ClockDistance?)
+    /// The app comes back from the background: `app_open`, and `session_start` after the timeout.
+    case foreground
+    /// The app hands the SDK a deep link (`Superwall.handleDeepLink(url)`).
+    case deepLink(String)
   }
 
-  /// What `call` calls: `purchase PRODUCT_ID` or `restore`.
+  /// What `call` calls: `purchase PRODUCT_ID`, `restore` or `getPresentationResult PLACEMENT`.
   package enum SDKCallCommand: Sendable, Hashable {
     case purchase(productID: String)
     case restore
+    /// `unknown`: `call getPresentationResult unknown NAME`, a name no campaign has, on purpose.
+    case presentationResult(placement: String, params: [String: String], unknown: Bool)
   }
 
   package enum FaultTarget: String, Sendable, Hashable, CaseIterable {
@@ -134,7 +146,7 @@ package struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
-      case .press, .open, .call, .relaunch, .survey, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
+      case .press, .open, .call, .relaunch, .survey, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -144,7 +156,7 @@ package struct PlayScript: Sendable {
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
-    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey"]
+    + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey", "background", "foreground", "deeplink"]
 
   /// `survey answer OPTION` / `survey other TEXT…` / `survey close`.
   package enum SurveyStep: Sendable, Hashable {
@@ -194,7 +206,11 @@ package struct PlayScript: Sendable {
       let indent = rawLine.prefix { $0 == " " || $0 == "\t" }.count
       do throws(LineError) {
         let command = try command(line)
-        if case .advance(let distance) = command {
+        let moved: ClockDistance? = switch command {
+        case .advance(let distance), .background(let distance?): distance
+        default: nil
+        }
+        if let distance = moved {
           clock = distance.end(from: clock)
           if clock > LedgerFile.latestDate {
             throw LineError(message: "\(quoting: line) would move the clock to \(StoreDates.format(clock)), past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (the script's clock starts at \(StoreDates.format(SimulatedTimeSource.defaultStart))); advance less",

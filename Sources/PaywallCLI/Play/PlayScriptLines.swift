@@ -88,12 +88,39 @@ extension PlayScript {
     case "relaunch":
       try need(0, "nothing (the app is killed and launched again)")
       return .relaunch
+    case "background":
+      guard args.count <= 1 else {
+        throw LineError(message: "'background' takes nothing, or how long the app stays there, e.g. 'background 2h' (then it comes back)", column: 0)
+      }
+      guard let away = args.first else { return .background(nil) }
+      return .background(try distance(away, column: column(ofArgument: 0),
+                                      usage: "use e.g. 30s, 5m, 2h, 3d or 1w"))
+    case "foreground":
+      try need(0, "nothing (the app becomes active again)")
+      return .foreground
+    case "deeplink":
+      try need(1, "one URL, e.g. 'deeplink myapp://promo?discount=20'")
+      guard let url = URL(string: args[0]), let scheme = url.scheme, !scheme.isEmpty else {
+        throw LineError(message: "\(quoting: args[0]) is not a URL; write one with its scheme, e.g. myapp://promo?discount=20",
+                        column: column(ofArgument: 0))
+      }
+      return .deepLink(args[0])
     case "open":
       try need(1, "one paywall id")
       return .open(args[0])
     case "call":
-      let usage = "'call' takes 'purchase PRODUCT_ID' or 'restore' (Superwall.shared.purchase / restorePurchases)"
+      let usage = "'call' takes 'purchase PRODUCT_ID', 'restore' or 'getPresentationResult PLACEMENT [key=value…]' (Superwall.shared.purchase / restorePurchases / getPresentationResult)"
+      let verbs = ["purchase", "restore", "getPresentationResult"]
       switch args.first {
+      case "getPresentationResult":
+        guard args.count >= 2, !args[1].contains("=") else { throw LineError(message: usage, column: 0) }
+        // `call getPresentationResult unknown NAME [key=value…]`: NAME is meant to have no campaign.
+        if args[1] == "unknown", args.count >= 3, !args[2].contains("=") {
+          return .call(.presentationResult(placement: args[2], params: try pairs(Array(args.dropFirst(3)), offset: 3, column: column),
+                                           unknown: true))
+        }
+        return .call(.presentationResult(placement: args[1], params: try pairs(Array(args.dropFirst(2)), offset: 2, column: column),
+                                         unknown: false))
       case "purchase":
         guard args.count == 2 else { throw LineError(message: usage, column: 0) }
         return .call(.purchase(productID: args[1]))
@@ -101,7 +128,7 @@ extension PlayScript {
         guard args.count == 1 else { throw LineError(message: usage, column: 0) }
         return .call(.restore)
       case let other?:
-        throw LineError(message: "\(quoting: other): \(usage)\(Suggestions.hint(for: other, in: ["purchase", "restore"]))",
+        throw LineError(message: "\(quoting: other): \(usage)\(Suggestions.hint(for: other, in: verbs))",
                         column: column(ofArgument: 0))
       case nil:
         throw LineError(message: usage, column: 0)

@@ -86,6 +86,15 @@ package struct Player: Sendable {
     }
   }
 
+  /// Steps that act on the app itself, refused while it is in the background: the store,
+  /// the status, the user, the clock and every `expect` go on without it.
+  static func needsTheAppInFront(_ command: PlayScript.Command) -> Bool {
+    switch command {
+    case .press, .placement, .open, .call: true
+    default: false
+    }
+  }
+
   package func play(_ script: PlayScript, placement: String?) async -> Outcome {
     // The screen's size is the app's (mouse hit-tests use it), until a `resize` step.
     runtime.send(.resized(size))
@@ -109,11 +118,16 @@ package struct Player: Sendable {
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     var previous = script.file
+    // The line of the `background` step the app is in the background since; nil: in front.
+    var backgroundLine: Int?
     for (index, step) in script.steps.enumerated() {
       if stopped() { break }
       if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
       let here = "\(script.file):\(step.line)"
       previous = here
+      if let line = backgroundLine, Self.needsTheAppInFront(step.command) {
+        return .failed("\(here): the app is in the background (since line \(line)); add 'foreground' first")
+      }
       switch step.command {
       case .press(let keys):
         for key in keys {
@@ -163,10 +177,43 @@ package struct Player: Sendable {
         runtime.send(.presentation(.paywall(Self.action(for: answer, runtime.state.presentation.session?.survey))))
         await runtime.settle()
         noteScreen()
+      case .call(.presentationResult(let placement, let params, _)):
+        runtime.send(.presentation(.callGetPresentationResult(placement: placement, params: params)))
+        await runtime.settle()
       case .relaunch:
         runtime.send(.presentation(.relaunch))
         await runtime.settle()
+        backgroundLine = nil
         noteScreen()
+      case .background(let away):
+        if let line = backgroundLine {
+          return .failed("\(here): the app is already in the background (since line \(line)); 'foreground' first")
+        }
+        runtime.send(.presentation(.background))
+        await runtime.settle()
+        backgroundLine = step.line
+        if let away {
+          let seconds = away.seconds(from: clock.now)
+          if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
+          _ = await change(.advanceClock(away))
+          runtime.send(.presentation(.foreground))
+          await runtime.settle()
+          backgroundLine = nil
+        }
+      case .deepLink(let url):
+        // iOS brings the app to the front to open a URL.
+        if backgroundLine != nil {
+          runtime.send(.presentation(.foreground))
+          await runtime.settle()
+          backgroundLine = nil
+        }
+        runtime.send(.presentation(.deepLink(url: url)))
+        await runtime.settle()
+      case .foreground:
+        guard backgroundLine != nil else { return .failed("\(here): the app is not in the background; 'background' first") }
+        runtime.send(.presentation(.foreground))
+        await runtime.settle()
+        backgroundLine = nil
       case .store(let action):
         guard app.store != nil else {
           return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")

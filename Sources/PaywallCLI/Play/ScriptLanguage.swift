@@ -85,6 +85,12 @@ package enum ScriptLanguage {
         #"writes the screen as it is now (`--size`) to FILE: an SVG, an HTML page or plain text by its extension (`.svg`, `.html`, `.txt`); a relative FILE is in the script's directory (the current one for `--script -` and `--keys`); `play --screenshot-every DIR` writes one after every step (`003-press-enter.svg`)"#),
     Row(#"`survey answer OPTION` / `survey other TEXT…` / `survey close`"#,
         #"answers the survey a closing paywall shows (its `surveys`): an option by id, or by its title in double quotes; "Other" with TEXT (not blank); "Close" (only when `includeCloseOption`). Fails at the line when no survey is showing"#),
+    Row(#"`call getPresentationResult PLACEMENT [key=value…]`"#,
+        #"the app calls `getPresentationResult(forPlacement:params:)` on `Superwall.shared`: the placement is evaluated as a register would be and nothing presents (a paywall on screen does not change the answer); `call.getPresentationResult` has the `result` (`paywall`, `holdout`, `noAudienceMatch`, `placementNotFound`, `paywallNotAvailable`; SDK 3's names under `--sdk 3`) and, for a paywall or holdout, the experiment. A holdout or no match tracks `trigger_fire` and a holdout uses up an occurrence; the assignment is saved. PLACEMENT is checked as `placement`'s (`call getPresentationResult unknown NAME` for one no campaign has)"#),
+    Row(#"`background [DURATION]` / `foreground`"#,
+        #"the app goes to the background (`app_close`) / comes back (`app_open`, then `session_start` with its campaign when it was away for more than the project's `appSessionTimeoutMs`, default 1 hour; strictly more, as the SDK); `background 2h` goes, moves the clock 2 hours and comes back. A paywall on screen stays. While in the background `press`, `placement`, `open` and `call` fail at the line; the store, `status`, `user`, `advance` and `expect` go on"#),
+    Row(#"`deeplink URL`"#,
+        #"the app calls `Superwall.handleDeepLink(url)` (from the background, it comes to the front first): `deepLink_open` with the URL's parts, `call.handleDeepLink` (`handled`, what it returned); the paywall on screen closes (`declined`, `systemLogic`: no `paywall_decline`, a non-gated register's feature runs) and a campaign on `deepLink_open` presents with no handler (its audiences read the URL's parts and query items as `params`). SDK 4.2 and later: a web-checkout redeem link is not tracked, and a `*.superwall.app/app-link/…` link is tracked as `SCHEME://…`"#),
   ]
 
   /// The table as docs/reference/script.md writes it, header included.

@@ -22,15 +22,22 @@ package enum ScriptNames {
           .map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
         lines.append("\(script.file):\(step.line):\((word ?? listed ?? 0) + 1): error: \(message)")
       }
-      switch step.command {
-      case .placement(let name, _, let unknown):
+      /// A placement the step names: one of the project's campaigns (or a built-in event name),
+      /// unless written `VERB unknown NAME` on purpose, which must then have none.
+      func checkPlacement(_ name: String, unknown: Bool, verb: String) {
         let known = placements.contains(name)
         if unknown && known {
-          report(name, "\(quoting: step.text): the project has a campaign on \(quoting: name); write 'placement \(name)'")
+          report(name, "\(quoting: step.text): the project has a campaign on \(quoting: name); write '\(verb) \(name)'")
         } else if !unknown && !known && !PlacementNames.builtIn.contains(name) {
           let list = placements.isEmpty ? "the project has no campaigns" : "placements: \(placements.joined(separator: ", "))"
-          report(name, "\(quoting: step.text): no campaign has the placement \(quoting: name)\(Suggestions.hint(for: name, in: placements)) (\(list)); to register it on purpose (the SDK's placementNotFound), write 'placement unknown \(name)'")
+          report(name, "\(quoting: step.text): no campaign has the placement \(quoting: name)\(Suggestions.hint(for: name, in: placements)) (\(list)); to name it on purpose (the SDK's placementNotFound), write '\(verb) unknown \(name)'")
         }
+      }
+      switch step.command {
+      case .placement(let name, _, let unknown):
+        checkPlacement(name, unknown: unknown, verb: "placement")
+      case .call(.presentationResult(let name, _, let unknown)):
+        checkPlacement(name, unknown: unknown, verb: "call getPresentationResult")
       case .status(.active(let given), false), .expectStatus(.active(let given), _):
         for entitlement in given.map(\.id).sorted() where !entitlements.contains(entitlement) {
           let list = entitlements.isEmpty ? "the catalog grants none" : "entitlements: \(entitlements.joined(separator: ", "))"
@@ -47,5 +54,4 @@ package enum ScriptNames {
       }
     }
     return lines.isEmpty ? nil : lines.joined(separator: "\n")
-  }
-}
+  }}

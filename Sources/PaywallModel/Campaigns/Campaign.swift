@@ -179,17 +179,21 @@ public struct Campaign: Sendable, Hashable {
   /// `custom_placement`: a campaign on one is valid, and `register` ignores the name.
   public static let lifecyclePlacements: [String] = [
     EventName.appInstall.rawValue, EventName.sessionStart.rawValue, EventName.appLaunch.rawValue,
-    "deepLink_open", "survey_response", "touches_began",
+    EventName.deepLinkOpen.rawValue, "survey_response", "touches_began",
   ]
 
-  /// The lifecycle placements a launch (and a relaunch) fires.
+  /// The lifecycle placements paywall-tui fires at a launch (and a relaunch).
   public static let firedAtLaunch: [String] = [
     EventName.appInstall.rawValue, EventName.sessionStart.rawValue, EventName.appLaunch.rawValue,
   ]
 
-  /// The lifecycle placements paywall-tui fires: those of a launch and a survey's answer. A deep
-  /// link and a first touch are not emulated.
-  public static let firedHere: [String] = firedAtLaunch + [EventName.surveyResponse.rawValue]
+  /// The lifecycle placements the app fires here by a call to the SDK: a deep link
+  /// (`Superwall.handleDeepLink`: a script's `deeplink`, the debug panel's `l`).
+  public static let firedByTheApp: [String] = [EventName.deepLinkOpen.rawValue]
+
+  /// The lifecycle placements paywall-tui fires: those of a launch, a survey's answer and a deep
+  /// link the app handles. A first touch is not emulated: a campaign on one never presents here.
+  public static let firedHere: [String] = firedAtLaunch + [EventName.surveyResponse.rawValue] + firedByTheApp
 
   /// Every placement the SDK fires itself and a campaign may present on.
   public static let sdkPlacements: Set<String> = Set(implicitPlacements + lifecyclePlacements)

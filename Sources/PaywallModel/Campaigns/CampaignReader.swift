@@ -53,7 +53,7 @@ enum CampaignReader {
           reader.diagnostics.error("\(quoting: placement) is a built-in event name and never fires a campaign; rename the placement (the SDK's events that present a campaign: \((Campaign.implicitPlacements + Campaign.lifecyclePlacements).joined(separator: ", ")))",
                                    at: location, path: path.appending("placement"))
         } else if Campaign.lifecyclePlacements.contains(placement) && !Campaign.firedHere.contains(placement) {
-          reader.diagnostics.warning(.notFiredHere, "the SDK fires \(quoting: placement) and presents this campaign then; paywall-tui does not fire it, so here the campaign never presents (it fires \(Campaign.firedAtLaunch.joined(separator: ", ")) at launch, and survey_response)",
+          reader.diagnostics.warning(.notFiredHere, "the SDK fires \(quoting: placement) and presents this campaign then; paywall-tui does not fire it, so here the campaign never presents (it fires \(Campaign.firedAtLaunch.joined(separator: ", ")) at launch, survey_response and deepLink_open)",
                                      at: location, path: path.appending("placement"))
         } else if checkingNames, let problem = PlacementNames.untypable(placement) {
           reader.diagnostics.warning(.placementName, problem, at: location, path: path.appending("placement"))

@@ -115,7 +115,8 @@ extension FilterParser {
       case "activeProducts": return .name(.activeProducts)
       default: break
       }
-      if FilterName.emulatedDevice[key] == nil {
+      // The customer's info is given by the SDK versions that have it (`validate` says which).
+      if FilterName.emulatedDevice[key] == nil && !FilterName.customerDeviceKeys.contains(key) {
         let known = FilterName.sdkDeviceKeys.contains(key)
         let hint = known ? "" : Suggestions.closest(to: key, in: FilterName.sdkDeviceKeys).map { "; did you mean \(quoting: "device.\($0)")?" } ?? ""
         warnings.append(.init(offset: start, message: known

@@ -90,6 +90,10 @@ public struct FilterContext: Sendable {
   public var assumedRules: [String: Bool] = [:]
   /// Raised when the evaluation should give up (the app has a `q` or a signal waiting); nil: never.
   public var interrupt: EvaluationInterrupt?
+  /// `device.customerInfo` (SDK 4.10 and later; `CustomerInfoValue`); nil: missing.
+  public var customerInfo: FilterValue?
+  /// `device.activeEntitlementObjects` (SDK 4.0 and later); nil: missing.
+  public var activeEntitlementObjects: FilterValue?
 
   /// The context of one registration.
   public init(status: SubscriptionStatus, activeProducts: [String] = [], user: [String: FilterValue] = [:],
@@ -106,6 +110,8 @@ public struct FilterContext: Sendable {
     case .subscriptionStatus: .string(status.rawName)
     case .activeEntitlements: .list(status.entitlements.sorted().map { .string($0.id) })
     case .activeProducts: .list(activeProducts.sorted().map { .string($0) })
+    case .device("customerInfo"): customerInfo
+    case .device("activeEntitlementObjects"): activeEntitlementObjects
     case .device(let key): FilterName.emulatedDevice[key]
     case .user(let key): user[key]
     case .params(let key): params[key]
@@ -126,6 +132,8 @@ public enum FilterName: Sendable, Hashable, CustomStringConvertible {
 
   /// The `device` keys the emulator gives besides the status ones, with their values on an iPhone.
   static let emulatedDevice: [String: FilterValue] = ["platform": .string("iOS"), "isMac": .bool(false)]
+  /// The device keys built from the store's subscriptions or the status (`CustomerInfoValue`).
+  static let customerDeviceKeys: Set<String> = ["customerInfo", "activeEntitlementObjects"]
 
   /// Every key of the SDK 4.16.3 `device` map (`DeviceTemplate.swift`, plus the storefront and
   /// `appTransactionId` keys `getTemplateDevice` adds): a filter may read any, with a warning

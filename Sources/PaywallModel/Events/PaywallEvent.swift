@@ -66,7 +66,8 @@ public enum EventName: String, Sendable, CaseIterable {
   public var isOwn: Bool {
     switch self {
     case .handlerOnPresent, .handlerOnWillDismiss, .handlerOnDismiss, .handlerOnSkip, .handlerOnError, .featureRun,
-         .controllerError, .callPurchase, .callRestorePurchases, .notificationSchedule, .notificationDeliver: true
+         .controllerError, .callPurchase, .callRestorePurchases, .notificationSchedule, .notificationDeliver, .callGetPresentationResult,
+         .callHandleDeepLink: true
     default: false
     }
   }
@@ -81,6 +82,14 @@ public enum EventName: String, Sendable, CaseIterable {
   case notificationSchedule = "notification.schedule"
   /// Ours: a scheduled notification fired and the device showed it.
   case notificationDeliver = "notification.deliver"
+  /// `Superwall.handleDeepLink(url)` was called (`TrackableSuperwallEvent.swift` `DeepLink`): the
+  /// URL and its parts. An implicit trigger: it closes the paywall on screen, and a campaign on it
+  /// presents.
+  case deepLinkOpen = "deepLink_open"
+  /// Not the SDK's: what `Superwall.shared.getPresentationResult(forPlacement:params:)` returned.
+  case callGetPresentationResult = "call.getPresentationResult"
+  /// Not the SDK's: what `Superwall.handleDeepLink(url)` returned (`handled`).
+  case callHandleDeepLink = "call.handleDeepLink"
 }
 
 /// One event: its raw name and parameters in a fixed order, so JSON lines are stable.

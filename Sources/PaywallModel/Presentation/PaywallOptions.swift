@@ -139,6 +139,21 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// and drops those pending; before (3.x too) each gets a UUID and nothing is skipped.
   public var dedupesTrialReminders: Bool { isAtLeast(major: 4, minor: 11) }
 
+  /// Whether `handleDeepLink` routes links (`DeepLinkRouter.swift` and the static
+  /// `Superwall.handleDeepLink`, added in 4.2.0): a web-checkout redeem link is not tracked, a
+  /// `*.superwall.app/app-link/…` link is tracked in the app's scheme, and the call returns true
+  /// when a campaign is on `deepLink_open`. Before, every link is tracked as given and only a
+  /// debugger link is handled (`Superwall.swift` `handleDeepLink`).
+  public var hasDeepLinkRouter: Bool { isAtLeast(major: 4, minor: 2) }
+
+  /// Whether audiences read `device.activeEntitlementObjects`: the entitlements came with 4.0
+  /// (`Paywall/View Controller/Web View/Templating/Models/DeviceTemplate.swift`); 3.x has none.
+  public var hasActiveEntitlementObjects: Bool { major >= 4 }
+
+  /// Whether audiences read `device.customerInfo`: added to the device template in 4.10.0
+  /// (`DeviceTemplate.swift`, `Models/Customer Info/CustomerInfo.swift`; CHANGELOG 4.10.0).
+  public var hasCustomerInfoDevice: Bool { isAtLeast(major: 4, minor: 10) }
+
   /// Whether `Superwall.shared.purchase(_ product: StoreProduct)` refuses to run while
   /// `shouldObservePurchases` is on: from 4.0.6 (`Superwall.swift`; 4.0.0–4.0.5 and 3.x refuse only
   /// an `SKProduct`), so from 4.1 here, where patch releases are not told apart.

@@ -23,13 +23,18 @@ public struct Registration: Sendable, Hashable {
   /// no handler of its own. The paywall it presents answers to the `register` of the paywall it
   /// replaced, and never chains to another paywall.
   public var isImplicit = false
+  /// The app's `getPresentationResult(forPlacement:params:)`: evaluated like a register, it
+  /// presents nothing and only answers (`SDKCalls.presentationResult`).
+  public var asksForResult = false
 
-  /// A registration as `register` makes it; `isImplicit` for one an event fired.
-  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false) {
+  /// A registration as `register` makes it; `isImplicit` for one an event fired, `asksForResult`
+  /// for `getPresentationResult`.
+  public init(id: Int, placement: String, params: [String: String], isImplicit: Bool = false, asksForResult: Bool = false) {
     self.id = id
     self.placement = placement
     self.params = params
     self.isImplicit = isImplicit
+    self.asksForResult = asksForResult
   }
 }
 
@@ -166,6 +171,11 @@ public struct PresentationState: Sendable, Equatable {
   /// Notifications scheduled and not yet delivered, oldest first (the device's pending requests).
   public var pendingNotifications: [ScheduledNotification] = []
   var nextNotificationNumber = 1
+  /// Whether the app is in the background, and since when (`Presenter.background`).
+  public var appSession = AppSessionState()
+  /// The simulated store's subscriptions, what `device.customerInfo` is built from; nil with
+  /// another controller (the status's entitlements stand in).
+  public var storeSubscriptions: [StoreSubscription]?
   var nextRegistrationID = 1
 
   /// A presenter with nothing on screen.
@@ -196,6 +206,12 @@ public struct PresentationState: Sendable, Equatable {
                                 user: userAttributes.mapValues(FilterValue.init(parsing:)))
     context.assumedRules = assumedRules
     context.interrupt = interrupt
+    let sdk = options.sdk
+    if sdk.hasActiveEntitlementObjects {
+      let customer = CustomerInfoValue.make(subscriptions: storeSubscriptions, status: status, catalog: project.catalog)
+      context.activeEntitlementObjects = customer.activeEntitlementObjects
+      if sdk.hasCustomerInfoDevice { context.customerInfo = customer.customerInfo }
+    }
     return context
   }
 
@@ -250,6 +266,20 @@ public enum PresentationAction: Sendable, Equatable {
   case dismissCallAlert
   /// A scheduled notification's time came (`.scheduleNotification`'s answer).
   case notificationDue(id: String)
+  /// The app's `Superwall.shared.getPresentationResult(forPlacement:params:)`: the placement
+  /// evaluated as a register would be, presenting nothing; the answer is the event
+  /// `call.getPresentationResult` (`SDKCalls.presentationResult`).
+  case callGetPresentationResult(placement: String, params: [String: String])
+  /// The app resigns active (the home screen): `app_close`. Ignored when already in the background.
+  case background
+  /// The app becomes active again: `app_open`, and `session_start` (with its campaign) after more
+  /// than the project's `appSessionTimeoutMs` away. Ignored when in front.
+  case foreground
+  /// The app's `Superwall.handleDeepLink(url)`: `deepLink_open`, the paywall on screen closed, and
+  /// a campaign on it presented (`Presenter.deepLink`).
+  case deepLink(url: String)
+  /// The simulated store's subscriptions changed (`device.customerInfo` reads them).
+  case storeSubscriptionsChanged([StoreSubscription])
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.

@@ -37,14 +37,15 @@ public enum Presenter {
     case .launch(let firstInstall):
       return launch(firstInstall: firstInstall, &state, now: now)
     case .relaunch:
-      // Home first (`app_close` as the app resigns active), then the process dies: whatever was
-      // on screen goes with it, with no close event.
+      // Home first (`app_close` as the app resigns active, unless it already has: from the
+      // background), then the process dies: whatever was on screen goes with it, with no close event.
+      let wasInFront = !state.appSession.inBackground
       clearScreen(&state)
       state.waiting = nil
       state.call = nil
       state.callAlert = nil
       state.outcome = nil
-      return [.emit(PaywallEvent(.appClose, []))] + launch(firstInstall: false, &state, now: now)
+      return (wasInFront ? [.emit(PaywallEvent(.appClose, []))] : []) + launch(firstInstall: false, &state, now: now)
     case .paywall(let paywallAction):
       guard var session = state.session else { return [] }
       // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
@@ -87,7 +88,7 @@ public enum Presenter {
       // A register waiting for a known status goes on the moment there is one.
       if status != .unknown, let waiting = state.waiting {
         state.waiting = nil
-        effects += evaluate(waiting, &state, now: now)
+        effects += waiting.asksForResult ? SDKCalls.answerPresentationResult(waiting, &state, now: now) : evaluate(waiting, &state, now: now)
       }
       return effects
     case .statusTimedOut(let id):
@@ -96,6 +97,7 @@ public enum Presenter {
       let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
       // An event's trigger has no handler to hear it: only the log says so.
       if waiting.isImplicit { return [.emit(request)] }
+      if waiting.asksForResult { return [.emit(request), SDKCalls.answered(waiting.placement, "paywallNotAvailable")] }
       return [.emit(request)] + fail(waiting, code: "subscriptionStatusTimeout",
                                      message: "The subscription status was not set within 5 seconds; the feature did not run. Set one: --status inactive (or active), 'status' in a script, the controller's setSubscriptionStatus, or 'd' then 's' in the app", &state)
     case .setOverrides(let overrides):
@@ -119,6 +121,17 @@ public enum Presenter {
       return []
     case .notificationDue(let id):
       return TrialReminders.deliver(id, &state)
+    case .callGetPresentationResult(let placement, let params):
+      return SDKCalls.presentationResult(placement, params: params, &state, now: now)
+    case .background:
+      return background(&state, now: now)
+    case .foreground:
+      return foreground(&state, now: now)
+    case .deepLink(let url):
+      return deepLink(url, &state, now: now)
+    case .storeSubscriptionsChanged(let subscriptions):
+      state.storeSubscriptions = subscriptions
+      return []
     }
   }
 
@@ -157,6 +170,7 @@ public enum Presenter {
   /// (`waitForSubsStatusAndConfig`); with a paywall already on screen it is refused and only
   /// logged. A placement with no campaign triggers nothing (`TrackingLogic.canTriggerPaywall`).
   static func launch(firstInstall: Bool, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    state.appSession = AppSessionState()
     var effects: [PresentationEffect] = []
     var fired: [EventName] = []
     if firstInstall {

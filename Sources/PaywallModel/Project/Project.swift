@@ -29,6 +29,13 @@ public struct Project: Sendable, Equatable {
   /// app.json's `"ignore"`: the kinds of warning this project accepts, by name. They are left out
   /// of `warnings`, and `validate` (even `--strict`) does not report them.
   public var ignoredWarnings: Set<WarningKind> = []
+  /// app.json's `"appSessionTimeoutMs"` (the config's `app_session_timeout_ms`,
+  /// `Config/Models/Config.swift`): how long the app may stay in the background before coming back
+  /// starts a new session (`session_start`); 1 hour unless given, the SDK's default before a config
+  /// arrives (`Analytics/App Session/AppSessionManager.swift`).
+  public var appSessionTimeoutMs: Int = Project.defaultAppSessionTimeoutMs
+  /// The SDK's session timeout before a config says otherwise: 3 600 000 ms.
+  public static let defaultAppSessionTimeoutMs = 3_600_000
 
   /// A project built in code (tests, tools); `ProjectLoader` builds one from files.
   public init(name: String, catalog: Catalog, paywalls: [PaywallDefinition], options: PaywallOptions = PaywallOptions(),
@@ -139,6 +146,7 @@ public enum ProjectLoader {
     let (options, overrides) = readOptions(reader)
     let campaigns = CampaignReader.read(reader)
     let ignored = readIgnore(reader)
+    let sessionTimeout = reader.int("appSessionTimeoutMs", range: 0...Int.max)
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
@@ -198,6 +206,7 @@ public enum ProjectLoader {
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
     result.project?.ignoredWarnings = ignored
+    result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
     return result
   }
 

@@ -11,6 +11,8 @@ package struct SuperwallConfig: Sendable {
   package var paywalls: [Paywall]
   /// Identifiers of paywall responses that had an error: a variant naming one is not reported again.
   package var brokenPaywallIDs: Set<String> = []
+  /// `app_session_timeout_ms` (`Config/Models/Config.swift`): the project's `appSessionTimeoutMs`.
+  package var appSessionTimeoutMs: Int?
 
   /// A placement and its audiences (the SDK's `Trigger`, `event_name` and `rules`).
   package struct Trigger: Sendable {

@@ -23,7 +23,7 @@ package enum SuperwallConfigReader {
     // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
     let buildID = top.string("build_id", required: true)
     _ = top.int("log_level", required: true)
-    _ = top.int("app_session_timeout_ms", required: true)
+    let sessionTimeout = top.int("app_session_timeout_ms", required: true)
     _ = top.array("toggles", required: true)  // FeatureFlags.swift
     _ = top.object("disable_preload", required: true)  // PreloadingDisabled.swift
     _ = top.object("localization", required: true)  // LocalizationConfig.swift
@@ -42,7 +42,8 @@ package enum SuperwallConfigReader {
         broken.insert(id)
       }
     }
-    return SuperwallConfig(buildID: buildID ?? "", triggers: triggers, paywalls: paywalls, brokenPaywallIDs: broken)
+    return SuperwallConfig(buildID: buildID ?? "", triggers: triggers, paywalls: paywalls, brokenPaywallIDs: broken,
+                           appSessionTimeoutMs: sessionTimeout)
   }
 
   // MARK: - Triggers

@@ -172,6 +172,9 @@ package enum SuperwallImporter {
       ("paywalls", .array(documents.map { .string($0.file) })),
       ("campaigns", .array(campaigns)),
     ]
+    if let timeout = config.appSessionTimeoutMs, timeout >= 0 {
+      members.append(("appSessionTimeoutMs", .number(String(timeout))))
+    }
     // The project follows the SDK it was imported for (`--sdk`), so what it kept holds when run.
     if let sdk { members.append(("options", .object([("sdk", .string(sdk.description))]))) }
     let app: JSONOutput = .object(members)

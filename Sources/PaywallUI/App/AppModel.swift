@@ -56,6 +56,7 @@ package enum AppModel {
       state.store = panel
       return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)
         + present(.offerHistoryChanged(panel.offerHistory), &state, now: now)
+        + present(.storeSubscriptionsChanged(panel.subscriptions), &state, now: now)
     case .askRequested(let request):
       state.ask = AskDialog(for: request, state)
       return []

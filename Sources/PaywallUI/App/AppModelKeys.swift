@@ -20,7 +20,8 @@ extension AppModel {
     if state.ruleQuestion != nil { return RuleDialog.handle(key, &state, now: now) }
     let size = state.size
     if state.showsDebug {
-      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil && state.statusInput == nil && state.codeInput == nil, let action = KeyMap.scroll.action(for: key) {
+      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil && state.statusInput == nil && state.codeInput == nil && state.callInput == nil,
+         let action = KeyMap.scroll.action(for: key) {
         state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
                                        limit: AppView.debugScrollLimit(state, size: size))
         return []
@@ -72,6 +73,8 @@ extension AppModel {
     case nil:
       break
     }
+    // In the background only the device's keys work: nothing of the app's screen.
+    if state.presentation.appSession.inBackground { return DebugPanel.handleInBackground(key, &state, now: now) }
     // The log pane takes the page keys and home/end (↑↓ move the focus on the paywall).
     if state.showsLog, let action = KeyMap.scroll.action(for: key), action != .lineUp && action != .lineDown {
       let entries = AppView.logPaneEntries(state, size: size)

@@ -36,6 +36,8 @@ package struct AppState: Sendable, Equatable {
   package var statusInput: String?
   /// An offer code being typed in the debug panel (`o`), to redeem in the store.
   package var codeInput: String?
+  /// A call to the SDK being typed in the debug panel (`G`, `l`).
+  package var callInput: AppCallInput?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   package var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.

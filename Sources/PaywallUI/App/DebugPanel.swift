@@ -21,6 +21,7 @@ package enum DebugPanel {
     if let input = state.productInput { return typeProductID(key, input, &state, now: now) }
     if let input = state.statusInput { return typeStatus(key, input, &state) }
     if let input = state.codeInput { return typeOfferCode(key, input, &state) }
+    if let input = state.callInput { return typeAppCall(key, input, &state, now: now) }
     switch KeyMap.debug.action(for: key) {
     case .world(let action)?:
       return [.debug(action, announce: true)]
@@ -50,6 +51,12 @@ package enum DebugPanel {
     case .toggleLatency?:
       let on = state.store?.faults.contains { $0.hasPrefix("latency") } ?? false
       return [.debug(.setLatency(seconds: on ? 0 : 2), announce: true)]
+    case .toggleBackground?:
+      return toggleBackground(&state, now: now)
+    case .typePresentationResult?:
+      state.callInput = AppCallInput(.presentationResult)
+    case .typeDeepLink?:
+      state.callInput = AppCallInput(.deepLink)
     case .close?:
       state.showsDebug = false
     case nil:

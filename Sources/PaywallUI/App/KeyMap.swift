@@ -71,6 +71,7 @@ package enum KeyMap {
   package enum Debug: Sendable {
     case world(DebugAction)
     case cycleStatus, typeStatus, relaunch, typeDuration, typeAttribute, typeProductID, typeOfferCode, callRestore, toggleLatency, close
+    case toggleBackground, typePresentationResult, typeDeepLink
   }
 
   package static let paywall: [KeyBinding<Paywall>] = [
@@ -167,10 +168,14 @@ package enum KeyMap {
     ("user", [KeyBinding("u", "set a user attribute (key=value) for audience filters", .typeAttribute)]),
     // `Superwall.shared.purchase(product)` / `restorePurchases()` called by the app, outside any
     // paywall's buttons (the script's `call purchase` / `call restore`).
-    ("app calls", [KeyBinding("P", "purchase(product): type its id (the selected one to start)", .typeProductID),
+    ("app calls", [KeyBinding("P", "purchase(product), typed", .typeProductID),
                    KeyBinding("S", "restorePurchases()", .callRestore),
                    // Not a call: the app killed and launched again (its launch events, their campaigns).
-                   KeyBinding("L", "relaunch the app", .relaunch)]),
+                   KeyBinding("L", "relaunch", .relaunch),
+                   // Not a call either: the app resigns active and comes back (`app_close`, `app_open`).
+                   KeyBinding("B", "background", .toggleBackground),
+                   KeyBinding("G", "getPresentationResult", .typePresentationResult),
+                   KeyBinding("l", "handleDeepLink(url)", .typeDeepLink)]),
   ]
 
   /// Every key of the panel: its topics' and the ones that close it (named in its footer).

@@ -35,6 +35,7 @@ package enum AppView {
       Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
+    if state.presentation.appSession.inBackground { BackgroundScreen.draw(state, into: &frame) }
     if state.showsFullLog { drawFullLog(state, into: &frame) }
     if let ask = state.ask { drawAsk(ask, into: &frame) }
     if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }
@@ -85,6 +86,7 @@ package enum AppView {
     let content = debugContent(state, width: min(frame.width - 2, 78))
     // Typing a duration or an attribute: the prompt, last in the box, shows.
     let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil || state.codeInput != nil
+      || state.callInput != nil
     Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
                 scroll: typing ? Int.max : state.overlayScroll)
   }
@@ -158,6 +160,11 @@ package enum AppView {
     if let input = state.codeInput {
       lines.append([("redeem      ", .accent), (input.isEmpty ? "offer code▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter redeems it in the store · esc cancels"
+    }
+    if let input = state.callInput {
+      let prompt = input.prompt
+      lines.append([(prompt.label, .accent), (input.text.isEmpty ? prompt.placeholder + "▏" : input.text + "▏", input.text.isEmpty ? .muted : .plain)])
+      footer = prompt.footer
     }
     if let input = state.debugInput {
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])

@@ -1,0 +1,63 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether the app is in front, and when it last went to the background: what the SDK's
+/// `AppSessionManager` keeps to decide a new session (`Analytics/App Session/AppSessionManager.swift`).
+public struct AppSessionState: Sendable, Hashable {
+  /// The app has resigned active (the home screen, another app) and not come back.
+  public var inBackground = false
+  /// When it last resigned active in this process (`lastAppClose`); nil since the launch.
+  public var lastAppClose: Date?
+
+  /// In front, never closed since the launch.
+  public init() {}
+}
+
+/// The app going to the background and coming back, as the SDK tracks it
+/// (`Analytics/App Session/AppSessionManager.swift`):
+///
+/// - `applicationWillResignActive` tracks `app_close` and notes the time (`lastAppClose`);
+/// - `applicationDidBecomeActive` tracks `app_open`, then `detectNewSession`: a new session when
+///   the app was away for more than the config's `appSessionTimeoutMs` (strictly more:
+///   `AppSessionLogic.didStartNewSession`, `Analytics/App Session/AppSessionLogic.swift`; the
+///   timeout is `Config/Models/Config.swift`'s `app_session_timeout_ms`, 1 hour before a config
+///   arrives). A new session tracks `session_start`, an implicit trigger: its campaign presents, or
+///   with a paywall on screen is refused and only logged. `app_launch` is once a process
+///   (`trackAppLaunch`), never on a return.
+///
+/// Nothing on screen changes: a paywall stays through it. Whether a paywall was presented in the
+/// process (`hasPresentedPaywall`) is kept: a new session does not reset it.
+extension Presenter {
+  static func background(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard !state.appSession.inBackground else { return [] }
+    state.appSession.inBackground = true
+    state.appSession.lastAppClose = now
+    return [.emit(PaywallEvent(.appClose, []))]
+  }
+
+  static func foreground(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard state.appSession.inBackground else { return [] }
+    state.appSession.inBackground = false
+    var effects: [PresentationEffect] = [.emit(PaywallEvent(.appOpen, []))]
+    guard startsNewSession(state, now: now) else { return effects }
+    effects.append(.emit(PaywallEvent(.sessionStart, [])))
+    effects += implicitTrigger(EventName.sessionStart.rawValue, &state, now: now)
+    return effects
+  }
+
+  /// `AppSessionLogic.didStartNewSession`: never closed in this process, or away for more than
+  /// the timeout, in whole milliseconds as the SDK counts them.
+  static func startsNewSession(_ state: PresentationState, now: Date) -> Bool {
+    guard let closed = state.appSession.lastAppClose else { return true }
+    let awayMs = Int64((now.timeIntervalSince(closed) * 1000).rounded(.down))
+    return awayMs > Int64(state.project.appSessionTimeoutMs)
+  }
+}

@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A deep link handed to the SDK (`Superwall.handleDeepLink(_:)`), as the SDK reads it: which
+/// URL it tracks as `deepLink_open`, what the call returns, and the event's and audiences' params.
+///
+/// From 4.2.0 (`DeepLinkRouter.swift` `route(url:)`): a web-checkout redeem link
+/// (`superwall://…/redeem?code=…`, or `*.superwall.app` / `*.superwallapp.dev` with
+/// `/app-link/superwall/redeem`) is redeemed and not tracked; a Superwall universal link
+/// (`*.superwall.app/app-link/…`) is tracked mapped to the app's scheme
+/// (`https://myapp.superwall.app/app-link/promo?d=1` → `myapp://promo?d=1`, `superwallDeepLinkMappedURL`)
+/// and handled; anything else is tracked as given and handled when it is a debugger link
+/// (`Debug/DebugManager.swift`: `superwall_debug=true` and a `token`) or a campaign is on
+/// `deepLink_open`. Before 4.2 every link is tracked as given, and handled only as a debugger link.
+package enum DeepLinks {
+  /// What `handleDeepLink` does with one URL.
+  package struct Route: Sendable, Hashable {
+    /// The URL tracked as `deepLink_open`; nil: none (a redeem link).
+    package var tracked: String?
+    /// What `handleDeepLink` returns.
+    package var handled: Bool
+    /// Something the SDK would do that is not emulated here, in words; nil: nothing.
+    package var note: String?
+  }
+
+  package static func route(_ url: String, sdk: SDKVersion, hasCampaign: Bool) -> Route {
+    guard let parsed = URL(string: url) else { return Route(tracked: url, handled: false, note: nil) }
+    guard sdk.hasDeepLinkRouter else {
+      let debug = isDebuggerLink(parsed)
+      return Route(tracked: url, handled: debug, note: debug ? debuggerNote : nil)
+    }
+    if isRedeemLink(parsed) {
+      return Route(tracked: nil, handled: true, note: "a web checkout redeem link: the SDK redeems its code (not emulated) and tracks no deepLink_open")
+    }
+    if isSuperwallLink(parsed) {
+      return Route(tracked: mapped(parsed), handled: true, note: nil)
+    }
+    let debug = isDebuggerLink(parsed)
+    return Route(tracked: url, handled: debug || hasCampaign, note: debug ? debuggerNote : nil)
+  }
+
+  private static let debuggerNote = "a Superwall debugger link (superwall_debug): the debugger is not emulated"
+
+  /// `deepLink_open`'s params (`TrackableSuperwallEvent.swift` `DeepLink`): the URL and its parts
+  /// as Foundation's `URL` gives them, an absent part as "".
+  package static func eventParams(_ url: String) -> [(String, JSONOutput)] {
+    parts(url).map { ($0.0, .string($0.1)) }
+  }
+
+  static func parts(_ url: String) -> [(String, String)] {
+    guard let parsed = URL(string: url) else {
+      return [("url", url), ("path", ""), ("pathExtension", ""), ("lastPathComponent", ""), ("host", ""), ("query", ""), ("fragment", "")]
+    }
+    return [("url", parsed.absoluteString), ("path", parsed.path), ("pathExtension", parsed.pathExtension),
+            ("lastPathComponent", parsed.lastPathComponent), ("host", parsed.host ?? ""), ("query", parsed.query ?? ""),
+            ("fragment", parsed.fragment ?? "")]
+  }
+
+  /// The params a `deepLink_open` campaign's audiences read (`DeepLink.audienceFilterParams`): the
+  /// event's, then each query item with a name and a value, typed (`true`/`false` in any case, an
+  /// integer, a decimal, else text) and written as `FilterValue(parsing:)` reads them back; an item
+  /// named like a part (`host`) replaces it, and of a repeated name the last wins.
+  package static func audienceParams(_ url: String) -> [String: String] {
+    var out: [String: String] = [:]
+    for (key, value) in parts(url) { out[key] = value }
+    guard let items = URLComponents(string: url)?.queryItems else { return out }
+    for item in items {
+      guard !item.name.isEmpty, let value = item.value, !value.isEmpty else { continue }
+      out[item.name] = typed(value)
+    }
+    return out
+  }
+
+  /// A query item's value as the SDK types it, in the text our filters parse to that type.
+  static func typed(_ value: String) -> String {
+    let lower = value.lowercased()
+    if lower == "true" || lower == "false" { return lower }
+    if let int = Int(value) { return String(int) }
+    if let double = Double(value) { return String(double) }
+    return value
+  }
+
+  /// `redeemableCode`: the web checkout's redeem link.
+  static func isRedeemLink(_ url: URL) -> Bool {
+    guard code(in: url) != nil, let host = url.host else { return false }
+    if host == "superwall" && url.path == "/redeem" { return true }
+    return (host.hasSuffix("superwall.app") || host.hasSuffix("superwallapp.dev")) && url.path == "/app-link/superwall/redeem"
+  }
+
+  private static func code(in url: URL) -> String? {
+    URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value
+  }
+
+  /// `isSuperwallDeepLink`: a Superwall universal link.
+  static func isSuperwallLink(_ url: URL) -> Bool {
+    guard let host = url.host, host.hasSuffix(".superwall.app") || host.hasSuffix(".superwallapp.dev") else { return false }
+    return url.path.hasPrefix("/app-link/")
+  }
+
+  /// `superwallDeepLinkMappedURL`: the app's scheme (the URL's own unless http(s), else the
+  /// host's part before `.superwall`), `://`, and everything after `/app-link/`.
+  static func mapped(_ url: URL) -> String {
+    let text = url.absoluteString
+    guard let range = text.range(of: "/app-link/") else { return text }
+    let tail = text[range.upperBound...]
+    let scheme: String
+    if let own = url.scheme, !["http", "https"].contains(own.lowercased()) {
+      scheme = own
+    } else if let host = url.host, let cut = host.range(of: ".superwall") ?? host.range(of: ".superwallapp") {
+      scheme = String(host[..<cut.lowerBound])
+    } else {
+      scheme = url.host ?? "superwall"
+    }
+    let mapped = "\(scheme)://\(tail)"
+    return URL(string: mapped) == nil ? text : mapped
+  }
+
+  /// `DebugManager.outcomeForDeepLink`: `superwall_debug=true` and a `token`.
+  static func isDebuggerLink(_ url: URL) -> Bool {
+    let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    guard let flag = items.first(where: { $0.name == "superwall_debug" })?.value, flag == "true" else { return false }
+    return items.contains { $0.name == "token" && $0.value != nil }
+  }
+}
+
+/// `Superwall.handleDeepLink(url)` (`Superwall.swift`; `DeepLinkRouter.swift` from 4.2.0):
+/// `deepLink_open` is tracked (`DeepLinks.route` says which URL), then our
+/// `call.handleDeepLink` says what the call returned. Tracking it is an implicit trigger unlike
+/// the others: `TrackingLogic.canTriggerPaywall` answers `.deepLinkTrigger` for any deep link,
+/// before it looks for a campaign, and `Tracking.swift` then dismisses the paywall on screen as
+/// the app's `Superwall.shared.dismiss()` does (`PublicPresentation.swift`: result `declined`,
+/// close reason `systemLogic`: no `paywall_decline`; the handler hears it and a non-gated
+/// register's feature runs) and presents the placement with no handler (`internallyPresent`): a
+/// campaign's paywall, or with none only the log's `paywallPresentationRequest`.
+/// With the status unknown the paywall on screen closes first and the placement waits for one.
+extension Presenter {
+  static func deepLink(_ url: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    let placement = EventName.deepLinkOpen.rawValue
+    let hasCampaign = state.project.campaigns.contains { $0.placement == placement }
+    let route = DeepLinks.route(url, sdk: state.options.sdk, hasCampaign: hasCampaign)
+    var effects: [PresentationEffect] = []
+    if let tracked = route.tracked { effects.append(.emit(PaywallEvent(.deepLinkOpen, DeepLinks.eventParams(tracked)))) }
+    effects.append(.emit(PaywallEvent(.callHandleDeepLink, [("url", .string(url)), ("handled", .bool(route.handled))])))
+    guard let tracked = route.tracked else { return effects }
+    effects += closeForDeepLink(&state)
+    var params = PlacementParams.standard(placement, isSDKEvent: true)
+    for (key, value) in DeepLinks.parts(tracked) { params["$" + key] = value }
+    params.merge(DeepLinks.audienceParams(tracked)) { _, own in own }
+    let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params, isImplicit: true)
+    if state.status == .unknown {
+      guard state.waiting == nil else { return effects }
+      state.waiting = registration
+      return effects + [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
+    }
+    return effects + evaluate(registration, &state, now: now)
+  }
+
+  /// The app's `Superwall.shared.dismiss()` of the paywall on screen: declined, `systemLogic`. A
+  /// survey shows only on the user's close or a purchase (`SurveyManager`), never here; the close
+  /// still says whether the paywall has one, as `PaywallClose` does.
+  static func closeForDeepLink(_ state: inout PresentationState) -> [PresentationEffect] {
+    guard var current = state.session, !current.isDismissed else { return [] }
+    let registration = state.registration
+    let gating = state.inheritedGating ?? state.project.paywall(id: current.id)?.featureGating ?? .nonGated
+    current.result = .declined
+    var out = willDismiss(registration, paywallID: current.id, result: .declined, forNextPaywall: false, state)
+    out.append(.emit(PaywallFlow.event(.paywallClose, current, extra: [("result", "declined"), ("close_reason", "systemLogic"),
+                                                                      ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])))
+    state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
+    clearScreen(&state)
+    out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: false, &state)
+    return out
+  }
+}
