@@ -124,11 +124,11 @@ let renderTarget = FuzzTarget(name: "render") { bytes in
   let statuses: [SubscriptionStatus] = [.unknown, .inactive, .active([Entitlement(text())])]
   var state = AppState(project: project, options: options, status: statuses[Int(input.byte()) % 3])
   state.size = Size(width: width, height: height)
-  _ = AppModel.update(&state, .open(paywallID: "fuzz", selected: nil))
+  _ = AppModel.update(&state, .presentation(.open(paywallID: "fuzz", selected: nil)))
   if flags & 8 != 0 { _ = AppModel.update(&state, .notice(text())) }
   if flags & 16 != 0 { _ = AppModel.update(&state, .controllerProblem(text())) }
-  if flags & 32 != 0 { _ = AppModel.update(&state, .userAttributes([text(): text()])) }
-  if flags & 64 != 0 { _ = AppModel.update(&state, .statusChanged(.active([Entitlement(text()), "pro"]))) }
+  if flags & 32 != 0 { _ = AppModel.update(&state, .presentation(.setUserAttributes([text(): text()]))) }
+  if flags & 64 != 0 { _ = AppModel.update(&state, .presentation(.statusChanged(.active([Entitlement(text()), "pro"])))) }
   // A few keys: the focus moves, purchases and restores start (their results come from the input).
   let keys: [Key] = [.tab, .down, .up, .left, .right, .enter, .space, .character("r"), .character("l"), .character("?"),
                      .character("d"), .character("1"), .character("2"), .character("q"), .escape, .backTab]
@@ -136,10 +136,10 @@ let renderTarget = FuzzTarget(name: "render") { bytes in
     _ = AppModel.update(&state, .key(keys[Int(input.byte()) % keys.count]))
   }
   switch input.byte() % 5 {
-  case 0: _ = AppModel.update(&state, .purchaseFinished(.failed(PurchaseError(text()))))
-  case 1: _ = AppModel.update(&state, .restoreFinished(.failed(PurchaseError(text())), status: .inactive))
-  case 2: _ = AppModel.update(&state, .restoreFinished(.restored, status: .inactive))
-  case 3: _ = AppModel.update(&state, .purchaseFinished(.purchased))
+  case 0: _ = AppModel.update(&state, .presentation(.purchaseFinished(.failed(PurchaseError(text())))))
+  case 1: _ = AppModel.update(&state, .presentation(.restoreFinished(.failed(PurchaseError(text())), status: .inactive)))
+  case 2: _ = AppModel.update(&state, .presentation(.restoreFinished(.restored, status: .inactive)))
+  case 3: _ = AppModel.update(&state, .presentation(.purchaseFinished(.purchased)))
   default: break
   }
   if flags & 128 != 0 { state.showsLog.toggle() }

@@ -115,7 +115,7 @@ let commandLineTarget = FuzzTarget(name: "command-line") { bytes in
     switch decoded {
     case .blank:
       require(line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }, "a line with content decoded as blank")
-    case .malformed(let message), .badStatus(let message):
+    case .malformed(let message), .badStatus(let message), .reportedError(let message):
       require(controlScalars(in: message, allowNewline: false).isEmpty, "message has control characters: \(message.debugDescription)")
       require(message.count < 400, "message of \(message.count) characters")
     case .setStatus(let status):

@@ -42,8 +42,10 @@ import Testing
     #expect(try PaywallBinary.run(["validate", directory + "/bad.json"]).status == ExitStatus.failed.rawValue)
     #expect(try PaywallBinary.run(["run", "paywalls"]).status == ExitStatus.noTerminal.rawValue, "no terminal under the test runner")
     // An output path refused before anything runs is a usage error; output lost while running is a failure.
-    #expect(try PaywallBinary.run(["render", "paywalls", "--out", "/proc/x.txt"]).status == ExitStatus.usage.rawValue)
-    #expect(try PaywallBinary.run(["play", "paywalls", "--keys", "enter", "--record", "/proc/x.cast"]).status == ExitStatus.usage.rawValue)
+    // A path under a regular file: no folder can be made there, on any system.
+    let file = directory + "/bad.json"
+    #expect(try PaywallBinary.run(["render", "paywalls", "--out", file + "/x.txt"]).status == ExitStatus.usage.rawValue)
+    #expect(try PaywallBinary.run(["play", "paywalls", "--keys", "enter", "--record", file + "/x.cast"]).status == ExitStatus.usage.rawValue)
   }
 
   /// The man page lists every code of the table.
