@@ -90,3 +90,29 @@ struct PlayCatalogRefusalTests {
     #expect(annual.currencyCode == "USD" && annual.price == Decimal(string: "59.99"))
   }
 }
+
+/// An entitlements map whose name is not in its catalog would grant nothing without a word: it
+/// is an error at the name, with a did-you-mean (a Play map names products by product id).
+@Suite("Entitlements map names")
+struct EntitlementMapNameTests {
+  @Test func aNameThatIsNotInThePlayCatalogIsAnError() throws {
+    let (catalog, diagnostics) = try PlayCatalogProjectTests.catalog(try PlayCatalogProjectTests.example(),
+                                                                     entitlements: #"{"groups": {"acme_pr": ["pro"]}, "products": {"acme_pro:annual:sw-auto": ["pro"]}}"#)
+    #expect(catalog != nil)
+    let errors = diagnostics.filter { $0.severity == .error }
+    #expect(errors.map(\.message) == [
+      "'acme_pr' is not in \(try #require(catalog).file), so it would grant nothing: a name under 'groups' is a subscription's product id; did you mean 'acme_pro'?",
+      "'acme_pro:annual:sw-auto' is not in \(try #require(catalog).file), so it would grant nothing: a name under 'products' is a Play product id (without base plan or offer, e.g. 'acme_pro')",
+    ])
+    #expect(errors.map { "\($0.location)" } == ["1:13", "1:47"])
+    #expect(errors.allSatisfy { $0.file.hasSuffix("play.entitlements.json") })
+  }
+
+  @Test func theDemosStoreKitMapNamesOnlyWhatItsCatalogHas() throws {
+    let demo = URL(fileURLWithPath: PlayCatalogReaderTests.examplePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("paywalls/acme.storekit").path
+    let (root, diagnostics) = try SourceFile.parse(path: demo)
+    #expect(Catalog.read(root, file: demo, diagnostics: diagnostics) != nil)
+    #expect(diagnostics.diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics.diagnostics)")
+  }
+}

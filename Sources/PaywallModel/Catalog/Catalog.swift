@@ -127,6 +127,10 @@ public struct Catalog: Sendable, Equatable {
     if PlayCatalogReader.isPlayCatalog(root) {
       guard let play = PlayCatalogReader.read(root, file: file, diagnostics: diagnostics) else { return nil }
       let map = EntitlementMap.load(besides: file, diagnostics: diagnostics)
+      let subscriptions = Set(play.subscriptions.map(\.productId))
+      diagnostics.append(map.unknownNames(products: subscriptions.union(play.oneTimeProducts.map(\.productId)), groups: subscriptions,
+                                          catalog: file, products: "a Play product id (without base plan or offer, e.g. 'acme_pro')",
+                                          groups: "a subscription's product id"))
       // Play has no groups beyond the subscription itself: a "groups" entry names a subscription.
       var granted = map.products
       for (subscription, entitlements) in map.groups { granted[subscription, default: []].formUnion(entitlements) }

@@ -32,6 +32,9 @@ package enum StoreKitConfigurationReader {
     reader.readSettings(root["settings"])
     reader.entitlementMap = EntitlementMap.load(besides: file, diagnostics: diagnostics)
     reader.readProducts(root)
+    diagnostics.append(reader.entitlementMap.unknownNames(products: Set(reader.seenIDs),
+                                                          groups: Set(reader.groups.flatMap { [$0.id, $0.name] }), catalog: file,
+                                                          products: "a product's productID", groups: "a subscription group's name or id"))
     var catalog = Catalog(products: reader.products, groups: reader.groups, settings: reader.settings, file: file)
     catalog.unloadedProductIDs = Set(reader.seenIDs)
     return catalog

@@ -15,6 +15,10 @@ import Darwin
 struct EntitlementMap {
   var groups: [String: Set<Entitlement>] = [:]
   var products: [String: Set<Entitlement>] = [:]
+  /// The map's file, and each of its names with where it is written: one that names nothing in
+  /// the catalog would grant nothing, without a word (`unknownNames`).
+  var file = ""
+  var names: [(table: String, name: String, location: SourceLocation)] = []
 
   static func path(besides storekitPath: String) -> String {
     let base = [".storekit", ".json"].first(where: storekitPath.hasSuffix).map { String(storekitPath.dropLast($0.count)) } ?? storekitPath
@@ -33,9 +37,13 @@ struct EntitlementMap {
       return EntitlementMap()
     }
     var map = EntitlementMap()
+    map.file = path
     if let reader = ObjectReader(root, path: .root, diagnostics: local, what: "an entitlements map") {
       map.groups = table(reader, "groups")
       map.products = table(reader, "products")
+      for key in ["groups", "products"] {
+        for member in root[key]?.members ?? [] { map.names.append((key, member.key, member.keyLocation)) }
+      }
       reader.finish()
     }
     diagnostics.append(local.diagnostics)
@@ -58,5 +66,18 @@ struct EntitlementMap {
       out[member.key] = Set(list.compactMap(\.stringValue).map { Entitlement($0) })
     }
     return out
+  }
+
+  /// An error for each name of the map that is not one of the catalog's `products` or `groups`
+  /// (`what` says what a name is there, e.g. "a product id", for the fix).
+  func unknownNames(products known: Set<String>, groups knownGroups: Set<String>, catalog: String, products what: String,
+                    groups whatGroups: String) -> [Diagnostic] {
+    names.compactMap { entry in
+      let (pool, kind) = entry.table == "products" ? (known, what) : (knownGroups, whatGroups)
+      guard !pool.contains(entry.name) else { return nil }
+      return Diagnostic(file: file, location: entry.location, severity: .error,
+                        message: "\(quoting: entry.name) is not in \(catalog), so it would grant nothing: a name under \(quoting: entry.table) is \(kind)\(Suggestions.hint(for: entry.name, in: pool.sorted()))",
+                        path: JSONPath.root.appending(entry.table).appending(entry.name))
+    }
   }
 }
