@@ -295,8 +295,7 @@ struct ImportWithoutCatalogTests {
   }
 
   @Test func aConfigThatNamesNoProductImportsWithoutACatalog() throws {
-    let parent = ImportCommandTests.temporary()
-    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let parent = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let config = try Self.configWithoutProducts(in: parent)
     let out = parent + "/project"
@@ -329,8 +328,7 @@ struct ImportWithoutCatalogTests {
 
   /// A config of holdouts only (no paywall at all) is a project of placements, not a catalog.
   @Test func aConfigOfHoldoutsValidatesAsItsPlacements() throws {
-    let parent = ImportCommandTests.temporary()
-    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let parent = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let path = try Self.configWithoutProducts(in: parent)
     var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
@@ -351,8 +349,7 @@ struct ImportWithoutCatalogTests {
   }
 
   @Test func aConfigThatSellsSomethingStillAsksForItsPrices() throws {
-    let parent = ImportCommandTests.temporary()
-    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let parent = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let config = parent + "/config.json"
     try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot.appendingPathComponent(ImportCommandTests.config).path, toPath: config)
@@ -365,8 +362,7 @@ struct ImportWithoutCatalogTests {
   /// A trigger whose only rule lacks a key the SDK requires: the error names the key at the rule;
   /// "has no rules" would name the consequence as the cause.
   @Test func anUnreadableRuleIsTheErrorNotANoRulesWarning() throws {
-    let parent = ImportCommandTests.temporary()
-    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let parent = try Fixtures.directory([:])
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let path = try Self.configWithoutProducts(in: parent)
     var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])

@@ -95,7 +95,7 @@ extension PlayCatalogReader.Reader {
 
   func regionCode(_ node: JSONNode, path: JSONPath) -> String? {
     guard let region = requiredString(node, "regionCode", path: path, example: "\"US\"") else { return nil }
-    guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+    guard PlayCatalogReader.isRegionCode(region) else {
       diagnostics.error("'regionCode' must be a two-letter ISO 3166 region such as \"US\", found \(quoting: region)",
                         at: node["regionCode"]!.location, path: path.appending("regionCode"))
       return nil

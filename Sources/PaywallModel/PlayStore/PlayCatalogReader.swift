@@ -23,6 +23,11 @@ package enum PlayCatalogReader {
   /// regional configs name it), whose prices and offers the catalog shows; "US" when absent.
   package static let regionKey = "region"
 
+  /// Whether `text` is a region as Play's regional configs name one: ISO 3166-1 alpha-2, upper case.
+  package static func isRegionCode(_ text: String) -> Bool {
+    text.count == 2 && text.allSatisfy { $0.isASCII && $0.isUppercase }
+  }
+
   /// Whether a parsed file is a Play catalog: an object with a key of the API's lists and no
   /// `products` list (our catalog's).
   package static func isPlayCatalog(_ root: JSONNode) -> Bool {
@@ -48,7 +53,7 @@ package enum PlayCatalogReader {
     var reader = Reader(diagnostics: diagnostics)
     var catalog = PlayCatalog(file: file)
     if let node = root[regionKey] {
-      if let region = node.stringValue, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+      if let region = node.stringValue, isRegionCode(region) {
         catalog.region = region
       } else {
         diagnostics.error("'\(regionKey)' must be a two-letter ISO 3166 region such as \"US\" or \"DE\" (the buyer's, whose prices the catalog shows), found \(node.stringValue.map { "\(quoting: $0)" } ?? node.value.typeName)",
