@@ -12,7 +12,7 @@ let ncursesPkgConfig: String? = "ncursesw"
 #endif
 
 // Dependencies point one way, held by `ModuleGraphTests`:
-//   paywall-tui -> PaywallCLI -> PaywallTUI (facade) -> PaywallUI + CursesBackend -> TerminalCore
+//   paywall-tui -> PaywallCLI -> PaywallScenarios + PaywallTUI (facade) -> PaywallUI + CursesBackend -> TerminalCore
 //   everything -> PaywallModel (no terminal); only CursesBackend links ncurses.
 let package = Package(
   name: "paywall-tui",
@@ -34,9 +34,12 @@ let package = Package(
     .target(name: "CursesBackend", dependencies: ["TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard"]),
     .target(name: "PaywallUI", dependencies: ["TerminalCore", "PaywallModel", "CTerminalGuard"]),
     .target(name: "PaywallTUI", dependencies: ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"]),
+    // The script language, the player and the scenario runner: `PlayEngine.run(PlayRequest)`,
+    // the worker protocol, JUnit. The command line builds requests and prints reports.
+    .target(name: "PaywallScenarios", dependencies: ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"]),
     .target(
       name: "PaywallCLI",
-      dependencies: ["PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"]
+      dependencies: ["PaywallScenarios", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"]
     ),
     .executableTarget(name: "paywall-tui", dependencies: ["PaywallCLI"]),
     .executableTarget(
@@ -51,17 +54,17 @@ let package = Package(
     ),
     .executableTarget(
       name: "paywall-bench",
-      dependencies: ["PaywallModel", "PaywallCLI", "PaywallUI", "TerminalCore"],
+      dependencies: ["PaywallModel", "PaywallCLI", "PaywallScenarios", "PaywallUI", "TerminalCore"],
       path: "Benchmarks/paywall-bench"
     ),
     // What the test targets share: the fixtures, the one runner of the built binary, the tools a
     // test may need (`Tool`), the process table. Test support, never shipped: no product lists it.
-    .target(name: "PaywallTesting", dependencies: ["PaywallCLI", "PaywallUI", "PaywallModel"], path: "Tests/PaywallTesting"),
+    .target(name: "PaywallTesting", dependencies: ["PaywallCLI", "PaywallScenarios", "PaywallUI", "PaywallModel"], path: "Tests/PaywallTesting"),
     .testTarget(name: "PaywallModelTests", dependencies: ["PaywallModel"], exclude: ["Goldens"]),
     .testTarget(
       name: "PaywallTUITests",
       dependencies: [
-        "PaywallTesting", "PaywallCLI", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CNCurses",
+        "PaywallTesting", "PaywallCLI", "PaywallScenarios", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CNCurses",
         "CTerminalGuard",
       ],
       exclude: ["Goldens"]
@@ -70,7 +73,7 @@ let package = Package(
     // the slow suites, apart, so `swift test --skip EndToEndTests` is the quick loop.
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["PaywallTesting", "PaywallCLI", "PaywallTUI", "PaywallUI", "TerminalCore", "PaywallModel"]
+      dependencies: ["PaywallTesting", "PaywallCLI", "PaywallScenarios", "PaywallTUI", "PaywallUI", "TerminalCore", "PaywallModel"]
     ),
   ],
   swiftLanguageModes: [.v6]

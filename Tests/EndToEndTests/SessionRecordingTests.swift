@@ -6,6 +6,7 @@ import Testing
 @testable import TerminalCore
 @testable import PaywallUI
 @testable import PaywallCLI
+import PaywallScenarios
 
 /// `run --record`: a session driven in-process (the interactive loop on the recording terminal,
 /// the store on an accelerated clock), recorded, then replayed by play's own machinery; the

@@ -1,6 +1,7 @@
 import Foundation
 import PaywallModel
 @testable import PaywallCLI
+import PaywallScenarios
 import PaywallTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import PaywallTesting
 import Testing
 @testable import PaywallCLI
+import PaywallScenarios
 
 /// The exit codes are one table (`ExitStatus`): the reference page is generated from it, and no
 /// command ends with a code written as a bare number instead.

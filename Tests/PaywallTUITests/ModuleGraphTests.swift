@@ -16,13 +16,16 @@ import Testing
     "CursesBackend": ["TerminalCore", "PaywallModel", "CNCurses", "CTerminalGuard"],
     "PaywallUI": ["TerminalCore", "PaywallModel", "CTerminalGuard"],
     "PaywallTUI": ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"],
-    "PaywallCLI": ["PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"],
+    // The script language, the player and the scenario runner: no command-line type (it is
+    // handed how `play` reads its arguments, `PlayCommandLine`).
+    "PaywallScenarios": ["PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel"],
+    "PaywallCLI": ["PaywallScenarios", "PaywallTUI", "PaywallUI", "CursesBackend", "TerminalCore", "PaywallModel", "CTerminalGuard"],
     "paywall-tui": ["PaywallCLI"],
     "custom-controller-example": ["PaywallTUI", "PaywallModel"],
     "headless-register-example": ["PaywallModel"],
-    "paywall-bench": ["PaywallCLI", "PaywallUI", "TerminalCore", "PaywallModel"],
+    "paywall-bench": ["PaywallCLI", "PaywallScenarios", "PaywallUI", "TerminalCore", "PaywallModel"],
     // Test support (Tests/PaywallTesting), for the test targets only: no product ships it.
-    "PaywallTesting": ["PaywallCLI", "PaywallUI", "PaywallModel"],
+    "PaywallTesting": ["PaywallCLI", "PaywallScenarios", "PaywallUI", "PaywallModel"],
   ]
 
   @Test func thePackageAndEveryImportFollowTheGraph() throws {

@@ -9,6 +9,7 @@ import PaywallTesting
 import Testing
 
 @testable import PaywallCLI
+import PaywallScenarios
 
 /// The files `play`, `render` and `test` write: only a regular file (or a new name) is ever
 /// replaced, a scenario run by `test` writes only inside its own directory, a failed run leaves

@@ -6,6 +6,7 @@ import PaywallModel
 @testable import TerminalCore
 @testable import PaywallUI
 @testable import PaywallCLI
+import PaywallScenarios
 import PaywallTesting
 import Testing
 

@@ -3,6 +3,7 @@ import PaywallTesting
 import Testing
 
 @testable import PaywallCLI
+import PaywallScenarios
 
 /// `test`'s long-lived worker (`PlayWorkerExecutor`, one `paywall-tui __play-worker` per job that
 /// loads each project once) against a `play` process per scenario (`--process-per-scenario`):
@@ -117,7 +118,7 @@ struct ScenarioWorkerTests {
     let dir = try Fixtures.directory(Dictionary(uniqueKeysWithValues: names.map { ($0, Fixtures.passingScenario) }))
     let scenarios = names.map { Scenario(path: dir + "/" + $0, root: dir, relativePath: $0) }
     let scratch = try Fixtures.directory([:])
-    let runner = ScenarioRunner(jobs: 1) { PlayWorkerExecutor(binary: worker, timeout: 1, scratch: scratch) }
+    let runner = ScenarioRunner(jobs: 1) { PlayWorkerExecutor(binary: worker, timeout: 1, scratch: scratch, commandLine: PlayCommand.commandLine) }
     var reported: [String] = []
     let results = runner.run(scenarios) { reported.append($0.scenario.relativePath) }
     #expect(reported == names)
@@ -130,10 +131,11 @@ struct ScenarioWorkerTests {
   }
 
   @Test func scenariosThatNeedAProcessOfTheirOwnGetOne() {
-    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "command", "--controller-command", "cat"]))
-    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller=ask"]))
-    #expect(PlayWorkerExecutor.needsOwnProcess(["paywalls", "--no-such-option"]))
-    #expect(!PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "simulated", "--status", "inactive"]))
-    #expect(!PlayWorkerExecutor.needsOwnProcess(["paywalls", "--controller", "scripted", "--outcome", "purchase=pending"]))
+    func needsOwnProcess(_ words: [String]) -> Bool { PlayWorkerExecutor.needsOwnProcess(PlayCommand.commandLine.read(words)) }
+    #expect(needsOwnProcess(["paywalls", "--controller", "command", "--controller-command", "cat"]))
+    #expect(needsOwnProcess(["paywalls", "--controller=ask"]))
+    #expect(needsOwnProcess(["paywalls", "--no-such-option"]))
+    #expect(!needsOwnProcess(["paywalls", "--controller", "simulated", "--status", "inactive"]))
+    #expect(!needsOwnProcess(["paywalls", "--controller", "scripted", "--outcome", "purchase=pending"]))
   }
 }

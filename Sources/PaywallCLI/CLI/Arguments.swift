@@ -1,4 +1,5 @@
 import PaywallModel
+import PaywallScenarios
 
 /// The command line, parsed from a table of options: no reflection, so the interactive `run`
 /// path pays microseconds for its arguments, not the milliseconds a reflection-based parser spends
@@ -247,14 +248,4 @@ package protocol CLICommand {
   static var spec: CommandSpec { get }
   init(_ arguments: Arguments) throws(CLIFailure)
   func run() throws
-}
-
-/// A word as a POSIX shell reads it back unchanged: as it is when every character is safe, else in
-/// single quotes (`'it'\''s'`). For the commands the CLI suggests (`test`'s rerun line, `init`'s `cd`).
-package enum ShellWord {
-  package static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,@%+-")
-
-  package static func quoted(_ word: String) -> String {
-    !word.isEmpty && word.allSatisfy(safe.contains) ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
 }

@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import Synchronization
 
 /// Every line the command line prints goes through here: help, results, events, warnings and

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PaywallModel
+import PaywallScenarios
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

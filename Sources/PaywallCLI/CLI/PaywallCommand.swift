@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import PaywallUI
 
 /// `paywall-tui`: the root command. `run` is the default subcommand.
@@ -65,12 +66,20 @@ package enum PaywallCommand {
   /// Runs the command line and says how it ended (its error said on stderr), without ending the
   /// process: `run` and the test worker (`PlayWorker`) share it, so both end a command alike.
   package static func exitCode(_ arguments: [String]) -> Int32 {
+    ending { try dispatch(arguments) }
+  }
+
+  /// Runs `body` as a command and says how it ended, its error said on stderr.
+  package static func ending(_ body: () throws -> Void) -> Int32 {
     do {
-      try dispatch(arguments)
+      try body()
       return ExitStatus.ok.rawValue
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.warn(failure.message) }
       return failure.code
+    } catch let failure as PlayFailure {
+      if !failure.message.isEmpty { Console.warn(failure.message) }
+      return failure.status.rawValue
     } catch let refusal as SessionError {
       let failure = CLIFailure(refusal)
       Console.warn(failure.message)
@@ -87,8 +96,8 @@ package enum PaywallCommand {
   private static func dispatch(_ arguments: [String]) throws {
     var rest = arguments
     // `test`'s worker: hidden (no help, no completion), started by `test` only.
-    if rest.first == PlayWorker.command {
-      guard rest.count == 1 else { throw CLIFailure.usage("\(PlayWorker.command) takes no arguments; it is started by 'paywall-tui test'") }
+    if rest.first == PlayWorkerProtocol.command {
+      guard rest.count == 1 else { throw CLIFailure.usage("\(PlayWorkerProtocol.command) takes no arguments; it is started by 'paywall-tui test'") }
       PlayWorker.serve()
     }
     let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
@@ -147,6 +156,20 @@ extension CLIFailure {
   /// would not start 1.
   package init(_ error: SessionError) {
     self.init(message: error.message, code: (error.kind == .usage ? ExitStatus.usage : .failed).rawValue)
+  }
+
+  /// A play's or a scenario's failure, as the command line reports it.
+  package init(_ failure: PlayFailure) {
+    self.init(message: failure.message, code: failure.status.rawValue)
+  }
+
+  /// `body`'s `PlayFailure` as a `CLIFailure`, for the command line's typed paths.
+  package static func reporting<T>(_ body: () throws(PlayFailure) -> T) throws(CLIFailure) -> T {
+    do {
+      return try body()
+    } catch {
+      throw CLIFailure(error)
+    }
   }
 
   /// `body`'s `SessionError` as a `CLIFailure`, for the command line's typed paths.
@@ -210,12 +233,13 @@ package struct ProjectOptions {
   }
 
   /// Loads `path`, printing warnings; a path with errors prints them and fails with exit code 1.
-  package func load(_ path: String) throws -> Project {
-    try Self.load(path, catalog: catalog)
+  /// `cache`: the test worker's projects, loaded once and kept.
+  package func load(_ path: String, cache: ProjectCache? = nil) throws -> Project {
+    try Self.load(path, catalog: catalog, cache: cache)
   }
 
-  package static func load(_ path: String, catalog: String?) throws -> Project {
-    try checked(ProjectCache.load(path, catalog: catalog), path: path)
+  package static func load(_ path: String, catalog: String?, cache: ProjectCache? = nil) throws -> Project {
+    try checked(cache?.load(path, catalog: catalog) ?? ProjectLoader.load(path: path, catalogPath: catalog), path: path)
   }
 
   /// The project of `result` (the load of `path`), its diagnostics printed; with errors, exit code 1.

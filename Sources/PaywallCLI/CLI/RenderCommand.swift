@@ -9,37 +9,12 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import TerminalCore
 import PaywallUI
 
 package enum ColorChoice: String, CaseIterable {
   case auto, always, never
-}
-
-/// What `render --format` writes: the text a terminal shows, or a picture of it.
-package enum PictureFormat: String, CaseIterable, Sendable {
-  case text, svg, html
-
-  /// By a file's extension (`.svg`, `.html`/`.htm`, `.txt`); nil for any other.
-  package init?(extensionOf path: String) {
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-    switch name[name.index(after: dot)...].lowercased() {
-    case "svg": self = .svg
-    case "html", "htm": self = .html
-    case "txt", "text": self = .text
-    default: return nil
-    }
-  }
-
-  /// A frame in this format; text is plain (no colours), ending in a newline.
-  package func document(_ frame: Frame, title: String) -> String {
-    switch self {
-    case .text: FrameText.plain(frame) + "\n"
-    case .svg: FramePicture.svg(frame, title: title)
-    case .html: FramePicture.html(frame, title: title)
-    }
-  }
 }
 
 package struct RenderCommand: CLICommand {

@@ -10,6 +10,7 @@ import Darwin
 #endif
 import CTerminalGuard
 import PaywallModel
+import PaywallScenarios
 import CursesBackend
 import PaywallUI
 
@@ -190,8 +191,10 @@ package struct RunCommand: CLICommand {
     if let store = app.store, session.start.isEmpty, !store.entries.isEmpty {
       notes.append("this session began on a saved ledger of \(store.entries.count) transactions; the replay starts from an empty one (record with --fresh for one that matches)")
     }
-    let recorder = try SessionRecorder.start(path: file, arguments: { now in arguments + ["--clock", millisecondISO(now)] },
-                                             clock: clock, notes: notes)
+    let recorder = try CLIFailure.reporting { () throws(PlayFailure) in
+      try SessionRecorder.start(path: file, arguments: { now in arguments + ["--clock", millisecondISO(now)] },
+                                clock: clock, notes: notes, version: PaywallCommand.version)
+    }
     recorder.onFailure = { [runtime = app.runtime] message in runtime.send(.notice(message)) }
     recorder.answersFromController = session.controller == .command
     return recorder

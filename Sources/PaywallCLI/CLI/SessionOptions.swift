@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import PaywallUI
 
 /// Options shared by `run` and `play`: which controller, the status, state and events.
@@ -90,11 +91,12 @@ extension SessionConfiguration {
     }
   }
 
-  package func openEventFile() throws -> EventFile? {
+  /// `confined`: under `test`, a scenario's file is opened without following a link (checked
+  /// before, too).
+  package func openEventFile(confined: Bool = false) throws -> EventFile? {
     guard let events else { return nil }
     do {
-      // Under `test` a scenario's file is opened without following a link (checked before, too).
-      return try EventFile(path: events, confined: ScenarioConfinement.directory != nil)
+      return try EventFile(path: events, confined: confined)
     } catch let error as EventFile.NoReader {
       throw CLIFailure.usage(error.description)
     } catch {

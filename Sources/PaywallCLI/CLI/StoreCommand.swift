@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import TerminalCore
 import PaywallUI
 

@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import PaywallUI
 
 /// `paywall-tui test [PATH…]`: the scenario runner for CI. Every `.play` file under the paths runs
@@ -62,8 +63,10 @@ package struct TestCommand: CLICommand {
   package init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals.isEmpty ? [] : arguments.positionals
     let filters = arguments.values("filter")
-    try ScenarioSelection.checkFilters(filters)
-    selection = ScenarioSelection(filters: filters, shard: try arguments.value("shard").map { text throws(CLIFailure) in try ScenarioSelection.Shard(parsing: text) })
+    try CLIFailure.reporting { () throws(PlayFailure) in try ScenarioSelection.checkFilters(filters) }
+    selection = ScenarioSelection(filters: filters, shard: try arguments.value("shard").map { text throws(CLIFailure) in
+      try CLIFailure.reporting { () throws(PlayFailure) in try ScenarioSelection.Shard(parsing: text) }
+    })
     if let text = arguments.value("jobs") {
       guard let n = Int(text), n >= 1, n <= RunningChildren.capacity else {
         throw .usage("--jobs \(quoting: text) must be a whole number from 1 to \(RunningChildren.capacity), e.g. --jobs 4")
@@ -87,8 +90,8 @@ package struct TestCommand: CLICommand {
   package static func makeExecutor(processPerScenario: Bool, binary: String, timeout: Double, scratch: String,
                            allowCommands: Bool = false) -> any ScenarioExecutor {
     processPerScenario
-      ? PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
-      : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands)
+      ? PlayProcessExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands, commandLine: PlayCommand.commandLine)
+      : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands, commandLine: PlayCommand.commandLine)
   }
 
   package func run() throws {
@@ -113,7 +116,7 @@ package struct TestCommand: CLICommand {
 
     // A path read the old way (from the current directory) still works, and says how to write it.
     for scenario in selected {
-      for warning in scenario.pathWarnings() { try Console.error(UntrustedText.printable(warning)) }
+      for warning in scenario.pathWarnings(commandLine: PlayCommand.commandLine) { try Console.error(UntrustedText.printable(warning)) }
     }
     tg_set_exit_hook(endScenariosBeforeDying)
     let start = ContinuousClock.now
@@ -136,7 +139,7 @@ package struct TestCommand: CLICommand {
       let mark = result.passed ? "ok    " : "FAILED"
       let shown = UntrustedText.printable(result.scenario.path)
       let padding = String(repeating: " ", count: max(0, width - shown.count))
-      Console.outOrRecord("\(mark) \(shown)\(padding)  \(Self.spell(duration: result.seconds))")
+      Console.outOrRecord("\(mark) \(shown)\(padding)  \(ScenarioResult.spell(duration: result.seconds))")
     }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -150,7 +153,7 @@ package struct TestCommand: CLICommand {
         guard case .failed(_, let message) = result.outcome else { continue }
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { UntrustedText.printable($0) }
         try Console.out("\n---- \(UntrustedText.printable(result.scenario.path)) ----\n\(lines.joined(separator: "\n"))")
-        if !result.arguments.isEmpty { try Console.out("To run it alone: \(UntrustedText.printable(Self.rerunCommand(result.arguments)))") }
+        if !result.arguments.isEmpty { try Console.out("To run it alone: \(UntrustedText.printable(ScenarioResult.rerunCommand(result.arguments)))") }
       }
     }
     var summary = "\(results.count - failed.count) passed, \(failed.count) failed (\(cFormat(seconds < 1 ? "%.2f" : "%.1f", seconds)) s)"
@@ -160,23 +163,6 @@ package struct TestCommand: CLICommand {
     }
     try Console.out((failed.isEmpty ? "" : "\n") + summary)
     if !failed.isEmpty { throw CLIFailure(message: "", code: ExitStatus.failed.rawValue) }
-  }
-
-  /// `74 ms`, `1.2 s`.
-  package static func spell(duration seconds: Double) -> String {
-    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : cFormat("%.1f s", seconds)
-  }
-
-  /// `60 s`, `0.5 s`: a limit as the user gave it.
-  package static func spell(seconds: Double) -> String {
-    seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : cFormat("%g s", seconds)
-  }
-
-  /// The command that replays one scenario by hand, quoted for a POSIX shell; it starts from a
-  /// fresh state, as `test` gave it.
-  package static func rerunCommand(_ arguments: [String]) -> String {
-    // `play` starts from a fresh state in memory when no --state-dir is given, as each scenario did.
-    return (["paywall-tui"] + arguments.map(ShellWord.quoted)).joined(separator: " ")
   }
 }
 

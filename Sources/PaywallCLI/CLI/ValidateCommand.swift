@@ -1,4 +1,5 @@
 import PaywallModel
+import PaywallScenarios
 
 package struct ValidateCommand: CLICommand {
   package static let spec = CommandSpec(

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PaywallModel
+import PaywallScenarios
 import TerminalCore
 import PaywallUI
 
@@ -77,8 +78,8 @@ package enum StateGallery {
     defer { app.runtime.flushState() }
     let player = Player(app: app, clock: clock, events: EventRecorder(), size: state.size)
     let outcome = runBlocking { await player.play(script, placement: nil) }
-    if case .failed(let message) = outcome {
-      throw CLIFailure.invalid("error: render --states: the state \(quoting: state.label) was not reached: \(message)")
+    if case .failed(let failure) = outcome {
+      throw CLIFailure.invalid("error: render --states: the state \(quoting: state.label) was not reached: \(failure.message)")
     }
     return AppView.render(app.runtime.state, size: state.size)
   }

@@ -40,7 +40,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     var lines = [
       "# Exit codes",
       "",
-      "<!-- Generated from Sources/PaywallCLI/CLI/ExitStatus.swift: UPDATE_DOCS=1 swift test --filter ExitStatusTests -->",
+      "<!-- Generated from Sources/PaywallScenarios/ExitStatus.swift: UPDATE_DOCS=1 swift test --filter ExitStatusTests -->",
       "",
       "Every error is one line on stderr, never a stack trace.",
       "",

@@ -132,10 +132,21 @@ package struct PlayScript: Sendable {
     package var line: Int
     package var text: String
     package var command: Command
+
+    package init(line: Int, text: String, command: Command) {
+      self.line = line
+      self.text = text
+      self.command = command
+    }
   }
 
   package var file: String
   package var steps: [Step]
+
+  package init(file: String, steps: [Step]) {
+    self.file = file
+    self.steps = steps
+  }
 
   /// Whether the first step that acts on the app or looks at its screen or events registers a
   /// placement: the steps before it only set the world up (status, user, override, advance, the

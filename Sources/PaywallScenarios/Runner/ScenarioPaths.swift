@@ -30,7 +30,7 @@ package enum ScenarioPaths {
 
   /// The words of `file`'s `# args:` line with every relative path made relative to the current
   /// directory, and a warning (`FILE:1: warning: …`) for each path read the old way.
-  package static func resolve(_ words: [String], file: String) -> (words: [String], warnings: [String]) {
+  package static func resolve(_ words: [String], file: String, commandLine: PlayCommandLine) -> (words: [String], warnings: [String]) {
     let folder = folder(of: file)
     guard folder != "." else { return (words, []) }
     var out: [String] = []
@@ -47,7 +47,6 @@ package enum ScenarioPaths {
       warnings.append("\(file):1: warning: \(what) \(quoting: value) is read from the current directory; a path on the '# args:' line is relative to the file's folder (\(folder)): write \(quoting: suggested)")
       return value
     }
-    let spec = PlayCommand.spec
     var index = 0
     var positional = 0
     var optionsEnded = false
@@ -67,11 +66,10 @@ package enum ScenarioPaths {
       let body = word.dropFirst(2)
       let (name, inline) = body.firstIndex(of: "=").map { (String(body[..<$0]), Optional(String(body[body.index(after: $0)...]))) }
         ?? (String(body), nil)
-      guard word.hasPrefix("--"), let option = spec.options.first(where: { $0.name == name }), option.value != nil else {
+      guard word.hasPrefix("--"), case .value(let isPath)? = commandLine.option(name) else {
         out.append(word)
         continue
       }
-      let isPath = option.values == .file || option.values == .directory
       let input = inputOptions.contains(name)
       if let inline {
         out.append(isPath ? "--\(name)=" + resolved(inline, input: input, project: false, what: "--\(name)") : word)

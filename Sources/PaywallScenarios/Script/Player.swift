@@ -17,9 +17,9 @@ import PaywallUI
 
 /// Executes a scenario against a runtime, one step at a time, waiting for idle after each.
 package struct Player: Sendable {
-  package enum Outcome: Sendable {
+  package enum Outcome: Sendable, Equatable {
     case passed
-    case failed(String)
+    case failed(StepFailure)
   }
 
   package let app: AppSession
@@ -32,6 +32,16 @@ package struct Player: Sendable {
   package var timeline: CastTimeline?
   /// Where `screenshot` and `--screenshot-every` write.
   package var screenshots = Screenshots()
+
+  package init(app: AppSession, clock: SimulatedTimeSource, events: EventRecorder, size: Size,
+               stopped: @escaping @Sendable () -> Bool = { false }, timeline: CastTimeline? = nil) {
+    self.app = app
+    self.clock = clock
+    self.events = events
+    self.size = size
+    self.stopped = stopped
+    self.timeline = timeline
+  }
 
   var runtime: AppRuntime { app.runtime }
 
@@ -113,20 +123,26 @@ package struct Player: Sendable {
     // However the script ends (a step that failed after changing the screen too), the recording
     // ends on the screen it left.
     defer { noteScreen() }
-    if let rule = undecidedRule() { return .failed("--placement \(placement ?? ""): \(rule.message)") }
-    if let problem = shootEvery(number: 0, step: "start") { return .failed("\(script.file): \(problem)") }
+    if let rule = undecidedRule() { return .failed(StepFailure(message: "--placement \(placement ?? ""): \(rule.message)", file: script.file)) }
+    if let problem = shootEvery(number: 0, step: "start") { return .failed(StepFailure(message: "\(script.file): \(problem)", file: script.file)) }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
     var previous = script.file
+    var previousStep: PlayScript.Step?
     // The line of the `background` step the app is in the background since; nil: in front.
     var backgroundLine: Int?
     for (index, step) in script.steps.enumerated() {
       if stopped() { break }
-      if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+      if let rule = undecidedRule() { return .failed(StepFailure(message: "\(previous): \(rule.message)", file: script.file, step: previousStep)) }
       let here = "\(script.file):\(step.line)"
       previous = here
+      previousStep = step
+      /// This step failed: `message` is what is said, `expected` and `actual` an `expect`'s two sides.
+      func fail(_ message: String, expected: String? = nil, actual: String? = nil) -> Outcome {
+        .failed(StepFailure(message: message, file: script.file, step: step, expected: expected, actual: actual))
+      }
       if let line = backgroundLine, Self.needsTheAppInFront(step.command) {
-        return .failed("\(here): the app is in the background (since line \(line)); add 'foreground' first")
+        return fail("\(here): the app is in the background (since line \(line)); add 'foreground' first")
       }
       switch step.command {
       case .press(let keys):
@@ -137,7 +153,7 @@ package struct Player: Sendable {
         }
       case .advance(let distance):
         let seconds = distance.seconds(from: clock.now)
-        if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
+        if let problem = advanceProblem(seconds) { return fail("\(here): \(quoting: step.text) \(problem)") }
         // The runtime moves the clock deadline by deadline, with the ledger written once.
         _ = await change(.advanceClock(distance))
       case .status(let status, let everyEntitlement):
@@ -152,20 +168,20 @@ package struct Player: Sendable {
       case .override(let overrides):
         let catalog = runtime.state.project.catalog
         if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
-          return .failed("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+          return fail("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
         }
         runtime.send(.presentation(.setOverrides(overrides)))
         await runtime.settle()
       case .open(let id):
         guard runtime.state.project.paywall(id: id) != nil else {
-          return .failed("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
+          return fail("\(here): no paywall \(quoting: id)\(Suggestions.hint(for: id, in: runtime.state.project.paywalls.map(\.id)))")
         }
         runtime.send(.presentation(.open(paywallID: id, selected: nil)))
         await runtime.settle()
       case .call(.purchase(let productID)):
         let catalog = runtime.state.project.catalog
         guard let product = catalog.product(id: productID) else {
-          return .failed("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
+          return fail("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
         }
         runtime.send(.presentation(.callPurchase(product)))
         await runtime.settle()
@@ -173,7 +189,7 @@ package struct Player: Sendable {
         runtime.send(.presentation(.callRestore))
         await runtime.settle()
       case .survey(let answer):
-        if let problem = surveyProblem(answer) { return .failed("\(here): \(problem)") }
+        if let problem = surveyProblem(answer) { return fail("\(here): \(problem)") }
         runtime.send(.presentation(.paywall(Self.action(for: answer, runtime.state.presentation.session?.survey))))
         await runtime.settle()
         noteScreen()
@@ -187,14 +203,14 @@ package struct Player: Sendable {
         noteScreen()
       case .background(let away):
         if let line = backgroundLine {
-          return .failed("\(here): the app is already in the background (since line \(line)); 'foreground' first")
+          return fail("\(here): the app is already in the background (since line \(line)); 'foreground' first")
         }
         runtime.send(.presentation(.background))
         await runtime.settle()
         backgroundLine = step.line
         if let away {
           let seconds = away.seconds(from: clock.now)
-          if let problem = advanceProblem(seconds) { return .failed("\(here): \(quoting: step.text) \(problem)") }
+          if let problem = advanceProblem(seconds) { return fail("\(here): \(quoting: step.text) \(problem)") }
           _ = await change(.advanceClock(away))
           runtime.send(.presentation(.foreground))
           await runtime.settle()
@@ -210,16 +226,16 @@ package struct Player: Sendable {
         runtime.send(.presentation(.deepLink(url: url)))
         await runtime.settle()
       case .foreground:
-        guard backgroundLine != nil else { return .failed("\(here): the app is not in the background; 'background' first") }
+        guard backgroundLine != nil else { return fail("\(here): the app is not in the background; 'background' first") }
         runtime.send(.presentation(.foreground))
         await runtime.settle()
         backgroundLine = nil
       case .store(let action):
         guard app.store != nil else {
-          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+          return fail("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
         if let report = await change(.store(action)), report.failed {
-          return .failed("\(here): \(quoting: step.text) did nothing: \(report.message)")
+          return fail("\(here): \(quoting: step.text) did nothing: \(report.message)")
         }
       case .fail(let target, let error):
         switch target {
@@ -237,28 +253,32 @@ package struct Player: Sendable {
         _ = await change(.answerNext(answer))
       case .expectSubscription(let productID, let expectation):
         guard let store = app.store else {
-          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+          return fail("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
         let derived = store.derived
         guard let subscription = derived.subscription(productID: productID) else {
           let known = derived.subscriptions.map { "\($0.productID) (\($0.summary))" }
-          return .failed("\(here): expected a subscription to \(excerpt: productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+          return fail("\(here): expected a subscription to \(excerpt: productID) (\(expectation.rawValue)); the store has \(known.isEmpty ? "none" : known.joined(separator: ", "))",
+                      expected: "\(productID) \(expectation.rawValue)", actual: known.isEmpty ? "no subscription" : known.joined(separator: ", "))
         }
         guard expectation.matches(subscription) else {
-          return .failed("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)")
+          return fail("\(here): expected \(excerpt: productID) to be \(expectation.rawValue); it is \(subscription.summary)",
+                      expected: expectation.rawValue, actual: subscription.summary)
         }
       case .expectSubscriptionOffer(let productID, let type, let id):
         guard let store = app.store else {
-          return .failed("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
+          return fail("\(here): \(quoting: step.text) needs the simulated store (--controller simulated)")
         }
         let wanted = type.map { "\($0.rawValue)\(id.map { " \($0)" } ?? "")" } ?? "none"
         guard let subscription = store.derived.subscription(productID: productID) else {
-          return .failed("\(here): expected a subscription to \(excerpt: productID) on offer \(wanted); the store has none")
+          return fail("\(here): expected a subscription to \(excerpt: productID) on offer \(wanted); the store has none",
+                      expected: "offer \(wanted)", actual: "no subscription")
         }
         let actualType = subscription.offer == nil ? nil : (subscription.offerType ?? .introductory)
         let actual = actualType.map { "\($0.rawValue)\(subscription.offerID.map { " \($0)" } ?? "")" } ?? "none"
         guard actualType == type, id == nil || subscription.offerID == id else {
-          return .failed("\(here): expected \(excerpt: productID)'s period to run on offer \(wanted); it runs on \(actual) (\(subscription.summary))")
+          return fail("\(here): expected \(excerpt: productID)'s period to run on offer \(wanted); it runs on \(actual) (\(subscription.summary))",
+                      expected: "offer \(wanted)", actual: "offer \(actual)")
         }
       case .expectEvent(let name, let params):
         let all = events.all
@@ -268,41 +288,48 @@ package struct Player: Sendable {
         } else {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
           let seen = all[matched...].map { $0.name == name ? $0.brief : $0.name.rawValue }
-          return .failed("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+          let wanted = name.rawValue + (params.isEmpty ? "" : " " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " "))
+          let were = seen.isEmpty ? "(none)" : seen.joined(separator: ", ")
+          return fail("\(here): expected event \(name.rawValue)\(params.isEmpty ? "" : " with " + params.sorted { $0.key < $1.key }.map { "\(excerpt: $0.key)=\(excerpt: $0.value)" }.joined(separator: " ")); the events \(since) were: \(were)",
+                      expected: "event \(wanted)", actual: "events \(since): \(were)")
         }
       case .expectNoEvent(let name, let params):
         let all = events.all
         if let found = all[matched...].first(where: { $0.name == name && $0.matches(params) }) {
           let since = lastMatchLine.map { "since line \($0)" } ?? "so far"
-          return .failed("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)")
+          return fail("\(here): expected no event \(name.rawValue) \(since); found \(found.brief)",
+                      expected: "no event \(name.rawValue)", actual: found.brief)
         }
       case .expectNoScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
         if frame.contains(text) {
-          return .failed("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+          return fail("\(here): expected the screen not to show \"\(excerpt: text)\"; the screen was:\n\(frame)",
+                      expected: "not \"\(text)\"", actual: frame)
         }
       case .expectScreen(let text):
         let frame = FrameText.plain(AppView.render(runtime.state, size: runtime.state.size))
         guard frame.contains(text) else {
-          return .failed("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)")
+          return fail("\(here): expected the screen to show \"\(excerpt: text)\"; the screen was:\n\(frame)",
+                      expected: "\"\(text)\"", actual: frame)
         }
       case .expectStatus(let status, let anyActive):
         let actual = runtime.state.status
         guard anyActive ? actual.isActive : actual == status else {
-          return .failed("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)")
+          return fail("\(here): expected status \(anyActive ? "active" : status.description); it is \(actual)",
+                      expected: anyActive ? "active" : status.description, actual: actual.description)
         }
       case .screenshot(let file):
         let path = screenshots.resolve(file)
         do {
           try screenshots.write(AppView.render(runtime.state, size: size), to: path, title: "\(here): \(step.text)")
         } catch {
-          return .failed("\(here): \(quoting: step.text): \(error)")
+          return fail("\(here): \(quoting: step.text): \(error)")
         }
       }
       noteScreen()
-      if let problem = shootEvery(number: index + 1, step: step.text) { return .failed("\(here): \(problem)") }
+      if let problem = shootEvery(number: index + 1, step: step.text) { return fail("\(here): \(problem)") }
     }
-    if let rule = undecidedRule() { return .failed("\(previous): \(rule.message)") }
+    if let rule = undecidedRule() { return .failed(StepFailure(message: "\(previous): \(rule.message)", file: script.file, step: previousStep)) }
     return .passed
   }
 }

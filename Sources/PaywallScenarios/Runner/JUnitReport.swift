@@ -34,14 +34,17 @@ package enum JUnitReport {
       let time = suite.reduce(0) { $0 + $1.seconds }
       lines.append(#"  <testsuite name="\#(escape(root))" tests="\#(suite.count)" failures="\#(suite.count(where: { !$0.passed }))" errors="0" skipped="0" time="\#(format(time))" timestamp="\#(stamp)" hostname="\#(host)">"#)
       for result in suite {
-        let attributes = #"name="\#(escape(result.scenario.relativePath))" classname="\#(escape(root))" file="\#(escape(result.scenario.path))" time="\#(format(result.seconds))""#
+        var attributes = #"name="\#(escape(result.scenario.relativePath))" classname="\#(escape(root))" file="\#(escape(result.scenario.path))""#
+        // The failing step's line, where a CI annotates it (only for a step of the scenario's own file).
+        if let step = result.step, let line = step.line, step.file == result.scenario.path { attributes += #" line="\#(line)""# }
+        attributes += #" time="\#(format(result.seconds))""#
         switch result.outcome {
         case .passed:
           lines.append("    <testcase \(attributes)/>")
         case .failed(let kind, let message):
           let first = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? kind.rawValue
           var text = message
-          if !result.arguments.isEmpty { text += "\n\nTo run it alone: " + TestCommand.rerunCommand(result.arguments) }
+          if !result.arguments.isEmpty { text += "\n\nTo run it alone: " + ScenarioResult.rerunCommand(result.arguments) }
           lines.append("    <testcase \(attributes)>")
           lines.append(#"      <failure message="\#(escape(first))" type="\#(kind.rawValue)">\#(escape(text, attribute: false))</failure>"#)
           lines.append("    </testcase>")
@@ -60,7 +63,7 @@ package enum JUnitReport {
 
   /// Refuses, before any scenario runs, a path the report could not be written to: a directory,
   /// or a place where no file can be created (its folders are made, as `mkdir -p` would).
-  package static func checkWritable(_ path: String) throws(CLIFailure) {
+  package static func checkWritable(_ path: String) throws(PlayFailure) {
     if path.isEmpty { throw .usage("--junit needs a file path, e.g. --junit build/junit.xml") }
     if FileSystem.isDirectory(path) {
       throw .usage("--junit \(quoting: path) is a directory; give a file path, e.g. --junit \((path).appendingPathComponent("junit.xml"))")
@@ -80,11 +83,11 @@ package enum JUnitReport {
 
   /// Writes the report atomically (a temporary file beside it, then rename): a reader never
   /// sees half of it, and a run that dies leaves the last report whole.
-  package static func write(_ xml: String, to path: String) throws(CLIFailure) {
+  package static func write(_ xml: String, to path: String) throws(PlayFailure) {
     do {
       try AtomicFile.write(Data(xml.utf8), to: path)
     } catch {
-      throw CLIFailure(message: "error: --junit: \(error.description)", code: ExitStatus.usage.rawValue)
+      throw PlayFailure(message: "error: --junit: \(error.description)", status: .usage)
     }
   }
 }

@@ -18,6 +18,11 @@ package struct Screenshots: Sendable {
   /// `--screenshot-every`: the directory that gets `003-press-enter.svg` after step 3.
   package var every: String?
 
+  package init(base: String = "", every: String? = nil) {
+    self.base = base
+    self.every = every
+  }
+
   /// `file` as given when absolute, else inside `base`.
   package func resolve(_ file: String) -> String {
     file.hasPrefix("/") || base.isEmpty ? file : base + "/" + file
@@ -57,13 +62,13 @@ package struct Screenshots: Sendable {
   }
 
   /// Creates `--screenshot-every`'s directory (and its parents) when missing; a file there is an error.
-  package static func prepare(directory: String) throws(CLIFailure) {
+  package static func prepare(directory: String) throws(PlayFailure) {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
       let why = FileManager.default.fileExists(atPath: directory)
         ? "it exists and is not a directory" : "it cannot be created (check the path and its permissions)"
-      throw CLIFailure.invalid("error: --screenshot-every \(quoting: directory): \(why); give a directory for the pictures")
+      throw PlayFailure.invalid("error: --screenshot-every \(quoting: directory): \(why); give a directory for the pictures")
     }
   }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PaywallModel
+import PaywallScenarios
 
 /// What `validate FILE.play` says of a scenario: its `# args:` line and its steps read, its
 /// project loaded as `play` would load it, and the steps checked against what the SDK would do
@@ -20,8 +21,8 @@ package enum ScenarioAdvice {
     }
     let scenario = Scenario(path: path, root: ".", relativePath: path)
     let words: [String]
-    switch scenario.arguments(allowingCommands: true) {
-    case .success(let found): words = found
+    switch scenario.arguments(allowingCommands: true, commandLine: PlayCommand.commandLine) {
+    case .success(let found): words = found.words
     case .failure(let problem): return fail(problem.message)
     }
     let arguments: Arguments

@@ -21,7 +21,7 @@ import Synchronization
 package enum OutputPath {
   /// Refuses a path that is empty, not a regular file, or in a place where no file can be created
   /// (a probe file is created and removed in the nearest folder there is).
-  package static func checkWritable(_ path: String, option: String, example: String) throws(CLIFailure) {
+  package static func checkWritable(_ path: String, option: String, example: String) throws(PlayFailure) {
     if path.isEmpty { throw .usage("--\(option) needs a file path, e.g. --\(option) \(example)") }
     if FileSystem.isDirectory(path) {
       throw .usage("--\(option) \(quoting: path) is a directory; give a file path, e.g. --\(option) \(path.hasSuffix("/") ? path : path + "/")\(example)")
@@ -83,20 +83,12 @@ package enum OutputPath {
 package enum ScenarioConfinement {
   /// The environment variable `test` sets for a child `play`.
   package static let environmentVariable = "PAYWALL_TUI_SCENARIO_DIR"
-  private static let current = Mutex<String?>(nil)
 
-  /// The directory writes are confined to, if any.
-  package static var directory: String? {
-    if let set = current.withLock({ $0 }) { return set }
+  /// The directory `test` confined a child `play`'s writes to, if it did; the worker hands its
+  /// `play` the scenario's directory instead (`PlayCommand.confinement`).
+  package static var fromEnvironment: String? {
     guard let set = ProcessInfo.processInfo.environment[environmentVariable], !set.isEmpty else { return nil }
     return set
-  }
-
-  /// Runs `body` with writes confined to `directory` (the test worker, one scenario at a time).
-  package static func with<T>(_ directory: String?, _ body: () -> T) -> T {
-    current.withLock { $0 = directory }
-    defer { current.withLock { $0 = nil } }
-    return body()
   }
 
   /// Why `path` (relative to the current directory) is not inside `root`, or nil when it is:

@@ -19,6 +19,12 @@ package struct Scenario: Sendable, Hashable {
   /// Its path below `root` (`purchase-trial.play`, `sub/refund.play`): what `--filter` matches.
   package var relativePath: String
 
+  package init(path: String, root: String, relativePath: String) {
+    self.path = path
+    self.root = root
+    self.relativePath = relativePath
+  }
+
   /// The folder it is in ("." for a bare name): every file it writes must be inside it
   /// (`ScenarioConfinement`).
   package var directory: String {
@@ -32,18 +38,22 @@ package struct Scenario: Sendable, Hashable {
   /// command line's `--allow-commands`), a line that would start a process of its choosing
   /// (`--controller-command`) is refused. Relative paths on the line are from the file's folder
   /// (`ScenarioPaths`); the words returned name them from the current directory.
-  package func arguments(allowingCommands: Bool = false) -> Result<[String], ScenarioProblem> {
-    written(allowingCommands: allowingCommands).map { ScenarioPaths.resolve($0, file: path).words }
+  /// The line is read once, as `play` reads it (`commandLine`): `parsed` is what the runner needs
+  /// of it, nil when `play` would refuse the words (it then says why, as it runs them).
+  package func arguments(allowingCommands: Bool = false, commandLine: PlayCommandLine) -> Result<ScenarioArguments, ScenarioProblem> {
+    written(allowingCommands: allowingCommands, commandLine: commandLine).map { written in
+      ScenarioArguments(words: ScenarioPaths.resolve(written.words, file: path, commandLine: commandLine).words, parsed: written.parsed)
+    }
   }
 
   /// What the `# args:` line's paths would warn about: each read the old way, from the current directory.
-  package func pathWarnings() -> [String] {
-    guard case .success(let words) = written(allowingCommands: true) else { return [] }
-    return ScenarioPaths.resolve(words, file: path).warnings
+  package func pathWarnings(commandLine: PlayCommandLine) -> [String] {
+    guard case .success(let written) = written(allowingCommands: true, commandLine: commandLine) else { return [] }
+    return ScenarioPaths.resolve(written.words, file: path, commandLine: commandLine).warnings
   }
 
   /// The `# args:` line's words as written.
-  private func written(allowingCommands: Bool) -> Result<[String], ScenarioProblem> {
+  private func written(allowingCommands: Bool, commandLine: PlayCommandLine) -> Result<ScenarioArguments, ScenarioProblem> {
     // A named pipe or a device would block or never end: only a regular file is a scenario.
     var info = stat()
     if stat(path, &info) != 0 {
@@ -73,23 +83,24 @@ package struct Scenario: Sendable, Hashable {
     if let help = words.first(where: { $0 == "--help" || $0 == "-h" }) {
       return .failure(ScenarioProblem("\(path):1: '\(help)' on the '# args:' line makes play print its help and run nothing; remove it"))
     }
-    if !allowingCommands, let refusal = Self.commandRefusal(words, file: path, fix: "if you trust this scenario, run it with 'paywall-tui test --allow-commands'") {
+    let parsed = commandLine.read(words)
+    if !allowingCommands, let refusal = Self.commandRefusal(parsed, file: path, fix: "if you trust this scenario, run it with 'paywall-tui test --allow-commands'") {
       return .failure(ScenarioProblem(refusal))
     }
-    return .success(words)
+    return .success(ScenarioArguments(words: words, parsed: parsed))
   }
 
   /// Why an `# args:` line may not be used as it is when commands are not allowed: it gives
   /// `--controller-command` (a shell command line the file chose) or `--allow-commands` (a file
   /// cannot allow itself). The words are read as `play` reads them, so `--controller-command=CMD`
   /// counts and a word after `--` does not. `fix` ends the message.
-  package static func commandRefusal(_ words: [String], file: String, fix: String) -> String? {
+  package static func commandRefusal(_ parsed: PlayWords?, file: String, fix: String) -> String? {
     // Words play would refuse anyway start nothing: play says what is wrong with them.
-    guard let parsed = try? Arguments(words, spec: PlayCommand.spec) else { return nil }
-    if let command = parsed.value("controller-command") {
+    guard let parsed else { return nil }
+    if let command = parsed.controllerCommand {
       return "\(file):1: the '# args:' line gives --controller-command \(quoting: command), a command that would run on this machine; a file's arguments run no command unless the command line allows it: \(fix)"
     }
-    if parsed.flag("allow-commands") {
+    if parsed.allowsCommands {
       return "\(file):1: '--allow-commands' on the '# args:' line: a file cannot allow its own commands; remove it (the command line gives it)"
     }
     return nil
@@ -119,6 +130,13 @@ package struct Scenario: Sendable, Hashable {
   }
 }
 
+/// A scenario's `# args:` line: its words, paths made relative to the current directory, and what
+/// the runner needs of them (nil: `play` refuses the words, and says why when it runs them).
+package struct ScenarioArguments: Sendable, Equatable {
+  package var words: [String]
+  package var parsed: PlayWords?
+}
+
 /// Why a scenario could not be run as written: its message is the test's failure.
 package struct ScenarioProblem: Error, Sendable {
   package var message: String
@@ -129,7 +147,7 @@ package struct ScenarioProblem: Error, Sendable {
 package enum ScenarioDiscovery {
   /// Every `.play` file under each path (recursively; hidden files and folders skipped), and
   /// each file given by itself whatever its name; sorted by path, each file once.
-  package static func scenarios(under paths: [String]) throws(CLIFailure) -> [Scenario] {
+  package static func scenarios(under paths: [String]) throws(PlayFailure) -> [Scenario] {
     var found: [Scenario] = []
     var seen: Set<String> = []
     for path in paths {
@@ -193,7 +211,7 @@ package struct ScenarioSelection: Sendable {
       self.count = count
     }
 
-    package init(parsing text: String) throws(CLIFailure) {
+    package init(parsing text: String) throws(PlayFailure) {
       let parts = text.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
         throw .usage("--shard \(quoting: text) must be K/N, this machine's shard K of N (from 1), e.g. --shard 1/4")
@@ -213,8 +231,13 @@ package struct ScenarioSelection: Sendable {
   package var filters: [String] = []
   package var shard: Shard?
 
+  package init(filters: [String] = [], shard: Shard? = nil) {
+    self.filters = filters
+    self.shard = shard
+  }
+
   /// `--filter` patterns, checked once: an invalid one is a usage error naming it.
-  package static func checkFilters(_ patterns: [String]) throws(CLIFailure) {
+  package static func checkFilters(_ patterns: [String]) throws(PlayFailure) {
     for pattern in patterns {
       if let reason = PatternMatcher.problem(in: pattern) {
         throw .usage("--filter \(quoting: pattern) is not a regular expression (\(reason)); e.g. --filter 'purchase|restore'")

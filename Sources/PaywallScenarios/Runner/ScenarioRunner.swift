@@ -41,11 +41,40 @@ package struct ScenarioResult: Sendable {
   /// The `play` command line that reproduces it (with its own fresh state directory).
   package var arguments: [String]
 
+  /// The step that failed, as `play` reported it (its line, what was expected, what was there),
+  /// when it got that far; nil when it passed or failed before a step.
+  package var step: StepFailure?
+
+  package init(scenario: Scenario, outcome: Outcome, seconds: Double, arguments: [String], step: StepFailure? = nil) {
+    self.scenario = scenario
+    self.outcome = outcome
+    self.seconds = seconds
+    self.arguments = arguments
+    self.step = step
+  }
+
   package var passed: Bool { outcome == .passed }
+
+  /// `74 ms`, `1.2 s`.
+  package static func spell(duration seconds: Double) -> String {
+    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : cFormat("%.1f s", seconds)
+  }
+
+  /// `60 s`, `0.5 s`: a limit as the user gave it.
+  package static func spell(seconds: Double) -> String {
+    seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : cFormat("%g s", seconds)
+  }
+
+  /// The command that replays one scenario by hand, quoted for a POSIX shell; it starts from a
+  /// fresh state, as `test` gave it (`play` starts from a fresh state in memory when no
+  /// --state-dir is given).
+  package static func rerunCommand(_ arguments: [String]) -> String {
+    (["paywall-tui"] + arguments.map(ShellWord.quoted)).joined(separator: " ")
+  }
 }
 
-/// Runs one scenario. Each worker owns one (so an executor that loads a project once and keeps it
-/// for the scenarios after, issue 20's in-process plan, fits here without touching the rest).
+/// Runs one scenario. Each worker thread owns one, so an executor may keep what it made for the
+/// scenarios after (the worker process that keeps the projects it loaded).
 package protocol ScenarioExecutor {
   mutating func run(_ scenario: Scenario) -> ScenarioResult
 }
@@ -56,6 +85,11 @@ package protocol ScenarioExecutor {
 package struct ScenarioRunner {
   package var jobs: Int
   package var makeExecutor: @Sendable () -> any ScenarioExecutor
+
+  package init(jobs: Int, makeExecutor: @escaping @Sendable () -> any ScenarioExecutor) {
+    self.jobs = jobs
+    self.makeExecutor = makeExecutor
+  }
 
   /// Calls `report` on the calling thread for each result, in list order; `shouldStop` is asked
   /// before each scenario is started (true: start no more, e.g. stdout went away).

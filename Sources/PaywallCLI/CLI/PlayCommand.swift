@@ -10,18 +10,11 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
+import PaywallScenarios
 import Synchronization
 import TerminalCore
 import CursesBackend
 import PaywallUI
-
-/// Collects events in order as the runtime emits them.
-package final class EventRecorder: Sendable {
-  private let events = Mutex<[PaywallEvent]>([])
-
-  package func append(_ event: PaywallEvent) { events.withLock { $0.append(event) } }
-  package var all: [PaywallEvent] { events.withLock { $0 } }
-}
 
 package struct PlayCommand: CLICommand {
   package static let spec = CommandSpec(
@@ -68,6 +61,11 @@ package struct PlayCommand: CLICommand {
   package var clock: String?
   package var project: ProjectOptions
   package var session: SessionConfiguration
+  /// Under `test`: the scenario's directory, which every file it writes must be inside
+  /// (`ScenarioConfinement`). A child `play` has it from its environment; the worker sets it.
+  package var confinement: String?
+  /// The worker's projects, loaded once and kept; nil: load each time.
+  package var cache: ProjectCache?
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     // A recording (`run --record`): its `# args:` line, then the command line's own options, and
@@ -84,9 +82,55 @@ package struct PlayCommand: CLICommand {
     screenshotEvery = arguments.value("screenshot-every")
     project = ProjectOptions(arguments)
     session = try SessionConfiguration(arguments)
+    confinement = ScenarioConfinement.fromEnvironment
   }
 
+  /// How `play` reads its command line, for the scenario runner (it reads `# args:` lines).
+  package static let commandLine = PlayCommandLine(
+    read: { words in
+      guard let parsed = try? Arguments(words, spec: spec) else { return nil }
+      return PlayWords(controller: parsed.value("controller"), controllerCommand: parsed.value("controller-command"),
+                       allowsCommands: parsed.flag("allow-commands"))
+    },
+    option: { name in
+      guard let option = spec.options.first(where: { $0.name == name }) else { return nil }
+      guard option.value != nil else { return .flag }
+      return .value(isPath: option.values == .file || option.values == .directory)
+    })
+
   package func run() throws {
+    let report = try play()
+    if let failure = report.failure { throw CLIFailure.invalid(failure.message) }
+  }
+
+  /// Plays, printing the events, then the status (and with --screen the last screen), as JSON
+  /// lines on stdout; a step that failed is the report's, for the caller to end with.
+  package func play() throws -> PlayReport {
+    let (request, eventFile) = try self.request()
+    // A failed write (stdout, the events file) is remembered by `Console` and stops the script
+    // at the next step; the command then ends with it.
+    let output = PlayOutput(
+      event: { event in
+        eventFile?.writeOrRecord(event)
+        Console.outOrRecord(event.jsonLine)
+      },
+      warning: { Console.warn($0) },
+      failure: { Console.outputFailure })
+    let report = try PlayEngine.run(request, output: output)
+    try Console.out(JSONOutput.object([
+      ("status", .string(report.status)),
+      ("entitlements", .array(report.entitlements.map { .string($0) })),
+    ]).text)
+    if let screen = report.screen {
+      // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
+      try Console.out(JSONOutput.object([("screen", .array(screen.map { JSONOutput.string($0) }))]).text)
+    }
+    return report
+  }
+
+  /// The command line read into a request, every input read and every output checked before
+  /// anything runs; and the `--events` file, opened.
+  package func request() throws -> (PlayRequest, EventFile?) {
     guard let size = Size(size) else { throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24") }
     let scenario = try loadScript()
     // Under `test`, a path outside the scenario's directory is refused before --record's probe
@@ -94,13 +138,12 @@ package struct PlayCommand: CLICommand {
     try checkOutputs(of: scenario)
     let pace = try recordingPace()
     let overrides = try project.parsedOverrides()
-    let loaded = session.localized(try project.load(path))
+    let loaded = session.localized(try project.load(path, cache: cache))
     try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
     // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
     if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: ExitStatus.usage.rawValue) }
-    if let every = screenshotEvery { try Screenshots.prepare(directory: every) }
-    let events = EventRecorder()
-    let eventFile = try session.openEventFile()
+    if let every = screenshotEvery { try CLIFailure.reporting { () throws(PlayFailure) in try Screenshots.prepare(directory: every) } }
+    let eventFile = try session.openEventFile(confined: confinement != nil)
     var start = SimulatedTimeSource.defaultStart
     if let text = self.clock {
       guard let date = StoreDates.parse(iso8601: text) else {
@@ -108,77 +151,10 @@ package struct PlayCommand: CLICommand {
       }
       start = date
     }
-    let clock = SimulatedTimeSource(start: start)
-    var session = self.session
-    // A script that begins by registering a placement begins where an app would: on the home
-    // screen, with no paywall in the way. --paywall and --home still decide.
-    if session.paywall == nil, !session.home, scenario.startsWithPlacement { session.home = true }
-    // A failed write (stdout, the events file) is remembered here and stops the script at the
-    // next step; the command then ends with it.
-    // A fresh state in memory unless --state-dir names one to go on from: the same script
-    // gives the same result every time, and nothing is left behind.
-    // A command controller's stderr is its log: stderr here too (stdout stays JSON lines).
-    let app = try AppSession.make(project: loaded, path: path, options: session, overrides: overrides, clock: clock,
-                                 simulatedClock: clock, animates: false, state: .commandLineOrMemory,
-                                 controllerLog: { Console.warn("controller: \($0)") }) { event in
-      events.append(event)
-      eventFile?.writeOrRecord(event)
-      Console.outOrRecord(event.jsonLine)
-    }
-    defer { app.command?.stop() }
-    app.keepNewUser()
-    // Every way out waits for the state files being written (the new user's id above): a process
-    // that ends during a write leaves its temporary file behind.
-    defer { app.runtime.flushState() }
-    // Warnings are not the command's output: one that cannot be written is remembered (the exit
-    // code is 1 at the end) and the run goes on.
-    for warning in app.warnings { Console.warn("warning: \(warning)") }
-    app.runtime.setStateProblemHandler { Console.warn("warning: \($0)") }
-    // A command controller's launch-time status arrives before the first step, as an app's
-    // arrives before its first registration is presented (`waitForLaunchStatus` says why).
-    if let command = app.command, command.waitForLaunchStatus() == .timedOut {
-      Console.warn("warning: the controller set no subscription status within --controller-timeout (\(session.controllerTimeout)) of starting, so it stays unknown and a registration waits for one, as the SDK does; send {\"method\":\"setSubscriptionStatus\",…} at launch (docs/controllers.md), or give --status")
-    }
-
-    let started = clock.now
-    // Made once the project and script are loaded: its thread draws each screen as play goes.
-    let timeline = try pace.map { try Self.timeline(pace: $0, size: size) }
-    var player = Player(app: app, clock: clock, events: events, size: size, stopped: { Console.outputFailure != nil },
-                        timeline: timeline)
-    player.screenshots = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"), every: screenshotEvery)
-    let outcome = runBlocking { [session, player] in await player.play(scenario, placement: session.placement) }
-    // What was shown, also when a step failed: the recording ends where the run did.
-    if let record, let timeline {
-      let cast = Asciicast(size: size, timestamp: Int(started.timeIntervalSince1970), title: recordingTitle,
-                           shell: ProcessInfo.processInfo.environment["SHELL"])
-      do {
-        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: record, replacingOnlyRegularFile: true)
-      } catch let failure as CastFailure {
-        throw CLIFailure.invalid(failure.description)
-      } catch {
-        throw CLIFailure.invalid("error: --record: \(error)")
-      }
-    }
-    // The next run on this state directory continues from this moment of the store's clock.
-    app.store?.checkpoint()
-    app.runtime.flushState()
-    if let failure = Console.outputFailure { throw failure }
-    let state = app.runtime.state
-    try Console.out(JSONOutput.object([
-      ("status", .string(state.status.rawName.lowercased())),
-      ("entitlements", .array(state.status.entitlements.sorted().map { .string($0.id) })),
-    ]).text)
-    if screen {
-      // One JSON object, so every line of stdout is JSON (`jq` reads it whole).
-      let rows = AppView.render(state, size: state.size).lines.map { JSONOutput.string(FrameText.trimTrailingSpaces($0)) }
-      try Console.out(JSONOutput.object([("screen", .array(rows))]).text)
-    }
-    if case .failed(let message) = outcome { throw CLIFailure.invalid(message) }
-    // A register still waiting for a subscription status would have failed after 5 s in the app;
-    // the simulated clock never got there, so the run would end having shown nothing: say so.
-    if let waiting = state.presentation.waiting {
-      throw CLIFailure.invalid("error: placement \(quoting: waiting.placement) is still waiting for a subscription status at the end of the script (the SDK gives up after 5 s); set one (--status inactive, or 'status' in the script) or 'advance 5s' to see the timeout")
-    }
+    let request = PlayRequest(project: loaded, path: path, script: scenario, scriptPath: script, session: session,
+                              overrides: overrides, clockStart: start, size: size,
+                              recording: pace.map { (record!, $0, recordingTitle) }, screenshotEvery: screenshotEvery, screen: screen)
+    return (request, eventFile)
   }
 
   /// The recording's title: the command that made it.
@@ -196,7 +172,7 @@ package struct PlayCommand: CLICommand {
       if pace != nil { throw .usage("--pace sets the time between screens of a recording; give --record FILE.cast too") }
       return nil
     }
-    try OutputPath.checkWritable(record, option: "record", example: "demo.cast")
+    try CLIFailure.reporting { () throws(PlayFailure) in try OutputPath.checkWritable(record, option: "record", example: "demo.cast") }
     var milliseconds = Self.defaultPace
     if let pace {
       // Below 1ms the recording would say 1ms: refused, as the message says, not rounded up.
@@ -204,15 +180,6 @@ package struct PlayCommand: CLICommand {
       milliseconds = max(1, Int((seconds * 1000).rounded()))
     }
     return milliseconds
-  }
-
-  /// A recording's timeline; its thread starts drawing at once.
-  private static func timeline(pace: Int, size: Size) throws(CLIFailure) -> CastTimeline {
-    do {
-      return try CastTimeline(pace: pace, size: size)
-    } catch {
-      throw .invalid(error.description)
-    }
   }
 
   /// Refuses, before anything runs, `answer purchase restored` on an SDK whose `PurchaseResult`
@@ -231,7 +198,7 @@ package struct PlayCommand: CLICommand {
   /// would write outside its own directory (`ScenarioConfinement`), naming FILE:LINE.
   private func checkOutputs(of scenario: PlayScript) throws(CLIFailure) {
     let base = Screenshots(base: Screenshots.directory(ofScript: script ?? "-"))
-    let root = ScenarioConfinement.directory
+    let root = confinement
     for step in scenario.steps {
       guard case .screenshot(let file) = step.command else { continue }
       let path = base.resolve(file)
@@ -278,19 +245,20 @@ package struct PlayCommand: CLICommand {
     guard let path = arguments.positionals.first, Self.isRecording(path) else { return nil }
     let words: [String]
     let recording = Scenario(path: path, root: ".", relativePath: path)
-    switch recording.arguments(allowingCommands: true) {
-    case .success(let found): words = found
+    let parsed: PlayWords?
+    switch recording.arguments(allowingCommands: true, commandLine: commandLine) {
+    case .success(let found): (words, parsed) = (found.words, found.parsed)
     case .failure(let problem): throw CLIFailure.usage(problem.message)
     }
     // The file may be someone else's: the command it names runs only when this command line says so.
     if !arguments.flag("allow-commands"),
-       let refusal = Scenario.commandRefusal(words, file: path, fix: "if you trust it, replay it with 'paywall-tui play \(ShellWord.quoted(path)) --allow-commands'") {
+       let refusal = Scenario.commandRefusal(parsed, file: path, fix: "if you trust it, replay it with 'paywall-tui play \(ShellWord.quoted(path)) --allow-commands'") {
       throw CLIFailure.usage(refusal)
     }
     if arguments.value("script") != nil || arguments.value("keys") != nil {
       throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")
     }
-    for warning in recording.pathWarnings() { try? Console.error(UntrustedText.printable(warning)) }
+    for warning in recording.pathWarnings(commandLine: commandLine) { try? Console.error(UntrustedText.printable(warning)) }
     var rest = arguments.raw
     if let index = rest.firstIndex(of: path) { rest.remove(at: index) }
     return try Arguments(words + rest + ["--script", path], spec: spec)

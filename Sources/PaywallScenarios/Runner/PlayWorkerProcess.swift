@@ -68,7 +68,7 @@ package final class PlayWorkerProcess {
 
     // As a child play: same process group (Ctrl-C reaches it), signals at their defaults.
     let setup = ChildSpawnSetup()
-    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup(PlayWorker.command), nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup(PlayWorkerProtocol.command), nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     // Under the same lock as a child play's start: no other child inherits these pipes.
@@ -111,7 +111,7 @@ package final class PlayWorkerProcess {
     precondition(isAlive)
     _ = ftruncate(stderrFile, 0)
     let deadline = ContinuousClock.now + .milliseconds(Int64((timeout * 1000).rounded(.up)))
-    guard let request = try? JSONEncoder().encode(PlayWorker.Request(arguments: arguments, scenarioDirectory: scenarioDirectory)) else {
+    guard let request = try? JSONEncoder().encode(PlayWorkerProtocol.Request(arguments: arguments, scenarioDirectory: scenarioDirectory)) else {
       return PlayProcessExecutor.ChildRun(ending: .notStarted("cannot encode the arguments for the test worker"), stderr: "")
     }
     // A worker that is gone takes the write with EPIPE (SIGPIPE does not end `test`); its end is
@@ -121,13 +121,18 @@ package final class PlayWorkerProcess {
 
     var buffer = [UInt8](repeating: 0, count: 4_096)
     var ending: PlayProcessExecutor.ChildRun.Ending?
+    var step: StepFailure?
     while ending == nil {
       if let end = pending.firstIndex(of: 0x0A) {
         let line = Array(pending[..<end])
         pending.removeSubrange(...end)
-        switch try? JSONDecoder().decode(PlayWorker.Response.self, from: Data(line)) {
-        case let response? where response.signal != nil: ending = .signalled(response.signal!)
-        case let response? where response.code != nil: ending = .exited(response.code!)
+        switch try? JSONDecoder().decode(PlayWorkerProtocol.Response.self, from: Data(line)) {
+        case let response? where response.signal != nil:
+          ending = .signalled(response.signal!)
+          step = response.step
+        case let response? where response.code != nil:
+          ending = .exited(response.code!)
+          step = response.step
         default:
           killNow()
           ending = .notStarted("the test worker gave an answer that is not one: \(String(decoding: line.prefix(200), as: UTF8.self))")
@@ -161,7 +166,7 @@ package final class PlayWorkerProcess {
         }
       }
     }
-    return PlayProcessExecutor.ChildRun(ending: ending!, stderr: stderrText())
+    return PlayProcessExecutor.ChildRun(ending: ending!, stderr: stderrText(), step: step)
   }
 
   private func killNow() {

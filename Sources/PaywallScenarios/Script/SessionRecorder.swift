@@ -80,35 +80,36 @@ package final class SessionRecorder: DispatchObserver, @unchecked Sendable {
   /// Starts a recording at `path`: the header is written to a temporary file beside it, fsynced
   /// and renamed over `path` (an old recording is replaced whole, never half), then steps append.
   /// `arguments` are the `# args:` line's for the clock's time now (one reading, from which the
-  /// first `advance` counts too).
-  package static func start(path: String, arguments: (Date) -> [String], clock: any AdjustableTimeSource, notes: [String]) throws(CLIFailure) -> SessionRecorder {
-    if let refusal = refusal(path) { throw CLIFailure.usage(refusal) }
+  /// first `advance` counts too). `version` is the program's, which the header names.
+  package static func start(path: String, arguments: (Date) -> [String], clock: any AdjustableTimeSource, notes: [String],
+                            version: String) throws(PlayFailure) -> SessionRecorder {
+    if let refusal = refusal(path) { throw PlayFailure.usage(refusal) }
     let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     // Its missing folders are made, as for every other file paywall-tui writes (`mkdir -p`).
     if let why = FileSystem.makeDirectories(directory) {
-      throw CLIFailure.usage("--record \(quoting: path): cannot create \(directory) (\(why))")
+      throw PlayFailure.usage("--record \(quoting: path): cannot create \(directory) (\(why))")
     }
     let temporary = directory + "/" + AtomicFile.temporaryPrefix + name + "-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw CLIFailure.usage("--record \(quoting: path): cannot write in \(directory) (\(String(cString: strerror(errno))))")
+      throw PlayFailure.usage("--record \(quoting: path): cannot write in \(directory) (\(String(cString: strerror(errno))))")
     }
     let now = clock.now
     let recorder = SessionRecorder(path: path, descriptor: fd, clock: clock, start: now)
     let header = [
       "# args: " + arguments(now).map(Self.argumentWord).joined(separator: " "),
-      "\(marker) (paywall-tui \(PaywallCommand.version), \(StoreDates.iso8601(Date()))); replay: paywall-tui play \(ShellWord.quoted(path)) --screen",
+      "\(marker) (paywall-tui \(version), \(StoreDates.iso8601(Date()))); replay: paywall-tui play \(ShellWord.quoted(path)) --screen",
     ] + notes.map { "# note: \($0)" }
     recorder.append(header)
     if let failure = recorder.failure {
       unlink(temporary)
-      throw CLIFailure(message: "error: --record \(quoting: path): \(failure)", code: ExitStatus.failed.rawValue)
+      throw PlayFailure(message: "error: --record \(quoting: path): \(failure)", status: .failed)
     }
     guard rename(temporary, path) == 0 else {
       let why = String(cString: strerror(errno))
       unlink(temporary)
-      throw CLIFailure(message: "error: --record \(quoting: path): cannot create it (\(why))", code: ExitStatus.failed.rawValue)
+      throw PlayFailure(message: "error: --record \(quoting: path): cannot create it (\(why))", status: .failed)
     }
     let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryFD >= 0 {

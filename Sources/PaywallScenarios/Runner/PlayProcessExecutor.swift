@@ -24,6 +24,16 @@ package struct PlayProcessExecutor: ScenarioExecutor {
   package var scratch: String
   /// `test --allow-commands`: a scenario may start its `--controller-command`.
   package var allowCommands = false
+  /// How `play` reads a scenario's `# args:` line.
+  package var commandLine: PlayCommandLine
+
+  package init(binary: String, timeout: Double, scratch: String, allowCommands: Bool = false, commandLine: PlayCommandLine) {
+    self.binary = binary
+    self.timeout = timeout
+    self.scratch = scratch
+    self.allowCommands = allowCommands
+    self.commandLine = commandLine
+  }
   /// How much of a child's stderr is kept (the rest is counted, not stored).
   package static let stderrLimit = 256 * 1024
   /// After SIGTERM at the timeout, how long `play` has to end (its controllers with it) before SIGKILL.
@@ -75,9 +85,9 @@ package struct PlayProcessExecutor: ScenarioExecutor {
       return ScenarioResult(scenario: scenario, outcome: outcome, seconds: seconds, arguments: arguments)
     }
     let arguments: [String]
-    switch scenario.arguments(allowingCommands: allowCommands) {
+    switch scenario.arguments(allowingCommands: allowCommands, commandLine: commandLine) {
     case .failure(let problem): return result(.failed(kind: .notRun, message: problem.message), [])
-    case .success(let words): arguments = ["play"] + words + ["--script", scenario.path]
+    case .success(let read): arguments = ["play"] + read.words + ["--script", scenario.path]
     }
     let stateDirectory: String
     switch Self.makeStateDirectory(in: scratch) {
@@ -104,6 +114,14 @@ package struct PlayProcessExecutor: ScenarioExecutor {
     package enum Ending { case exited(Int32), signalled(Int32), timedOut, notStarted(String) }
     package var ending: Ending
     package var stderr: String
+    /// The step that failed, when the worker reported it.
+    package var step: StepFailure?
+
+    package init(ending: Ending, stderr: String, step: StepFailure? = nil) {
+      self.ending = ending
+      self.stderr = stderr
+      self.step = step
+    }
 
     package func outcome(timeout: Double) -> ScenarioResult.Outcome {
       let said = stderr.trimmingNewlines()
@@ -115,7 +133,7 @@ package struct PlayProcessExecutor: ScenarioExecutor {
       case .signalled(let signal):
         return .failed(kind: .crashed, message: "play was killed by signal \(signal) (\(String(cString: strsignal(signal))))" + (said.isEmpty ? "" : "\n" + said))
       case .timedOut:
-        return .failed(kind: .timeout, message: "timed out after \(TestCommand.spell(seconds: timeout))" + (said.isEmpty ? "" : "; it had said:\n" + said))
+        return .failed(kind: .timeout, message: "timed out after \(ScenarioResult.spell(seconds: timeout))" + (said.isEmpty ? "" : "; it had said:\n" + said))
       case .notStarted(let why): return .failed(kind: .notRun, message: why)
       }
     }
