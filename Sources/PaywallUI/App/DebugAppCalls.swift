@@ -132,7 +132,7 @@ extension DebugPanel {
 package enum BackgroundScreen {
   package static func draw(_ state: AppState, into frame: inout Frame) {
     let since = state.presentation.appSession.lastAppClose.map { " (since \(StoreDates.format($0)), store clock)" } ?? ""
-    Overlay.box(title: "Home screen", lines: [[("The app is in the background\(since).", .plain)]],
-                footer: "B brings it back · d the debug panel · q quits", into: &frame)
+    OverlayBox.box(title: "Home screen", lines: [[("The app is in the background\(since).", .plain)]],
+                   footer: "B brings it back · d the debug panel · q quits", into: &frame)
   }
 }

@@ -32,7 +32,7 @@ package enum AppView {
       frame = full
     }
     if let alert = state.presentation.callAlert ?? state.session?.alert {
-      Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
+      OverlayBox.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
     if state.presentation.appSession.inBackground { BackgroundScreen.draw(state, into: &frame) }
@@ -48,8 +48,8 @@ package enum AppView {
       frame.draw(top, x: 0, y: 0)
     }
     if let errors = state.reloadErrors {
-      Overlay.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
-                  footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
+      OverlayBox.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
+                     footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
     }
     if state.showsHelp { drawHelp(scroll: state.overlayScroll, into: &frame) }
     return frame
@@ -87,8 +87,8 @@ package enum AppView {
     // Typing a duration or an attribute: the prompt, last in the box, shows.
     let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil || state.codeInput != nil
       || state.callInput != nil
-    Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
-                scroll: typing ? Int.max : state.overlayScroll)
+    OverlayBox.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
+                   scroll: typing ? Int.max : state.overlayScroll)
   }
 
   package static let debugTitle = "Debug panel (QA)"
@@ -97,11 +97,11 @@ package enum AppView {
   package static func debugScrollLimit(_ state: AppState, size: Size) -> Int {
     let area = debugArea(state, size: size)
     let content = debugContent(state, width: min(area.width - 2, 78))
-    return Overlay.scrollLimit(title: debugTitle, lines: content.lines, footer: content.footer, in: area, preferredWidth: content.width)
+    return OverlayBox.scrollLimit(title: debugTitle, lines: content.lines, footer: content.footer, in: area, preferredWidth: content.width)
   }
 
   /// The panel's lines and footer for a box `width` columns wide.
-  package static func debugContent(_ state: AppState, width: Int) -> (lines: [Overlay.Line], footer: String, width: Int) {
+  package static func debugContent(_ state: AppState, width: Int) -> (lines: [OverlayBox.Line], footer: String, width: Int) {
     let topicWidth = 11
     // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
     // last piece, and these lines are many pieces).
@@ -260,8 +260,8 @@ package enum AppView {
       [("Does this user match it?  ", .plain), (question.matches ? "[ match ]" : "  match  ", question.matches ? .selected : .plain),
        ("  ", .plain), (question.matches ? "  no match  " : "[ no match ]", question.matches ? .plain : .selected)],
     ]
-    Overlay.box(title: "Undecided rule \(rule.key)", lines: lines,
-                footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
+    OverlayBox.box(title: "Undecided rule \(rule.key)", lines: lines,
+                   footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
   }
 
   package static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
@@ -296,8 +296,8 @@ package enum AppView {
       }
     }
     let numbers = ask.outcomes.count == 5 ? "1-5" : "1-\(ask.outcomes.count)"
-    Overlay.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
-                into: &frame, preferredWidth: 72)
+    OverlayBox.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
+                   into: &frame, preferredWidth: 72)
   }
 
   /// What the home screen says the last registration came to.
@@ -348,25 +348,25 @@ package enum AppView {
 
   /// The help's lines for a terminal `width` wide: keys in a column beside their text, or, when
   /// that column would leave the text too narrow, each key above its text.
-  package static func helpContent(width: Int) -> [Overlay.Line] {
+  package static func helpContent(width: Int) -> [OverlayBox.Line] {
     let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
     let inner = min(width - 2, 70) - 4
     if inner - keyWidth - 2 < 30 {
-      return helpLines.flatMap { key, text -> [Overlay.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
+      return helpLines.flatMap { key, text -> [OverlayBox.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
     }
-    return helpLines.map { key, text -> Overlay.Line in
+    return helpLines.map { key, text -> OverlayBox.Line in
       [(key + String(repeating: " ", count: keyWidth - DisplayWidth.of(key) + 2), .accent), (text, .plain)]
     }
   }
 
   /// How far the help scrolls in a terminal of `size`.
   package static func helpScrollLimit(size: Size) -> Int {
-    Overlay.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
+    OverlayBox.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
   }
 
   package static func drawHelp(scroll: Int = 0, into frame: inout Frame) {
-    Overlay.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
-                scroll: scroll)
+    OverlayBox.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
+                   scroll: scroll)
   }
 }
 
