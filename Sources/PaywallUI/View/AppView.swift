@@ -36,29 +36,30 @@ package enum AppView {
     }
     if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
     if state.presentation.appSession.inBackground { BackgroundScreen.draw(state, into: &frame) }
-    if state.showsFullLog { drawFullLog(state, into: &frame) }
-    if let ask = state.ask { drawAsk(ask, into: &frame) }
-    if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }
-    if state.showsDebug {
+    // Drawn in this order whatever opened first (a question's keys come first all the same).
+    if let top = state.overlay, top.showsFullLog { drawFullLog(state, top: top.fullLogTop, into: &frame) }
+    if let ask = state.overlay?.ask { drawAsk(ask, into: &frame) }
+    if let question = state.overlay?.rule { drawRuleQuestion(question, into: &frame) }
+    if let panel = state.overlay?.debug {
       // Above the log pane, whose events its keys cause: the pane's header row stays in sight.
       let area = debugArea(state, size: size)
       var top = Frame(size: area)
       top.draw(frame, x: 0, y: 0)
-      drawDebug(state, into: &top)
+      drawDebug(state, panel, into: &top)
       frame.draw(top, x: 0, y: 0)
     }
     if let errors = state.reloadErrors {
       OverlayBox.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
                      footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
     }
-    if state.showsHelp { drawHelp(scroll: state.overlayScroll, into: &frame) }
+    if let scroll = state.overlay?.helpScroll { drawHelp(scroll: scroll, into: &frame) }
     return frame
   }
 
   /// Where the debug panel goes: the rows above the log pane's header when the pane shows (the box
   /// leaves an area's last row free: there, the header), else all of the screen.
   package static func debugArea(_ state: AppState, size: Size) -> Size {
-    guard state.showsLog, !state.showsFullLog else { return size }
+    guard state.showsLog, state.overlay?.showsFullLog != true else { return size }
     return paywallSize(state, size: size)
   }
 
@@ -82,13 +83,11 @@ package enum AppView {
     return Size(width: size.width, height: size.height - logRows)
   }
 
-  package static func drawDebug(_ state: AppState, into frame: inout Frame) {
+  package static func drawDebug(_ state: AppState, _ panel: DebugPanel, into frame: inout Frame) {
     let content = debugContent(state, width: min(frame.width - 2, 78))
-    // Typing a duration or an attribute: the prompt, last in the box, shows.
-    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil || state.codeInput != nil
-      || state.callInput != nil
+    // Typing: the prompt, last in the box, shows.
     OverlayBox.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
-                   scroll: typing ? Int.max : state.overlayScroll)
+                   scroll: panel.typing != nil ? Int.max : panel.scroll)
   }
 
   package static let debugTitle = "Debug panel (QA)"
@@ -145,30 +144,28 @@ package enum AppView {
       let attributes = state.userAttributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
       lines.append([("user        ", .muted), (attributes, .plain)])
     }
-    if let input = state.attributeInput {
+    switch state.overlay?.debug?.typing {
+    case .attribute(let input)?:
       lines.append([("set         ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it · esc cancels"
-    }
-    if let input = state.statusInput {
+    case .status(let input)?:
       lines.append([("status      ", .accent), (input.isEmpty ? "active:ENTITLEMENT,… · inactive · unknown▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it (active alone: every entitlement) · esc cancels"
-    }
-    if let input = state.productInput {
+    case .productID(let input)?:
       lines.append([("purchase    ", .accent), (input.isEmpty ? "product id▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter: the app calls purchase(product) · esc cancels"
-    }
-    if let input = state.codeInput {
+    case .offerCode(let input)?:
       lines.append([("redeem      ", .accent), (input.isEmpty ? "offer code▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter redeems it in the store · esc cancels"
-    }
-    if let input = state.callInput {
+    case .appCall(let input)?:
       let prompt = input.prompt
       lines.append([(prompt.label, .accent), (input.text.isEmpty ? prompt.placeholder + "▏" : input.text + "▏", input.text.isEmpty ? .muted : .plain)])
       footer = prompt.footer
-    }
-    if let input = state.debugInput {
+    case .duration(let input)?:
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
       footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
+    case nil:
+      break
     }
     return (lines, footer, width)
   }
@@ -221,18 +218,23 @@ package enum AppView {
   /// Rows of the full-screen log between its header and its footer.
   package static func fullLogVisible(size: Size) -> Int { max(1, size.height - 2) }
 
-  /// The first row the full-screen log shows: `fullLogTop`, or the end when it follows the newest.
-  package static func fullLogTop(_ state: AppState, size: Size) -> Int {
-    let limit = max(0, fullLogRows(state.log, width: size.width).count - fullLogVisible(size: size))
-    return min(state.fullLogTop ?? limit, limit)
+  /// How far the full-screen log scrolls: its last row at the bottom.
+  package static func fullLogLimit(_ log: [String], size: Size) -> Int {
+    max(0, fullLogRows(log, width: size.width).count - fullLogVisible(size: size))
   }
 
-  /// `L`: the whole log over the whole screen, each event whole.
-  package static func drawFullLog(_ state: AppState, into frame: inout Frame) {
+  /// The first row the full-screen log shows: `top`, or the end when it follows the newest (nil).
+  package static func fullLogTop(_ top: Int?, _ log: [String], size: Size) -> Int {
+    let limit = fullLogLimit(log, size: size)
+    return min(top ?? limit, limit)
+  }
+
+  /// `L`: the whole log over the whole screen, each event whole, from row `top` (nil: the end).
+  package static func drawFullLog(_ state: AppState, top: Int?, into frame: inout Frame) {
     let size = Size(width: frame.width, height: frame.height)
     let rows = fullLogRows(state.log, width: size.width)
     let visible = fullLogVisible(size: size)
-    let top = fullLogTop(state, size: size)
+    let top = fullLogTop(top, state.log, size: size)
     for y in 0..<frame.height { frame.fill(" ", x: 0, y: y, count: frame.width, style: .plain) }
     frame.fill("─", x: 0, y: 0, count: frame.width, style: .border)
     frame.put(" Event log (\(state.log.count)) ", x: 1, y: 0, style: .title)
