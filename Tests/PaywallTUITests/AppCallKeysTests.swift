@@ -25,7 +25,7 @@ import PaywallModel
     var state = try Self.panel()
     #expect(AppModelTests.events(AppModel.update(&state, .key(.character("B")))) == ["app_close"])
     _ = AppModel.update(&state, .key(.character("d")))
-    #expect(!state.showsDebug)
+    #expect(state.overlay?.debug == nil)
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("The app is in the background"))
     #expect(AppModel.update(&state, .key(.enter)).isEmpty, "the paywall's keys do nothing in the background")
     #expect(state.session?.isDismissed == false)

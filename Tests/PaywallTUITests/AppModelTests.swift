@@ -116,7 +116,7 @@ struct AppModelTests {
     var state = try Self.opened()
     let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
     _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 7, question: .purchase(product))))
-    #expect(state.ask?.granted == ["pro"])
+    #expect(state.overlay?.ask?.granted == ["pro"])
     // 4 picks "failed"; then type a message on the message row.
     _ = AppModel.update(&state, .key(.character("4")))
     _ = AppModel.update(&state, .key(.tab))
@@ -128,7 +128,7 @@ struct AppModelTests {
       return
     }
     #expect(id == 7 && answer.outcome == .failed && answer.message == "No card" && answer.entitlements.isEmpty)
-    #expect(state.ask == nil)
+    #expect(state.overlay?.ask == nil)
   }
 
   /// On the error row the arrows choose a StoreKit error (the cancels first) instead of a message;
@@ -138,10 +138,10 @@ struct AppModelTests {
     let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
     _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 3, question: .purchase(product))))
     for key in [Key.character("4"), .tab, .tab, .right] { _ = AppModel.update(&state, .key(key)) }
-    #expect(state.ask?.storeError == .userCancelled)
+    #expect(state.overlay?.ask?.storeError == .userCancelled)
     #expect(FrameText.plain(AppView.render(state, size: Size(width: 80, height: 24))).contains("‹userCancelled›"))
     _ = AppModel.update(&state, .key(.right))
-    #expect(state.ask?.storeError == .paymentCancelled)
+    #expect(state.overlay?.ask?.storeError == .paymentCancelled)
     _ = AppModel.update(&state, .key(.left))
     let effects = AppModel.update(&state, .key(.enter))
     guard case .answerAsk(3, let answer)? = effects.first else {
@@ -169,9 +169,9 @@ struct AppModelTests {
       _ = AppModel.update(&state, .presentation(.open(paywallID: "onboarding", selected: nil)))
       let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
       _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 1, question: .purchase(product))))
-      #expect(state.ask?.outcomes.contains(.restored) == offered, "SDK \(sdk)")
+      #expect(state.overlay?.ask?.outcomes.contains(.restored) == offered, "SDK \(sdk)")
       _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 2, question: .restore)))
-      #expect(state.ask?.outcomes == [.restored, .failed])
+      #expect(state.overlay?.ask?.outcomes == [.restored, .failed])
     }
   }
 
@@ -179,7 +179,7 @@ struct AppModelTests {
     var state = try Self.opened()
     let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
     _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 1, question: .purchase(product))))
-    #expect(state.ask?.entitlements == ["lifetime", "pro"])
+    #expect(state.overlay?.ask?.entitlements == ["lifetime", "pro"])
     _ = AppModel.update(&state, .key(.down))
     _ = AppModel.update(&state, .key(.space))  // tick lifetime
     let effects = AppModel.update(&state, .key(.enter))
@@ -210,7 +210,7 @@ struct AppModelTests {
   @Test func theDebugPanelAsksForItsEffects() throws {
     var state = try Self.opened()
     _ = AppModel.update(&state, .key(.character("d")))
-    #expect(state.showsDebug)
+    #expect(state.overlay?.debug != nil)
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("x fail purchase"))
     let set = AppModel.update(&state, .key(.character("s")))
     guard case .debug(.setStatus(.inactive), announce: true)? = set.first else {
@@ -222,7 +222,7 @@ struct AppModelTests {
       return
     }
     _ = AppModel.update(&state, .key(.escape))
-    #expect(!state.showsDebug)
+    #expect(state.overlay?.debug == nil)
     #expect(state.session != nil, "esc closed the panel, not the paywall")
   }
 
@@ -338,12 +338,12 @@ struct RegistrationTests {
     let project = try #require(ProjectLoader.load(path: path).project)
     var state = AppState(project: project, status: .inactive, assignments: AssignmentBook(userID: "tester"))
     #expect(Self.events(AppModel.update(&state, .presentation(.register(placement: "js_rule", params: [:])))).isEmpty, "nothing ran")
-    let question = try #require(state.ruleQuestion)
+    let question = try #require(state.overlay?.rule)
     #expect(question.rule.key == "js_rule#0")
     let screen = AppView.render(state, size: Size(width: 80, height: 24)).text
     #expect(screen.contains("Undecided rule js_rule#0") && screen.contains("user.plan === 'free'"), "\(screen)")
     _ = AppModel.update(&state, .key(.escape))
-    #expect(state.ruleQuestion == nil)
+    #expect(state.overlay?.rule == nil)
     #expect(state.session == nil)
     _ = AppModel.update(&state, .presentation(.register(placement: "js_rule", params: [:])))
     let effects = AppModel.update(&state, .key(.character("n")))

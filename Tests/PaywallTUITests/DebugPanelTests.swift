@@ -61,7 +61,7 @@ import PaywallModel
   func everyKeyAsksForItsAction(key: Character, expected: DebugAction) throws {
     var state = try Self.panel()
     #expect(Self.action(key, &state) == expected)
-    #expect(state.showsDebug, "the panel stays open")
+    #expect(state.overlay?.debug != nil, "the panel stays open")
     #expect(KeyMap.debugSections.flatMap(\.bindings).contains { $0.label == String(key) }, "the panel lists \(key)")
   }
 
@@ -80,22 +80,22 @@ import PaywallModel
   @Test func aTypedDurationAdvancesTheClock() throws {
     var state = try Self.panel()
     _ = AppModel.update(&state, .key(.character("+")))
-    #expect(state.debugInput == "")
+    #expect(state.overlay?.debug?.typing == .duration(""))
     for c in "3dx" { _ = AppModel.update(&state, .key(.character(c))) }
     _ = AppModel.update(&state, .key(.backspace))
-    #expect(state.debugInput == "3d")
+    #expect(state.overlay?.debug?.typing == .duration("3d"))
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("advance by  3d▏"))
     let effects = AppModel.update(&state, .key(.enter))
     guard case .debug(.advanceClock(let distance), announce: true)? = effects.first else { Issue.record("expected an advance, got \(effects)"); return }
     #expect(distance == .seconds(3 * 86_400))
-    #expect(state.debugInput == nil && state.showsDebug)
+    #expect(state.overlay?.debug?.typing == nil && state.overlay?.debug != nil)
 
     _ = AppModel.update(&state, .key(.character("+")))
     for c in "soon" { _ = AppModel.update(&state, .key(.character(c))) }
     #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty)
     #expect(state.notice?.contains("'soon' is not a duration") == true)
     _ = AppModel.update(&state, .key(.escape))
-    #expect(state.debugInput == nil && state.showsDebug, "esc leaves the prompt, not the panel")
+    #expect(state.overlay?.debug?.typing == nil && state.overlay?.debug != nil, "esc leaves the prompt, not the panel")
   }
 
   /// Issue 16 (a gap left): the app's own `purchase(product)` and `restorePurchases()` calls have
@@ -103,7 +103,7 @@ import PaywallModel
   @Test func theAppsCallsHaveKeys() throws {
     var state = try Self.panel()
     _ = AppModel.update(&state, .key(.character("P")))
-    #expect(state.productInput == "com.acme.pro.annual", "it starts with the selected product")
+    #expect(state.overlay?.debug?.typing == .productID("com.acme.pro.annual"), "it starts with the selected product")
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("purchase    com.acme.pro.annual▏"))
     for _ in "annual" { _ = AppModel.update(&state, .key(.backspace)) }
     for c in "montly" { _ = AppModel.update(&state, .key(.character(c))) }
@@ -114,7 +114,7 @@ import PaywallModel
     for c in "monthly" { _ = AppModel.update(&state, .key(.character(c))) }
     let bought = AppModel.update(&state, .key(.enter))
     #expect(bought.contains { if case .purchase(let product, _) = $0 { product.id == "com.acme.pro.monthly" } else { false } }, "\(bought)")
-    #expect(state.productInput == nil)
+    #expect(state.overlay?.debug?.typing == nil)
   }
 
   /// Before: the panel could only cycle unknown → inactive → active with every entitlement, so
@@ -122,7 +122,7 @@ import PaywallModel
   @Test func aTypedStatusSetsThoseEntitlementsOnly() throws {
     var state = try Self.panel()
     _ = AppModel.update(&state, .key(.character("=")))
-    #expect(state.statusInput == "")
+    #expect(state.overlay?.debug?.typing == .status(""))
     for c in "active:por" { _ = AppModel.update(&state, .key(.character(c))) }
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("status      active:por▏"))
     #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "no status with an entitlement nothing grants")
@@ -131,7 +131,7 @@ import PaywallModel
     for c in "active:pro" { _ = AppModel.update(&state, .key(.character(c))) }
     let effects = AppModel.update(&state, .key(.enter))
     #expect(effects.contains { if case .debug(.setStatus(.active(["pro"])), _) = $0 { true } else { false } }, "\(effects)")
-    #expect(state.statusInput == nil)
+    #expect(state.overlay?.debug?.typing == nil)
     _ = AppModel.update(&state, .key(.character("=")))
     for c in "nope" { _ = AppModel.update(&state, .key(.character(c))) }
     #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty)
@@ -145,21 +145,21 @@ import PaywallModel
     let effects = AppModel.update(&state, .key(.character("L")))
     let names = effects.compactMap { if case .emit(let event) = $0 { event.name.rawValue } else { nil } }
     #expect(names == ["app_close", "app_open", "session_start", "app_launch"], "\(effects)")
-    #expect(state.session == nil && !state.showsDebug)
+    #expect(state.session == nil && state.overlay?.debug == nil)
   }
 
   /// `o` types an offer code; enter asks the store to redeem it, as `redeem CODE` in a script.
   @Test func anOfferCodeIsTypedAndRedeemed() throws {
     var state = try Self.panel()
     _ = AppModel.update(&state, .key(.character("o")))
-    #expect(state.codeInput == "")
+    #expect(state.overlay?.debug?.typing == .offerCode(""))
     #expect(AppView.render(state, size: Size(width: 80, height: 24)).text.contains("redeem      offer code▏"))
     for c in "ACMEFRIENDSx" { _ = AppModel.update(&state, .key(.character(c))) }
     _ = AppModel.update(&state, .key(.backspace))
     let effects = AppModel.update(&state, .key(.enter))
     guard case .debug(.store(.redeem(let code)), announce: true)? = effects.first else { Issue.record("expected a redeem, got \(effects)"); return }
     #expect(code == "ACMEFRIENDS")
-    #expect(state.codeInput == nil && state.showsDebug)
+    #expect(state.overlay?.debug?.typing == nil && state.overlay?.debug != nil)
     _ = AppModel.update(&state, .key(.character("o")))
     #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "nothing typed, nothing redeemed")
     #expect(state.notice?.contains("no offer code typed") == true)
@@ -179,7 +179,7 @@ import PaywallModel
       var state = try Self.panel()
       _ = AppModel.update(&state, .key(.character("+")))
       for c in typed { _ = AppModel.update(&state, .key(.character(c))) }
-      #expect(state.debugInput == typed)
+      #expect(state.overlay?.debug?.typing == .duration(typed))
       #expect(AppModel.update(&state, .key(.enter)).filter(\.asksTheWorld).isEmpty, "\(typed) is refused")
       #expect(state.notice == "'\(typed)' is longer than 8035y, the span of dates a ledger holds (1970 to 9999)",
               "\(state.notice ?? "no notice")")

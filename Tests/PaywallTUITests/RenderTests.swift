@@ -196,7 +196,7 @@ struct OverlayScrollTests {
     #expect(!first.text.contains(String(last.prefix(12))), "the last help line is below the box at \(size)")
     #expect(Self.marked(first, "↓"), "a marker says there is more:\n\(first.text)")
     Self.press([.down], &state)
-    #expect(state.showsHelp, "↓ scrolls the help, it does not close it")
+    #expect(state.overlay?.helpScroll != nil, "↓ scrolls the help, it does not close it")
     #expect(AppView.render(state, size: size).lines.contains { $0.contains("↑ 1 more") })
     Self.press(Array(repeating: .down, count: 200), &state)
     let end = AppView.render(state, size: size)
@@ -208,7 +208,7 @@ struct OverlayScrollTests {
     Self.press([try Self.key("pgdn")], &state)
     #expect(AppView.render(state, size: size).text != first.text, "pgdn scrolls a page")
     Self.press([.escape], &state)
-    #expect(!state.showsHelp)
+    #expect(state.overlay?.helpScroll == nil)
   }
 
   @Test func theHelpListsTheScrollAndLogKeys() throws {
@@ -228,7 +228,7 @@ struct OverlayScrollTests {
     let end = AppView.render(state, size: size)
     #expect(end.text.contains("restorePurchases()"), "\(end.text)")
     #expect(Self.marked(end, "↑"))
-    #expect(state.showsDebug)
+    #expect(state.overlay?.debug != nil)
   }
 
   /// The log pane puts the telling parameters first: at 80 columns the product id is whole.

@@ -20,8 +20,32 @@ struct WholeStepTests {
 
   @Test func theHelpOpensAndClosesAndNothingElseMoves() throws {
     var store = ReducerTestStore(app: try AppModelTests.opened())
-    store.send(.key(.character("?"))) { $0.showsHelp = true }
-    store.send(.key(.character("x"))) { $0.showsHelp = false }
+    store.send(.key(.character("?"))) { $0.overlay = .help(scroll: 0) }
+    store.send(.key(.character("x"))) { $0.overlay = nil }
+  }
+
+  /// The help takes every key but the scroll keys: `d` over it closes the help and opens nothing.
+  @Test func theDebugKeyOverTheHelpClosesTheHelpOnly() throws {
+    var store = ReducerTestStore(app: try AppModelTests.opened())
+    store.send(.key(.character("?"))) { $0.overlay = .help(scroll: 0) }
+    store.send(.key(.character("d"))) { $0.overlay = nil }
+    store.send(.key(.character("d"))) { $0.overlay = .debug(DebugPanel()) }
+  }
+
+  /// The ask controller's dialog over the debug panel (scrolled, in a small terminal): once
+  /// answered, the panel is back as it was.
+  @Test func anAskOverTheDebugPanelGivesThePanelBack() throws {
+    var small = try AppModelTests.opened()
+    small.size = Size(width: 40, height: 12)
+    var store = ReducerTestStore(app: small)
+    let product = try #require(store.state.project.catalog.product(id: "com.acme.pro.annual"))
+    let request = AskPurchaseController.Request(id: 4, question: .purchase(product))
+    store.send(.key(.character("d"))) { $0.overlay = .debug(DebugPanel()) }
+    store.send(.key(.down)) { $0.overlay = .debug(DebugPanel(scroll: 1)) }
+    store.send(.askRequested(request)) { $0.overlay = .ask(AskDialog(for: request, $0), over: .debug(DebugPanel(scroll: 1))) }
+    store.send(.key(.escape), effects: [.answerAsk(id: 4, AskPurchaseController.Answer(outcome: .cancelled))]) {
+      $0.overlay = .debug(DebugPanel(scroll: 1))
+    }
   }
 
   @Test func aResizeChangesTheSizeOnly() throws {
@@ -58,7 +82,7 @@ struct WholeStepTests {
       issue.comments.map(\.rawValue).joined().contains("size: expected 80x24, got 90x30")
     }
     withKnownIssue {
-      store.send(.key(.character("?")), effects: [.quit]) { $0.showsHelp = true }
+      store.send(.key(.character("?")), effects: [.quit]) { $0.overlay = .help(scroll: 0) }
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().contains("the effects of .key(?) were [], expected [PaywallUI.AppEffect.quit]")
     }

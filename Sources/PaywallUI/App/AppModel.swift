@@ -29,7 +29,7 @@ package enum AppModel {
     }
     // Ticks are asked for, one at a time, while something moves: the spinner, or the store's
     // clock in the open debug panel.
-    let moving = (state.session?.isBusy ?? false) || (state.showsDebug && state.store != nil)
+    let moving = (state.session?.isBusy ?? false) || (state.overlay?.debug != nil && state.store != nil)
     if moving && !state.tickPending && !state.quitRequested {
       state.tickPending = true
       effects.append(.tick(after: 0.1))
@@ -44,7 +44,7 @@ package enum AppModel {
     case .presentation(let action):
       switch action {
       case .relaunch:
-        state.showsDebug = false
+        state.overlay = state.overlay?.closingDebugPanel
         state.notice = "the app was killed and launched again"
       case .setOverrides(let overrides):
         state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
@@ -58,7 +58,7 @@ package enum AppModel {
         + present(.offerHistoryChanged(panel.offerHistory), &state, now: now)
         + present(.storeSubscriptionsChanged(panel.subscriptions), &state, now: now)
     case .askRequested(let request):
-      state.ask = AskDialog(for: request, state)
+      state.overlay = .asking(AskDialog(for: request, state), over: state.overlay)
       return []
     case .notice(let text):
       tell(text, &state)
@@ -78,7 +78,7 @@ package enum AppModel {
     case .tick(let store):
       state.tickPending = false
       if state.session?.isBusy == true { state.spinnerFrame &+= 1 }
-      if let store, state.showsDebug { state.store = store }
+      if let store, state.overlay?.debug != nil { state.store = store }
       return []
     case .noticeExpired(let id):
       if id == state.noticeID { state.notice = nil }
@@ -163,7 +163,7 @@ package enum AppModel {
     if let now = state.presentation.outcome, now != outcome, case .undecided(let rule) = now.kind,
        let registration = state.presentation.undecidedRegistration, !registration.isImplicit {
       // `run` asks the tester what the rule decides (play fails instead, naming --assume-rule).
-      state.ruleQuestion = RuleDialog(rule: rule, registration: registration)
+      state.overlay = .asking(RuleDialog(rule: rule, registration: registration), over: state.overlay)
     }
     if let now = state.presentation.outcome, now != outcome, let notice = AppView.notice(for: now) {
       // A dropped built-in name leaves no event behind: the log says so too.

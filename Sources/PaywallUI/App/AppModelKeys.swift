@@ -14,42 +14,12 @@ import TerminalCore
 extension AppModel {
 
   package static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
-    // A click reaches the paywall or the home screen only: never a dialog, the panel or the help.
-    if case .click = key, state.ask != nil || state.ruleQuestion != nil || state.showsDebug || state.showsHelp || state.showsFullLog { return [] }
-    if state.ask != nil { return AskDialog.handle(key, &state) }
-    if state.ruleQuestion != nil { return RuleDialog.handle(key, &state, now: now) }
+    if let overlay = state.overlay {
+      // A click reaches the paywall or the home screen only: never a dialog, the panel or the help.
+      if case .click = key { return [] }
+      return handle(key, on: overlay, &state, now: now)
+    }
     let size = state.size
-    if state.showsDebug {
-      if state.debugInput == nil && state.attributeInput == nil && state.productInput == nil && state.statusInput == nil && state.codeInput == nil && state.callInput == nil,
-         let action = KeyMap.scroll.action(for: key) {
-        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6,
-                                       limit: AppView.debugScrollLimit(state, size: size))
-        return []
-      }
-      let effects = DebugPanel.handle(key, &state, now: now)
-      if !state.showsDebug { state.overlayScroll = 0 }
-      return effects
-    }
-    if state.showsHelp {
-      if let action = KeyMap.scroll.action(for: key) {
-        state.overlayScroll = scrolled(state.overlayScroll, action, page: size.height - 6, limit: AppView.helpScrollLimit(size: size))
-        return []
-      }
-      state.showsHelp = false
-      state.overlayScroll = 0
-      return []
-    }
-    if state.showsFullLog {
-      if let action = KeyMap.scroll.action(for: key) {
-        let limit = max(0, AppView.fullLogRows(state.log, width: size.width).count - AppView.fullLogVisible(size: size))
-        let top = scrolled(AppView.fullLogTop(state, size: size), action, page: AppView.fullLogVisible(size: size) - 1, limit: limit)
-        state.fullLogTop = top >= limit ? nil : top
-      } else if KeyMap.closeFullLog.contains(key) {
-        state.showsFullLog = false
-        state.fullLogTop = nil
-      }
-      return []
-    }
     // The survey's text box takes every typed key, the global ones too.
     if let prompt = state.session?.survey, prompt.typingOther != nil { return SurveyDialog.handle(key, prompt, &state, now: now) }
     switch KeyMap.global.action(for: key) {
@@ -58,14 +28,13 @@ extension AppModel {
       state.logScrollBack = 0
       return []
     case .openFullLog?:
-      state.showsFullLog = true
-      state.fullLogTop = nil
+      state.overlay = .fullLog(top: nil)
       return []
     case .openDebug?:
-      state.showsDebug = true
+      state.overlay = .debug(DebugPanel())
       return []
     case .openHelp?:
-      state.showsHelp = true
+      state.overlay = .help(scroll: 0)
       return []
     case .click?:
       guard case .click(let x, let y) = key else { return [] }
@@ -74,7 +43,7 @@ extension AppModel {
       break
     }
     // In the background only the device's keys work: nothing of the app's screen.
-    if state.presentation.appSession.inBackground { return DebugPanel.handleInBackground(key, &state, now: now) }
+    if state.presentation.appSession.inBackground { return handleInBackground(key, &state, now: now) }
     // The log pane takes the page keys and home/end (↑↓ move the focus on the paywall).
     if state.showsLog, let action = KeyMap.scroll.action(for: key), action != .lineUp && action != .lineDown {
       let entries = AppView.logPaneEntries(state, size: size)
@@ -132,6 +101,29 @@ extension AppModel {
     case .close:
       return present(.paywall(.close), &state, now: now)
     }
+  }
+
+  /// A key for the overlay on top, as TCA's `ifLet` scopes a child: the overlay's own reducer
+  /// changes its own state, then the app does what it asked, in order.
+  package static func handle(_ key: Key, on overlay: Overlay, _ state: inout AppState, now: Date) -> [AppEffect] {
+    var overlay = overlay
+    let requests = overlay.reduce(key, in: state)
+    state.overlay = requests.contains(.close) ? overlay.beneath : overlay
+    return requests.flatMap { perform($0, &state, now: now) }
+  }
+
+  /// Does one thing an overlay asked for (its closing is done by then).
+  package static func perform(_ request: OverlayRequest, _ state: inout AppState, now: Date) -> [AppEffect] {
+    switch request {
+    case .close: return []
+    case .effect(let effect): return [effect]
+    case .notice(let text): state.notice = text
+    case .tell(let text): tell(text, &state)
+    case .present(let action): return present(action, &state, now: now)
+    case .call(let call): return perform(call, &state, now: now)
+    case .assume(let rule, let matches): state.presentation.assumedRules[rule] = matches
+    }
+    return []
   }
 
   /// A scroll offset (rows from the top) moved by a scroll key, within 0...limit.

@@ -236,7 +236,7 @@ package final class AppRuntime: @unchecked Sendable {
     let (queued, running) = inbox.load
     guard queued == 0 else { return false }
     let parked = world.simulatedClock?.parkedCount ?? 0
-    let asking = state.ask != nil ? 1 : 0
+    let asking = state.overlay?.ask != nil ? 1 : 0
     return running <= parked + asking
   }
 
@@ -294,7 +294,7 @@ package final class AppRuntime: @unchecked Sendable {
       if let report { send(.worldChanged(report, announce: announce)) }
     case .tick(let seconds):
       guard animates else { return }
-      let withStore = state.showsDebug
+      let withStore = state.overlay?.debug != nil
       start { runtime in
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         return .tick(store: withStore ? runtime.storePanel() : nil)

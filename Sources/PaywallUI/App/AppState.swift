@@ -11,33 +11,19 @@ import Darwin
 import PaywallModel
 import TerminalCore
 
-/// What the terminal app holds around the presenter: focus, overlays (help, debug, ask), the log,
+/// What the terminal app holds around the presenter: focus, the overlay (help, debug, ask…), the log,
 /// the spinner and the size. Only `AppModel.update` changes it; the presenter's state is scoped in.
 package struct AppState: Sendable, Equatable {
   /// The SDK's side: the project, the status, the paywall on screen and why.
   package var presentation: PresentationState
   package var focus: FocusTarget?
-  package var ask: AskDialog?
-  /// The question about an audience rule the emulator cannot evaluate, while it is asked.
-  package var ruleQuestion: RuleDialog?
-  package var showsHelp = false
+  /// What is open over the screen and takes the keys: the help, the debug panel, the full-screen
+  /// log, a question (the ask dialog, an undecided rule); nil: the screen has them.
+  package var overlay: Overlay?
+  /// The event log pane (`l`): not modal, it shows beside whatever is open.
   package var showsLog = false
-  /// The QA debug panel (`d`).
-  package var showsDebug = false
-  /// A duration being typed in the debug panel (`+`), to advance the clock by.
-  package var debugInput: String?
   /// The simulated store as the debug panel shows it; nil with other controllers.
   package var store: StorePanel?
-  /// A user attribute being typed in the debug panel (`u`), as `key=value`.
-  package var attributeInput: String?
-  /// A product id being typed in the debug panel (`P`), for the app's `purchase(product)` call.
-  package var productInput: String?
-  /// The status being typed in the debug panel (`=`): `active:pro,music`, `inactive`, `unknown`.
-  package var statusInput: String?
-  /// An offer code being typed in the debug panel (`o`), to redeem in the store.
-  package var codeInput: String?
-  /// A call to the SDK being typed in the debug panel (`G`, `l`).
-  package var callInput: AppCallInput?
   /// The terminal's size, for mouse hit-testing (the same layout the view draws).
   package var size = Size(width: 80, height: 24)
   /// The newest events and notices, oldest first, at most `logLimit`.
@@ -50,14 +36,8 @@ package struct AppState: Sendable, Equatable {
   }
   /// Counts the notices set, so a timer clears only the notice it was started for.
   package private(set) var noticeID = 0
-  /// How far the help or the debug panel is scrolled: the first row shown (one is open at a time).
-  package var overlayScroll = 0
   /// How many entries the log pane is scrolled back from the newest; 0: it follows the newest.
   package var logScrollBack = 0
-  /// The full-screen log (`L`).
-  package var showsFullLog = false
-  /// The first row the full-screen log shows; nil: it follows the newest.
-  package var fullLogTop: Int?
   package var spinnerFrame = 0
   /// Asked for a tick that has not come back yet (ticks drive the spinner and the panel's clock).
   package var tickPending = false

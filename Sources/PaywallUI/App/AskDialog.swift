@@ -46,59 +46,56 @@ extension AskDialog {
   }
 
   /// A key while the dialog is up: choose the result, tick entitlements, type an error message;
-  /// enter answers the controller, esc cancels.
-  package static func handle(_ key: Key, _ state: inout AppState) -> [AppEffect] {
-    guard var dialog = state.ask else { return [] }
-    let outcomes = dialog.outcomes
-    let rows: [Row] = dialog.outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements]
-    func answer(_ outcome: AskPurchaseController.Outcome) -> [AppEffect] {
-      state.ask = nil
-      let granted = outcome == .purchased || outcome == .restored ? dialog.granted : []
-      let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: dialog.message,
-                                                error: outcome == .failed ? dialog.storeError : nil)
-      return [.answerAsk(id: dialog.request.id, answer)]
+  /// enter answers the controller, esc cancels. The dialog's own reducer: the answer closes it.
+  package mutating func reduce(_ key: Key) -> [OverlayRequest] {
+    let outcomes = self.outcomes
+    let rows: [Row] = outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements]
+    func answer(_ outcome: AskPurchaseController.Outcome) -> [OverlayRequest] {
+      let granted = outcome == .purchased || outcome == .restored ? self.granted : []
+      let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: message,
+                                                error: outcome == .failed ? storeError : nil)
+      return [.close, .effect(.answerAsk(id: request.id, answer))]
     }
     switch key {
     case .enter:
-      return answer(dialog.outcome)
+      return answer(outcome)
     case .escape:
       return answer(outcomes.contains(.cancelled) ? .cancelled : .failed)
     case .tab, .down:
-      dialog.row = rows[((rows.firstIndex(of: dialog.row) ?? 0) + 1) % rows.count]
-      dialog.cursor = 0
+      row = rows[((rows.firstIndex(of: row) ?? 0) + 1) % rows.count]
+      cursor = 0
     case .backTab, .up:
-      dialog.row = rows[((rows.firstIndex(of: dialog.row) ?? 0) + rows.count - 1) % rows.count]
-      dialog.cursor = 0
+      row = rows[((rows.firstIndex(of: row) ?? 0) + rows.count - 1) % rows.count]
+      cursor = 0
     case .left, .right:
       let step = key == .left ? -1 : 1
-      if dialog.row == .outcome, let index = outcomes.firstIndex(of: dialog.outcome) {
-        dialog.outcome = outcomes[(index + step + outcomes.count) % outcomes.count]
-      } else if dialog.row == .entitlements, !dialog.entitlements.isEmpty {
-        dialog.cursor = (dialog.cursor + step + dialog.entitlements.count) % dialog.entitlements.count
-      } else if dialog.row == .message {
-        let choices = errorChoices
-        let index = choices.firstIndex(of: dialog.storeError) ?? 0
-        dialog.storeError = choices[(index + step + choices.count) % choices.count]
+      if row == .outcome, let index = outcomes.firstIndex(of: outcome) {
+        outcome = outcomes[(index + step + outcomes.count) % outcomes.count]
+      } else if row == .entitlements, !entitlements.isEmpty {
+        cursor = (cursor + step + entitlements.count) % entitlements.count
+      } else if row == .message {
+        let choices = Self.errorChoices
+        let index = choices.firstIndex(of: storeError) ?? 0
+        storeError = choices[(index + step + choices.count) % choices.count]
       }
-    case .space where dialog.row == .entitlements && !dialog.entitlements.isEmpty:
-      let entitlement = dialog.entitlements[dialog.cursor]
-      if dialog.granted.contains(entitlement) { dialog.granted.remove(entitlement) } else { dialog.granted.insert(entitlement) }
+    case .space where row == .entitlements && !entitlements.isEmpty:
+      let entitlement = entitlements[cursor]
+      if granted.contains(entitlement) { granted.remove(entitlement) } else { granted.insert(entitlement) }
     // Typing goes back to a message.
-    case .backspace where dialog.row == .message:
-      dialog.storeError = nil
-      if !dialog.message.isEmpty { dialog.message.removeLast() }
-    case .space where dialog.row == .message:
-      dialog.storeError = nil
-      dialog.message.append(" ")
-    case .character(let c) where dialog.row == .message:
-      dialog.storeError = nil
-      if dialog.message.count < 200 { dialog.message.append(c) }
-    case .character(let c) where dialog.row == .outcome:
-      if let n = c.wholeNumberValue, n >= 1, n <= outcomes.count { dialog.outcome = outcomes[n - 1] }
+    case .backspace where row == .message:
+      storeError = nil
+      if !message.isEmpty { message.removeLast() }
+    case .space where row == .message:
+      storeError = nil
+      message.append(" ")
+    case .character(let c) where row == .message:
+      storeError = nil
+      if message.count < 200 { message.append(c) }
+    case .character(let c) where row == .outcome:
+      if let n = c.wholeNumberValue, n >= 1, n <= outcomes.count { outcome = outcomes[n - 1] }
     default:
       break
     }
-    state.ask = dialog
     return []
   }
 }

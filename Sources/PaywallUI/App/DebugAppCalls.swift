@@ -33,61 +33,88 @@ package struct AppCallInput: Sendable, Equatable {
   }
 }
 
-/// The debug panel's app calls that are not a purchase: `G`, `l` (typed) and `B` (the app to the
-/// background and back), and the keys while the app is in the background.
+/// A call of the app's that the terminal reports on as it makes it (the debug panel's `R`, `B`,
+/// `G`, `l`): the app carries it out (`AppModel.perform`), the panel only asks for it.
+package enum AppCall: Sendable, Equatable {
+  /// The app is killed and launched again.
+  case relaunch
+  /// The app resigns active, or becomes active again.
+  case toggleBackground
+  /// `getPresentationResult(forPlacement:params:)`.
+  case getPresentationResult(placement: String, params: [String: String])
+  /// `handleDeepLink(_:)`, with a URL that has a scheme.
+  case handleDeepLink(String)
+}
+
+/// The debug panel's typed app calls: `G` and `l`.
 extension DebugPanel {
-  package static func typeAppCall(_ key: Key, _ input: AppCallInput, _ state: inout AppState, now: Date) -> [AppEffect] {
+  static func typeAppCall(_ key: Key, _ input: AppCallInput, _ typing: inout Typing?) -> [OverlayRequest] {
     var input = input
     switch key {
     case .enter:
-      state.callInput = nil
-      return call(input.call, input.text.trimmingSpaces(), &state, now: now)
+      typing = nil
+      return call(input.call, input.text.trimmingSpaces())
     case .escape:
-      state.callInput = nil
+      typing = nil
     case .backspace:
       if !input.text.isEmpty { input.text.removeLast() }
-      state.callInput = input
+      typing = .appCall(input)
     case .space:
       input.text += " "
-      state.callInput = input
+      typing = .appCall(input)
     case .character(let c) where input.text.count < 500:
       input.text.append(c)
-      state.callInput = input
+      typing = .appCall(input)
     default:
       break
     }
     return []
   }
 
-  private static func call(_ call: AppCallInput.Call, _ text: String, _ state: inout AppState, now: Date) -> [AppEffect] {
+  /// The call typed, or why it is not one.
+  private static func call(_ call: AppCallInput.Call, _ text: String) -> [OverlayRequest] {
     switch call {
     case .presentationResult:
       let words = text.split(separator: " ").map(String.init)
-      guard let placement = words.first else {
-        state.notice = "no placement typed; press G to try again"
-        return []
-      }
+      guard let placement = words.first else { return [.notice("no placement typed; press G to try again")] }
       var params: [String: String] = [:]
       for word in words.dropFirst() {
         guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
-          state.notice = "\(quoting: word) is not key=value; press G to try again"
-          return []
+          return [.notice("\(quoting: word) is not key=value; press G to try again")]
         }
         params[String(word[..<eq])] = String(word[word.index(after: eq)...])
       }
-      let effects = AppModel.present(.callGetPresentationResult(placement: placement, params: params), &state, now: now)
-      state.notice = answerNotice(effects) ?? "getPresentationResult(\(placement)) waits for a subscription status"
-      return effects
+      return [.call(.getPresentationResult(placement: placement, params: params))]
     case .deepLink:
       guard let url = URL(string: text), url.scheme?.isEmpty == false else {
-        state.notice = "\(quoting: text) is not a URL (write its scheme: myapp://…); press l to try again"
-        return []
+        return [.notice("\(quoting: text) is not a URL (write its scheme: myapp://…); press l to try again")]
       }
+      return [.call(.handleDeepLink(text))]
+    }
+  }
+}
+
+extension AppModel {
+  /// Makes one of the app's calls, and says in the status bar what it came to.
+  package static func perform(_ call: AppCall, _ state: inout AppState, now: Date) -> [AppEffect] {
+    switch call {
+    case .relaunch:
+      return update(&state, .presentation(.relaunch), now: now)
+    case .toggleBackground:
+      let going = !state.presentation.appSession.inBackground
+      let effects = present(going ? .background : .foreground, &state, now: now)
+      state.notice = going ? "the app is in the background; B brings it back" : "the app is in front again"
+      return effects
+    case .getPresentationResult(let placement, let params):
+      let effects = present(.callGetPresentationResult(placement: placement, params: params), &state, now: now)
+      state.notice = answerNotice(effects) ?? "getPresentationResult(\(placement)) waits for a subscription status"
+      return effects
+    case .handleDeepLink(let text):
       // iOS brings the app to the front to open a URL.
-      var effects = state.presentation.appSession.inBackground ? AppModel.present(.foreground, &state, now: now) : []
+      var effects = state.presentation.appSession.inBackground ? present(.foreground, &state, now: now) : []
       let hasCampaign = state.project.campaigns.contains { $0.placement == EventName.deepLinkOpen.rawValue }
       let note = DeepLinks.route(text, sdk: state.presentation.options.sdk, hasCampaign: hasCampaign).note
-      effects += AppModel.present(.deepLink(url: text), &state, now: now)
+      effects += present(.deepLink(url: text), &state, now: now)
       state.notice = note ?? "the app called handleDeepLink(\(text))"
       return effects
     }
@@ -104,21 +131,12 @@ extension DebugPanel {
     return nil
   }
 
-  /// `B`: the app resigns active, or becomes active again.
-  package static func toggleBackground(_ state: inout AppState, now: Date) -> [AppEffect] {
-    let going = !state.presentation.appSession.inBackground
-    let effects = AppModel.present(going ? .background : .foreground, &state, now: now)
-    state.notice = going ? "the app is in the background; B brings it back" : "the app is in front again"
-    return effects
-  }
-
-  /// A key while the app is in the background (the home screen of the device): `B` brings it
-  /// back, `q` quits; the debug panel, the help and the log opened before this.
+  /// A key while the app is in the background (the home screen of the device), with nothing open
+  /// over it: `B` brings it back, `q` quits.
   package static func handleInBackground(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
     switch key {
     case .character("B"):
-      state.showsDebug = false
-      return toggleBackground(&state, now: now)
+      return perform(.toggleBackground, &state, now: now)
     case .character("q"):
       state.quitRequested = true
       return [.quit]
@@ -132,7 +150,7 @@ extension DebugPanel {
 package enum BackgroundScreen {
   package static func draw(_ state: AppState, into frame: inout Frame) {
     let since = state.presentation.appSession.lastAppClose.map { " (since \(StoreDates.format($0)), store clock)" } ?? ""
-    Overlay.box(title: "Home screen", lines: [[("The app is in the background\(since).", .plain)]],
-                footer: "B brings it back · d the debug panel · q quits", into: &frame)
+    OverlayBox.box(title: "Home screen", lines: [[("The app is in the background\(since).", .plain)]],
+                   footer: "B brings it back · d the debug panel · q quits", into: &frame)
   }
 }

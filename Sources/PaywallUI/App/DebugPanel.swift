@@ -11,54 +11,88 @@ import Darwin
 import PaywallModel
 import TerminalCore
 
-/// The QA debug panel's keys (`KeyMap.debugSections`): each asks the runtime to change the world
-/// around the app (the clock, the status, the store, faults), or starts typing a duration or a
-/// user attribute.
-package enum DebugPanel {
-  package static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
-    if let input = state.debugInput { return typeDuration(key, input, &state) }
-    if let input = state.attributeInput { return typeAttribute(key, input, &state, now: now) }
-    if let input = state.productInput { return typeProductID(key, input, &state, now: now) }
-    if let input = state.statusInput { return typeStatus(key, input, &state) }
-    if let input = state.codeInput { return typeOfferCode(key, input, &state) }
-    if let input = state.callInput { return typeAppCall(key, input, &state, now: now) }
+/// The QA debug panel (`d`), its state: how far it is scrolled, and what is being typed in it.
+/// Its keys (`KeyMap.debugSections`) each ask the app to change the world around it (the clock,
+/// the status, the store, faults), make one of the app's calls, or start typing.
+package struct DebugPanel: Sendable, Equatable {
+  /// What is being typed at the panel's prompt: one thing at a time.
+  package enum Typing: Sendable, Equatable {
+    /// A duration (`+`), to advance the clock by.
+    case duration(String)
+    /// A user attribute (`u`), as `key=value`.
+    case attribute(String)
+    /// A product id (`P`), for the app's `purchase(product)` call.
+    case productID(String)
+    /// A status (`=`): `active:pro,music`, `inactive`, `unknown`.
+    case status(String)
+    /// An offer code (`o`), to redeem in the store.
+    case offerCode(String)
+    /// A call to the SDK (`G`, `l`).
+    case appCall(AppCallInput)
+  }
+
+  /// The first row shown.
+  package var scroll = 0
+  /// What is being typed; nil: the panel's keys work.
+  package var typing: Typing?
+
+  package init(scroll: Int = 0, typing: Typing? = nil) {
+    self.scroll = scroll
+    self.typing = typing
+  }
+
+  /// A key while the panel is open, read against the app around it (`app`: the catalog, the
+  /// status, the store, the size): the panel's own reducer.
+  package mutating func reduce(_ key: Key, in app: AppState) -> [OverlayRequest] {
+    switch typing {
+    case .duration(let input)?: return Self.typeDuration(key, input, &typing)
+    case .attribute(let input)?: return Self.typeAttribute(key, input, &typing)
+    case .productID(let input)?: return Self.typeProductID(key, input, &typing, catalog: app.project.catalog)
+    case .status(let input)?: return Self.typeStatus(key, input, &typing, catalog: app.project.catalog)
+    case .offerCode(let input)?: return Self.typeOfferCode(key, input, &typing)
+    case .appCall(let input)?: return Self.typeAppCall(key, input, &typing)
+    case nil: break
+    }
+    if let action = KeyMap.scroll.action(for: key) {
+      scroll = AppModel.scrolled(scroll, action, page: app.size.height - 6, limit: AppView.debugScrollLimit(app, size: app.size))
+      return []
+    }
     switch KeyMap.debug.action(for: key) {
     case .world(let action)?:
-      return [.debug(action, announce: true)]
+      return [.effect(.debug(action, announce: true))]
     case .cycleStatus?:
-      let all = Set(state.project.catalog.products.flatMap(\.entitlements))
-      let next: SubscriptionStatus = switch state.status {
+      let all = Set(app.project.catalog.products.flatMap(\.entitlements))
+      let next: SubscriptionStatus = switch app.status {
       case .unknown: .inactive
       case .inactive: .active(all)
       case .active: .unknown
       }
-      return [.debug(.setStatus(next), announce: true)]
+      return [.effect(.debug(.setStatus(next), announce: true))]
     case .typeStatus?:
-      state.statusInput = ""
+      typing = .status("")
     case .relaunch?:
-      return AppModel.update(&state, .presentation(.relaunch), now: now)
+      return [.call(.relaunch)]
     case .typeDuration?:
-      state.debugInput = ""
+      typing = .duration("")
     case .typeAttribute?:
-      state.attributeInput = ""
+      typing = .attribute("")
     case .typeProductID?:
-      state.productInput = state.session.flatMap { session in session.selectedSlot.flatMap { session.paywall.slot(named: $0)?.product.id } } ?? ""
+      typing = .productID(app.session.flatMap { session in session.selectedSlot.flatMap { session.paywall.slot(named: $0)?.product.id } } ?? "")
     case .typeOfferCode?:
-      state.codeInput = ""
+      typing = .offerCode("")
     case .callRestore?:
-      state.notice = "the app called restorePurchases()"
-      return AppModel.present(.callRestore, &state, now: now)
+      return [.notice("the app called restorePurchases()"), .present(.callRestore)]
     case .toggleLatency?:
-      let on = state.store?.faults.contains { $0.hasPrefix("latency") } ?? false
-      return [.debug(.setLatency(seconds: on ? 0 : 2), announce: true)]
+      let on = app.store?.faults.contains { $0.hasPrefix("latency") } ?? false
+      return [.effect(.debug(.setLatency(seconds: on ? 0 : 2), announce: true))]
     case .toggleBackground?:
-      return toggleBackground(&state, now: now)
+      return [.call(.toggleBackground)]
     case .typePresentationResult?:
-      state.callInput = AppCallInput(.presentationResult)
+      typing = .appCall(AppCallInput(.presentationResult))
     case .typeDeepLink?:
-      state.callInput = AppCallInput(.deepLink)
+      typing = .appCall(AppCallInput(.deepLink))
     case .close?:
-      state.showsDebug = false
+      return [.close]
     case nil:
       break
     }
@@ -66,27 +100,25 @@ package enum DebugPanel {
   }
 
   /// Typing `key=value` after `u`: enter sets the attribute, esc gives up.
-  package static func typeAttribute(_ key: Key, _ input: String, _ state: inout AppState, now: Date) -> [AppEffect] {
+  static func typeAttribute(_ key: Key, _ input: String, _ typing: inout Typing?) -> [OverlayRequest] {
     var input = input
     switch key {
     case .enter:
-      state.attributeInput = nil
+      typing = nil
       guard let eq = input.firstIndex(of: "="), eq != input.startIndex else {
-        state.notice = "\(quoting: input) is not key=value; press u to try again"
-        return []
+        return [.notice("\(quoting: input) is not key=value; press u to try again")]
       }
       let name = String(input[..<eq]), value = String(input[input.index(after: eq)...])
-      state.notice = "user.\(name) = \(FilterValue(parsing: value))"
-      return AppModel.present(.setUserAttributes([name: value]), &state, now: now)
+      return [.notice("user.\(name) = \(FilterValue(parsing: value))"), .present(.setUserAttributes([name: value]))]
     case .escape:
-      state.attributeInput = nil
+      typing = nil
     case .backspace:
       if !input.isEmpty { input.removeLast() }
-      state.attributeInput = input
+      typing = .attribute(input)
     case .space:
-      state.attributeInput = input + " "
+      typing = .attribute(input + " ")
     case .character(let c):
-      if input.count < 200 { state.attributeInput = input + String(c) }
+      if input.count < 200 { typing = .attribute(input + String(c)) }
     default:
       break
     }
@@ -98,29 +130,27 @@ package enum DebugPanel {
   /// `music`), which cycling cannot reach. Enter sets it as an app's purchase controller would
   /// (`Superwall.shared.subscriptionStatus = …`); an entitlement no product grants is refused with
   /// a did-you-mean; esc gives up.
-  package static func typeStatus(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+  static func typeStatus(_ key: Key, _ input: String, _ typing: inout Typing?, catalog: Catalog) -> [OverlayRequest] {
     switch key {
     case .enter:
-      state.statusInput = nil
-      let granted = Set(state.project.catalog.products.flatMap(\.entitlements))
+      typing = nil
+      let granted = Set(catalog.products.flatMap(\.entitlements))
       guard let status = SubscriptionStatus(parsing: input, defaultEntitlements: granted) else {
-        state.notice = "\(quoting: input) is not a status: active:ENTITLEMENT,…, active, inactive or unknown; press = to try again"
-        return []
+        return [.notice("\(quoting: input) is not a status: active:ENTITLEMENT,…, active, inactive or unknown; press = to try again")]
       }
       let names = granted.map(\.id).sorted()
       if let stranger = status.entitlements.map(\.id).sorted().first(where: { !names.contains($0) }) {
-        state.notice = "no product grants \(quoting: stranger)\(Suggestions.hint(for: stranger, in: names)); press = to try again"
-        return []
+        return [.notice("no product grants \(quoting: stranger)\(Suggestions.hint(for: stranger, in: names)); press = to try again")]
       }
-      return [.debug(.setStatus(status), announce: true)]
+      return [.effect(.debug(.setStatus(status), announce: true))]
     case .escape:
-      state.statusInput = nil
+      typing = nil
     case .backspace:
-      state.statusInput = String(input.dropLast())
+      typing = .status(String(input.dropLast()))
     case .space:
-      state.statusInput = input + " "
+      typing = .status(input + " ")
     case .character(let c) where input.count < 200:
-      state.statusInput = input + String(c)
+      typing = .status(input + String(c))
     default:
       break
     }
@@ -129,24 +159,20 @@ package enum DebugPanel {
 
   /// Typing a product id after `P`: enter makes the app call `purchase(product)` with it (a did-you-mean
   /// when the catalog has no such product), esc gives up.
-  package static func typeProductID(_ key: Key, _ input: String, _ state: inout AppState, now: Date) -> [AppEffect] {
+  static func typeProductID(_ key: Key, _ input: String, _ typing: inout Typing?, catalog: Catalog) -> [OverlayRequest] {
     switch key {
     case .enter:
-      let ids = state.project.catalog.productIDs
-      guard let product = state.project.catalog.product(id: input) else {
-        state.notice = "no product \(quoting: input) in the catalog\(Suggestions.hint(for: input, in: ids)); press P to try again"
-        state.productInput = nil
-        return []
+      typing = nil
+      guard let product = catalog.product(id: input) else {
+        return [.notice("no product \(quoting: input) in the catalog\(Suggestions.hint(for: input, in: catalog.productIDs)); press P to try again")]
       }
-      state.productInput = nil
-      state.notice = "the app called purchase(\(product.id))"
-      return AppModel.present(.callPurchase(product), &state, now: now)
+      return [.notice("the app called purchase(\(product.id))"), .present(.callPurchase(product))]
     case .escape:
-      state.productInput = nil
+      typing = nil
     case .backspace:
-      state.productInput = String(input.dropLast())
+      typing = .productID(String(input.dropLast()))
     case .character(let c) where input.count < 200:
-      state.productInput = input + String(c)
+      typing = .productID(input + String(c))
     default:
       break
     }
@@ -156,30 +182,28 @@ package enum DebugPanel {
   /// Typing an offer code after `o`: enter redeems it in the store (the store's answer, or why it
   /// refused, shows as the panel's last line), esc gives up. Codes are letters, digits and a few
   /// marks, at most 64 of them (App Store Connect's custom codes are shorter still).
-  package static func typeOfferCode(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+  static func typeOfferCode(_ key: Key, _ input: String, _ typing: inout Typing?) -> [OverlayRequest] {
     switch key {
     case .enter:
-      state.codeInput = nil
+      typing = nil
       let code = input.trimmingSpaces()
-      guard !code.isEmpty else {
-        state.notice = "no offer code typed; press o to try again"
-        return []
-      }
-      return [.debug(.store(.redeem(code: code)), announce: true)]
+      guard !code.isEmpty else { return [.notice("no offer code typed; press o to try again")] }
+      return [.effect(.debug(.store(.redeem(code: code)), announce: true))]
     case .escape:
-      state.codeInput = nil
+      typing = nil
     case .backspace:
-      state.codeInput = String(input.dropLast())
+      typing = .offerCode(String(input.dropLast()))
     case .character(let c) where input.count < 64 && (c.isLetter || c.isNumber || "-_.".contains(c)):
-      state.codeInput = input + String(c)
+      typing = .offerCode(input + String(c))
     default:
       break
     }
     return []
   }
 
-  /// Typing a duration after `+`: enter advances the clock by it, esc gives up.
-  package static func typeDuration(_ key: Key, _ input: String, _ state: inout AppState) -> [AppEffect] {
+  /// Typing a duration after `+`: enter advances the clock by it (a typo stays typed, to fix),
+  /// esc gives up.
+  static func typeDuration(_ key: Key, _ input: String, _ typing: inout Typing?) -> [OverlayRequest] {
     switch key {
     case .enter:
       let distance: ClockDistance
@@ -187,23 +211,20 @@ package enum DebugPanel {
       case .success(let parsed) where parsed != .seconds(0) && parsed != .months(0):
         distance = parsed
       case .failure(.fractionalCalendarUnit):
-        state.notice = "\(quoting: input): months (M) and years (y) take whole numbers; use days for the rest (e.g. 45d)"
-        return []
+        return [.notice("\(quoting: input): months (M) and years (y) take whole numbers; use days for the rest (e.g. 45d)")]
       case .failure(.tooLong):
-        state.notice = "\(quoting: input) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)"
-        return []
+        return [.notice("\(quoting: input) is longer than \(Duration.longestYears)y, the span of dates a ledger holds (1970 to 9999)")]
       default:
-        state.notice = "\(quoting: input) is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y"
-        return []
+        return [.notice("\(quoting: input) is not a duration; use e.g. 90m, 3d, 2w, 1M or 1y")]
       }
-      state.debugInput = nil
-      return [.debug(.advanceClock(distance), announce: true)]
+      typing = nil
+      return [.effect(.debug(.advanceClock(distance), announce: true))]
     case .escape:
-      state.debugInput = nil
+      typing = nil
     case .backspace:
-      state.debugInput = String(input.dropLast())
+      typing = .duration(String(input.dropLast()))
     case .character(let c) where input.count < 12 && (c.isNumber || c.isLetter || c == "."):
-      state.debugInput = input + String(c)
+      typing = .duration(input + String(c))
     default:
       break
     }

@@ -1,13 +1,3 @@
-#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PaywallModel
 import TerminalCore
 
@@ -20,30 +10,23 @@ package struct RuleDialog: Sendable, Hashable {
   /// The choice under the cursor: match (true) or no match.
   package var matches = true
 
-  /// A key while the dialog is up: ←→ or m/n choose, enter answers, esc leaves the rule
-  /// undecided (nothing ran).
-  package static func handle(_ key: Key, _ state: inout AppState, now: Date) -> [AppEffect] {
-    guard var dialog = state.ruleQuestion else { return [] }
-    func answer(_ matches: Bool) -> [AppEffect] {
-      state.ruleQuestion = nil
-      state.presentation.assumedRules[dialog.rule.key] = matches
-      AppModel.tell("\(dialog.rule.key): assumed to \(matches ? "match" : "not match") for this session", &state)
-      return AppModel.present(.register(placement: dialog.registration.placement, params: dialog.registration.params), &state, now: now)
+  /// A key while the dialog is up: ←→ or m/n choose, enter answers (the answer holds for the
+  /// session and the placement is registered again), esc leaves the rule undecided (nothing ran).
+  /// The dialog's own reducer: an answer closes it.
+  package mutating func reduce(_ key: Key) -> [OverlayRequest] {
+    func answer(_ matches: Bool) -> [OverlayRequest] {
+      [.close, .assume(rule: rule.key, matches: matches),
+       .tell("\(rule.key): assumed to \(matches ? "match" : "not match") for this session"),
+       .present(.register(placement: registration.placement, params: registration.params))]
     }
     switch key {
-    case .enter: return answer(dialog.matches)
+    case .enter: return answer(matches)
     case .character("m"), .character("y"): return answer(true)
     case .character("n"): return answer(false)
-    case .escape:
-      state.ruleQuestion = nil
-      AppModel.tell("\(dialog.rule.key) left undecided: register did nothing", &state)
-      return []
-    case .left, .right, .tab, .backTab, .up, .down:
-      dialog.matches.toggle()
-    default:
-      break
+    case .escape: return [.close, .tell("\(rule.key) left undecided: register did nothing")]
+    case .left, .right, .tab, .backTab, .up, .down: matches.toggle()
+    default: break
     }
-    state.ruleQuestion = dialog
     return []
   }
 }

@@ -32,33 +32,34 @@ package enum AppView {
       frame = full
     }
     if let alert = state.presentation.callAlert ?? state.session?.alert {
-      Overlay.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
+      OverlayBox.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
     if state.presentation.appSession.inBackground { BackgroundScreen.draw(state, into: &frame) }
-    if state.showsFullLog { drawFullLog(state, into: &frame) }
-    if let ask = state.ask { drawAsk(ask, into: &frame) }
-    if let question = state.ruleQuestion { drawRuleQuestion(question, into: &frame) }
-    if state.showsDebug {
+    // Drawn in this order whatever opened first (a question's keys come first all the same).
+    if let top = state.overlay, top.showsFullLog { drawFullLog(state, top: top.fullLogTop, into: &frame) }
+    if let ask = state.overlay?.ask { drawAsk(ask, into: &frame) }
+    if let question = state.overlay?.rule { drawRuleQuestion(question, into: &frame) }
+    if let panel = state.overlay?.debug {
       // Above the log pane, whose events its keys cause: the pane's header row stays in sight.
       let area = debugArea(state, size: size)
       var top = Frame(size: area)
       top.draw(frame, x: 0, y: 0)
-      drawDebug(state, into: &top)
+      drawDebug(state, panel, into: &top)
       frame.draw(top, x: 0, y: 0)
     }
     if let errors = state.reloadErrors {
-      Overlay.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
-                  footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
+      OverlayBox.box(title: "The project no longer loads", lines: errors.map { [($0, .warning)] },
+                     footer: "fix it and save: the screen reloads", into: &frame, preferredWidth: 76)
     }
-    if state.showsHelp { drawHelp(scroll: state.overlayScroll, into: &frame) }
+    if let scroll = state.overlay?.helpScroll { drawHelp(scroll: scroll, into: &frame) }
     return frame
   }
 
   /// Where the debug panel goes: the rows above the log pane's header when the pane shows (the box
   /// leaves an area's last row free: there, the header), else all of the screen.
   package static func debugArea(_ state: AppState, size: Size) -> Size {
-    guard state.showsLog, !state.showsFullLog else { return size }
+    guard state.showsLog, state.overlay?.showsFullLog != true else { return size }
     return paywallSize(state, size: size)
   }
 
@@ -82,13 +83,11 @@ package enum AppView {
     return Size(width: size.width, height: size.height - logRows)
   }
 
-  package static func drawDebug(_ state: AppState, into frame: inout Frame) {
+  package static func drawDebug(_ state: AppState, _ panel: DebugPanel, into frame: inout Frame) {
     let content = debugContent(state, width: min(frame.width - 2, 78))
-    // Typing a duration or an attribute: the prompt, last in the box, shows.
-    let typing = state.debugInput != nil || state.attributeInput != nil || state.productInput != nil || state.statusInput != nil || state.codeInput != nil
-      || state.callInput != nil
-    Overlay.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
-                scroll: typing ? Int.max : state.overlayScroll)
+    // Typing: the prompt, last in the box, shows.
+    OverlayBox.box(title: debugTitle, lines: content.lines, footer: content.footer, into: &frame, preferredWidth: content.width,
+                   scroll: panel.typing != nil ? Int.max : panel.scroll)
   }
 
   package static let debugTitle = "Debug panel (QA)"
@@ -97,11 +96,11 @@ package enum AppView {
   package static func debugScrollLimit(_ state: AppState, size: Size) -> Int {
     let area = debugArea(state, size: size)
     let content = debugContent(state, width: min(area.width - 2, 78))
-    return Overlay.scrollLimit(title: debugTitle, lines: content.lines, footer: content.footer, in: area, preferredWidth: content.width)
+    return OverlayBox.scrollLimit(title: debugTitle, lines: content.lines, footer: content.footer, in: area, preferredWidth: content.width)
   }
 
   /// The panel's lines and footer for a box `width` columns wide.
-  package static func debugContent(_ state: AppState, width: Int) -> (lines: [Overlay.Line], footer: String, width: Int) {
+  package static func debugContent(_ state: AppState, width: Int) -> (lines: [OverlayBox.Line], footer: String, width: Int) {
     let topicWidth = 11
     // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
     // last piece, and these lines are many pieces).
@@ -145,30 +144,28 @@ package enum AppView {
       let attributes = state.userAttributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
       lines.append([("user        ", .muted), (attributes, .plain)])
     }
-    if let input = state.attributeInput {
+    switch state.overlay?.debug?.typing {
+    case .attribute(let input)?:
       lines.append([("set         ", .accent), (input.isEmpty ? "key=value▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it · esc cancels"
-    }
-    if let input = state.statusInput {
+    case .status(let input)?:
       lines.append([("status      ", .accent), (input.isEmpty ? "active:ENTITLEMENT,… · inactive · unknown▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter sets it (active alone: every entitlement) · esc cancels"
-    }
-    if let input = state.productInput {
+    case .productID(let input)?:
       lines.append([("purchase    ", .accent), (input.isEmpty ? "product id▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter: the app calls purchase(product) · esc cancels"
-    }
-    if let input = state.codeInput {
+    case .offerCode(let input)?:
       lines.append([("redeem      ", .accent), (input.isEmpty ? "offer code▏" : input + "▏", input.isEmpty ? .muted : .plain)])
       footer = "enter redeems it in the store · esc cancels"
-    }
-    if let input = state.callInput {
+    case .appCall(let input)?:
       let prompt = input.prompt
       lines.append([(prompt.label, .accent), (input.text.isEmpty ? prompt.placeholder + "▏" : input.text + "▏", input.text.isEmpty ? .muted : .plain)])
       footer = prompt.footer
-    }
-    if let input = state.debugInput {
+    case .duration(let input)?:
       lines.append([("advance by  ", .accent), (input + "▏", .plain)])
       footer = "a duration (90m, 3d, 1M) · enter jumps · esc cancels"
+    case nil:
+      break
     }
     return (lines, footer, width)
   }
@@ -221,18 +218,23 @@ package enum AppView {
   /// Rows of the full-screen log between its header and its footer.
   package static func fullLogVisible(size: Size) -> Int { max(1, size.height - 2) }
 
-  /// The first row the full-screen log shows: `fullLogTop`, or the end when it follows the newest.
-  package static func fullLogTop(_ state: AppState, size: Size) -> Int {
-    let limit = max(0, fullLogRows(state.log, width: size.width).count - fullLogVisible(size: size))
-    return min(state.fullLogTop ?? limit, limit)
+  /// How far the full-screen log scrolls: its last row at the bottom.
+  package static func fullLogLimit(_ log: [String], size: Size) -> Int {
+    max(0, fullLogRows(log, width: size.width).count - fullLogVisible(size: size))
   }
 
-  /// `L`: the whole log over the whole screen, each event whole.
-  package static func drawFullLog(_ state: AppState, into frame: inout Frame) {
+  /// The first row the full-screen log shows: `top`, or the end when it follows the newest (nil).
+  package static func fullLogTop(_ top: Int?, _ log: [String], size: Size) -> Int {
+    let limit = fullLogLimit(log, size: size)
+    return min(top ?? limit, limit)
+  }
+
+  /// `L`: the whole log over the whole screen, each event whole, from row `top` (nil: the end).
+  package static func drawFullLog(_ state: AppState, top: Int?, into frame: inout Frame) {
     let size = Size(width: frame.width, height: frame.height)
     let rows = fullLogRows(state.log, width: size.width)
     let visible = fullLogVisible(size: size)
-    let top = fullLogTop(state, size: size)
+    let top = fullLogTop(top, state.log, size: size)
     for y in 0..<frame.height { frame.fill(" ", x: 0, y: y, count: frame.width, style: .plain) }
     frame.fill("─", x: 0, y: 0, count: frame.width, style: .border)
     frame.put(" Event log (\(state.log.count)) ", x: 1, y: 0, style: .title)
@@ -260,8 +262,8 @@ package enum AppView {
       [("Does this user match it?  ", .plain), (question.matches ? "[ match ]" : "  match  ", question.matches ? .selected : .plain),
        ("  ", .plain), (question.matches ? "  no match  " : "[ no match ]", question.matches ? .plain : .selected)],
     ]
-    Overlay.box(title: "Undecided rule \(rule.key)", lines: lines,
-                footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
+    OverlayBox.box(title: "Undecided rule \(rule.key)", lines: lines,
+                   footer: "←→ choose · m match · n no match · enter answer · esc leave it", into: &frame, preferredWidth: 64)
   }
 
   package static func drawAsk(_ ask: AskDialog, into frame: inout Frame) {
@@ -296,8 +298,8 @@ package enum AppView {
       }
     }
     let numbers = ask.outcomes.count == 5 ? "1-5" : "1-\(ask.outcomes.count)"
-    Overlay.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
-                into: &frame, preferredWidth: 72)
+    OverlayBox.box(title: title, lines: lines, footer: "←→ or \(numbers) result · tab row · space tick · enter answer · esc cancel",
+                   into: &frame, preferredWidth: 72)
   }
 
   /// What the home screen says the last registration came to.
@@ -348,25 +350,25 @@ package enum AppView {
 
   /// The help's lines for a terminal `width` wide: keys in a column beside their text, or, when
   /// that column would leave the text too narrow, each key above its text.
-  package static func helpContent(width: Int) -> [Overlay.Line] {
+  package static func helpContent(width: Int) -> [OverlayBox.Line] {
     let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
     let inner = min(width - 2, 70) - 4
     if inner - keyWidth - 2 < 30 {
-      return helpLines.flatMap { key, text -> [Overlay.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
+      return helpLines.flatMap { key, text -> [OverlayBox.Line] in [[(key, .accent)], [("  ", .plain), (text, .plain)]] }
     }
-    return helpLines.map { key, text -> Overlay.Line in
+    return helpLines.map { key, text -> OverlayBox.Line in
       [(key + String(repeating: " ", count: keyWidth - DisplayWidth.of(key) + 2), .accent), (text, .plain)]
     }
   }
 
   /// How far the help scrolls in a terminal of `size`.
   package static func helpScrollLimit(size: Size) -> Int {
-    Overlay.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
+    OverlayBox.scrollLimit(title: "Keys", lines: helpContent(width: size.width), footer: helpFooter, in: size, preferredWidth: 70)
   }
 
   package static func drawHelp(scroll: Int = 0, into frame: inout Frame) {
-    Overlay.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
-                scroll: scroll)
+    OverlayBox.box(title: "Keys", lines: helpContent(width: frame.width), footer: helpFooter, into: &frame, preferredWidth: 70,
+                   scroll: scroll)
   }
 }
 

@@ -6,7 +6,7 @@ import TerminalCore
 enum SurveyOverlay {
   static func draw(_ prompt: SurveyPrompt, into frame: inout Frame) {
     let survey = prompt.survey
-    var lines: [Overlay.Line] = survey.message.isEmpty ? [] : [[(survey.message, .plain)], []]
+    var lines: [OverlayBox.Line] = survey.message.isEmpty ? [] : [[(survey.message, .plain)], []]
     let footer: String
     if let text = prompt.typingOther {
       lines.append([("Your response: ", .muted), (text + "▏", .accent)])
@@ -23,6 +23,6 @@ enum SurveyOverlay {
       }
       footer = survey.includeCloseOption ? "1–\(SurveyDialog.entries(prompt).count) answer  esc close" : "1–\(SurveyDialog.entries(prompt).count) answer"
     }
-    Overlay.box(title: survey.title, lines: lines, footer: footer, into: &frame)
+    OverlayBox.box(title: survey.title, lines: lines, footer: footer, into: &frame)
   }
 }

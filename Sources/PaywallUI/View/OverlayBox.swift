@@ -1,6 +1,6 @@
 import TerminalCore
 /// Modal boxes drawn over a screen: alerts, the ask dialog, help, the debug panel.
-package enum Overlay {
+package enum OverlayBox {
   package typealias Line = [(String, CellStyle)]
 
   /// Where a box goes in a frame of a size, and which of its rows it shows. A box taller than the
@@ -26,7 +26,7 @@ package enum Overlay {
       guard size.width >= 8 && size.height >= 4 else { return nil }
       let width = min(size.width - 2, max(preferredWidth, DisplayWidth.of(title) + 6))
       self.width = width
-      body = Overlay.wrap(lines, width: width - 4)
+      body = OverlayBox.wrap(lines, width: width - 4)
       self.footer = footer.map { [[(TextLayout.truncate($0, width: width - 4), CellStyle.muted)]] } ?? []
       let room = size.height - 1
       if body.count + (self.footer.isEmpty ? 0 : 2) + 4 <= room {
