@@ -25,6 +25,8 @@ struct ScenarioTests {
       var name: String
       var classname: String
       var file: String
+      /// The failing step's line, where a CI annotates it.
+      var line: Int?
       var time: Double
       var failure: String?
       var failureType: String?
@@ -46,6 +48,7 @@ struct ScenarioTests {
             for case in suite.findall("testcase"):
                 failure = case.find("failure")
                 cases.append({"name": case.get("name"), "classname": case.get("classname"), "file": case.get("file"),
+                              "line": None if case.get("line") is None else int(case.get("line")),
                               "time": float(case.get("time")),
                               "failure": None if failure is None else failure.get("message"),
                               "failureType": None if failure is None else failure.get("type"),

@@ -61,10 +61,50 @@ struct ScenarioWorkerTests {
     #expect(fromWorker.tests == fromChildren.tests && fromWorker.failures == fromChildren.failures)
     #expect(fromWorker.tests == ScenarioTests.files.count + failures + 1)
     for (ours, theirs) in zip(fromWorker.cases, fromChildren.cases) {
-      #expect(ours.name == theirs.name && ours.classname == theirs.classname && ours.file == theirs.file)
+      #expect(ours.name == theirs.name && ours.classname == theirs.classname && ours.file == theirs.file && ours.line == theirs.line,
+              "\(ours.name)")
       #expect(ours.failure == theirs.failure && ours.failureType == theirs.failureType && ours.failureText == theirs.failureText,
               "\(ours.name)")
     }
+  }
+
+  /// A failed step comes back as fields, the same from the worker and from a child: its file and
+  /// line, the step, what the `expect` wanted and what was there; JUnit points at the line.
+  @Test(arguments: [false, true]) func aFailedStepComesBackAsFields(processPerScenario: Bool) throws {
+    let dir = try Fixtures.directory([
+      "status.play": Fixtures.scenario("press 2 enter\nexpect status unknown"),
+      "event.play": Fixtures.scenario("press 2 enter\n\nexpect event freeTrial_start"),
+      "unknown-product.play": Fixtures.scenario("buy com.acme.nope"),
+      "pass.play": Fixtures.passingScenario,
+      "usage.play": Fixtures.scenario("press enter", args: "paywalls --no-such-option"),
+    ])
+    let scenarios = ["event.play", "pass.play", "status.play", "unknown-product.play", "usage.play"].map {
+      Scenario(path: dir + "/" + $0, root: dir, relativePath: $0)
+    }
+    let scratch = try Fixtures.directory([:])
+    let binary = PaywallBinary.binary.path
+    let runner = ScenarioRunner(jobs: 1) {
+      TestCommand.makeExecutor(processPerScenario: processPerScenario, binary: binary, timeout: 30, scratch: scratch)
+    }
+    let results = runner.run(scenarios) { _ in }
+    let event = try #require(results[0].step)
+    #expect(event.file == dir + "/event.play" && event.line == 4 && event.step == "expect event freeTrial_start")
+    #expect(event.expected == "event freeTrial_start")
+    #expect(event.actual == "events so far: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start, subscriptionStatus_didChange, transaction_complete, subscription_start, paywall_close")
+    #expect(results[1].step == nil && results[1].passed)
+    let status = try #require(results[2].step)
+    #expect(status.line == 3 && status.expected == "unknown" && status.actual == "active:pro", "\(status)")
+    #expect(status.message == "\(dir)/status.play:3: expected status unknown; it is active:pro")
+    // A step that is not an `expect`: its line, no sides.
+    let buy = try #require(results[3].step)
+    #expect(buy.line == 2 && buy.step == "buy com.acme.nope" && buy.expected == nil && buy.actual == nil)
+    // Refused before any step ran: no step to name.
+    #expect(results[4].step == nil && !results[4].passed)
+
+    let out = scratch + "/junit.xml"
+    try JUnitReport.write(JUnitReport.xml(results, seconds: 1), to: out)
+    let junit = try ScenarioTests.JUnit.read(out)
+    #expect(junit.cases.map(\.line) == [4, nil, 3, 2, nil])
   }
 
   /// A scenario buys; the next ones, in the same worker (one job), start from nothing: not

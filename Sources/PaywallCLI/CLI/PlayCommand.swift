@@ -99,8 +99,13 @@ package struct PlayCommand: CLICommand {
     })
 
   package func run() throws {
+    // Under `test --process-per-scenario`: where the failed step goes as fields.
+    let runner = StepReport.runnerDescriptor()
     let report = try play()
-    if let failure = report.failure { throw CLIFailure.invalid(failure.message) }
+    if let failure = report.failure {
+      if let runner { StepReport.send(failure, to: runner) }
+      throw CLIFailure.invalid(failure.message)
+    }
   }
 
   /// Plays, printing the events, then the status (and with --screen the last screen), as JSON

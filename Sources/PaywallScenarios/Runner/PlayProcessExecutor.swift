@@ -95,9 +95,15 @@ package struct PlayProcessExecutor: ScenarioExecutor {
     case .success(let made): stateDirectory = made
     }
     defer { try? FileManager.default.removeItem(atPath: stateDirectory) }
-    let run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout,
-                         environment: [ScenarioConfinement.environmentVariable: scenario.directory])
-    return result(run.outcome(timeout: timeout), arguments)
+    // The step that failed comes back as fields through a file of the runner's (`StepReport`).
+    let report = StepReport.makeFile(in: stateDirectory)
+    defer { if let report { close(report) } }
+    var run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout,
+                         environment: [ScenarioConfinement.environmentVariable: scenario.directory], report: report)
+    if let report { run.step = StepReport.read(report) }
+    var done = result(run.outcome(timeout: timeout), arguments)
+    done.step = run.step
+    return done
   }
 
   /// A fresh, private state directory for one scenario (`paywall-tui-test-PID-RANDOM` in `scratch`).
@@ -141,8 +147,11 @@ package struct PlayProcessExecutor: ScenarioExecutor {
 
   /// Starts `binary arguments…` and waits for it, at most `timeout` seconds (then SIGTERM, and
   /// SIGKILL after `grace`).
+  /// With `report`, the child has it as `StepReport.descriptor`, and is told so.
   package static func spawn(_ binary: String, _ arguments: [String], timeout: Double,
-                    environment: [String: String] = [:]) -> ChildRun {
+                    environment: [String: String] = [:], report: Int32? = nil) -> ChildRun {
+    var environment = environment
+    if report != nil { environment[StepReport.environmentVariable] = String(StepReport.descriptor) }
     // This process's environment, with `environment` set over it (the scenario's directory).
     var variables: [String] = []
     var index = 0
@@ -170,6 +179,7 @@ package struct PlayProcessExecutor: ScenarioExecutor {
       posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0)
       posix_spawn_file_actions_addopen(&setup.actions, 1, "/dev/null", O_WRONLY, 0)
       posix_spawn_file_actions_adddup2(&setup.actions, fds[1], 2)
+      if let report { posix_spawn_file_actions_adddup2(&setup.actions, report, StepReport.descriptor) }
       let spawned = posix_spawn(&pid, binary, &setup.actions, &setup.attributes, argv, envp)
       close(fds[1])
       return (fds[0], spawned)

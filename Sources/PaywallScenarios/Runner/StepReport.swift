@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaywallModel
+
+/// How a child `play` that `test --process-per-scenario` started hands back the step that failed
+/// as fields, as the worker does in its answer: the runner gives it an unlinked file of its own
+/// as descriptor 3 and says so in `PAYWALL_TUI_REPORT_FD`; the child writes its `StepFailure`
+/// there as JSON. A descriptor, never a path: nothing the environment names is opened or made.
+package enum StepReport {
+  package static let environmentVariable = "PAYWALL_TUI_REPORT_FD"
+  package static let descriptor: Int32 = 3
+  /// More than any step's report holds (a screen of 200x60 is 12 KB): the rest is not read.
+  static let limit = 1 << 20
+
+  /// An unlinked file in `directory` (the scenario's private state directory), or nil when none
+  /// can be made (the scenario then runs without its fields).
+  package static func makeFile(in directory: String) -> Int32? {
+    var template = Array(directory.appendingPathComponent("report-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { return nil }
+    unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    return fd
+  }
+
+  /// What the child wrote, nil when it wrote nothing readable (it passed, or died first).
+  package static func read(_ fd: Int32) -> StepFailure? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) <= limit else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      offset += count
+    }
+    return try? JSONDecoder().decode(StepFailure.self, from: Data(bytes[..<offset]))
+  }
+
+  /// In the child: the runner's descriptor when the environment names it and it is an open
+  /// regular file, made close-on-exec so a controller the play starts does not inherit it.
+  package static func runnerDescriptor() -> Int32? {
+    guard ProcessInfo.processInfo.environment[environmentVariable] == String(descriptor) else { return nil }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    return descriptor
+  }
+
+  /// In the child: `failure` written to the runner's descriptor (a failed write loses only the fields).
+  package static func send(_ failure: StepFailure, to fd: Int32) {
+    guard let data = try? JSONEncoder().encode(failure) else { return }
+    _ = data.withUnsafeBytes { FileSystem.writeAll($0, to: fd) }
+  }
+}
