@@ -1,5 +1,4 @@
 import CNCurses
-import Dispatch
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else
@@ -89,11 +88,11 @@ package final class CursesRecording: @unchecked Sendable {
   private let size: Size
   private let queue = Mutex(Queue())
   /// Signalled for each frame queued and for `finish`.
-  private let work = DispatchSemaphore(value: 0)
+  private let work = Semaphore()
   /// Signalled once the thread has given its screen back.
-  private let done = DispatchSemaphore(value: 0)
+  private let done = Semaphore()
   /// Signalled once the thread is past `newterm` (or failed before it): see `init`.
-  private let ready = DispatchSemaphore(value: 0)
+  private let ready = Semaphore()
   /// Whether `ready` was signalled (read and written on the recording's thread only).
   private var isReady = false
   private var finishedOutput: Result<Output, CastFailure>?

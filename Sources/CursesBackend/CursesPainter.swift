@@ -1,6 +1,5 @@
 import CNCurses
 import CTerminalGuard
-import Dispatch
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else

@@ -1,6 +1,5 @@
 import CNCurses
 import CTerminalGuard
-import Dispatch
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else
@@ -34,9 +33,9 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   private var wakeRead: Int32 = -1
   private var wakeWrite: Int32 = -1
   private var isRunning = false
-  private let started = DispatchSemaphore(value: 0)
-  private let finished = DispatchSemaphore(value: 0)
-  private let shown = DispatchSemaphore(value: 0)
+  private let started = Semaphore()
+  private let finished = Semaphore()
+  private let shown = Semaphore()
   private var startError: TerminalUnavailable?
   /// The size at start; later sizes come as `.resized` events.
   package private(set) var initialSize = Size(width: 80, height: 24)
@@ -104,7 +103,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
   /// Whether the thread may take the terminal: nil while it waits at the gate, false when it is
   /// to end without touching the terminal (`stop` before `open`).
   private let opening = Mutex<Bool?>(nil)
-  private let gate = DispatchSemaphore(value: 0)
+  private let gate = Semaphore()
 
   /// Opens the gate once, for `open` (true) or `stop` (false); a later call changes nothing.
   @discardableResult

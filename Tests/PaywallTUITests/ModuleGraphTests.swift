@@ -259,4 +259,43 @@ enum ModuleGraph {
     #expect(counts.map(\.path) == ["Sources/A/Fits.swift", "Sources/A/Long.swift"])
     #expect(counts.filter { $0.lines > Self.longest }.map(\.path) == ["Sources/A/Long.swift"])
   }
+
+  /// The ways the sources wait for one another: `Mutex` (and `Condition`, with the `Semaphore`
+  /// built on it, for a thread of ours that blocks), `DetachedThread` for blocking work, and
+  /// async tasks. Any other (Dispatch's queues and semaphores, Foundation's locks, threads and
+  /// operation queues) is named with its file and line.
+  static let otherConcurrency = ["import Dispatch", "DispatchQueue", "DispatchSemaphore", "DispatchGroup", "NSLock", "NSRecursiveLock",
+                                 "NSCondition", "Thread(", "Thread.detachNewThread", "OperationQueue", "pthread_mutex_t", "pthread_create("]
+  /// Where each may be: the primitives themselves.
+  static let concurrencyHomes = ["Sources/PaywallModel/Platform/Essentials.swift", "Sources/PaywallModel/Platform/DetachedThread.swift"]
+
+  static func otherConcurrencyUses(under root: URL) throws -> [String] {
+    let sources = root.appendingPathComponent("Sources")
+    guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+    var found: [String] = []
+    for case let url as URL in walker where url.pathExtension == "swift" {
+      let relative = String(url.path.dropFirst(root.path.count + 1))
+      guard !concurrencyHomes.contains(relative) else { continue }
+      let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+      for (index, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+        if let name = otherConcurrency.first(where: { line.contains($0) }) { found.append("\(relative):\(index + 1): \(name)") }
+      }
+    }
+    return found.sorted()
+  }
+
+  @Test func threeWaysToWaitAndNoOther() throws {
+    let found = try Self.otherConcurrencyUses(under: Fixtures.repositoryRoot)
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))\nuse Mutex, Condition or Semaphore (PaywallModel/Platform), DetachedThread, or a task")
+  }
+
+  /// The scan itself: a queue in a file is reported at its line; a comment that names one is not.
+  @Test func aDispatchQueueIsReportedAtItsLine() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("waits-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/A"), withIntermediateDirectories: true)
+    try "// DispatchQueue is not used here\nlet q = DispatchQueue(label: \"x\")\n".write(
+      to: root.appendingPathComponent("Sources/A/Q.swift"), atomically: true, encoding: .utf8)
+    #expect(try Self.otherConcurrencyUses(under: root) == ["Sources/A/Q.swift:2: DispatchQueue"])
+  }
 }

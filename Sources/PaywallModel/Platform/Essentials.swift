@@ -274,6 +274,42 @@ package final class Condition: @unchecked Sendable {
   }
 }
 
+/// A count a thread waits on, built on `Condition`: `signal()` adds one and wakes a waiter,
+/// `wait()` takes one, waiting until there is one. What a thread of ours (the terminal's, the
+/// recording's, a blocking caller of async code) waits with; the package uses no Dispatch.
+package final class Semaphore: @unchecked Sendable {
+  private let condition = Condition()
+  /// Guarded by `condition`'s lock.
+  private var count: Int
+
+  package init(value: Int = 0) { count = value }
+
+  package func signal() {
+    condition.lock()
+    count += 1
+    condition.signal()
+    condition.unlock()
+  }
+
+  package func wait() {
+    condition.lock()
+    while count == 0 { condition.wait() }
+    count -= 1
+    condition.unlock()
+  }
+
+  /// Waits until there is one or `deadline` (wall clock) passes; false when it passed first.
+  package func wait(until deadline: Date) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while count == 0 {
+      if !condition.wait(until: deadline) && count == 0 { return false }
+    }
+    count -= 1
+    return true
+  }
+}
+
 /// Why a file operation failed, in the system's words ("Permission denied", "Not a directory"),
 /// not an error dump: what `localizedDescription` and NSError's POSIX domain gave before.
 package func systemReason(_ error: any Error) -> String {

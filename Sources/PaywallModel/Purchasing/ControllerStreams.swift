@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
@@ -130,7 +129,10 @@ final class ProblemBudget: Sendable {
       emit(message())
     case .some(let delay?):
       let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in self?.summarize() }
+      Task { [weak self] in
+        try? await Task.sleep(nanoseconds: UInt64(nanoseconds))
+        self?.summarize()
+      }
     case .some(nil):
       break
     }

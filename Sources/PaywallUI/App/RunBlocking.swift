@@ -1,10 +1,10 @@
-import Dispatch
+import PaywallModel
 import Synchronization
 
 /// Runs an async body to completion from synchronous code (the CLI's `run`).
 package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
   let box = Mutex<T?>(nil)
-  let done = DispatchSemaphore(value: 0)
+  let done = Semaphore()
   // Detached: the caller may be on the main actor, which this semaphore blocks.
   Task.detached {
     let value = await body()
