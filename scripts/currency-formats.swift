@@ -103,7 +103,7 @@ for locale in locales {
     let negativeSuffix = String(negative[negative.index(after: negative.lastIndex(where: isDigit)!)...])
     var extra = ", negativePrefix: \(literal(negativePrefix)), negativeSuffix: \(literal(negativeSuffix))"
     if let zero = zeroOfLocale[f.locale.identifier] { extra += ", zero: \(zero)" }
-    lines.append("    \(literal("\(locale)|\(currency)")): CurrencyFormat(prefix: \(literal(prefix)), suffix: \(literal(suffix)), decimal: \(literal(decimal)), group: \(literal(group)), primaryGroup: \(primary), secondaryGroup: \(secondary), minimumGrouping: \(minimumGrouping), fractionDigits: \(digits), symbol: \(literal(f.currencySymbol))\(extra)),")
+    lines.append("    table[\(literal("\(locale)|\(currency)"))] = CurrencyFormat(prefix: \(literal(prefix)), suffix: \(literal(suffix)), decimal: \(literal(decimal)), group: \(literal(group)), primaryGroup: \(primary), secondaryGroup: \(secondary), minimumGrouping: \(minimumGrouping), fractionDigits: \(digits), symbol: \(literal(f.currencySymbol))\(extra))")
   }
 }
 
@@ -112,8 +112,13 @@ print("""
 // \(lines.count) locale and currency pairs; \(skipped.isEmpty ? "none" : skipped.joined(separator: ", ")) not in the table (ICU's output did not fit it).
 
 extension CurrencyFormat {
-  static let table: [String: CurrencyFormat] = [
+  static let table = makeTable()
+
+  /// One assignment a pair: as one dictionary literal the table took seconds to type-check.
+  private static func makeTable() -> [String: CurrencyFormat] {
+    var table: [String: CurrencyFormat] = [:]
 \(lines.joined(separator: "\n"))
-  ]
+    return table
+  }
 }
 """)

@@ -328,11 +328,14 @@ extension CommandLineTests {
     let dir = try CascadeProject.directory(["main.json": broken])
     let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 1)
-    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+    // Typed apart: as one `#expect` the literal took seconds to type-check.
+    let printed: [String] = result.stdout.split(separator: "\n").map(String.init)
+    let expected: [String] = [
       "\(dir)/main.json:2:16: error: invalid JSON: expected a quoted key, found ','",
       "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
       "\(dir)/app.json:7:80: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
-    ], "\(result.stdout)")
+    ]
+    #expect(printed == expected, "\(result.stdout)")
     #expect(result.stderr == "1 error found (2 more follow from it)\n")
   }
 
@@ -357,13 +360,16 @@ extension CommandLineTests {
     let dir = try CascadeProject.directory(["catalog.json": catalog])
     let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 1)
-    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+    // Typed apart: as one `#expect` the literal took seconds to type-check.
+    let printed: [String] = result.stdout.split(separator: "\n").map(String.init)
+    let expected: [String] = [
       "\(dir)/catalog.json:3:54: error: 'price' must be a non-negative decimal such as \"4.99\", found \"59,99\" ($.products[0].price)",
       "\(dir)/main.json:4:28: error: slot 'primary' names 'pro.annual': its definition in \(dir)/catalog.json failed to load, see above ($.products.primary)",
       "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
       "\(dir)/app.json:7:80: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
       "\(dir)/app.json:9:55: error: overrideProductsByName: 'pro.annual': its definition in \(dir)/catalog.json failed to load, see above ($.options.overrideProductsByName.primary)",
-    ], "\(result.stdout)")
+    ]
+    #expect(printed == expected, "\(result.stdout)")
     #expect(result.stderr == "1 error found (4 more follow from it)\n")
     // Every command that loads the project counts the problem once.
     let play = try PaywallBinary.run(["play", dir, "--keys", "q", "--state-dir", dir + "/state"])
@@ -389,12 +395,15 @@ extension CommandLineTests {
     let dir = try CascadeProject.directory(["app.json": app, "main.json": ""])
     try FileManager.default.removeItem(atPath: dir + "/main.json")
     let result = try PaywallBinary.run(["validate", dir])
-    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+    // Typed apart: as one `#expect` the literal took seconds to type-check.
+    let printed: [String] = result.stdout.split(separator: "\n").map(String.init)
+    let expected: [String] = [
       "\(dir)/app.json:4:16: error: paywall file 'main.json' does not exist (looked for \(dir)/main.json) ($.paywalls[0])",
       "\(dir)/app.json:7:56: error: no paywall 'othr' in this project; did you mean 'other'? (paywalls: other) ($.campaigns[1].audiences[0].paywall)",
       "\(dir)/app.json:6:56: error: no paywall 'main': main.json failed to load, see above ($.campaigns[0].audiences[0].paywall)",
       "\(dir)/app.json:7:79: error: no paywall 'main': main.json failed to load, see above ($.campaigns[1].audiences[1].paywall)",
-    ], "\(result.stdout)")
+    ]
+    #expect(printed == expected, "\(result.stdout)")
     #expect(result.stderr == "2 errors found (2 more follow from them)\n")
   }
 
@@ -555,10 +564,13 @@ extension CommandLineTests {
       """)
     let result = try PaywallBinary.run(["validate", dir])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.split(separator: "\n").map(String.init) == [
+    // Typed apart: as one `#expect` the literal took seconds to type-check.
+    let printed: [String] = result.stdout.split(separator: "\n").map(String.init)
+    let expected: [String] = [
       "\(dir)/app.json:8:70: warning: filter: params.product_id is not a parameter the SDK gives transaction_abandon's audience filters: it reads as missing on a device; the product is abandoned_product_id ($.campaigns[1].audiences[0].filter) [audience-filter]",
       "\(dir)/app.json:9:106: warning: filter: params.message is not a parameter the SDK gives transaction_fail's audience filters: it reads as missing on a device; the SDK gives it as $message: params[\"$message\"] ($.campaigns[2].audiences[0].filter) [audience-filter]",
-    ], "\(result.stdout)")
+    ]
+    #expect(printed == expected, "\(result.stdout)")
   }
 }
 

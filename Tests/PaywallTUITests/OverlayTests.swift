@@ -108,7 +108,8 @@ struct OverlayTests {
     #expect(panel.reduce(.character("+"), in: app) == [])
     #expect(panel.typing == .duration(""))
     for c in "3d" { #expect(panel.reduce(.character(c), in: app) == []) }
-    #expect(panel.reduce(.enter, in: app) == [.effect(.debug(.advanceClock(.seconds(3 * 86_400)), announce: true))])
+    let advance: [OverlayRequest] = [.effect(.debug(.advanceClock(.seconds(3 * 86_400)), announce: true))]
+    #expect(panel.reduce(.enter, in: app) == advance)
     #expect(panel == DebugPanel(), "the prompt is gone, the panel stays")
     #expect(panel.reduce(.character("S"), in: app) == [.notice("the app called restorePurchases()"), .present(.callRestore)])
     #expect(panel.reduce(.character("L"), in: app) == [.call(.relaunch)])

@@ -292,7 +292,9 @@ struct PlayCommandTests {
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", dir, "--events", file, "--keys", "q"])
     #expect(result.status == 0)
     let written = try String(contentsOfFile: file, encoding: .utf8)
-    #expect(written.split(separator: "\n").map(String.init) == result.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"event\"") }.map(String.init))
+    let fileLines: [String] = written.split(separator: "\n").map(String.init)
+    let eventLines: [String] = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"event\"") }.map(String.init)
+    #expect(fileLines == eventLines)
     #expect(Self.events(written) == Self.launch + ["paywall_open", "paywall_decline", "paywall_close"])
   }
 
@@ -587,7 +589,8 @@ extension PlayCommandTests {
     // --events gets the same lines as stdout's events.
     let written = try String(contentsOfFile: state + "/events.jsonl", encoding: .utf8)
     let stdoutLines = result.stdout.split(separator: "\n").map(String.init)
-    #expect(written.split(separator: "\n").map(String.init) == Array(stdoutLines.prefix(events.count)))
+    let fileLines: [String] = written.split(separator: "\n").map(String.init)
+    #expect(fileLines == Array(stdoutLines.prefix(events.count)))
   }
 
   /// Item 5: in `run` an event carries the store's clock's time: the wall clock, moved on by the

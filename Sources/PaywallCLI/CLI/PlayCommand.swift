@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
 import FoundationEssentials
 #else

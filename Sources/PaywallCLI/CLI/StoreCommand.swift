@@ -192,6 +192,7 @@ package struct StoreCommand: CLICommand {
   package static func json(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> JSONOutput {
     func date(_ d: Date?) -> JSONOutput { d.map { .string(iso($0)) } ?? .null }
     func price(_ p: Decimal?) -> JSONOutput { p.map { .string("\($0)") } ?? .null }
+    func text(_ t: String?) -> JSONOutput { t.map { .string($0) } ?? .null }
     let transactions = contents.entries.map { entry -> JSONOutput in
       guard case .object(var members) = LedgerFile.json(entry) else { return .null }
       for (i, member) in members.enumerated()
@@ -209,19 +210,21 @@ package struct StoreCommand: CLICommand {
       return .object(members)
     }
     let subscriptions = derived.subscriptions.map { s -> JSONOutput in
-      .object([
+      // Typed apart: as one literal this took seconds to type-check.
+      let members: [(String, JSONOutput)] = [
         ("originalID", .string(String(s.originalID))), ("transactionID", .string(String(s.transactionID))),
         ("productID", .string(s.productID)), ("ownership", .string(s.ownership.rawValue)), ("state", .string(s.state.rawValue)),
-        ("active", .bool(s.isActive)), ("entitlements", .array(s.entitlements.map(\.id).sorted().map { .string($0) })),
-        ("offer", s.offer.map { .string($0.rawValue) } ?? .null), ("offerType", offerType(s)), ("offerID", offerID(s)),
+        ("active", .bool(s.isActive)), ("entitlements", .array(s.entitlements.map(\.id).sorted().map(JSONOutput.string))),
+        ("offer", text(s.offer?.rawValue)), ("offerType", offerType(s)), ("offerID", offerID(s)),
         ("expirationDate", date(s.expirationDate)),
-        ("autoRenew", .bool(s.autoRenew)), ("renewalProductID", s.renewalProductID.map { .string($0) } ?? .null),
+        ("autoRenew", .bool(s.autoRenew)), ("renewalProductID", text(s.renewalProductID)),
         ("price", price(s.price)), ("priceIncrease", price(s.priceIncrease)),
-        ("priceConsent", s.priceConsent.map { .bool($0) } ?? .null), ("billingIssue", .bool(s.billingIssue)),
+        ("priceConsent", s.priceConsent.map(JSONOutput.bool) ?? .null), ("billingIssue", .bool(s.billingIssue)),
         ("gracePeriodEnd", date(s.gracePeriodEnd)), ("billingRetryEnd", date(s.billingRetryEnd)),
-        ("endDate", date(s.endDate)), ("endReason", s.endReason.map { .string($0.rawValue) } ?? .null),
+        ("endDate", date(s.endDate)), ("endReason", text(s.endReason?.rawValue)),
         ("summary", .string(s.summary)),
-      ])
+      ]
+      return .object(members)
     }
     let pending = contents.pending.map { p -> JSONOutput in
       .object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)), ("requestDate", date(p.requestDate))])
