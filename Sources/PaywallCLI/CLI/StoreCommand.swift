@@ -40,7 +40,7 @@ package struct StoreCommand: CLICommand {
   package init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
     stateDir = arguments[StoreFlags.stateDir]
-    catalog = arguments[StoreFlags.catalog]
+    catalog = arguments[ProjectFlags.catalog]
     json = arguments[StoreFlags.json]
     at = arguments[StoreFlags.at]
   }
@@ -231,14 +231,14 @@ package struct StoreCommand: CLICommand {
   }
 }
 
-/// `store`'s options.
+/// `store`'s own options (and `ProjectFlags.catalog`).
 package enum StoreFlags {
   package static let stateDir = Flag.text("state-dir", "dir", "Where the ledger is (default: the project's, as for run and play).")
-  package static let catalog = Flag.text("catalog", "file", "Catalog for a single paywall file (.json or .storekit).")
   package static let json = Flag.bool("json", "Print JSON instead of tables.")
   /// Read as written: `run()` reads it against the store's clock.
   package static let at = Flag.text("at", "date", "Derive the state at this time: now, 2026-03-01 or 2026-03-01T12:00:00Z (default: the store's clock).")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [stateDir, catalog, json, at]
+  /// In the order help lists them; --catalog is the one `run` and `play` take.
+  package static let all: [any CommandOption] = [stateDir, ProjectFlags.catalog, json, at]
 }
