@@ -1,6 +1,21 @@
+import Foundation
 import Testing
+import PaywallModel
+import PaywallScenarios
+import PaywallTesting
 @testable import PaywallUI
 @testable import PaywallCLI
+
+/// The options of the test command `demo`, each declared once.
+private enum DemoFlags {
+  static let stateDir = Flag.text("state-dir", "dir", "Where state lives.")
+  static let override = Flag.list("override", "name=id", "Replace a slot.")
+  static let fresh = Flag.bool("fresh", "Start fresh.")
+  static let controller = Flag.choice("controller", "kind", "Which controller.", default: ControllerKind.simulated)
+  /// The same option read with another default: a flag is its name and help, whatever reads it.
+  static let controllerOrAsk = Flag.choice("controller", "kind", "Which controller.", default: ControllerKind.ask)
+  static let user = Flag.pairs("user", "key=value", "An attribute.")
+}
 
 @Suite("Arguments")
 struct ArgumentsTests {
@@ -8,12 +23,7 @@ struct ArgumentsTests {
     name: "demo",
     abstract: "A test command.",
     positionals: [PositionalSpec(name: "path", help: "A path.", count: .optional)],
-    options: [
-      .option("state-dir", "dir", "Where state lives."),
-      .option("override", "name=id", "Replace a slot.", repeatable: true),
-      .flag("fresh", "Start fresh."),
-      .option("controller", "kind", "Which controller."),
-    ]
+    options: [DemoFlags.stateDir, DemoFlags.override, DemoFlags.fresh, DemoFlags.controller]
   )
 
   private func failure(_ arguments: [String], spec: CommandSpec = spec) -> String? {
@@ -29,22 +39,22 @@ struct ArgumentsTests {
   @Test func readsValuesFlagsAndPositionalsInAnyOrder() throws {
     let parsed = try Arguments(["--fresh", "paywalls", "--state-dir", "/tmp/s", "--override=primary=a", "--override", "secondary=b"], spec: Self.spec)
     #expect(parsed.positionals == ["paywalls"])
-    #expect(parsed.value("state-dir") == "/tmp/s")
-    #expect(parsed.values("override") == ["primary=a", "secondary=b"])
-    #expect(parsed.flag("fresh"))
-    #expect(parsed.value("controller") == nil)
+    #expect(parsed[DemoFlags.stateDir] == "/tmp/s")
+    #expect(parsed[DemoFlags.override] == ["primary=a", "secondary=b"])
+    #expect(parsed[DemoFlags.fresh])
+    #expect(parsed.written(DemoFlags.controller) == nil)
     #expect(!parsed.wantsHelp)
   }
 
   @Test func aDoubleDashEndsTheOptions() throws {
     let parsed = try Arguments(["--", "--fresh"], spec: Self.spec)
     #expect(parsed.positionals == ["--fresh"])
-    #expect(!parsed.flag("fresh"))
+    #expect(!parsed[DemoFlags.fresh])
   }
 
   @Test func aValueMayStartWithASingleDash() throws {
     let parsed = try Arguments(["--state-dir", "-"], spec: Self.spec)
-    #expect(parsed.value("state-dir") == "-")
+    #expect(parsed[DemoFlags.stateDir] == "-")
   }
 
   @Test func unknownOptionsSuggestTheClosestName() {
@@ -80,13 +90,13 @@ struct ArgumentsTests {
 
   @Test func choicesNameTheirCases() throws {
     let parsed = try Arguments(["--controller", "scriptd"], spec: Self.spec)
-    #expect(throws: CLIFailure.self) { try parsed.choice("controller", default: ControllerKind.simulated) }
+    #expect(throws: CLIFailure.self) { try parsed[DemoFlags.controller] }
     do {
-      _ = try parsed.choice("controller", default: ControllerKind.simulated)
+      _ = try parsed[DemoFlags.controller]
     } catch {
       #expect(error.message == "error: --controller 'scriptd' must be one of simulated, scripted, ask, command; did you mean 'scripted'?")
     }
-    #expect(try Arguments([], spec: Self.spec).choice("controller", default: ControllerKind.ask) == .ask)
+    #expect(try Arguments([], spec: Self.spec)[DemoFlags.controllerOrAsk] == .ask)
   }
 
   /// Issue 14 item 13: what the parser quotes of a token is 59 characters and "…", whatever its length.
@@ -98,12 +108,12 @@ struct ArgumentsTests {
     #expect(failure(["--" + long]) == "error: unknown option \(option) for 'demo'; see 'paywall-tui demo --help'")
     #expect(failure(["--" + long + "=x"]) == "error: unknown option \(option) for 'demo'; see 'paywall-tui demo --help'")
     let choice = try Arguments(["--controller", long], spec: Self.spec)
-    #expect(message { try choice.choice("controller", default: ControllerKind.simulated) }
+    #expect(message { try choice[DemoFlags.controller] }
       == "error: --controller \(quoted) must be one of simulated, scripted, ask, command")
     var user = Self.spec
-    user.options.append(.option("user", "key=value", "An attribute.", repeatable: true))
+    user.options.append(DemoFlags.user)
     let pairs = try Arguments(["--user", long], spec: user)
-    #expect(message { try pairs.pairs("user") } == "error: --user \(quoted) must be KEY=VALUE, e.g. --user age=13")
+    #expect(message { try pairs[DemoFlags.user] } == "error: --user \(quoted) must be KEY=VALUE, e.g. --user age=13")
   }
 
   private func message(_ body: () throws -> Any) -> String? {
@@ -124,11 +134,61 @@ struct ArgumentsTests {
     #expect(help.contains("Replace a slot. (repeatable)"))
   }
 
-  /// Every real command's table is well formed: unique names, and each declared option readable.
-  @Test(arguments: PaywallCommand.subcommands.map { $0.spec.name })
+  /// A flag reads its value as it declares it: text as given or its default, every value of a
+  /// repeatable one, a switch as given, a parsed value checked with its own message; and whether
+  /// it was given at all is told apart from its default.
+  @Test func aFlagReadsItsValueAsItDeclaresIt() throws {
+    let parsed = try Arguments(["x", "--size", "40x12", "--start", "pro=trial", "--start", "plus=expired", "--home", "--user", "age=13",
+                                "--sdk", "3", "--controller", "ask"], spec: PlayCommand.spec)
+    #expect(parsed[PlayFlags.size] == "40x12")
+    #expect(parsed[SessionFlags.start] == ["pro=trial", "plus=expired"])
+    #expect(parsed[SessionFlags.home])
+    #expect(!parsed[SessionFlags.fresh])
+    #expect(try parsed[SessionFlags.user] == ["age": "13"])
+    #expect(try parsed[SessionFlags.sdk] == SDKVersion.parse("3").get())
+    #expect(try parsed[SessionFlags.controller] == .ask)
+    #expect(parsed.written(SessionFlags.controller) == "ask")
+    #expect(parsed[SessionFlags.paywall] == nil)
+
+    let bare = try Arguments(["x"], spec: PlayCommand.spec)
+    #expect(bare[PlayFlags.size] == "80x24")
+    #expect(!bare.isGiven(PlayFlags.size))
+    #expect(try bare[SessionFlags.controller] == .simulated)
+    #expect(try bare[SessionFlags.sdk] == nil)
+    #expect(bare[SessionFlags.controllerTimeout] == "10s")
+
+    #expect(message { try Arguments(["x", "--sdk", "5"], spec: PlayCommand.spec)[SessionFlags.sdk] as Any }?.hasPrefix("error: --sdk ") == true)
+    #expect(message { try Arguments(["--jobs", "0"], spec: TestCommand.spec)[TestFlags.jobs] as Any }
+      == "error: --jobs '0' must be a whole number from 1 to \(RunningChildren.capacity), e.g. --jobs 4")
+    #expect(try Arguments(["--timeout", "2"], spec: TestCommand.spec)[TestFlags.timeout] == 2)
+    #expect(try Arguments([], spec: TestCommand.spec)[TestFlags.timeout] == 60)
+    #expect(try Arguments(["x"], spec: RenderCommand.spec)[RenderFlags.format] == nil)
+    #expect(try Arguments(["x", "--format", "svg"], spec: RenderCommand.spec)[RenderFlags.format] == .svg)
+  }
+
+  /// Options are read through their `Flag` values only: no command reads one by a name typed
+  /// again (`arguments.value("size")`), where a misspelling would compile and fail at run time.
+  @Test func noOptionIsReadByAName() throws {
+    let sources = Fixtures.repositoryRoot.appendingPathComponent("Sources/PaywallCLI")
+    let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+    // `.value("size")`, `parsed.flag("fresh")`, a row `.flag("fresh", "…")`; not `Flag.choice("color", …)`, a declaration.
+    let read = try Regex(#"(^|\W)(?!Flag\.)\w*\.(value|values|flag|option|pairs|choice)\("[a-z][a-z-]*"[,)]"#)
+    var found: [String] = []
+    for case let url as URL in walker where url.pathExtension == "swift" {
+      let text = try String(contentsOf: url, encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(read) {
+        found.append("\(url.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+      }
+    }
+    #expect(found.isEmpty, "options read or declared by a name, not a Flag:\n\(found.joined(separator: "\n"))")
+  }
+
+  /// Every command's table, `help`'s too, lists each option once: a second row of the same name
+  /// would never be read (the parser takes the first) and help would show both.
+  @Test(arguments: Completion.commands.map(\.name))
   func realCommandsHaveUniqueOptionNames(name: String) throws {
-    let spec = try #require(PaywallCommand.subcommands.first { $0.spec.name == name }).spec
+    let spec = try #require(Completion.commands.first { $0.name == name })
     let names = spec.options.map(\.name)
-    #expect(Set(names).count == names.count, "duplicated option in \(name)")
+    #expect(Set(names).count == names.count, "duplicated option in \(name): \(names.filter { name in names.filter { $0 == name }.count > 1 })")
   }
 }

@@ -114,7 +114,7 @@ struct CompletionTests {
     // Every option whose value is one of a set offers exactly that set, for every command.
     for spec in Self.commands {
       for option in spec.options {
-        guard case .words(let words) = option.values else { continue }
+        guard case .words(let words) = option.completion else { continue }
         #expect(try Self.bash(["paywall-tui", spec.name, "--\(option.name)", ""], script: script, in: directory) == words, "\(spec.name) --\(option.name)")
       }
     }
@@ -137,7 +137,7 @@ struct CompletionTests {
     for command in PaywallCommand.subcommands {
       let spec = command.spec
       for option in spec.options {
-        guard case .words(let words) = option.values else { continue }
+        guard case .words(let words) = option.completion else { continue }
         for word in words {
           let positionals = spec.positionals.filter { $0.count == .one || $0.count == .oneOrMore }.map { _ in "x" }
           let parsed = try Arguments(positionals + ["--\(option.name)", word], spec: spec)

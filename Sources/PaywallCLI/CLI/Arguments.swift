@@ -1,30 +1,9 @@
 import PaywallModel
 import PaywallScenarios
 
-/// The command line, parsed from a table of options: no reflection, so the interactive `run`
-/// path pays microseconds for its arguments, not the milliseconds a reflection-based parser spends
-/// on Swift metadata at launch (measured in issue 4's first paint).
-package struct OptionSpec: Sendable {
-  /// The long name without dashes, e.g. "state-dir".
-  package var name: String
-  /// The placeholder shown in help for an option that takes a value; nil for a flag.
-  package var value: String?
-  package var help: String
-  package var repeatable = false
-  /// What the shell completions offer for the value (`paywall-tui completions`); by default what
-  /// the placeholder says (`file`, `dir`, `a|b|c`, else free text).
-  package var values: ValueCompletion = .text
-
-  package static func flag(_ name: String, _ help: String) -> OptionSpec {
-    OptionSpec(name: name, value: nil, help: help)
-  }
-
-  package static func option(_ name: String, _ value: String, _ help: String, repeatable: Bool = false,
-                     values: ValueCompletion? = nil) -> OptionSpec {
-    OptionSpec(name: name, value: value, help: help, repeatable: repeatable, values: values ?? ValueCompletion(placeholder: value))
-  }
-}
-
+/// The command line, parsed from a table of options (`Flag` values): no reflection, so the
+/// interactive `run` path pays microseconds for its arguments, not the milliseconds a
+/// reflection-based parser spends on Swift metadata at launch.
 /// What completes an option's value or a positional argument in a shell: the same tables drive
 /// the parser, the help, the completion scripts and the man page, so none of them drifts.
 package enum ValueCompletion: Sendable, Equatable {
@@ -72,7 +51,7 @@ package struct CommandSpec: Sendable {
   package var abstract: String
   package var discussion: String = ""
   package var positionals: [PositionalSpec] = []
-  package var options: [OptionSpec] = []
+  package var options: [any CommandOption] = []
   /// Command lines shown under EXAMPLES, each with a `# comment` saying what it does.
   package var examples: [String] = []
 
@@ -101,7 +80,7 @@ package struct CommandSpec: Sendable {
     lines += ["", "OPTIONS:"]
     for option in options {
       var left = "--\(option.name)"
-      if let value = option.value { left += " <\(value)>" }
+      if let placeholder = option.placeholder { left += " <\(placeholder)>" }
       lines.append(HelpTable.row(left, option.help + (option.repeatable ? " (repeatable)" : "")))
     }
     lines.append(HelpTable.row("-h, --help", "Show this help."))
@@ -122,13 +101,13 @@ package enum HelpTable {
   }
 }
 
-/// What the user typed, checked against a `CommandSpec`. Values are read by name; asking for a
-/// name the spec does not declare is a programming error.
+/// What the user typed, checked against a `CommandSpec`. An option's value is read through its
+/// `Flag` (`arguments[PlayFlags.size]`), never by a name typed again.
 package struct Arguments {
   package let spec: CommandSpec
   package private(set) var positionals: [String] = []
-  private var values: [String: [String]] = [:]
-  private var flags: Set<String> = []
+  /// The words given for each option, by name, in order; a switch has one empty word each time.
+  private var given: [String: [String]] = [:]
   /// `-h` / `--help` was given: the caller prints `spec.help`.
   package private(set) var wantsHelp = false
   /// The words as given (`play RECORDING` parses them again after the recording's own).
@@ -162,9 +141,9 @@ package struct Arguments {
         let hint = Suggestions.closest(to: name, in: names).map { " (did you mean '--\($0)'?)" } ?? ""
         throw .usage("unknown option \(quoting: argument) for '\(spec.name)'\(hint); see 'paywall-tui \(spec.name) --help'")
       }
-      guard let placeholder = option.value else {
+      guard let placeholder = option.placeholder else {
         if inline != nil { throw .usage("--\(name) is a flag and takes no value") }
-        flags.insert(name)
+        given[name, default: []].append("")
         continue
       }
       let value: String
@@ -176,10 +155,10 @@ package struct Arguments {
       } else {
         throw .usage("--\(name) needs a value (<\(placeholder)>), e.g. --\(name) VALUE")
       }
-      if !option.repeatable, values[name] != nil {
+      if !option.repeatable, given[name] != nil {
         throw .usage("--\(name) is given twice; give it once")
       }
-      values[name, default: []].append(value)
+      given[name, default: []].append(value)
     }
     guard !wantsHelp else { return }
     try checkPositionals()
@@ -205,41 +184,33 @@ package struct Arguments {
     }
   }
 
-  package func value(_ name: String) -> String? {
-    precondition(spec.options.contains { $0.name == name && $0.value != nil }, "undeclared option --\(name)")
-    return values[name]?.last
+  /// `flag`'s value: what was given for it, read as the flag reads it (its default when not
+  /// given). Reading a flag the command's table does not list is a programming error.
+  package subscript<Value>(flag: Flag<Value, Never>) -> Value {
+    flag.read(words(for: flag))
   }
 
-  package func values(_ name: String) -> [String] {
-    precondition(spec.options.contains { $0.name == name && $0.repeatable }, "undeclared repeatable option --\(name)")
-    return values[name] ?? []
+  /// `flag`'s value, or the error that says what is wrong with what was given. (Two subscripts,
+  /// not one generic over the failure: Swift 6.3 crashes lowering a `get throws(Failure)` read
+  /// where Failure is Never.)
+  package subscript<Value>(flag: Flag<Value, CLIFailure>) -> Value {
+    get throws(CLIFailure) { try flag.read(words(for: flag)) }
   }
 
-  package func flag(_ name: String) -> Bool {
-    precondition(spec.options.contains { $0.name == name && $0.value == nil }, "undeclared flag --\(name)")
-    return flags.contains(name)
+  /// Whether `flag` was given at all (a default is not).
+  package func isGiven(_ flag: some CommandOption) -> Bool {
+    !words(for: flag).isEmpty
   }
 
-  /// A repeatable `KEY=VALUE` option as a dictionary, e.g. `--user age=13 --user vip=true`.
-  package func pairs(_ name: String) throws(CLIFailure) -> [String: String] {
-    var out: [String: String] = [:]
-    for text in values(name) {
-      guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-        throw .usage("--\(name) \(quoting: text) must be KEY=VALUE, e.g. --\(name) age=13")
-      }
-      out[String(text[..<eq])] = String(text[text.index(after: eq)...])
-    }
-    return out
+  /// `flag`'s value as it was written, not read: the last one given, nil when not given.
+  package func written(_ flag: some CommandOption) -> String? {
+    words(for: flag).last
   }
 
-  /// A value that must be one of an enum's cases, e.g. `--controller scripted`.
-  package func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws(CLIFailure) -> T where T.RawValue == String {
-    guard let text = value(name) else { return fallback }
-    guard let choice = T(rawValue: text) else {
-      let cases = T.allCases.map(\.rawValue)
-      throw .usage("--\(name) \(quoting: text) must be one of \(cases.joined(separator: ", "))\(Suggestions.hint(for: text, in: cases))")
-    }
-    return choice
+  private func words(for flag: some CommandOption) -> [String] {
+    precondition(spec.options.contains { $0.name == flag.name && $0.help == flag.help },
+                 "--\(flag.name) is not an option of '\(spec.name)'")
+    return given[flag.name] ?? []
   }
 }
 

@@ -134,7 +134,7 @@ extension Completion {
   }
 
   static func bashCase(_ spec: CommandSpec) -> String {
-    let valued = spec.options.filter { $0.value != nil }
+    let valued = spec.options.filter { $0.placeholder != nil }
     var lines = ["    \(spec.name))"]
     lines.append("      _paywall_tui_positionals \"\(valued.map { "--\($0.name)" }.joined(separator: " "))\"")
     if !valued.isEmpty {
@@ -142,7 +142,7 @@ extension Completion {
       // Options whose values complete alike share one branch.
       var groups: [(action: String, names: [String])] = []
       for option in valued {
-        let action = bashAction(option.values)
+        let action = bashAction(option.completion)
         if let index = groups.firstIndex(where: { $0.action == action }) {
           groups[index].names.append("--\(option.name)")
         } else {

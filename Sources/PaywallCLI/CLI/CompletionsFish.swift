@@ -25,7 +25,7 @@ extension Completion {
 
   package static func fish() -> String {
     let names = commands.map(\.name).joined(separator: " ")
-    let valued = Set(commands.flatMap { $0.options.filter { $0.value != nil }.map { "--\($0.name)" } }).sorted()
+    let valued = Set(commands.flatMap { $0.options.filter { $0.placeholder != nil }.map { "--\($0.name)" } }).sorted()
     var out = """
       # fish completion for paywall-tui \(PaywallCommand.version), written by 'paywall-tui completions fish' from the
       # tables its parser reads. Install: paywall-tui completions fish > ~/.config/fish/completions/paywall-tui.fish
@@ -97,7 +97,7 @@ extension Completion {
       let condition = "'__paywall_tui_using \(spec.name)'"
       for option in spec.options {
         out += "complete -c paywall-tui -n \(condition) -l \(option.name)"
-        if option.value != nil { out += fishAction(option.values) }
+        if option.placeholder != nil { out += fishAction(option.completion) }
         out += " -d \(quoted(summary(option.help)))\n"
       }
       out += "complete -c paywall-tui -n \(condition) -s h -l help -d 'Show this help'\n"

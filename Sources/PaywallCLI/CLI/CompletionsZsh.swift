@@ -38,8 +38,8 @@ extension Completion {
     for option in spec.options {
       let description = zshEscaped(summary(option.help))
       var text = (option.repeatable ? "*" : "") + "--\(option.name)"
-      if let placeholder = option.value {
-        text += "=[\(description)]:\(zshEscaped(placeholder)):\(zshAction(option.values))"
+      if let placeholder = option.placeholder {
+        text += "=[\(description)]:\(zshEscaped(placeholder)):\(zshAction(option.completion))"
       } else {
         text += "[\(description)]"
       }
@@ -58,7 +58,7 @@ extension Completion {
   }
 
   package static func zsh() -> String {
-    let valued = Set(commands.flatMap { $0.options.filter { $0.value != nil }.map { "--\($0.name)" } }).sorted()
+    let valued = Set(commands.flatMap { $0.options.filter { $0.placeholder != nil }.map { "--\($0.name)" } }).sorted()
     var out = """
       #compdef paywall-tui
       # zsh completion for paywall-tui \(PaywallCommand.version), written by 'paywall-tui completions zsh' from the

@@ -23,19 +23,7 @@ package struct ExplainCommand: CLICommand {
       PositionalSpec(name: "path", help: "A project directory, its app.json, or a Superwall config.", count: .one),
       PositionalSpec(name: "placement", help: "The placement to evaluate.", count: .one, values: .placements),
     ],
-    options: [
-      .option("status", "status", "The subscription status: inactive (default), active or active:ENT,…",
-              values: .words(["inactive", "active"])),
-      .option("user", "key=value", "A user attribute, e.g. --user age=13.", repeatable: true),
-      .option("param", "key=value", "A placement parameter, e.g. --param source=settings.", repeatable: true),
-      .option("user-id", "id", "The user whose assignment to show (default: the one in the state directory)."),
-      .option("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT)."),
-      .option("sdk", "version", "Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
-              values: SessionConfiguration.sdkValues),
-      .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.", repeatable: true, values: .text),
-      .flag("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried."),
-      .option("catalog", "file", "Catalog for a Superwall config (.storekit or .json)."),
-    ],
+    options: ExplainFlags.all,
     examples: [
       "paywall-tui explain paywalls export_pdf                       # an inactive user: which audience, which paywall",
       "paywall-tui explain paywalls export_pdf --status active:pro   # a subscriber: skipped, and why",
@@ -58,15 +46,15 @@ package struct ExplainCommand: CLICommand {
   package init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
     placement = arguments.positionals[1]
-    status = arguments.value("status") ?? "inactive"
-    user = try arguments.pairs("user")
-    params = try arguments.pairs("param")
-    userID = arguments.value("user-id")
-    stateDir = arguments.value("state-dir")
-    sdk = try SessionConfiguration.sdk(arguments)
-    assumeRules = arguments.values("assume-rule")
-    json = arguments.flag("json")
-    catalog = arguments.value("catalog")
+    status = arguments[ExplainFlags.status]
+    user = try arguments[ExplainFlags.user]
+    params = try arguments[ExplainFlags.param]
+    userID = arguments[ExplainFlags.userID]
+    stateDir = arguments[ExplainFlags.stateDir]
+    sdk = try arguments[ExplainFlags.sdk]
+    assumeRules = arguments[ExplainFlags.assumeRule]
+    json = arguments[ExplainFlags.json]
+    catalog = arguments[ExplainFlags.catalog]
   }
 
   package func run() throws {
@@ -234,4 +222,23 @@ package struct ExplainCommand: CLICommand {
       ("explanation", .array([.string("the subscription status is unknown: the SDK waits 5 s for it, then gives up (subscriptionStatusTimeout)")])),
     ])
   }
+}
+
+/// `explain`'s options: some share a name with `run`'s, but say what they do for `explain`.
+package enum ExplainFlags {
+  /// Read as written: `run()` reads it as `--status` of `run` does.
+  package static let status = Flag.text("status", "status", "The subscription status: inactive (default), active or active:ENT,…", default: "inactive",
+                                        completion: .words(["inactive", "active"]))
+  package static let user = Flag.pairs("user", "key=value", "A user attribute, e.g. --user age=13.")
+  package static let param = Flag.pairs("param", "key=value", "A placement parameter, e.g. --param source=settings.")
+  package static let userID = Flag.text("user-id", "id", "The user whose assignment to show (default: the one in the state directory).")
+  package static let stateDir = Flag.text("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT).")
+  package static let sdk = Flag.sdk("Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).")
+  package static let assumeRule = Flag.list("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.",
+                                            completion: .text)
+  package static let json = Flag.bool("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried.")
+  package static let catalog = Flag.text("catalog", "file", "Catalog for a Superwall config (.storekit or .json).")
+
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [status, user, param, userID, stateDir, sdk, assumeRule, json, catalog]
 }

@@ -20,13 +20,7 @@ package struct ImportCommand: CLICommand {
     discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config; a config whose paywalls sell nothing needs none). A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
     positionals: [PositionalSpec(name: "source", help: "What to import from: superwall.", count: .one, values: .words(["superwall"])),
                   PositionalSpec(name: "config", help: "The config JSON file.", count: .one, values: .file)],
-    options: [
-      .option("out", "dir", "The project directory to write (new, empty, or one an import wrote)."),
-      .option("catalog", "file", "Prices for the config's products (.storekit or catalog .json)."),
-      .option("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON)."),
-      .flag("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched."),
-      .option("sdk", "version", "Decode the config as this SDK does and write it as the project's options.sdk: 3, 4 (the latest 4.x) or 4.N (default: 4). Custom store products are kept from 4.15, skipped before."),
-    ],
+    options: ImportFlags.all,
     examples: [
       "paywall-tui import superwall config.json --catalog App.storekit --out qa   # then: paywall-tui explain qa PLACEMENT",
       "paywall-tui run config.json --catalog App.storekit                         # the config as the project, nothing written",
@@ -45,11 +39,11 @@ package struct ImportCommand: CLICommand {
   package init(_ arguments: Arguments) {
     source = arguments.positionals[0]
     config = arguments.positionals[1]
-    out = arguments.value("out")
-    catalog = arguments.value("catalog")
-    force = arguments.flag("force")
-    layout = arguments.value("layout")
-    sdk = arguments.value("sdk")
+    out = arguments[ImportFlags.out]
+    catalog = arguments[ImportFlags.catalog]
+    force = arguments[ImportFlags.force]
+    layout = arguments[ImportFlags.layout]
+    sdk = arguments[ImportFlags.sdk]
   }
 
   package func run() throws {
@@ -117,4 +111,17 @@ package struct ImportCommand: CLICommand {
     if !report.kept.isEmpty { try Console.out("kept: \(report.kept.joined(separator: ", ")) (not written by import)") }
     try Console.out("wrote \(out): \(imported.placementCount) placement\(imported.placementCount == 1 ? "" : "s"), \(count) paywall\(count == 1 ? "" : "s"); try 'paywall-tui explain \(out) PLACEMENT' or 'paywall-tui \(out)'")
   }
+}
+
+/// `import`'s options.
+package enum ImportFlags {
+  package static let out = Flag.text("out", "dir", "The project directory to write (new, empty, or one an import wrote).")
+  package static let catalog = Flag.text("catalog", "file", "Prices for the config's products (.storekit or catalog .json).")
+  package static let layout = Flag.text("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON).")
+  package static let force = Flag.bool("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched.")
+  /// Read as written: `run()` checks it, after the source is known.
+  package static let sdk = Flag.text("sdk", "version", "Decode the config as this SDK does and write it as the project's options.sdk: 3, 4 (the latest 4.x) or 4.N (default: 4). Custom store products are kept from 4.15, skipped before.")
+
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [out, catalog, layout, force, sdk]
 }

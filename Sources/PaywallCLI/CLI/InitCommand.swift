@@ -31,9 +31,7 @@ package struct InitCommand: CLICommand {
       """,
     positionals: [PositionalSpec(name: "dir", help: "Where to create the project (default: the current directory).", count: .optional,
                                  values: .directory)],
-    options: [
-      .flag("demo", "Write the demo project (the Acme Notes paywalls 'paywall-tui demo' shows) instead of the starter project."),
-    ],
+    options: [InitFlags.demo],
     examples: [
       "paywall-tui init my-paywalls             # then: cd my-paywalls && paywall-tui run .",
       "paywall-tui init                         # in the current directory",
@@ -47,7 +45,7 @@ package struct InitCommand: CLICommand {
 
   package init(_ arguments: Arguments) {
     directory = arguments.positionals.first ?? "."
-    demo = arguments.flag("demo")
+    demo = arguments[InitFlags.demo]
   }
 
   package func run() throws {
@@ -245,4 +243,9 @@ package struct SchemaCommand: CLICommand {
     }
     try Console.out(schema.text)
   }
+}
+
+/// `init`'s options.
+package enum InitFlags {
+  package static let demo = Flag.bool("demo", "Write the demo project (the Acme Notes paywalls 'paywall-tui demo' shows) instead of the starter project.")
 }

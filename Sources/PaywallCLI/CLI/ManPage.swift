@@ -106,12 +106,12 @@ package enum ManPage {
     for option in spec.options {
       let name = "\\-\\-\(literal(option.name))"
       lines.append(".TP")
-      if let placeholder = option.value {
+      if let placeholder = option.placeholder {
         lines.append(".BI \"\(name) \" \"\(literal(placeholder))\"")
       } else {
         lines.append(".B \(name)")
       }
-      lines.append(escaped(option.help + (option.repeatable ? " (repeatable)" : "") + values(option.values)))
+      lines.append(escaped(option.help + (option.repeatable ? " (repeatable)" : "") + values(option.completion)))
     }
     lines += [".TP", ".BR \\-h \", \" \\-\\-help", "Show this help."]
     if !spec.examples.isEmpty {

@@ -204,19 +204,23 @@ package enum DemoProject {
   }
 }
 
-/// Options shared by commands that open a project.
-package struct ProjectOptions {
-  package static let options: [OptionSpec] = [
-    .option("catalog", "file", "Catalog for a single paywall file (.json or .storekit)."),
-    .option("override", "name=id", "Replace a slot's product before display.", repeatable: true),
-  ]
+/// Options shared by commands that open a project (`run`, `demo`, `play`, `render`).
+package enum ProjectFlags {
+  package static let catalog = Flag.text("catalog", "file", "Catalog for a single paywall file (.json or .storekit).")
+  package static let override = Flag.list("override", "name=id", "Replace a slot's product before display.")
 
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [catalog, override]
+}
+
+/// What the options of `ProjectFlags` say.
+package struct ProjectOptions {
   package var catalog: String?
   package var overrides: [String] = []
 
   package init(_ arguments: Arguments) {
-    catalog = arguments.value("catalog")
-    overrides = arguments.values("override")
+    catalog = arguments[ProjectFlags.catalog]
+    overrides = arguments[ProjectFlags.override]
   }
 
   package init(catalog: String?) {

@@ -28,17 +28,7 @@ package struct PlayCommand: CLICommand {
       stops the run with exit code 1 and says which line failed and what was there instead.
       """,
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file; or a recording of 'run --record' (its '# args:' line gives the project and options, the rest of it is the script).", count: .one)],
-    options: [
-      .option("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line)."),
-      .option("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin."),
-      .flag("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}."),
-      .option("size", "size", "Screen size for 'expect screen', 'screenshot', --screen and --record (default 80x24)."),
-      .option("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen."),
-      .option("pace", "duration", "With --record: the time between two screens in the recording (default 600ms)."),
-      .option("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …"),
-      .option("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's."),
-      .flag("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused."),
-    ] + ProjectOptions.options + SessionConfiguration.options,
+    options: PlayFlags.own + ProjectFlags.all + SessionFlags.all,
     examples: [
       "paywall-tui play paywalls --controller scripted --outcome purchase=pending --keys \"2 enter\" --screen",
       "paywall-tui play paywalls --controller simulated --status inactive --script scenarios/purchase-trial.play",
@@ -70,15 +60,15 @@ package struct PlayCommand: CLICommand {
     // A recording (`run --record`): its `# args:` line, then the command line's own options, and
     // the file itself as the script.
     let arguments = try Self.recording(arguments) ?? arguments
-    clock = arguments.value("clock")
+    clock = arguments[PlayFlags.clock]
     path = arguments.positionals[0]
-    keys = arguments.value("keys")
-    script = arguments.value("script")
-    screen = arguments.flag("screen")
-    size = arguments.value("size") ?? "80x24"
-    record = arguments.value("record")
-    pace = arguments.value("pace")
-    screenshotEvery = arguments.value("screenshot-every")
+    keys = arguments[PlayFlags.keys]
+    script = arguments[PlayFlags.script]
+    screen = arguments[PlayFlags.screen]
+    size = arguments[PlayFlags.size]
+    record = arguments[PlayFlags.record]
+    pace = arguments[PlayFlags.pace]
+    screenshotEvery = arguments[PlayFlags.screenshotEvery]
     project = ProjectOptions(arguments)
     session = try SessionConfiguration(arguments)
     confinement = ScenarioConfinement.fromEnvironment
@@ -88,13 +78,13 @@ package struct PlayCommand: CLICommand {
   package static let commandLine = PlayCommandLine(
     read: { words in
       guard let parsed = try? Arguments(words, spec: spec) else { return nil }
-      return PlayWords(controller: parsed.value("controller"), controllerCommand: parsed.value("controller-command"),
-                       allowsCommands: parsed.flag("allow-commands"))
+      return PlayWords(controller: parsed.written(SessionFlags.controller), controllerCommand: parsed[SessionFlags.controllerCommand],
+                       allowsCommands: parsed[PlayFlags.allowCommands])
     },
     option: { name in
       guard let option = spec.options.first(where: { $0.name == name }) else { return nil }
-      guard option.value != nil else { return .flag }
-      return .value(isPath: option.values == .file || option.values == .directory)
+      guard option.placeholder != nil else { return .flag }
+      return .value(isPath: option.completion == .file || option.completion == .directory)
     })
 
   package func run() throws {
@@ -217,22 +207,22 @@ package struct PlayCommand: CLICommand {
     guard let root else { return }
     // The '# args:' line of a scenario: its paths are from the current directory, as `test` reads them.
     let options: [(String, String?, String)] = [
-      ("record", record, "demo.cast"), ("events", session.events, "events.jsonl"),
-      ("screenshot-every", screenshotEvery.map { $0 + "/" + Screenshots.stepFileName(number: 0, step: "start") }, "shots"),
+      (PlayFlags.record.name, record, "demo.cast"), (SessionFlags.events.name, session.events, "events.jsonl"),
+      (PlayFlags.screenshotEvery.name, screenshotEvery.map { $0 + "/" + Screenshots.stepFileName(number: 0, step: "start") }, "shots"),
     ]
     for case let (option, path?, example) in options {
       // A link committed in the scenario's folder would lead the write anywhere: refused, as
       // `screenshot` refuses one (the events file is also opened with O_NOFOLLOW).
-      if option != "screenshot-every", let kind = OutputPath.notRegular(path) {
+      if option != PlayFlags.screenshotEvery.name, let kind = OutputPath.notRegular(path) {
         throw .usage("\(scenario.file):1: --\(option) \(quoting: path) is \(kind), not a regular file; under 'paywall-tui test' a scenario writes only regular files inside its own directory, never through a link: give another path, e.g. --\(option) \(root)/\(example)")
       }
       // Events are appended, not written over: a hard link committed in the folder would have
       // them appended to its other name, anywhere on the disk (the open checks again).
-      if option == "events", let names = OutputPath.hardLinkCount(path) {
+      if option == SessionFlags.events.name, let names = OutputPath.hardLinkCount(path) {
         throw .usage("\(scenario.file):1: --events \(quoting: path) is a hard link (the file has \(names) names, one may be outside the scenario's folder); under 'paywall-tui test' a scenario appends only to a file of its own: delete it or give another path, e.g. --events \(root)/\(example)")
       }
       if let why = ScenarioConfinement.outside(path, root: root) {
-        let given = option == "screenshot-every" ? screenshotEvery! : path
+        let given = option == PlayFlags.screenshotEvery.name ? screenshotEvery! : path
         throw .usage("\(scenario.file):1: --\(option) \(quoting: given) writes \(why); under 'paywall-tui test' a scenario writes only inside its own directory: give a path in it, e.g. --\(option) \(root)/\(example)")
       }
     }
@@ -255,11 +245,11 @@ package struct PlayCommand: CLICommand {
     case .failure(let problem): throw CLIFailure.usage(problem.message)
     }
     // The file may be someone else's: the command it names runs only when this command line says so.
-    if !arguments.flag("allow-commands"),
+    if !arguments[PlayFlags.allowCommands],
        let refusal = Scenario.commandRefusal(parsed, file: path, fix: "if you trust it, replay it with 'paywall-tui play \(ShellWord.quoted(path)) --allow-commands'") {
       throw CLIFailure.usage(refusal)
     }
-    if arguments.value("script") != nil || arguments.value("keys") != nil {
+    if arguments.isGiven(PlayFlags.script) || arguments.isGiven(PlayFlags.keys) {
       throw CLIFailure.usage("\(path) is a recording (its first line is '# args: …'): it is its own script; drop --script and --keys")
     }
     for warning in recording.pathWarnings(commandLine: commandLine) { try? Console.error(UntrustedText.printable(warning)) }
@@ -300,4 +290,22 @@ package struct PlayCommand: CLICommand {
       throw CLIFailure(message: failure.description, code: ExitStatus.usage.rawValue)
     }
   }
+}
+
+/// `play`'s own options (it takes `ProjectFlags` and `SessionFlags` too).
+package enum PlayFlags {
+  package static let keys = Flag.text("keys", "keys", "Keys to press, e.g. \"down down enter\" (one 'press' line).")
+  package static let script = Flag.text("script", "file", "A scenario script (every command: 'paywall-tui help script'); - reads it from stdin.")
+  package static let screen = Flag.bool("screen", "Print the last screen after the status, as one JSON line: {\"screen\": [rows…]}.")
+  /// Read as written: `request()` checks it, after the script and before the project.
+  package static let size = Flag.text("size", "size", "Screen size for 'expect screen', 'screenshot', --screen and --record (default 80x24).", default: "80x24")
+  package static let record = Flag.text("record", "file", "Also write the run as an asciicast v2 file (asciinema play FILE): the bytes 'run' sends a terminal for each screen.")
+  /// Read as written: checked only with --record, once the record file is known writable.
+  package static let pace = Flag.text("pace", "duration", "With --record: the time between two screens in the recording (default 600ms).")
+  package static let screenshotEvery = Flag.text("screenshot-every", "dir", "Write the screen as an SVG after every step into this directory: 000-start.svg, 001-press-down.svg, …")
+  package static let clock = Flag.text("clock", "date", "Start the simulated clock at this time, UTC: 2026-03-01 or 2026-03-01T12:00:00.250Z (default 2026-01-01); a recording's '# args:' sets its session's.")
+  package static let allowCommands = Flag.bool("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused.")
+
+  /// In the order help lists them.
+  package static let own: [any CommandOption] = [keys, script, screen, size, record, pace, screenshotEvery, clock, allowCommands]
 }

@@ -30,22 +30,7 @@ package struct RenderCommand: CLICommand {
       of them give a section each.
       """,
     positionals: [PositionalSpec(name: "path", help: "A paywall file or a project directory (its first paywall, or --paywall).", count: .one)],
-    options: ProjectOptions.options + [
-      .option("paywall", "id", "Which paywall of a project to draw."),
-      .option("size", "size", "Screen size, WIDTHxHEIGHT (default 80x24)."),
-      .option("select", "slot", "Slot to show as selected."),
-      .option("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never.",
-              values: .words(ColorChoice.allCases.map(\.rawValue))),
-      .flag("watch", "Draw again on every save of the project's files (a terminal is cleared first; otherwise a separator line), errors on stderr, until Ctrl-C."),
-      .option("format", "format", "text (default; the terminal's characters), svg or html (a standalone picture).",
-              values: .words(PictureFormat.allCases.map(\.rawValue))),
-      .option("out", "file", "Write to this file (whole or not at all) instead of standard output."),
-      .flag("states", "Draw every state a tester checks on one sheet (--format svg by default, or html)."),
-      .option("locale", "locale", "Format prices for this locale, e.g. de_DE (repeatable or a comma list with --states: one section each).",
-              repeatable: true, values: .words(Catalog.formatLocales)),
-      .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU (repeatable or a comma list with --states).",
-              repeatable: true, values: .words(Catalog.storefrontCodes)),
-    ],
+    options: ProjectFlags.all + RenderFlags.own,
     examples: [
       "paywall-tui render paywalls/plans.json --size 40x12         # a narrow terminal",
       "paywall-tui render paywalls --paywall winback --select secondary",
@@ -71,18 +56,18 @@ package struct RenderCommand: CLICommand {
   package var storefronts: [String]
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
-    watch = arguments.flag("watch")
+    watch = arguments[RenderFlags.watch]
     path = arguments.positionals[0]
     project = ProjectOptions(arguments)
-    paywall = arguments.value("paywall")
-    size = arguments.value("size") ?? "80x24"
-    select = arguments.value("select")
-    color = try arguments.choice("color", default: .auto)
-    format = arguments.value("format") == nil ? nil : try arguments.choice("format", default: .text)
-    out = arguments.value("out")
-    states = arguments.flag("states")
-    locales = Self.list(arguments.values("locale"))
-    storefronts = Self.list(arguments.values("storefront"))
+    paywall = arguments[RenderFlags.paywall]
+    size = arguments[RenderFlags.size]
+    select = arguments[RenderFlags.select]
+    color = try arguments[RenderFlags.color]
+    format = try arguments[RenderFlags.format]
+    out = arguments[RenderFlags.out]
+    states = arguments[RenderFlags.states]
+    locales = Self.list(arguments[RenderFlags.locale])
+    storefronts = Self.list(arguments[RenderFlags.storefront])
     for storefront in storefronts {
       if let refusal = Catalog.refusal(storefront: storefront, locale: nil) { throw .usage(refusal) }
     }
@@ -99,7 +84,7 @@ package struct RenderCommand: CLICommand {
     if !states && (locales.count > 1 || storefronts.count > 1) {
       throw .usage("several --locale or --storefront values draw a sheet: add --states (or give one of each)")
     }
-    if out != nil && arguments.value("color") != nil { throw .usage("--color is for text on standard output; --out writes \(format == nil || format == .text ? "plain text" : "a picture")") }
+    if out != nil && arguments.isGiven(RenderFlags.color) { throw .usage("--color is for text on standard output; --out writes \(format == nil || format == .text ? "plain text" : "a picture")") }
   }
 
   /// The most locale × storefront sections one `--states` sheet draws.
@@ -272,4 +257,26 @@ package struct RenderCommand: CLICommand {
     let resolved = ResolvedPaywall(overridden, catalog: project.catalog, now: now)
     return PaywallScreenState(paywall: resolved, selectedSlot: select)
   }
+}
+
+/// `render`'s own options (it takes `ProjectFlags` too).
+package enum RenderFlags {
+  package static let paywall = Flag.text("paywall", "id", "Which paywall of a project to draw.")
+  /// Read as written: `run()` checks it.
+  package static let size = Flag.text("size", "size", "Screen size, WIDTHxHEIGHT (default 80x24).", default: "80x24")
+  package static let select = Flag.text("select", "slot", "Slot to show as selected.")
+  package static let color = Flag.choice("color", "when", "ANSI colours: auto (when stdout is a terminal and NO_COLOR is unset), always or never.",
+                                         default: ColorChoice.auto)
+  package static let watch = Flag.bool("watch", "Draw again on every save of the project's files (a terminal is cleared first; otherwise a separator line), errors on stderr, until Ctrl-C.")
+  /// nil when not given: text, unless --states makes it svg.
+  package static let format: Flag<PictureFormat?, CLIFailure> = Flag.choice("format", "format", "text (default; the terminal's characters), svg or html (a standalone picture).")
+  package static let out = Flag.text("out", "file", "Write to this file (whole or not at all) instead of standard output.")
+  package static let states = Flag.bool("states", "Draw every state a tester checks on one sheet (--format svg by default, or html).")
+  package static let locale = Flag.list("locale", "locale", "Format prices for this locale, e.g. de_DE (repeatable or a comma list with --states: one section each).",
+                                        completion: .words(Catalog.formatLocales))
+  package static let storefront = Flag.list("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU (repeatable or a comma list with --states).",
+                                            completion: .words(Catalog.storefrontCodes))
+
+  /// In the order help lists them.
+  package static let own: [any CommandOption] = [paywall, size, select, color, watch, format, out, states, locale, storefront]
 }

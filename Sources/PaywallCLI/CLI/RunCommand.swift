@@ -20,10 +20,7 @@ package struct RunCommand: CLICommand {
     abstract: "Open a project or paywall in the terminal (default: the demo project).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
-    options: ProjectOptions.options + SessionConfiguration.options + [
-      .flag("watch", "Reload the project whenever one of its files is saved, keeping the session (status, store, selection, the open paywall); a save that does not load shows its errors over the last good screen."),
-      .option("record", "file", "Record the session as a play script that 'paywall-tui play FILE' replays (keys, resizes, the store's time between them); an existing file is replaced only if it is such a recording."),
-    ],
+    options: ProjectFlags.all + SessionFlags.all + [RunFlags.watch, RunFlags.record],
     examples: [
       "paywall-tui                                                  # the demo: paywalls/ of the source tree, else the copy built in",
       "paywall-tui run paywalls --controller ask                    # you pick each purchase's result",
@@ -45,12 +42,12 @@ package struct RunCommand: CLICommand {
   package var builtInDemo = false
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
-    record = arguments.value("record")
+    record = arguments[RunFlags.record]
     raw = arguments.raw
     path = arguments.positionals.first
     project = ProjectOptions(arguments)
     session = try SessionConfiguration(arguments)
-    watch = arguments.flag("watch")
+    watch = arguments[RunFlags.watch]
   }
 
   package func run() throws {
@@ -171,8 +168,9 @@ package struct RunCommand: CLICommand {
 
   /// Options a recording leaves out: where this session kept its state and events, and the ones
   /// it writes itself from what the session started with.
-  package static let notReplayed: Set<String> = ["record", "state-dir", "fresh", "reinstall", "events", "status", "user-id",
-                                         "controller-command", "controller-timeout"]
+  package static let notReplayed: Set<String> = Set(([RunFlags.record, SessionFlags.stateDir, SessionFlags.fresh, SessionFlags.reinstall,
+                                                      SessionFlags.events, SessionFlags.status, SessionFlags.userID, SessionFlags.controllerCommand,
+                                                      SessionFlags.controllerTimeout] as [any CommandOption]).map(\.name))
 
   /// Starts `--record`: the `# args:` line is this command line's options for `play` (paths made
   /// relative to the recording's folder, as `play` and `test` read that line, so the recording
@@ -215,14 +213,14 @@ package struct RunCommand: CLICommand {
         ?? (String(body), nil)
       guard let option = spec.options.first(where: { $0.name == name }) else { continue }
       var value: String?
-      if option.value != nil {
+      if option.placeholder != nil {
         value = inline ?? (index < raw.count ? raw[index] : nil)
         if inline == nil { index += 1 }
       }
       guard !notReplayed.contains(name) else { continue }
-      if name == "catalog", let file = value { value = ScenarioPaths.relative(absolute(file), from: folder) }
+      if name == ProjectFlags.catalog.name, let file = value { value = ScenarioPaths.relative(absolute(file), from: folder) }
       // A command controller's answers are steps of the recording: the replay needs no process.
-      if name == "controller", value == ControllerKind.command.rawValue { value = ControllerKind.scripted.rawValue }
+      if name == SessionFlags.controller.name, value == ControllerKind.command.rawValue { value = ControllerKind.scripted.rawValue }
       out += ["--" + name] + (value.map { [$0] } ?? [])
     }
     return out
@@ -242,4 +240,10 @@ package struct RunCommand: CLICommand {
     let text = StoreDates.format(Date(timeIntervalSince1970: Double(seconds))).replacing(" ", with: "T")
     return text + "." + String(String(fraction + 1000).dropFirst()) + "Z"
   }
+}
+
+/// `run`'s own options (it takes `ProjectFlags` and `SessionFlags` too; `demo` takes them all).
+package enum RunFlags {
+  package static let watch = Flag.bool("watch", "Reload the project whenever one of its files is saved, keeping the session (status, store, selection, the open paywall); a save that does not load shows its errors over the last good screen.")
+  package static let record = Flag.text("record", "file", "Record the session as a play script that 'paywall-tui play FILE' replays (keys, resizes, the store's time between them); an existing file is replaced only if it is such a recording.")
 }

@@ -43,13 +43,14 @@ package enum ScenarioAdvice {
       checked.diagnostics += error.diagnostics
       return checked
     }
-    let loaded = ProjectLoader.load(path: projectPath, catalogPath: arguments.value("catalog"))
+    let loaded = ProjectLoader.load(path: projectPath, catalogPath: arguments[ProjectFlags.catalog])
     guard let project = loaded.project else {
       checked.diagnostics += loaded.diagnostics
       return checked
     }
     var sdk = project.options.sdk
-    if let text = arguments.value("sdk"), case .success(let given) = SDKVersion.parse(text) { sdk = given }
+    // A bad --sdk is play's to report when the scenario runs; here it changes nothing.
+    if let given = try? arguments[SessionFlags.sdk] { sdk = given }
     checked.diagnostics += customProductCalls(script, catalog: project.catalog, sdk: sdk)
     checked.paywalls = project.paywalls.count
     checked.products = Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count

@@ -12,83 +12,95 @@ import PaywallModel
 import PaywallScenarios
 import PaywallUI
 
-/// Options shared by `run` and `play`: which controller, the status, state and events.
-extension SessionConfiguration {
-  package static let options: [OptionSpec] = [
-    .option("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command.",
-            values: .words(ControllerKind.allCases.map(\.rawValue))),
-    .option("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s."),
-    .option("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command)."),
-    .option("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s)."),
-    .option("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).",
-            values: .words(["unknown", "inactive", "active"])),
-    .option("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory)."),
-    .flag("fresh", "Ignore the state saved in the state directory: start unknown with an empty ledger and a new user (play without --state-dir always starts fresh)."),
-    .flag("reinstall", "Start as the app freshly installed on the same Apple ID: the app's saved state (status cache, user, assignments) is ignored, the store's ledger is kept, so a restore finds the purchases."),
-    .option("events", "file", "Also append every event as a JSON line to this file."),
-    .option("paywall", "id", "Which paywall of a project to open first."),
-    .option("placement", "name", "Register this placement at start (one a campaign of the project has).",
-            values: .placements),
-    .option("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate)."),
-    .flag("ask-to-buy", "Simulated store: purchases wait for approval (Ask to Buy)."),
-    .option("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).", repeatable: true),
-    .flag("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled)."),
-    .flag("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled)."),
-    .flag("home", "Start on the home screen (the project's placements) instead of the first paywall."),
-    .option("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous)."),
-    .option("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.", repeatable: true),
-    .option("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).", repeatable: true, values: .text),
-    .option("sdk", "version", "Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).",
-            values: sdkValues),
-    .option("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).", values: .words(Catalog.formatLocales)),
-    .option("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.", values: .words(Catalog.storefrontCodes)),
+/// Options shared by `run` and `play` (and so `demo`): which controller, the status, state and
+/// events. Each is declared here once; `SessionConfiguration(arguments)` reads them.
+package enum SessionFlags {
+  package static let controller = Flag.choice("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command.",
+                                              default: ControllerKind.simulated)
+  package static let outcome = Flag.text("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s.")
+  package static let controllerCommand = Flag.text("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command).")
+  /// Read as written: the session checks it (`DurationOption.controllerTimeout`) when it starts the controller.
+  package static let controllerTimeout = Flag.text("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s).",
+                                                   default: "10s")
+  package static let status = Flag.text("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).",
+                                        completion: .words(["unknown", "inactive", "active"]))
+  package static let stateDir = Flag.text("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory).")
+  package static let fresh = Flag.bool("fresh", "Ignore the state saved in the state directory: start unknown with an empty ledger and a new user (play without --state-dir always starts fresh).")
+  package static let reinstall = Flag.bool("reinstall", "Start as the app freshly installed on the same Apple ID: the app's saved state (status cache, user, assignments) is ignored, the store's ledger is kept, so a restore finds the purchases.")
+  package static let events = Flag.text("events", "file", "Also append every event as a JSON line to this file.")
+  package static let paywall = Flag.text("paywall", "id", "Which paywall of a project to open first.")
+  package static let placement = Flag.text("placement", "name", "Register this placement at start (one a campaign of the project has).",
+                                           completion: .placements)
+  package static let timeRate = Flag.text("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate).")
+  package static let askToBuy = Flag.bool("ask-to-buy", "Simulated store: purchases wait for approval (Ask to Buy).")
+  package static let start = Flag.list("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).")
+  package static let gracePeriod = Flag.bool("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled).")
+  package static let renewalBillingIssues = Flag.bool("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled).")
+  package static let home = Flag.bool("home", "Start on the home screen (the project's placements) instead of the first paywall.")
+  package static let userID = Flag.text("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous).")
+  package static let user = Flag.pairs("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.")
+  package static let assumeRule = Flag.list("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).",
+                                            completion: .text)
+  package static let sdk = Flag.sdk("Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).")
+  package static let locale = Flag.text("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).",
+                                        completion: .words(Catalog.formatLocales))
+  package static let storefront = Flag.text("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.",
+                                            completion: .words(Catalog.storefrontCodes))
+
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [
+    controller, outcome, controllerCommand, controllerTimeout, status, stateDir, fresh, reinstall, events, paywall, placement,
+    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, home, userID, user, assumeRule, sdk, locale, storefront,
   ]
+}
 
-  /// What `--sdk` accepts, for the completions: 3, 4 and every 4.N checked.
-  package static let sdkValues = ValueCompletion.words(["3", "4"] + (0...SDKVersion.latestMinor).map { "4.\($0)" })
+extension Flag where Value == SDKVersion?, Failure == CLIFailure {
+  /// `--sdk VERSION`, checked: `3`, `4` or `4.N`; the completions offer 3, 4 and every 4.N checked.
+  package static func sdk(_ help: String) -> Flag {
+    Flag.parsed("sdk", "version", help, completion: .words(["3", "4"] + (0...SDKVersion.latestMinor).map { "4.\($0)" })) {
+      (text: String) throws(CLIFailure) -> SDKVersion in
+      switch SDKVersion.parse(text) {
+      case .success(let version): return version
+      case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
+      }
+    }
+  }
+}
 
+extension SessionConfiguration {
   package init(_ arguments: Arguments) throws(CLIFailure) {
     self.init()
-    controller = try arguments.choice("controller", default: .simulated)
-    outcome = arguments.value("outcome")
-    controllerCommand = arguments.value("controller-command")
-    controllerTimeout = arguments.value("controller-timeout") ?? "10s"
-    status = arguments.value("status")
-    locale = arguments.value("locale")
-    storefront = arguments.value("storefront")
+    controller = try arguments[SessionFlags.controller]
+    outcome = arguments[SessionFlags.outcome]
+    controllerCommand = arguments[SessionFlags.controllerCommand]
+    controllerTimeout = arguments[SessionFlags.controllerTimeout]
+    status = arguments[SessionFlags.status]
+    locale = arguments[SessionFlags.locale]
+    storefront = arguments[SessionFlags.storefront]
     if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
-    stateDir = arguments.value("state-dir")
-    fresh = arguments.flag("fresh")
-    reinstall = arguments.flag("reinstall")
+    stateDir = arguments[SessionFlags.stateDir]
+    fresh = arguments[SessionFlags.fresh]
+    reinstall = arguments[SessionFlags.reinstall]
     if fresh && reinstall {
       throw .usage("--fresh and --reinstall: --fresh also empties the store's ledger, --reinstall keeps it (the Apple ID's purchases); give one")
     }
-    events = arguments.value("events")
-    paywall = arguments.value("paywall")
-    placement = arguments.value("placement")
-    userID = arguments.value("user-id")
-    home = arguments.flag("home")
+    events = arguments[SessionFlags.events]
+    paywall = arguments[SessionFlags.paywall]
+    placement = arguments[SessionFlags.placement]
+    userID = arguments[SessionFlags.userID]
+    home = arguments[SessionFlags.home]
     if home && paywall != nil { throw .usage("give --home or --paywall, not both") }
     if let id = userID, id.trimmingSpaces().isEmpty {
       throw .usage("--user-id must not be empty")
     }
-    userAttributes = try arguments.pairs("user")
-    assumeRules = arguments.values("assume-rule")
-    timeRate = arguments.value("time-rate")
-    askToBuy = arguments.flag("ask-to-buy")
-    start = arguments.values("start")
-    gracePeriod = arguments.flag("grace-period")
-    renewalBillingIssues = arguments.flag("renewal-billing-issues")
-    sdk = try Self.sdk(arguments)
-  }
-
-  /// `--sdk VERSION`, checked: `3`, `4` or `4.N`.
-  package static func sdk(_ arguments: Arguments) throws(CLIFailure) -> SDKVersion? {
-    guard let text = arguments.value("sdk") else { return nil }
-    switch SDKVersion.parse(text) {
-    case .success(let version): return version
-    case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
-    }
+    userAttributes = try arguments[SessionFlags.user]
+    assumeRules = arguments[SessionFlags.assumeRule]
+    timeRate = arguments[SessionFlags.timeRate]
+    askToBuy = arguments[SessionFlags.askToBuy]
+    start = arguments[SessionFlags.start]
+    gracePeriod = arguments[SessionFlags.gracePeriod]
+    renewalBillingIssues = arguments[SessionFlags.renewalBillingIssues]
+    sdk = try arguments[SessionFlags.sdk]
   }
 
   /// `confined`: under `test`, a scenario's file is opened without following a link (checked

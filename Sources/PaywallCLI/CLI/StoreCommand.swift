@@ -24,12 +24,7 @@ package struct StoreCommand: CLICommand {
       the last session ran with, exactly as the next session would see it.
       """,
     positionals: [PositionalSpec(name: "path", help: "The project whose state directory holds the ledger.", count: .one)],
-    options: [
-      .option("state-dir", "dir", "Where the ledger is (default: the project's, as for run and play)."),
-      .option("catalog", "file", "Catalog for a single paywall file (.json or .storekit)."),
-      .flag("json", "Print JSON instead of tables."),
-      .option("at", "date", "Derive the state at this time: now, 2026-03-01 or 2026-03-01T12:00:00Z (default: the store's clock)."),
-    ],
+    options: StoreFlags.all,
     examples: [
       "paywall-tui store paywalls --state-dir /tmp/qa              # the ledger a run or play session left there",
       "paywall-tui store paywalls --state-dir /tmp/qa --at 2026-06-01 --json",
@@ -44,10 +39,10 @@ package struct StoreCommand: CLICommand {
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
-    stateDir = arguments.value("state-dir")
-    catalog = arguments.value("catalog")
-    json = arguments.flag("json")
-    at = arguments.value("at")
+    stateDir = arguments[StoreFlags.stateDir]
+    catalog = arguments[ProjectFlags.catalog]
+    json = arguments[StoreFlags.json]
+    at = arguments[StoreFlags.at]
   }
 
   package func run() throws {
@@ -237,4 +232,16 @@ package struct StoreCommand: CLICommand {
       ("transactions", .array(transactions)), ("issues", .array(derived.issues.map { .string($0) })),
     ])
   }
+}
+
+/// `store`'s own options (and `ProjectFlags.catalog`).
+package enum StoreFlags {
+  package static let stateDir = Flag.text("state-dir", "dir", "Where the ledger is (default: the project's, as for run and play).")
+  package static let json = Flag.bool("json", "Print JSON instead of tables.")
+  /// Read as written: `run()` reads it against the store's clock.
+  package static let at = Flag.text("at", "date", "Derive the state at this time: now, 2026-03-01 or 2026-03-01T12:00:00Z (default: the store's clock).")
+
+  /// In the order help lists them.
+  /// In the order help lists them; --catalog is the one `run` and `play` take.
+  package static let all: [any CommandOption] = [stateDir, ProjectFlags.catalog, json, at]
 }

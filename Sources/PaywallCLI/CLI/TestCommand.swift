@@ -29,16 +29,7 @@ package struct TestCommand: CLICommand {
       message under its name. Exit 0 when all pass, 1 when any fails, 2 for a usage error.
       """,
     positionals: [PositionalSpec(name: "path", help: "Scenario files or directories, searched recursively for *.play (default: scenarios).", count: .zeroOrMore)],
-    options: [
-      .option("filter", "regex", "Run only the scenarios whose path below the PATH given matches this (or another --filter).", repeatable: true),
-      .option("shard", "K/N", "Run shard K of N (from 1): every N-th scenario of the sorted list, so N machines split a suite."),
-      .option("jobs", "n", "Scenarios run at once (default: the number of processors)."),
-      .option("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s)."),
-      .option("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically)."),
-      .flag("list", "Print the scenarios that would run, one a line, and run nothing."),
-      .flag("process-per-scenario", "Start a 'play' process for every scenario instead of one long-lived worker per job that loads each project once (slower; the same results)."),
-      .flag("allow-commands", "Let scenarios whose '# args:' line gives --controller-command start that command (only for scenarios you trust); without it each such scenario fails, saying so."),
-    ],
+    options: TestFlags.all,
     examples: [
       "paywall-tui test                                 # every scenario under scenarios/",
       "paywall-tui test scenarios/refund.play           # one scenario",
@@ -62,27 +53,15 @@ package struct TestCommand: CLICommand {
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals.isEmpty ? [] : arguments.positionals
-    let filters = arguments.values("filter")
+    let filters = arguments[TestFlags.filter]
     try CLIFailure.reporting { () throws(PlayFailure) in try ScenarioSelection.checkFilters(filters) }
-    selection = ScenarioSelection(filters: filters, shard: try arguments.value("shard").map { text throws(CLIFailure) in
-      try CLIFailure.reporting { () throws(PlayFailure) in try ScenarioSelection.Shard(parsing: text) }
-    })
-    if let text = arguments.value("jobs") {
-      guard let n = Int(text), n >= 1, n <= RunningChildren.capacity else {
-        throw .usage("--jobs \(quoting: text) must be a whole number from 1 to \(RunningChildren.capacity), e.g. --jobs 4")
-      }
-      jobs = n
-    } else {
-      jobs = min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
-    }
-    // A plain number is seconds, as before units were taken.
-    timeout = try CLIFailure.reporting { () throws(SessionError) in
-      try DurationOption.seconds("timeout", arguments.value("timeout") ?? "60s", DurationOption.scenarioTimeout, bareSeconds: true)
-    }
-    junit = arguments.value("junit")
-    list = arguments.flag("list")
-    processPerScenario = arguments.flag("process-per-scenario")
-    allowCommands = arguments.flag("allow-commands")
+    selection = ScenarioSelection(filters: filters, shard: try arguments[TestFlags.shard])
+    jobs = try arguments[TestFlags.jobs] ?? min(max(1, ProcessInfo.processInfo.activeProcessorCount), RunningChildren.capacity)
+    timeout = try arguments[TestFlags.timeout]
+    junit = arguments[TestFlags.junit]
+    list = arguments[TestFlags.list]
+    processPerScenario = arguments[TestFlags.processPerScenario]
+    allowCommands = arguments[TestFlags.allowCommands]
   }
 
   /// How each job runs its scenarios: a worker that keeps the projects it loads (the default),
@@ -170,4 +149,35 @@ package struct TestCommand: CLICommand {
 /// running get SIGTERM too (at a terminal, Ctrl-C reached them already: same process group).
 private func endScenariosBeforeDying(_ signal: Int32) {
   RunningChildren.terminateAll()
+}
+
+/// `test`'s options.
+package enum TestFlags {
+  /// Checked as a whole (every pattern compiles) by `init`.
+  package static let filter = Flag.list("filter", "regex", "Run only the scenarios whose path below the PATH given matches this (or another --filter).")
+  package static let shard = Flag.parsed("shard", "K/N", "Run shard K of N (from 1): every N-th scenario of the sorted list, so N machines split a suite.") {
+    (text: String) throws(CLIFailure) in
+    try CLIFailure.reporting { () throws(PlayFailure) in try ScenarioSelection.Shard(parsing: text) }
+  }
+  /// nil when not given: the number of processors.
+  package static let jobs = Flag.parsed("jobs", "n", "Scenarios run at once (default: the number of processors).") { (text: String) throws(CLIFailure) in
+    guard let n = Int(text), n >= 1, n <= RunningChildren.capacity else {
+      throw .usage("--jobs \(quoting: text) must be a whole number from 1 to \(RunningChildren.capacity), e.g. --jobs 4")
+    }
+    return n
+  }
+  /// Seconds; a plain number is seconds, as before units were taken.
+  package static let timeout = Flag.parsed("timeout", "duration", "Wall time each scenario may take before it is ended and failed (default 60s).",
+                                           default: "60s") { (text: String) throws(CLIFailure) in
+    try CLIFailure.reporting { () throws(SessionError) in
+      try DurationOption.seconds("timeout", text, DurationOption.scenarioTimeout, bareSeconds: true)
+    }
+  }
+  package static let junit = Flag.text("junit", "file", "Also write the results as JUnit XML to this file (replaced atomically).")
+  package static let list = Flag.bool("list", "Print the scenarios that would run, one a line, and run nothing.")
+  package static let processPerScenario = Flag.bool("process-per-scenario", "Start a 'play' process for every scenario instead of one long-lived worker per job that loads each project once (slower; the same results).")
+  package static let allowCommands = Flag.bool("allow-commands", "Let scenarios whose '# args:' line gives --controller-command start that command (only for scenarios you trust); without it each such scenario fails, saying so.")
+
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [filter, shard, jobs, timeout, junit, list, processPerScenario, allowCommands]
 }

@@ -23,14 +23,7 @@ package struct ValidateCommand: CLICommand {
       store product never reaches the purchase controller).
       """,
     positionals: [PositionalSpec(name: "path", help: "Project directories, app.json, paywall, catalog or .storekit files, .play scenarios.", count: .oneOrMore)],
-    options: [.option("catalog", "file", "Catalog for single paywall files (.json or .storekit)."),
-              .option("format", "text|json|github", "How to print the problems (default: text).",
-                      values: .words(Format.allCases.map(\.rawValue))),
-              .flag("json", "The same as --format json."),
-              .flag("strict", "Warnings fail too (exit 1)."),
-              .option("start", "ent=state", "Check the offers paywall slots name against this user: ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked, as run's --start; 'new' for a user who bought nothing.", repeatable: true),
-              .option("allow", "name", "Do not report this kind of warning, by the name printed after it (e.g. no-close-button).",
-                      repeatable: true, values: .words(WarningKind.names))],
+    options: ValidateFlags.all,
     examples: [
       "paywall-tui validate paywalls                                # a project: app.json, its catalog and paywalls",
       "paywall-tui validate paywalls/plans.json --catalog paywalls/acme.storekit",
@@ -62,12 +55,12 @@ package struct ValidateCommand: CLICommand {
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     paths = arguments.positionals
-    catalog = arguments.value("catalog")
-    format = arguments.value("format")
-    json = arguments.flag("json")
-    strict = arguments.flag("strict")
+    catalog = arguments[ValidateFlags.catalog]
+    format = arguments[ValidateFlags.format]
+    json = arguments[ValidateFlags.json]
+    strict = arguments[ValidateFlags.strict]
     starts = []
-    for text in arguments.values("start") {
+    for text in arguments[ValidateFlags.start] {
       if text == "new" {
         newUser = true
         continue
@@ -78,7 +71,7 @@ package struct ValidateCommand: CLICommand {
       throw .usage("--start new is a user who bought nothing; it cannot be given with --start \(starts[0])")
     }
     allowed = []
-    for name in arguments.values("allow") {
+    for name in arguments[ValidateFlags.allow] {
       guard let kind = WarningKind(rawValue: name) else {
         let hint = Suggestions.hint(for: name, in: WarningKind.names)
         throw .usage("--allow \(quoting: name) names no warning\(hint.isEmpty ? "; the warnings are \(WarningKind.names.joined(separator: ", "))" : hint)")
@@ -241,4 +234,22 @@ package struct ValidateCommand: CLICommand {
     return "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),col=\(diagnostic.location.column),"
       + "title=\(property("paywall-tui validate"))::\(data(diagnostic.message + suffix))"
   }
+}
+
+/// `validate`'s options.
+package enum ValidateFlags {
+  package static let catalog = Flag.text("catalog", "file", "Catalog for single paywall files (.json or .storekit).")
+  /// Read as written: `run()` checks it against --json.
+  package static let format = Flag.text("format", "text|json|github", "How to print the problems (default: text).",
+                                        completion: .words(ValidateCommand.Format.allCases.map(\.rawValue)))
+  package static let json = Flag.bool("json", "The same as --format json.")
+  package static let strict = Flag.bool("strict", "Warnings fail too (exit 1).")
+  /// Each read by `init` ('new' beside ENTITLEMENT=STATE).
+  package static let start = Flag.list("start", "ent=state", "Check the offers paywall slots name against this user: ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked, as run's --start; 'new' for a user who bought nothing.")
+  /// Each checked by `init` against the warnings' names.
+  package static let allow = Flag.list("allow", "name", "Do not report this kind of warning, by the name printed after it (e.g. no-close-button).",
+                                       completion: .words(WarningKind.names))
+
+  /// In the order help lists them.
+  package static let all: [any CommandOption] = [catalog, format, json, strict, start, allow]
 }
