@@ -225,4 +225,26 @@ public final class SimulatedTimeSource: AdjustableTimeSource {
     }
     for sleeper in due { sleeper.continuation.resume() }
   }
+
+  /// Moves time forward and wakes nobody: `wakeNextDue` then wakes those whose deadline has come
+  /// one at a time, so a runtime can let each finish before the next starts.
+  public func move(by seconds: Double) {
+    state.withLock { $0.now = $0.now.addingTimeInterval(max(0, seconds)) }
+  }
+
+  /// Wakes the first sleeper whose deadline has come, by deadline and then by the order they
+  /// went to sleep; false when none is due. Two timers due at one instant (two notifications
+  /// scheduled in one second) then fire in the order they were set, every time, where waking
+  /// both at once let whichever task ran first be first.
+  public func wakeNextDue() -> Bool {
+    let next = state.withLock { state -> Sleeper? in
+      let now = state.now
+      guard let index = state.sleepers.indices.filter({ state.sleepers[$0].deadline <= now })
+        .min(by: { (state.sleepers[$0].deadline, state.sleepers[$0].id) < (state.sleepers[$1].deadline, state.sleepers[$1].id) })
+      else { return nil }
+      return state.sleepers.remove(at: index)
+    }
+    next?.continuation.resume()
+    return next != nil
+  }
 }

@@ -172,13 +172,16 @@ package final class AppRuntime: @unchecked Sendable {
         if let work = clock.nextWorkDeadline, work < target { target = max(work, clock.now) }
         if let change = world.store?.nextStatusChange(through: target) { target = min(change, target) }
         if let notice = noticeDeadline?.at, notice > clock.now { target = min(notice, target) }
-        clock.advance(by: max(0, target.timeIntervalSince(clock.now)))
+        clock.move(by: max(0, target.timeIntervalSince(clock.now)))
         world.store?.refreshStatus()
         if let notice = noticeDeadline, notice.at <= clock.now {
           noticeDeadline = nil
           send(.noticeExpired(id: notice.id))
         }
         await settleMessages()
+        // What is due now wakes one at a time, each settled before the next: the same order
+        // every run.
+        while clock.wakeNextDue() { await settleMessages() }
         if target >= end { return }
       }
     }
