@@ -102,12 +102,7 @@ package enum Completion {
   /// rest as a description) or starting with `-` (inserted, the parser reads it as an option:
   /// `explain proj --controller-command=…`).
   package static func placements(of project: Project) -> [String] {
-    var names: [String] = []
-    var seen: Set<String> = []
-    for campaign in project.campaigns where offerable(campaign.placement) && seen.insert(campaign.placement).inserted {
-      names.append(campaign.placement)
-    }
-    return names
+    project.campaignPlacements.filter(offerable)
   }
 
   /// Whether completion can insert `name` as one word that the parser reads as a placement.

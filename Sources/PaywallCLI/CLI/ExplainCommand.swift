@@ -60,7 +60,7 @@ package struct ExplainCommand: CLICommand {
   package func run() throws {
     var project = try ProjectOptions.load(path, catalog: catalog)
     if let sdk { project.options.sdk = sdk }
-    let entitlements = Set(project.catalog.products.flatMap(\.entitlements))
+    let entitlements = project.catalog.entitlements
     if json, SubscriptionStatus(parsing: status, defaultEntitlements: entitlements) == .unknown {
       // The SDK waits for the status, times out (subscriptionStatusTimeout) and answers
       // paywallNotAvailable (Get Presentation Result/InternalGetPresentationResult.swift).

@@ -208,7 +208,7 @@ enum CampaignReader {
   /// `device.subscriptionStatus == "ACTIV"`, an entitlement or product the catalog lacks.
   static func lint(_ pending: Pending, catalog: Catalog, into all: inout [Diagnostic]) {
     guard let collector = pending.diagnostics else { return }
-    let entitlements = Set(catalog.products.flatMap { $0.entitlements.map(\.id) })
+    let entitlements = Set(catalog.entitlementIDs)
     let products = Set(catalog.productIDs)
     for (filter, location, path) in pending.filters {
       for warning in filter.impossibleComparisons(entitlements: entitlements, products: products) {

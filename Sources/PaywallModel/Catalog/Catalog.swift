@@ -104,6 +104,13 @@ public struct Catalog: Sendable, Equatable {
   /// Every product's identifier, in file order.
   public var productIDs: [String] { products.map(\.id) }
 
+  /// Every entitlement a product of the catalog grants: what `--status active` alone and
+  /// `status active` give, what a script and a filter may name. The one place it is computed.
+  public var entitlements: Set<Entitlement> { Set(products.flatMap(\.entitlements)) }
+
+  /// Their ids, sorted, for messages and lists.
+  public var entitlementIDs: [String] { entitlements.map(\.id).sorted() }
+
   /// Loads a catalog file, choosing the reader by extension (`.storekit`) or content.
   public static func load(path: String) throws(ValidationFailure) -> Catalog {
     let (root, diagnostics) = try SourceFile.parse(path: path)

@@ -54,6 +54,14 @@ public struct Project: Sendable, Equatable {
     campaigns.filter { !$0.isImplicit }.map(\.placement)
   }
 
+  /// Every placement a campaign is on, implicit ones included, each once, in the order app.json
+  /// lists them: what `--placement`, a script's `placement` and completion may name. The one
+  /// place it is computed.
+  public var campaignPlacements: [String] {
+    var seen: Set<String> = []
+    return campaigns.map(\.placement).filter { seen.insert($0).inserted }
+  }
+
   /// How a placement's paywalls gate its feature: "gated", "non-gated", "mixed", or nil when it
   /// presents none (holdout only).
   public func gating(of placement: String) -> String? {

@@ -48,7 +48,7 @@ extension SimulatedStore {
   static func product(for start: StartState, in catalog: Catalog) throws(StoreActionError) -> StoreProduct {
     let granting = catalog.products.filter { $0.entitlements.contains(start.entitlement) && $0.kind != .consumable }
     guard !granting.isEmpty else {
-      let all = Set(catalog.products.flatMap(\.entitlements)).map(\.id).sorted()
+      let all = catalog.entitlementIDs
       throw StoreActionError("--start \(excerpt: start.description): no product grants \(quoting: start.entitlement.id)\(Suggestions.hint(for: start.entitlement.id, in: all)) (entitlements: \(all.joined(separator: ", ")))")
     }
     let subscriptions = granting.filter { $0.kind == .autoRenewable }

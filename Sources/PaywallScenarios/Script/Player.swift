@@ -156,7 +156,7 @@ package struct Player: Sendable {
         // The runtime moves the clock deadline by deadline, with the ledger written once.
         _ = await change(.advanceClock(distance))
       case .status(let status, let everyEntitlement):
-        let entitlements = AppSession.allEntitlements(runtime.state.project)
+        let entitlements = runtime.state.project.catalog.entitlements
         _ = await change(.setStatus(everyEntitlement ? .active(entitlements) : status))
       case .placement(let name, let params, _):
         runtime.send(.presentation(.register(placement: name, params: params)))

@@ -8,9 +8,8 @@ import PaywallUI
 package enum ScriptNames {
   /// Every problem of `script` against `project`, one `FILE:LINE:COL: error: …` line each; nil when none.
   package static func problems(in script: PlayScript, project: Project) -> String? {
-    var placements: [String] = []
-    for campaign in project.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
-    let entitlements = AppSession.allEntitlements(project).map(\.id).sorted()
+    let placements = project.campaignPlacements
+    let entitlements = project.catalog.entitlementIDs
     var lines: [String] = []
     for step in script.steps {
       /// The column of `name` in the step: a whole word after the command (a placement), or an

@@ -80,8 +80,7 @@ package struct AppSession {
     }
     if let name = options.placement {
       // A typo would register nothing (placementNotFound) and pass: refused, as `explain` hints.
-      var placements: [String] = []
-      for campaign in given.campaigns where !placements.contains(campaign.placement) { placements.append(campaign.placement) }
+      let placements = given.campaignPlacements
       guard placements.contains(name) else {
         let known = placements.isEmpty ? "; the project has no campaigns" : "\(Suggestions.hint(for: name, in: placements)) (placements: \(placements.joined(separator: ", ")))"
         throw SessionError.usage("--placement \(quoting: name): no campaign has this placement\(known)")
@@ -92,7 +91,7 @@ package struct AppSession {
 
     var explicitStatus: SubscriptionStatus?
     if let text = options.status {
-      guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: Self.allEntitlements(project)) else {
+      guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: project.catalog.entitlements) else {
         throw SessionError.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
       }
       explicitStatus = parsed
@@ -263,9 +262,6 @@ package struct AppSession {
     options.sdk != nil ? "--sdk" : "app.json's options.sdk, or the default"
   }
 
-  package static func allEntitlements(_ project: Project) -> Set<Entitlement> {
-    Set(project.catalog.products.flatMap(\.entitlements))
-  }
 }
 
 /// The exit hook of the command line's signal handlers: a fault ends the controllers' process

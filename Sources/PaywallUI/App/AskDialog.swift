@@ -34,7 +34,7 @@ extension AskDialog {
   /// The dialog for `request`: a purchase grants the product's entitlements, a restore those the
   /// paywall on screen offers; every entitlement of the catalog can be ticked.
   package init(for request: AskPurchaseController.Request, _ state: AppState) {
-    let all = Array(Set(state.project.catalog.products.flatMap(\.entitlements))).sorted()
+    let all = state.project.catalog.entitlements.sorted()
     switch request.question {
     case .purchase(let product):
       self.init(request: request, outcome: .purchased, entitlements: all, granted: product.entitlements)

@@ -61,7 +61,7 @@ package struct DebugPanel: Sendable, Equatable {
     case .world(let action)?:
       return [.effect(.debug(action, announce: true))]
     case .cycleStatus?:
-      let all = Set(app.project.catalog.products.flatMap(\.entitlements))
+      let all = app.project.catalog.entitlements
       let next: SubscriptionStatus = switch app.status {
       case .unknown: .inactive
       case .inactive: .active(all)
@@ -134,7 +134,7 @@ package struct DebugPanel: Sendable, Equatable {
     switch key {
     case .enter:
       typing = nil
-      let granted = Set(catalog.products.flatMap(\.entitlements))
+      let granted = catalog.entitlements
       guard let status = SubscriptionStatus(parsing: input, defaultEntitlements: granted) else {
         return [.notice("\(quoting: input) is not a status: active:ENTITLEMENT,…, active, inactive or unknown; press = to try again")]
       }
