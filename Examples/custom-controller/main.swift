@@ -23,7 +23,7 @@ let path = CommandLine.arguments.dropFirst().first ?? "paywalls"
 do {
   let project = try PaywallApp.loadProject(path)
   let status = SubscriptionStatusStore(.inactive)
-  let code = try PaywallApp(project: project, controller: ApproveEverything(status: status), status: status).run()
+  let code = try await PaywallApp(project: project, controller: ApproveEverything(status: status), status: status).run()
   exit(code)
 } catch let failure as ValidationFailure {
   FileHandle.standardError.write(Data((failure.description + "\n").utf8))

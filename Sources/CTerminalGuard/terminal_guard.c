@@ -112,7 +112,20 @@ static int is_own_sigpipe(int sig, const siginfo_t *info) {
    is to terminate kill us with themselves (a shell sees exactly what it would without a
    handler); SIGQUIT, SIGXCPU and SIGXFSZ, whose default dumps core, exit with 128 + N instead:
    SIGQUIT is treated as SIGTERM is. */
+/* The signal the process is dying of, once a handler began to end it: the command's own thread
+   (not the one the handler runs on, with `main` async) must not end it first with its own exit
+   code while the handler gives the controllers their grace (`tg_exit`). */
+static volatile sig_atomic_t dying_of = 0;
+
+void tg_exit(int code) {
+  if (dying_of != 0) {
+    for (;;) { pause(); }
+  }
+  exit(code);
+}
+
 static void end_with(int sig) {
+  dying_of = sig;
   before_dying(sig);
   if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) { _exit(128 + sig); }
   die_of(sig);

@@ -20,7 +20,7 @@ import CursesBackend
 /// ```swift
 /// let project = try PaywallApp.loadProject("paywalls")
 /// let status = SubscriptionStatusStore()
-/// try PaywallApp(project: project, controller: MyController(status: status), status: status).run()
+/// try await PaywallApp(project: project, controller: MyController(status: status), status: status).run()
 /// ```
 ///
 /// It is built like `paywall-tui run` (`AppSession.make`): the project's product overrides, audience
@@ -78,7 +78,7 @@ public final class PaywallApp {
   /// 2 when `options.paywall` names no paywall of the project (the reason is on stderr). Throws when stdin/stdout are not a terminal, TERM is unknown or cannot
   /// move the cursor.
   @discardableResult
-  public func run() throws(TerminalUnavailable) -> Int32 {
+  public func run() async throws(TerminalUnavailable) -> Int32 {
     if let id = options.paywall, project.paywall(id: id) == nil {
       let ids = project.paywalls.map(\.id)
       let message = "error: PaywallApp.Options.paywall \(quoting: id) is not a paywall of \(project.name)\(Suggestions.hint(for: id, in: ids)) (paywalls: \(ids.joined(separator: ", ")))"
@@ -107,7 +107,7 @@ public final class PaywallApp {
     let start: AppMessage? = options.placement.map { .presentation(.register(placement: $0, params: [:])) }
       ?? app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
     app.runtime.send(.presentation(.launch(firstInstall: app.isFirstLaunch)))
-    let ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
+    let ending = try await InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     app.runtime.flushState()
     withExtendedLifetime(app.stateAccess) {}
     // The summary goes through the same checked write as the command line's output: a reader that

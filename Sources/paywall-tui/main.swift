@@ -2,4 +2,4 @@ import PaywallCLI
 
 // Before anything opens a file: a closed stdout must not become the state directory's lock.
 StandardStreams.reopenClosed()
-PaywallCommand.run()
+await PaywallCommand.run()

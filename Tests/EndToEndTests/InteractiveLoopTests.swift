@@ -37,8 +37,8 @@ struct InteractiveLoopTests {
       runtime = app.runtime
       let start: AppMessage? = app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
       let (terminal, result) = (terminal, result)
-      Thread.detachNewThread {
-        let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
+      Task.detached {
+        let ending = try? await InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
         result.ending.withLock { $0 = (true, ending) }
       }
     }

@@ -52,8 +52,8 @@ struct SessionRecordingTests {
     app.runtime.recorder = recorder
     let start: AppMessage? = app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
     let ended = Ended()
-    Thread.detachNewThread {
-      let ending = try? InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
+    Task.detached {
+      let ending = try? await InteractiveLoop.run(app.runtime, terminal: terminal, start: start)
       ended.value.withLock { $0 = (true, ending) }
     }
     #expect(await terminal.waitForFrames(1, within: 120))

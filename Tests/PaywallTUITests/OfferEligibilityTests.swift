@@ -185,14 +185,7 @@ struct OfferEligibilityTests {
     let size = Size(width: 80, height: 24)
     let states = StateGallery.states(project: project, slots: definition.slots.map(\.name), size: size)
     let state = try #require(states.first { $0.label.hasPrefix("trial not eligible") })
-    // `shoot` blocks its thread until the play script ends: on a thread of its own, not one of
-    // the few the tests' tasks share (blocking those can starve the script it waits for).
-    let shot: Result<Frame, any Error> = await withCheckedContinuation { done in
-      Thread {
-        done.resume(returning: Result { try StateGallery.shoot(state, project: project, path: Fixtures.demoDirectory, paywall: paywall, overrides: []) })
-      }.start()
-    }
-    let frame = try shot.get()
+    let frame = try await StateGallery.shoot(state, project: project, path: Fixtures.demoDirectory, paywall: paywall, overrides: [])
     let text = frame.text
     #expect(!text.contains("free trial"), "\(text)")
     for slot in definition.slots {

@@ -40,6 +40,10 @@ void tg_install_process_handlers(void);
 /// NULL (the default) for none.
 void tg_set_exit_hook(void (*hook)(int));
 
+/* exit(code), unless an ending signal's handler is already ending the process (on another
+   thread): then this thread waits for it, so the process ends as the signal says. */
+void tg_exit(int code);
+
 /// From here until `tg_release_ending_signals`, an ending signal that reaches the handlers of
 /// `tg_install_process_handlers` is held instead of ending the program: for the orderly end of a
 /// session (its recording's ending, its state), which such a signal would cut short. The SIGHUP of

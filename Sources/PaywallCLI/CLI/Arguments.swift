@@ -218,5 +218,5 @@ package struct Arguments {
 package protocol CLICommand {
   static var spec: CommandSpec { get }
   init(_ arguments: Arguments) throws(CLIFailure)
-  func run() throws
+  func run() async throws
 }

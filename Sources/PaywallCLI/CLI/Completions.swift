@@ -52,7 +52,7 @@ package struct CompletionsCommand: CLICommand {
     path = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
   }
 
-  package func run() throws {
+  package func run() async throws {
     if shell == "placements" {
       // Called by the scripts at every TAB: quiet, and nothing at all for a project that does not load.
       guard let path = path ?? DemoProject.locate() ?? EmbeddedDemo.existingCopy(), let project = ProjectLoader.load(path: path, catalogPath: nil).project else { return }

@@ -11,6 +11,7 @@ import Darwin
 import PaywallModel
 import PaywallScenarios
 import Synchronization
+import CTerminalGuard
 
 /// Every line the command line prints goes through here: help, results, events, warnings and
 /// errors. A write either goes out whole or fails with `OutputFailure` (Foundation's
@@ -81,7 +82,8 @@ extension Console {
   /// failed anyway) and the failure is said on stderr, unless stderr is what failed.
   package static func finish(_ code: Int32) -> Never {
     switch ending(code) {
-    case .exit(let code): POSIX.exit(code)
+    // Not while a signal's handler is ending the process on another thread: it decides how.
+    case .exit(let code): tg_exit(code); fatalError("tg_exit returned")
     case .brokenPipe: endOfBrokenPipe()
     }
   }

@@ -39,8 +39,8 @@ package struct DemoCommand: CLICommand {
     command.builtInDemo = true
   }
 
-  package func run() throws {
-    try command.run()
+  package func run() async throws {
+    try await command.run()
   }
 }
 

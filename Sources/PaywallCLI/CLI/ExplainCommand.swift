@@ -57,7 +57,7 @@ package struct ExplainCommand: CLICommand {
     catalog = arguments[ExplainFlags.catalog]
   }
 
-  package func run() throws {
+  package func run() async throws {
     var project = try ProjectOptions.load(path, catalog: catalog)
     if let sdk { project.options.sdk = sdk }
     let entitlements = project.catalog.entitlements

@@ -46,7 +46,7 @@ package struct ImportCommand: CLICommand {
     sdk = arguments[ImportFlags.sdk]
   }
 
-  package func run() throws {
+  package func run() async throws {
     guard source == "superwall" else {
       throw CLIFailure.usage("cannot import from \(quoting: source)\(Suggestions.hint(for: source, in: ["superwall"])); write 'paywall-tui import superwall CONFIG.json --out DIR'")
     }

@@ -48,7 +48,7 @@ package struct InitCommand: CLICommand {
     demo = arguments[InitFlags.demo]
   }
 
-  package func run() throws {
+  package func run() async throws {
     let name = demo ? "the demo project (Acme Notes)" : Self.projectName(for: directory)
     let files = demo ? EmbeddedDemo.files : Self.files(name: name)
     // lstat, not stat: a symbolic link is there even when what it names is not (a dangling link
@@ -236,7 +236,7 @@ package struct SchemaCommand: CLICommand {
     name = arguments.positionals.first ?? ""
   }
 
-  package func run() throws {
+  package func run() async throws {
     let names = Schemas.all.map(\.name)
     guard let schema = Schemas.all.first(where: { $0.name == name }) else {
       throw CLIFailure.usage("no schema \(quoting: name)\(Suggestions.hint(for: name, in: names)); use \(names.joined(separator: ", "))")

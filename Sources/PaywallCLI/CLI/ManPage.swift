@@ -26,7 +26,7 @@ package struct ManCommand: CLICommand {
 
   package init(_ arguments: Arguments) {}
 
-  package func run() throws {
+  package func run() async throws {
     try Console.out(ManPage.text)
   }
 }

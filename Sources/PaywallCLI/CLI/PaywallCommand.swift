@@ -56,23 +56,23 @@ package enum PaywallCommand {
 
   /// Runs the command line and ends with its `ExitStatus` (128 + N after signal N). Errors are
   /// one line on stderr, never a stack trace. A write that fails ends the program too (see `Console.finish`).
-  package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+  package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
     tg_install_process_handlers()
-    Console.finish(exitCode(arguments))
+    Console.finish(await exitCode(arguments))
   }
 
   /// Runs the command line and says how it ended (its error said on stderr), without ending the
   /// process: `run` and the test worker (`PlayWorker`) share it, so both end a command alike.
-  package static func exitCode(_ arguments: [String]) -> Int32 {
-    ending { try dispatch(arguments) }
+  package static func exitCode(_ arguments: [String]) async -> Int32 {
+    await ending { try await dispatch(arguments) }
   }
 
   /// Runs `body` as a command and says how it ended, its error said on stderr.
-  package static func ending(_ body: () throws -> Void) -> Int32 {
+  package static func ending(_ body: () async throws -> Void) async -> Int32 {
     do {
-      try body()
+      try await body()
       return ExitStatus.ok.rawValue
     } catch let failure as CLIFailure {
       if !failure.message.isEmpty { Console.warn(failure.message) }
@@ -93,12 +93,12 @@ package enum PaywallCommand {
     }
   }
 
-  private static func dispatch(_ arguments: [String]) throws {
+  private static func dispatch(_ arguments: [String]) async throws {
     var rest = arguments
     // `test`'s worker: hidden (no help, no completion), started by `test` only.
     if rest.first == PlayWorkerProtocol.command {
       guard rest.count == 1 else { throw CLIFailure.usage("\(PlayWorkerProtocol.command) takes no arguments; it is started by 'paywall-tui test'") }
-      PlayWorker.serve()
+      await PlayWorker.serve()
     }
     let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
     if named != nil { rest.removeFirst() }
@@ -138,7 +138,7 @@ package enum PaywallCommand {
     if parsed.wantsHelp {
       return try Console.out(type.spec.help)
     }
-    try type.init(parsed).run()
+    try await type.init(parsed).run()
   }
 }
 

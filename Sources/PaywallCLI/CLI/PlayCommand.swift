@@ -87,10 +87,10 @@ package struct PlayCommand: CLICommand {
       return .value(isPath: option.completion == .file || option.completion == .directory)
     })
 
-  package func run() throws {
+  package func run() async throws {
     // Under `test --process-per-scenario`: where the failed step goes as fields.
     let runner = StepReport.runnerDescriptor()
-    let report = try play()
+    let report = try await play()
     if let failure = report.failure {
       if let runner { StepReport.send(failure, to: runner) }
       throw CLIFailure.invalid(failure.message)
@@ -99,7 +99,7 @@ package struct PlayCommand: CLICommand {
 
   /// Plays, printing the events, then the status (and with --screen the last screen), as JSON
   /// lines on stdout; a step that failed is the report's, for the caller to end with.
-  package func play() throws -> PlayReport {
+  package func play() async throws -> PlayReport {
     let (request, eventFile) = try self.request()
     // A failed write (stdout, the events file) is remembered by `Console` and stops the script
     // at the next step; the command then ends with it.
@@ -110,7 +110,7 @@ package struct PlayCommand: CLICommand {
       },
       warning: { Console.warn($0) },
       failure: { Console.outputFailure })
-    let report = try PlayEngine.run(request, output: output)
+    let report = try await PlayEngine.run(request, output: output)
     try Console.out(JSONOutput.object([
       ("status", .string(report.status)),
       ("entitlements", .array(report.entitlements.map { .string($0) })),

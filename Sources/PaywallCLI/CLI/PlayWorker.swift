@@ -20,7 +20,7 @@ import PaywallUI
 /// scenario's cost.
 package enum PlayWorker {
   /// Serves requests until stdin ends; never returns.
-  package static func serve() -> Never {
+  package static func serve() async -> Never {
     // The protocol keeps its own copies of stdin and stdout; play's stdout (the events) goes to
     // /dev/null, as `test` gives a child, and nothing play does can read the requests.
     let requests = dup(STDIN_FILENO)
@@ -40,7 +40,7 @@ package enum PlayWorker {
     while let line = lines.next() {
       // A request this program did not write: stop, and `test` reports the scenario crashed.
       guard let request = try? decoder.decode(PlayWorkerProtocol.Request.self, from: Data(line)), request.arguments.first == "play" else { _exit(70) }
-      let response = run(request.arguments, confinedTo: request.scenarioDirectory, cache: cache)
+      let response = await run(request.arguments, confinedTo: request.scenarioDirectory, cache: cache)
       guard let data = try? encoder.encode(response),
             data.withUnsafeBytes({ FileSystem.writeAll($0, to: responses) }) == nil,
             FileSystem.writeAll("\n", to: responses) == nil else { _exit(70) }
@@ -50,17 +50,17 @@ package enum PlayWorker {
 
   /// Runs one `play` command line in this process, as a child process would have run it, its
   /// writes confined to `directory` and its project taken from `cache`.
-  package static func run(_ arguments: [String], confinedTo directory: String? = nil, cache: ProjectCache? = nil) -> PlayWorkerProtocol.Response {
+  package static func run(_ arguments: [String], confinedTo directory: String? = nil, cache: ProjectCache? = nil) async -> PlayWorkerProtocol.Response {
     // Each scenario starts as a new process does: no failed write remembered from the last one.
     Console.forgetFailures()
     var step: StepFailure?
-    let code = PaywallCommand.ending {
+    let code = await PaywallCommand.ending {
       let parsed = try Arguments(Array(arguments.dropFirst()), spec: PlayCommand.spec)
       if parsed.wantsHelp { return try Console.out(PlayCommand.spec.help) }
       var command = try PlayCommand(parsed)
       command.confinement = directory
       command.cache = cache
-      let report = try command.play()
+      let report = try await command.play()
       step = report.failure
       if let failure = report.failure { throw CLIFailure.invalid(failure.message) }
     }

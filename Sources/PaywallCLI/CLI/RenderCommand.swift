@@ -96,7 +96,7 @@ package struct RenderCommand: CLICommand {
     return values.flatMap { $0.split(separator: ",").map { String($0).trimmingSpaces() } }.filter { !$0.isEmpty && seen.insert($0).inserted }
   }
 
-  package func run() throws {
+  package func run() async throws {
     guard let size = Size(size) else {
       throw CLIFailure.usage("--size \(quoting: self.size) must be WIDTHxHEIGHT, e.g. 80x24")
     }
@@ -105,10 +105,10 @@ package struct RenderCommand: CLICommand {
     let overrides = try project.parsedOverrides()
     guard watch else {
       let loaded = try project.load(path)
-      if states { return try drawStates(loaded, size: size, overrides: overrides) }
+      if states { return try await drawStates(loaded, size: size, overrides: overrides) }
       return try write(try document(of: loaded, size: size, overrides: overrides))
     }
-    try renderOnEverySave(size: size, overrides: overrides)
+    try await renderOnEverySave(size: size, overrides: overrides)
   }
 
   /// The paywall as --format asks (text, with colour when --color says so, or a picture), with
@@ -133,7 +133,7 @@ package struct RenderCommand: CLICommand {
   /// `--watch`: the paywall now, then again after every save, until a signal ends the process. A
   /// project that does not load (or a paywall or slot it no longer has) prints its errors on
   /// stderr and waits for the next save.
-  private func renderOnEverySave(size: Size, overrides: [SlotOverride]) throws {
+  private func renderOnEverySave(size: Size, overrides: [SlotOverride]) async throws {
     let loaded = ProjectLoader.load(path: path, catalogPath: project.catalog)
     // Its own drawing is no save (--out inside the project would draw itself again forever);
     // --out over a file the project is made of would replace the project with its picture.
@@ -143,7 +143,7 @@ package struct RenderCommand: CLICommand {
     let watch = try RunCommand.watcher(path: path, catalog: project.catalog, loaded: loaded, ignoring: [out].compactMap { $0 })
     let terminal = isatty(STDOUT_FILENO) == 1
     var first = true
-    func show(_ result: ProjectLoadResult) {
+    func show(_ result: ProjectLoadResult) async {
       // Home and clear the screen; a pipe or file gets a line between two renderings instead.
       if out != nil {
         // The picture goes to --out: standard output stays untouched.
@@ -161,7 +161,7 @@ package struct RenderCommand: CLICommand {
       do {
         // --out is rewritten whole at each save (a picture a browser reloads); --states redraws the sheet.
         if states {
-          try drawStates(project, size: size, overrides: overrides)
+          try await drawStates(project, size: size, overrides: overrides)
         } else if out != nil {
           try write(try document(of: project, size: size, overrides: overrides))
         } else {
@@ -176,10 +176,10 @@ package struct RenderCommand: CLICommand {
       }
     }
     // Whoever reads stdout went away (a closed pipe): nothing more to draw for.
-    show(loaded)
+    await show(loaded)
     if Console.outputFailure != nil { return }
-    watch.run { result in
-      show(result)
+    await watch.run { result in
+      await show(result)
       if Console.outputFailure != nil { watch.stop() }
     }
   }
@@ -197,7 +197,7 @@ package struct RenderCommand: CLICommand {
   }
 
   /// `--states`: the sheet of every state, a section per locale or storefront.
-  private func drawStates(_ loaded: Project, size: Size, overrides: [SlotOverride]) throws {
+  private func drawStates(_ loaded: Project, size: Size, overrides: [SlotOverride]) async throws {
     // Checked as a single render checks them: the paywall, the overrides, --select.
     let screen = try Self.screen(for: loaded, paywall: paywall, select: select, overrides: overrides)
     let id = screen.paywall.definition.id
@@ -215,7 +215,7 @@ package struct RenderCommand: CLICommand {
         .compactMap { $0 }.joined(separator: ", ")
       var shots: [StateGallery.Shot] = []
       for state in StateGallery.states(project: project, slots: slots, size: size) {
-        let frame = try StateGallery.shoot(state, project: project, path: path, paywall: id, overrides: overrides)
+        let frame = try await StateGallery.shoot(state, project: project, path: path, paywall: id, overrides: overrides)
         shots.append(StateGallery.Shot(label: state.label, frame: frame))
       }
       sections.append(StateGallery.Section(heading: "\(id)" + (heading.isEmpty ? "" : " (\(heading))"), shots: shots))

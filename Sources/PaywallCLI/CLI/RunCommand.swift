@@ -50,7 +50,7 @@ package struct RunCommand: CLICommand {
     watch = arguments[RunFlags.watch]
   }
 
-  package func run() throws {
+  package func run() async throws {
     // With no path: the source tree's paywalls/ (`swift run`), else the demo built into the
     // binary (an installed one), which is written out only once a terminal is there to show it.
     let located = path ?? (builtInDemo ? nil : DemoProject.locate())
@@ -135,7 +135,7 @@ package struct RunCommand: CLICommand {
       ?? app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
     let ending: InteractiveLoop.Ending
     do {
-      ending = try InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
+      ending = try await InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     } catch {
       tg_release_ending_signals()
       throw CLIFailure(message: "error: \(error.description)", code: ExitStatus.noTerminal.rawValue)

@@ -45,7 +45,7 @@ package struct StoreCommand: CLICommand {
     at = arguments[StoreFlags.at]
   }
 
-  package func run() throws {
+  package func run() async throws {
     let moment = try at.map(Self.parseDate)
     let project = try ProjectOptions(catalog: catalog).load(path)
     let directory = try CLIFailure.reporting { () throws(SessionError) in

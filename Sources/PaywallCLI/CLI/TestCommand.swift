@@ -73,7 +73,7 @@ package struct TestCommand: CLICommand {
       : PlayWorkerExecutor(binary: binary, timeout: timeout, scratch: scratch, allowCommands: allowCommands, commandLine: PlayCommand.commandLine)
   }
 
-  package func run() throws {
+  package func run() async throws {
     var roots = paths
     if roots.isEmpty {
       guard FileSystem.isDirectory("scenarios") else {

@@ -99,7 +99,7 @@ package struct ValidateCommand: CLICommand {
     return paywalls == 0 ? "a catalog of \(counted)" : "\(paywalls) paywall\(paywalls == 1 ? "" : "s"), \(counted)"
   }
 
-  package func run() throws {
+  package func run() async throws {
     let chosen = try resolvedFormat()
     var results: [Checked] = []
     for path in paths {

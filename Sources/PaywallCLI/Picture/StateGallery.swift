@@ -62,7 +62,7 @@ package enum StateGallery {
   }
 
   /// Runs `state` on a fresh session in memory and draws where it ends.
-  package static func shoot(_ state: State, project: Project, path: String, paywall: String, overrides: [SlotOverride]) throws -> Frame {
+  package static func shoot(_ state: State, project: Project, path: String, paywall: String, overrides: [SlotOverride]) async throws -> Frame {
     let arguments = try Arguments([path, "--paywall", paywall, "--controller", "simulated"] + state.arguments, spec: PlayCommand.spec)
     let options = try SessionConfiguration(arguments)
     let script: PlayScript
@@ -77,7 +77,7 @@ package enum StateGallery {
     defer { app.command?.stop() }
     defer { app.runtime.flushState() }
     let player = Player(app: app, clock: clock, events: EventRecorder(), size: state.size)
-    let outcome = runBlocking { await player.play(script, placement: nil) }
+    let outcome = await player.play(script, placement: nil)
     if case .failed(let failure) = outcome {
       throw CLIFailure.invalid("error: render --states: the state \(quoting: state.label) was not reached: \(failure.message)")
     }

@@ -113,7 +113,7 @@ package enum PlayEngine {
   /// Runs `request`, its events and warnings to `output`. A step that fails is the report's
   /// `failure`; what keeps the play from starting or finishing (the session, the recording,
   /// output that could not be written) is thrown.
-  package static func run(_ request: PlayRequest, output: PlayOutput) throws -> PlayReport {
+  package static func run(_ request: PlayRequest, output: PlayOutput) async throws -> PlayReport {
     let events = EventRecorder()
     let clock = SimulatedTimeSource(start: request.clockStart)
     var session = request.session
@@ -150,7 +150,7 @@ package enum PlayEngine {
     var player = Player(app: app, clock: clock, events: events, size: request.size, stopped: { output.failure() != nil },
                         timeline: timeline)
     player.screenshots = Screenshots(base: Screenshots.directory(ofScript: request.scriptPath ?? "-"), every: request.screenshotEvery)
-    let outcome = runBlocking { [session, player, script = request.script] in await player.play(script, placement: session.placement) }
+    let outcome = await player.play(request.script, placement: session.placement)
     // What was shown, also when a step failed: the recording ends where the run did.
     if let recording = request.recording, let timeline {
       let cast = Asciicast(size: request.size, timestamp: Int(started.timeIntervalSince1970), title: recording.title,

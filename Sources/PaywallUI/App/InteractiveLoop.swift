@@ -28,7 +28,7 @@ package enum InteractiveLoop {
   /// terminal: work that can wait (saving a new user's id) waits, and does not compete with the
   /// first paint for the CPU. The terminal is given back on every way out.
   package static func run(_ runtime: AppRuntime, terminal: any TerminalBackend, start: AppMessage?,
-                  afterFirstFrame: () -> Void = {}) throws(TerminalUnavailable) -> Ending {
+                  afterFirstFrame: () -> Void = {}) async throws(TerminalUnavailable) -> Ending {
     defer { terminal.stop() }
     // The first frame is worked out while the terminal thread opens the terminal (newterm reads
     // terminfo and sends its first sequences), on the size the kernel gives: first paint is that
@@ -57,7 +57,7 @@ package enum InteractiveLoop {
       if !runtime.isFinished { terminal.presentAndWait(AppView.render(runtime.state, size: runtime.state.size)) }
     }
     afterFirstFrame()
-    let state = runBlocking { await loop(runtime, terminal) }
+    let state = await loop(runtime, terminal)
     return ending(state)
   }
 

@@ -43,14 +43,24 @@ package final class ProjectWatch: Sendable {
   /// On this thread, until `stop`: each save loads the project again and `handle` gets the result.
   package func run(_ handle: (ProjectLoadResult) -> Void) {
     var targets = initial
-    while watcher.waitForChange() != nil {
-      let result = ProjectLoader.load(path: path, catalogPath: catalog)
-      targets = Self.targets(path: path, catalog: catalog, project: result.project, diagnostics: result.diagnostics,
-                             previous: result.project == nil ? targets : [])
-      // A file the load now names, in a directory not watched yet, is watched from here on.
-      try? watcher.watch(targets)
-      handle(result)
-    }
+    while let result = nextLoad(&targets) { handle(result) }
+  }
+
+  /// `run` for an async caller (`render --watch --states` plays each state).
+  package func run(_ handle: (ProjectLoadResult) async -> Void) async {
+    var targets = initial
+    while let result = nextLoad(&targets) { await handle(result) }
+  }
+
+  /// Waits for the next save and loads the project again; nil once stopped.
+  private func nextLoad(_ targets: inout [FileWatcher.Target]) -> ProjectLoadResult? {
+    guard watcher.waitForChange() != nil else { return nil }
+    let result = ProjectLoader.load(path: path, catalogPath: catalog)
+    targets = Self.targets(path: path, catalog: catalog, project: result.project, diagnostics: result.diagnostics,
+                           previous: result.project == nil ? targets : [])
+    // A file the load now names, in a directory not watched yet, is watched from here on.
+    try? watcher.watch(targets)
+    return result
   }
 
   /// Ends the watching thread (a load in progress finishes first, its result still handed on).
