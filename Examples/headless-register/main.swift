@@ -16,7 +16,7 @@ guard let project = loaded.project else { fail(loaded.diagnostics.map(\.descript
 // The simulated store in memory (no directory): a purchase goes into its ledger and it sets the
 // status, as an app's own controller would.
 let status = SubscriptionStatusStore(.inactive)
-let store = SimulatedStore(catalog: project.catalog, status: status, clock: SystemTimeSource(), directory: nil)
+let store = SimulatedStore(catalog: project.catalog, status: status, clock: LiveTimeSource(), directory: nil)
 let app = HeadlessPresenter(project: project, store: store, status: status, userID: "unit-test")
 
 let placement = "export_pdf"

@@ -143,7 +143,7 @@ let renderTarget = FuzzTarget(name: "render") { bytes in
   default: break
   }
   if flags & 128 != 0 { state.showsLog.toggle() }
-  if flags & 256 != 0 { state.showsHelp.toggle() }
+  if flags & 256 != 0 { state.overlay = state.overlay == nil ? .help(scroll: 0) : nil }
   let size = Size(width: width, height: height)
   checkFrame(AppView.render(state, size: size), what: "app \(size)")
   // The paywall alone too, with its click regions (on one input in four: it doubles the work).

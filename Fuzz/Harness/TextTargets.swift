@@ -1,6 +1,7 @@
 import Foundation
 @testable import PaywallModel
 @testable import PaywallCLI
+@testable import PaywallScenarios
 
 /// The paywall these targets render templates against: three bundled products in named slots.
 nonisolated(unsafe) var templatePaywall: ResolvedPaywall!

@@ -89,7 +89,7 @@ import PaywallModel
 
   @Test func anAcceleratedClockRunsAtItsRate() async throws {
     let start = Date(timeIntervalSince1970: 1_000_000)
-    let clock = AcceleratedTimeSource(rate: 86_400, start: start)  // a day a second
+    let clock = LiveTimeSource(rate: 86_400, start: start)  // a day a second
     let wall = ContinuousClock.now
     try await clock.sleep(seconds: 8_640)  // a tenth of a day: 0.1 s of wall time
     let elapsed = ContinuousClock.now - wall
@@ -101,7 +101,7 @@ import PaywallModel
   }
 
   @Test func anAdvanceWakesAnAcceleratedSleeperAtOnce() async throws {
-    let clock = AcceleratedTimeSource(rate: 1)
+    let clock = LiveTimeSource(rate: 1)
     let woke = Locked(false)
     let sleeper = Task {
       try? await clock.sleep(seconds: 3600)

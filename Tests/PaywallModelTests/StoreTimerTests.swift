@@ -22,7 +22,7 @@ import PaywallModel
 
   @Test func onAnAcceleratedClockTheStatusChangesInWallTime() async throws {
     // A week of store time every 0.4 s of wall time.
-    let clock = AcceleratedTimeSource(rate: days(7) / 0.4, start: SimulatedTimeSource.defaultStart)
+    let clock = LiveTimeSource(rate: days(7) / 0.4, start: SimulatedTimeSource.defaultStart)
     let status = SubscriptionStatusStore()
     let store = SimulatedStore(catalog: TestCatalog.catalog, status: status, clock: clock, directory: nil)
     let started = ContinuousClock.now
@@ -41,7 +41,7 @@ import PaywallModel
   }
 
   @Test func advancingPastSeveralRenewalsCatchesUpInOrder() async throws {
-    let clock = AcceleratedTimeSource(rate: 1, start: SimulatedTimeSource.defaultStart)
+    let clock = LiveTimeSource(rate: 1, start: SimulatedTimeSource.defaultStart)
     let status = SubscriptionStatusStore()
     let store = SimulatedStore(catalog: TestCatalog.catalog, status: status, clock: clock, directory: nil)
     store.purchaseNow(TestCatalog.weekly)

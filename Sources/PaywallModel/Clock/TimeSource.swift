@@ -43,46 +43,22 @@ extension AdjustableTimeSource {
   public var advancedSeconds: Double { 0 }
 }
 
-/// The wall clock plus whatever QA has advanced it by: interactive sessions run in real time, and
-/// the debug panel can jump ahead (a sleeper whose deadline is jumped over wakes at once).
+/// The wall clock's time, `rate` times as fast, plus whatever QA has advanced it by: an
+/// interactive session runs in real time (`rate` 1, starting now); the store's clock in one runs
+/// from `start` at `--time-rate` (`month=30s` is about 87,600 times). Sleepers wake on time at
+/// that rate, and within 250 ms of wall time when an advance jumps past them. With
+/// `SimulatedTimeSource`, the only clocks there are: the wall's and `play`'s.
 public final class LiveTimeSource: AdjustableTimeSource {
-  private let offset = Mutex<Double>(0)
-
-  /// The wall clock, not advanced yet.
-  public init() {}
-
-  /// The wall clock's time plus every advance so far.
-  public var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-
-  /// Every advance so far, in seconds.
-  public var advancedSeconds: Double { offset.withLock { $0 } }
-
-  /// Moves the clock `seconds` ahead (negative counts as 0); sleepers jumped past wake within 250 ms.
-  public func advance(by seconds: Double) {
-    offset.withLock { $0 += max(0, seconds) }
-  }
-
-  /// Sleeps until the clock reaches now + `seconds`, advances included.
-  public func sleep(seconds: Double) async throws {
-    let deadline = now.addingTimeInterval(seconds)
-    while true {
-      let remaining = deadline.timeIntervalSince(now)
-      if remaining <= 0 { return }
-      // Re-check at least every 250 ms so an advance past the deadline is noticed.
-      try await Task.sleep(nanoseconds: UInt64(min(remaining, 0.25) * 1e9))
-    }
-  }
-}
-
-/// The store's clock in an interactive session: it starts at `start` and runs `rate` times faster
-/// than the wall clock (`--time-rate month=30s` is about 87,600 times), plus whatever QA has
-/// advanced it by. Sleepers wake on time at that rate, and at once when an advance jumps them.
-public final class AcceleratedTimeSource: AdjustableTimeSource {
   /// How many times faster than the wall clock it runs (at least 1e-9).
   public let rate: Double
   private let start: Date
   private let wallStart: Date
   private let offset = Mutex<Double>(0)
+
+  /// The wall clock: now, in real time, not advanced yet.
+  public convenience init() {
+    self.init(rate: 1)
+  }
 
   /// A clock at `start` now, running `rate` times as fast as the wall clock.
   public init(rate: Double, start: Date = Date()) {
@@ -113,21 +89,6 @@ public final class AcceleratedTimeSource: AdjustableTimeSource {
       // Re-check at least every 250 ms of wall time so an advance past the deadline is noticed.
       try await Task.sleep(nanoseconds: UInt64(min(remaining, 0.25) * 1e9) + 1)
     }
-  }
-}
-
-/// The real clock.
-public struct SystemTimeSource: TimeSource {
-  /// The system clock.
-  public init() {}
-
-  /// The current date.
-  public var now: Date { Date() }
-
-  /// Sleeps `seconds` of wall time (not at all for 0 or less).
-  public func sleep(seconds: Double) async throws {
-    guard seconds > 0 else { return }
-    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
   }
 }
 

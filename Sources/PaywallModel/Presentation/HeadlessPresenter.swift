@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// ```swift
 /// let status = SubscriptionStatusStore(.inactive)
-/// let store = SimulatedStore(catalog: project.catalog, status: status, clock: SystemTimeSource(), directory: nil)
+/// let store = SimulatedStore(catalog: project.catalog, status: status, clock: LiveTimeSource(), directory: nil)
 /// let app = HeadlessPresenter(project: project, store: store, status: status)
 /// await app.register("export_pdf")              // a gated placement: its paywall is presented
 /// await app.perform(.purchase(slot: nil))       // buys the selected product
@@ -49,7 +49,7 @@ public actor HeadlessPresenter {
   /// A presenter for `project` whose purchases go to `controller`, which sets `status`; audiences
   /// assign `userID` (in memory). `clock` is the presenter's `now` and runs the status timeout.
   public init(project: Project, controller: any PurchaseController, status: SubscriptionStatusStore,
-              clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
+              clock: any TimeSource = LiveTimeSource(), userID: String = "anonymous") {
     self.init(project: project, controller: controller, status: status, clock: clock, userID: userID, usedIntroGroups: nil,
               offerHistory: nil, hasPurchaseController: true)
   }
@@ -73,7 +73,7 @@ public actor HeadlessPresenter {
   /// A presenter whose purchases go to the simulated `store`: as in the app, a trial whose group's
   /// introductory offer the store has seen used is not offered again.
   public init(project: Project, store: SimulatedStore, status: SubscriptionStatusStore,
-              clock: any TimeSource = SystemTimeSource(), userID: String = "anonymous") {
+              clock: any TimeSource = LiveTimeSource(), userID: String = "anonymous") {
     self.init(project: project, controller: store, status: status, clock: clock, userID: userID,
               // As in the app: the simulated store is the SDK buying from the store itself, with
               // no purchase controller (`SDKCalls`).

@@ -53,7 +53,7 @@ public final class FaultInjectingController: PurchaseController {
   private let answers = Mutex<(purchases: [(PurchaseResult, Double)], restores: [(RestorationResult, Double)])>(([], []))
 
   /// Wraps `inner`; latency and dropped responses are timed on `clock`.
-  public init(_ inner: any PurchaseController, clock: any TimeSource = SystemTimeSource(), responseTimeout: Double = 10) {
+  public init(_ inner: any PurchaseController, clock: any TimeSource = LiveTimeSource(), responseTimeout: Double = 10) {
     self.inner = inner
     self.clock = clock
     self.responseTimeout = responseTimeout

@@ -153,7 +153,7 @@ package struct AppSession {
       if let simulatedClock {
         storeClock = simulatedClock
       } else {
-        let accelerated = AcceleratedTimeSource(rate: rate.clockRate, start: clock.now)
+        let accelerated = LiveTimeSource(rate: rate.clockRate, start: clock.now)
         adjustable.append(accelerated)
         storeClock = accelerated
       }
