@@ -392,7 +392,7 @@ import PaywallModel
     #expect(message?.contains("127") == true || message?.contains("cannot write") == true, "\(message ?? "nil")")
   }
 
-  // MARK: - Hostile controllers (issue 14)
+  // MARK: - Hostile controllers
 
   /// Writes 100-character lines to stderr as fast as it can from a thread, and answers every
   /// purchase (after setting the status) all the same.

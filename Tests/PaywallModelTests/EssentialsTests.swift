@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// What replaced Foundation calls in Sources (issue 20) does what those calls did: each helper
+/// What replaced Foundation calls in Sources does what those calls did: each helper
 /// against the Foundation API it replaces, on inputs that reach the edges.
 @Suite("essentials", .serialized)
 struct EssentialsTests {

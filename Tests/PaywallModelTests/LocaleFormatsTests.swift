@@ -4,7 +4,7 @@ import Testing
 
 /// Prices, currency symbols, trial end dates and periods for a table of locales, held to what
 /// paywall-tui printed while it still formatted with Foundation's NumberFormatter and
-/// DateFormatter (ICU). The shipped binary no longer links ICU (issue 20: a small static binary),
+/// DateFormatter (ICU). The shipped binary no longer links ICU (a small static binary),
 /// so this golden is what keeps its own formatting honest. Regenerate only deliberately:
 /// `UPDATE_GOLDENS=1 swift test --filter LocaleFormats` (and say why in the commit).
 @Suite("locale formats")

@@ -289,7 +289,7 @@ struct PaywallReaderTests {
       """, line: 1, column: 1, path: "$", message: "a paywall with a purchase button needs 'products'"),
   ]
 
-  // MARK: - Fidelity to the SDK's templates (issue 16, items 5 and 7)
+  // MARK: - Fidelity to the SDK's templates
 
   /// The SDK's product variables, its short form without spaces and user variables all validate.
   @Test func theSDKsTemplateVariablesValidate() throws {

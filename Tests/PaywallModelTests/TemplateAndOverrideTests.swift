@@ -145,7 +145,7 @@ struct TemplateAndOverrideTests {
     #expect(paywall.string(try Self.parse("ends {{ primary.trialPeriodEndDate }}"), selected: nil) == "ends Jan 8, 2026")
   }
 
-  // MARK: - Fidelity to the SDK's templates (issue 16, items 4, 5 and 7)
+  // MARK: - Fidelity to the SDK's templates
 
   /// Every product variable the SDK gives a template: `StoreProduct.attributes`
   /// (`StoreKit/Products/StoreProduct/StoreProduct.swift`, 4.16.3) and `isSubscribed`

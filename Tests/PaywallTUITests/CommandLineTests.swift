@@ -34,7 +34,7 @@ struct CommandLineTests {
     let result = try PaywallBinary.run(["validate", "paywalls", "paywalls/acme.storekit"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     // Only warnings: the demo's onboarding and plans paywalls show trial copy over products without
-    // a trial, as the SDK does (issue 16 item 5), and validate says so.
+    // a trial, as the SDK does, and validate says so.
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 2 && lines.allSatisfy { $0.contains(": warning: the free-trial texts show whenever") }, "\(result.stdout)")
     #expect(lines.first?.hasPrefix("paywalls/onboarding.json:5:15: warning:") == true)

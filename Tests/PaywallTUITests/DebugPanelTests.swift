@@ -34,7 +34,7 @@ import PaywallModel
     (Character("h"), DebugAction.advanceClock(.seconds(3600))),
     ("a", .advanceClock(.seconds(86_400))),
     ("w", .advanceClock(.seconds(7 * 86_400))),
-    // A calendar month (issue 16, item 9b), as the store's monthly period; it was 365/12 days.
+    // A calendar month, as the store's monthly period; it was 365/12 days.
     ("m", .advanceClock(.months(1))),
     (">", .advanceToNextEvent),
     ("y", .store(.approve)),

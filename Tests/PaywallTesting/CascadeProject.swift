@@ -1,6 +1,6 @@
 import Foundation
 
-/// A small project for cascades (issue 17 item 4): two paywalls, each named by a campaign, and an
+/// A small project for cascades: two paywalls, each named by a campaign, and an
 /// override naming a product. Each test breaks one thing in it.
 package enum CascadeProject {
   package static let catalog = """

@@ -7,7 +7,7 @@ import Foundation
 /// Formats prices for a currency and locale as Foundation's NumberFormatter did ("$4.99",
 /// "4,99 €", "¥600"), and trial end dates as its DateFormatter did ("Jan 8, 2026"), from tables
 /// read from ICU ahead of time (CurrencyFormats.swift, DateFormats.swift): the shipped binary
-/// links neither Foundation's internationalization nor ICU (issue 20). LocaleFormatsTests holds
+/// links neither Foundation's internationalization nor ICU. LocaleFormatsTests holds
 /// the output to what ICU printed. A locale the tables lack formats as its language ("de" for
 /// "de_LU") or else as en_US; a currency without an entry for the locale prints its ISO code
 /// where the locale puts a symbol.

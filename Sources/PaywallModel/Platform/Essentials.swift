@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 // What the app used from Foundation beyond FoundationEssentials, written out so the shipped
-// binary links neither Foundation nor ICU (issue 20: a small static binary). Each does what the
+// binary links neither Foundation nor ICU (a small static binary). Each does what the
 // Foundation call it replaces did for the inputs the app gives it.
 
 extension String {

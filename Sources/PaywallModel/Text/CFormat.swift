@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// `printf`'s formatting of numbers ("%.3f", "%g", "%04X"), what `String(format:)` did before
-/// Foundation left the shipped binary (issue 20). Numeric conversions only: no `%@`, no `%s`.
+/// Foundation left the shipped binary. Numeric conversions only: no `%@`, no `%s`.
 package func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
   func attempt(_ capacity: Int) -> (String, Int) {
     withVaList(arguments) { list in
