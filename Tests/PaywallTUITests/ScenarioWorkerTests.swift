@@ -107,6 +107,30 @@ struct ScenarioWorkerTests {
     #expect(junit.cases.map(\.line) == [4, nil, 3, 2, nil])
   }
 
+  /// The report's descriptor is the runner's file only: a `play` run by hand with the variable
+  /// set and its own file open as descriptor 3 (as bats keeps one) writes nothing there, and the
+  /// variable does not reach a controller the play starts.
+  @Test func aPlayByHandNeverWritesToADescriptorItWasNotGiven() throws {
+    let dir = try Fixtures.directory(["fail.play": "expect status active\n", "mine.txt": "KEEP THIS LINE\n"])
+    let binary = PaywallBinary.binary.path
+    for value in ["3", "3:1:1"] {
+      let script = "exec 3<>'\(dir)/mine.txt'; PAYWALL_TUI_REPORT_FD=\(value) '\(binary)' play paywalls --controller scripted --status inactive --script '\(dir)/fail.play'"
+      let result = try PaywallBinary.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+      #expect(result.status == 1, "\(result.stderr)")
+      #expect(try String(contentsOfFile: dir + "/mine.txt", encoding: .utf8) == "KEEP THIS LINE\n", "PAYWALL_TUI_REPORT_FD=\(value)")
+    }
+    // A controller of a child play sees no such variable.
+    let seen = dir + "/controller-env"
+    let scenario = Fixtures.scenario("expect status inactive", args: "paywalls --controller command --controller-command \"env > \(seen); cat >/dev/null\" --status inactive --controller-timeout 1s")
+    try scenario.write(toFile: dir + "/controller.play", atomically: true, encoding: .utf8)
+    let runner = ScenarioRunner(jobs: 1) {
+      TestCommand.makeExecutor(processPerScenario: true, binary: binary, timeout: 30, scratch: dir, allowCommands: true)
+    }
+    _ = runner.run([Scenario(path: dir + "/controller.play", root: dir, relativePath: "controller.play")]) { _ in }
+    let environment = try String(contentsOfFile: seen, encoding: .utf8)
+    #expect(!environment.isEmpty && !environment.contains(StepReport.environmentVariable), "\(environment)")
+  }
+
   /// A scenario buys; the next ones, in the same worker (one job), start from nothing: not
   /// subscribed, no purchase in their store, no events of the first.
   @Test func testRunsScenariosInAWorkerUnlessAskedForAProcessEach() throws {

@@ -151,7 +151,7 @@ package struct PlayProcessExecutor: ScenarioExecutor {
   package static func spawn(_ binary: String, _ arguments: [String], timeout: Double,
                     environment: [String: String] = [:], report: Int32? = nil) -> ChildRun {
     var environment = environment
-    if report != nil { environment[StepReport.environmentVariable] = String(StepReport.descriptor) }
+    if let report, let value = StepReport.environmentValue(for: report) { environment[StepReport.environmentVariable] = value }
     // This process's environment, with `environment` set over it (the scenario's directory).
     var variables: [String] = []
     var index = 0

@@ -12,8 +12,10 @@ import PaywallModel
 
 /// How a child `play` that `test --process-per-scenario` started hands back the step that failed
 /// as fields, as the worker does in its answer: the runner gives it an unlinked file of its own
-/// as descriptor 3 and says so in `PAYWALL_TUI_REPORT_FD`; the child writes its `StepFailure`
-/// there as JSON. A descriptor, never a path: nothing the environment names is opened or made.
+/// as descriptor 3 and names that very file in `PAYWALL_TUI_REPORT_FD` (`3:DEVICE:INODE`); the
+/// child writes its `StepFailure` there as JSON only when descriptor 3 is that file. A
+/// descriptor, never a path, and never one a shell happened to leave open as 3 (bats does): a
+/// `play` run by hand with the variable set writes nothing anywhere.
 package enum StepReport {
   package static let environmentVariable = "PAYWALL_TUI_REPORT_FD"
   package static let descriptor: Int32 = 3
@@ -31,6 +33,13 @@ package enum StepReport {
     return fd
   }
 
+  /// The variable's value for `fd`, the file the runner made: `3:DEVICE:INODE`.
+  package static func environmentValue(for fd: Int32) -> String? {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    return "\(descriptor):\(info.st_dev):\(info.st_ino)"
+  }
+
   /// What the child wrote, nil when it wrote nothing readable (it passed, or died first).
   package static func read(_ fd: Int32) -> StepFailure? {
     var info = stat()
@@ -46,12 +55,16 @@ package enum StepReport {
     return try? JSONDecoder().decode(StepFailure.self, from: Data(bytes[..<offset]))
   }
 
-  /// In the child: the runner's descriptor when the environment names it and it is an open
-  /// regular file, made close-on-exec so a controller the play starts does not inherit it.
+  /// In the child: the runner's descriptor when the environment names it and descriptor 3 is
+  /// that very file (a regular file, by device and inode), made close-on-exec so a controller
+  /// the play starts does not inherit it. The variable is taken out of the environment either
+  /// way: a controller's own `play` must not read it.
   package static func runnerDescriptor() -> Int32? {
-    guard ProcessInfo.processInfo.environment[environmentVariable] == String(descriptor) else { return nil }
+    let given = ProcessInfo.processInfo.environment[environmentVariable]
+    unsetenv(environmentVariable)
     var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    guard let given, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+          given == "\(descriptor):\(info.st_dev):\(info.st_ino)" else { return nil }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     return descriptor
   }
