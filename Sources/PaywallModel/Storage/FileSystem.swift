@@ -97,4 +97,22 @@ package enum FileSystem {
     var text = text
     return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fd) }
   }
+
+  /// What `fd` holds from its start, at most `limit` bytes (read with `pread`, so its offset is
+  /// left alone), and the file's whole size; nil when it cannot be looked at. A read that fails
+  /// part-way gives what came before it.
+  package static func readFromStart(_ fd: Int32, atMost limit: Int) -> (bytes: [UInt8], size: Int)? {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    let size = Int(info.st_size)
+    var bytes = [UInt8](repeating: 0, count: min(size, limit))
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      offset += count
+    }
+    return (Array(bytes[..<offset]), size)
+  }
 }

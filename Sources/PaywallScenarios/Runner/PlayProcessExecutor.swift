@@ -79,10 +79,10 @@ package struct PlayProcessExecutor: ScenarioExecutor {
 
   package mutating func run(_ scenario: Scenario) -> ScenarioResult {
     let start = ContinuousClock.now
-    func result(_ outcome: ScenarioResult.Outcome, _ arguments: [String]) -> ScenarioResult {
+    func result(_ outcome: ScenarioResult.Outcome, _ arguments: [String], step: StepFailure? = nil) -> ScenarioResult {
       let elapsed = ContinuousClock.now - start
       let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      return ScenarioResult(scenario: scenario, outcome: outcome, seconds: seconds, arguments: arguments)
+      return ScenarioResult(scenario: scenario, outcome: outcome, seconds: seconds, arguments: arguments, step: step)
     }
     let arguments: [String]
     switch scenario.arguments(allowingCommands: allowCommands, commandLine: commandLine) {
@@ -98,12 +98,9 @@ package struct PlayProcessExecutor: ScenarioExecutor {
     // The step that failed comes back as fields through a file of the runner's (`StepReport`).
     let report = StepReport.makeFile(in: stateDirectory)
     defer { if let report { close(report) } }
-    var run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout,
+    let run = Self.spawn(binary, arguments + ["--state-dir", stateDirectory], timeout: timeout,
                          environment: [ScenarioConfinement.environmentVariable: scenario.directory], report: report)
-    if let report { run.step = StepReport.read(report) }
-    var done = result(run.outcome(timeout: timeout), arguments)
-    done.step = run.step
-    return done
+    return result(run.outcome(timeout: timeout), arguments, step: report.flatMap(StepReport.read))
   }
 
   /// A fresh, private state directory for one scenario (`paywall-tui-test-PID-RANDOM` in `scratch`).

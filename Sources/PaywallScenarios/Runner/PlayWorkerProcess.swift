@@ -222,19 +222,9 @@ package final class PlayWorkerProcess {
   /// What the worker wrote on stderr since the scenario began, kept up to the same limit as a
   /// child's.
   private func stderrText() -> String {
-    var info = stat()
-    guard fstat(stderrFile, &info) == 0 else { return "" }
-    let size = Int(info.st_size)
     let limit = PlayProcessExecutor.stderrLimit
-    var bytes = [UInt8](repeating: 0, count: min(size, limit))
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { pread(stderrFile, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      offset += count
-    }
-    var text = String(decoding: bytes[..<offset], as: UTF8.self)
+    guard let (bytes, size) = FileSystem.readFromStart(stderrFile, atMost: limit) else { return "" }
+    var text = String(decoding: bytes, as: UTF8.self)
     if size > limit { text += "\n… (\(size - limit) more bytes of stderr not kept)" }
     return text
   }

@@ -42,17 +42,8 @@ package enum StepReport {
 
   /// What the child wrote, nil when it wrote nothing readable (it passed, or died first).
   package static func read(_ fd: Int32) -> StepFailure? {
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_size > 0, Int(info.st_size) <= limit else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      offset += count
-    }
-    return try? JSONDecoder().decode(StepFailure.self, from: Data(bytes[..<offset]))
+    guard let (bytes, size) = FileSystem.readFromStart(fd, atMost: limit), size > 0, size <= limit else { return nil }
+    return try? JSONDecoder().decode(StepFailure.self, from: Data(bytes))
   }
 
   /// In the child: the runner's descriptor when the environment names it and descriptor 3 is

@@ -126,15 +126,18 @@ package struct Player: Sendable {
     if let problem = shootEvery(number: 0, step: "start") { return .failed(StepFailure(message: "\(script.file): \(problem)", file: script.file)) }
     var matched = 0  // `expect event` looks at events after the last match, from the very first
     var lastMatchLine: Int?
-    var previous = script.file
+    // The step before this one, which a rule it stopped at is blamed on.
     var previousStep: PlayScript.Step?
+    func undecided(_ rule: PlacementEvaluation.UndecidedRule) -> Outcome {
+      let at = previousStep.map { "\(script.file):\($0.line)" } ?? script.file
+      return .failed(StepFailure(message: "\(at): \(rule.message)", file: script.file, step: previousStep))
+    }
     // The line of the `background` step the app is in the background since; nil: in front.
     var backgroundLine: Int?
     for (index, step) in script.steps.enumerated() {
       if stopped() { break }
-      if let rule = undecidedRule() { return .failed(StepFailure(message: "\(previous): \(rule.message)", file: script.file, step: previousStep)) }
+      if let rule = undecidedRule() { return undecided(rule) }
       let here = "\(script.file):\(step.line)"
-      previous = here
       previousStep = step
       /// This step failed: `message` is what is said, `expected` and `actual` an `expect`'s two sides.
       func fail(_ message: String, expected: String? = nil, actual: String? = nil) -> Outcome {
@@ -328,7 +331,7 @@ package struct Player: Sendable {
       noteScreen()
       if let problem = shootEvery(number: index + 1, step: step.text) { return fail("\(here): \(problem)") }
     }
-    if let rule = undecidedRule() { return .failed(StepFailure(message: "\(previous): \(rule.message)", file: script.file, step: previousStep)) }
+    if let rule = undecidedRule() { return undecided(rule) }
     return .passed
   }
 }
