@@ -1,5 +1,4 @@
 import PaywallModel
-import PaywallScenarios
 
 /// The command line, parsed from a table of options (`Flag` values): no reflection, so the
 /// interactive `run` path pays microseconds for its arguments, not the milliseconds a

@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 /// `paywall-tui completions bash|zsh|fish`: a completion script written from the parser's own
 /// tables (`PaywallCommand.subcommands`, each command's `spec`), so it offers exactly the

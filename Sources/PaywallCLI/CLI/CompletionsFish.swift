@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 extension Completion {
   static func fishAction(_ values: ValueCompletion) -> String {

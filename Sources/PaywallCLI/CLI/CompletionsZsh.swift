@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 extension Completion {
   /// Text inside an `_arguments` spec's `[description]` or `:message:`.

@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 /// `paywall-tui demo`: the demo project from the copy built into the binary, so the first command
 /// after an install shows a paywall. It is `run` on that project, with every option `run` takes.

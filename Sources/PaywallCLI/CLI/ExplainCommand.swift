@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 import PaywallUI
 
 /// `paywall-tui explain PATH PLACEMENT`: what `register` would do, and why, without showing

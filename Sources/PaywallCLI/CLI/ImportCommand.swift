@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 /// `paywall-tui import superwall CONFIG.json --out DIR [--catalog FILE] [--layout FILE] [--force]`: a Superwall
 /// config (the SDK's `static_config` response) written as a project of our format.

@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 
 /// `paywall-tui init [DIR]`: a small working project to start from (a catalog, two paywalls, an
 /// app.json with a campaign and a win-back on `transaction_abandon`, one scenario, and the JSON

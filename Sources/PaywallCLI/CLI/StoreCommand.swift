@@ -9,7 +9,6 @@ import Glibc
 import Darwin
 #endif
 import PaywallModel
-import PaywallScenarios
 import TerminalCore
 import PaywallUI
 

@@ -1,5 +1,4 @@
 import PaywallModel
-import PaywallScenarios
 
 package struct ValidateCommand: CLICommand {
   package static let spec = CommandSpec(
