@@ -95,6 +95,23 @@ struct ExampleControllerTests {
     #expect(checked.status == 0, "requests.jsonl against $defs/request:\n\(checked.stdout)\(checked.stderr)")
   }
 
+  /// Under Superwall-Android (`Examples/android` says `"platform": "android"`), a purchase request
+  /// carries Play's `ProductDetails`, the base plan and the selected offer, and a restore says its
+  /// platform; both are valid against the schema.
+  @Test func anAndroidRequestIsValidAgainstTheSchema() throws {
+    let work = try Fixtures.directory(["buy.play": "placement upgrade\npress enter\nexpect event transaction_complete\npress r\n"])
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let recorded = "tee -a \(work)/requests.jsonl | sh Examples/controllers/minimal.sh"
+    let result = try PaywallBinary.run(["play", "Examples/android", "--controller", "command", "--controller-command", recorded,
+                                           "--status", "inactive", "--script", work + "/buy.play"])
+    #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    let requests = try String(contentsOfFile: work + "/requests.jsonl", encoding: .utf8)
+    #expect(requests.contains(#""platform":"android""#) && requests.contains(#""basePlanId":"annual","offerId":"free-week","productDetails":{"productId":"acme_pro""#),
+            "\(requests)")
+    let checked = try Self.validate("request", work + "/requests.jsonl")
+    #expect(checked.status == 0, "requests.jsonl against $defs/request:\n\(checked.stdout)\(checked.stderr)")
+  }
+
   /// The validator is not a yes-machine: a request missing its product, an unknown error code, a
   /// status the protocol lacks and a field the schema does not describe are each refused.
   @Test func theSchemaRefusesWhatTheProtocolDoesNotHave() throws {

@@ -38,6 +38,7 @@ package struct ExplainCommand: CLICommand {
   package var userID: String?
   package var stateDir: String?
   package var sdk: SDKVersion?
+  package var platform: SDKPlatform?
   package var assumeRules: [String]
   package var json: Bool
   package var catalog: String?
@@ -51,6 +52,7 @@ package struct ExplainCommand: CLICommand {
     userID = arguments[ExplainFlags.userID]
     stateDir = arguments[ExplainFlags.stateDir]
     sdk = try arguments[ExplainFlags.sdk]
+    platform = try arguments[ExplainFlags.platform]
     assumeRules = arguments[ExplainFlags.assumeRule]
     json = arguments[ExplainFlags.json]
     catalog = arguments[ExplainFlags.catalog]
@@ -58,7 +60,10 @@ package struct ExplainCommand: CLICommand {
 
   package func run() async throws {
     var project = try ProjectOptions.load(path, catalog: catalog)
-    if let sdk { project.options.sdk = sdk }
+    switch SDKVersion.resolve(project: project.options.sdk, platform: platform, given: sdk) {
+    case .success(let resolved): project.options.sdk = resolved
+    case .failure(let error): throw CLIFailure.usage(error.message)
+    }
     let entitlements = project.catalog.entitlements
     if json, SubscriptionStatus(parsing: status, defaultEntitlements: entitlements) == .unknown {
       // The SDK waits for the status, times out (subscriptionStatusTimeout) and answers
@@ -232,12 +237,13 @@ package enum ExplainFlags {
   package static let param = Flag.pairs("param", "key=value", "A placement parameter, e.g. --param source=settings.")
   package static let userID = Flag.text("user-id", "id", "The user whose assignment to show (default: the one in the state directory).")
   package static let stateDir = Flag.text("state-dir", "dir", "Where the user and assignments live (default: $XDG_STATE_HOME/paywall-tui/PROJECT).")
-  package static let sdk = Flag.sdk("Follow this SDK's rules: 3, 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).")
+  package static let platform = SessionFlags.platform
+  package static let sdk = Flag.sdk("Follow this SDK's rules: iOS 3, 4 (the latest 4.x) or 4.N; Android 2 or 2.N (default: the project's options.sdk, else the latest).")
   package static let assumeRule = Flag.list("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides; without it, explain shows both answers and exits 1.",
                                             completion: .text)
   package static let json = Flag.bool("json", "Print one JSON object: the SDK's getPresentationResult as \"result\", beside the audiences tried.")
   package static let catalog = Flag.text("catalog", "file", "Catalog for a Superwall config (.storekit or .json).")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [status, user, param, userID, stateDir, sdk, assumeRule, json, catalog]
+  package static let all: [any CommandOption] = [status, user, param, userID, stateDir, platform, sdk, assumeRule, json, catalog]
 }

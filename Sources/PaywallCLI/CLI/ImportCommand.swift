@@ -34,8 +34,10 @@ package struct ImportCommand: CLICommand {
   package var layout: String?
   /// `--sdk`: the SDK whose decoding the import follows, written into app.json; nil: the latest.
   package var sdk: String?
+  /// `--platform`: whose SDK decodes the config (Android keeps PLAY_STORE products); nil: iOS.
+  package var platform: SDKPlatform?
 
-  package init(_ arguments: Arguments) {
+  package init(_ arguments: Arguments) throws(CLIFailure) {
     source = arguments.positionals[0]
     config = arguments.positionals[1]
     out = arguments[ImportFlags.out]
@@ -43,6 +45,7 @@ package struct ImportCommand: CLICommand {
     force = arguments[ImportFlags.force]
     layout = arguments[ImportFlags.layout]
     sdk = arguments[ImportFlags.sdk]
+    platform = try arguments[ImportFlags.platform]
   }
 
   package func run() async throws {
@@ -54,10 +57,12 @@ package struct ImportCommand: CLICommand {
     }
     var version: SDKVersion?
     if let sdk {
-      switch SDKVersion.parse(sdk) {
+      switch SDKVersion.parse(sdk, platform: platform ?? .ios) {
       case .success(let parsed): version = parsed
       case .failure(let error): throw CLIFailure.usage("--sdk: \(error.message)")
       }
+    } else if let platform {
+      version = .latest(for: platform)
     }
     var chosenLayout: SubstitutionLayout?
     if let layout {
@@ -119,8 +124,11 @@ package enum ImportFlags {
   package static let layout = Flag.text("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON).")
   package static let force = Flag.bool("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched.")
   /// Read as written: `run()` checks it, after the source is known.
-  package static let sdk = Flag.text("sdk", "version", "Decode the config as this SDK does and write it as the project's options.sdk: 3, 4 (the latest 4.x) or 4.N (default: 4). Custom store products are kept from 4.15, skipped before.")
+  package static let sdk = Flag.text("sdk", "version", "Decode the config as this SDK does and write it as the project's options.sdk: 3, 4 (the latest 4.x) or 4.N (default: 4); with --platform android, 2 or 2.N. Custom store products are kept from 4.15, skipped before.")
+
+  package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
+    "Decode the config as this platform's SDK does and write it as the project's options.platform: ios (the default; APP_STORE products) or android (PLAY_STORE products as sku:basePlan:offer).")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [out, catalog, layout, force, sdk]
+  package static let all: [any CommandOption] = [out, catalog, layout, force, platform, sdk]
 }

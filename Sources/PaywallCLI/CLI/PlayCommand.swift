@@ -133,7 +133,12 @@ package struct PlayCommand: CLICommand {
     let pace = try recordingPace()
     let overrides = try project.parsedOverrides()
     let loaded = session.localized(try project.load(path, cache: cache))
-    try checkAnswers(of: scenario, sdk: session.sdk ?? loaded.options.sdk)
+    let sdk: SDKVersion
+    switch session.resolvedSDK(loaded.options.sdk) {
+    case .success(let resolved): sdk = resolved
+    case .failure(let error): throw CLIFailure.usage(error.message)
+    }
+    try checkAnswers(of: scenario, sdk: sdk)
     // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
     if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: ExitStatus.usage.rawValue) }
     if let every = screenshotEvery { try CLIFailure.reporting { () throws(PlayFailure) in try Screenshots.prepare(directory: every) } }
@@ -182,8 +187,8 @@ package struct PlayCommand: CLICommand {
     guard !sdk.hasRestoredPurchaseResult else { return }
     for step in scenario.steps {
       guard case .answer(let answer) = step.command, answer.request == .purchase, answer.result == "restored" else { continue }
-      throw .usage("\(scenario.file):\(step.line): \(quoting: step.text): SDK \(sdk) (\(AppSession.sdkSource(session))) has no restored purchase result, "
-        + "only SDK 3's PurchaseResult has it; answer purchased, or play with --sdk 3")
+      throw .usage("\(scenario.file):\(step.line): \(quoting: step.text): SDK \(sdk.named) (\(AppSession.sdkSource(session))) has no restored purchase result, "
+        + "\(sdk.restoredPurchaseFix); answer purchased\(sdk.platform == .ios ? ", or play with --sdk 3" : "")")
     }
   }
 

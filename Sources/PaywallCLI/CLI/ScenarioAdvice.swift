@@ -48,9 +48,10 @@ package enum ScenarioAdvice {
       checked.diagnostics += loaded.diagnostics
       return checked
     }
-    var sdk = project.options.sdk
-    // A bad --sdk is play's to report when the scenario runs; here it changes nothing.
-    if let given = try? arguments[SessionFlags.sdk] { sdk = given }
+    // A bad --sdk or --platform is play's to report when the scenario runs; here it changes nothing.
+    let given = (try? arguments[SessionFlags.sdk]) ?? nil
+    let platform = (try? arguments[SessionFlags.platform]) ?? nil
+    let sdk = (try? SDKVersion.resolve(project: project.options.sdk, platform: platform, given: given).get()) ?? project.options.sdk
     checked.diagnostics += customProductCalls(script, catalog: project.catalog, sdk: sdk)
     checked.paywalls = project.paywalls.count
     checked.products = Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count

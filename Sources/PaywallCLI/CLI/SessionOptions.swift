@@ -41,7 +41,9 @@ package enum SessionFlags {
   package static let user = Flag.pairs("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.")
   package static let assumeRule = Flag.list("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).",
                                             completion: .text)
-  package static let sdk = Flag.sdk("Follow this Superwall SDK's rules: 3 (skips subscribers), 4 (the latest 4.x) or 4.N (default: the project's options.sdk, else 4).")
+  package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
+    "Follow this platform's Superwall SDK: ios (Superwall-iOS, the default) or android (Superwall-Android; docs/android.md).")
+  package static let sdk = Flag.sdk("Follow this Superwall SDK release: iOS 3 (skips subscribers), 4 (the latest 4.x) or 4.N; Android 2 (the latest 2.x) or 2.N (default: the project's options.sdk, else the latest).")
   package static let locale = Flag.text("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).",
                                         completion: .words(Catalog.formatLocales))
   package static let storefront = Flag.text("storefront", "code", "Sell in this App Store storefront (its currency), e.g. DEU.",
@@ -50,14 +52,16 @@ package enum SessionFlags {
   /// In the order help lists them.
   package static let all: [any CommandOption] = [
     controller, outcome, controllerCommand, controllerTimeout, status, stateDir, fresh, reinstall, events, paywall, placement,
-    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, home, userID, user, assumeRule, sdk, locale, storefront,
+    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, home, userID, user, assumeRule, platform, sdk, locale, storefront,
   ]
 }
 
 extension Flag where Value == SDKVersion?, Failure == CLIFailure {
-  /// `--sdk VERSION`, checked: `3`, `4` or `4.N`; the completions offer 3, 4 and every 4.N checked.
+  /// `--sdk VERSION`, checked: iOS `3`, `4` or `4.N`, Android `2` or `2.N` (which platform is in
+  /// force is checked against `--platform` and the project's when the session is made); the
+  /// completions offer every version checked.
   package static func sdk(_ help: String) -> Flag {
-    Flag.parsed("sdk", "version", help, completion: .words(["3", "4"] + (0...SDKVersion.latestMinor).map { "4.\($0)" })) {
+    Flag.parsed("sdk", "version", help, completion: .words(SDKVersion.choices(for: .ios) + SDKVersion.choices(for: .android))) {
       (text: String) throws(CLIFailure) -> SDKVersion in
       switch SDKVersion.parse(text) {
       case .success(let version): return version
@@ -101,6 +105,7 @@ extension SessionConfiguration {
     gracePeriod = arguments[SessionFlags.gracePeriod]
     renewalBillingIssues = arguments[SessionFlags.renewalBillingIssues]
     sdk = try arguments[SessionFlags.sdk]
+    platform = try arguments[SessionFlags.platform]
   }
 
   /// `confined`: under `test`, a scenario's file is opened without following a link (checked

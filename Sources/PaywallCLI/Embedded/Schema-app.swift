@@ -49,11 +49,16 @@ extension Schemas {
       "additionalProperties": false,
       "description": "The SDK's SuperwallOptions and PaywallOptions keys side by side, for the chosen sdk: those the emulator follows, and the others accepted with a warning that they change nothing here.",
       "properties": {
+        "platform": {
+          "enum": ["ios", "android"],
+          "default": "ios",
+          "description": "Whose Superwall SDK the app is built with: \"ios\" (Superwall-iOS on the App Store) or \"android\" (Superwall-Android on Google Play: its purchase controller, events and chaining; docs/android.md). 'sdk' then names a release of that SDK."
+        },
         "sdk": {
           "type": "string",
-          "pattern": "^(3|4|4\\.([0-9]|1[0-6]))$",
+          "pattern": "^(3|4|4\\.([0-9]|1[0-6])|2|2\\.[0-7])$",
           "default": "4",
-          "description": "Which Superwall iOS SDK to follow where versions differ: \"3\" (an active user is skipped, userIsSubscribed, unless the paywall's presentationCondition is \"always\"), \"4\" (the latest 4.x, no subscriber rule) or \"4.N\"."
+          "description": "Which release of the platform's SDK to follow where releases differ. iOS: \"3\" (an active user is skipped, userIsSubscribed, unless the paywall's presentationCondition is \"always\"), \"4\" (the latest 4.x, no subscriber rule) or \"4.N\". Android: \"2\" (the latest 2.x, the default there) or \"2.N\"."
         },
         "automaticallyDismiss": {
           "type": "boolean",
@@ -172,6 +177,30 @@ extension Schemas {
         "transactionBackgroundView": {
           "enum": ["spinner", "none"],
           "description": "PaywallOptions.transactionBackgroundView (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+        },
+        "passIdentifiersToPlayStore": {
+          "type": "boolean",
+          "description": "SuperwallOptions.passIdentifiersToPlayStore (Android only). Accepted; it has no effect here (validate says why)."
+        },
+        "useMockReviews": {
+          "type": "boolean",
+          "description": "SuperwallOptions.useMockReviews (Android only). Accepted; it has no effect here (validate says why)."
+        },
+        "preloadDeviceOverrides": {
+          "type": "object",
+          "description": "PaywallOptions.preloadDeviceOverrides (Android only). Accepted; it has no effect here (validate says why)."
+        },
+        "useCachedTemplates": {
+          "type": "boolean",
+          "description": "PaywallOptions.useCachedTemplates (Android only). Accepted; it has no effect here (validate says why)."
+        },
+        "optimisticLoading": {
+          "type": "boolean",
+          "description": "PaywallOptions.optimisticLoading (Android only). Accepted; it has no effect here (validate says why)."
+        },
+        "timeoutAfter": {
+          "type": "string",
+          "description": "PaywallOptions.timeoutAfter (Android only). Accepted; it has no effect here (validate says why)."
         }
       }
     },

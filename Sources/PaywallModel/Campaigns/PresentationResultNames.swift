@@ -7,7 +7,7 @@ package enum PresentationResultNames {
   /// holdout(experiment), paywallNotAvailable; v3 (3.9.1) spells the first two eventNotFound and
   /// noRuleMatch and has userIsSubscribed).
   package static func name(_ evaluation: PlacementEvaluation) -> String {
-    let v3 = evaluation.sdk.major == 3
+    let v3 = evaluation.sdk.isV3
     switch evaluation.outcome {
     case .present: return "paywall"
     case .skip(.holdout): return "holdout"

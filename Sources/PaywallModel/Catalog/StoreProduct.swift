@@ -165,6 +165,9 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   /// "offer": …}`); the purchase controller receives it with the product and passes it on (to
   /// StoreKit's `Product.PurchaseOption.winBackOffer`/`promotionalOffer`, or RevenueCat's).
   public var requestedOffer: SubscriptionOffer?
+  /// For a product of a Play catalog: Play's `ProductDetails` and the base plan and offer
+  /// Superwall-Android selects, which its purchase controller receives.
+  package var play: PlaySelectedProduct?
 
   /// A product built in code (tests, controllers); catalogs build them from files.
   public init(

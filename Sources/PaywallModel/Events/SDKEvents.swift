@@ -28,8 +28,9 @@ enum SDKEvents {
     case paywallAlreadyPresented
     case subscriptionStatusTimeout
 
-    /// The reason's `description` in `sdk`: v3 spells the timeout `subscription_status_timeout`,
-    /// v4 `subscriptionStatus_timeout`.
+    /// The reason's `description` in `sdk`: iOS v3 and Android spell the timeout
+    /// `subscription_status_timeout` (Superwall-Android `paywall/presentation/internal/
+    /// PaywallPresentationRequestStatus.kt`), iOS v4 `subscriptionStatus_timeout`.
     func text(_ sdk: SDKVersion) -> String {
       switch self {
       case .skipped(.placementNotFound): "event_not_found"
@@ -37,7 +38,7 @@ enum SDKEvents {
       case .skipped(.holdout): "holdout"
       case .skipped(.userIsSubscribed): "user_is_subscribed"
       case .paywallAlreadyPresented: "paywall_already_presented"
-      case .subscriptionStatusTimeout: sdk.major == 3 ? "subscription_status_timeout" : "subscriptionStatus_timeout"
+      case .subscriptionStatusTimeout: sdk.isV3 || sdk.platform == .android ? "subscription_status_timeout" : "subscriptionStatus_timeout"
       }
     }
   }
@@ -66,7 +67,7 @@ enum SDKEvents {
   /// use), and `variant_id` the paywall's id (`holdout` for the holdout).
   static func triggerFire(_ evaluation: PlacementEvaluation, sdk: SDKVersion) -> PaywallEvent? {
     var params: [(String, JSONOutput)] = [("trigger_name", .string(evaluation.placement))]
-    if sdk.major == 3 { params.append(("trigger_session_id", "")) }  // 3.9.1: "Remove in v4"
+    if sdk.isV3 { params.append(("trigger_session_id", "")) }  // 3.9.1: "Remove in v4"
     let experiment = evaluation.experimentID ?? ""
     switch evaluation.outcome {
     case .skip(.placementNotFound), .skip(.userIsSubscribed):
@@ -78,9 +79,12 @@ enum SDKEvents {
       params += [("variant_id", .string(evaluation.variantID ?? "holdout")), ("experiment_id", .string(experiment)), ("result", "holdout")]
     case .skip(.noAudienceMatch):
       params.append(("result", "no_rule_match"))
+      // Superwall-Android's `TriggerFire` writes only the result for no match
+      // (`analytics/internal/trackable/TrackableSuperwallEvent.kt`).
+      guard sdk.platform == .ios else { break }
       // One per audience that did not match, saying whether its filter or its occurrence limit
       // kept the user out (`TriggerRule.swift` `Source`); v3 named them `unmatched_rule_`.
-      let prefix = sdk.major == 3 ? "unmatched_rule_" : "unmatched_audience_"
+      let prefix = sdk.isV3 ? "unmatched_rule_" : "unmatched_audience_"
       for step in evaluation.steps where !step.matched {
         let key = prefix + evaluation.experimentID(of: step)
         params.append((key, step.limitedByOccurrence ? "OCCURRENCE" : "EXPRESSION"))
@@ -92,11 +96,14 @@ enum SDKEvents {
   /// `subscriptionStatus_didChange`: v4 `status` (`ACTIVE`, `INACTIVE`, `UNKNOWN`) and, when
   /// active, `active_entitlement_ids` (joined with commas from 4.14, with nothing before: 4.13.0's
   /// `joined()`); v3 `subscription_status`.
+  /// Superwall-Android's `SubscriptionStatusDidChange` writes `subscription_status` in lower case
+  /// and, when active, `active_entitlement_ids` joined with commas.
   static func statusDidChange(to status: SubscriptionStatus, sdk: SDKVersion) -> PaywallEvent {
-    if sdk.major == 3 {
+    if sdk.isV3 {
       return PaywallEvent(.subscriptionStatusDidChange, [("subscription_status", .string(status.rawName))])
     }
-    var params: [(String, JSONOutput)] = [("status", .string(status.rawName))]
+    let android = sdk.platform == .android
+    var params: [(String, JSONOutput)] = android ? [("subscription_status", .string(status.rawName.lowercased()))] : [("status", .string(status.rawName))]
     if status.isActive {
       let ids = status.entitlements.sorted().map(\.id)
       params.append(("active_entitlement_ids", .string(ids.joined(separator: sdk.joinsEntitlementsWithCommas ? "," : ""))))
@@ -105,12 +112,17 @@ enum SDKEvents {
   }
 
   /// `restore_fail`'s `error_message`, worded as `StoreKit/Transactions/TransactionManager.swift`
-  /// `tryToRestore` words it: a restore that said `restored` with no active entitlement (v3: an
-  /// inactive status) says so, and a failure quotes its error.
+  /// `tryToRestore` words it: a restore that said `restored` with no active entitlement (v3 and
+  /// Android: an inactive status) says so, and a failure quotes its error.
   static func restoreFailMessage(_ result: RestorationResult, sdk: SDKVersion) -> String {
     var message = "Transactions Failed to Restore."
+    let android = sdk.platform == .android
     switch result {
-    case .restored where sdk.major == 3:
+    // Superwall-Android words a failure with its error, "null" when it has none
+    // (`store/transactions/TransactionManager.kt` `tryToRestorePurchases`).
+    case .failed(let error) where android:
+      message += " Original restoration error message: \(error?.displayMessage ?? "null")"
+    case .restored where sdk.isV3 || android:
       message += " The user's subscription status is \"inactive\", but the restoration result is \"restored\"."
         + " Ensure the subscription status is active before confirming successful restoration."
     case .restored:
@@ -137,8 +149,9 @@ enum SDKEvents {
 
   /// `transaction_complete`'s `transaction_type` (`Config/Models/TransactionType.swift`), from
   /// 4.0.0 on; v3 has none.
+  /// Superwall-Android writes none either.
   static func transactionType(_ kind: EventName, sdk: SDKVersion) -> [(String, JSONOutput)] {
-    guard sdk.major >= 4 else { return [] }
+    guard sdk.platform == .ios, !sdk.isV3 else { return [] }
     let text = switch kind {
     case .freeTrialStart: "FREE_TRIAL_START"
     case .nonRecurringProductPurchase: "NON_RECURRING_PRODUCT_PURCHASE"
@@ -148,8 +161,36 @@ enum SDKEvents {
   }
 }
 
+extension SDKEvents {
+  /// Who started a transaction, as Superwall-Android's `TransactionSource` names it: a paywall's
+  /// button (`INTERNAL`, written `SUPERWALL`) or the app's own `purchase(product)` (`EXTERNAL`, `APP`).
+  enum TransactionSource: String {
+    case paywall = "SUPERWALL"
+    case app = "APP"
+  }
+
+  /// `event` as the SDK in use writes it. iOS events are made in its shapes already; Superwall-Android
+  /// (`analytics/internal/trackable/TrackableSuperwallEvent.kt`, 2.7.19) adds to every transaction
+  /// event the store (`PLAY_STORE`), to start, abandon and complete its source, and writes
+  /// `paywall_close` with no `close_reason` (`PaywallClose` has only the survey's keys).
+  static func shaped(_ event: PaywallEvent, sdk: SDKVersion, source: TransactionSource) -> PaywallEvent {
+    guard sdk.platform == .android else { return event }
+    let store: (String, JSONOutput) = ("store", "PLAY_STORE")
+    switch event.name {
+    case .transactionStart, .transactionAbandon, .transactionComplete:
+      return PaywallEvent(event.name, event.params + [store, ("source", .string(source.rawValue))])
+    case .transactionFail, .transactionRestore:
+      return PaywallEvent(event.name, event.params + [store])
+    case .paywallClose:
+      return PaywallEvent(event.name, event.params.filter { $0.0 != "close_reason" })
+    default:
+      return event
+    }
+  }
+}
+
 extension SDKVersion {
-  /// Whether `active_entitlement_ids` separates ids with commas: from 4.14.0 (4.0–4.13 wrote them
-  /// run together).
-  var joinsEntitlementsWithCommas: Bool { major > 4 || (major == 4 && (minor ?? Self.latestMinor) >= 14) }
+  /// Whether `active_entitlement_ids` separates ids with commas: iOS from 4.14.0 (4.0–4.13 wrote
+  /// them run together), and Android (`joinToString(",")`).
+  var joinsEntitlementsWithCommas: Bool { platform == .android || isAtLeast(major: 4, minor: 14) }
 }

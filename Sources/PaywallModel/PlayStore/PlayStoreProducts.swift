@@ -24,11 +24,12 @@ extension PlaySelectedProduct {
   package func storeProduct(entitlements: Set<Entitlement>? = nil, locale: String = "en_US") -> StoreProduct? {
     guard let selection else { return nil }
     let granted = entitlements ?? [Entitlement(details.productId)]
+    var product: StoreProduct
     switch selection {
     case .oneTime(let option):
-      return StoreProduct(id: identifier.fullId, displayName: details.title, description: details.description,
-                          price: option.price, currencyCode: option.priceCurrencyCode, locale: locale, kind: .nonConsumable,
-                          entitlements: granted, store: .playStore)
+      product = StoreProduct(id: identifier.fullId, displayName: details.title, description: details.description,
+                             price: option.price, currencyCode: option.priceCurrencyCode, locale: locale, kind: .nonConsumable,
+                             entitlements: granted, store: .playStore)
     case .subscription(let offer):
       guard let base = offer.pricingPhases.last else { return nil }
       let renews = base.recurrenceMode == .infiniteRecurring
@@ -41,13 +42,15 @@ extension PlaySelectedProduct {
           intro = IntroductoryOffer(paymentMode: .payAsYouGo, period: period, periodCount: first.billingCycleCount, price: first.price)
         }
       }
-      return StoreProduct(id: identifier.fullId, displayName: details.title, description: details.description,
-                          price: base.price, currencyCode: base.priceCurrencyCode, locale: locale,
-                          kind: renews ? .autoRenewable : .nonRenewing,
-                          subscriptionPeriod: PlayDuration(iso8601: base.billingPeriod)?.subscriptionPeriod,
-                          introductoryOffer: intro, subscriptionGroup: renews ? details.productId : nil,
-                          entitlements: granted, store: .playStore)
+      product = StoreProduct(id: identifier.fullId, displayName: details.title, description: details.description,
+                             price: base.price, currencyCode: base.priceCurrencyCode, locale: locale,
+                             kind: renews ? .autoRenewable : .nonRenewing,
+                             subscriptionPeriod: PlayDuration(iso8601: base.billingPeriod)?.subscriptionPeriod,
+                             introductoryOffer: intro, subscriptionGroup: renews ? details.productId : nil,
+                             entitlements: granted, store: .playStore)
     }
+    product.play = self
+    return product
   }
 }
 

@@ -33,6 +33,18 @@ package enum DeepLinks {
 
   package static func route(_ url: String, sdk: SDKVersion, hasCampaign: Bool) -> Route {
     guard let parsed = URL(string: url) else { return Route(tracked: url, handled: false, note: nil) }
+    if sdk.platform == .android {
+      // Superwall-Android (`deeplinks/DeepLinkRouter.kt`) tracks every link as given and handles
+      // a redeem link (a host containing "superwall", a last path segment `redeem`, a `code` or
+      // `codes` item) or a debugger link; for any other it returns a failure, "Not a superwall link".
+      let items = URLComponents(string: url)?.queryItems ?? []
+      let redeem = (parsed.host ?? "").contains("superwall") && parsed.lastPathComponent == "redeem"
+        && items.contains { ($0.name == "code" || $0.name == "codes") && $0.value != nil }
+      let debug = isDebuggerLink(parsed)
+      let note = redeem ? "a web checkout redeem link: the SDK redeems its code (not emulated)" : debug ? debuggerNote
+        : "Superwall-Android returns a failure, \"Not a superwall link\""
+      return Route(tracked: url, handled: redeem || debug, note: note)
+    }
     guard sdk.hasDeepLinkRouter else {
       let debug = isDebuggerLink(parsed)
       return Route(tracked: url, handled: debug, note: debug ? debuggerNote : nil)
@@ -172,8 +184,9 @@ extension Presenter {
     let gating = state.inheritedGating ?? state.project.paywall(id: current.id)?.featureGating ?? .nonGated
     current.result = .declined
     var out = willDismiss(registration, paywallID: current.id, result: .declined, forNextPaywall: false, state)
-    out.append(.emit(PaywallFlow.event(.paywallClose, current, extra: [("result", "declined"), ("close_reason", "systemLogic"),
-                                                                      ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])))
+    let close = PaywallFlow.event(.paywallClose, current, extra: [("result", "declined"), ("close_reason", "systemLogic"),
+                                                                 ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])
+    out.append(.emit(SDKEvents.shaped(close, sdk: state.options.sdk, source: .paywall)))
     state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
     clearScreen(&state)
     out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: false, &state)

@@ -207,8 +207,10 @@ public enum PaywallFlow {
       ]
       // `TransactionManager.trackTransactionDidSucceed`: a free-trial start schedules the
       // paywall's notifications, awaited before the paywall is dismissed.
+      // Superwall-Android schedules them after any subscription (`notifyOfTransactionComplete`).
       let reminders = session.paywall.definition.localNotifications
-      if kind == .freeTrialStart && !reminders.isEmpty {
+      let schedules = options.sdk.platform == .android ? kind != .nonRecurringProductPurchase : kind == .freeTrialStart
+      if schedules && !reminders.isEmpty {
         effects.append(.scheduleNotifications(paywallID: session.id, reminders))
       }
       if options.automaticallyDismiss {
@@ -299,8 +301,16 @@ extension PurchaseResult {
   /// The result as the chosen SDK can have it: SDK 4's `PurchaseResult` has no `restored`
   /// (`StoreKit/Purchase Controller/PurchaseResult.swift`), so a controller (one written in Swift;
   /// the others refuse it where it is written) that answers it fails the purchase, saying why.
+  ///
+  /// Superwall-Android's `PurchaseResult.Failed` carries a message, not an error, and its
+  /// `TransactionManager.kt` tracks every failure as `transaction_fail`: on Android a StoreKit
+  /// error (the ask dialog's, a scripted `failed:userCancelled`, a fault) is the message it names.
   func checked(for sdk: SDKVersion) -> PurchaseResult {
+    if sdk.platform == .android, case .failed(let error as StoreError) = self {
+      return .failed(PurchaseError(error.rawValue))
+    }
     guard case .restored = self, !sdk.hasRestoredPurchaseResult else { return self }
-    return .failed(PurchaseError("the purchase controller returned restored, which SDK \(sdk)'s PurchaseResult does not have (SDK 3's has); return purchased, or use --sdk 3"))
+    let fix = sdk.platform == .ios ? "(SDK 3's has); return purchased, or use --sdk 3" : "(\(sdk.restoredPurchaseFix)); return purchased"
+    return .failed(PurchaseError("the purchase controller returned restored, which SDK \(sdk.named)'s PurchaseResult does not have \(fix)"))
   }
 }

@@ -240,7 +240,15 @@ public enum Presenter {
   /// a paywall opened directly) and its feature gating.
   struct Handover {
     var registration: Registration?
-    var gating: FeatureGating
+    /// The closed paywall's gating, which the replacement keeps on iOS (`PaywallOverrides(featureGatingBehavior:)`);
+    /// nil on Android, whose implicit trigger presents with no overrides (`analytics/internal/Tracking.kt`),
+    /// so the replacement keeps its own.
+    var gating: FeatureGating?
+
+    init(registration: Registration?, gating: FeatureGating, sdk: SDKVersion) {
+      self.registration = registration
+      self.gating = sdk.platform == .ios ? gating : nil
+    }
   }
 
   /// The campaign's decision for a registration with a known status, and what follows from it.

@@ -36,7 +36,7 @@ extension Presenter {
     let tracked = PresentationEffect.emit(PaywallEvent(.customPlacement, [
       ("paywall_id", .string(session.id)), ("paywall_name", .string(session.paywall.definition.name)), ("name", .string(name)),
     ]))
-    guard mayChain(state) else { return [tracked] }
+    guard mayChain(state, after: EventName.customPlacement.rawValue) else { return [tracked] }
     let params = paywallInfo(state).map { PlacementParams.customPlacement(name, paywall: $0) } ?? [:]
     let candidate = Registration(id: state.newRegistrationID(), placement: name, params: params, isImplicit: true)
     guard wouldPresent(candidate, state, now: now) else { return [tracked] }
@@ -57,10 +57,14 @@ extension Presenter {
   /// the button's own name (the event's raw name), so it may chain, as on a device.
   static let chainEnding: Set<String> = ["transaction_abandon", "transaction_fail", "paywall_decline", "custom_placement"]
 
-  /// Whether the paywall on screen may be replaced by an implicit placement's paywall.
-  static func mayChain(_ state: PresentationState) -> Bool {
-    guard let presentedBy = state.presentedBy else { return true }
-    return !chainEnding.contains(presentedBy.placement)
+  /// Whether the paywall on screen may be replaced by the paywall of the implicit placement
+  /// `event` (a custom placement's backing event is `custom_placement`). On iOS a paywall one of
+  /// `chainEnding` presented never chains. Superwall-Android blocks only the same exit event again
+  /// (`analytics/internal/TrackingLogic.kt` `canTriggerPaywall`: `referringEventName ==
+  /// currentEventName`), so an abandon's paywall may still chain on a decline.
+  static func mayChain(_ state: PresentationState, after event: String) -> Bool {
+    guard let presentedBy = state.presentedBy?.placement, chainEnding.contains(presentedBy) else { return true }
+    return state.options.sdk.platform == .android && presentedBy != event
   }
 
   // MARK: - Opening and the flow's results
@@ -106,7 +110,7 @@ extension Presenter {
     let registration = state.registration
     let gating = state.inheritedGating ?? state.project.paywall(id: session.id)?.featureGating ?? .nonGated
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-    let chained = mayChain(state) ? implicitCandidate(after: events, from: paywallInfo(state), &state, now: now) : nil
+    let chained = implicitCandidate(after: events, from: paywallInfo(state), onScreen: true, &state, now: now)
     let closing = effects.lazy.compactMap { effect -> PaywallResult? in if case .dismissed(let result) = effect { result } else { nil } }.first
     var out: [PresentationEffect] = []
     var dismissed = false
@@ -128,7 +132,7 @@ extension Presenter {
             out += willDismiss(registration, paywallID: session.id, result: closing, forNextPaywall: chained != nil, state)
           }
         }
-        out.append(.emit(event))
+        out.append(.emit(SDKEvents.shaped(event, sdk: state.options.sdk, source: .paywall)))
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
         }
@@ -146,7 +150,7 @@ extension Presenter {
     }
     if let next = chained {
       if !dismissed, state.session != nil { return out + replace(with: next, &state, now: now) }
-      out += evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating))
+      out += evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating, sdk: state.options.sdk))
     }
     return out
   }
@@ -154,9 +158,11 @@ extension Presenter {
   /// The first implicit placement among `events` (`transaction_abandon`…) whose campaign would
   /// present a paywall, registered with the params the SDK evaluates it with
   /// (`PlacementParams.implicit`: `paywall`'s, nil for the app's own purchase); nil if none.
-  static func implicitCandidate(after events: [PaywallEvent], from paywall: PlacementParams.PaywallInfo?,
+  /// `onScreen`: a paywall is on screen, which the candidate would replace (`mayChain`).
+  static func implicitCandidate(after events: [PaywallEvent], from paywall: PlacementParams.PaywallInfo?, onScreen: Bool,
                                 _ state: inout PresentationState, now: Date) -> Registration? {
     for event in events where chainingPlacements.contains(event.name.rawValue) {
+      if onScreen && !mayChain(state, after: event.name.rawValue) { continue }
       let params = PlacementParams.implicit(event, paywall: paywall, catalog: state.project.catalog, now: now)
       let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
       if wouldPresent(candidate, state, now: now) { return candidate }
@@ -186,14 +192,14 @@ extension Presenter {
     let gating = state.inheritedGating ?? state.project.paywall(id: current.id)?.featureGating ?? .nonGated
     current.result = .declined
     var out = willDismiss(registration, paywallID: current.id, result: .declined, forNextPaywall: true, state)
-    out.append(.emit(PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)),
-                                                  ("paywall_name", .string(current.paywall.definition.name)),
-                                                  ("result", "declined"), ("close_reason", "forNextPaywall"),
-                                                  ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])))
+    let close = PaywallEvent(.paywallClose, [("paywall_id", .string(current.id)), ("paywall_name", .string(current.paywall.definition.name)),
+                                             ("result", "declined"), ("close_reason", "forNextPaywall"),
+                                             ("survey_attached", .bool(!current.paywall.definition.surveys.isEmpty))])
+    out.append(.emit(SDKEvents.shaped(close, sdk: state.options.sdk, source: .paywall)))
     state.closed = ClosedPaywall(paywallID: current.id, result: .declined)
     clearScreen(&state)
     out += finish(registration, paywallID: current.id, result: .declined, gating: gating, forNextPaywall: true, &state)
-    return out + evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating))
+    return out + evaluate(next, &state, now: now, handover: Handover(registration: registration, gating: gating, sdk: state.options.sdk))
   }
 
   /// Nothing on screen, and nothing the closed paywall answered to.

@@ -63,8 +63,10 @@ enum SDKCalls {
     }
     state.call = .purchase(product, introOffer: state.introEligibility.offer(for: product))
     var effects: [PresentationEffect] = []
-    if !state.hasPurchaseController || options.shouldObservePurchases {
-      effects.append(.emit(PaywallEvent(.transactionStart, [("product_id", .string(product.id))])))
+    // Superwall-Android tracks the app's own purchase only with no controller of the app's
+    // (`TransactionManager.kt` `prepareToPurchase`), observing or not.
+    if !state.hasPurchaseController || (options.shouldObservePurchases && options.sdk.platform == .ios) {
+      effects.append(.emit(SDKEvents.shaped(PaywallEvent(.transactionStart, [("product_id", .string(product.id))]), sdk: state.options.sdk, source: .app)))
     }
     if let refusal = customProductRefusal(product, state, appsCall: true) {
       state.call = nil
@@ -104,35 +106,44 @@ enum SDKCalls {
     let returned = returned(result, product: product)
     guard !state.hasPurchaseController else { return [returned] }
     let productParams: [(String, JSONOutput)] = [("product_id", .string(product.id))]
+    let sdk = state.options.sdk
+    func track(_ name: EventName, _ params: [(String, JSONOutput)]) -> PresentationEffect {
+      .emit(SDKEvents.shaped(PaywallEvent(name, params), sdk: sdk, source: .app))
+    }
+    // Superwall-Android alerts only on a paywall's purchase (`TransactionManager.kt`: `presentAlert`
+    // and the pending alert are for `PurchaseSource.Internal`); the app's own call shows none.
+    let alerts = sdk.platform == .ios
     var effects: [PresentationEffect] = []
     switch result {
     case .purchased:
       // `trackTransactionDidSucceed`, as for a paywall's purchase (`PaywallFlow.purchaseFinished`):
       // the offer as eligibility stood when the call started (the store has since used it).
       let kind = SDKEvents.purchaseEvent(for: product, startsOffer: startsOffer)
-      effects.append(.emit(PaywallEvent(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: state.options.sdk))))
+      effects.append(track(.transactionComplete, productParams + SDKEvents.transactionType(kind, sdk: sdk)))
       effects.append(.emit(PaywallEvent(kind, productParams)))
       if !state.purchasedProducts.contains(product.id) { state.purchasedProducts.append(product.id) }
     case .cancelled:
-      effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
+      effects.append(track(.transactionAbandon, productParams))
     case .failed(let error as StoreError) where error.isCancellation:
-      effects.append(.emit(PaywallEvent(.transactionAbandon, productParams)))
+      effects.append(track(.transactionAbandon, productParams))
     case .pending:
-      // `handlePendingTransaction`: no product on the event, and the alert whatever the options.
-      effects.append(.emit(PaywallEvent(.transactionFail, [("message", "Needs parental approval")])))
-      state.callAlert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
-                                     message: PaywallAlert.pendingMessage, button: PaywallAlert.doneButton)
+      // `handlePendingTransaction`: no product on the event, and (iOS) the alert whatever the options.
+      effects.append(track(.transactionFail, [("message", "Needs parental approval")]))
+      if alerts {
+        state.callAlert = PaywallAlert(kind: .pendingApproval, title: PaywallAlert.pendingTitle,
+                                       message: PaywallAlert.pendingMessage, button: PaywallAlert.doneButton)
+      }
     case .failed(let error):
       let message = error.displayMessage
-      effects.append(.emit(PaywallEvent(.transactionFail, productParams + [("message", .string(message))])))
+      effects.append(track(.transactionFail, productParams + [("message", .string(message))]))
       let triggers = Set(state.project.campaigns.map(\.placement))
-      if state.options.shouldShowPurchaseFailureAlert && !triggers.contains(EventName.transactionFail.rawValue) {
+      if alerts && state.options.shouldShowPurchaseFailureAlert && !triggers.contains(EventName.transactionFail.rawValue) {
         state.callAlert = PaywallAlert(kind: .purchaseFailed, title: PaywallAlert.failureTitle, message: message,
                                        button: PaywallAlert.doneButton)
       }
     case .restored:
       // v3's restored purchase takes the restore success path (`didRestore`, via a purchase).
-      effects.append(.emit(PaywallEvent(.transactionRestore, productParams + [("restore_via_purchase_attempt", true)])))
+      effects.append(track(.transactionRestore, productParams + [("restore_via_purchase_attempt", true)]))
     }
     return effects + [returned] + implicitPaywall(after: effects, &state, now: now)
   }
@@ -147,10 +158,9 @@ enum SDKCalls {
     // session where no paywall has been presented, a campaign on these events presents nothing.
     guard state.hasPresentedPaywall else { return [] }
     let onScreen = state.session.map { !$0.isDismissed } ?? false
-    if onScreen && !Presenter.mayChain(state) { return [] }
     let events = effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
     // The app's own purchase is tracked with `PaywallInfo.empty()` (`TransactionManager.swift`, `.external`).
-    guard let candidate = Presenter.implicitCandidate(after: events, from: nil, &state, now: now) else { return [] }
+    guard let candidate = Presenter.implicitCandidate(after: events, from: nil, onScreen: onScreen, &state, now: now) else { return [] }
     return onScreen ? Presenter.replace(with: candidate, &state, now: now) : Presenter.evaluate(candidate, &state, now: now)
   }
 
@@ -159,7 +169,8 @@ enum SDKCalls {
     guard !state.hasPurchaseController else { return [returned] }
     if case .restored = result, status.isActive {
       return [.emit(PaywallEvent(.restoreComplete, [])),
-              .emit(PaywallEvent(.transactionRestore, [("restore_via_purchase_attempt", false)])), returned]
+              .emit(SDKEvents.shaped(PaywallEvent(.transactionRestore, [("restore_via_purchase_attempt", false)]), sdk: state.options.sdk, source: .app)),
+              returned]
     }
     let reason = SDKEvents.restoreFailMessage(result, sdk: state.options.sdk)
     let texts = state.options.restoreFailed

@@ -8,7 +8,9 @@ import Foundation
 /// (`StoreKit/Transactions/Notifications/NotificationScheduler.swift`) schedules them: each
 /// `delay` ms after the purchase, text as written; from 4.11.0 one already pending for the
 /// paywall is skipped. The device is a production one (no sandbox's day-as-a-minute) whose user
-/// allowed notifications; iOS tracks nothing, so both events are ours.
+/// allowed notifications; iOS tracks nothing, so both events are ours. Superwall-Android schedules
+/// them after any subscription bought on a paywall, trial or not (`TransactionManager.kt` calls
+/// `notifyOfTransactionComplete` for every purchase with a subscription period).
 enum TrialReminders {
   static func schedule(_ notifications: [LocalNotification], paywallID: String, _ state: inout PresentationState,
                        now: Date) -> [PresentationEffect] {
@@ -16,7 +18,12 @@ enum TrialReminders {
     let dedupes = state.options.sdk.dedupesTrialReminders
     for notification in notifications {
       let id: String
-      if dedupes {
+      if state.options.sdk.platform == .android {
+        // `DependencyContainer.kt` names each `PAYWALL_TRIAL_STARTED`; `NotificationScheduler.kt`
+        // skips work already enqueued under that name (from 2.6.6; 2.7 here).
+        id = "\(paywallID)_\(LocalNotification.trialStartedType)"
+        if dedupes && state.pendingNotifications.contains(where: { $0.id == id }) { continue }
+      } else if dedupes {
         id = "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)"
         if state.pendingNotifications.contains(where: { $0.id == id }) { continue }
       } else {

@@ -30,7 +30,8 @@ extension ProjectLoader {
 
   /// `"options": {"automaticallyDismiss", "shouldShowPurchaseFailureAlert", "restoreFailed": {"title",
   /// "message", "closeButtonTitle"}, "overrideProductsByName", "storeKitVersion", "shouldObservePurchases",
-  /// "sdk"}`, each optional with the SDK's default (`sdk`: the latest 4.x), and every other key of
+  /// "platform", "sdk"}`, each optional with the SDK's default (`platform`: ios; `sdk`: the latest
+  /// 4.x, or the latest 2.x on Android), and every other key of
   /// the SDK's options (`SDKOptionKey`: accepted, with a warning that it changes nothing here).
   static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(SlotOverride, SourceLocation, JSONPath)]) {
     var options = PaywallOptions()
@@ -55,10 +56,12 @@ extension ProjectLoader {
                                  at: byName.location, path: path)
       }
     }
+    let platform = reader.choice("platform", SDKPlatform.allCases.map(\.rawValue)).flatMap(SDKPlatform.init(rawValue:)) ?? .ios
+    options.sdk = .latest(for: platform)
     if let node = reader.value("sdk") {
       // A string: as a JSON number 4.10 would read as 4.1.
       if let text = node.stringValue {
-        switch SDKVersion.parse(text) {
+        switch SDKVersion.parse(text, platform: platform) {
         case .success(let version): options.sdk = version
         case .failure(let error):
           reader.diagnostics.error("sdk: \(error.message)", at: node.location, path: reader.path.appending("sdk"))
@@ -99,6 +102,14 @@ extension ProjectLoader {
       let path = reader.path.appending(key.name)
       guard key.exists(in: sdk) else {
         _ = reader.member(key.name)
+        let option = "\(key.owner.rawValue).\(key.name)"
+        if sdk.platform == .android || key.since == nil {
+          let (has, lacks) = sdk.platform == .android ? ("Superwall-iOS", "Superwall-Android") : ("Superwall-Android", "Superwall-iOS")
+          let fix = sdk.platform == .android ? "remove the key" : "remove the key, or set 'platform' to \"android\""
+          reader.diagnostics.error("\(quoting: key.name) is an option of \(has) (\(option)), not of \(lacks) that this project follows ('platform'): \(fix)",
+                                   at: member.keyLocation, path: path)
+          continue
+        }
         let range = key.until == nil ? "\(key.sinceText) and later" : "\(key.sinceText) only"
         reader.diagnostics.error("\(quoting: key.name) is an option of SDK \(range) (\(key.owner.rawValue).\(key.name)), not of SDK \(sdk) that this project follows ('sdk'): raise 'sdk' or remove the key",
                                  at: member.keyLocation, path: path)

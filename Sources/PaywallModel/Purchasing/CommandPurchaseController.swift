@@ -117,7 +117,17 @@ public final class CommandPurchaseController: PurchaseController {
 
   /// Sends a `purchase` request and returns the command's answer; a problem fails it.
   public func purchase(product: StoreProduct) async -> PurchaseResult {
-    switch await request(.purchase, [("method", "purchase"), ("product", Self.describe(product))]) {
+    var fields: [(String, JSONOutput)] = [("method", "purchase")]
+    if sdk.platform == .android {
+      // Superwall-Android buys through Google Play whatever the catalog's file says, and its
+      // controller receives the product with its base plan and offer.
+      var sold = product
+      sold.store = .playStore
+      fields += [("platform", "android"), ("product", Self.describe(sold))] + product.androidControllerFields
+    } else {
+      fields.append(("product", Self.describe(product)))
+    }
+    switch await request(.purchase, fields) {
     case .purchase(let result): return result
     case .restore: return .failed(PurchaseError("controller answered a purchase with a restore result"))
     case .problem(let message): return .failed(PurchaseError(message))
@@ -126,7 +136,8 @@ public final class CommandPurchaseController: PurchaseController {
 
   /// Sends a `restorePurchases` request and returns the command's answer; a problem fails it.
   public func restorePurchases() async -> RestorationResult {
-    switch await request(.restore, [("method", "restorePurchases")]) {
+    let platform: [(String, JSONOutput)] = sdk.platform == .android ? [("platform", "android")] : []
+    switch await request(.restore, [("method", "restorePurchases")] + platform) {
     case .restore(let result): return result
     case .purchase: return .failed(PurchaseError("controller answered a restore with a purchase result"))
     case .problem(let message): return .failed(PurchaseError(message))

@@ -238,7 +238,7 @@ extension ControllerExchange {
     case (.purchase, "pending"): reply = .purchase(.pending)
     case (.purchase, "restored") where !sdk.hasRestoredPurchaseResult:
       // 4.x `PurchaseResult` has no `.restored` (StoreKit/Purchase Controller/PurchaseResult.swift).
-      reply = refuse("the controller command answered request \(id) with result \"restored\": SDK \(sdk)'s PurchaseResult has no restored (SDK 3's has); answer \"purchased\", or run with --sdk 3")
+      reply = refuse("the controller command answered request \(id) with result \"restored\": SDK \(sdk.named)'s PurchaseResult has no restored (\(sdk.platform == .ios ? "SDK 3's has" : "delegate/PurchaseResult.kt")); answer \"purchased\"\(sdk.platform == .ios ? ", or run with --sdk 3" : "")")
     case (.purchase, "restored"): reply = .purchase(.restored)
     case (.purchase, "failed"):
       switch failure(error, request: id) {
@@ -271,6 +271,9 @@ extension ControllerExchange {
         budget.report { "request \(id) failed with the message \(quoting: text), a plain failure; to return StoreKit's error send \"error\": {\"code\": \"\(text)\"}" }
       }
       return .success(PurchaseError(UntrustedText.excerpt(text, limit: 300)))
+    case .code(let code) where sdk.platform == .android:
+      let shown = UntrustedText.excerpt(code, limit: 60)
+      return .failure(PurchaseError("the controller command answered request \(id) with error code \(quoting: shown): Superwall-Android's PurchaseResult.Failed carries a message, not a typed error; answer \"cancelled\" for a cancel, else \"error\": \"MESSAGE\""))
     case .code(let code):
       guard let typed = StoreError(rawValue: code) else {
         let shown = UntrustedText.excerpt(code, limit: 60)

@@ -216,9 +216,11 @@ package enum SuperwallConfigReader {
     let skip: String?
     if let problem = quiet.diagnostics.first {
       skip = "\(problem.message)\(problem.path.map { " at \($0)" } ?? "")"
+    } else if sdk.platform == .android, let storeName, storeName != "PLAY_STORE" {
+      skip = "its store is \(quoting: storeName), and Superwall-Android sells only PLAY_STORE products through Google Play (models/product/ProductItem.kt)"
     } else if storeName == "CUSTOM", !sdk.hasCustomProducts {
       skip = "its store is 'CUSTOM', which SDK \(sdk) does not decode (custom store products arrived in 4.15)"
-    } else if let storeName, storeName != "APP_STORE", storeName != "CUSTOM" {
+    } else if sdk.platform == .ios, let storeName, storeName != "APP_STORE", storeName != "CUSTOM" {
       skip = "its store is \(quoting: storeName), not APP_STORE or CUSTOM"
     } else if let unsupported {
       skip = "an entitlement's type is \(quoting: unsupported), not SERVICE_LEVEL"
@@ -229,7 +231,16 @@ package enum SuperwallConfigReader {
       d.warning(.superwallImport, "product skipped as the SDK skips it: \(skip)", at: node.location, path: path)
       return nil
     }
-    guard let productID else { return nil }
+    guard var productID else { return nil }
+    if storeName == "PLAY_STORE" {
+      // The id a Play product has on a device: `sku:basePlan:offer` (`PlayStoreProduct.fullIdentifier`).
+      let offer = store?.object("offer")
+      guard let chosen = PlayProductIdentifier.ConfigOffer(type: offer?.string("type"), offerIdentifier: offer?.string("offer_identifier")) else {
+        d.warning(.superwallImport, "product skipped as the SDK skips it: its offer is SPECIFIED with no 'offer_identifier'", at: node.location, path: path)
+        return nil
+      }
+      productID = PlayProductIdentifier.configFullIdentifier(productIdentifier: productID, basePlanIdentifier: store?.string("base_plan_identifier"), offer: chosen)
+    }
     let location = store?.value("product_identifier")?.location ?? node.location
     return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, isCustom: storeName == "CUSTOM",
                                    location: location, path: path.appending("store_product").appending("product_identifier"))

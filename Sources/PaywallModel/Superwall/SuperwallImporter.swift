@@ -176,7 +176,10 @@ package enum SuperwallImporter {
       members.append(("appSessionTimeoutMs", .number(String(timeout))))
     }
     // The project follows the SDK it was imported for (`--sdk`), so what it kept holds when run.
-    if let sdk { members.append(("options", .object([("sdk", .string(sdk.description))]))) }
+    if let sdk {
+      let platform: [(String, JSONOutput)] = sdk.platform == .android ? [("platform", "android")] : []
+      members.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
+    }
     let app: JSONOutput = .object(members)
     return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count)
   }

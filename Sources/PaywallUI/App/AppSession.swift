@@ -86,6 +86,7 @@ package struct AppSession {
         throw SessionError.usage("--placement \(quoting: name): no campaign has this placement\(known)")
       }
     }
+    if case .failure(let error) = options.resolvedSDK(given.options.sdk) { throw SessionError.usage(error.message) }
     let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
     warnings += found
 
@@ -181,8 +182,9 @@ package struct AppSession {
         throw SessionError.usage(error.message)
       }
       if outcomes.purchase == .restored, !project.options.sdk.hasRestoredPurchaseResult {
-        throw SessionError.usage("--outcome purchase=restored: SDK \(project.options.sdk) (\(sdkSource(options))) has no restored purchase result, "
-          + "only SDK 3's PurchaseResult has it; use purchase=purchased, or --sdk 3")
+        let sdk = project.options.sdk
+        throw SessionError.usage("--outcome purchase=restored: SDK \(sdk.named) (\(sdkSource(options))) has no restored purchase result, "
+          + "\(sdk.restoredPurchaseFix); use purchase=purchased\(sdk.platform == .ios ? ", or --sdk 3" : "")")
       }
       controller = ScriptedPurchaseController(outcomes: outcomes, status: statusStore, clock: clock)
     case (nil, .ask):
@@ -248,7 +250,9 @@ package struct AppSession {
                        warningsFor id: String?) -> (Project, [String]) {
     var project = project
     var warnings: [String] = []
-    if let sdk = options.sdk { project.options.sdk = sdk }
+    // A reloaded project whose platform no longer fits --sdk keeps the project's own SDK; the
+    // session refused the mismatch when it started.
+    if case .success(let sdk) = options.resolvedSDK(project.options.sdk) { project.options.sdk = sdk }
     project.paywalls = project.paywalls.map { definition in
       let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
       if definition.id == id { warnings += found }
@@ -259,7 +263,7 @@ package struct AppSession {
 
   /// Where the session's SDK version came from, for a message that refuses what it lacks.
   package static func sdkSource(_ options: SessionConfiguration) -> String {
-    options.sdk != nil ? "--sdk" : "app.json's options.sdk, or the default"
+    options.sdk != nil ? "--sdk" : options.platform != nil ? "--platform" : "app.json's options.sdk, or the default"
   }
 
 }

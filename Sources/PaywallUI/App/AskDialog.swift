@@ -15,6 +15,9 @@ package struct AskDialog: Sendable, Hashable {
   package var storeError: StoreError?
   /// Whether a purchase may come back `restored`: SDK 3 only (4.x `PurchaseResult` has no such case).
   package var purchaseMayRestore = true
+  /// Whether a failure may carry StoreKit's typed error: Superwall-iOS only (Superwall-Android's
+  /// `PurchaseResult.Failed` carries a message, `delegate/PurchaseResult.kt`).
+  package var mayTypeError = true
   package var row: Row = .outcome
   package var cursor = 0
 
@@ -39,6 +42,7 @@ extension AskDialog {
     case .purchase(let product):
       self.init(request: request, outcome: .purchased, entitlements: all, granted: product.entitlements)
       purchaseMayRestore = state.presentation.options.sdk.hasRestoredPurchaseResult
+      mayTypeError = state.presentation.options.sdk.platform == .ios
     case .restore:
       let offered = Set(state.session?.paywall.slots.flatMap(\.product.entitlements) ?? [])
       self.init(request: request, outcome: .restored, entitlements: all, granted: offered)
@@ -73,7 +77,7 @@ extension AskDialog {
         outcome = outcomes[(index + step + outcomes.count) % outcomes.count]
       } else if row == .entitlements, !entitlements.isEmpty {
         cursor = (cursor + step + entitlements.count) % entitlements.count
-      } else if row == .message {
+      } else if row == .message, mayTypeError {
         let choices = Self.errorChoices
         let index = choices.firstIndex(of: storeError) ?? 0
         storeError = choices[(index + step + choices.count) % choices.count]

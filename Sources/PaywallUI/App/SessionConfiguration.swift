@@ -43,6 +43,14 @@ package struct SessionConfiguration {
   package var home = false
   /// `--sdk`: wins over the project's `options.sdk`.
   package var sdk: SDKVersion?
+  /// `--platform`: wins over the project's `options.platform`.
+  package var platform: SDKPlatform?
+
+  /// The SDK the session follows for a project that follows `project`: `--platform` and `--sdk`
+  /// over it (`SDKVersion.resolve`); the error is a usage error's message.
+  package func resolvedSDK(_ project: SDKVersion) -> Result<SDKVersion, SDKVersionError> {
+    SDKVersion.resolve(project: project, platform: platform, given: sdk)
+  }
   /// `--locale` / `--storefront`: the catalog sells there (`Catalog.localized`).
   package var locale: String?
   package var storefront: String?

@@ -294,7 +294,7 @@ package enum AppView {
                       (error.isCancellation ? " StoreKit's cancel: the SDK abandons" : " StoreKit's error", .muted)])
       } else {
         lines.append([marker(.message), ("Error: ", .plain),
-                      (ask.message.isEmpty ? "(type a message, or ←→ a StoreKit error)" : ask.message, ask.message.isEmpty ? .muted : .plain)])
+                      (ask.message.isEmpty ? (ask.mayTypeError ? "(type a message, or ←→ a StoreKit error)" : "(type a message)") : ask.message, ask.message.isEmpty ? .muted : .plain)])
       }
     }
     let numbers = ask.outcomes.count == 5 ? "1-5" : "1-\(ask.outcomes.count)"
