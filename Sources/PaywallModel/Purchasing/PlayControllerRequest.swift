@@ -55,8 +55,9 @@ extension StoreProduct {
   /// Play's `ProductDetails` in its getters' names (`getPricingPhases().getPricingPhaseList()` is
   /// `pricingPhases`), prices as micros with Play's formatted price beside them.
   private static func json(_ details: PlayProductDetails, locale: String) -> JSONOutput {
+    // Play Billing formats a free phase "Free".
     func formatted(_ micros: Int64, _ currency: String) -> JSONOutput {
-      .string(PriceFormatter.shared.format(Decimal(micros) / 1_000_000, currencyCode: currency, locale: locale))
+      micros == 0 ? "Free" : .string(PriceFormatter.shared.format(Decimal(micros) / 1_000_000, currencyCode: currency, locale: locale))
     }
     var fields: [(String, JSONOutput)] = [
       ("productId", .string(details.productId)), ("productType", .string(details.productType.rawValue)),
