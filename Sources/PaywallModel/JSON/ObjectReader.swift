@@ -9,18 +9,31 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads one JSON object of a format we own: every key it is asked for is marked as known, and
-/// `finish()` reports the rest as unknown keys with a did-you-mean. Type mismatches and missing
-/// required keys are reported to the collector and read as nil, so one pass finds every problem.
+/// Reads one JSON object, reporting every problem to the collector and reading it as nil, so one
+/// pass finds them all. Its `Policy` says whose format it is: one we own (every key it is asked
+/// for is marked as known, and `finish()` reports the rest as unknown keys with a did-you-mean), or
+/// one another program's decoder reads (a Superwall config, as the SDK's `Codable` reads it).
 package final class ObjectReader {
+  /// How strictly a format is read where JSON leaves it open.
+  package enum Policy: Sendable {
+    /// A format we own: a duplicate key is an error, `null` is a value of the wrong type, a key
+    /// nobody asked for is reported by `finish()`, a string must not be blank unless asked.
+    case strict
+    /// A format the SDK's decoder reads (Foundation's `JSONDecoder`): `null` reads as absent (as
+    /// `decodeIfPresent` reads it), the last of duplicate keys wins, other keys are ignored, a
+    /// whole number may be written `5.0`, and a missing required key says the SDK requires it.
+    case decoder
+  }
+
   package let node: JSONNode
   package let path: JSONPath
   package let diagnostics: DiagnosticCollector
+  package let policy: Policy
   private let members: [JSONMember]
   private var known: Set<String> = ["$schema", "$comment"]
 
   /// Nil (after reporting) when `node` is not an object.
-  package init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, what: String) {
+  package init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, policy: Policy = .strict, what: String) {
     guard let members = node.members else {
       diagnostics.error("\(what) must be an object, found \(node.value.typeName)", at: node.location, path: path)
       return nil
@@ -28,7 +41,9 @@ package final class ObjectReader {
     self.node = node
     self.path = path
     self.diagnostics = diagnostics
+    self.policy = policy
     self.members = members
+    guard policy == .strict else { return }
     var seen: Set<String> = []
     for member in members where !seen.insert(member.key).inserted {
       diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
@@ -39,12 +54,24 @@ package final class ObjectReader {
     members.contains { $0.key == key }
   }
 
-  /// The member named `key`, marking it known. Reports a missing required key at the object.
+  /// The member named `key`, marking it known (under `.decoder` the last of duplicates, and none
+  /// for a `null`). Reports a missing required key at the object.
   package func member(_ key: String, required: Bool = false) -> JSONMember? {
     known.insert(key)
-    if let found = members.first(where: { $0.key == key }) { return found }
-    if required {
-      diagnostics.error("missing required key \(quoting: key)", at: node.location, path: path)
+    switch policy {
+    case .strict:
+      if let found = members.first(where: { $0.key == key }) { return found }
+      if required { diagnostics.error("missing required key \(quoting: key)", at: node.location, path: path) }
+    case .decoder:
+      let found = members.last { $0.key == key }
+      if let found {
+        if case .null = found.value.value {} else { return found }
+      }
+      if required {
+        let isNull = found != nil
+        diagnostics.error(isNull ? "\(quoting: key) must not be null (the SDK requires it)" : "missing required key \(quoting: key) (the SDK requires it)",
+                          at: found?.value.location ?? node.location, path: isNull ? path.appending(key) : path)
+      }
     }
     return nil
   }
@@ -57,17 +84,28 @@ package final class ObjectReader {
     diagnostics.error("\(quoting: key) must be \(expected), found \(node.value.typeName)", at: node.location, path: path.appending(key))
   }
 
-  package func string(_ key: String, required: Bool = false, nonEmpty: Bool = true) -> String? {
+  /// A string; blank is refused when `nonEmpty` (by default under `.strict`, never under `.decoder`).
+  package func string(_ key: String, required: Bool = false, nonEmpty: Bool? = nil) -> String? {
     guard let node = value(key, required: required) else { return nil }
     guard let s = node.stringValue else {
       mismatch(key, node, expected: "a string")
       return nil
     }
-    if nonEmpty && s.trimmingSpaces().isEmpty {
+    if nonEmpty ?? (policy == .strict) && s.trimmingSpaces().isEmpty {
       diagnostics.error("\(quoting: key) must not be empty", at: node.location, path: path.appending(key))
       return nil
     }
     return s
+  }
+
+  /// The object under `key`, read with this reader's policy.
+  package func object(_ key: String, required: Bool = false) -> ObjectReader? {
+    guard let found = value(key, required: required) else { return nil }
+    guard found.members != nil else {
+      mismatch(key, found, expected: "an object")
+      return nil
+    }
+    return ObjectReader(found, path: path.appending(key), diagnostics: diagnostics, policy: policy, what: "\(quoting: key)")
   }
 
   package func bool(_ key: String, required: Bool = false) -> Bool? {
@@ -79,15 +117,33 @@ package final class ObjectReader {
     return b
   }
 
-  package func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil) -> Int? {
+  /// A whole number; with `range` (and `meaning`, what it counts), one inside it. Under `.decoder`
+  /// `5.0` is 5, as Foundation's decoder reads it (not 5.5, nor a number out of range); every
+  /// number the importer does arithmetic on is read with a range, so no sum of them overflows.
+  package func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil, meaning: String? = nil) -> Int? {
     guard let node = value(key, required: required) else { return nil }
-    guard case .number(let text) = node.value, let n = Int(text) else {
+    guard case .number(let text) = node.value else {
       mismatch(key, node, expected: "a whole number")
       return nil
     }
+    var whole = Int(text)
+    if whole == nil, policy == .decoder, let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 { whole = Int(d) }
+    guard let n = whole else {
+      if let range, policy == .decoder {
+        diagnostics.error("\(quoting: key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning.map { " (\($0))" } ?? ""), found \(excerpt: text)",
+                          at: node.location, path: path.appending(key))
+      } else if policy == .decoder {
+        diagnostics.error("\(quoting: key) must be a whole number, found \(excerpt: text)", at: node.location, path: path.appending(key))
+      } else {
+        mismatch(key, node, expected: "a whole number")
+      }
+      return nil
+    }
     if let range, !range.contains(n) {
-      diagnostics.error("\(quoting: key) must be between \(range.lowerBound) and \(range.upperBound), found \(n)",
-                        at: node.location, path: path.appending(key))
+      let message = policy == .decoder
+        ? "\(quoting: key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning.map { " (\($0))" } ?? ""), found \(excerpt: text)"
+        : "\(quoting: key) must be between \(range.lowerBound) and \(range.upperBound), found \(n)"
+      diagnostics.error(message, at: node.location, path: path.appending(key))
       return nil
     }
     return n
@@ -153,6 +209,7 @@ package final class ObjectReader {
 
   /// Reports every key nobody asked for.
   package func finish() {
+    guard policy == .strict else { return }
     let names = Array(known)
     for member in members where !known.contains(member.key) {
       diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: names.sorted()))",

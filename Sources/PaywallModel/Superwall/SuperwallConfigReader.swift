@@ -19,7 +19,7 @@ package enum SuperwallConfigReader {
   /// the whole config); what did decode is returned so the mapping finds its problems in the same pass.
   /// `sdk` decides which products' stores decode (custom store products from 4.15).
   package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector, sdk: SDKVersion = .latest) -> SuperwallConfig? {
-    guard let top = ConfigObject(root, path: .root, diagnostics, what: "the config") else { return nil }
+    guard let top = ObjectReader(root, path: .root, diagnostics: diagnostics, policy: .decoder, what: "the config") else { return nil }
     // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
     let buildID = top.string("build_id", required: true)
     _ = top.int("log_level", required: true)
@@ -49,7 +49,7 @@ package enum SuperwallConfigReader {
   // MARK: - Triggers
 
   private static func readTrigger(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Trigger? {
-    guard let object = ConfigObject(node, path: path, d, what: "a trigger") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a trigger") else { return nil }
     let name = object.string("event_name", required: true)
     var rules: [SuperwallConfig.Rule] = []
     let ruleNodes = object.array("rules", required: true) ?? []
@@ -70,7 +70,7 @@ package enum SuperwallConfigReader {
   }
 
   private static func readRule(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Rule? {
-    guard let object = ConfigObject(node, path: path, d, what: "a rule") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a rule") else { return nil }
     let experimentID = object.string("experiment_id", required: true)
     let groupID = object.string("experiment_group_id", required: true)
     var variants: [SuperwallConfig.Variant] = []
@@ -119,7 +119,7 @@ package enum SuperwallConfigReader {
   }
 
   private static func readVariant(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Variant? {
-    guard let object = ConfigObject(node, path: path, d, what: "a variant") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a variant") else { return nil }
     // Experiment.swift: an unknown variant_type reads as TREATMENT.
     let type = object.string("variant_type", required: true)
     let id = object.string("variant_id", required: true)
@@ -135,7 +135,7 @@ package enum SuperwallConfigReader {
   // MARK: - Paywalls
 
   private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion) -> SuperwallConfig.Paywall? {
-    guard let object = ConfigObject(node, path: path, d, what: "a paywall response") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a paywall response") else { return nil }
     // Paywall.swift `init(from:)`: these are `decode`d (required).
     _ = object.string("id", required: true)
     let identifier = object.string("identifier", required: true)
@@ -152,7 +152,7 @@ package enum SuperwallConfigReader {
     if let v3 = object.value("presentation_style_v3") {
       if let s = v3.stringValue {
         style = s
-      } else if let styleObject = ConfigObject(v3, path: path.appending("presentation_style_v3"), d, what: "'presentation_style_v3'") {
+      } else if let styleObject = ObjectReader(v3, path: path.appending("presentation_style_v3"), diagnostics: d, policy: .decoder, what: "'presentation_style_v3'") {
         style = styleObject.string("type", required: true)
       }
     } else if let v2 = object.string("presentation_style_v2") {
@@ -199,7 +199,7 @@ package enum SuperwallConfigReader {
       return nil
     }
     let quiet = DiagnosticCollector(file: d.file, source: [])
-    let object = ConfigObject(node, path: path, quiet, what: "a product")!
+    let object = ObjectReader(node, path: path, diagnostics: quiet, policy: .decoder, what: "a product")!
     let name = object.string("reference_name")
     let store = object.object("store_product", required: true)
     let productID = store?.string("product_identifier", required: true)
@@ -207,7 +207,7 @@ package enum SuperwallConfigReader {
     var entitlements: [String] = []
     var unsupported: String?
     for (i, entitlement) in (object.array("entitlements", required: true) ?? []).enumerated() {
-      guard let e = ConfigObject(entitlement, path: path.appending("entitlements").appending(i), quiet, what: "an entitlement") else { continue }
+      guard let e = ObjectReader(entitlement, path: path.appending("entitlements").appending(i), diagnostics: quiet, policy: .decoder, what: "an entitlement") else { continue }
       let id = e.string("identifier", required: true)
       let type = e.string("type", required: true)
       if let type, type != "SERVICE_LEVEL" { unsupported = unsupported ?? type }
@@ -248,7 +248,7 @@ package enum SuperwallConfigReader {
 
   /// 3.x's older `products` item: `{"product": "primary", "product_id": "com.acme.annual"}`.
   private static func readProductV1(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> SuperwallConfig.Product? {
-    guard let object = ConfigObject(node, path: path, d, what: "a product") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a product") else { return nil }
     let slot = object.string("product", required: true)
     let productID = object.string("product_id", required: true)
     guard let slot, let productID else { return nil }
@@ -291,109 +291,10 @@ package enum PaywallJSEvent {
   }
 }
 
-/// An object of the config read as the SDK's `Decodable`s read one: no unknown-key checks, `null`
-/// as absent, a missing required key or a wrong type reported with its JSON path.
-package struct ConfigObject {
-  let node: JSONNode
-  let path: JSONPath
-  let diagnostics: DiagnosticCollector
-  private let members: [JSONMember]
-
-  /// Nil (after reporting) when `node` is not an object.
-  init?(_ node: JSONNode, path: JSONPath, _ diagnostics: DiagnosticCollector, what: String) {
-    guard let members = node.members else {
-      diagnostics.error("\(what) must be an object, found \(node.value.typeName)", at: node.location, path: path)
-      return nil
-    }
-    self.node = node
-    self.path = path
-    self.diagnostics = diagnostics
-    self.members = members
-  }
-
-  /// The value of `key`; a JSON `null` reads as absent, as `decodeIfPresent` reads it. The last of
-  /// duplicate keys wins, as in Foundation's decoder.
-  func value(_ key: String) -> JSONNode? {
-    guard let found = members.last(where: { $0.key == key })?.value else { return nil }
-    if case .null = found.value { return nil }
-    return found
-  }
-
-  private func present(_ key: String, required: Bool) -> JSONNode? {
-    if let node = value(key) { return node }
-    if required {
-      let isNull = members.contains { $0.key == key }
-      diagnostics.error(isNull ? "\(quoting: key) must not be null (the SDK requires it)" : "missing required key \(quoting: key) (the SDK requires it)",
-                        at: members.last(where: { $0.key == key })?.value.location ?? node.location,
-                        path: isNull ? path.appending(key) : path)
-    }
-    return nil
-  }
-
-  private func mismatch(_ key: String, _ found: JSONNode, _ expected: String) {
-    diagnostics.error("\(quoting: key) must be \(expected), found \(found.value.typeName)", at: found.location, path: path.appending(key))
-  }
-
-  func string(_ key: String, required: Bool = false) -> String? {
-    guard let found = present(key, required: required) else { return nil }
-    guard let s = found.stringValue else { mismatch(key, found, "a string"); return nil }
-    return s
-  }
-
+extension ObjectReader {
+  /// A string of the config with where it was written, its text as the file has it (`uncut`).
   func located(_ key: String, required: Bool = false) -> SuperwallConfig.Located? {
     guard let s = string(key, required: required), let at = value(key) else { return nil }
     return SuperwallConfig.Located(text: at.uncut ?? s, location: at.location, path: path.appending(key))
-  }
-
-  /// A whole number; with `range` (and `meaning`, what it counts), one inside it. Every number the
-  /// importer does arithmetic on is read with a range, so no sum or product of them can overflow.
-  func int(_ key: String, required: Bool = false, range: ClosedRange<Int>? = nil, meaning: String? = nil) -> Int? {
-    guard let found = present(key, required: required) else { return nil }
-    // Foundation's decoder reads 5.0 as an Int, but not 5.5 or a number out of range.
-    guard case .number(let text) = found.value else { mismatch(key, found, "a whole number"); return nil }
-    var whole: Int?
-    if let n = Int(text) {
-      whole = n
-    } else if let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 {
-      whole = Int(d)
-    }
-    if let range {
-      if let whole, range.contains(whole) { return whole }
-      let what = meaning.map { " (\($0))" } ?? ""
-      diagnostics.error("\(quoting: key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(what), found \(excerpt: text)",
-                        at: found.location, path: path.appending(key))
-      return nil
-    }
-    if let whole { return whole }
-    diagnostics.error("\(quoting: key) must be a whole number, found \(excerpt: text)", at: found.location, path: path.appending(key))
-    return nil
-  }
-
-  func bool(_ key: String, required: Bool = false) -> Bool? {
-    guard let found = present(key, required: required) else { return nil }
-    guard case .bool(let b) = found.value else { mismatch(key, found, "true or false"); return nil }
-    return b
-  }
-
-  func array(_ key: String, required: Bool = false) -> [JSONNode]? {
-    guard let found = present(key, required: required) else { return nil }
-    guard let elements = found.elements else { mismatch(key, found, "an array"); return nil }
-    return elements
-  }
-
-  func object(_ key: String, required: Bool = false) -> ConfigObject? {
-    guard let found = present(key, required: required) else { return nil }
-    guard found.members != nil else { mismatch(key, found, "an object"); return nil }
-    return ConfigObject(found, path: path.appending(key), diagnostics, what: "\(quoting: key)")
-  }
-
-  func choice(_ key: String, _ choices: [String], required: Bool = false) -> String? {
-    guard let s = string(key, required: required), let at = value(key) else { return nil }
-    guard choices.contains(s) else {
-      diagnostics.error("unknown \(key) \(quoting: s)\(Suggestions.hint(for: s, in: choices)) (expected one of \(choices.joined(separator: ", ")))",
-                        at: at.location, path: path.appending(key))
-      return nil
-    }
-    return s
   }
 }

@@ -22,7 +22,7 @@ enum SurveyImport {
   }
 
   private static func readOne(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> Survey? {
-    guard let object = ConfigObject(node, path: path, d, what: "a survey") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a survey") else { return nil }
     let id = object.string("id", required: true)
     let key = object.string("assignment_key", required: true)
     let title = object.string("title", required: true)
@@ -43,7 +43,7 @@ enum SurveyImport {
     }
     var options: [Survey.Option] = []
     for (i, item) in (object.array("options", required: true) ?? []).enumerated() {
-      guard let option = ConfigObject(item, path: path.appending("options").appending(i), d, what: "a survey option"),
+      guard let option = ObjectReader(item, path: path.appending("options").appending(i), diagnostics: d, policy: .decoder, what: "a survey option"),
             let optionID = option.string("id", required: true), let optionTitle = option.string("title", required: true) else { continue }
       options.append(Survey.Option(id: optionID, title: optionTitle))
     }
@@ -88,7 +88,7 @@ enum LocalNotificationImport {
   }
 
   private static func readOne(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector) -> LocalNotification? {
-    guard let object = ConfigObject(node, path: path, d, what: "a local notification") else { return nil }
+    guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a local notification") else { return nil }
     let type = object.choice("type", [LocalNotification.trialStartedType], required: true)
     let title = object.string("title", required: true)
     let subtitle = object.string("subtitle")
