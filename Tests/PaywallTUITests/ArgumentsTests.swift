@@ -134,6 +134,25 @@ struct ArgumentsTests {
     #expect(help.contains("Replace a slot. (repeatable)"))
   }
 
+  /// The command line becomes one checked configuration in one step: every option that cannot
+  /// work is refused when the options are read, before a project is loaded, with the option named.
+  /// Before, these were read as text and refused only when the session was made, after the
+  /// project had loaded (or never, for a bad `--outcome` with another controller).
+  @Test(arguments: [
+    (["--controller", "scripted", "--outcome", "purchase=bogus"], "error: --outcome purchase='bogus' is not a purchase result"),
+    (["--outcome", "purchase=pending"], "error: --outcome applies to --controller scripted"),
+    (["--controller", "command"], "error: --controller command needs --controller-command"),
+    (["--controller-timeout", "forever"], "error: --controller-timeout 'forever' must be a duration"),
+    (["--status", "activ"], "error: --status 'activ' must be unknown, inactive, active"),
+    (["--time-rate", "fast"], "error: --time-rate 'fast': use realtime"),
+    (["--start", "pro=dormant"], "error: --start "),
+  ])
+  func aSessionsOptionsAreCheckedWhenRead(options: [String], refusal: String) throws {
+    let arguments = try Arguments(["/no/such/project"] + options, spec: PlayCommand.spec)
+    let found = message { try SessionConfiguration(arguments) }
+    #expect(found?.hasPrefix(refusal) == true, "\(found ?? "accepted")")
+  }
+
   /// A flag reads its value as it declares it: text as given or its default, every value of a
   /// repeatable one, a switch as given, a parsed value checked with its own message; and whether
   /// it was given at all is told apart from its default.
@@ -141,7 +160,7 @@ struct ArgumentsTests {
     let parsed = try Arguments(["x", "--size", "40x12", "--start", "pro=trial", "--start", "plus=expired", "--home", "--user", "age=13",
                                 "--sdk", "3", "--controller", "ask"], spec: PlayCommand.spec)
     #expect(parsed[PlayFlags.size] == "40x12")
-    #expect(parsed[SessionFlags.start] == ["pro=trial", "plus=expired"])
+    #expect(try parsed[SessionFlags.start] == [StartState(parsing: "pro=trial"), StartState(parsing: "plus=expired")])
     #expect(parsed[SessionFlags.home])
     #expect(!parsed[SessionFlags.fresh])
     #expect(try parsed[SessionFlags.user] == ["age": "13"])
@@ -155,7 +174,7 @@ struct ArgumentsTests {
     #expect(!bare.isGiven(PlayFlags.size))
     #expect(try bare[SessionFlags.controller] == .simulated)
     #expect(try bare[SessionFlags.sdk] == nil)
-    #expect(bare[SessionFlags.controllerTimeout] == "10s")
+    #expect(try bare[SessionFlags.controllerTimeout] == 10)
 
     #expect(message { try Arguments(["x", "--sdk", "5"], spec: PlayCommand.spec)[SessionFlags.sdk] as Any }?.hasPrefix("error: --sdk ") == true)
     #expect(message { try Arguments(["--jobs", "0"], spec: TestCommand.spec)[TestFlags.jobs] as Any }

@@ -140,7 +140,9 @@ struct CompletionTests {
         guard case .words(let words) = option.completion else { continue }
         for word in words {
           let positionals = spec.positionals.filter { $0.count == .one || $0.count == .oneOrMore }.map { _ in "x" }
-          let parsed = try Arguments(positionals + ["--\(option.name)", word], spec: spec)
+          // A command controller is refused without its command line, whatever the value's spelling.
+          let needs = option.name == "controller" && word == "command" ? ["--controller-command", "sh"] : []
+          let parsed = try Arguments(positionals + ["--\(option.name)", word] + needs, spec: spec)
           #expect(throws: Never.self, "\(spec.name) --\(option.name) \(word)") { _ = try command.init(parsed) }
         }
       }

@@ -13,15 +13,27 @@ import PaywallScenarios
 import PaywallUI
 
 /// Options shared by `run` and `play` (and so `demo`): which controller, the status, state and
-/// events. Each is declared here once; `SessionConfiguration(arguments)` reads them.
+/// events. Each is declared here once, with how its words become its value; `SessionConfiguration(arguments)`
+/// reads them into one checked configuration, refusing any option or pair of options that cannot
+/// work before anything is loaded. What needs the project (a plain `--status active`'s
+/// entitlements, `--assume-rule`'s placements, the SDK a `--platform` falls back to) is checked
+/// when the session is made from it.
 package enum SessionFlags {
   package static let controller = Flag.choice("controller", "kind", "Purchase controller: simulated (a local store, default), scripted, ask or command.",
                                               default: ControllerKind.simulated)
-  package static let outcome = Flag.text("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s.")
+  package static let outcome = Flag.parsed("outcome", "outcomes", "Scripted results, e.g. purchase=pending,restore=failed or purchase=failed:Card declined,latency=2s.") {
+    (text: String) throws(CLIFailure) -> ScriptedPurchaseController.Outcomes in
+    do throws(PurchaseError) {
+      return try ScriptedPurchaseController.Outcomes(parsing: text)
+    } catch {
+      throw .usage(error.message)
+    }
+  }
   package static let controllerCommand = Flag.text("controller-command", "cmd", "A shell command line (run as sh -c CMD) of a JSON-lines controller (with --controller command).")
-  /// Read as written: the session checks it (`DurationOption.controllerTimeout`) when it starts the controller.
-  package static let controllerTimeout = Flag.text("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s).",
-                                                   default: "10s")
+  package static let controllerTimeout = Flag.parsed("controller-timeout", "duration", "How long the command controller may take to answer (wall time; default 10s).",
+                                                     default: "10s") { (text: String) throws(CLIFailure) -> Double in
+    try CLIFailure.reporting { () throws(SessionError) in try DurationOption.seconds("controller-timeout", text, DurationOption.controllerTimeout) }
+  }
   package static let status = Flag.text("status", "status", "Start with this status: unknown, inactive, active or active:ENT,… (default: the cached one).",
                                         completion: .words(["unknown", "inactive", "active"]))
   package static let stateDir = Flag.text("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory).")
@@ -31,9 +43,25 @@ package enum SessionFlags {
   package static let paywall = Flag.text("paywall", "id", "Which paywall of a project to open first.")
   package static let placement = Flag.text("placement", "name", "Register this placement at start (one a campaign of the project has).",
                                            completion: .placements)
-  package static let timeRate = Flag.text("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate).")
+  package static let timeRate = Flag.parsed("time-rate", "rate", "Simulated store clock: realtime, UNIT=DURATION (month=30s, day=1s) or renewal=DURATION (default: the .storekit _timeRate).") {
+    (text: String) throws(CLIFailure) -> TimeRate in
+    guard let rate = TimeRate(parsing: text) else { throw .usage("--time-rate \(quoting: text): \(TimeRate.usage)") }
+    return rate
+  }
   package static let askToBuy = Flag.bool("ask-to-buy", "Simulated store: purchases wait for approval (Ask to Buy).")
-  package static let start = Flag.list("start", "ent=state", "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).")
+  package static let start = Flag<[StartState], CLIFailure>(
+    name: "start", placeholder: "ent=state", help: "Simulated store: begin with ENTITLEMENT in subscribed, trial, gracePeriod, billingRetry, expired or revoked (a new ledger).",
+    repeatable: true) { (given: [String]) throws(CLIFailure) -> [StartState] in
+    var states: [StartState] = []
+    for text in given {
+      do throws(StoreActionError) {
+        states.append(try StartState(parsing: text))
+      } catch {
+        throw .usage("--start \(error.message)")
+      }
+    }
+    return states
+  }
   package static let gracePeriod = Flag.bool("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled).")
   package static let renewalBillingIssues = Flag.bool("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled).")
   package static let home = Flag.bool("home", "Start on the home screen (the project's placements) instead of the first paywall.")
@@ -75,10 +103,15 @@ extension SessionConfiguration {
   package init(_ arguments: Arguments) throws(CLIFailure) {
     self.init()
     controller = try arguments[SessionFlags.controller]
-    outcome = arguments[SessionFlags.outcome]
+    outcome = try arguments[SessionFlags.outcome]
+    if controller != .scripted && outcome != nil { throw .usage("--outcome applies to --controller scripted") }
     controllerCommand = arguments[SessionFlags.controllerCommand]
-    controllerTimeout = arguments[SessionFlags.controllerTimeout]
+    if controller == .command && (controllerCommand ?? "").isEmpty {
+      throw .usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
+    }
+    controllerTimeout = try arguments[SessionFlags.controllerTimeout]
     status = arguments[SessionFlags.status]
+    if let status, let refusal = SessionConfiguration.statusRefusal(status) { throw .usage(refusal) }
     locale = arguments[SessionFlags.locale]
     storefront = arguments[SessionFlags.storefront]
     if let refusal = Catalog.refusal(storefront: storefront, locale: locale) { throw .usage(refusal) }
@@ -99,9 +132,9 @@ extension SessionConfiguration {
     }
     userAttributes = try arguments[SessionFlags.user]
     assumeRules = arguments[SessionFlags.assumeRule]
-    timeRate = arguments[SessionFlags.timeRate]
+    timeRate = try arguments[SessionFlags.timeRate]
     askToBuy = arguments[SessionFlags.askToBuy]
-    start = arguments[SessionFlags.start]
+    start = try arguments[SessionFlags.start]
     gracePeriod = arguments[SessionFlags.gracePeriod]
     renewalBillingIssues = arguments[SessionFlags.renewalBillingIssues]
     sdk = try arguments[SessionFlags.sdk]

@@ -141,7 +141,7 @@ package enum PlayEngine {
     // A command controller's launch-time status arrives before the first step, as an app's
     // arrives before its first registration is presented (`waitForLaunchStatus` says why).
     if let command = app.command, command.waitForLaunchStatus() == .timedOut {
-      output.warning("warning: the controller set no subscription status within --controller-timeout (\(session.controllerTimeout)) of starting, so it stays unknown and a registration waits for one, as the SDK does; send {\"method\":\"setSubscriptionStatus\",…} at launch (docs/controllers.md), or give --status")
+      output.warning("warning: the controller set no subscription status within --controller-timeout (\(DurationOption.spell(session.controllerTimeout))) of starting, so it stays unknown and a registration waits for one, as the SDK does; send {\"method\":\"setSubscriptionStatus\",…} at launch (docs/controllers.md), or give --status")
     }
 
     let started = clock.now

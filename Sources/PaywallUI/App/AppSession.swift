@@ -93,11 +93,11 @@ package struct AppSession {
     var explicitStatus: SubscriptionStatus?
     if let text = options.status {
       guard let parsed = SubscriptionStatus(parsing: text, defaultEntitlements: project.catalog.entitlements) else {
-        throw SessionError.usage("--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)")
+        throw SessionError.usage(SessionConfiguration.statusRefusal(text) ?? "--status \(quoting: text)")
       }
       explicitStatus = parsed
     }
-    let timeout = try DurationOption.seconds("controller-timeout", options.controllerTimeout, DurationOption.controllerTimeout)
+    let timeout = options.controllerTimeout
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
     let directory: StateDirectory?
@@ -148,8 +148,8 @@ package struct AppSession {
     case (let custom?, _):
       controller = custom.controller
     case (nil, .simulated):
-      let (settings, rate) = try options.storeSettings(for: project.catalog, warnings: &warnings)
-      let starts = try options.startStates()
+      let (settings, rate) = options.storeSettings(for: project.catalog, warnings: &warnings)
+      let starts = options.start
       let storeClock: any TimeSource
       if let simulatedClock {
         storeClock = simulatedClock
@@ -175,12 +175,7 @@ package struct AppSession {
       store = simulated
       controller = simulated
     case (nil, .scripted):
-      let outcomes: ScriptedPurchaseController.Outcomes
-      do {
-        outcomes = try options.outcome.map { text throws(PurchaseError) in try .init(parsing: text) } ?? .init()
-      } catch {
-        throw SessionError.usage(error.message)
-      }
+      let outcomes = options.outcome ?? .init()
       if outcomes.purchase == .restored, !project.options.sdk.hasRestoredPurchaseResult {
         let sdk = project.options.sdk
         throw SessionError.usage("--outcome purchase=restored: SDK \(sdk.named) (\(sdkSource(options))) has no restored purchase result, "
@@ -192,6 +187,7 @@ package struct AppSession {
       ask = asking
       controller = asking
     case (nil, .command):
+      // The command line refuses `--controller command` without one; a library session never asks for it.
       guard let command = options.controllerCommand, !command.isEmpty else {
         throw SessionError.usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
       }
@@ -212,9 +208,6 @@ package struct AppSession {
     // A usage error found after the controller started must not leave its process running.
     var started = commandController
     defer { started?.stop() }
-    if options.controller != .scripted && options.outcome != nil {
-      throw SessionError.usage("--outcome applies to --controller scripted")
-    }
 
     if let explicitStatus { statusStore.set(explicitStatus) }
 

@@ -18,9 +18,11 @@ package enum ControllerKind: String, CaseIterable {
 /// SDK version. `run` and `play` fill it from their options; a library user from `PaywallApp.Options`.
 package struct SessionConfiguration {
   package var controller: ControllerKind = .simulated
-  package var outcome: String?
+  /// `--outcome`, parsed: the scripted controller's answers.
+  package var outcome: ScriptedPurchaseController.Outcomes?
   package var controllerCommand: String?
-  package var controllerTimeout = "10s"
+  /// `--controller-timeout`, in seconds of wall time.
+  package var controllerTimeout: Double = 10
   package var status: String?
   package var stateDir: String?
   package var fresh = false
@@ -31,9 +33,11 @@ package struct SessionConfiguration {
   package var events: String?
   package var paywall: String?
   package var placement: String?
-  package var timeRate: String?
+  /// `--time-rate`, parsed; nil: the catalog's, else real time.
+  package var timeRate: TimeRate?
   package var askToBuy = false
-  package var start: [String] = []
+  /// `--start`, each checked.
+  package var start: [StartState] = []
   package var gracePeriod = false
   package var renewalBillingIssues = false
   package var userID: String?
@@ -59,7 +63,7 @@ package struct SessionConfiguration {
 
   /// The simulated store's settings: the catalog's, then what the command line changes. The time
   /// rate comes back too, for the store's clock.
-  package func storeSettings(for catalog: Catalog, warnings: inout [String]) throws(SessionError) -> (SimulatedStore.Settings, TimeRate) {
+  package func storeSettings(for catalog: Catalog, warnings: inout [String]) -> (SimulatedStore.Settings, TimeRate) {
     var settings = SimulatedStore.Settings(catalog: catalog.settings)
     var rate = TimeRate.realTime
     if let value = catalog.settings.timeRate {
@@ -69,12 +73,7 @@ package struct SessionConfiguration {
         warnings.append("\(catalog.file): _timeRate \(value) is not a StoreKit time rate; the store runs in real time (or give --time-rate)")
       }
     }
-    if let text = timeRate {
-      guard let parsed = TimeRate(parsing: text) else {
-        throw SessionError.usage("--time-rate \(quoting: text): \(TimeRate.usage)")
-      }
-      rate = parsed
-    }
+    if let timeRate { rate = timeRate }
     settings.rules.renewalInterval = rate.renewalInterval
     if askToBuy { settings.askToBuy = true }
     if gracePeriod { settings.rules.gracePeriodEnabled = true }
@@ -82,17 +81,11 @@ package struct SessionConfiguration {
     return (settings, rate)
   }
 
-  /// The `--start` states, each checked.
-  package func startStates() throws(SessionError) -> [StartState] {
-    var states: [StartState] = []
-    for text in start {
-      do {
-        states.append(try StartState(parsing: text))
-      } catch {
-        throw SessionError.usage("--start \(error.message)")
-      }
-    }
-    return states
+  /// Why `--status TEXT` is refused, or nil. Only its form is checked here: which entitlements a
+  /// plain `active` grants is the project's catalog's, read when the session is made.
+  package static func statusRefusal(_ text: String) -> String? {
+    guard SubscriptionStatus(parsing: text) == nil else { return nil }
+    return "--status \(quoting: text) must be unknown, inactive, active or active:ENTITLEMENT,… (e.g. active:pro)"
   }
 
   /// The options only the simulated store understands, given with another controller.
