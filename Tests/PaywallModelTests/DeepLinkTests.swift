@@ -64,4 +64,32 @@ struct DeepLinkTests {
     #expect(close["close_reason"] == "systemLogic" && close["result"] == "declined")
     #expect(state.session == nil)
   }
+
+  /// With no status yet the SDK waits before it does anything (`Tracking.swift`
+  /// `internallyHandleImplicitTrigger`: `waitForSubsStatusAndConfig`, then `.deepLinkTrigger`'s
+  /// dismiss): the paywall stays until a status comes, and closes then; when none comes in time
+  /// nothing closes. Before, the paywall closed at once.
+  @Test func withNoStatusTheDismissalWaitsForOne() throws {
+    var state = try PresenterTests.launching("tapped", "onboarding")
+    PresenterTests.send(.register(placement: "tapped", params: [:]), &state)
+    state.status = .unknown
+    let link = PresenterTests.send(.deepLink(url: "myapp://other"), &state)
+    #expect(PresenterTests.events(link) == ["deepLink_open", "call.handleDeepLink"], "\(PresenterTests.events(link))")
+    #expect(state.session?.id == "onboarding", "the paywall stays while the SDK waits")
+    let known = PresenterTests.send(.statusChanged(.inactive), &state)
+    #expect(PresenterTests.events(known).contains("paywall_close"), "\(PresenterTests.events(known))")
+    #expect(state.session == nil)
+
+    var timingOut = try PresenterTests.launching("tapped", "onboarding")
+    PresenterTests.send(.register(placement: "tapped", params: [:]), &timingOut)
+    timingOut.status = .unknown
+    let waiting = PresenterTests.send(.deepLink(url: "myapp://other"), &timingOut)
+    guard case .scheduleStatusTimeout(let id, _)? = waiting.last else {
+      Issue.record("no timeout scheduled: \(waiting)")
+      return
+    }
+    let timedOut = PresenterTests.send(.statusTimedOut(registrationID: id), &timingOut)
+    #expect(PresenterTests.events(timedOut) == ["paywallPresentationRequest"])
+    #expect(timingOut.session?.id == "onboarding", "nothing closes on the timeout")
+  }
 }

@@ -152,7 +152,8 @@ package enum DeepLinks {
 /// close reason `systemLogic`: no `paywall_decline`; the handler hears it and a non-gated
 /// register's feature runs) and presents the placement with no handler (`internallyPresent`): a
 /// campaign's paywall, or with none only the log's `paywallPresentationRequest`.
-/// With the status unknown the paywall on screen closes first and the placement waits for one.
+/// With the status unknown it all waits for one, as every implicit trigger does: the paywall on
+/// screen stays until a status comes, and if none comes in time nothing closes.
 extension Presenter {
   static func deepLink(_ url: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let placement = EventName.deepLinkOpen.rawValue
@@ -162,17 +163,19 @@ extension Presenter {
     if let tracked = route.tracked { effects.append(.emit(PaywallEvent(.deepLinkOpen, DeepLinks.eventParams(tracked)))) }
     effects.append(.emit(PaywallEvent(.callHandleDeepLink, [("url", .string(url)), ("handled", .bool(route.handled))])))
     guard let tracked = route.tracked else { return effects }
-    effects += closeForDeepLink(&state)
     var params = PlacementParams.standard(placement, isSDKEvent: true)
     for (key, value) in DeepLinks.parts(tracked) { params["$" + key] = value }
     params.merge(DeepLinks.audienceParams(tracked)) { _, own in own }
-    let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params, isImplicit: true)
+    var registration = Registration(id: state.newRegistrationID(), placement: placement, params: params, isImplicit: true)
+    // `internallyHandleImplicitTrigger` waits for the status before anything (`waitForSubsStatusAndConfig`):
+    // with none yet the paywall stays until one comes, and on the timeout nothing is dismissed.
     if state.status == .unknown {
       guard state.waiting == nil else { return effects }
+      registration.dismissesFirst = true
       state.waiting = registration
       return effects + [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
     }
-    return effects + evaluate(registration, &state, now: now)
+    return effects + closeForDeepLink(&state) + evaluate(registration, &state, now: now)
   }
 
   /// The app's `Superwall.shared.dismiss()` of the paywall on screen: declined, `systemLogic`. A

@@ -26,6 +26,9 @@ public struct Registration: Sendable, Hashable {
   /// The app's `getPresentationResult(forPlacement:params:)`: evaluated like a register, it
   /// presents nothing and only answers (`SDKCalls.presentationResult`).
   public var asksForResult = false
+  /// A deep link's `deepLink_open`: when it goes on it first dismisses the paywall on screen
+  /// (`Tracking.swift` `.deepLinkTrigger`), which waits, as the rest, for a known status.
+  public var dismissesFirst = false
 
   /// A registration as `register` makes it; `isImplicit` for one an event fired, `asksForResult`
   /// for `getPresentationResult`.

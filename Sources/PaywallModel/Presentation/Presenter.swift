@@ -88,6 +88,7 @@ public enum Presenter {
       // A register waiting for a known status goes on the moment there is one.
       if status != .unknown, let waiting = state.waiting {
         state.waiting = nil
+        if waiting.dismissesFirst { effects += closeForDeepLink(&state) }
         effects += waiting.asksForResult ? SDKCalls.answerPresentationResult(waiting, &state, now: now) : evaluate(waiting, &state, now: now)
       }
       return effects
