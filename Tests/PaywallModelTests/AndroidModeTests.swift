@@ -47,11 +47,26 @@ struct AndroidModeTests {
     #expect(wrongVersion.errors.contains { $0.message.contains("choose the platform android") }, "\(wrongVersion.diagnostics)")
   }
 
-  static func loadProject(_ options: String) throws -> ProjectLoadResult {
+  /// `validate` warns of a `device` key the project's SDK does not have: missing there, a
+  /// comparison with it never holds. Before, the filter was accepted in silence.
+  @Test(arguments: [(#"{"sdk": "4.9"}"#, "customerInfo"), (#"{"sdk": "3"}"#, "activeEntitlementObjects"),
+                    (#"{"platform": "android"}"#, "customerInfo"), (#"{}"#, nil)])
+  func aDeviceKeyTheSDKLacksIsWarnedAbout(options: String, warned: String?) throws {
+    let campaigns = #"[{"placement": "p", "audiences": [{"filter": "size(device.customerInfo.entitlements) == 0 && size(device.activeEntitlementObjects) == 0", "paywall": "p"}]}]"#
+    let loaded = try Self.loadProject(options, campaigns: campaigns)
+    let found = loaded.warnings.filter { $0.message.contains("is missing") }.map(\.message)
+    if let warned {
+      #expect(found.contains { $0.hasPrefix("filter: device.\(warned) ") }, "\(found)")
+    } else {
+      #expect(found.isEmpty, "\(found)")
+    }
+  }
+
+  static func loadProject(_ options: String, campaigns: String = "[]") throws -> ProjectLoadResult {
     try withTemporaryDirectory { directory in
       _ = try directory.write("catalog.json", #"{"products": [{"id": "pro", "name": "Pro", "price": "9.99", "period": "P1M"}]}"#)
       _ = try directory.write("p.json", #"{"id": "p", "name": "P", "products": {"primary": "pro"}, "components": [{"type": "title", "text": "Pro"}]}"#)
-      let app = try directory.write("app.json", #"{"name": "A", "catalog": "catalog.json", "paywalls": ["p.json"], "options": \#(options)}"#)
+      let app = try directory.write("app.json", #"{"name": "A", "catalog": "catalog.json", "paywalls": ["p.json"], "campaigns": \#(campaigns), "options": \#(options)}"#)
       return ProjectLoader.load(path: (app as NSString).deletingLastPathComponent)
     }
   }

@@ -206,12 +206,14 @@ enum CampaignReader {
   /// readable id; only an id no file can hold is "no paywall".
   /// Warnings for comparisons the catalog makes impossible (`AudienceFilter.impossibleComparisons`):
   /// `device.subscriptionStatus == "ACTIV"`, an entitlement or product the catalog lacks.
-  static func lint(_ pending: Pending, catalog: Catalog, into all: inout [Diagnostic]) {
+  /// Also `device` keys the project's SDK does not have (`AudienceFilter.keysMissing`).
+  static func lint(_ pending: Pending, catalog: Catalog?, sdk: SDKVersion, into all: inout [Diagnostic]) {
     guard let collector = pending.diagnostics else { return }
-    let entitlements = Set(catalog.entitlementIDs)
-    let products = Set(catalog.productIDs)
+    let entitlements = Set(catalog?.entitlementIDs ?? [])
+    let products = Set(catalog?.productIDs ?? [])
     for (filter, location, path) in pending.filters {
-      for warning in filter.impossibleComparisons(entitlements: entitlements, products: products) {
+      let impossible = catalog == nil ? [] : filter.impossibleComparisons(entitlements: entitlements, products: products)
+      for warning in impossible + filter.keysMissing(in: sdk) {
         all.append(Diagnostic(file: collector.file, location: collector.location(inStringAt: location, offset: warning.offset),
                               severity: .warning, message: "filter: \(warning.message)", path: path, kind: .audienceFilter))
       }

@@ -159,7 +159,7 @@ public enum ProjectLoader {
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
     let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
-    if let catalog { CampaignReader.lint(campaigns, catalog: catalog, into: &all) }
+    CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
     // Paywall files that did not load, with their id when it could be read: a campaign naming one
