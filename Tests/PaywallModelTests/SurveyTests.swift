@@ -50,6 +50,18 @@ struct SurveyTests {
             "\(diagnostics.map(\.description))")
   }
 
+  /// `SurveyManager.selectSurvey` shows the first survey whose condition fits: a second with the
+  /// same condition never shows, and `validate` says so at it. Before, it was accepted in silence.
+  @Test func aSurveyAfterOneWithTheSameConditionIsWarnedAbout() throws {
+    let second = #"{"id": "again", "title": "T", "message": "M", "presentationCondition": "onManualClose", "options": [{"id": "a", "title": "A"}]}"#
+    let onPurchase = #"{"id": "bought", "title": "T", "message": "M", "presentationCondition": "onPurchase", "options": [{"id": "a", "title": "A"}]}"#
+    let (paywall, diagnostics) = try PaywallReaderTests.read(Self.paywall(surveys: [Self.survey, onPurchase, second].joined(separator: ",")))
+    #expect(paywall?.surveys.count == 3)
+    let warned = diagnostics.filter { $0.kind == .unreachableSurvey }
+    #expect(warned.count == 1 && warned.first?.message.hasPrefix("survey 'again' never shows: survey 'why' before it") == true
+            && warned.first?.path?.description == "$.surveys[2]", "\(diagnostics.map(\.description))")
+  }
+
   // MARK: - The draw
 
   @Test func probabilityZeroNeverShowsAndOneAlwaysDoes() throws {

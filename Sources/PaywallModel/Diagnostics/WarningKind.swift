@@ -44,6 +44,8 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   /// A campaign on an SDK event paywall-tui does not fire (`deepLink_open`, `touches_began`): the
   /// SDK presents it, here it never presents.
   case notFiredHere = "not-fired-here"
+  /// A paywall's survey that can never show: an earlier one has the same presentation condition.
+  case unreachableSurvey = "unreachable-survey"
 
   /// The names, in declaration order: for help, completions and did-you-mean.
   public static var names: [String] { allCases.map(\.rawValue) }

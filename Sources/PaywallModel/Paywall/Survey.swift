@@ -152,7 +152,14 @@ enum SurveyReader {
     let path = reader.path.appending("surveys")
     var surveys: [Survey] = []
     for (i, node) in nodes.enumerated() {
-      if let survey = readOne(node, path: path.appending(i), diagnostics: reader.diagnostics) { surveys.append(survey) }
+      guard let survey = readOne(node, path: path.appending(i), diagnostics: reader.diagnostics) else { continue }
+      // `SurveyManager.selectSurvey` takes the first survey whose condition fits the close: a
+      // later one with the same condition never shows.
+      if let earlier = surveys.first(where: { $0.condition == survey.condition }) {
+        reader.diagnostics.warning(.unreachableSurvey, "survey \(quoting: survey.id) never shows: survey \(quoting: earlier.id) before it has the same presentationCondition \(quoting: survey.condition.rawValue), and the SDK shows the first that fits; remove one or give it the other condition",
+                                   at: node.location, path: path.appending(i))
+      }
+      surveys.append(survey)
     }
     return surveys
   }
