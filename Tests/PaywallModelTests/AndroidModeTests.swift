@@ -71,6 +71,20 @@ struct AndroidModeTests {
     }
   }
 
+  /// Superwall-Android's device template (`network/device/DeviceHelper.kt`): `platform` is
+  /// "Android", and the active entitlements are `activeEntitlementsObject`, each `{identifier, type}`;
+  /// iOS's `activeEntitlementObjects` is not there.
+  @Test func audiencesReadAndroidsDeviceTemplate() throws {
+    let filter = try AudienceFilter(parsing: #"device.platform == "Android" && device.activeEntitlementsObject[0].identifier == "pro""#)
+    let iosOnly = try AudienceFilter(parsing: #"size(device.activeEntitlementObjects) > 0"#)
+    var state = try Self.android(status: .active([Entitlement("pro")]))
+    #expect(filter.evaluate(state.filterContext))
+    #expect(!iosOnly.evaluate(state.filterContext))
+    state.options.sdk = .latest
+    #expect(!filter.evaluate(state.filterContext))
+    #expect(iosOnly.evaluate(state.filterContext))
+  }
+
   // MARK: - Events (analytics/internal/trackable/TrackableSuperwallEvent.kt)
 
   @Test func theStatusChangeIsLowerCaseWithItsEntitlements() throws {

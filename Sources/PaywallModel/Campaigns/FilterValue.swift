@@ -94,6 +94,9 @@ public struct FilterContext: Sendable {
   public var customerInfo: FilterValue?
   /// `device.activeEntitlementObjects` (SDK 4.0 and later); nil: missing.
   public var activeEntitlementObjects: FilterValue?
+  /// Whose device template the filters read: Superwall-Android's says `platform` "Android" and
+  /// lists the entitlements as `activeEntitlementsObject` (`network/device/DeviceHelper.kt`).
+  public var platform: SDKPlatform = .ios
 
   /// The context of one registration.
   public init(status: SubscriptionStatus, activeProducts: [String] = [], user: [String: FilterValue] = [:],
@@ -111,7 +114,13 @@ public struct FilterContext: Sendable {
     case .activeEntitlements: .list(status.entitlements.sorted().map { .string($0.id) })
     case .activeProducts: .list(activeProducts.sorted().map { .string($0) })
     case .device("customerInfo"): customerInfo
-    case .device("activeEntitlementObjects"): activeEntitlementObjects
+    case .device("activeEntitlementObjects"): platform == .ios ? activeEntitlementObjects : nil
+    case .device("platform") where platform == .android: .string("Android")
+    case .device("activeEntitlementsObject"):
+      // Each active entitlement as `{identifier, type}` on Android; no such key on iOS.
+      platform == .android ? .list(status.entitlements.sorted().map {
+        .map(["identifier": .string($0.id), "type": .string("SERVICE_LEVEL")])
+      }) : nil
     case .device(let key): FilterName.emulatedDevice[key]
     case .user(let key): user[key]
     case .params(let key): params[key]
@@ -133,7 +142,7 @@ public enum FilterName: Sendable, Hashable, CustomStringConvertible {
   /// The `device` keys the emulator gives besides the status ones, with their values on an iPhone.
   static let emulatedDevice: [String: FilterValue] = ["platform": .string("iOS"), "isMac": .bool(false)]
   /// The device keys built from the store's subscriptions or the status (`CustomerInfoValue`).
-  static let customerDeviceKeys: Set<String> = ["customerInfo", "activeEntitlementObjects"]
+  static let customerDeviceKeys: Set<String> = ["customerInfo", "activeEntitlementObjects", "activeEntitlementsObject"]
 
   /// Every key of the SDK 4.16.3 `device` map (`DeviceTemplate.swift`, plus the storefront and
   /// `appTransactionId` keys `getTemplateDevice` adds): a filter may read any, with a warning
@@ -150,6 +159,8 @@ public enum FilterName: Sendable, Hashable, CustomStringConvertible {
     "sdkVersionPadded", "appBuildString", "appBuildStringNumber", "interfaceStyleMode", "capabilities",
     "capabilitiesConfig", "platformWrapper", "platformWrapperVersion", "swiftVersion", "compilerVersion",
     "localResourceIds", "deviceId", "storeFrontCountryCode", "storeFrontId", "storeFrontCurrency", "appTransactionId",
+    // Superwall-Android's alone (`paywall/view/webview/templating/models/DeviceTemplate.kt`).
+    "activeEntitlementsObject", "deviceTier", "reviewRequestCount", "kotlinVersion",
   ]
 
   /// The name as a filter writes it (`device.subscriptionStatus`, `user.age`).

@@ -210,6 +210,7 @@ public struct PresentationState: Sendable, Equatable {
     context.assumedRules = assumedRules
     context.interrupt = interrupt
     let sdk = options.sdk
+    context.platform = sdk.platform
     if sdk.hasActiveEntitlementObjects {
       let customer = CustomerInfoValue.make(subscriptions: storeSubscriptions, status: status, catalog: project.catalog)
       context.activeEntitlementObjects = customer.activeEntitlementObjects
