@@ -594,4 +594,17 @@ extension CommandLineTests {
     let sdkKey = try PaywallBinary.run(["explain", dir, "transaction_abandon", "--param", "abandoned_product_id=com.acme.pro.annual"])
     #expect(sdkKey.stdout.contains("→ presents paywall 'winback'") && !sdkKey.stdout.contains("warning"), "\(sdkKey.stdout)")
   }
+
+  /// A Play rental (`rentOption`) is held for its period: its card says so, where it said
+  /// "lifetime access" as a purchase to keep does. The controller hears the period too.
+  @Test func aPlayRentalsCardSaysItIsARental() throws {
+    let catalog = try String(contentsOfFile: "Examples/android/play-catalog.json", encoding: .utf8)
+    let paywall = #"{"id": "p", "name": "P", "products": {"primary": "acme_lifetime:rent-30-days", "secondary": "acme_lifetime:buy"}, "components": [{"type": "products"}]}"#
+    let dir = try Fixtures.directory(["play-catalog.json": catalog, "p.json": paywall])
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let result = try PaywallBinary.run(["render", dir + "/p.json", "--catalog", dir + "/play-catalog.json", "--color", "never"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("30-day rental") && result.stdout.contains("lifetime access"), "\(result.stdout)")
+  }
+
 }

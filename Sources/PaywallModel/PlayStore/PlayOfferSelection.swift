@@ -122,6 +122,12 @@ package struct PlaySelectedProduct: Sendable, Hashable {
     }
   }
 
+  /// A rented one-time option's period; nil for anything bought to keep.
+  package var rentalPeriod: PlayDuration? {
+    if case .oneTime(let option) = selection { return option.rentalPeriod }
+    return nil
+  }
+
   /// The base plan id the SDK passes to the purchase controller: the one the product id names,
   /// nil when it names none (`RawStoreProduct.basePlanId` is `basePlanType.specificId`).
   package var basePlanId: String? { identifier.basePlanID }

@@ -97,6 +97,8 @@ package struct PlayProductDetails: Sendable, Hashable {
     package var purchaseOptionId: String?
     package var offerId: String?
     package var offerToken: String
+    /// A rental's period (`getRentalDetails().getRentalPeriod()`); nil for a purchase to keep.
+    package var rentalPeriod: PlayDuration?
 
     package init(priceAmountMicros: Int64, priceCurrencyCode: String = "USD", purchaseOptionId: String?, offerId: String? = nil,
                  offerToken: String = "") {
@@ -207,9 +209,10 @@ extension PlayCatalog {
       var legacy: PlayProductDetails.OneTimePurchaseOfferDetails?
       for option in product.purchaseOptions where option.state.isSold {
         guard let price = option.regionalPrices[region] else { continue }
-        let details = PlayProductDetails.OneTimePurchaseOfferDetails(
+        var details = PlayProductDetails.OneTimePurchaseOfferDetails(
           priceAmountMicros: price.micros, priceCurrencyCode: price.currencyCode, purchaseOptionId: option.purchaseOptionId,
           offerId: nil, offerToken: "\(productId):\(option.purchaseOptionId)")
+        if case .rent(let period, _) = option.kind { details.rentalPeriod = period }
         options.append(details)
         if case .buy(legacyCompatible: true, _) = option.kind { legacy = details }
       }

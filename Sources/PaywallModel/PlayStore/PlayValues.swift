@@ -85,6 +85,13 @@ package struct PlayDuration: Sendable, Hashable, CustomStringConvertible {
     self.text = iso8601
   }
 
+  /// "3-day", "1-week", "2-month" for a duration of one unit; the ISO text otherwise.
+  package var spelledAsLength: String {
+    let parts = [(years, "year"), (months, "month"), (weeks, "week"), (days, "day")].filter { $0.0 != 0 }
+    guard parts.count == 1, let (count, unit) = parts.first else { return text }
+    return "\(count)-\(unit)"
+  }
+
   package var isZero: Bool { years == 0 && months == 0 && weeks == 0 && days == 0 }
 
   /// Days as Superwall and our catalog count them: a month is 30 days, a year 365.

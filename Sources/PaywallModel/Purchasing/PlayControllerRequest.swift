@@ -85,7 +85,7 @@ extension StoreProduct {
         ("priceAmountMicros", .number(String(option.priceAmountMicros))), ("priceCurrencyCode", .string(option.priceCurrencyCode)),
         ("purchaseOptionId", option.purchaseOptionId.map { .string($0) } ?? .null),
         ("offerId", option.offerId.map { .string($0) } ?? .null), ("offerToken", .string(option.offerToken)),
-      ])))
+      ] + (option.rentalPeriod.map { [("rentalDetails", .object([("rentalPeriod", .string($0.text))]))] } ?? []))))
     }
     return .object(fields)
   }

@@ -25,10 +25,14 @@ package struct ProductCard {
     }
   }
 
-  /// "$4.99/month" for long periods, "billed monthly" otherwise, "lifetime access" for unlocks.
+  /// "$4.99/month" for long periods, "billed monthly" otherwise, "lifetime access" for unlocks,
+  /// "3-day rental" for a Play rental.
   package var detailText: String {
     switch item.kind {
-    case .nonConsumable: return "lifetime access"
+    case .nonConsumable:
+      // A Play rental is held for its period, not for life.
+      if let rental = item.play?.rentalPeriod { return "\(rental.spelledAsLength) rental" }
+      return "lifetime access"
     case .consumable: return "one-time purchase"
     case .autoRenewable, .nonRenewing:
       guard let period = item.subscriptionPeriod else { return "" }
