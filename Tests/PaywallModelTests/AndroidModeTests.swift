@@ -53,6 +53,11 @@ struct AndroidModeTests {
                     (#"{"platform": "android"}"#, "customerInfo"), (#"{}"#, nil)])
   func aDeviceKeyTheSDKLacksIsWarnedAbout(options: String, warned: String?) throws {
     let campaigns = #"[{"placement": "p", "audiences": [{"filter": "size(device.customerInfo.entitlements) == 0 && size(device.activeEntitlementObjects) == 0", "paywall": "p"}]}]"#
+    let androids = #"[{"placement": "p", "audiences": [{"filter": "size(device.activeEntitlementsObject) == 0", "paywall": "p"}]}]"#
+    let onIOS = try Self.loadProject("{}", campaigns: androids).warnings.map(\.message)
+    #expect(onIOS.contains { $0.hasPrefix("filter: device.activeEntitlementsObject is Superwall-Android's") }, "\(onIOS)")
+    let onAndroid = try Self.loadProject(#"{"platform": "android"}"#, campaigns: androids).warnings.map(\.message)
+    #expect(!onAndroid.contains { $0.contains("is missing") }, "\(onAndroid)")
     let loaded = try Self.loadProject(options, campaigns: campaigns)
     let found = loaded.warnings.filter { $0.message.contains("is missing") }.map(\.message)
     if let warned {
@@ -265,6 +270,26 @@ struct AndroidModeTests {
     #expect(slots.contains("com.ui_tests.quarterly2:test-2:sw-none"), "\(slots)")
     #expect(!slots.contains("sk.superwall.annual.89.99_7"))
     #expect(diagnostics.contains { $0.message.contains("Superwall-Android sells only PLAY_STORE") })
+
+    // A base plan of the wrong type fails the product's decoding: skipped and said, never sold
+    // as the bare product id (which it was, in silence).
+    let wrong = text.replacingOccurrences(of: #""base_plan_identifier": "test-2""#, with: #""base_plan_identifier": 5"#)
+    #expect(wrong != text)
+    let (imported2, diagnostics2) = SuperwallImporter.importConfig(root: try JSONParser.parse(wrong),
+                                                                   collector: DiagnosticCollector(file: "config.json", source: Array(wrong.utf8)),
+                                                                   catalog: catalog, catalogReference: "catalog.json", name: "t", sdk: .android)
+    let slots2 = try #require(imported2).paywalls.flatMap(\.origin.products).map(\.productID)
+    #expect(!slots2.contains { $0.hasPrefix("com.ui_tests.quarterly2") }, "\(slots2)")
+    #expect(diagnostics2.contains { $0.message.contains("product skipped") && $0.message.contains("base_plan_identifier") },
+            "\(diagnostics2.map(\.description))")
+  }
+
+  /// A Play price too large for Play Billing's micros is an error at its units, not a free product.
+  @Test func aPriceBeyondPlaysMicrosIsRefused() throws {
+    let text = try PlayCatalogProjectTests.example().replacingOccurrences(of: #""units": "59""#, with: #""units": "9223372036854""#)
+    let (catalog, diagnostics) = try PlayCatalogProjectTests.catalog(text)
+    #expect(catalog?.product(id: "acme_pro:annual") == nil, "the plan is not sold at 0")
+    #expect(diagnostics.contains { $0.message.hasPrefix("'units' 9223372036854 is beyond what Play Billing carries") }, "\(diagnostics.map(\.message))")
   }
 }
 

@@ -143,6 +143,8 @@ struct ArgumentsTests {
     (["--outcome", "purchase=pending"], "error: --outcome applies to --controller scripted"),
     (["--controller", "command"], "error: --controller command needs --controller-command"),
     (["--controller-timeout", "forever"], "error: --controller-timeout 'forever' must be a duration"),
+    (["--controller-timeout", "5s"], "error: --controller-timeout applies to --controller command"),
+    (["--controller-command", "./ctl.sh"], "error: --controller-command applies to --controller command"),
     (["--status", "activ"], "error: --status 'activ' must be unknown, inactive, active"),
     (["--time-rate", "fast"], "error: --time-rate 'fast': use realtime"),
     (["--start", "pro=dormant"], "error: --start "),

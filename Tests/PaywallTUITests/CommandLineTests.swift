@@ -607,4 +607,22 @@ extension CommandLineTests {
     #expect(result.stdout.contains("30-day rental") && result.stdout.contains("lifetime access"), "\(result.stdout)")
   }
 
+
+  /// `explain` reads the device template `play` gives for the project's platform: on Android
+  /// `device.platform` is "Android" and the entitlements are `activeEntitlementsObject`. Before,
+  /// it read iOS's and contradicted `play`.
+  @Test func explainReadsTheProjectsPlatformsDevice() throws {
+    let app = try String(contentsOfFile: "Examples/android/app.json", encoding: .utf8)
+      .replacingOccurrences(of: #""filter": "!(\"pro\" in device.activeEntitlements)""#,
+                            with: #""filter": "device.platform == \"Android\" && device.activeEntitlementsObject[0].identifier == \"pro\"""#)
+    let files = ["app.json", "plans.json", "play-catalog.json", "play-catalog.entitlements.json"]
+    var contents = ["app.json": app]
+    for file in files.dropFirst() { contents[file] = try String(contentsOfFile: "Examples/android/" + file, encoding: .utf8) }
+    let dir = try Fixtures.directory(contents)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    #expect(app.contains("activeEntitlementsObject"))
+    let result = try PaywallBinary.run(["explain", dir, "upgrade", "--status", "active:pro"])
+    #expect(result.stdout.contains("presents paywall 'plans'"), "\(result.stdout)\n\(result.stderr)")
+  }
+
 }

@@ -99,6 +99,9 @@ package struct ExplainCommand: CLICommand {
     var context = FilterContext(status: status, user: user.mapValues(FilterValue.init(parsing:)),
                                 params: sdkParams.mapValues(FilterValue.init(parsing:)))
     context.now = Date()
+    // The device template `play` gives, for the chosen platform and SDK (the status's
+    // entitlements: `explain` has no store to read subscriptions from).
+    context.fillDevice(sdk: project.options.sdk, subscriptions: nil, catalog: project.catalog)
     switch RuleAssumptions.parse(assumeRules, project: project) {
     case .success(let assumed): context.assumedRules = assumed
     case .failure(let error): throw CLIFailure.usage(error.message)

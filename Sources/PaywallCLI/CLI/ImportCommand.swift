@@ -57,9 +57,12 @@ package struct ImportCommand: CLICommand {
     }
     var version: SDKVersion?
     if let sdk {
-      switch SDKVersion.parse(sdk, platform: platform ?? .ios) {
+      switch SDKVersion.parse(sdk) {
+      case .success(let parsed) where parsed.platform != (platform ?? .ios):
+        let given = platform.map { ", and --platform \($0.rawValue) is not" } ?? ""
+        throw CLIFailure.usage("--sdk \(parsed) is a \(parsed.platform.sdkName) version\(given); give --platform \(parsed.platform.rawValue) with it")
       case .success(let parsed): version = parsed
-      case .failure(let error): throw CLIFailure.usage("--sdk: \(error.message)")
+      case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
       }
     } else if let platform {
       version = .latest(for: platform)

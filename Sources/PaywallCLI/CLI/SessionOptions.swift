@@ -110,6 +110,12 @@ extension SessionConfiguration {
       throw .usage("--controller command needs --controller-command 'CMD' (a process speaking JSON lines)")
     }
     controllerTimeout = try arguments[SessionFlags.controllerTimeout]
+    // Given to another controller, both would be dropped without a word.
+    if controller != .command {
+      for flag in [SessionFlags.controllerCommand, SessionFlags.controllerTimeout] as [any CommandOption] where arguments.isGiven(flag) {
+        throw .usage("--\(flag.name) applies to --controller command")
+      }
+    }
     status = arguments[SessionFlags.status]
     if let status, let refusal = SessionConfiguration.statusRefusal(status) { throw .usage(refusal) }
     locale = arguments[SessionFlags.locale]

@@ -66,14 +66,19 @@ extension AudienceFilter {
 
   /// `device` keys the chosen SDK's template lacks (`validate` warns): `device.customerInfo` before
   /// iOS 4.10 and on Android, `device.activeEntitlementObjects` before iOS 4.0 and on Android
-  /// (whose template calls its list `activeEntitlementsObject`). Missing, the key compares as
+  /// (whose template calls its list `activeEntitlementsObject`, which iOS lacks). Missing, the key compares as
   /// nothing there, so the filter does not say what it seems to.
   public func keysMissing(in sdk: SDKVersion) -> [Warning] {
     var missing: [String] = []
     func walk(_ node: Node) {
       switch node {
       case .name(.device(let key)):
-        let has = key == "customerInfo" ? sdk.hasCustomerInfoDevice : key == "activeEntitlementObjects" ? sdk.hasActiveEntitlementObjects : true
+        let has = switch key {
+        case "customerInfo": sdk.hasCustomerInfoDevice
+        case "activeEntitlementObjects": sdk.hasActiveEntitlementObjects
+        case "activeEntitlementsObject": sdk.platform == .android
+        default: true
+        }
         if !has && !missing.contains(key) { missing.append(key) }
       case .binary(_, let left, let right): walk(left); walk(right)
       case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
@@ -91,9 +96,11 @@ extension AudienceFilter {
     walk(root)
     return missing.map { key in
       let offset = text.range(of: "device.\(key)").map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
-      let since = sdk.platform == .android ? "is not in Superwall-Android's device template"
+      let since = key == "activeEntitlementsObject" ? "is Superwall-Android's (iOS calls it activeEntitlementObjects)"
+        : sdk.platform == .android ? "is not in Superwall-Android's device template"
         : key == "customerInfo" ? "arrived in SDK 4.10" : "arrived in SDK 4.0"
-      let fix = sdk.platform == .android ? "filter on device.activeEntitlements instead" : "raise 'sdk' or filter on device.activeEntitlements"
+      let fix = key == "activeEntitlementsObject" ? "write device.activeEntitlementObjects, or set 'platform' to \"android\""
+        : sdk.platform == .android ? "filter on device.activeEntitlementsObject instead" : "raise 'sdk' or filter on device.activeEntitlements"
       return Warning(offset: offset, message: "device.\(key) \(since), so under SDK \(sdk.named) that this project follows it is missing"
         + " and a comparison with it never holds; \(fix)")
     }

@@ -174,6 +174,13 @@ extension PlayCatalogReader.Reader {
                           at: unitsNode.location, path: moneyPath.appending("units"))
         return nil
       }
+      // Play Billing carries a price in micros as a 64-bit number: a larger price cannot be sold
+      // (and would read as 0 here).
+      guard parsed < Int(Int64.max / 1_000_000) else {
+        diagnostics.error("'units' \(parsed) is beyond what Play Billing carries (a price in micros must fit 64 bits: at most \(Int64.max / 1_000_000 - 1)); check the price",
+                          at: unitsNode.location, path: moneyPath.appending("units"))
+        return nil
+      }
       units = parsed
     }
     var nanos = 0

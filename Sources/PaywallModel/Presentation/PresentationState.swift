@@ -209,13 +209,7 @@ public struct PresentationState: Sendable, Equatable {
                                 user: userAttributes.mapValues(FilterValue.init(parsing:)))
     context.assumedRules = assumedRules
     context.interrupt = interrupt
-    let sdk = options.sdk
-    context.platform = sdk.platform
-    if sdk.hasActiveEntitlementObjects {
-      let customer = CustomerInfoValue.make(subscriptions: storeSubscriptions, status: status, catalog: project.catalog)
-      context.activeEntitlementObjects = customer.activeEntitlementObjects
-      if sdk.hasCustomerInfoDevice { context.customerInfo = customer.customerInfo }
-    }
+    context.fillDevice(sdk: options.sdk, subscriptions: storeSubscriptions, catalog: project.catalog)
     return context
   }
 

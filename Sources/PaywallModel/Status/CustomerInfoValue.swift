@@ -126,3 +126,16 @@ package enum CustomerInfoValue {
     return .map(fields)
   }
 }
+
+extension FilterContext {
+  /// The SDK's device template beside the status: whose it is (`platform`), and the customer's
+  /// entitlements and info where the SDK has them, from the store's `subscriptions` (nil: a
+  /// controller of the app's, the status alone).
+  package mutating func fillDevice(sdk: SDKVersion, subscriptions: [StoreSubscription]?, catalog: Catalog) {
+    platform = sdk.platform
+    guard sdk.hasActiveEntitlementObjects else { return }
+    let customer = CustomerInfoValue.make(subscriptions: subscriptions, status: status, catalog: catalog)
+    activeEntitlementObjects = customer.activeEntitlementObjects
+    if sdk.hasCustomerInfoDevice { customerInfo = customer.customerInfo }
+  }
+}

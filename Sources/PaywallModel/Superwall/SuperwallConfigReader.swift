@@ -204,6 +204,12 @@ package enum SuperwallConfigReader {
     let store = object.object("store_product", required: true)
     let productID = store?.string("product_identifier", required: true)
     let storeName = store?.string("store", required: true)
+    // A Play product's base plan and offer, read before the product is judged: a wrong type there
+    // fails its decoding as any other (`PlayStoreProductSerializer`).
+    let isPlay = storeName == "PLAY_STORE" && sdk.platform == .android
+    let basePlan = isPlay ? store?.string("base_plan_identifier") : nil
+    let offer = isPlay ? store?.object("offer") : nil
+    let (offerType, offerID) = (offer?.string("type"), offer?.string("offer_identifier"))
     var entitlements: [String] = []
     var unsupported: String?
     for (i, entitlement) in (object.array("entitlements", required: true) ?? []).enumerated() {
@@ -232,14 +238,13 @@ package enum SuperwallConfigReader {
       return nil
     }
     guard var productID else { return nil }
-    if storeName == "PLAY_STORE" {
+    if isPlay {
       // The id a Play product has on a device: `sku:basePlan:offer` (`PlayStoreProduct.fullIdentifier`).
-      let offer = store?.object("offer")
-      guard let chosen = PlayProductIdentifier.ConfigOffer(type: offer?.string("type"), offerIdentifier: offer?.string("offer_identifier")) else {
+      guard let chosen = PlayProductIdentifier.ConfigOffer(type: offerType, offerIdentifier: offerID) else {
         d.warning(.superwallImport, "product skipped as the SDK skips it: its offer is SPECIFIED with no 'offer_identifier'", at: node.location, path: path)
         return nil
       }
-      productID = PlayProductIdentifier.configFullIdentifier(productIdentifier: productID, basePlanIdentifier: store?.string("base_plan_identifier"), offer: chosen)
+      productID = PlayProductIdentifier.configFullIdentifier(productIdentifier: productID, basePlanIdentifier: basePlan, offer: chosen)
     }
     let location = store?.value("product_identifier")?.location ?? node.location
     return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, isCustom: storeName == "CUSTOM",
