@@ -77,11 +77,12 @@ package struct LedgerReplay: Sendable {
     switch entry.kind {
     case .purchase:
       applyPurchase(entry)
-    case .renewal, .expiry, .billingRetry:
+    case .renewal, .expiry, .billingRetry, .unacknowledgedRefund:
       guard let index = subscription(entry) else { break }
       switch entry.kind {
       case .renewal: applyRenewal(entry, to: index, replayed: true)
       case .expiry: applyExpiry(entry, to: index, replayed: true)
+      case .unacknowledgedRefund: applyUnacknowledgedRefund(entry, to: index, replayed: true)
       default: applyBillingRetry(entry, to: index, replayed: true)
       }
     default:
@@ -130,6 +131,9 @@ package struct LedgerReplay: Sendable {
     return nextID
   }
 
+  /// Whether the catalog is Google Play's: purchases get tokens and order ids and must be acknowledged.
+  var isPlay: Bool { catalog.store == .playStore }
+
   static func groupKey(_ product: StoreProduct) -> String {
     IntroOfferEligibility.group(of: product)
   }
@@ -152,6 +156,13 @@ package struct LedgerReplay: Sendable {
   /// What happens to subscription `index` when its next event comes.
   mutating func fire(_ index: Int, at time: Date) -> LedgerEntry? {
     let subscription = subscriptions[index]
+    if subscription.isLive, let deadline = subscription.play?.acknowledgeBy, deadline <= time {
+      var entry = line(.unacknowledgedRefund, index, at: time)
+      entry.reason = .notAcknowledged
+      entry.revokedID = subscription.transactionID
+      applyUnacknowledgedRefund(entry, to: index, replayed: false)
+      return entry
+    }
     switch subscription.state {
     case .subscribed:
       if subscription.kind != .autoRenewable {

@@ -78,7 +78,8 @@ extension SimulatedStore {
       return product(id).map { product in
         switch purchase(product, &book, at: now) {
         case .purchased: "bought \(id)"
-        case .pending: "\(id) is waiting for approval (Ask to Buy)"
+        case .pending: book.pending.last?.completesAt == nil ? "\(id) is waiting for approval (Ask to Buy)"
+          : "\(id) is PENDING: the slow test card \(book.settings.testCard == .slowApproves ? "approves" : "declines") it \(StoreDates.format(book.pending.last!.completesAt!))"
         case .failed(let error): "buying \(id) failed: \(error.displayMessage)"
         case let other: "buying \(id): \(other.name)"
         }
@@ -105,6 +106,22 @@ extension SimulatedStore {
     case .interruptNextPurchase:
       book.interruptNext = true
       return .success("the next purchase is interrupted")
+    case .testCard(let card):
+      guard book.replay.isPlay else { return .failure(playOnly("test-card", "Ask to Buy (--ask-to-buy) or 'fail purchase'")) }
+      book.settings.testCard = card
+      return .success("purchases pay with \(quoting: card.playName)")
+    case .acknowledging(let on):
+      guard book.replay.isPlay else { return .failure(playOnly("acknowledge \(on ? "on" : "off")", nil)) }
+      book.settings.acknowledgesPurchases = on
+      let window = TimeRate.spell(PlayPurchase.acknowledgementWindow(book.settings.rules))
+      return .success(on ? "the app acknowledges each purchase as it completes"
+        : "the app forgets to acknowledge purchases: Play refunds each \(window) after it completes")
+    case .acknowledge(let id):
+      guard book.replay.isPlay else { return .failure(playOnly("acknowledge", nil)) }
+      return live(id, "acknowledge", { $0.play?.isAcknowledged == false }).map { index in
+        let entry = add(.acknowledgement, index)
+        return "acknowledged \(entry.productID) (\(book.replay.subscriptions[index].play?.orderID ?? ""))"
+      }
     case .redeem(let code):
       return redeem(code, &book, at: now, catalog: catalog)
     case .cancel(let id):
@@ -153,6 +170,7 @@ extension SimulatedStore {
             return .failure(StoreActionError("\(to.id) is already the next renewal of \(from.id)"))
           }
           append(entry, to: &book)
+          acknowledge(entry, &book)
           let when = entry.effect == .immediately ? "now" : "at the next renewal\(ends(index))"
           let credit = entry.proratedCredit.map { "; \($0) credited for the unused period" } ?? ""
           return .success("\(kind.rawValue) from \(from.id) to \(to.id) \(when)\(credit)")
@@ -220,6 +238,11 @@ extension SimulatedStore {
     }
   }
 
+  /// A Google Play action asked of an App Store catalog.
+  static func playOnly(_ what: String, _ instead: String?) -> StoreActionError {
+    StoreActionError("\(quoting: what) is Google Play's, and this catalog is not a Play catalog\(instead.map { "; on the App Store use \($0)" } ?? "")")
+  }
+
   /// A purchase the store grants now (a paywall's, an approved one, `buy`): what it became.
   /// Redeems the offer code `code` as the App Store's redemption sheet does: the code is looked
   /// up as typed, then regardless of case (the App Store takes either); a customer outside the
@@ -245,6 +268,7 @@ extension SimulatedStore {
       return .failure(StoreActionError("offer code \(quoting: offer.id) changes nothing: \(product.id) already renews on it"))
     }
     append(entry, to: &book)
+    acknowledge(entry, &book)
     let terms = offer.terms
     let what = "\(terms.paymentMode.rawValue) \(terms.paymentMode == .freeTrial ? "" : "at \(terms.price) ")for \(terms.totalPeriod.value) \(terms.totalPeriod.unit.rawValue)\(terms.totalPeriod.value == 1 ? "" : "s")"
     let when = entry.kind == .purchase || entry.effect == .immediately ? "now" : "from the next renewal"
@@ -262,6 +286,7 @@ extension SimulatedStore {
   static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
     guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
     append(entry, to: &book)
+    acknowledge(entry, &book)
     switch entry.kind {
     case .purchase: return entry.offer.map { "a purchase with an introductory offer (\($0.rawValue))" } ?? "a purchase"
     case .upgrade, .downgrade, .crossgrade: return "a\(entry.kind == .upgrade ? "n" : "") \(entry.kind.rawValue) (\(entry.effect?.rawValue ?? ""))"

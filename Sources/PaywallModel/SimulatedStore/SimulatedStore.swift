@@ -29,6 +29,12 @@ public final class SimulatedStore: PurchaseController {
     public var failTransactions: Bool
     /// How long periods, grace and billing retry last, and whether renewals fail.
     public var rules: StoreRules
+    /// Google Play: the license-test card purchases are paid with (Play catalogs only).
+    public var testCard: PlayTestCard = .alwaysApproves
+    /// Google Play: the app acknowledges each purchase as it completes, as Superwall's own
+    /// purchaser and a RevenueCat-backed controller do. Off, the app "forgets": Play refunds the
+    /// purchase when its acknowledgement window closes (Play catalogs only).
+    public var acknowledgesPurchases = true
 
     /// Settings as given; every switch is off by default.
     public init(askToBuy: Bool = false, failTransactions: Bool = false, rules: StoreRules = StoreRules()) {
@@ -180,6 +186,18 @@ public final class SimulatedStore: PurchaseController {
       book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
     }
+    if book.replay.isPlay {
+      switch book.settings.testCard {
+      case .alwaysApproves: break
+      case .alwaysDeclines: return .failed(PurchaseError(PlayTestCard.declinedMessage))
+      case .slowApproves, .slowDeclines:
+        // Play's PENDING purchase: no entitlement until the payment completes ("Handle pending
+        // transactions", developer.android.com/google/play/billing/integrate#pending).
+        let kind: PendingPurchase.Kind = book.settings.testCard == .slowApproves ? .slowApproves : .slowDeclines
+        book.pending.append(PendingPurchase(kind: kind, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
+        return .pending
+      }
+    }
     if book.settings.askToBuy {
       book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .pending
@@ -202,7 +220,7 @@ public final class SimulatedStore: PurchaseController {
   /// What the ledger means now (as of the last change or timer).
   public var derived: DerivedState { book.withLock { $0.derived } }
   /// The next renewal, expiry or grace period end, for a loop that steps the clock to it.
-  public var nextEvent: Date? { book.withLock { $0.derived.nextEvent } }
+  public var nextEvent: Date? { book.withLock { Self.nextWake($0) } }
   /// Grows with every change, so a view can tell when to look again.
   package var changeCount: Int { book.withLock { $0.changes } }
   /// Whether the next purchase will be interrupted (`StoreAction.interruptNextPurchase`).

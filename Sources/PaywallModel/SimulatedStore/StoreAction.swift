@@ -42,6 +42,12 @@ public enum StoreAction: Sendable, Hashable {
   /// Xcode's "redeem offer codes"): the catalog's code offer called `code` grants its period at
   /// its price, to a customer its eligibility allows.
   case redeem(code: String)
+  /// Google Play: later purchases pay with this license-test card.
+  case testCard(PlayTestCard)
+  /// Google Play: the app acknowledges purchases as they complete (true), or forgets to (false).
+  case acknowledging(Bool)
+  /// Google Play: the app acknowledges the newest unacknowledged purchase (of a product) now.
+  case acknowledge(productID: String?)
 
   /// The script command that performs it.
   public var name: String {
@@ -65,6 +71,8 @@ public enum StoreAction: Sendable, Hashable {
     case .interruptNextPurchase: "interrupt"
     case .resolveInterrupted: "resolve-interrupted"
     case .redeem: "redeem"
+    case .testCard: "test-card"
+    case .acknowledging, .acknowledge: "acknowledge"
     }
   }
 }

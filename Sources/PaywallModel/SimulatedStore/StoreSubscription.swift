@@ -82,6 +82,8 @@ public struct StoreSubscription: Sendable, Hashable {
   /// A promotional or code offer a live subscriber accepted: it starts at the next renewal, as
   /// StoreKit starts an offer for the product the customer already has (nil: none pending).
   public var renewalOfferID: String? = nil
+  /// On a Play catalog: the purchase token, order id and acknowledgement (nil on the App Store).
+  public var play: PlayPurchase? = nil
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
   public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
@@ -91,6 +93,15 @@ public struct StoreSubscription: Sendable, Hashable {
 
   /// The next moment its state changes by itself on the clock, if any.
   public var nextEvent: Date? {
+    // An unacknowledged Play purchase is refunded when its window closes, whatever comes next.
+    if isLive, let deadline = play?.acknowledgeBy {
+      return [deadline, lifecycleEvent].compactMap { $0 }.min()
+    }
+    return lifecycleEvent
+  }
+
+  /// The next renewal, expiry or end of grace or retry.
+  var lifecycleEvent: Date? {
     switch state {
     case .subscribed:
       return expirationDate
@@ -122,6 +133,17 @@ public struct StoreSubscription: Sendable, Hashable {
 }
 
 extension StoreSubscription {
+  /// A Play purchase's newest order and its acknowledgement, for people: `order GPA.…..0 ·
+  /// acknowledged`, `not acknowledged: refunded 2026-01-04 00:00:00 · order GPA.…`; nil off Play.
+  public var playSummary: String? {
+    guard let play else { return nil }
+    // The deadline first: a narrow panel cuts the end of the line.
+    if isLive, let deadline = play.acknowledgeBy {
+      return "not acknowledged: refunded \(StoreDates.format(deadline)) · order \(play.orderID)"
+    }
+    return "order \(play.orderID) · \(play.isAcknowledged ? "acknowledged" : "not acknowledged")"
+  }
+
   /// One line for people: `trial · renews 2026-01-08 00:00:00`, `billing retry until …`.
   public var summary: String {
     var parts: [String] = []

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// A Play catalog as the simulated store sees one: each subscription its own group, base plans
+/// with no level, a one-time product.
+enum PlayTestCatalog {
+  static let monthly = StoreProduct(
+    id: "pro:monthly", displayName: "Pro", price: Fixture.decimal("9.99"), kind: .autoRenewable,
+    subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "pro", entitlements: ["pro"], store: .playStore)
+  static let annual = StoreProduct(
+    id: "pro:annual", displayName: "Pro", price: Fixture.decimal("59.99"), kind: .autoRenewable,
+    subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .year), subscriptionGroup: "pro", entitlements: ["pro"], store: .playStore)
+  static let lifetime = StoreProduct(
+    id: "lifetime", displayName: "Lifetime", price: Fixture.decimal("149.99"), kind: .nonConsumable, entitlements: ["pro"], store: .playStore)
+
+  static var catalog: Catalog {
+    var catalog = Catalog(products: [monthly, annual, lifetime], groups: [SubscriptionGroup(id: "pro", name: "Pro", productIDs: ["pro:monthly", "pro:annual"])],
+                          file: "play-catalog.json")
+    catalog.store = .playStore
+    return catalog
+  }
+}
+
+@Suite struct PlayLedgerTermsTests {
+  /// `GPA.` then digits in groups of 4, 4, 4 and 5.
+  static func isOrderID(_ text: String) -> Bool {
+    guard text.hasPrefix("GPA.") else { return false }
+    let groups = text.dropFirst(4).split(separator: "-", omittingEmptySubsequences: false)
+    return groups.map(\.count) == [4, 4, 4, 5] && groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) }
+  }
+
+  @Test func aPurchaseHasATokenAndAnOrderIdAndEachRenewalAppendsItsIndex() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(store.purchaseNow(PlayTestCatalog.monthly) == .purchased)
+    let bought = try #require(store.subscription("pro:monthly")?.play)
+    #expect(Self.isOrderID(bought.orderID))
+    #expect(bought.purchaseToken.contains(".AO-J1O") && bought.purchaseToken.count > 60)
+    #expect(bought.linkedPurchaseToken == nil)
+    rig.advance(store, by: days(31))
+    rig.advance(store, by: days(28))
+    let renewed = try #require(store.subscription("pro:monthly")?.play)
+    #expect(renewed.purchaseToken == bought.purchaseToken, "a renewal keeps the token")
+    #expect(renewed.orderID == bought.orderID + "..1", "the second renewal is ..1")
+    let terms = PlayLineTerms.of(store.entries)
+    let orders = store.entries.filter { $0.kind == .purchase || $0.kind == .renewal }.map { terms[$0.id]?.orderID }
+    #expect(orders == [bought.orderID, bought.orderID + "..0", bought.orderID + "..1"])
+  }
+
+  @Test func aReplacementIsANewTokenLinkedToTheOldOne() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.monthly)
+    let old = try #require(store.subscription("pro:monthly")?.play)
+    rig.advance(store, by: days(3))
+    #expect(store.purchaseNow(PlayTestCatalog.annual) == .purchased)
+    let change = try #require(store.entries.last { $0.kind == .crossgrade })
+    let replaced = try #require(store.derived.subscriptions.first?.play)
+    #expect(replaced.purchaseToken != old.purchaseToken)
+    #expect(replaced.linkedPurchaseToken == old.purchaseToken)
+    #expect(replaced.orderID != old.orderID && Self.isOrderID(replaced.orderID))
+    let terms = try #require(PlayLineTerms.of(store.entries)[change.id])
+    #expect(terms.purchaseToken == replaced.purchaseToken && terms.linkedPurchaseToken == old.purchaseToken)
+  }
+
+  @Test func aRunOfRenewalsNamesItsFirstAndLastOrder() {
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
+    let purchase = LedgerEntry(id: 10, kind: .purchase, date: start, originalID: 10, productID: "pro:monthly")
+    let run = LedgerEntry(id: 11, kind: .renewal, date: start.addingTimeInterval(days(31)), originalID: 10, productID: "pro:monthly",
+                          run: LedgerEntry.Run(count: 3, lastID: 13, lastDate: start.addingTimeInterval(days(90)), lastExpirationDate: nil))
+    let refund = LedgerEntry(id: 14, kind: .refund, date: start.addingTimeInterval(days(91)), originalID: 10, productID: "pro:monthly",
+                             revokedID: 13)
+    let terms = PlayLineTerms.of([purchase, run, refund])
+    let base = PlayPurchase.orderID(10, renewal: nil)
+    #expect(terms[11]?.orderID == base + "..0")
+    #expect(terms[11]?.lastOrderID == base + "..2")
+    #expect(terms[14]?.orderID == base + "..2", "a refund names the order it takes back")
+    #expect(terms[14]?.purchaseToken == PlayPurchase.purchaseToken(10))
+  }
+
+  @Test func anAppStoreCatalogHasNoneOfIt() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(TestCatalog.monthly)
+    #expect(store.kinds() == [.purchase])
+    #expect(store.subscription(TestCatalog.monthly.id)?.play == nil)
+    #expect(store.perform(.testCard(.slowApproves)).failureMessage?.contains("Google Play's") == true)
+    #expect(store.perform(.acknowledging(false)).failureMessage?.contains("not a Play catalog") == true)
+    #expect(store.settings.testCard == .alwaysApproves)
+  }
+}
+
+@Suite struct PlayTestCardTests {
+  @Test func theDecliningCardFailsThePurchaseAndBuysNothing() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = store.perform(.testCard(.alwaysDeclines))
+    guard case .failed(let error) = store.purchaseNow(PlayTestCatalog.monthly) else {
+      Issue.record("the declining card let the purchase through")
+      return
+    }
+    #expect(error.displayMessage.contains("declined"))
+    #expect(store.entries.isEmpty && store.pendingPurchases.isEmpty)
+    #expect(rig.status.status == .inactive)
+  }
+
+  @Test func aSlowCardThatApprovesIsPendingThenPurchasedThreeMinutesLater() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let start = rig.clock.now
+    _ = store.perform(.testCard(.slowApproves))
+    #expect(store.purchaseNow(PlayTestCatalog.monthly) == .pending)
+    #expect(rig.status.status == .inactive, "a PENDING purchase grants nothing")
+    #expect(store.pendingPurchases.map(\.kind) == [.slowApproves])
+    #expect(store.nextEvent == start.addingTimeInterval(180))
+    #expect(store.nextStatusChange(through: start.addingTimeInterval(days(1))) == start.addingTimeInterval(180))
+    rig.advance(store, by: 179)
+    #expect(rig.status.status == .inactive)
+    rig.advance(store, by: 1)
+    #expect(rig.status.status == .active(["pro"]))
+    #expect(store.pendingPurchases.isEmpty)
+    let purchase = try #require(store.entries.first)
+    #expect(purchase.kind == .purchase && purchase.date == start.addingTimeInterval(180))
+    // Its acknowledgement window starts when it completes, not when it was asked for.
+    #expect(store.kinds() == [.purchase, .acknowledgement])
+  }
+
+  @Test func aSlowCardThatDeclinesIsPendingThenDropped() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = store.perform(.testCard(.slowDeclines))
+    #expect(store.purchaseNow(PlayTestCatalog.monthly) == .pending)
+    rig.advance(store, by: days(1))
+    #expect(store.pendingPurchases.isEmpty && store.entries.isEmpty)
+    #expect(rig.status.status == .inactive)
+    #expect(store.nextEvent == nil)
+  }
+
+  @Test func aPendingPurchaseOutlivesTheSessionAndCompletesInTheNext() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let first = rig.makeStore()
+    _ = first.perform(.testCard(.slowApproves))
+    first.purchaseNow(PlayTestCatalog.annual)
+    let second = rig.makeStore()
+    #expect(second.pendingPurchases.map(\.kind) == [.slowApproves])
+    rig.advance(second, by: 200)
+    #expect(second.subscription("pro:annual")?.state == .subscribed)
+  }
+}
+
+@Suite struct PlayAcknowledgementTests {
+  @Test func theStoreAcknowledgesForTheAppByDefault() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.lifetime)
+    #expect(store.kinds() == [.purchase, .acknowledgement])
+    #expect(store.subscription("lifetime")?.play?.acknowledgedAt == rig.clock.now)
+    rig.advance(store, by: days(30))
+    #expect(rig.status.status == .active(["pro"]))
+  }
+
+  @Test func aPurchaseNotAcknowledgedInThreeDaysIsRefundedAndRevoked() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let start = rig.clock.now
+    _ = store.perform(.acknowledging(false))
+    store.purchaseNow(PlayTestCatalog.monthly)
+    #expect(store.subscription("pro:monthly")?.play?.acknowledgeBy == start.addingTimeInterval(days(3)))
+    #expect(store.nextEvent == start.addingTimeInterval(days(3)))
+    rig.advance(store, by: days(3) - 1)
+    #expect(rig.status.status == .active(["pro"]))
+    rig.advance(store, by: 1)
+    #expect(rig.status.status == .inactive)
+    let refund = try #require(store.entries.last)
+    #expect(refund.kind == .unacknowledgedRefund && refund.reason == .notAcknowledged)
+    #expect(refund.revokedID == store.entries.first?.id)
+    #expect(store.subscription("pro:monthly")?.state == .revoked)
+    // The record replays as written.
+    let replayed = LedgerDerivation.derive(store.entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(replayed.issues.isEmpty)
+    #expect(replayed.subscriptions == store.derived.subscriptions)
+  }
+
+  @Test func anAcknowledgementInsideTheWindowKeepsThePurchase() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = store.perform(.acknowledging(false))
+    store.purchaseNow(PlayTestCatalog.lifetime)
+    rig.advance(store, by: days(2))
+    #expect(store.perform(.acknowledge(productID: nil)).failureMessage == nil)
+    rig.advance(store, by: days(5))
+    #expect(rig.status.status == .active(["pro"]))
+    #expect(store.kinds() == [.purchase, .acknowledgement])
+    #expect(store.perform(.acknowledge(productID: nil)).failureMessage?.contains("no live subscription") == true)
+  }
+
+  @Test func aLicenseTestersWindowOnTheTestTimelineIsThreeMinutes() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore(settings: SimulatedStore.Settings(rules: StoreRules(renewalInterval: 300)))
+    _ = store.perform(.acknowledging(false))
+    store.purchaseNow(PlayTestCatalog.monthly)
+    rig.advance(store, by: 180)
+    #expect(store.subscription("pro:monthly")?.state == .revoked)
+  }
+
+  @Test func aStartingHistoryWasAcknowledged() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = store.perform(.acknowledging(false))
+    try store.start([StartState(entitlement: "pro", state: .subscribed)])
+    rig.advance(store, by: days(4))
+    #expect(rig.status.status == .active(["pro"]))
+  }
+}
+
+extension Character {
+  var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension Result where Failure == StoreActionError {
+  var failureMessage: String? {
+    if case .failure(let error) = self { return error.message }
+    return nil
+  }
+}
