@@ -309,6 +309,21 @@ extension PlayScript {
         throw LineError(message: "'redeem' takes one offer code, e.g. 'redeem ACMEFRIENDS'", column: args.isEmpty ? 0 : column(1))
       }
       return .redeem(code: args[0])
+    case "test-card":
+      let cards = PlayTestCard.allCases.map(\.rawValue)
+      guard args.count == 1, let card = PlayTestCard(rawValue: args[0]) else {
+        let hint = args.count == 1 ? Suggestions.hint(for: args[0], in: cards) : ""
+        throw LineError(message: "'test-card' takes one of \(cards.joined(separator: ", "))\(hint) (Google Play's license-test cards)",
+                        column: args.isEmpty ? 0 : column(args.count == 1 ? 0 : 1))
+      }
+      return .testCard(card)
+    case "acknowledge":
+      // `acknowledge off` / `on`: whether the app acknowledges purchases; else one purchase now.
+      if args.count == 1, args[0] == "on" || args[0] == "off" { return .acknowledging(args[0] == "on") }
+      guard args.count <= 1 else {
+        throw LineError(message: "'acknowledge' takes on, off or [PRODUCT_ID], e.g. 'acknowledge off'", column: column(1))
+      }
+      return .acknowledge(productID: args.first)
     case "approve", "decline", "interrupt", "resolve-interrupted":
       guard args.isEmpty else { throw LineError(message: "\(quoting: name) takes no arguments", column: column(0)) }
       return switch name {
