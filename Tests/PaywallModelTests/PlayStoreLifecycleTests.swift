@@ -236,3 +236,111 @@ extension Result where Failure == StoreActionError {
     return nil
   }
 }
+
+@Suite struct PlayGraceAndAccountHoldTests {
+  /// The Play test catalog with the monthly plan's grace and hold set as a base plan sets them.
+  static func catalog(grace: Int, hold: Int) -> Catalog {
+    var monthly = PlayTestCatalog.monthly
+    monthly.playPlan = PlayPlanRules(gracePeriodDays: grace, accountHoldDays: hold)
+    var catalog = Catalog(products: [monthly, PlayTestCatalog.annual, PlayTestCatalog.lifetime], file: "play-catalog.json")
+    catalog.store = .playStore
+    return catalog
+  }
+
+  @Test func aFailedRenewalKeepsAccessInGraceThenLosesItInHoldThenExpires() throws {
+    let rig = try SimulatedStoreRig(catalog: Self.catalog(grace: 3, hold: 10))
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(try #require(rig.catalog.product(id: "pro:monthly")))
+    #expect(store.perform(.billingIssue(productID: nil, grace: nil)).successMessage?.contains("3-day grace period, then a 10-day account hold") == true)
+    rig.advance(store, by: days(31))
+    #expect(store.subscription("pro:monthly")?.state == .inGracePeriod)
+    #expect(rig.status.status == .active(["pro"]))
+    rig.advance(store, by: days(3))
+    #expect(store.subscription("pro:monthly")?.state == .inBillingRetryPeriod)
+    #expect(store.subscription("pro:monthly")?.summary.contains("account hold until") == true)
+    #expect(rig.status.status == .inactive)
+    rig.advance(store, by: days(10))
+    #expect(store.subscription("pro:monthly")?.state == .expired)
+    #expect(store.subscription("pro:monthly")?.endReason == .billingError)
+  }
+
+  @Test func noGraceGoesStraightToHoldAndNoHoldExpiresAtTheGracesEnd() throws {
+    let rig = try SimulatedStoreRig(catalog: Self.catalog(grace: 0, hold: 5))
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(try #require(rig.catalog.product(id: "pro:monthly")))
+    _ = store.perform(.billingIssue(productID: nil, grace: nil))
+    rig.advance(store, by: days(31))
+    #expect(store.subscription("pro:monthly")?.state == .inBillingRetryPeriod)
+
+    let other = try SimulatedStoreRig(catalog: Self.catalog(grace: 7, hold: 0))
+    defer { other.remove() }
+    let second = other.makeStore()
+    second.purchaseNow(try #require(other.catalog.product(id: "pro:monthly")))
+    _ = second.perform(.billingIssue(productID: nil, grace: nil))
+    other.advance(second, by: days(31))
+    #expect(second.subscription("pro:monthly")?.state == .inGracePeriod)
+    other.advance(second, by: days(7))
+    #expect(second.subscription("pro:monthly")?.state == .expired)
+  }
+
+  @Test func recoveredInHoldTheRenewalDateResetsToThatDay() throws {
+    let rig = try SimulatedStoreRig(catalog: Self.catalog(grace: 3, hold: 30))
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let start = rig.clock.now
+    store.purchaseNow(try #require(rig.catalog.product(id: "pro:monthly")))
+    _ = store.perform(.billingIssue(productID: nil, grace: nil))
+    rig.advance(store, by: days(31 + 5))
+    _ = store.perform(.resolveBilling(productID: nil))
+    let recovered = try #require(store.subscription("pro:monthly"))
+    #expect(recovered.state == .subscribed && recovered.periodStart == start.addingTimeInterval(days(36)))
+    #expect(recovered.play?.orderID.hasSuffix("..0") == true, "the recovery is the first renewal's charge")
+  }
+
+  @Test func theTestTimelineIsOneIntervalOfGraceAndTwoOfHold() throws {
+    let rig = try SimulatedStoreRig(catalog: Self.catalog(grace: 7, hold: 30))
+    defer { rig.remove() }
+    let store = rig.makeStore(settings: SimulatedStore.Settings(rules: StoreRules(renewalInterval: 300)))
+    store.purchaseNow(try #require(rig.catalog.product(id: "pro:monthly")))
+    _ = store.perform(.billingIssue(productID: nil, grace: nil))
+    rig.advance(store, by: 300)
+    #expect(store.subscription("pro:monthly")?.gracePeriodEnd == rig.clock.now.addingTimeInterval(300))
+    #expect(store.subscription("pro:monthly")?.billingRetryEnd == rig.clock.now.addingTimeInterval(900))
+  }
+
+  @Test func aBasePlanWithoutDurationsTakesGooglesDefaults() throws {
+    let text = try PlayCatalogProjectTests.example()
+    let (catalog, _) = try PlayCatalogProjectTests.catalog(text)
+    // The example's monthly plan sets P7D and P30D, its annual P14D and no hold (Google's P30D).
+    #expect(catalog?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 7, accountHoldDays: 30))
+    #expect(catalog?.product(id: "acme_pro:annual:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 14, accountHoldDays: 30))
+    let monthlyPlan = [#""billingPeriodDuration": "P1M","#, #"            "gracePeriodDuration": "P7D","#,
+                       #"            "accountHoldDuration": "P30D""#].joined(separator: "\n")
+    let weekly = text.replacingOccurrences(of: monthlyPlan, with: #""billingPeriodDuration": "P1W""#)
+    #expect(weekly != text, "the example's monthly plan is written as this test expects")
+    let (changed, diagnostics) = try PlayCatalogProjectTests.catalog(weekly)
+    #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+    #expect(changed?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 3, accountHoldDays: 30))
+  }
+
+  /// An App Store subscription's billing issue is as before: no grace unless the store's setting says so.
+  @Test func anAppStoreCatalogKeepsItsOwnRules() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(TestCatalog.monthly)
+    #expect(store.perform(.billingIssue(productID: nil, grace: nil)).successMessage?.contains("without a grace period") == true)
+    rig.advance(store, by: days(31))
+    #expect(store.subscription(TestCatalog.monthly.id)?.state == .inBillingRetryPeriod)
+    #expect(store.subscription(TestCatalog.monthly.id)?.summary.contains("billing retry until") == true)
+  }
+}
+
+extension Result where Success == String, Failure == StoreActionError {
+  var successMessage: String? {
+    if case .success(let message) = self { return message }
+    return nil
+  }
+}

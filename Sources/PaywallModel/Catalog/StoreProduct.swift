@@ -165,6 +165,8 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   /// "offer": …}`); the purchase controller receives it with the product and passes it on (to
   /// StoreKit's `Product.PurchaseOption.winBackOffer`/`promotionalOffer`, or RevenueCat's).
   public var requestedOffer: SubscriptionOffer?
+  /// A Google Play base plan's own rules the simulated store follows (nil off Play).
+  package var playPlan: PlayPlanRules?
 
   /// A product built in code (tests, controllers); catalogs build them from files.
   public init(

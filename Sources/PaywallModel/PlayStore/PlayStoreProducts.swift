@@ -59,7 +59,13 @@ extension PlayCatalog {
                             entitlements: Set<Entitlement>? = nil) -> StoreProduct? {
     let identifier = PlayProductIdentifier(paywallProductID)
     guard let details = productDetails(for: identifier.productId, region: region, history: history) else { return nil }
-    return PlaySelectedProduct(details: details, identifier: identifier).storeProduct(entitlements: entitlements)
+    let selected = PlaySelectedProduct(details: details, identifier: identifier)
+    var product = selected.storeProduct(entitlements: entitlements)
+    if case .subscription(let offer)? = selected.selection,
+       let plan = subscription(id: identifier.productId)?.basePlan(id: offer.basePlanId) {
+      product?.playPlan = PlayPlanRules(plan)
+    }
+    return product
   }
 }
 

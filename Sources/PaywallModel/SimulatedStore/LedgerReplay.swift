@@ -176,11 +176,21 @@ package struct LedgerReplay: Sendable {
         return record(.expiry, index, at: time, reason: .didNotConsentToPriceIncrease)
       }
       if subscription.billingIssue || rules.renewalBillingIssues {
-        let grace = subscription.billingIssue ? subscription.billingIssueGrace : rules.gracePeriodEnabled
-        let period = catalog.product(id: subscription.productID)?.subscriptionPeriod
+        let product = catalog.product(id: subscription.productID)
         var entry = line(.billingRetry, index, at: time)
-        entry.graceUntil = grace ? time.addingTimeInterval(rules.graceDuration(for: period)) : nil
-        entry.retryUntil = time.addingTimeInterval(rules.retryDuration(for: period))
+        if isPlay, let plan = product?.playPlan {
+          // Play: the base plan's grace period (entitlement kept), then its account hold (lost),
+          // then expiry. `billing-issue … no-grace` still skips the grace.
+          let (grace, hold) = plan.durations(rules)
+          let graced = (!subscription.billingIssue || subscription.billingIssueGrace) && grace > 0
+          entry.graceUntil = graced ? time.addingTimeInterval(grace) : nil
+          entry.retryUntil = time.addingTimeInterval((graced ? grace : 0) + hold)
+        } else {
+          let grace = subscription.billingIssue ? subscription.billingIssueGrace : rules.gracePeriodEnabled
+          let period = product?.subscriptionPeriod
+          entry.graceUntil = grace ? time.addingTimeInterval(rules.graceDuration(for: period)) : nil
+          entry.retryUntil = time.addingTimeInterval(rules.retryDuration(for: period))
+        }
         applyBillingRetry(entry, to: index, replayed: false)
         return entry
       }

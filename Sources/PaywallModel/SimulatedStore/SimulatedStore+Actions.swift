@@ -178,7 +178,13 @@ extension SimulatedStore {
       }
     case .billingIssue(let id, let grace):
       return live(id, "fail billing for", { $0.kind == .autoRenewable }).map { index in
-        let entry = add(.billingIssue, index) { $0.grace = grace ?? book.settings.rules.gracePeriodEnabled }
+        // On Play the base plan says how long the grace period is; `no-grace` skips it.
+        let play = book.replay.isPlay ? book.replay.catalog.product(id: book.replay.subscriptions[index].productID)?.playPlan : nil
+        let entry = add(.billingIssue, index) { $0.grace = grace ?? (play != nil || book.settings.rules.gracePeriodEnabled) }
+        if let play {
+          let grace = entry.grace == true && play.gracePeriodDays > 0 ? "a \(play.gracePeriodDays)-day grace period, then " : ""
+          return "billing fails for \(entry.productID) from now: the next renewal enters \(grace)a \(play.accountHoldDays)-day account hold"
+        }
         return "billing fails for \(entry.productID) from now: the next renewal enters billing retry \(entry.grace == true ? "with" : "without") a grace period"
       }
     case .resolveBilling(let id):

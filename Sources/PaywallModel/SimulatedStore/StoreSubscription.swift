@@ -159,7 +159,8 @@ extension StoreSubscription {
     case .inGracePeriod:
       parts.append("billing grace period until \(gracePeriodEnd.map(StoreDates.format) ?? "?")")
     case .inBillingRetryPeriod:
-      parts.append("billing retry until \(billingRetryEnd.map(StoreDates.format) ?? "?")")
+      // Play calls it account hold.
+      parts.append("\(play == nil ? "billing retry" : "account hold") until \(billingRetryEnd.map(StoreDates.format) ?? "?")")
     case .expired, .revoked:
       parts.append("\(state.rawValue) \(endDate.map(StoreDates.format) ?? "") (\(endReason?.rawValue ?? "?"))")
     case .consumed:

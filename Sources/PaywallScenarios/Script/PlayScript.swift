@@ -112,6 +112,8 @@ package struct PlayScript: Sendable {
     /// Subscribed in a free trial, at an introductory price, or at the regular price.
     case trial, intro, paid
     case inGracePeriod, inBillingRetryPeriod, expired, revoked
+    /// Google Play's account hold: the billing retry state, entitlement lost.
+    case onHold
 
     package func matches(_ subscription: StoreSubscription) -> Bool {
       switch self {
@@ -121,7 +123,7 @@ package struct PlayScript: Sendable {
         && subscription.isIntroductory
       case .paid: subscription.state == .subscribed && subscription.offer == nil
       case .inGracePeriod: subscription.state == .inGracePeriod
-      case .inBillingRetryPeriod: subscription.state == .inBillingRetryPeriod
+      case .inBillingRetryPeriod, .onHold: subscription.state == .inBillingRetryPeriod
       case .expired: subscription.state == .expired
       case .revoked: subscription.state == .revoked
       }

@@ -82,7 +82,7 @@ package enum ScriptLanguage {
     Row(#"`expect status STATUS`"#,
         #"the status is STATUS; `active` alone matches any active status"#),
     Row(#"`expect subscription PRODUCT_ID STATE`"#,
-        #"the store's subscription to it is `subscribed` (any), `trial`, `intro`, `paid` (regular price), `inGracePeriod`, `inBillingRetryPeriod`, `expired` or `revoked`"#),
+        #"the store's subscription to it is `subscribed` (any), `trial`, `intro`, `paid` (regular price), `inGracePeriod`, `inBillingRetryPeriod` (Google Play: also `onHold`, its account hold), `expired` or `revoked`"#),
     Row(#"`expect subscription PRODUCT_ID offer TYPE [OFFER_ID]`"#,
         #"its current period runs on that offer: `introductory`, `promotional`, `winBack`, `code` (with the offer's id, if given) or `none` (the regular price)"#),
     Row(#"`screenshot FILE`"#,
