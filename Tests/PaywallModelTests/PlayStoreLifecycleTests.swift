@@ -344,3 +344,66 @@ extension Result where Success == String, Failure == StoreActionError {
     return nil
   }
 }
+
+@Suite struct PlayPauseTests {
+  @Test func aPauseBeginsAtTheRenewalTakesAccessAwayAndRenewsWhenItEnds() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let start = rig.clock.now
+    store.purchaseNow(PlayTestCatalog.monthly)
+    #expect(store.perform(.pause(productID: nil, .twoWeeks)).successMessage?.contains("pauses at its renewal") == true)
+    #expect(store.perform(.pause(productID: nil, .oneWeek)).failureMessage != nil, "one pause at a time")
+    rig.advance(store, by: days(31))
+    let paused = try #require(store.subscription("pro:monthly"))
+    #expect(paused.state == .paused && paused.pauseUntil == start.addingTimeInterval(days(31 + 14)))
+    #expect(rig.status.status == .inactive)
+    rig.advance(store, by: days(14))
+    let resumed = try #require(store.subscription("pro:monthly"))
+    #expect(resumed.state == .subscribed && resumed.periodStart == start.addingTimeInterval(days(45)))
+    #expect(resumed.play?.orderID.hasSuffix("..0") == true)
+    #expect(rig.status.status == .active(["pro"]))
+    #expect(store.kinds() == [.purchase, .acknowledgement, .pause, .paused, .renewal])
+    let replayed = LedgerDerivation.derive(store.entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(replayed.issues.isEmpty, "\(replayed.issues)")
+    #expect(replayed.subscriptions == store.derived.subscriptions)
+  }
+
+  @Test func resumeRenewsAPausedOneNowAndDropsAPauseNotBegun() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.monthly)
+    _ = store.perform(.pause(productID: nil, .threeMonths))
+    #expect(store.perform(.resume(productID: nil)).successMessage?.contains("dropped") == true)
+    rig.advance(store, by: days(31))
+    #expect(store.subscription("pro:monthly")?.state == .subscribed)
+    _ = store.perform(.pause(productID: nil, .oneMonth))
+    rig.advance(store, by: days(28 + 2))
+    #expect(store.subscription("pro:monthly")?.state == .paused)
+    #expect(store.perform(.resume(productID: nil)).successMessage?.contains("renews now") == true)
+    #expect(store.subscription("pro:monthly")?.state == .subscribed)
+    #expect(store.subscription("pro:monthly")?.periodStart == rig.clock.now)
+  }
+
+  @Test func cancelledWhilePausedItExpiresWhenThePauseEnds() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.monthly)
+    _ = store.perform(.pause(productID: nil, .oneWeek))
+    rig.advance(store, by: days(32))
+    _ = store.perform(.cancel(productID: nil))
+    rig.advance(store, by: days(7))
+    #expect(store.subscription("pro:monthly")?.state == .expired)
+  }
+
+  @Test func anAppStoreSubscriptionCannotBePaused() throws {
+    let rig = try SimulatedStoreRig()
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(TestCatalog.monthly)
+    #expect(store.perform(.pause(productID: nil, .oneMonth)).failureMessage?.contains("Google Play's") == true)
+    #expect(store.kinds() == [.purchase])
+  }
+}

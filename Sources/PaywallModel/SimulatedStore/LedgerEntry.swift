@@ -56,10 +56,16 @@ public struct LedgerEntry: Sendable, Hashable {
     /// Google Play: the purchase was not acknowledged within its window, so Play refunded it and
     /// revoked its entitlement. Lifecycle record.
     case unacknowledgedRefund
+    /// Google Play: the subscriber paused it from the end of the period until `expirationDate`.
+    case pause
+    /// Google Play: the pause began (access ends until it resumes). Lifecycle record.
+    case paused
+    /// Google Play: the subscriber resumed it (it renews now), or dropped a pause not yet begun.
+    case resume
 
     /// Written by the store's clock rather than by an action; a replay applies them as they are.
     package var isLifecycleRecord: Bool {
-      self == .renewal || self == .expiry || self == .billingRetry || self == .unacknowledgedRefund
+      self == .renewal || self == .expiry || self == .billingRetry || self == .unacknowledgedRefund || self == .paused
     }
 
     /// Lines StoreKit would show as transactions (with a price or a refund).

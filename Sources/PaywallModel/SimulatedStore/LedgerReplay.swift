@@ -77,9 +77,10 @@ package struct LedgerReplay: Sendable {
     switch entry.kind {
     case .purchase:
       applyPurchase(entry)
-    case .renewal, .expiry, .billingRetry, .unacknowledgedRefund:
+    case .renewal, .expiry, .billingRetry, .unacknowledgedRefund, .paused:
       guard let index = subscription(entry) else { break }
       switch entry.kind {
+      case .paused: applyPaused(entry, to: index, replayed: true)
       case .renewal: applyRenewal(entry, to: index, replayed: true)
       case .expiry: applyExpiry(entry, to: index, replayed: true)
       case .unacknowledgedRefund: applyUnacknowledgedRefund(entry, to: index, replayed: true)
@@ -175,6 +176,12 @@ package struct LedgerReplay: Sendable {
       if subscription.priceIncrease != nil && subscription.priceConsent != true {
         return record(.expiry, index, at: time, reason: .didNotConsentToPriceIncrease)
       }
+      if subscription.pauseUntil != nil {
+        // Google Play: a pause asked for during the period begins where the period ends.
+        let entry = line(.paused, index, at: time)
+        applyPaused(entry, to: index, replayed: false)
+        return entry
+      }
       if subscription.billingIssue || rules.renewalBillingIssues {
         let product = catalog.product(id: subscription.productID)
         var entry = line(.billingRetry, index, at: time)
@@ -209,6 +216,10 @@ package struct LedgerReplay: Sendable {
         return renewal(index, at: time, periodStart: time)
       }
       return record(.expiry, index, at: time, reason: .billingError)
+    case .paused:
+      // The pause is over (or the subscriber resumed): it renews from now, unless cancelled.
+      if !subscription.autoRenew { return record(.expiry, index, at: time, reason: .autoRenewDisabled) }
+      return renewal(index, at: time, periodStart: time)
     case .expired, .revoked, .consumed:
       return nil
     }

@@ -161,7 +161,8 @@ extension LedgerReplay {
     if replayed {
       // Field by field, not a copy of the whole subscription: once per renewal of a long ledger.
       let state = subscriptions[index].state
-      let expected = state == .subscribed ? subscriptions[index].expirationDate : subscriptions[index].resolvedAt
+      let expected = state == .subscribed ? subscriptions[index].expirationDate
+        : state == .paused ? subscriptions[index].pauseUntil : subscriptions[index].resolvedAt
       if !(subscriptions[index].isLive && expected == entry.date) {
         note(entry, "renews when nothing was due (state \(state.rawValue), due \(expected.map(Self.format) ?? "never"))")
       }
@@ -219,6 +220,15 @@ extension LedgerReplay {
     }
     subscriptions[index].play?.acknowledgeBy = nil
     end(index, state: .revoked, at: entry.date, reason: entry.reason ?? .notAcknowledged)
+  }
+
+  mutating func applyPaused(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    if replayed, !(subscriptions[index].state == .subscribed && subscriptions[index].expirationDate == entry.date
+                   && subscriptions[index].pauseUntil != nil) {
+      note(entry, "pauses a subscription that was not due to pause")
+    }
+    subscriptions[index].state = .paused
+    schedule(index)
   }
 
   mutating func applyBillingRetry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
@@ -306,13 +316,22 @@ extension LedgerReplay {
     case .priceConsent:
       subscription.priceConsent = entry.accepted ?? false
       if entry.accepted != true { subscription.autoRenew = false }
+    case .pause:
+      guard live, subscription.state == .subscribed, let until = entry.expirationDate else {
+        return note(entry, "pauses a subscription that is not subscribed")
+      }
+      subscription.pauseUntil = until
+    case .resume:
+      guard live else { return note(entry, "resumes a subscription that has ended") }
+      // Paused: it resumes (renews) now; a pause not begun is dropped.
+      subscription.pauseUntil = subscription.state == .paused ? entry.date : nil
     case .acknowledgement:
       guard live, subscription.play?.isAcknowledged == false else {
         return note(entry, "acknowledges a purchase that is \(live ? "not a Play purchase waiting for it" : "no longer live")")
       }
       subscription.play?.acknowledgedAt = entry.date
       subscription.play?.acknowledgeBy = nil
-    case .purchase, .renewal, .expiry, .billingRetry, .unacknowledgedRefund:
+    case .purchase, .renewal, .expiry, .billingRetry, .unacknowledgedRefund, .paused:
       return
     }
     subscriptions[index] = subscription

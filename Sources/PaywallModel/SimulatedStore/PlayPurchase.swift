@@ -169,3 +169,20 @@ package struct PlayLineTerms: Sendable, Hashable {
     return terms
   }
 }
+
+/// How long a Google Play subscriber may pause an auto-renewing subscription: one week to three
+/// months ("Pause", developer.android.com/google/play/billing/lifecycle/subscriptions).
+public enum PlayPauseDuration: String, Sendable, Hashable, CaseIterable {
+  case oneWeek = "1w", twoWeeks = "2w", oneMonth = "1M", twoMonths = "2M", threeMonths = "3M"
+
+  /// The pause as a period of the calendar.
+  public var period: SubscriptionPeriod {
+    switch self {
+    case .oneWeek: SubscriptionPeriod(value: 1, unit: .week)
+    case .twoWeeks: SubscriptionPeriod(value: 2, unit: .week)
+    case .oneMonth: SubscriptionPeriod(value: 1, unit: .month)
+    case .twoMonths: SubscriptionPeriod(value: 2, unit: .month)
+    case .threeMonths: SubscriptionPeriod(value: 3, unit: .month)
+    }
+  }
+}

@@ -116,6 +116,24 @@ extension SimulatedStore {
       let window = TimeRate.spell(PlayPurchase.acknowledgementWindow(book.settings.rules))
       return .success(on ? "the app acknowledges each purchase as it completes"
         : "the app forgets to acknowledge purchases: Play refunds each \(window) after it completes")
+    case .pause(let id, let length):
+      guard book.replay.isPlay else { return .failure(playOnly("pause", "'cancel'")) }
+      return live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })
+        .flatMap { index in
+          guard let end = book.replay.subscriptions[index].expirationDate else {
+            return .failure(StoreActionError("\(book.replay.subscriptions[index].productID) has no period to pause after"))
+          }
+          let until = book.replay.rules.end(of: length.period, from: end)
+          let entry = add(.pause, index) { $0.expirationDate = until }
+          return .success("\(entry.productID) pauses at its renewal \(StoreDates.format(end)) until \(StoreDates.format(until)): no access meanwhile")
+        }
+    case .resume(let id):
+      guard book.replay.isPlay else { return .failure(playOnly("resume", nil)) }
+      return live(id, "resume", { $0.pauseUntil != nil }).map { index in
+        let paused = book.replay.subscriptions[index].state == .paused
+        let entry = add(.resume, index)
+        return paused ? "\(entry.productID) resumed: it renews now" : "the pause of \(entry.productID) is dropped: it renews as before"
+      }
     case .acknowledge(let id):
       guard book.replay.isPlay else { return .failure(playOnly("acknowledge", nil)) }
       return live(id, "acknowledge", { $0.play?.isAcknowledged == false }).map { index in

@@ -48,6 +48,10 @@ public enum StoreAction: Sendable, Hashable {
   case acknowledging(Bool)
   /// Google Play: the app acknowledges the newest unacknowledged purchase (of a product) now.
   case acknowledge(productID: String?)
+  /// Google Play: the subscriber pauses an auto-renewing subscription from the end of its period.
+  case pause(productID: String?, PlayPauseDuration)
+  /// Google Play: the subscriber resumes a paused subscription now (or drops a pause not begun).
+  case resume(productID: String?)
 
   /// The script command that performs it.
   public var name: String {
@@ -73,6 +77,8 @@ public enum StoreAction: Sendable, Hashable {
     case .redeem: "redeem"
     case .testCard: "test-card"
     case .acknowledging, .acknowledge: "acknowledge"
+    case .pause: "pause"
+    case .resume: "resume"
     }
   }
 }

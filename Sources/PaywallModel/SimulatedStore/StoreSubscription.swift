@@ -16,6 +16,8 @@ public struct StoreSubscription: Sendable, Hashable {
   /// StoreKit's renewal states, plus `consumed` for consumables (they never grant access).
   public enum State: String, Sendable, Hashable, CaseIterable {
     case subscribed, inGracePeriod, inBillingRetryPeriod, expired, revoked, consumed
+    /// Google Play: paused by the subscriber, no access until it resumes.
+    case paused
   }
 
   /// The id of its first purchase, as StoreKit's `originalID`.
@@ -84,12 +86,15 @@ public struct StoreSubscription: Sendable, Hashable {
   public var renewalOfferID: String? = nil
   /// On a Play catalog: the purchase token, order id and acknowledgement (nil on the App Store).
   public var play: PlayPurchase? = nil
+  /// Google Play: when a pause ends (scheduled while subscribed, begun while `paused`), or when
+  /// the subscriber resumed it early.
+  public var pauseUntil: Date? = nil
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
   public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
 
   /// Still a subscription the store acts on: not expired, revoked or consumed.
-  public var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod }
+  public var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod || state == .paused }
 
   /// The next moment its state changes by itself on the clock, if any.
   public var nextEvent: Date? {
@@ -109,6 +114,8 @@ public struct StoreSubscription: Sendable, Hashable {
       return [resolvedAt, gracePeriodEnd].compactMap { $0 }.min()
     case .inBillingRetryPeriod:
       return [resolvedAt, billingRetryEnd].compactMap { $0 }.min()
+    case .paused:
+      return pauseUntil
     case .expired, .revoked, .consumed:
       return nil
     }
@@ -165,7 +172,10 @@ extension StoreSubscription {
       parts.append("\(state.rawValue) \(endDate.map(StoreDates.format) ?? "") (\(endReason?.rawValue ?? "?"))")
     case .consumed:
       parts.append("consumed")
+    case .paused:
+      parts.append("paused until \(pauseUntil.map(StoreDates.format) ?? "?")")
     }
+    if state == .subscribed, let resume = pauseUntil { parts.append("pauses at renewal until \(StoreDates.format(resume))") }
     if isLive {
       if let next = renewalProductID { parts.append("then \(next)") }
       if let offer = renewalOfferID { parts.append("offer \(offer) from the next renewal") }
@@ -188,6 +198,7 @@ extension StoreSubscription {
     expirationDate = entry.expirationDate
     price = entry.price
     clearRecovery()
+    pauseUntil = nil
     state = .subscribed
   }
 

@@ -317,6 +317,16 @@ extension PlayScript {
                         column: args.isEmpty ? 0 : column(args.count == 1 ? 0 : 1))
       }
       return .testCard(card)
+    case "pause":
+      let lengths = PlayPauseDuration.allCases.map(\.rawValue)
+      guard (1...2).contains(args.count), let length = PlayPauseDuration(rawValue: args[args.count - 1]) else {
+        throw LineError(message: "'pause' takes [PRODUCT_ID] and how long: one of \(lengths.joined(separator: ", ")) (Google Play allows a week to three months)",
+                        column: args.isEmpty ? 0 : column(args.count - 1))
+      }
+      return .pause(productID: args.count == 2 ? args[0] : nil, length)
+    case "resume":
+      guard args.count <= 1 else { throw LineError(message: "'resume' takes at most a product id", column: column(1)) }
+      return .resume(productID: args.first)
     case "acknowledge":
       // `acknowledge off` / `on`: whether the app acknowledges purchases; else one purchase now.
       if args.count == 1, args[0] == "on" || args[0] == "off" { return .acknowledging(args[0] == "on") }

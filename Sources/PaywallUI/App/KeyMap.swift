@@ -157,7 +157,9 @@ package enum KeyMap {
     // Google Play's license-test cards and acknowledgement (a Play catalog only; elsewhere they say so).
     (playTopic, [KeyBinding("C", "next test card", .nextTestCard),
               KeyBinding("K", "app acknowledges / forgets", .toggleAcknowledging),
-              KeyBinding("A", "acknowledge now", .world(.store(.acknowledge(productID: nil))))]),
+              KeyBinding("A", "acknowledge now", .world(.store(.acknowledge(productID: nil)))),
+              KeyBinding("Z", "pause a month", .world(.store(.pause(productID: nil, .oneMonth)))),
+              KeyBinding("W", "resume", .world(.store(.resume(productID: nil))))]),
     ("renewals", [KeyBinding("c", "cancel", .world(.store(.cancel(productID: nil)))),
                   KeyBinding("f", "refund", .world(.store(.refund(productID: nil)))),
                   KeyBinding("v", "revoke", .world(.store(.revoke(productID: nil)))),
