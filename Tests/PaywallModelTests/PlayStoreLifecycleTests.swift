@@ -57,7 +57,7 @@ enum PlayTestCatalog {
     let old = try #require(store.subscription("pro:monthly")?.play)
     rig.advance(store, by: days(3))
     #expect(store.purchaseNow(PlayTestCatalog.annual) == .purchased)
-    let change = try #require(store.entries.last { $0.kind == .crossgrade })
+    let change = try #require(store.entries.last { [.upgrade, .downgrade, .crossgrade].contains($0.kind) })
     let replaced = try #require(store.derived.subscriptions.first?.play)
     #expect(replaced.purchaseToken != old.purchaseToken)
     #expect(replaced.linkedPurchaseToken == old.purchaseToken)
@@ -315,7 +315,8 @@ extension Result where Failure == StoreActionError {
     let (catalog, _) = try PlayCatalogProjectTests.catalog(text)
     // The example's monthly plan sets P7D and P30D, its annual P14D and no hold (Google's P30D).
     #expect(catalog?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 7, accountHoldDays: 30))
-    #expect(catalog?.product(id: "acme_pro:annual:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 14, accountHoldDays: 30))
+    #expect(catalog?.product(id: "acme_pro:annual:sw-none")?.playPlan
+            == PlayPlanRules(gracePeriodDays: 14, accountHoldDays: 30, replacementMode: .chargeFullPrice))
     let monthlyPlan = [#""billingPeriodDuration": "P1M","#, #"            "gracePeriodDuration": "P7D","#,
                        #"            "accountHoldDuration": "P30D""#].joined(separator: "\n")
     let weekly = text.replacingOccurrences(of: monthlyPlan, with: #""billingPeriodDuration": "P1W""#)
@@ -405,5 +406,105 @@ extension Result where Success == String, Failure == StoreActionError {
     store.purchaseNow(TestCatalog.monthly)
     #expect(store.perform(.pause(productID: nil, .oneMonth)).failureMessage?.contains("Google Play's") == true)
     #expect(store.kinds() == [.purchase])
+  }
+}
+
+@Suite struct PlayReplacementModeTests {
+  /// Bought the monthly plan (9.99) on day 0, moved to the annual one (59.99) on day 15 of 31 by
+  /// `mode`: the change line.
+  static func replace(_ mode: PlayReplacementMode?, to target: String = "pro:annual") throws -> (LedgerEntry, SimulatedStore, SimulatedStoreRig) {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.monthly)
+    rig.advance(store, by: days(15))
+    _ = try store.perform(.replace(productID: target, mode: mode)).get()
+    let change = try #require(store.entries.last { [.upgrade, .downgrade, .crossgrade].contains($0.kind) })
+    return (change, store, rig)
+  }
+
+  @Test func withTimeProrationCreditsTheUnusedValueAsTime() throws {
+    let (change, store, rig) = try Self.replace(.withTimeProration)
+    defer { rig.remove() }
+    #expect(change.effect == .immediately && change.price == 0)
+    #expect(change.proratedCredit == Fixture.decimal("5.16"))
+    // 5.16 of a 59.99 year: 31.4 days of the annual plan from now.
+    let days = try #require(change.expirationDate).timeIntervalSince(change.date) / 86_400
+    #expect(abs(days - 5.16 / 59.99 * 365) < 0.01)
+    #expect(store.subscription("pro:annual")?.state == .subscribed)
+    #expect(change.kind == .downgrade, "the annual plan costs less a day")
+  }
+
+  @Test func chargeFullPriceChargesTheNewPlanAndAddsTheUnusedTime() throws {
+    let (change, _, rig) = try Self.replace(.chargeFullPrice)
+    defer { rig.remove() }
+    #expect(change.price == Fixture.decimal("59.99") && change.effect == .immediately)
+    let days = try #require(change.expirationDate).timeIntervalSince(change.date) / 86_400
+    #expect(abs(days - (365 + 5.16 / 59.99 * 365)) < 0.01)
+  }
+
+  @Test func withoutProrationKeepsTheBillingDateAndChargesNothingNow() throws {
+    let (change, store, rig) = try Self.replace(.withoutProration)
+    defer { rig.remove() }
+    #expect(change.price == 0 && change.effect == .immediately)
+    #expect(change.expirationDate == store.entries.first?.expirationDate)
+    rig.advance(store, by: days(16))
+    let renewal = try #require(store.entries.last { $0.kind == .renewal })
+    #expect(renewal.productID == "pro:annual" && renewal.price == Fixture.decimal("59.99"))
+  }
+
+  @Test func deferredStartsTheNewPlanAtTheNextBillingDate() throws {
+    let (change, store, rig) = try Self.replace(.deferred)
+    defer { rig.remove() }
+    #expect(change.effect == .atRenewal && change.replacementMode == .deferred)
+    #expect(store.subscription("pro:monthly")?.renewalProductID == "pro:annual")
+    #expect(store.subscription("pro:monthly")?.play?.linkedPurchaseToken != nil, "the new token is issued at the change")
+    rig.advance(store, by: days(16))
+    #expect(store.subscription("pro:annual")?.state == .subscribed)
+  }
+
+  @Test func chargeProratedPriceIsForUpgradesOnly() throws {
+    let rig = try SimulatedStoreRig(catalog: PlayTestCatalog.catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.annual)
+    rig.advance(store, by: days(100))
+    // Annual to monthly costs more a day: an upgrade, charged the difference for the rest of the year.
+    let message = try store.perform(.replace(productID: "pro:monthly", mode: .chargeProratedPrice)).get()
+    #expect(message.contains("CHARGE_PRORATED_PRICE now"))
+    let change = try #require(store.entries.last { $0.kind == .upgrade })
+    #expect(change.expirationDate == store.entries.first?.expirationDate, "the billing date is kept")
+    #expect((change.price ?? 0) > 0)
+    // Back to annual is a downgrade: refused, from the store and from a purchase alike.
+    #expect(store.perform(.replace(productID: "pro:annual", mode: .chargeProratedPrice)).failureMessage?.contains("only for an upgrade") == true)
+    _ = store.perform(.replacementMode(.chargeProratedPrice))
+    guard case .failed = store.purchaseNow(PlayTestCatalog.annual) else {
+      Issue.record("a downgrade with CHARGE_PRORATED_PRICE went through")
+      return
+    }
+    #expect(store.subscription("pro:monthly")?.state == .subscribed)
+  }
+
+  @Test func withoutAModeThePlansProrationModeDecides() throws {
+    var annual = PlayTestCatalog.annual
+    annual.playPlan = PlayPlanRules(gracePeriodDays: 7, accountHoldDays: 30, replacementMode: .chargeFullPrice)
+    var catalog = Catalog(products: [PlayTestCatalog.monthly, annual], file: "play-catalog.json")
+    catalog.store = .playStore
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(PlayTestCatalog.monthly)
+    store.purchaseNow(annual)
+    #expect(store.entries.last { $0.kind == .downgrade }?.replacementMode == .chargeFullPrice)
+    store.purchaseNow(PlayTestCatalog.monthly)
+    #expect(store.entries.last { $0.kind == .upgrade }?.replacementMode == .deferred, "no prorationMode: CHARGE_ON_NEXT_BILLING_DATE")
+    let replayed = LedgerDerivation.derive(store.entries, catalog: catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(replayed.issues.isEmpty && replayed.subscriptions == store.derived.subscriptions)
+  }
+
+  @Test func aReplacementModeSurvivesTheLedgerFile() throws {
+    let (_, _, rig) = try Self.replace(.withTimeProration)
+    defer { rig.remove() }
+    let reopened = rig.makeStore()
+    #expect(reopened.entries.contains { $0.replacementMode == .withTimeProration })
   }
 }

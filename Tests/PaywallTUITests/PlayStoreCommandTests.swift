@@ -15,7 +15,8 @@ struct PlayStoreCommandTests {
   @Test func storeShowsOrderIdsTokensAndTheLinkOfAReplacement() throws {
     let state = PlayCommandTests.stateDir()
     defer { try? FileManager.default.removeItem(atPath: state) }
-    // The free week, its conversion (the first renewal, ..0), then a move to the monthly plan.
+    // The free week, its conversion (the first renewal, ..0), then a move to the monthly plan
+    // (more a day: an upgrade; its plan's prorationMode makes it DEFERRED).
     let played = try PaywallBinary.run(["play", "Examples/android", "--status", "inactive", "--state-dir", state, "--script",
                                         try SimulatedStoreCommandTests.script("""
       buy acme_pro:annual:sw-auto
@@ -25,7 +26,7 @@ struct PlayStoreCommandTests {
     #expect(played.status == 0, "\(played.stderr)\(played.stdout)")
     let json = try #require(try JSONSerialization.jsonObject(with: Data(Self.store(state, json: true).stdout.utf8)) as? [String: Any])
     let lines = try #require(json["transactions"] as? [[String: Any]])
-    #expect(lines.compactMap { $0["type"] as? String } == ["purchase", "acknowledgement", "renewal", "crossgrade", "acknowledgement"])
+    #expect(lines.compactMap { $0["type"] as? String } == ["purchase", "acknowledgement", "renewal", "upgrade", "acknowledgement"])
     let purchase = lines[0], renewal = lines[2], change = lines[3]
     let order = try #require(purchase["orderId"] as? String)
     #expect(order.hasPrefix("GPA.") && order.count == 24, "\(order)")

@@ -120,6 +120,7 @@ package struct StoreCommand: CLICommand {
     if let price = entry.price { parts.append(entry.kind == .priceIncrease ? "to \(price)" : "\(price)") }
     if let credit = entry.proratedCredit { parts.append("credit \(credit)") }
     if let effect = entry.effect { parts.append(effect == .immediately ? "now" : "at renewal") }
+    if let mode = entry.replacementMode { parts.append(mode.rawValue) }
     if entry.ownership == .familyShared { parts.append("family-shared") }
     if let reason = entry.reason { parts.append(reason.rawValue) }
     if let revoked = entry.revokedID { parts.append("takes back \(revoked)") }

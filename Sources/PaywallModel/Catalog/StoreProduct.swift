@@ -167,6 +167,9 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   public var requestedOffer: SubscriptionOffer?
   /// A Google Play base plan's own rules the simulated store follows (nil off Play).
   package var playPlan: PlayPlanRules?
+  /// Google Play: how a purchase of this plan replaces another of its subscription (nil: the
+  /// plan's default), as the app's `SubscriptionUpdateParams` says.
+  package var replacementMode: PlayReplacementMode?
 
   /// A product built in code (tests, controllers); catalogs build them from files.
   public init(

@@ -11,10 +11,15 @@ package struct PlayPlanRules: Sendable, Hashable {
   package var gracePeriodDays: Int
   /// Days of account hold after the grace period, entitlement lost, before it expires (0: none).
   package var accountHoldDays: Int
+  /// How a move to this plan happens when the app names no replacement mode: the plan's
+  /// `prorationMode`, `CHARGE_ON_NEXT_BILLING_DATE` (the default) as `DEFERRED`,
+  /// `CHARGE_FULL_PRICE_IMMEDIATELY` as `CHARGE_FULL_PRICE`.
+  package var replacementMode: PlayReplacementMode = .deferred
 
-  package init(gracePeriodDays: Int, accountHoldDays: Int) {
+  package init(gracePeriodDays: Int, accountHoldDays: Int, replacementMode: PlayReplacementMode = .deferred) {
     self.gracePeriodDays = gracePeriodDays
     self.accountHoldDays = accountHoldDays
+    self.replacementMode = replacementMode
   }
 
   /// The base plan's own durations, Google's defaults where it gives none: the API's
@@ -26,8 +31,10 @@ package struct PlayPlanRules: Sendable, Hashable {
     switch plan.kind {
     case .autoRenewing(let rules):
       self.init(grace: rules.gracePeriod, hold: rules.accountHold, period: rules.billingPeriod)
+      replacementMode = rules.prorationMode == .chargeFullPriceImmediately ? .chargeFullPrice : .deferred
     case .installments(let rules):
       self.init(grace: rules.gracePeriod, hold: rules.accountHold, period: rules.billingPeriod)
+      replacementMode = rules.prorationMode == .chargeFullPriceImmediately ? .chargeFullPrice : .deferred
     case .prepaid:
       self.init(gracePeriodDays: 0, accountHoldDays: 0)
     }

@@ -153,6 +153,8 @@ public struct LedgerEntry: Sendable, Hashable {
   /// fields are the first renewal's, `run` says how many there were and where the last one left
   /// the subscription. Nil for every other line.
   public var run: Run?
+  /// Google Play: the replacement mode of a plan change.
+  public var replacementMode: PlayReplacementMode?
 
   /// A run of plain renewals of one subscription kept as one line: the same product at the same
   /// price, each at the end of the period before it, with no other line of that subscription in

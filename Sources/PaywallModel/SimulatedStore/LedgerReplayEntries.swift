@@ -262,7 +262,8 @@ extension LedgerReplay {
         subscription.play = PlayPurchase(startID: entry.id, linked: subscription.play, at: entry.date,
                                          window: PlayPurchase.acknowledgementWindow(rules))
       }
-      if entry.effect == .immediately || entry.kind == .upgrade {
+      // An App Store upgrade is always now; a ledger written before `effect` says only its kind.
+      if entry.effect == .immediately || (entry.effect == nil && entry.kind == .upgrade) {
         subscription.switchProduct(to: entry.productID, in: catalog)
         subscription.beginPeriod(entry)
         // The new product's period: at its regular price, or on the offer the change named.

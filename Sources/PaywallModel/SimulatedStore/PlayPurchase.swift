@@ -186,3 +186,19 @@ public enum PlayPauseDuration: String, Sendable, Hashable, CaseIterable {
     }
   }
 }
+
+/// How a Google Play subscription moves to another base plan (BillingFlowParams
+/// `SubscriptionUpdateParams.ReplacementMode`, "Change subscription plans":
+/// developer.android.com/google/play/billing/subscriptions#change).
+public enum PlayReplacementMode: String, Sendable, Hashable, CaseIterable {
+  /// Now; the unused value of the old plan buys time on the new one (the next billing date moves).
+  case withTimeProration = "WITH_TIME_PRORATION"
+  /// Now, billing date kept; the price difference for the rest of the period is charged (upgrades only).
+  case chargeProratedPrice = "CHARGE_PRORATED_PRICE"
+  /// Now, the new plan's full price charged; the unused value of the old extends the new period.
+  case chargeFullPrice = "CHARGE_FULL_PRICE"
+  /// Now, nothing charged until the next billing date, which is kept.
+  case withoutProration = "WITHOUT_PRORATION"
+  /// At the next billing date, when the new plan starts and is charged.
+  case deferred = "DEFERRED"
+}

@@ -116,6 +116,29 @@ extension SimulatedStore {
       let window = TimeRate.spell(PlayPurchase.acknowledgementWindow(book.settings.rules))
       return .success(on ? "the app acknowledges each purchase as it completes"
         : "the app forgets to acknowledge purchases: Play refunds each \(window) after it completes")
+    case .replacementMode(let mode):
+      guard book.replay.isPlay else { return .failure(playOnly("replacement-mode", "'upgrade', 'downgrade' or 'crossgrade'")) }
+      book.settings.replacementMode = mode
+      return .success("plan changes replace \(mode.map { "with \($0.rawValue)" } ?? "by the target plan's default (its prorationMode)")")
+    case .replace(let id, let mode):
+      guard book.replay.isPlay else { return .failure(playOnly("replace", "'upgrade', 'downgrade' or 'crossgrade'")) }
+      return product(id).flatMap { target -> Result<String, StoreActionError> in
+        guard target.kind == .autoRenewable, let index = book.replay.byGroup[LedgerReplay.groupKey(target)],
+              book.replay.subscriptions[index].isLive else {
+          return .failure(StoreActionError("no live subscription to replace with \(target.id) (it replaces another base plan of its subscription)"))
+        }
+        var asked = target
+        asked.replacementMode = mode ?? book.settings.replacementMode
+        if let refusal = book.replay.playReplacementRefusal(asked, at: now) { return .failure(StoreActionError(refusal)) }
+        let from = book.replay.subscriptions[index].productID
+        guard let entry = book.replay.planPurchase(asked, at: now), entry.replacementMode != nil else {
+          return .failure(StoreActionError("\(target.id) is already \(from == target.id ? "the plan" : "the next renewal") of the subscription"))
+        }
+        append(entry, to: &book)
+        acknowledge(entry, &book)
+        let when = entry.effect == .immediately ? "now" : "at the next renewal\(ends(index))"
+        return .success("\(from) replaced by \(target.id) with \(entry.replacementMode!.rawValue) \(when)\(entry.price.map { ", charged \($0)" } ?? "")")
+      }
     case .pause(let id, let length):
       guard book.replay.isPlay else { return .failure(playOnly("pause", "'cancel'")) }
       return live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })

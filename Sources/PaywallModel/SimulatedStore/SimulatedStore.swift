@@ -29,6 +29,9 @@ public final class SimulatedStore: PurchaseController {
     public var failTransactions: Bool
     /// How long periods, grace and billing retry last, and whether renewals fail.
     public var rules: StoreRules
+    /// Google Play: the replacement mode the app asks for when a purchase replaces another base
+    /// plan (nil: the target plan's default).
+    public var replacementMode: PlayReplacementMode?
     /// Google Play: the license-test card purchases are paid with (Play catalogs only).
     public var testCard: PlayTestCard = .alwaysApproves
     /// Google Play: the app acknowledges each purchase as it completes, as Superwall's own
@@ -186,7 +189,10 @@ public final class SimulatedStore: PurchaseController {
       book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
     }
+    var product = product
     if book.replay.isPlay {
+      if product.replacementMode == nil { product.replacementMode = book.settings.replacementMode }
+      if let refusal = book.replay.playReplacementRefusal(product, at: now) { return .failed(PurchaseError(refusal)) }
       switch book.settings.testCard {
       case .alwaysApproves: break
       case .alwaysDeclines: return .failed(PurchaseError(PlayTestCard.declinedMessage))

@@ -50,6 +50,12 @@ public enum StoreAction: Sendable, Hashable {
   case acknowledge(productID: String?)
   /// Google Play: the subscriber pauses an auto-renewing subscription from the end of its period.
   case pause(productID: String?, PlayPauseDuration)
+  /// Google Play: the replacement mode the app asks for on later plan changes (nil: each target
+  /// plan's default).
+  case replacementMode(PlayReplacementMode?)
+  /// Google Play: the subscriber moves to the base plan `productID` of the same subscription, by
+  /// `mode` (nil: the mode in force).
+  case replace(productID: String, mode: PlayReplacementMode?)
   /// Google Play: the subscriber resumes a paused subscription now (or drops a pause not begun).
   case resume(productID: String?)
 
@@ -78,6 +84,8 @@ public enum StoreAction: Sendable, Hashable {
     case .testCard: "test-card"
     case .acknowledging, .acknowledge: "acknowledge"
     case .pause: "pause"
+    case .replacementMode: "replacement-mode"
+    case .replace: "replace"
     case .resume: "resume"
     }
   }

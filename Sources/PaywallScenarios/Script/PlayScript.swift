@@ -170,7 +170,7 @@ package struct PlayScript: Sendable {
 
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
-                              "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem", "test-card", "acknowledge", "pause", "resume"]
+                              "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem", "test-card", "acknowledge", "pause", "resume", "replace", "replacement-mode"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey", "background", "foreground", "deeplink"]
 

@@ -324,6 +324,23 @@ extension PlayScript {
                         column: args.isEmpty ? 0 : column(args.count - 1))
       }
       return .pause(productID: args.count == 2 ? args[0] : nil, length)
+    case "replace", "replacement-mode":
+      let modes = PlayReplacementMode.allCases.map(\.rawValue)
+      func mode(_ text: String, at index: Int) throws(LineError) -> PlayReplacementMode {
+        guard let mode = PlayReplacementMode(rawValue: text.uppercased()) else {
+          throw LineError(message: "\(quoting: text) is not a replacement mode\(Suggestions.hint(for: text.uppercased(), in: modes)); use one of \(modes.joined(separator: ", "))",
+                          column: column(index))
+        }
+        return mode
+      }
+      if name == "replacement-mode" {
+        guard args.count == 1 else { throw LineError(message: "'replacement-mode' takes one of \(modes.joined(separator: ", ")) or default", column: 0) }
+        return .replacementMode(args[0] == "default" ? nil : try mode(args[0], at: 0))
+      }
+      guard (1...2).contains(args.count) else {
+        throw LineError(message: "'replace' takes a product id and optionally a replacement mode, e.g. 'replace acme_pro:annual:sw-none WITH_TIME_PRORATION'", column: 0)
+      }
+      return .replace(productID: args[0], mode: args.count == 2 ? try mode(args[1], at: 1) : nil)
     case "resume":
       guard args.count <= 1 else { throw LineError(message: "'resume' takes at most a product id", column: column(1)) }
       return .resume(productID: args.first)

@@ -63,6 +63,8 @@ package enum ScriptLanguage {
         #"Google Play catalog: later purchases pay with that license-test card: `always-declines` fails the purchase; a slow card leaves it PENDING (nothing granted, Superwall's `Pending`) for 3 minutes of the store's clock, then buys it (`slow-approves`) or drops it (`slow-declines`)"#),
     Row(#"`pause [PRODUCT_ID] 1w|2w|1M|2M|3M` / `resume [PRODUCT_ID]`"#,
         #"Google Play catalog: the subscriber pauses an auto-renewing subscription from the end of its period for that long (no access while paused; it renews when the pause ends) / resumes it now (it renews now), or drops a pause not yet begun"#),
+    Row(#"`replace PRODUCT_ID [MODE]` / `replacement-mode MODE|default`"#,
+        #"Google Play catalog: the subscriber moves to another base plan of the subscription by that replacement mode (`WITH_TIME_PRORATION`, `CHARGE_PRORATED_PRICE`, `CHARGE_FULL_PRICE`, `WITHOUT_PRORATION`, `DEFERRED`; without one, the mode in force, else the target plan's `prorationMode`) / the mode the app asks for on later plan changes, its purchases included"#),
     Row(#"`acknowledge on|off` / `acknowledge [PRODUCT_ID]`"#,
         #"Google Play catalog: whether the app acknowledges each purchase as it completes (on, the default, as Superwall's purchaser and RevenueCat do) or forgets (off: Play refunds it and revokes its entitlement 3 days later, 3 minutes on a `renewal=` time rate) / the app acknowledges the newest unacknowledged purchase now"#),
     Row(#"`fail purchase\|restore ERROR`"#,
