@@ -508,3 +508,55 @@ extension Result where Success == String, Failure == StoreActionError {
     #expect(reopened.entries.contains { $0.replacementMode == .withTimeProration })
   }
 }
+
+@Suite struct PlayPrepaidTests {
+  static func pass(timeExtension: Bool) -> StoreProduct {
+    var pass = StoreProduct(id: "pro:season", displayName: "Season", price: Fixture.decimal("24.99"), kind: .nonRenewing,
+                            subscriptionPeriod: SubscriptionPeriod(value: 3, unit: .month), entitlements: ["pro"], store: .playStore)
+    pass.playPlan = PlayPlanRules(gracePeriodDays: 0, accountHoldDays: 0)
+    pass.playPlan?.timeExtension = timeExtension
+    return pass
+  }
+
+  static func rig(_ pass: StoreProduct) throws -> SimulatedStoreRig {
+    var catalog = Catalog(products: [pass], file: "play-catalog.json")
+    catalog.store = .playStore
+    return try SimulatedStoreRig(catalog: catalog)
+  }
+
+  @Test func aTopUpExtendsThePlanByOnePeriodAndItNeverRenews() throws {
+    let pass = Self.pass(timeExtension: true)
+    let rig = try Self.rig(pass)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let start = rig.clock.now
+    store.purchaseNow(pass)
+    rig.advance(store, by: days(31))
+    #expect(store.purchaseNow(pass) == .purchased)
+    let topped = try #require(store.subscription("pro:season"))
+    #expect(topped.expirationDate == SubscriptionPeriod(value: 3, unit: .month).added(to: SubscriptionPeriod(value: 3, unit: .month).added(to: start)))
+    #expect(topped.play?.linkedPurchaseToken == PlayPurchase.purchaseToken(store.entries[0].id))
+    #expect(store.kinds() == [.purchase, .acknowledgement, .topUp, .acknowledgement])
+    rig.advance(store, by: days(200))
+    #expect(store.subscription("pro:season")?.state == .expired && store.subscription("pro:season")?.endReason == .periodEnded)
+    #expect(rig.status.status == .inactive)
+    let replayed = LedgerDerivation.derive(store.entries, catalog: rig.catalog, rules: StoreRules(), at: rig.clock.now)
+    #expect(replayed.issues.isEmpty && replayed.subscriptions == store.derived.subscriptions)
+  }
+
+  @Test func withoutTimeExtensionItIsBoughtAgainOnlyOnceItEnds() throws {
+    let pass = Self.pass(timeExtension: false)
+    let rig = try Self.rig(pass)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    store.purchaseNow(pass)
+    guard case .failed(let error) = store.purchaseNow(pass) else {
+      Issue.record("a running prepaid plan without time extension was bought again")
+      return
+    }
+    #expect(error.displayMessage.contains("ITEM_ALREADY_OWNED"))
+    rig.advance(store, by: days(100))
+    #expect(store.purchaseNow(pass) == .purchased)
+    #expect(store.entries.filter { $0.kind == .purchase }.count == 2)
+  }
+}

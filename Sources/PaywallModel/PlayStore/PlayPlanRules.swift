@@ -15,6 +15,9 @@ package struct PlayPlanRules: Sendable, Hashable {
   /// `prorationMode`, `CHARGE_ON_NEXT_BILLING_DATE` (the default) as `DEFERRED`,
   /// `CHARGE_FULL_PRICE_IMMEDIATELY` as `CHARGE_FULL_PRICE`.
   package var replacementMode: PlayReplacementMode = .deferred
+  /// A prepaid plan: whether a buyer may top it up before it ends (`TIME_EXTENSION_ACTIVE`, the
+  /// default); nil for a plan that renews.
+  package var timeExtension: Bool?
 
   package init(gracePeriodDays: Int, accountHoldDays: Int, replacementMode: PlayReplacementMode = .deferred) {
     self.gracePeriodDays = gracePeriodDays
@@ -35,8 +38,9 @@ package struct PlayPlanRules: Sendable, Hashable {
     case .installments(let rules):
       self.init(grace: rules.gracePeriod, hold: rules.accountHold, period: rules.billingPeriod)
       replacementMode = rules.prorationMode == .chargeFullPriceImmediately ? .chargeFullPrice : .deferred
-    case .prepaid:
+    case .prepaid(let rules):
       self.init(gracePeriodDays: 0, accountHoldDays: 0)
+      timeExtension = rules.timeExtension
     }
   }
 

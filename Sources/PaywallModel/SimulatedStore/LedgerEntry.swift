@@ -56,6 +56,8 @@ public struct LedgerEntry: Sendable, Hashable {
     /// Google Play: the purchase was not acknowledged within its window, so Play refunded it and
     /// revoked its entitlement. Lifecycle record.
     case unacknowledgedRefund
+    /// Google Play: a prepaid plan topped up before it ended: its end moves to `expirationDate`.
+    case topUp
     /// Google Play: the subscriber paused it from the end of the period until `expirationDate`.
     case pause
     /// Google Play: the pause began (access ends until it resumes). Lifecycle record.
@@ -71,7 +73,7 @@ public struct LedgerEntry: Sendable, Hashable {
     /// Lines StoreKit would show as transactions (with a price or a refund).
     package var isTransaction: Bool {
       switch self {
-      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation, .unacknowledgedRefund: true
+      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation, .unacknowledgedRefund, .topUp: true
       default: false
       }
     }

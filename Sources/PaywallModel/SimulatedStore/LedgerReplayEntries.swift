@@ -317,6 +317,16 @@ extension LedgerReplay {
     case .priceConsent:
       subscription.priceConsent = entry.accepted ?? false
       if entry.accepted != true { subscription.autoRenew = false }
+    case .topUp:
+      guard live, let end = entry.expirationDate else { return note(entry, "tops up a purchase that has ended") }
+      subscription.transactionID = entry.id
+      subscription.expirationDate = end
+      subscription.price = entry.price
+      if isPlay {
+        // A top-up is a purchase of its own: a new token linking the one it extends.
+        subscription.play = PlayPurchase(startID: entry.id, linked: subscription.play, at: entry.date,
+                                         window: PlayPurchase.acknowledgementWindow(rules))
+      }
     case .pause:
       guard live, subscription.state == .subscribed, let until = entry.expirationDate else {
         return note(entry, "pauses a subscription that is not subscribed")

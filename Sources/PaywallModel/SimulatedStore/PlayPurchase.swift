@@ -143,7 +143,7 @@ package struct PlayLineTerms: Sendable, Hashable {
     for entry in entries {
       var line = PlayLineTerms()
       switch entry.kind {
-      case .purchase, .upgrade, .downgrade, .crossgrade:
+      case .purchase, .upgrade, .downgrade, .crossgrade, .topUp:
         let linked = entry.kind == .purchase ? nil : current[entry.originalID]
         let purchase = PlayPurchase(startID: entry.id, linked: linked, at: entry.date, window: nil)
         current[entry.originalID] = purchase

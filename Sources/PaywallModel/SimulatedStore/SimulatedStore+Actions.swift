@@ -337,6 +337,7 @@ extension SimulatedStore {
     switch entry.kind {
     case .purchase: return entry.offer.map { "a purchase with an introductory offer (\($0.rawValue))" } ?? "a purchase"
     case .upgrade, .downgrade, .crossgrade: return "a\(entry.kind == .upgrade ? "n" : "") \(entry.kind.rawValue) (\(entry.effect?.rawValue ?? ""))"
+    case .topUp: return "a top-up to \(entry.expirationDate.map(StoreDates.format) ?? "?")"
     case .autoRenewOn: return "auto-renewal back on"
     default: return entry.kind.rawValue
     }

@@ -193,6 +193,11 @@ public final class SimulatedStore: PurchaseController {
     if book.replay.isPlay {
       if product.replacementMode == nil { product.replacementMode = book.settings.replacementMode }
       if let refusal = book.replay.playReplacementRefusal(product, at: now) { return .failed(PurchaseError(refusal)) }
+      if product.playPlan?.timeExtension == false,
+         book.replay.subscriptions.contains(where: { $0.productID == product.id && $0.state == .subscribed }) {
+        // Play's ITEM_ALREADY_OWNED: a prepaid plan without time extension is bought again only once it ends.
+        return .failed(PurchaseError("\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"))
+      }
       switch book.settings.testCard {
       case .alwaysApproves: break
       case .alwaysDeclines: return .failed(PurchaseError(PlayTestCard.declinedMessage))

@@ -162,7 +162,7 @@ extension SimulatedStore {
   /// `--start` history, acknowledged in its past).
   static func acknowledge(_ entry: LedgerEntry, _ book: inout Book, always: Bool = false) {
     guard book.replay.isPlay, always || book.settings.acknowledgesPurchases,
-          [.purchase, .upgrade, .downgrade, .crossgrade].contains(entry.kind),
+          [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind),
           let index = book.replay.byOriginalID[entry.originalID],
           book.replay.subscriptions[index].play?.isAcknowledged == false, book.replay.subscriptions[index].isLive else { return }
     append(LedgerEntry(id: book.replay.takeID(), kind: .acknowledgement, date: entry.date, originalID: entry.originalID,

@@ -23,6 +23,15 @@ extension LedgerReplay {
       if subscriptions.contains(where: { $0.productID == product.id && $0.ownership == .purchased && $0.isLive }) { return nil }
       return newPurchase(product, at: date, offer: nil)
     case .nonRenewing:
+      if isPlay, product.playPlan?.timeExtension == true, let period = product.subscriptionPeriod,
+         let index = subscriptions.lastIndex(where: { $0.productID == product.id && $0.ownership == .purchased && $0.state == .subscribed }),
+         let end = subscriptions[index].expirationDate {
+        // Google Play: buying a prepaid plan again before it ends tops it up by one more period.
+        var entry = LedgerEntry(id: takeID(), kind: .topUp, date: date, originalID: subscriptions[index].originalID, productID: product.id)
+        entry.price = product.price
+        entry.expirationDate = rules.end(of: period, from: end)
+        return entry
+      }
       return newPurchase(product, at: date, offer: nil)
     case .autoRenewable:
       let group = Self.groupKey(product)
