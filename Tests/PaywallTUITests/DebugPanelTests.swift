@@ -69,12 +69,29 @@ import PaywallModel
     let keys = KeyMap.debugSections.flatMap(\.bindings).map(\.label)
     #expect(Set(keys).count == keys.count)
     let text = AppView.render(try Self.panel(), size: Size(width: 80, height: 24)).text
-    for topic in KeyMap.debugSections.map(\.topic) {
+    for topic in KeyMap.debugSections.map(\.topic) where topic != KeyMap.playTopic {
       #expect(text.contains(topic), "the panel shows \(topic)")
     }
+    #expect(!text.contains("next test card"), "an App Store project's panel has no Play keys:\n\(text)")
     for phrase in ["+1 month", "card fails", "drop reply", "share a product", "d / esc closes"] {
       #expect(text.contains(phrase), "the panel shows '\(phrase)':\n\(text)")
     }
+  }
+
+  /// A Play catalog's store: the panel shows Play's keys and the card and acknowledgement in
+  /// use; C moves to the next license-test card, K toggles the app acknowledging.
+  @Test func aPlayCatalogsPanelShowsItsTestCardAndAcknowledgement() throws {
+    var state = try Self.panel()
+    state.store = StorePanel(clock: Date(timeIntervalSince1970: 0), timeRate: "realtime", subscriptions: [], pending: [],
+                             nextEvent: nil, usedIntroGroups: [], faults: [])
+    state.store?.testCard = .slowApproves
+    state.store?.acknowledges = false
+    let text = AppView.render(state, size: Size(width: 80, height: 40)).text
+    #expect(text.contains("C next test card"), "\(text)")
+    #expect(text.contains("test card slow-approves · the app forgets to acknowledge"), "\(text)")
+    #expect(Self.action("C", &state) == .store(.testCard(.slowDeclines)))
+    #expect(Self.action("K", &state) == .store(.acknowledging(true)))
+    #expect(Self.action("A", &state) == .store(.acknowledge(productID: nil)))
   }
 
   @Test func aTypedDurationAdvancesTheClock() throws {

@@ -75,9 +75,9 @@ package struct StoreCommand: CLICommand {
     let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
     for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
     if json {
-      try Console.out(Self.json(contents, derived, file: file.path, rules: rules).text)
+      try Console.out(Self.json(contents, derived, file: file.path, rules: rules, store: project.catalog.store).text)
     } else {
-      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules))
+      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules, store: project.catalog.store))
     }
   }
 
@@ -120,6 +120,7 @@ package struct StoreCommand: CLICommand {
     if let price = entry.price { parts.append(entry.kind == .priceIncrease ? "to \(price)" : "\(price)") }
     if let credit = entry.proratedCredit { parts.append("credit \(credit)") }
     if let effect = entry.effect { parts.append(effect == .immediately ? "now" : "at renewal") }
+    if let mode = entry.replacementMode { parts.append(mode.rawValue) }
     if entry.ownership == .familyShared { parts.append("family-shared") }
     if let reason = entry.reason { parts.append(reason.rawValue) }
     if let revoked = entry.revokedID { parts.append("takes back \(revoked)") }
@@ -142,28 +143,54 @@ package struct StoreCommand: CLICommand {
     return ([digits] + groups).joined(separator: " ")
   }
 
-  package static func tables(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> String {
+  /// A purchase token shortened for a table column (`store --json` has it whole).
+  package static func shortToken(_ token: String) -> String {
+    token.count > 16 ? String(token.prefix(12)) + "…" : token
+  }
+
+  /// The ledger and the subscriptions as tables; a Play catalog's with Play's order ids, purchase
+  /// tokens and acknowledgement.
+  package static func tables(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules,
+                             store: Store = .appStore) -> String {
+    let play = store == .playStore ? PlayLineTerms.of(contents.entries) : nil
     let events = contents.entries.reduce(0) { $0 + $1.occurrences }
     let runs = events == contents.entries.count ? "" : " (\(events) events, runs of renewals as one line)"
     var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s")\(runs), \(describe(rules))", ""]
     let lines = contents.entries.map { entry in
       // A run of renewals: the first one's id and date, the last one's expiry, and the last one.
-      [String(entry.id), String(entry.originalID), entry.kind.rawValue + (entry.run.map { " ×" + grouped($0.count) } ?? ""),
-       entry.productID, StoreDates.format(entry.date), entry.lastExpirationDate.map(StoreDates.format) ?? "", details(entry)]
+      var row = [String(entry.id), String(entry.originalID), entry.kind.rawValue + (entry.run.map { " ×" + grouped($0.count) } ?? ""),
+                 entry.productID, StoreDates.format(entry.date), entry.lastExpirationDate.map(StoreDates.format) ?? "", details(entry)]
+      if let terms = play?[entry.id] {
+        row.insert([terms.orderID, terms.lastOrderID.map { "… \($0)" }].compactMap { $0 }.joined(separator: " "), at: 6)
+        var extra: [String] = []
+        if [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind), let token = terms.purchaseToken {
+          extra.append("token \(shortToken(token))")
+        }
+        if let linked = terms.linkedPurchaseToken { extra.append("linked \(shortToken(linked))") }
+        row[7] = ([row[7]] + extra).filter { !$0.isEmpty }.joined(separator: " · ")
+      }
+      return row
     }
-    out += table(["ID", "ORIGINAL", "TYPE", "PRODUCT", "DATE (UTC)", "EXPIRES (UTC)", "DETAILS"], lines)
+    let header = ["ID", "ORIGINAL", "TYPE", "PRODUCT", "DATE (UTC)", "EXPIRES (UTC)"] + (play == nil ? [] : ["ORDER ID"]) + ["DETAILS"]
+    out += table(header, lines)
     out += ["", "At \(StoreDates.format(derived.date)) UTC:"]
     if derived.subscriptions.isEmpty {
       out.append("no subscriptions or purchases")
     } else {
       let rows = derived.subscriptions.map { s in
-        [String(s.originalID), s.productID, s.state.rawValue, s.isActive ? s.entitlements.map(\.id).sorted().joined(separator: ",") : "-",
-         s.summary]
+        var row = [String(s.originalID), s.productID, s.state.rawValue, s.isActive ? s.entitlements.map(\.id).sorted().joined(separator: ",") : "-",
+                   s.summary]
+        if play != nil {
+          let acknowledged = s.play.map { $0.acknowledgedAt.map { "yes \(StoreDates.format($0))" } ?? "no" } ?? "-"
+          row.insert(contentsOf: [s.play?.purchaseToken ?? "-", s.play?.orderID ?? "-", acknowledged], at: 4)
+        }
+        return row
       }
-      out += table(["ORIGINAL", "PRODUCT", "STATE", "GRANTS", "SUMMARY"], rows)
+      let header = ["ORIGINAL", "PRODUCT", "STATE", "GRANTS"] + (play == nil ? [] : ["PURCHASE TOKEN", "LATEST ORDER", "ACKNOWLEDGED"]) + ["SUMMARY"]
+      out += table(header, rows)
     }
     for pending in contents.pending {
-      out.append("pending: \(pending.kind == .askToBuy ? "Ask to Buy" : "interrupted purchase") of \(pending.productID), requested \(StoreDates.format(pending.requestDate))")
+      out.append("pending: \(pending.kind == .interrupted ? "interrupted purchase" : pending.waitsFor) of \(pending.productID), requested \(StoreDates.format(pending.requestDate))")
     }
     out.append("")
     out.append("status: \(derived.status)" + (derived.nextEvent.map { " · next change \(StoreDates.format($0)) UTC" } ?? ""))
@@ -183,7 +210,11 @@ package struct StoreCommand: CLICommand {
     return [line(header)] + rows.map(line)
   }
 
-  package static func json(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules) -> JSONOutput {
+  /// The ledger and the subscriptions as JSON; a Play catalog's lines and subscriptions carry
+  /// Play's `orderId`, `purchaseToken`, `linkedPurchaseToken` and `acknowledgementState`.
+  package static func json(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules,
+                           store: Store = .appStore) -> JSONOutput {
+    let play = store == .playStore ? PlayLineTerms.of(contents.entries) : nil
     func date(_ d: Date?) -> JSONOutput { d.map { .string(iso($0)) } ?? .null }
     func price(_ p: Decimal?) -> JSONOutput { p.map { .string("\($0)") } ?? .null }
     func text(_ t: String?) -> JSONOutput { t.map { .string($0) } ?? .null }
@@ -200,6 +231,11 @@ package struct StoreCommand: CLICommand {
         default: entry.retryUntil
         }
         members[i].1 = date(value)
+      }
+      if let terms = play?[entry.id] {
+        members += [("orderId", text(terms.orderID)), ("purchaseToken", text(terms.purchaseToken)),
+                    ("linkedPurchaseToken", text(terms.linkedPurchaseToken))]
+        if entry.run != nil { members.append(("lastOrderId", text(terms.lastOrderID))) }
       }
       return .object(members)
     }
@@ -218,10 +254,18 @@ package struct StoreCommand: CLICommand {
         ("endDate", date(s.endDate)), ("endReason", text(s.endReason?.rawValue)),
         ("summary", .string(s.summary)),
       ]
-      return .object(members)
+      guard let purchase = s.play else { return .object(members) }
+      // Play's names (purchases.subscriptionsv2): the token, the latest order, acknowledgement.
+      let state = purchase.isAcknowledged ? "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED" : "ACKNOWLEDGEMENT_STATE_PENDING"
+      return .object(members + [
+        ("purchaseToken", .string(purchase.purchaseToken)), ("linkedPurchaseToken", text(purchase.linkedPurchaseToken)),
+        ("latestOrderId", .string(purchase.orderID)), ("acknowledgementState", .string(state)),
+        ("acknowledgedAt", date(purchase.acknowledgedAt)), ("acknowledgeBy", date(purchase.acknowledgeBy)),
+      ])
     }
     let pending = contents.pending.map { p -> JSONOutput in
-      .object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)), ("requestDate", date(p.requestDate))])
+      .object([("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)), ("requestDate", date(p.requestDate))]
+              + (p.completesAt.map { [("completesAt", date($0))] } ?? []))
     }
     return .object([
       ("ledger", .string(file)), ("at", date(derived.date)), ("rules", LedgerFile.json(rules)),

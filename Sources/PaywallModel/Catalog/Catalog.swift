@@ -67,6 +67,9 @@ public struct Catalog: Sendable, Equatable {
   public var settings: StoreSettings
   /// The file it was read from, for messages.
   public var file: String
+  /// The store whose rules the simulated store follows for this catalog: Google Play's for a Play
+  /// catalog (purchase tokens, order ids, acknowledgement, test cards), the App Store's otherwise.
+  public var store: Store = .appStore
   /// Products the file defines (their id was read) that failed to load: a reference to one is a
   /// consequence of that error, not a product missing from the catalog.
   package var unloadedProductIDs: Set<String> = []

@@ -48,6 +48,7 @@ extension Catalog {
     var catalog = Catalog(products: products, groups: groups, settings: settings, file: file)
     catalog.unloadedProductIDs = unloadedProductIDs
     catalog.notSoldReasons = notSoldReasons
+    catalog.store = store
     return catalog
   }
 }

@@ -168,6 +168,11 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
   /// For a product of a Play catalog: Play's `ProductDetails` and the base plan and offer
   /// Superwall-Android selects, which its purchase controller receives.
   package var play: PlaySelectedProduct?
+  /// A Google Play base plan's own rules the simulated store follows (nil off Play).
+  package var playPlan: PlayPlanRules?
+  /// Google Play: how a purchase of this plan replaces another of its subscription (nil: the
+  /// plan's default), as the app's `SubscriptionUpdateParams` says.
+  package var replacementMode: PlayReplacementMode?
 
   /// A product built in code (tests, controllers); catalogs build them from files.
   public init(

@@ -62,7 +62,13 @@ extension PlayCatalog {
                             entitlements: Set<Entitlement>? = nil) -> StoreProduct? {
     let identifier = PlayProductIdentifier(paywallProductID)
     guard let details = productDetails(for: identifier.productId, region: region, history: history) else { return nil }
-    return PlaySelectedProduct(details: details, identifier: identifier).storeProduct(entitlements: entitlements)
+    let selected = PlaySelectedProduct(details: details, identifier: identifier)
+    var product = selected.storeProduct(entitlements: entitlements)
+    if case .subscription(let offer)? = selected.selection,
+       let plan = subscription(id: identifier.productId)?.basePlan(id: offer.basePlanId) {
+      product?.playPlan = PlayPlanRules(plan)
+    }
+    return product
   }
 }
 
@@ -114,6 +120,7 @@ extension PlayCatalog {
       }
     }
     var catalog = Catalog(products: products, groups: groups, file: file)
+    catalog.store = .playStore
     // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
     // by the file: a paywall naming it is told why, not that the id is unknown.
     for id in unloaded {

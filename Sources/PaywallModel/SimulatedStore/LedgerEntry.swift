@@ -51,14 +51,29 @@ public struct LedgerEntry: Sendable, Hashable {
     case priceIncrease
     /// The subscriber accepted (`accepted`) or declined the price increase.
     case priceConsent
+    /// Google Play: the app acknowledged the purchase (its newest purchase token).
+    case acknowledgement
+    /// Google Play: the purchase was not acknowledged within its window, so Play refunded it and
+    /// revoked its entitlement. Lifecycle record.
+    case unacknowledgedRefund
+    /// Google Play: a prepaid plan topped up before it ended: its end moves to `expirationDate`.
+    case topUp
+    /// Google Play: the subscriber paused it from the end of the period until `expirationDate`.
+    case pause
+    /// Google Play: the pause began (access ends until it resumes). Lifecycle record.
+    case paused
+    /// Google Play: the subscriber resumed it (it renews now), or dropped a pause not yet begun.
+    case resume
 
     /// Written by the store's clock rather than by an action; a replay applies them as they are.
-    package var isLifecycleRecord: Bool { self == .renewal || self == .expiry || self == .billingRetry }
+    package var isLifecycleRecord: Bool {
+      self == .renewal || self == .expiry || self == .billingRetry || self == .unacknowledgedRefund || self == .paused
+    }
 
     /// Lines StoreKit would show as transactions (with a price or a refund).
     package var isTransaction: Bool {
       switch self {
-      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation: true
+      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation, .unacknowledgedRefund, .topUp: true
       default: false
       }
     }
@@ -83,6 +98,8 @@ public struct LedgerEntry: Sendable, Hashable {
   public enum Reason: String, Sendable, Hashable, CaseIterable {
     case autoRenewDisabled, billingError, didNotConsentToPriceIncrease, periodEnded, refunded, revoked,
          familySharingRevoked
+    /// Google Play refunded a purchase the app did not acknowledge in time.
+    case notAcknowledged
   }
 
   /// The line's id, growing down the ledger; for a transaction, its transaction id.
@@ -138,6 +155,8 @@ public struct LedgerEntry: Sendable, Hashable {
   /// fields are the first renewal's, `run` says how many there were and where the last one left
   /// the subscription. Nil for every other line.
   public var run: Run?
+  /// Google Play: the replacement mode of a plan change.
+  public var replacementMode: PlayReplacementMode?
 
   /// A run of plain renewals of one subscription kept as one line: the same product at the same
   /// price, each at the end of the period before it, with no other line of that subscription in
@@ -213,6 +232,8 @@ public struct PendingPurchase: Sendable, Hashable {
   /// Who the purchase waits for: a parent (Ask to Buy) or the buyer (interrupted).
   public enum Kind: String, Sendable, Hashable {
     case askToBuy, interrupted
+    /// Google Play: paid with a slow license-test card, PENDING until it approves or declines.
+    case slowApproves, slowDeclines
   }
 
   /// What the purchase waits for.
@@ -223,6 +244,20 @@ public struct PendingPurchase: Sendable, Hashable {
   public var requestDate: Date
   /// The promotional, win-back or code offer the purchase names: it completes on that offer.
   public var offerID: String?
+
+  /// A slow test card's purchase: when it completes (or is dropped) by itself.
+  public var completesAt: Date? {
+    kind == .slowApproves || kind == .slowDeclines ? requestDate.addingTimeInterval(PlayTestCard.slowDelay) : nil
+  }
+
+  /// How `store` and the debug panel name what it waits for.
+  public var waitsFor: String {
+    switch kind {
+    case .askToBuy: "Ask to Buy"
+    case .interrupted: "interrupted"
+    case .slowApproves, .slowDeclines: "PENDING (slow test card, \(kind == .slowApproves ? "approves" : "declines") \(completesAt.map(StoreDates.format) ?? ""))"
+    }
+  }
 
   package init(kind: Kind, productID: String, requestDate: Date, offerID: String? = nil) {
     self.kind = kind

@@ -173,6 +173,7 @@ package struct LedgerFile: Sendable {
     if let grace = entry.grace { members.append(("grace", .bool(grace))) }
     if let accepted = entry.accepted { members.append(("accepted", .bool(accepted))) }
     if let effect = entry.effect { members.append(("effect", .string(effect.rawValue))) }
+    if let mode = entry.replacementMode { members.append(("replacementMode", .string(mode.rawValue))) }
     if let run = entry.run {
       members.append(("count", .number(String(run.count))))
       members.append(("lastID", .string(String(run.lastID))))
@@ -266,7 +267,7 @@ package struct LedgerFile: Sendable {
       }
       run = LedgerEntry.Run(count: count, lastID: lastID, lastDate: lastDate, lastExpirationDate: try date(node["lastExpirationDate"]))
     }
-    return LedgerEntry(
+    var entry = LedgerEntry(
       id: id, kind: kind, date: when, originalID: try Self.id(node, "originalID") ?? id, productID: productID,
       expirationDate: try date(node["expirationDate"]), offer: try choice("offer", IntroductoryOffer.PaymentMode.self),
       offerPeriodsLeft: periodsLeft, price: try price("price"), proratedCredit: try price("proratedCredit"),
@@ -276,6 +277,8 @@ package struct LedgerFile: Sendable {
       accepted: bool(node["accepted"]), effect: try choice("effect", LedgerEntry.Effect.self), run: run,
       offerType: try choice("offerType", LedgerEntry.OfferType.self), offerID: node["offerID"]?.stringValue,
       regularPrice: try price("regularPrice"))
+    entry.replacementMode = try choice("replacementMode", PlayReplacementMode.self)
+    return entry
   }
 
   private static func id(_ node: JSONNode, _ key: String) throws(PurchaseError) -> UInt64? {

@@ -77,11 +77,13 @@ package struct LedgerReplay: Sendable {
     switch entry.kind {
     case .purchase:
       applyPurchase(entry)
-    case .renewal, .expiry, .billingRetry:
+    case .renewal, .expiry, .billingRetry, .unacknowledgedRefund, .paused:
       guard let index = subscription(entry) else { break }
       switch entry.kind {
+      case .paused: applyPaused(entry, to: index, replayed: true)
       case .renewal: applyRenewal(entry, to: index, replayed: true)
       case .expiry: applyExpiry(entry, to: index, replayed: true)
+      case .unacknowledgedRefund: applyUnacknowledgedRefund(entry, to: index, replayed: true)
       default: applyBillingRetry(entry, to: index, replayed: true)
       }
     default:
@@ -130,6 +132,9 @@ package struct LedgerReplay: Sendable {
     return nextID
   }
 
+  /// Whether the catalog is Google Play's: purchases get tokens and order ids and must be acknowledged.
+  var isPlay: Bool { catalog.store == .playStore }
+
   static func groupKey(_ product: StoreProduct) -> String {
     IntroOfferEligibility.group(of: product)
   }
@@ -152,6 +157,13 @@ package struct LedgerReplay: Sendable {
   /// What happens to subscription `index` when its next event comes.
   mutating func fire(_ index: Int, at time: Date) -> LedgerEntry? {
     let subscription = subscriptions[index]
+    if subscription.isLive, let deadline = subscription.play?.acknowledgeBy, deadline <= time {
+      var entry = line(.unacknowledgedRefund, index, at: time)
+      entry.reason = .notAcknowledged
+      entry.revokedID = subscription.transactionID
+      applyUnacknowledgedRefund(entry, to: index, replayed: false)
+      return entry
+    }
     switch subscription.state {
     case .subscribed:
       if subscription.kind != .autoRenewable {
@@ -164,12 +176,28 @@ package struct LedgerReplay: Sendable {
       if subscription.priceIncrease != nil && subscription.priceConsent != true {
         return record(.expiry, index, at: time, reason: .didNotConsentToPriceIncrease)
       }
+      if subscription.pauseUntil != nil {
+        // Google Play: a pause asked for during the period begins where the period ends.
+        let entry = line(.paused, index, at: time)
+        applyPaused(entry, to: index, replayed: false)
+        return entry
+      }
       if subscription.billingIssue || rules.renewalBillingIssues {
-        let grace = subscription.billingIssue ? subscription.billingIssueGrace : rules.gracePeriodEnabled
-        let period = catalog.product(id: subscription.productID)?.subscriptionPeriod
+        let product = catalog.product(id: subscription.productID)
         var entry = line(.billingRetry, index, at: time)
-        entry.graceUntil = grace ? time.addingTimeInterval(rules.graceDuration(for: period)) : nil
-        entry.retryUntil = time.addingTimeInterval(rules.retryDuration(for: period))
+        if isPlay, let plan = product?.playPlan {
+          // Play: the base plan's grace period (entitlement kept), then its account hold (lost),
+          // then expiry. `billing-issue … no-grace` still skips the grace.
+          let (grace, hold) = plan.durations(rules)
+          let graced = (!subscription.billingIssue || subscription.billingIssueGrace) && grace > 0
+          entry.graceUntil = graced ? time.addingTimeInterval(grace) : nil
+          entry.retryUntil = time.addingTimeInterval((graced ? grace : 0) + hold)
+        } else {
+          let grace = subscription.billingIssue ? subscription.billingIssueGrace : rules.gracePeriodEnabled
+          let period = product?.subscriptionPeriod
+          entry.graceUntil = grace ? time.addingTimeInterval(rules.graceDuration(for: period)) : nil
+          entry.retryUntil = time.addingTimeInterval(rules.retryDuration(for: period))
+        }
         applyBillingRetry(entry, to: index, replayed: false)
         return entry
       }
@@ -188,6 +216,10 @@ package struct LedgerReplay: Sendable {
         return renewal(index, at: time, periodStart: time)
       }
       return record(.expiry, index, at: time, reason: .billingError)
+    case .paused:
+      // The pause is over (or the subscriber resumed): it renews from now, unless cancelled.
+      if !subscription.autoRenew { return record(.expiry, index, at: time, reason: .autoRenewDisabled) }
+      return renewal(index, at: time, periodStart: time)
     case .expired, .revoked, .consumed:
       return nil
     }

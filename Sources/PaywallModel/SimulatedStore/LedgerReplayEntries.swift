@@ -129,17 +129,23 @@ extension LedgerReplay {
       billingIssueGrace: false, priceIncrease: nil, priceConsent: nil, gracePeriodEnd: nil, billingRetryEnd: nil,
       resolvedAt: nil, endDate: nil, endReason: nil, entitlements: product?.entitlements ?? [],
       offerType: entry.offerType, offerID: entry.offerID)
+    var started = fresh
+    if isPlay {
+      // A consumable is consumed at once, which acknowledges it.
+      started.play = PlayPurchase(startID: entry.id, linked: nil, at: entry.date,
+                                  window: kind == .consumable ? nil : PlayPurchase.acknowledgementWindow(rules))
+    }
     if kind == .autoRenewable { notePaid(entry, group: group) }
     let index: Int
     if let existing = byOriginalID[entry.originalID] {
       // Back to a group after its subscription ended: the same subscription, as StoreKit keeps it.
       if subscriptions[existing].isLive { note(entry, "buys into subscription \(entry.originalID) while it is still live") }
       index = existing
-      subscriptions[index] = fresh
+      subscriptions[index] = started
     } else {
       if entry.originalID != entry.id { note(entry, "names original \(entry.originalID), which has no purchase before it") }
       index = subscriptions.count
-      subscriptions.append(fresh)
+      subscriptions.append(started)
       queued.append(nil)
       versions.append(0)
       byOriginalID[entry.originalID] = index
@@ -155,7 +161,8 @@ extension LedgerReplay {
     if replayed {
       // Field by field, not a copy of the whole subscription: once per renewal of a long ledger.
       let state = subscriptions[index].state
-      let expected = state == .subscribed ? subscriptions[index].expirationDate : subscriptions[index].resolvedAt
+      let expected = state == .subscribed ? subscriptions[index].expirationDate
+        : state == .paused ? subscriptions[index].pauseUntil : subscriptions[index].resolvedAt
       if !(subscriptions[index].isLive && expected == entry.date) {
         note(entry, "renews when nothing was due (state \(state.rawValue), due \(expected.map(Self.format) ?? "never"))")
       }
@@ -163,6 +170,7 @@ extension LedgerReplay {
     let catalog = self.catalog
     // In place: this runs once per renewal, the bulk of a long ledger.
     Self.renew(&subscriptions[index], with: entry, catalog: catalog)
+    subscriptions[index].play?.renew(count: entry.occurrences)
     notePaid(entry, group: subscriptions[index].kind == .autoRenewable ? subscriptions[index].group : nil)
     if let run = entry.run {
       // A run of plain renewals: the later ones change nothing but the period.
@@ -206,6 +214,23 @@ extension LedgerReplay {
     end(index, state: .expired, at: entry.date, reason: entry.reason ?? .autoRenewDisabled)
   }
 
+  mutating func applyUnacknowledgedRefund(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    if replayed, subscriptions[index].play?.acknowledgeBy != entry.date || !subscriptions[index].isLive {
+      note(entry, "refunds an unacknowledged purchase that was not due")
+    }
+    subscriptions[index].play?.acknowledgeBy = nil
+    end(index, state: .revoked, at: entry.date, reason: entry.reason ?? .notAcknowledged)
+  }
+
+  mutating func applyPaused(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
+    if replayed, !(subscriptions[index].state == .subscribed && subscriptions[index].expirationDate == entry.date
+                   && subscriptions[index].pauseUntil != nil) {
+      note(entry, "pauses a subscription that was not due to pause")
+    }
+    subscriptions[index].state = .paused
+    schedule(index)
+  }
+
   mutating func applyBillingRetry(_ entry: LedgerEntry, to index: Int, replayed: Bool) {
     if replayed, !(subscriptions[index].state == .subscribed && subscriptions[index].expirationDate == entry.date) {
       note(entry, "fails a renewal that was not due")
@@ -232,7 +257,13 @@ extension LedgerReplay {
     switch entry.kind {
     case .upgrade, .downgrade, .crossgrade:
       guard live else { return note(entry, "changes a subscription that has ended") }
-      if entry.effect == .immediately || entry.kind == .upgrade {
+      if isPlay {
+        // A replacement is a new purchase on Play: a new token linking the old, to acknowledge again.
+        subscription.play = PlayPurchase(startID: entry.id, linked: subscription.play, at: entry.date,
+                                         window: PlayPurchase.acknowledgementWindow(rules))
+      }
+      // An App Store upgrade is always now; a ledger written before `effect` says only its kind.
+      if entry.effect == .immediately || (entry.effect == nil && entry.kind == .upgrade) {
         subscription.switchProduct(to: entry.productID, in: catalog)
         subscription.beginPeriod(entry)
         // The new product's period: at its regular price, or on the offer the change named.
@@ -286,7 +317,32 @@ extension LedgerReplay {
     case .priceConsent:
       subscription.priceConsent = entry.accepted ?? false
       if entry.accepted != true { subscription.autoRenew = false }
-    case .purchase, .renewal, .expiry, .billingRetry:
+    case .topUp:
+      guard live, let end = entry.expirationDate else { return note(entry, "tops up a purchase that has ended") }
+      subscription.transactionID = entry.id
+      subscription.expirationDate = end
+      subscription.price = entry.price
+      if isPlay {
+        // A top-up is a purchase of its own: a new token linking the one it extends.
+        subscription.play = PlayPurchase(startID: entry.id, linked: subscription.play, at: entry.date,
+                                         window: PlayPurchase.acknowledgementWindow(rules))
+      }
+    case .pause:
+      guard live, subscription.state == .subscribed, let until = entry.expirationDate else {
+        return note(entry, "pauses a subscription that is not subscribed")
+      }
+      subscription.pauseUntil = until
+    case .resume:
+      guard live else { return note(entry, "resumes a subscription that has ended") }
+      // Paused: it resumes (renews) now; a pause not begun is dropped.
+      subscription.pauseUntil = subscription.state == .paused ? entry.date : nil
+    case .acknowledgement:
+      guard live, subscription.play?.isAcknowledged == false else {
+        return note(entry, "acknowledges a purchase that is \(live ? "not a Play purchase waiting for it" : "no longer live")")
+      }
+      subscription.play?.acknowledgedAt = entry.date
+      subscription.play?.acknowledgeBy = nil
+    case .purchase, .renewal, .expiry, .billingRetry, .unacknowledgedRefund, .paused:
       return
     }
     subscriptions[index] = subscription

@@ -78,7 +78,8 @@ extension SimulatedStore {
       return product(id).map { product in
         switch purchase(product, &book, at: now) {
         case .purchased: "bought \(id)"
-        case .pending: "\(id) is waiting for approval (Ask to Buy)"
+        case .pending: book.pending.last?.completesAt == nil ? "\(id) is waiting for approval (Ask to Buy)"
+          : "\(id) is PENDING: the slow test card \(book.settings.testCard == .slowApproves ? "approves" : "declines") it \(StoreDates.format(book.pending.last!.completesAt!))"
         case .failed(let error): "buying \(id) failed: \(error.displayMessage)"
         case let other: "buying \(id): \(other.name)"
         }
@@ -105,6 +106,63 @@ extension SimulatedStore {
     case .interruptNextPurchase:
       book.interruptNext = true
       return .success("the next purchase is interrupted")
+    case .testCard(let card):
+      guard book.replay.isPlay else { return .failure(playOnly("test-card", "Ask to Buy (--ask-to-buy) or 'fail purchase'")) }
+      book.settings.testCard = card
+      return .success("purchases pay with \(quoting: card.playName)")
+    case .acknowledging(let on):
+      guard book.replay.isPlay else { return .failure(playOnly("acknowledge \(on ? "on" : "off")", nil)) }
+      book.settings.acknowledgesPurchases = on
+      let window = TimeRate.spell(PlayPurchase.acknowledgementWindow(book.settings.rules))
+      return .success(on ? "the app acknowledges each purchase as it completes"
+        : "the app forgets to acknowledge purchases: Play refunds each \(window) after it completes")
+    case .replacementMode(let mode):
+      guard book.replay.isPlay else { return .failure(playOnly("replacement-mode", "'upgrade', 'downgrade' or 'crossgrade'")) }
+      book.settings.replacementMode = mode
+      return .success("plan changes replace \(mode.map { "with \($0.rawValue)" } ?? "by the target plan's default (its prorationMode)")")
+    case .replace(let id, let mode):
+      guard book.replay.isPlay else { return .failure(playOnly("replace", "'upgrade', 'downgrade' or 'crossgrade'")) }
+      return product(id).flatMap { target -> Result<String, StoreActionError> in
+        guard target.kind == .autoRenewable, let index = book.replay.byGroup[LedgerReplay.groupKey(target)],
+              book.replay.subscriptions[index].isLive else {
+          return .failure(StoreActionError("no live subscription to replace with \(target.id) (it replaces another base plan of its subscription)"))
+        }
+        var asked = target
+        asked.replacementMode = mode ?? book.settings.replacementMode
+        if let refusal = book.replay.playReplacementRefusal(asked, at: now) { return .failure(StoreActionError(refusal)) }
+        let from = book.replay.subscriptions[index].productID
+        guard let entry = book.replay.planPurchase(asked, at: now), entry.replacementMode != nil else {
+          return .failure(StoreActionError("\(target.id) is already \(from == target.id ? "the plan" : "the next renewal") of the subscription"))
+        }
+        append(entry, to: &book)
+        acknowledge(entry, &book)
+        let when = entry.effect == .immediately ? "now" : "at the next renewal\(ends(index))"
+        return .success("\(from) replaced by \(target.id) with \(entry.replacementMode!.rawValue) \(when)\(entry.price.map { ", charged \($0)" } ?? "")")
+      }
+    case .pause(let id, let length):
+      guard book.replay.isPlay else { return .failure(playOnly("pause", "'cancel'")) }
+      return live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })
+        .flatMap { index in
+          guard let end = book.replay.subscriptions[index].expirationDate else {
+            return .failure(StoreActionError("\(book.replay.subscriptions[index].productID) has no period to pause after"))
+          }
+          let until = book.replay.rules.end(of: length.period, from: end)
+          let entry = add(.pause, index) { $0.expirationDate = until }
+          return .success("\(entry.productID) pauses at its renewal \(StoreDates.format(end)) until \(StoreDates.format(until)): no access meanwhile")
+        }
+    case .resume(let id):
+      guard book.replay.isPlay else { return .failure(playOnly("resume", nil)) }
+      return live(id, "resume", { $0.pauseUntil != nil }).map { index in
+        let paused = book.replay.subscriptions[index].state == .paused
+        let entry = add(.resume, index)
+        return paused ? "\(entry.productID) resumed: it renews now" : "the pause of \(entry.productID) is dropped: it renews as before"
+      }
+    case .acknowledge(let id):
+      guard book.replay.isPlay else { return .failure(playOnly("acknowledge", nil)) }
+      return live(id, "acknowledge", { $0.play?.isAcknowledged == false }).map { index in
+        let entry = add(.acknowledgement, index)
+        return "acknowledged \(entry.productID) (\(book.replay.subscriptions[index].play?.orderID ?? ""))"
+      }
     case .redeem(let code):
       return redeem(code, &book, at: now, catalog: catalog)
     case .cancel(let id):
@@ -153,6 +211,7 @@ extension SimulatedStore {
             return .failure(StoreActionError("\(to.id) is already the next renewal of \(from.id)"))
           }
           append(entry, to: &book)
+          acknowledge(entry, &book)
           let when = entry.effect == .immediately ? "now" : "at the next renewal\(ends(index))"
           let credit = entry.proratedCredit.map { "; \($0) credited for the unused period" } ?? ""
           return .success("\(kind.rawValue) from \(from.id) to \(to.id) \(when)\(credit)")
@@ -160,7 +219,13 @@ extension SimulatedStore {
       }
     case .billingIssue(let id, let grace):
       return live(id, "fail billing for", { $0.kind == .autoRenewable }).map { index in
-        let entry = add(.billingIssue, index) { $0.grace = grace ?? book.settings.rules.gracePeriodEnabled }
+        // On Play the base plan says how long the grace period is; `no-grace` skips it.
+        let play = book.replay.isPlay ? book.replay.catalog.product(id: book.replay.subscriptions[index].productID)?.playPlan : nil
+        let entry = add(.billingIssue, index) { $0.grace = grace ?? (play != nil || book.settings.rules.gracePeriodEnabled) }
+        if let play {
+          let grace = entry.grace == true && play.gracePeriodDays > 0 ? "a \(play.gracePeriodDays)-day grace period, then " : ""
+          return "billing fails for \(entry.productID) from now: the next renewal enters \(grace)a \(play.accountHoldDays)-day account hold"
+        }
         return "billing fails for \(entry.productID) from now: the next renewal enters billing retry \(entry.grace == true ? "with" : "without") a grace period"
       }
     case .resolveBilling(let id):
@@ -220,6 +285,11 @@ extension SimulatedStore {
     }
   }
 
+  /// A Google Play action asked of an App Store catalog.
+  static func playOnly(_ what: String, _ instead: String?) -> StoreActionError {
+    StoreActionError("\(quoting: what) is Google Play's, and this catalog is not a Play catalog\(instead.map { "; on the App Store use \($0)" } ?? "")")
+  }
+
   /// A purchase the store grants now (a paywall's, an approved one, `buy`): what it became.
   /// Redeems the offer code `code` as the App Store's redemption sheet does: the code is looked
   /// up as typed, then regardless of case (the App Store takes either); a customer outside the
@@ -245,6 +315,7 @@ extension SimulatedStore {
       return .failure(StoreActionError("offer code \(quoting: offer.id) changes nothing: \(product.id) already renews on it"))
     }
     append(entry, to: &book)
+    acknowledge(entry, &book)
     let terms = offer.terms
     let what = "\(terms.paymentMode.rawValue) \(terms.paymentMode == .freeTrial ? "" : "at \(terms.price) ")for \(terms.totalPeriod.value) \(terms.totalPeriod.unit.rawValue)\(terms.totalPeriod.value == 1 ? "" : "s")"
     let when = entry.kind == .purchase || entry.effect == .immediately ? "now" : "from the next renewal"
@@ -262,9 +333,11 @@ extension SimulatedStore {
   static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
     guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
     append(entry, to: &book)
+    acknowledge(entry, &book)
     switch entry.kind {
     case .purchase: return entry.offer.map { "a purchase with an introductory offer (\($0.rawValue))" } ?? "a purchase"
     case .upgrade, .downgrade, .crossgrade: return "a\(entry.kind == .upgrade ? "n" : "") \(entry.kind.rawValue) (\(entry.effect?.rawValue ?? ""))"
+    case .topUp: return "a top-up to \(entry.expirationDate.map(StoreDates.format) ?? "?")"
     case .autoRenewOn: return "auto-renewal back on"
     default: return entry.kind.rawValue
     }

@@ -37,6 +37,7 @@ extension SimulatedStore {
         line.originalID = ids[line.originalID] ?? line.originalID
         line.revokedID = line.revokedID.flatMap { ids[$0] }
         Self.append(line, to: &book)
+        Self.acknowledge(line, &book, always: true)
       }
       return nil
     }

@@ -29,6 +29,15 @@ public final class SimulatedStore: PurchaseController {
     public var failTransactions: Bool
     /// How long periods, grace and billing retry last, and whether renewals fail.
     public var rules: StoreRules
+    /// Google Play: the replacement mode the app asks for when a purchase replaces another base
+    /// plan (nil: the target plan's default).
+    public var replacementMode: PlayReplacementMode?
+    /// Google Play: the license-test card purchases are paid with (Play catalogs only).
+    public var testCard: PlayTestCard = .alwaysApproves
+    /// Google Play: the app acknowledges each purchase as it completes, as Superwall's own
+    /// purchaser and a RevenueCat-backed controller do. Off, the app "forgets": Play refunds the
+    /// purchase when its acknowledgement window closes (Play catalogs only).
+    public var acknowledgesPurchases = true
 
     /// Settings as given; every switch is off by default.
     public init(askToBuy: Bool = false, failTransactions: Bool = false, rules: StoreRules = StoreRules()) {
@@ -180,6 +189,26 @@ public final class SimulatedStore: PurchaseController {
       book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
     }
+    var product = product
+    if book.replay.isPlay {
+      if product.replacementMode == nil { product.replacementMode = book.settings.replacementMode }
+      if let refusal = book.replay.playReplacementRefusal(product, at: now) { return .failed(PurchaseError(refusal)) }
+      if product.playPlan?.timeExtension == false,
+         book.replay.subscriptions.contains(where: { $0.productID == product.id && $0.state == .subscribed }) {
+        // Play's ITEM_ALREADY_OWNED: a prepaid plan without time extension is bought again only once it ends.
+        return .failed(PurchaseError("\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"))
+      }
+      switch book.settings.testCard {
+      case .alwaysApproves: break
+      case .alwaysDeclines: return .failed(PurchaseError(PlayTestCard.declinedMessage))
+      case .slowApproves, .slowDeclines:
+        // Play's PENDING purchase: no entitlement until the payment completes ("Handle pending
+        // transactions", developer.android.com/google/play/billing/integrate#pending).
+        let kind: PendingPurchase.Kind = book.settings.testCard == .slowApproves ? .slowApproves : .slowDeclines
+        book.pending.append(PendingPurchase(kind: kind, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
+        return .pending
+      }
+    }
     if book.settings.askToBuy {
       book.pending.append(PendingPurchase(kind: .askToBuy, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
       return .pending
@@ -202,7 +231,7 @@ public final class SimulatedStore: PurchaseController {
   /// What the ledger means now (as of the last change or timer).
   public var derived: DerivedState { book.withLock { $0.derived } }
   /// The next renewal, expiry or grace period end, for a loop that steps the clock to it.
-  public var nextEvent: Date? { book.withLock { $0.derived.nextEvent } }
+  public var nextEvent: Date? { book.withLock { Self.nextWake($0) } }
   /// Grows with every change, so a view can tell when to look again.
   package var changeCount: Int { book.withLock { $0.changes } }
   /// Whether the next purchase will be interrupted (`StoreAction.interruptNextPurchase`).

@@ -30,14 +30,18 @@ extension SimulatedStore {
   /// through every renewal: `refreshStatus` there catches up on everything before it at once.
   /// Moments are on the millisecond, as the store keeps its clock.
   package func nextStatusChange(through limit: Date) -> Date? {
-    var (replay, status) = book.withLock { ($0.replay, $0.derived.status) }
+    var (replay, status, pendingDue) = book.withLock { ($0.replay, $0.derived.status, $0.pending.compactMap(\.completesAt).min()) }
+    func rounded(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.up) / 1000) }
     while let next = replay.nextEvent, next <= limit {
+      // A slow test card's purchase completing first may change the status: stop there.
+      if let pendingDue, pendingDue <= next { return rounded(pendingDue) }
       // Rounded up, so the store, rounding the clock to the millisecond, sees the event happen.
       let at = Date(timeIntervalSince1970: (next.timeIntervalSince1970 * 1000).rounded(.up) / 1000)
       replay.advance(to: at)
       if replay.status != status { return at }
       status = replay.status
     }
+    if let pendingDue, pendingDue <= limit { return rounded(pendingDue) }
     return nil
   }
 
@@ -102,7 +106,7 @@ extension SimulatedStore {
           newStatus = book.derived.status
           book.published = book.derived.status
         }
-        return (result, save, newStatus, book.derived.nextEvent, book.changes != changes ? book.onChange : nil)
+        return (result, save, newStatus, Self.nextWake(book), book.changes != changes ? book.onChange : nil)
       }
       var outcome: String?
       if let save, let file {
@@ -135,7 +139,34 @@ extension SimulatedStore {
 
   static func catchUp(_ book: inout Book, to now: Date) {
     guard now >= book.replay.date else { return }
+    // Slow test cards' purchases complete in time order among the store's own events.
+    while let index = book.pending.indices.filter({ book.pending[$0].completesAt.map { $0 <= now } ?? false })
+            .min(by: { book.pending[$0].completesAt! < book.pending[$1].completesAt! }) {
+      let pending = book.pending.remove(at: index)
+      let at = max(pending.completesAt!, book.replay.date)
+      book.ledger.append(contentsOf: book.replay.advance(to: at))
+      if pending.kind == .slowApproves, let product = book.replay.catalog.product(id: pending.productID) {
+        _ = buy(withOffer(product, pending), &book, at: at)
+      }
+    }
     book.ledger.append(contentsOf: book.replay.advance(to: now))
+  }
+
+  /// When the store must next wake: its next lifecycle event or a slow card's purchase completing.
+  static func nextWake(_ book: Book) -> Date? {
+    [book.derived.nextEvent, book.pending.compactMap(\.completesAt).min()].compactMap { $0 }.min()
+  }
+
+  /// Google Play: the app acknowledges what `entry` started (a purchase or a replacement, each a
+  /// new purchase token), at once, when it does so (`acknowledgesPurchases`) or `always` (a
+  /// `--start` history, acknowledged in its past).
+  static func acknowledge(_ entry: LedgerEntry, _ book: inout Book, always: Bool = false) {
+    guard book.replay.isPlay, always || book.settings.acknowledgesPurchases,
+          [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind),
+          let index = book.replay.byOriginalID[entry.originalID],
+          book.replay.subscriptions[index].play?.isAcknowledged == false, book.replay.subscriptions[index].isLive else { return }
+    append(LedgerEntry(id: book.replay.takeID(), kind: .acknowledgement, date: entry.date, originalID: entry.originalID,
+                       productID: book.replay.subscriptions[index].productID), to: &book)
   }
 
   static func append(_ entry: LedgerEntry, to book: inout Book) {

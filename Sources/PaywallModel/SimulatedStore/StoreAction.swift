@@ -42,6 +42,22 @@ public enum StoreAction: Sendable, Hashable {
   /// Xcode's "redeem offer codes"): the catalog's code offer called `code` grants its period at
   /// its price, to a customer its eligibility allows.
   case redeem(code: String)
+  /// Google Play: later purchases pay with this license-test card.
+  case testCard(PlayTestCard)
+  /// Google Play: the app acknowledges purchases as they complete (true), or forgets to (false).
+  case acknowledging(Bool)
+  /// Google Play: the app acknowledges the newest unacknowledged purchase (of a product) now.
+  case acknowledge(productID: String?)
+  /// Google Play: the subscriber pauses an auto-renewing subscription from the end of its period.
+  case pause(productID: String?, PlayPauseDuration)
+  /// Google Play: the replacement mode the app asks for on later plan changes (nil: each target
+  /// plan's default).
+  case replacementMode(PlayReplacementMode?)
+  /// Google Play: the subscriber moves to the base plan `productID` of the same subscription, by
+  /// `mode` (nil: the mode in force).
+  case replace(productID: String, mode: PlayReplacementMode?)
+  /// Google Play: the subscriber resumes a paused subscription now (or drops a pause not begun).
+  case resume(productID: String?)
 
   /// The script command that performs it.
   public var name: String {
@@ -65,6 +81,12 @@ public enum StoreAction: Sendable, Hashable {
     case .interruptNextPurchase: "interrupt"
     case .resolveInterrupted: "resolve-interrupted"
     case .redeem: "redeem"
+    case .testCard: "test-card"
+    case .acknowledging, .acknowledge: "acknowledge"
+    case .pause: "pause"
+    case .replacementMode: "replacement-mode"
+    case .replace: "replace"
+    case .resume: "resume"
     }
   }
 }

@@ -23,6 +23,15 @@ extension LedgerReplay {
       if subscriptions.contains(where: { $0.productID == product.id && $0.ownership == .purchased && $0.isLive }) { return nil }
       return newPurchase(product, at: date, offer: nil)
     case .nonRenewing:
+      if isPlay, product.playPlan?.timeExtension == true, let period = product.subscriptionPeriod,
+         let index = subscriptions.lastIndex(where: { $0.productID == product.id && $0.ownership == .purchased && $0.state == .subscribed }),
+         let end = subscriptions[index].expirationDate {
+        // Google Play: buying a prepaid plan again before it ends tops it up by one more period.
+        var entry = LedgerEntry(id: takeID(), kind: .topUp, date: date, originalID: subscriptions[index].originalID, productID: product.id)
+        entry.price = product.price
+        entry.expirationDate = rules.end(of: period, from: end)
+        return entry
+      }
       return newPurchase(product, at: date, offer: nil)
     case .autoRenewable:
       let group = Self.groupKey(product)
@@ -74,6 +83,9 @@ extension LedgerReplay {
       return entry
     }
     if current.renewalProductID == product.id { return nil }
+    if isPlay, let from = catalog.product(id: current.productID) {
+      return playReplacement(of: current, from: from, to: product, at: date)
+    }
     let from = catalog.product(id: current.productID)
     let kind = Self.changeKind(from: from, to: product)
     var entry = LedgerEntry(id: takeID(), kind: kind, date: date, originalID: current.originalID, productID: product.id)
@@ -98,6 +110,73 @@ extension LedgerReplay {
       }
     }
     return entry
+  }
+
+  /// Google Play: the line that replaces `current` (on `from`) with `product` at `date`, by the
+  /// replacement mode the purchase names or the plan's default. A replacement is a new purchase
+  /// (a new token, `LedgerReplay.applyAction`); upgrade or downgrade by price a day.
+  mutating func playReplacement(of current: StoreSubscription, from: StoreProduct, to product: StoreProduct, at date: Date) -> LedgerEntry {
+    let mode = Self.replacementMode(for: product)
+    let kind = Self.playChangeKind(from: from, to: product, rules: rules)
+    var entry = LedgerEntry(id: takeID(), kind: kind, date: date, originalID: current.originalID, productID: product.id)
+    entry.replacementMode = mode
+    entry.regularPrice = product.price
+    guard mode != .deferred, let period = product.subscriptionPeriod else {
+      entry.effect = .atRenewal
+      return entry
+    }
+    entry.effect = .immediately
+    let end = current.expirationDate ?? date
+    let unused = Self.unusedPart(of: current, at: date) ?? 0
+    let newLength = rules.end(of: period, from: date).timeIntervalSince(date)
+    // The unused value of the old plan as time on the new one, at its price a second.
+    let creditSeconds = product.price > 0 ? (Double(unused.description) ?? 0) / (Double(product.price.description) ?? 1) * newLength : 0
+    switch mode {
+    case .withTimeProration:
+      entry.price = 0
+      entry.proratedCredit = unused
+      entry.expirationDate = date.addingTimeInterval(creditSeconds.rounded())
+    case .chargeProratedPrice:
+      let rest = end.timeIntervalSince(date)
+      entry.price = max(0, (product.price * Decimal(rest / newLength)).rounded(2, .plain) - unused)
+      entry.proratedCredit = unused
+      entry.expirationDate = end
+    case .chargeFullPrice:
+      entry.price = product.price
+      entry.proratedCredit = unused
+      entry.expirationDate = rules.end(of: period, from: date).addingTimeInterval(creditSeconds.rounded())
+    case .withoutProration:
+      entry.price = 0
+      entry.expirationDate = end
+    case .deferred:
+      break
+    }
+    return entry
+  }
+
+  /// The mode a purchase of `product` replaces with: the one it names, else its plan's default.
+  static func replacementMode(for product: StoreProduct) -> PlayReplacementMode {
+    product.replacementMode ?? product.playPlan?.replacementMode ?? .deferred
+  }
+
+  /// Why Play refuses to replace `current` with `product` now, if it does: `CHARGE_PRORATED_PRICE`
+  /// is for upgrades only.
+  func playReplacementRefusal(_ product: StoreProduct, at date: Date) -> String? {
+    guard isPlay, product.kind == .autoRenewable, let index = byGroup[Self.groupKey(product)], subscriptions[index].isLive,
+          subscriptions[index].productID != product.id, let from = catalog.product(id: subscriptions[index].productID),
+          Self.replacementMode(for: product) == .chargeProratedPrice,
+          Self.playChangeKind(from: from, to: product, rules: rules) != .upgrade else { return nil }
+    return "Google Play allows CHARGE_PRORATED_PRICE only for an upgrade, and \(product.id) costs no more a day than \(from.id); use another replacement mode"
+  }
+
+  /// Upgrade or downgrade by what a day of each plan costs (Play has no levels), else crossgrade.
+  static func playChangeKind(from: StoreProduct, to: StoreProduct, rules: StoreRules) -> LedgerEntry.Kind {
+    func daily(_ product: StoreProduct) -> Double? {
+      guard let period = product.subscriptionPeriod else { return nil }
+      return (Double(product.price.description) ?? 1) / Double(max(1, period.approximateDays))
+    }
+    guard let old = daily(from), let new = daily(to) else { return .crossgrade }
+    return new > old + 1e-9 ? .upgrade : new < old - 1e-9 ? .downgrade : .crossgrade
   }
 
   /// `upgrade`, `downgrade` or `crossgrade` by group level (1 is the highest).

@@ -16,6 +16,8 @@ public struct StoreSubscription: Sendable, Hashable {
   /// StoreKit's renewal states, plus `consumed` for consumables (they never grant access).
   public enum State: String, Sendable, Hashable, CaseIterable {
     case subscribed, inGracePeriod, inBillingRetryPeriod, expired, revoked, consumed
+    /// Google Play: paused by the subscriber, no access until it resumes.
+    case paused
   }
 
   /// The id of its first purchase, as StoreKit's `originalID`.
@@ -82,15 +84,29 @@ public struct StoreSubscription: Sendable, Hashable {
   /// A promotional or code offer a live subscriber accepted: it starts at the next renewal, as
   /// StoreKit starts an offer for the product the customer already has (nil: none pending).
   public var renewalOfferID: String? = nil
+  /// On a Play catalog: the purchase token, order id and acknowledgement (nil on the App Store).
+  public var play: PlayPurchase? = nil
+  /// Google Play: when a pause ends (scheduled while subscribed, begun while `paused`), or when
+  /// the subscriber resumed it early.
+  public var pauseUntil: Date? = nil
 
   /// Whether it grants its entitlements: subscribed, or in a billing grace period.
   public var isActive: Bool { state == .subscribed || state == .inGracePeriod }
 
   /// Still a subscription the store acts on: not expired, revoked or consumed.
-  public var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod }
+  public var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod || state == .paused }
 
   /// The next moment its state changes by itself on the clock, if any.
   public var nextEvent: Date? {
+    // An unacknowledged Play purchase is refunded when its window closes, whatever comes next.
+    if isLive, let deadline = play?.acknowledgeBy {
+      return [deadline, lifecycleEvent].compactMap { $0 }.min()
+    }
+    return lifecycleEvent
+  }
+
+  /// The next renewal, expiry or end of grace or retry.
+  var lifecycleEvent: Date? {
     switch state {
     case .subscribed:
       return expirationDate
@@ -98,6 +114,8 @@ public struct StoreSubscription: Sendable, Hashable {
       return [resolvedAt, gracePeriodEnd].compactMap { $0 }.min()
     case .inBillingRetryPeriod:
       return [resolvedAt, billingRetryEnd].compactMap { $0 }.min()
+    case .paused:
+      return pauseUntil
     case .expired, .revoked, .consumed:
       return nil
     }
@@ -122,6 +140,17 @@ public struct StoreSubscription: Sendable, Hashable {
 }
 
 extension StoreSubscription {
+  /// A Play purchase's newest order and its acknowledgement, for people: `order GPA.…..0 ·
+  /// acknowledged`, `not acknowledged: refunded 2026-01-04 00:00:00 · order GPA.…`; nil off Play.
+  public var playSummary: String? {
+    guard let play else { return nil }
+    // The deadline first: a narrow panel cuts the end of the line.
+    if isLive, let deadline = play.acknowledgeBy {
+      return "not acknowledged: refunded \(StoreDates.format(deadline)) · order \(play.orderID)"
+    }
+    return "order \(play.orderID) · \(play.isAcknowledged ? "acknowledged" : "not acknowledged")"
+  }
+
   /// One line for people: `trial · renews 2026-01-08 00:00:00`, `billing retry until …`.
   public var summary: String {
     var parts: [String] = []
@@ -137,12 +166,16 @@ extension StoreSubscription {
     case .inGracePeriod:
       parts.append("billing grace period until \(gracePeriodEnd.map(StoreDates.format) ?? "?")")
     case .inBillingRetryPeriod:
-      parts.append("billing retry until \(billingRetryEnd.map(StoreDates.format) ?? "?")")
+      // Play calls it account hold.
+      parts.append("\(play == nil ? "billing retry" : "account hold") until \(billingRetryEnd.map(StoreDates.format) ?? "?")")
     case .expired, .revoked:
       parts.append("\(state.rawValue) \(endDate.map(StoreDates.format) ?? "") (\(endReason?.rawValue ?? "?"))")
     case .consumed:
       parts.append("consumed")
+    case .paused:
+      parts.append("paused until \(pauseUntil.map(StoreDates.format) ?? "?")")
     }
+    if state == .subscribed, let resume = pauseUntil { parts.append("pauses at renewal until \(StoreDates.format(resume))") }
     if isLive {
       if let next = renewalProductID { parts.append("then \(next)") }
       if let offer = renewalOfferID { parts.append("offer \(offer) from the next renewal") }
@@ -165,6 +198,7 @@ extension StoreSubscription {
     expirationDate = entry.expirationDate
     price = entry.price
     clearRecovery()
+    pauseUntil = nil
     state = .subscribed
   }
 

@@ -119,6 +119,7 @@ package enum CustomerInfoValue {
     case .inBillingRetryPeriod: "inBillingRetryPeriod"
     case .expired: "expired"
     case .revoked: "revoked"
+    case .paused: "paused"
     case .consumed: nil
     }
     if let state { fields["state"] = .string(state) }

@@ -112,6 +112,10 @@ package struct PlayScript: Sendable {
     /// Subscribed in a free trial, at an introductory price, or at the regular price.
     case trial, intro, paid
     case inGracePeriod, inBillingRetryPeriod, expired, revoked
+    /// Google Play's account hold: the billing retry state, entitlement lost.
+    case onHold
+    /// Google Play: paused by the subscriber.
+    case paused
 
     package func matches(_ subscription: StoreSubscription) -> Bool {
       switch self {
@@ -121,7 +125,8 @@ package struct PlayScript: Sendable {
         && subscription.isIntroductory
       case .paid: subscription.state == .subscribed && subscription.offer == nil
       case .inGracePeriod: subscription.state == .inGracePeriod
-      case .inBillingRetryPeriod: subscription.state == .inBillingRetryPeriod
+      case .inBillingRetryPeriod, .onHold: subscription.state == .inBillingRetryPeriod
+      case .paused: subscription.state == .paused
       case .expired: subscription.state == .expired
       case .revoked: subscription.state == .revoked
       }
@@ -165,7 +170,7 @@ package struct PlayScript: Sendable {
 
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
-                              "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem"]
+                              "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem", "test-card", "acknowledge", "pause", "resume", "replace", "replacement-mode"]
   package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey", "background", "foreground", "deeplink"]
 

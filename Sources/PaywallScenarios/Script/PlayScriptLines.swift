@@ -294,6 +294,7 @@ extension PlayScript {
 
   /// A simulated-store command: an optional product id first, then what the command takes.
   package static func storeAction(_ name: String, _ args: [String], column: (Int) -> Int) throws(LineError) -> StoreAction {
+    if let action = try playStoreAction(name, args, column: column) { return action }
     func product(max extra: Int = 0) throws(LineError) -> String? {
       guard args.count <= 1 + extra else {
         throw LineError(message: "\(quoting: name) takes at most \(1 + extra) argument\(extra == 0 ? "" : "s")", column: column(1 + extra))

@@ -222,9 +222,14 @@ package final class AppRuntime: @unchecked Sendable {
     guard let store = world.store else { return nil }
     let derived = store.derived
     var panel = StorePanel(clock: store.clock.now, timeRate: world.timeRate, subscriptions: derived.subscriptions,
-                           pending: store.pendingPurchases, nextEvent: derived.nextEvent, usedIntroGroups: derived.usedIntroGroups,
+                           pending: store.pendingPurchases, nextEvent: store.nextEvent, usedIntroGroups: derived.usedIntroGroups,
                            faults: world.controller.armed.descriptions)
     panel.offerHistory = derived.offerHistory
+    if store.catalog.store == .playStore {
+      let settings = store.settings
+      panel.testCard = settings.testCard
+      panel.acknowledges = settings.acknowledgesPurchases
+    }
     return panel
   }
 

@@ -108,6 +108,10 @@ package struct StorePanel: Sendable, Hashable {
   /// What win-back offers' rules read from the store.
   package var offerHistory: OfferHistory = .unknownHistory
   package var faults: [String]
+  /// A Play catalog's store: the license-test card purchases pay with (nil: not a Play catalog).
+  package var testCard: PlayTestCard?
+  /// A Play catalog's store: whether the app acknowledges purchases.
+  package var acknowledges = true
 
   package init(clock: Date, timeRate: String, subscriptions: [StoreSubscription], pending: [PendingPurchase],
               nextEvent: Date?, usedIntroGroups: Set<String>, faults: [String]) {

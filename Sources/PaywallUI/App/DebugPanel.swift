@@ -87,6 +87,13 @@ package struct DebugPanel: Sendable, Equatable {
       return [.effect(.debug(.setLatency(seconds: on ? 0 : 2), announce: true))]
     case .toggleBackground?:
       return [.call(.toggleBackground)]
+    case .nextTestCard?:
+      // On an App Store catalog the store says the cards are Play's.
+      let cards = PlayTestCard.allCases
+      let next = app.store?.testCard.map { cards[(cards.firstIndex(of: $0)! + 1) % cards.count] } ?? .alwaysApproves
+      return [.effect(.debug(.store(.testCard(next)), announce: true))]
+    case .toggleAcknowledging?:
+      return [.effect(.debug(.store(.acknowledging(!(app.store?.acknowledges ?? true))), announce: true))]
     case .typePresentationResult?:
       typing = .appCall(AppCallInput(.presentationResult))
     case .typeDeepLink?:

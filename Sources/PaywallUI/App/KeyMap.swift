@@ -72,6 +72,8 @@ package enum KeyMap {
     case world(DebugAction)
     case cycleStatus, typeStatus, relaunch, typeDuration, typeAttribute, typeProductID, typeOfferCode, callRestore, toggleLatency, close
     case toggleBackground, typePresentationResult, typeDeepLink
+    /// Google Play: the next license-test card, and the app acknowledging purchases or not.
+    case nextTestCard, toggleAcknowledging
   }
 
   package static let paywall: [KeyBinding<Paywall>] = [
@@ -132,6 +134,9 @@ package enum KeyMap {
     paywall.helpLines() + home.helpLines() + global.helpLines() + scroll.helpLines() + survey.helpLines()
   }
 
+  /// The debug panel's topic of Google Play's keys, shown for a Play catalog only.
+  package static let playTopic = "play"
+
   /// The debug panel's keys by topic, drawn in the panel itself.
   package static let debugSections: [(topic: String, bindings: [KeyBinding<Debug>])] = [
     ("clock", [KeyBinding("h", "+1 hour", .world(.advanceClock(.seconds(3600)))),
@@ -149,6 +154,12 @@ package enum KeyMap {
                    KeyBinding("e", "resume", .world(.store(.resolveInterrupted))),
                    // The App Store's offer-code sheet (`AppStore.presentOfferCodeRedeemSheet`), as `redeem CODE`.
                    KeyBinding("o", "redeem an offer code", .typeOfferCode)]),
+    // Google Play's license-test cards and acknowledgement (a Play catalog only; elsewhere they say so).
+    (playTopic, [KeyBinding("C", "next test card", .nextTestCard),
+              KeyBinding("K", "app acknowledges / forgets", .toggleAcknowledging),
+              KeyBinding("A", "acknowledge now", .world(.store(.acknowledge(productID: nil)))),
+              KeyBinding("Z", "pause a month", .world(.store(.pause(productID: nil, .oneMonth)))),
+              KeyBinding("W", "resume", .world(.store(.resume(productID: nil))))]),
     ("renewals", [KeyBinding("c", "cancel", .world(.store(.cancel(productID: nil)))),
                   KeyBinding("f", "refund", .world(.store(.refund(productID: nil)))),
                   KeyBinding("v", "revoke", .world(.store(.revoke(productID: nil)))),

@@ -105,7 +105,8 @@ package enum AppView {
     // Each topic's keys, packed into rows that fit beside the topic (the box only wraps a line's
     // last piece, and these lines are many pieces).
     var lines: [[(String, CellStyle)]] = []
-    for (topic, bindings) in KeyMap.debugSections {
+    // Google Play's keys only for a Play catalog: an App Store project's panel is as it was.
+    for (topic, bindings) in KeyMap.debugSections where topic != KeyMap.playTopic || state.store?.testCard != nil {
       var row: [(String, CellStyle)] = [(String(topic.prefix(topicWidth)) + String(repeating: " ", count: max(0, topicWidth - topic.count)), .muted)]
       var used = 0
       for binding in bindings {
@@ -130,10 +131,16 @@ package enum AppView {
       for subscription in store.subscriptions.suffix(2) {
         let name = "  \(subscription.productID)  "
         lines.append([(name, .plain), (TextLayout.truncate(subscription.summary, width: width - 4 - DisplayWidth.of(name)), .muted)])
+        if let play = subscription.playSummary {
+          lines.append([("    ", .plain), (TextLayout.truncate(play, width: width - 8), .muted)])
+        }
       }
       if store.subscriptions.isEmpty { lines.append([("  the ledger is empty", .muted)]) }
+      if let card = store.testCard {
+        lines.append([("play        ", .muted), ("test card \(card.rawValue) · the app \(store.acknowledges ? "acknowledges" : "forgets to acknowledge")", .plain)])
+      }
       if !store.pending.isEmpty {
-        let pending = store.pending.map { "\($0.kind == .askToBuy ? "Ask to Buy" : "interrupted") \($0.productID)" }
+        let pending = store.pending.map { "\($0.waitsFor) \($0.productID)" }
         lines.append([("pending     ", .muted), (pending.joined(separator: ", "), .plain)])
       }
       if !store.faults.isEmpty { lines.append([("armed       ", .muted), (store.faults.joined(separator: " · "), .plain)]) }
