@@ -62,7 +62,7 @@ package struct ImportCommand: CLICommand {
         let given = platform.map { ", and --platform \($0.rawValue) is not" } ?? ""
         throw CLIFailure.usage("--sdk \(parsed) is a \(parsed.platform.sdkName) version\(given); give --platform \(parsed.platform.rawValue) with it")
       case .success(let parsed): version = parsed
-      case .failure(let error): throw CLIFailure.usage("--sdk \(error.message)")
+      case .failure(let error): throw CLIFailure.usage("--sdk: \(error.message)")
       }
     } else if let platform {
       version = .latest(for: platform)

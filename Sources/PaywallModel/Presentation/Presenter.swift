@@ -64,7 +64,11 @@ public enum Presenter {
       return effects
     case .button(let button):
       return press(button, &state, now: now)
-    case .purchaseFinished(let result):
+    case .purchaseFinished(var result):
+      // Superwall-Android's own purchaser answers Purchased for every billing result OK, a
+      // PENDING purchase (a slow card) included (`store/AutomaticPurchaseController.kt`
+      // `onPurchasesUpdated`): the SDK tracks the purchase while nothing is granted yet.
+      if case .pending = result, !state.hasPurchaseController, state.options.sdk.platform == .android { result = .purchased }
       if case .purchase(let product, let offer) = state.call {
         state.call = nil
         return SDKCalls.purchaseFinished(result, product: product, startsOffer: offer != nil, &state, now: now)
