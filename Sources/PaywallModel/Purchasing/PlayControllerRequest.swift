@@ -53,40 +53,60 @@ extension StoreProduct {
   }
 
   /// Play's `ProductDetails` in its getters' names (`getPricingPhases().getPricingPhaseList()` is
-  /// `pricingPhases`), prices as micros with Play's formatted price beside them.
+  /// `pricingPhases`), prices as micros with Play's formatted price beside them. Each part is
+  /// built by a function of its own, with its type written, so each compiles in milliseconds.
   private static func json(_ details: PlayProductDetails, locale: String) -> JSONOutput {
-    // Play Billing formats a free phase "Free".
-    func formatted(_ micros: Int64, _ currency: String) -> JSONOutput {
-      micros == 0 ? "Free" : .string(PriceFormatter.shared.format(Decimal(micros) / 1_000_000, currencyCode: currency, locale: locale))
-    }
     var fields: [(String, JSONOutput)] = [
       ("productId", .string(details.productId)), ("productType", .string(details.productType.rawValue)),
       ("title", .string(details.title)), ("name", .string(details.name)), ("description", .string(details.description)),
     ]
     if let offers = details.subscriptionOfferDetails {
-      fields.append(("subscriptionOfferDetails", .array(offers.map { offer in
-        .object([
-          ("basePlanId", .string(offer.basePlanId)), ("offerId", offer.offerId.map { .string($0) } ?? .null),
-          ("offerTags", .array(offer.offerTags.map { .string($0) })), ("offerToken", .string(offer.offerToken)),
-          ("pricingPhases", .array(offer.pricingPhases.map { phase in
-            .object([
-              ("formattedPrice", formatted(phase.priceAmountMicros, phase.priceCurrencyCode)),
-              ("priceAmountMicros", .number(String(phase.priceAmountMicros))), ("priceCurrencyCode", .string(phase.priceCurrencyCode)),
-              ("billingPeriod", .string(phase.billingPeriod)), ("billingCycleCount", .number(String(phase.billingCycleCount))),
-              ("recurrenceMode", .number(String(phase.recurrenceMode.rawValue))),
-            ])
-          })),
-        ])
-      })))
+      let list: [JSONOutput] = offers.map { json($0, locale: locale) }
+      fields.append(("subscriptionOfferDetails", .array(list)))
     }
     if let option = details.oneTimePurchaseOfferDetails {
-      fields.append(("oneTimePurchaseOfferDetails", .object([
-        ("formattedPrice", formatted(option.priceAmountMicros, option.priceCurrencyCode)),
-        ("priceAmountMicros", .number(String(option.priceAmountMicros))), ("priceCurrencyCode", .string(option.priceCurrencyCode)),
-        ("purchaseOptionId", option.purchaseOptionId.map { .string($0) } ?? .null),
-        ("offerId", option.offerId.map { .string($0) } ?? .null), ("offerToken", .string(option.offerToken)),
-      ] + (option.rentalPeriod.map { [("rentalDetails", .object([("rentalPeriod", .string($0.text))]))] } ?? []))))
+      fields.append(("oneTimePurchaseOfferDetails", json(option, locale: locale)))
     }
     return .object(fields)
+  }
+
+  private static func json(_ offer: PlayProductDetails.SubscriptionOfferDetails, locale: String) -> JSONOutput {
+    let phases: [JSONOutput] = offer.pricingPhases.map { json($0, locale: locale) }
+    let tags: [JSONOutput] = offer.offerTags.map { .string($0) }
+    let offerID: JSONOutput = offer.offerId.map { .string($0) } ?? .null
+    return .object([
+      ("basePlanId", .string(offer.basePlanId)), ("offerId", offerID), ("offerTags", .array(tags)),
+      ("offerToken", .string(offer.offerToken)), ("pricingPhases", .array(phases)),
+    ])
+  }
+
+  private static func json(_ phase: PlayProductDetails.PricingPhase, locale: String) -> JSONOutput {
+    let fields: [(String, JSONOutput)] = [
+      ("formattedPrice", formatted(phase.priceAmountMicros, phase.priceCurrencyCode, locale: locale)),
+      ("priceAmountMicros", .number(String(phase.priceAmountMicros))), ("priceCurrencyCode", .string(phase.priceCurrencyCode)),
+      ("billingPeriod", .string(phase.billingPeriod)), ("billingCycleCount", .number(String(phase.billingCycleCount))),
+      ("recurrenceMode", .number(String(phase.recurrenceMode.rawValue))),
+    ]
+    return .object(fields)
+  }
+
+  private static func json(_ option: PlayProductDetails.OneTimePurchaseOfferDetails, locale: String) -> JSONOutput {
+    let optionID: JSONOutput = option.purchaseOptionId.map { .string($0) } ?? .null
+    let offerID: JSONOutput = option.offerId.map { .string($0) } ?? .null
+    var fields: [(String, JSONOutput)] = [
+      ("formattedPrice", formatted(option.priceAmountMicros, option.priceCurrencyCode, locale: locale)),
+      ("priceAmountMicros", .number(String(option.priceAmountMicros))), ("priceCurrencyCode", .string(option.priceCurrencyCode)),
+      ("purchaseOptionId", optionID), ("offerId", offerID), ("offerToken", .string(option.offerToken)),
+    ]
+    if let rental = option.rentalPeriod {
+      fields.append(("rentalDetails", .object([("rentalPeriod", .string(rental.text))])))
+    }
+    return .object(fields)
+  }
+
+  /// Play Billing formats a free phase "Free".
+  private static func formatted(_ micros: Int64, _ currency: String, locale: String) -> JSONOutput {
+    if micros == 0 { return "Free" }
+    return .string(PriceFormatter.shared.format(Decimal(micros) / 1_000_000, currencyCode: currency, locale: locale))
   }
 }
