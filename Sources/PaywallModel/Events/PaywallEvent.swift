@@ -66,7 +66,7 @@ public enum EventName: String, Sendable, CaseIterable {
   public var isOwn: Bool {
     switch self {
     case .handlerOnPresent, .handlerOnWillDismiss, .handlerOnDismiss, .handlerOnSkip, .handlerOnError, .featureRun,
-         .controllerError, .callPurchase, .callRestorePurchases, .notificationSchedule, .notificationDeliver, .callGetPresentationResult,
+         .controllerError, .callPurchase, .callRestorePurchases, .notificationSchedule, .notificationDeliver, .notificationPermission, .callGetPresentationResult,
          .callHandleDeepLink: true
     default: false
     }
@@ -80,6 +80,8 @@ public enum EventName: String, Sendable, CaseIterable {
   case surveyClose = "survey_close"
   /// Ours: a free trial's start scheduled a paywall's local notification (the SDK tracks none).
   case notificationSchedule = "notification.schedule"
+  /// Ours: the device's answer on notifications when a trial's reminders were to be scheduled.
+  case notificationPermission = "notification.permission"
   /// Ours: a scheduled notification fired and the device showed it.
   case notificationDeliver = "notification.deliver"
   /// `Superwall.handleDeepLink(url)` was called (`TrackableSuperwallEvent.swift` `DeepLink`): the

@@ -82,6 +82,9 @@ public struct PaywallSession: Sendable, Hashable {
   /// A survey just answered, whose dismissal waits for the presenter: closed for a campaign on
   /// `survey_response`, or finished (`PaywallFlow.resumeAfterSurvey`).
   public var answeredSurvey: SurveyPrompt?
+  /// A purchase's dismissal waiting for its trial's reminders to be scheduled or refused (the
+  /// SDK awaits the notification permission first): `PaywallFlow.resumeHeldDismissal`.
+  public var heldDismissal: PaywallResult?
   /// What the survey pass of this paywall's dismissal came to (`paywall_close`'s
   /// `survey_presentation`).
   public var surveyPresentation: SurveyPresentation = .noShow
@@ -159,7 +162,7 @@ public enum PaywallFlow {
   /// alert up, only `dismissAlert` counts.
   public static func handle(_ action: PaywallAction, in session: inout PaywallSession, options: PaywallOptions,
                             survey context: SurveyContext = SurveyContext()) -> [FlowEffect] {
-    guard !session.isDismissed, session.answeredSurvey == nil else { return [] }
+    guard !session.isDismissed, session.answeredSurvey == nil, session.heldDismissal == nil else { return [] }
     if session.survey != nil { return answerSurvey(action, in: &session) }
     if session.alert != nil {
       guard action == .dismissAlert else { return [] }
@@ -210,11 +213,18 @@ public enum PaywallFlow {
       // Superwall-Android schedules them after any subscription (`notifyOfTransactionComplete`).
       let reminders = session.paywall.definition.localNotifications
       let schedules = options.sdk.platform == .android ? kind != .nonRecurringProductPurchase : kind == .freeTrialStart
-      if schedules && !reminders.isEmpty {
+      let scheduling = schedules && !reminders.isEmpty
+      if scheduling {
         effects.append(.scheduleNotifications(paywallID: session.id, reminders))
       }
       if options.automaticallyDismiss {
-        effects += beginDismiss(&session, result: .purchased(productID: product.id), manualClose: false, context: context)
+        if scheduling {
+          // The presenter goes on once the reminders are scheduled or refused, which may take
+          // the user's answer to the notification prompt (`NotificationPermissions`).
+          session.heldDismissal = .purchased(productID: product.id)
+        } else {
+          effects += beginDismiss(&session, result: .purchased(productID: product.id), manualClose: false, context: context)
+        }
       }
       return effects
     case .cancelled:
@@ -247,6 +257,14 @@ public enum PaywallFlow {
       }
       return effects
     }
+  }
+
+  /// The dismissal a purchase held for its trial's reminders (`heldDismissal`), now they are
+  /// scheduled or refused.
+  public static func resumeHeldDismissal(in session: inout PaywallSession, survey context: SurveyContext = SurveyContext()) -> [FlowEffect] {
+    guard let result = session.heldDismissal, !session.isDismissed else { return [] }
+    session.heldDismissal = nil
+    return beginDismiss(&session, result: result, manualClose: false, context: context)
   }
 
   /// `status` is the subscription status once the controller returned: restore only succeeds with

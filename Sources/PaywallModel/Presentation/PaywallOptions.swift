@@ -35,6 +35,9 @@ public struct PaywallOptions: Sendable, Hashable {
   /// refuses to run while it is on (returns `cancelled`, tracks nothing); before, the call still
   /// tracks its `transaction_start` with a purchase controller (`Superwall.swift`, `TransactionManager.swift`).
   public var shouldObservePurchases: Bool
+  /// The SDK's `PaywallOptions.notificationPermissionsDenied`: the alert a trial's reminders show
+  /// when notifications are refused; nil (the SDK's default) shows none.
+  public var notificationPermissionsDenied: NotificationDeniedAlert? = nil
 
   /// The options given, the SDK's defaults for the rest: dismiss automatically, show the purchase
   /// failure alert, the SDK's restore-failed texts, the latest 4.x, StoreKit 2, not observing.

@@ -174,6 +174,10 @@ public struct PresentationState: Sendable, Equatable {
   /// Notifications scheduled and not yet delivered, oldest first (the device's pending requests).
   public var pendingNotifications: [ScheduledNotification] = []
   var nextNotificationNumber = 1
+  /// Whether the device lets the app post notifications (`--notifications`).
+  public var notificationPermission: NotificationPermission = .authorized
+  /// The system's notification prompt, or the SDK's alert for a refusal, on screen.
+  public var permissionPrompt: PermissionPrompt?
   /// Whether the app is in the background, and since when (`Presenter.background`).
   public var appSession = AppSessionState()
   /// The simulated store's subscriptions, what `device.customerInfo` is built from; nil with
@@ -278,6 +282,11 @@ public enum PresentationAction: Sendable, Equatable {
   case deepLink(url: String)
   /// The simulated store's subscriptions changed (`device.customerInfo` reads them).
   case storeSubscriptionsChanged([StoreSubscription])
+  /// The user answers the notification prompt on screen (`permissionPrompt`): `accept` is Allow,
+  /// or the denied alert's Open Settings.
+  case answerNotificationPrompt(accept: Bool)
+  /// The device's notification permission changed in Settings (the script step `notifications`).
+  case setNotificationPermission(NotificationPermission)
 }
 
 /// A call to the SDK made by the app outside any paywall, in flight.

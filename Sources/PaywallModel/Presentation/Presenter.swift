@@ -44,6 +44,8 @@ public enum Presenter {
       state.waiting = nil
       state.call = nil
       state.callAlert = nil
+      // The prompt goes with the process; the device was not asked.
+      state.permissionPrompt = nil
       state.outcome = nil
       return (wasInFront ? [.emit(PaywallEvent(.appClose, []))] : []) + launch(firstInstall: false, &state, now: now)
     case .paywall(let paywallAction):
@@ -77,6 +79,7 @@ public enum Presenter {
       let triggers = Set(state.project.campaigns.map(\.placement))
       return apply(PaywallFlow.purchaseFinished(result, in: &session, options: state.options, triggers: triggers,
                                                 survey: state.surveyContext), session, &state, now: now)
+        + resumeHeldDismissal(&state, now: now)
     case .restoreFinished(let result, let status):
       if state.call == .restore {
         state.call = nil
@@ -136,6 +139,14 @@ public enum Presenter {
       return deepLink(url, &state, now: now)
     case .storeSubscriptionsChanged(let subscriptions):
       state.storeSubscriptions = subscriptions
+      return []
+    case .answerNotificationPrompt(let accept):
+      let (effects, opensSettings) = NotificationPermissions.answer(accept: accept, &state, now: now)
+      // The Settings app comes to the front once the paywall has gone on: the app goes to the background.
+      let resumed = effects + resumeHeldDismissal(&state, now: now)
+      return opensSettings ? resumed + background(&state, now: now) : resumed
+    case .setNotificationPermission(let permission):
+      state.notificationPermission = permission
       return []
     }
   }

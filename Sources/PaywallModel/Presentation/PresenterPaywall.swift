@@ -137,7 +137,7 @@ extension Presenter {
           state.purchasedProducts.append(id)
         }
       case .scheduleNotifications(let paywallID, let notifications):
-        out += TrialReminders.schedule(notifications, paywallID: paywallID, &state, now: now)
+        out += NotificationPermissions.request(notifications, paywallID: paywallID, &state, now: now)
       case .saveSurveyKey(let key):
         state.assignments.surveyAssignmentKey = key
         out.append(.saveAssignments(state.assignments))
@@ -177,6 +177,13 @@ extension Presenter {
   /// After a survey answer no campaign took over (`replace` cleared the screen when one did): the
   /// dismissal the survey held goes on (`SurveyManager.selectedOption` calls its completion only
   /// for `.dontTriggerPaywall`).
+  /// A purchase's dismissal held for its trial's reminders, once no prompt holds it
+  /// (`NotificationPermissions.holdsDismissal`).
+  static func resumeHeldDismissal(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    guard var session = state.session, session.heldDismissal != nil, !NotificationPermissions.holdsDismissal(state) else { return [] }
+    return apply(PaywallFlow.resumeHeldDismissal(in: &session, survey: state.surveyContext), session, &state, now: now)
+  }
+
   static func resumeAfterSurvey(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     guard var session = state.session, session.answeredSurvey != nil else { return [] }
     return apply(PaywallFlow.resumeAfterSurvey(in: &session), session, &state, now: now)

@@ -44,6 +44,16 @@ enum TrialReminders {
     return effects
   }
 
+  /// Whether `schedule` would schedule any of `notifications`: not when every one is already
+  /// pending for the paywall (4.11 on), which the SDK checks before it asks for permission.
+  static func wouldSchedule(_ notifications: [LocalNotification], paywallID: String, _ state: PresentationState) -> Bool {
+    guard !notifications.isEmpty else { return false }
+    guard state.options.sdk.dedupesTrialReminders else { return true }
+    let id = state.options.sdk.platform == .android ? "\(paywallID)_\(LocalNotification.trialStartedType)"
+      : "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)"
+    return !state.pendingNotifications.contains { $0.id == id }
+  }
+
   static func deliver(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {
     guard let index = state.pendingNotifications.firstIndex(where: { $0.id == id }) else { return [] }
     let delivered = state.pendingNotifications.remove(at: index)

@@ -86,6 +86,18 @@ extension ProjectLoader {
       options.restoreFailed.closeButtonTitle = texts.string("closeButtonTitle") ?? options.restoreFailed.closeButtonTitle
       texts.finish()
     }
+    // Superwall-Android has no such alert: the key is refused there by `checkSDKKeys`.
+    if options.sdk.platform == .ios, let deniedNode = reader.value("notificationPermissionsDenied"),
+       let texts = ObjectReader(deniedNode, path: reader.path.appending("notificationPermissionsDenied"), diagnostics: reader.diagnostics,
+                                what: "'notificationPermissionsDenied'") {
+      var alert = NotificationDeniedAlert()
+      alert.title = texts.string("title") ?? alert.title
+      alert.message = texts.string("message") ?? alert.message
+      alert.actionButtonTitle = texts.string("actionButtonTitle") ?? alert.actionButtonTitle
+      alert.closeButtonTitle = texts.string("closeButtonTitle") ?? alert.closeButtonTitle
+      texts.finish()
+      options.notificationPermissionsDenied = alert
+    }
     return (options, overrides)
   }
 
