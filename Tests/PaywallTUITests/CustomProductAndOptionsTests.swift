@@ -88,6 +88,22 @@ struct CustomProductAndOptionsTests {
     }
   }
 
+  /// `notificationPermissionsDenied` is followed (the alert a refused trial reminder shows): no
+  /// "no effect" warning, its keys checked; Superwall-Android has no such option. Before, every
+  /// project that set it was told it did nothing.
+  @Test func theNotificationDeniedAlertIsFollowedAndItsKeysChecked() throws {
+    let good = try Self.options(#"{"notificationPermissionsDenied": {"title": "Off", "actionButtonTitle": "Settings"}}"#)
+    let typo = try Self.options(#"{"notificationPermissionsDenied": {"tittle": "Off"}}"#)
+    let android = try Self.options(#"{"platform": "android", "notificationPermissionsDenied": {"title": "Off"}}"#)
+    defer { for dir in [good, typo, android] { try? FileManager.default.removeItem(atPath: dir) } }
+    let ok = try PaywallBinary.run(["validate", good])
+    #expect(ok.status == 0 && !ok.stdout.contains("notificationPermissionsDenied"), "\(ok.stdout)\(ok.stderr)")
+    let misspelt = try PaywallBinary.run(["validate", typo])
+    #expect(misspelt.status == 1 && misspelt.stdout.contains("'tittle'") && misspelt.stdout.contains("title"), "\(misspelt.stdout)")
+    let refused = try PaywallBinary.run(["validate", android])
+    #expect(refused.status == 1 && refused.stdout.contains("'notificationPermissionsDenied' is an option of Superwall-iOS"), "\(refused.stdout)")
+  }
+
   /// A key the chosen SDK does not have yet is an error naming the release that added it; a
   /// value of the wrong shape is an error at the key.
   @Test func anOptionOfALaterSDKOrOfTheWrongShapeIsAnError() throws {

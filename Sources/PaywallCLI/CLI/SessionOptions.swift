@@ -64,6 +64,8 @@ package enum SessionFlags {
   }
   package static let gracePeriod = Flag.bool("grace-period", "Simulated store: billing failures start with a grace period (the .storekit _billingGracePeriodEnabled).")
   package static let renewalBillingIssues = Flag.bool("renewal-billing-issues", "Simulated store: every renewal fails with a billing issue (the .storekit _renewalBillingIssuesEnabled).")
+  package static let notifications = Flag.choice("notifications", "answer", "The device's notification permission when a free trial schedules the paywall's reminders: allow (granted before, the default), deny (refused before) or ask (never asked: the system's prompt shows).",
+                                                 default: NotificationPermission.authorized)
   package static let home = Flag.bool("home", "Start on the home screen (the project's placements) instead of the first paywall.")
   package static let userID = Flag.text("user-id", "id", "The user audiences are assigned by (default: one kept in the state directory; play without --state-dir: anonymous).")
   package static let user = Flag.pairs("user", "key=value", "A user attribute for audience filters, e.g. --user age=13.")
@@ -80,7 +82,7 @@ package enum SessionFlags {
   /// In the order help lists them.
   package static let all: [any CommandOption] = [
     controller, outcome, controllerCommand, controllerTimeout, status, stateDir, fresh, reinstall, events, paywall, placement,
-    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, home, userID, user, assumeRule, platform, sdk, locale, storefront,
+    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, notifications, home, userID, user, assumeRule, platform, sdk, locale, storefront,
   ]
 }
 
@@ -143,6 +145,7 @@ extension SessionConfiguration {
     start = try arguments[SessionFlags.start]
     gracePeriod = arguments[SessionFlags.gracePeriod]
     renewalBillingIssues = arguments[SessionFlags.renewalBillingIssues]
+    notifications = try arguments[SessionFlags.notifications]
     sdk = try arguments[SessionFlags.sdk]
     platform = try arguments[SessionFlags.platform]
   }

@@ -164,7 +164,26 @@ extension Schemas {
         },
         "notificationPermissionsDenied": {
           "type": "object",
-          "description": "PaywallOptions.notificationPermissionsDenied (SDK 3 and later). Accepted; it has no effect here (validate says why)."
+          "description": "PaywallOptions.notificationPermissionsDenied (iOS SDK 3 and later): the alert shown over the paywall when a free trial's reminders cannot be scheduled because notifications are refused (--notifications deny, or Don't Allow at the prompt); the paywall closes after it. Absent: no alert.",
+          "additionalProperties": false,
+          "properties": {
+            "title": {
+              "type": "string",
+              "default": "Notification Permissions Denied"
+            },
+            "message": {
+              "type": "string",
+              "default": "Please enable notification permissions from the Settings app so we can notify you when your free trial ends."
+            },
+            "actionButtonTitle": {
+              "type": "string",
+              "default": "Open Settings"
+            },
+            "closeButtonTitle": {
+              "type": "string",
+              "default": "Not now"
+            }
+          }
         },
         "shouldPreload": {
           "type": "boolean",

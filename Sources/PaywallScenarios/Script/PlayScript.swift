@@ -57,6 +57,8 @@ package struct PlayScript: Sendable {
     case open(String)
     /// The app killed and launched again: its launch events, and the campaigns on them.
     case relaunch
+    /// The device's notification permission, as the user sets it in Settings.
+    case notifications(NotificationPermission)
     /// The app calls the SDK's `purchase(product)` or `restorePurchases()` outside a paywall.
     case call(SDKCallCommand)
     case store(StoreAction)
@@ -161,7 +163,7 @@ package struct PlayScript: Sendable {
     for step in steps {
       switch step.command {
       case .placement: return true
-      case .status, .user, .override, .advance, .store, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
+      case .status, .user, .override, .advance, .store, .notifications, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
       case .press, .open, .call, .relaunch, .survey, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
@@ -171,7 +173,7 @@ package struct PlayScript: Sendable {
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem", "test-card", "acknowledge", "pause", "resume", "replace", "replacement-mode"]
-  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch"] + storeCommands
+  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch", "notifications"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey", "background", "foreground", "deeplink"]
 
   /// `survey answer OPTION` / `survey other TEXT…` / `survey close`.

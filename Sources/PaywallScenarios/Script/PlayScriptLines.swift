@@ -88,6 +88,12 @@ extension PlayScript {
     case "relaunch":
       try need(0, "nothing (the app is killed and launched again)")
       return .relaunch
+    case "notifications":
+      guard args.count == 1, let permission = NotificationPermission(rawValue: args[0]) else {
+        throw LineError(message: "'notifications' takes allow, deny or ask: the device's notification permission, as Settings sets it",
+                        column: args.isEmpty ? 0 : column(ofArgument: 0))
+      }
+      return .notifications(permission)
     case "background":
       guard args.count <= 1 else {
         throw LineError(message: "'background' takes nothing, or how long the app stays there, e.g. 'background 2h' (then it comes back)", column: 0)

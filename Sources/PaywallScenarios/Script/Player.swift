@@ -153,6 +153,11 @@ package struct Player: Sendable {
           await runtime.settle()
           noteScreen()
         }
+        // A key can send the app away: the notification alert's "Open Settings".
+        if backgroundLine == nil && runtime.state.presentation.appSession.inBackground { backgroundLine = step.line }
+      case .notifications(let permission):
+        runtime.send(.presentation(.setNotificationPermission(permission)))
+        await runtime.settle()
       case .advance(let distance):
         let seconds = distance.seconds(from: clock.now)
         if let problem = advanceProblem(seconds) { return fail("\(here): \(quoting: step.text) \(problem)") }

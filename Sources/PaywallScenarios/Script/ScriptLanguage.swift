@@ -35,6 +35,8 @@ package enum ScriptLanguage {
         #"the app calls `Superwall.shared.purchase(product)` / `restorePurchases()` with no paywall: with a purchase controller (`scripted`, `ask`, `command`, your own) nothing is tracked and no alert shows; with `--controller simulated` (the SDK buying from the store itself) `transaction_*` / `restore_*` are tracked and alerts show over the app, and a campaign on `transaction_abandon` / `transaction_fail` presents its paywall, closing one on screen for it, once a paywall has been presented in the session. `call.purchase` / `call.restorePurchases` (`result`) say what the call returned"#),
     Row(#"`relaunch`"#,
         #"the app goes home (`app_close`) and is killed and launched again: what was on screen goes with no event, then `app_open`, `session_start` and `app_launch`, and a campaign on `session_start` or `app_launch` presents its paywall (every run starts with the same launch, plus `app_install` and `first_seen` on a new user's first)"#),
+    Row(#"`notifications allow\|deny\|ask`"#,
+        #"the device's notification permission from now on, as the user sets it in Settings (`--notifications`): a free trial's reminders are scheduled (`allow`), refused (`deny`: the SDK's `notificationPermissionsDenied` alert when app.json sets it, iOS) or asked for (`ask`: the system's prompt; `press enter` allows, `press esc` refuses)"#),
     Row(#"`approve` / `decline`"#,
         #"the oldest pending Ask to Buy purchase (simulated store)"#),
     Row(#"`buy PRODUCT_ID`"#,

@@ -51,6 +51,12 @@ extension AppModel {
       state.logScrollBack = limit - scrolled(limit - min(state.logScrollBack, limit), action, page: entries, limit: limit)
       return []
     }
+    // The system's notification prompt (and the SDK's alert after a refusal) is modal over all.
+    if state.presentation.permissionPrompt != nil {
+      if KeyMap.promptAccept.contains(key) { return present(.answerNotificationPrompt(accept: true), &state, now: now) }
+      if KeyMap.promptRefuse.contains(key) { return present(.answerNotificationPrompt(accept: false), &state, now: now) }
+      return []
+    }
     // The alert a call outside a paywall showed sits over everything (the SDK presents it on the
     // top view controller): the paywall's keys wait for it.
     if state.presentation.callAlert != nil {
@@ -196,6 +202,8 @@ extension AppModel {
   /// A click hits what the view drew there: a card selects its product (and takes the focus), a
   /// button is activated; a click anywhere on an alert dismisses it.
   package static func click(x: Int, y: Int, _ state: inout AppState, now: Date) -> [AppEffect] {
+    // A click answers no prompt: its two buttons want a key each.
+    if state.presentation.permissionPrompt != nil { return [] }
     guard let session = state.session else { return handleHome(.enter, &state, now: now) }
     if session.alert != nil { return present(.paywall(.dismissAlert), &state, now: now) }
     guard !session.isBusy else { return [] }

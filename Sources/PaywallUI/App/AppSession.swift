@@ -223,6 +223,7 @@ package struct AppSession {
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
     state.presentation.userAttributes = options.userAttributes
+    state.presentation.notificationPermission = options.notifications
     switch RuleAssumptions.parse(options.assumeRules, project: project) {
     case .success(let assumed): state.presentation.assumedRules = assumed
     case .failure(let error): throw SessionError.usage(error.message)

@@ -119,6 +119,9 @@ package enum KeyMap {
   /// Close the full-screen log.
   package static let closeFullLog: [Key] = [.escape, .character("q"), .character("L"), .enter]
 
+  /// The notification prompt's buttons: accept (Allow, Open Settings) and refuse.
+  package static let promptAccept: [Key] = [.enter, .space]
+  package static let promptRefuse: [Key] = [.escape]
   /// Dismiss an alert over the paywall.
   package static let alert: [Key] = [.enter, .escape, .space]
 

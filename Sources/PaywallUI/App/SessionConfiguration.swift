@@ -40,6 +40,8 @@ package struct SessionConfiguration {
   package var start: [StartState] = []
   package var gracePeriod = false
   package var renewalBillingIssues = false
+  /// `--notifications`: the device's notification permission at launch.
+  package var notifications: NotificationPermission = .authorized
   package var userID: String?
   package var userAttributes: [String: String] = [:]
   /// `--assume-rule PLACEMENT#N=match|nomatch`, checked against the project when the session is made.

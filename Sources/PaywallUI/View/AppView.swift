@@ -35,6 +35,13 @@ package enum AppView {
       OverlayBox.box(title: alert.title, lines: [[(alert.message, .plain)]], footer: "[ \(alert.button) ]  enter", into: &frame)
     }
     if let prompt = state.session?.survey { SurveyOverlay.draw(prompt, into: &frame) }
+    if let prompt = state.presentation.permissionPrompt {
+      // The system's question is long (it names the app): it goes in the box, wrapped.
+      let (refuse, accept) = prompt.buttons
+      var lines: [OverlayBox.Line] = [[(prompt.title, .title)]]
+      if !prompt.message.isEmpty { lines += [[("", .plain)], [(prompt.message, .plain)]] }
+      OverlayBox.box(title: prompt.boxTitle, lines: lines, footer: "[ \(refuse) ]  esc    [ \(accept) ]  enter", into: &frame)
+    }
     if state.presentation.appSession.inBackground { BackgroundScreen.draw(state, into: &frame) }
     // Drawn in this order whatever opened first (a question's keys come first all the same).
     if let top = state.overlay, top.showsFullLog { drawFullLog(state, top: top.fullLogTop, into: &frame) }
