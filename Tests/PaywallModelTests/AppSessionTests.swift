@@ -28,7 +28,7 @@ struct AppSessionTests {
     let left = Self.start.addingTimeInterval(4000)
     _ = Presenter.update(&state, .background, now: left)
     let later = Presenter.update(&state, .foreground, now: left.addingTimeInterval(3600.001))
-    #expect(Self.events(later) == ["app_open", "session_start", "trigger_fire", "paywallPresentationRequest", "paywall_open"],
+    #expect(Self.events(later) == ["app_open", "session_start", "user_attributes", "trigger_fire", "paywallPresentationRequest", "paywall_open"],
             "\(Self.events(later))")
     #expect(state.session?.id == "onboarding")
   }
@@ -39,7 +39,7 @@ struct AppSessionTests {
     state.project.appSessionTimeoutMs = 60_000
     _ = Presenter.update(&state, .launch(firstInstall: false), now: Self.start)
     _ = Presenter.update(&state, .background, now: Self.start)
-    #expect(Self.events(Presenter.update(&state, .foreground, now: Self.start.addingTimeInterval(61))) == ["app_open", "session_start"])
+    #expect(Self.events(Presenter.update(&state, .foreground, now: Self.start.addingTimeInterval(61))) == ["app_open", "session_start", "user_attributes"])
   }
 
   /// A relaunch from the background has no second `app_close` (the app already resigned active),
@@ -49,7 +49,7 @@ struct AppSessionTests {
     _ = Presenter.update(&state, .launch(firstInstall: false), now: Self.start)
     _ = Presenter.update(&state, .background, now: Self.start)
     let relaunched = Self.events(Presenter.update(&state, .relaunch, now: Self.start.addingTimeInterval(10)))
-    #expect(relaunched == ["app_open", "session_start", "app_launch"], "\(relaunched)")
+    #expect(relaunched == ["app_open", "session_start", "user_attributes", "app_launch"], "\(relaunched)")
     #expect(state.appSession == AppSessionState())
     #expect(Self.events(Presenter.update(&state, .relaunch, now: Self.start.addingTimeInterval(20))).first == "app_close")
   }
@@ -60,7 +60,7 @@ struct AppSessionTests {
     _ = Presenter.update(&state, .launch(firstInstall: false), now: Self.start)
     _ = Presenter.update(&state, .background, now: Self.start)
     let back = Presenter.update(&state, .foreground, now: Self.start.addingTimeInterval(7200))
-    #expect(Self.events(back) == ["app_open", "session_start", "paywallPresentationRequest"], "\(Self.events(back))")
+    #expect(Self.events(back) == ["app_open", "session_start", "user_attributes", "paywallPresentationRequest"], "\(Self.events(back))")
     #expect(state.session?.id == "onboarding" && state.session?.isDismissed == false)
   }
 }

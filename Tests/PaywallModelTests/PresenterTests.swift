@@ -63,7 +63,7 @@ struct PresenterTests {
   @Test func aLaunchTracksTheSDKsEventsAndPresentsALaunchCampaign() throws {
     var state = try Self.launching("app_launch")
     let effects = Self.send(.launch(firstInstall: true), &state)
-    #expect(Self.events(effects) == ["app_install", "app_open", "session_start", "app_launch", "first_seen",
+    #expect(Self.events(effects) == ["app_install", "app_open", "session_start", "user_attributes", "app_launch", "first_seen",
                                      "trigger_fire", "paywallPresentationRequest", "paywall_open"], "\(Self.events(effects))")
     #expect(state.session?.id == "plans")
     #expect(!Self.events(effects).contains { $0.hasPrefix("handler.") || $0 == "feature.run" })
@@ -71,11 +71,11 @@ struct PresenterTests {
     #expect(install["using_purchase_controller"] == true && install["application_installed_at"] != nil, "\(install)")
     // A later launch is not an install; with the paywall still up, the campaign is refused (logged only).
     let again = Self.send(.launch(firstInstall: false), &state)
-    #expect(Self.events(again) == ["app_open", "session_start", "app_launch", "paywallPresentationRequest"], "\(Self.events(again))")
+    #expect(Self.events(again) == ["app_open", "session_start", "user_attributes", "app_launch", "paywallPresentationRequest"], "\(Self.events(again))")
     #expect(Self.emitted(again).last?["status_reason"] == "paywall_already_presented")
     // A relaunch: the paywall goes with the process (no close event), then the launch presents again.
     let relaunched = Self.send(.relaunch, &state)
-    #expect(Self.events(relaunched) == ["app_close", "app_open", "session_start", "app_launch", "trigger_fire", "paywallPresentationRequest", "paywall_open"],
+    #expect(Self.events(relaunched) == ["app_close", "app_open", "session_start", "user_attributes", "app_launch", "trigger_fire", "paywallPresentationRequest", "paywall_open"],
             "\(Self.events(relaunched))")
   }
 
@@ -88,7 +88,7 @@ struct PresenterTests {
     #expect(state.session?.id == "onboarding")
     #expect(Self.emitted(effects).first { $0.name == .triggerFire }?["trigger_name"] == "session_start")
     var quiet = try Self.home()
-    #expect(Self.events(Self.send(.launch(firstInstall: false), &quiet)) == ["app_open", "session_start", "app_launch"])
+    #expect(Self.events(Self.send(.launch(firstInstall: false), &quiet)) == ["app_open", "session_start", "user_attributes", "app_launch"])
     var unknown = try Self.launching("app_launch", status: .unknown)
     let waits = Self.send(.launch(firstInstall: false), &unknown)
     guard case .scheduleStatusTimeout(let id, _)? = waits.last else {

@@ -161,7 +161,7 @@ import PaywallModel
     var state = try Self.panel()
     let effects = AppModel.update(&state, .key(.character("L")))
     let names = effects.compactMap { if case .emit(let event) = $0 { event.name.rawValue } else { nil } }
-    #expect(names == ["app_close", "app_open", "session_start", "app_launch"], "\(effects)")
+    #expect(names == ["app_close", "app_open", "session_start", "user_attributes", "app_launch"], "\(effects)")
     #expect(state.session == nil && state.overlay?.debug == nil)
   }
 

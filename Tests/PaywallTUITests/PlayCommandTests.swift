@@ -61,7 +61,7 @@ struct PlayCommandTests {
 
   /// A first launch's events, as the SDK tracks them (`Presenter.launch`): every run below starts
   /// with them (a new state directory, or none: a fresh install).
-  static let launch = ["app_install", "app_open", "session_start", "app_launch", "first_seen"]
+  static let launch = ["app_install", "app_open", "session_start", "user_attributes", "app_launch", "first_seen"]
 
   /// The table: each scripted outcome gives the SDK's events and screen.
   @Test(arguments: [
@@ -176,7 +176,7 @@ struct PlayCommandTests {
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--outcome", "purchase=cancelled",
                                "--state-dir", Self.stateDir(), "--script", dir + "/events.play"])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("events.play:2: expected event transaction_complete; the events so far were: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start, transaction_abandon"))
+    #expect(result.stderr.contains("events.play:2: expected event transaction_complete; the events so far were: app_install, app_open, session_start, user_attributes, app_launch, first_seen, paywall_open, transaction_start, transaction_abandon"))
   }
 
   /// Found by fuzzing: Swift reads "\r\n" as one Character, so splitting on "\n" left a script

@@ -93,7 +93,7 @@ struct ScenarioTests {
     let out = try Fixtures.directory([:]) + "/junit.xml"
     let result = try PaywallBinary.run(["test", dir, "--junit", out], environment: ["TMPDIR": temporary])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-    let failure = "\(dir)/fail.play:3: expected event freeTrial_start; the events so far were: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start"
+    let failure = "\(dir)/fail.play:3: expected event freeTrial_start; the events so far were: app_install, app_open, session_start, user_attributes, app_launch, first_seen, paywall_open, transaction_start"
     #expect(result.stdout.contains("FAILED \(dir)/fail.play "))
     #expect(result.stdout.contains("ok     \(dir)/pass.play "))
     // Each failure's message under its name, and how to run it alone.

@@ -90,7 +90,7 @@ struct ScenarioWorkerTests {
     let event = try #require(results[0].step)
     #expect(event.file == dir + "/event.play" && event.line == 4 && event.step == "expect event freeTrial_start")
     #expect(event.expected == "event freeTrial_start")
-    #expect(event.actual == "events so far: app_install, app_open, session_start, app_launch, first_seen, paywall_open, transaction_start, subscriptionStatus_didChange, transaction_complete, subscription_start, paywall_close")
+    #expect(event.actual == "events so far: app_install, app_open, session_start, user_attributes, app_launch, first_seen, paywall_open, transaction_start, subscriptionStatus_didChange, transaction_complete, subscription_start, paywall_close")
     #expect(results[1].step == nil && results[1].passed)
     let status = try #require(results[2].step)
     #expect(status.line == 3 && status.expected == "unknown" && status.actual == "active:pro", "\(status)")

@@ -88,6 +88,9 @@ public struct AssignmentFile: Sendable {
     var book = AssignmentBook(userID: userID, entries: entries, occurrences: occurrences)
     // Optional: a file written before surveys has none (and an older reader ignores the key).
     book.surveyAssignmentKey = root["surveyAssignmentKey"]?.stringValue
+    if case .number(let text)? = root["installedAt"]?.value, let seconds = Double(text), LedgerFile.dateRange.contains(seconds) {
+      book.installedAt = Date(timeIntervalSince1970: seconds)
+    }
     return book
   }
 
@@ -104,6 +107,7 @@ public struct AssignmentFile: Sendable {
       })),
     ]
     if let key = book.surveyAssignmentKey { members.append(("surveyAssignmentKey", .string(key))) }
+    if let installed = book.installedAt { members.append(("installedAt", LedgerFile.date(installed))) }
     let json = JSONOutput.object(members).text + "\n"
     try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
   }

@@ -64,6 +64,9 @@ public struct AssignmentBook: Sendable, Hashable {
   /// SDK keeps one (`Storage/Cache/CacheKeys.swift` `SurveyAssignmentKey`, a user file, so a new
   /// user starts without it). A survey with this key is not shown again.
   public var surveyAssignmentKey: String?
+  /// The app's first launch on this state (the SDK's `appInstalledAtString`, which `app_install`
+  /// and every `user_attributes` carry); nil in a file written before it was kept.
+  public var installedAt: Date?
 
   /// The book of `userID`, with `entries` already assigned and `occurrences` recorded.
   public init(userID: String, entries: [String: String] = [:], occurrences: [String: [Date]] = [:]) {

@@ -56,6 +56,9 @@ public enum EventName: String, Sendable, CaseIterable {
   case sessionStart = "session_start"
   case appLaunch = "app_launch"
   case firstSeen = "first_seen"
+  /// A new session's user attributes, and every `setUserAttributes` (`UserAttributes` in
+  /// `TrackableSuperwallEvent.swift`): the app's install date and the user's attributes.
+  case userAttributes = "user_attributes"
   /// The app resigned active (`AppSessionManager.swift` `applicationWillResignActive`): here, at a
   /// relaunch, before the app is killed.
   case appClose = "app_close"

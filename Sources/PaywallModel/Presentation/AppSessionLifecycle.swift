@@ -49,8 +49,39 @@ extension Presenter {
     var effects: [PresentationEffect] = [.emit(PaywallEvent(.appOpen, []))]
     guard startsNewSession(state, now: now) else { return effects }
     effects.append(.emit(PaywallEvent(.sessionStart, [])))
+    effects.append(.emit(userAttributesEvent(state)))
     effects += implicitTrigger(EventName.sessionStart.rawValue, &state, now: now)
     return effects
+  }
+
+  /// `user_attributes` as a new session (`AppSessionManager.detectNewSession`) and every merge
+  /// (`IdentityManager.mergeUserAttributes`) track it: the install date, then the user's
+  /// attributes as `IdentityLogic.mergeAttributes` keeps them (typed, `$` dropped from a key,
+  /// `applicationInstalledAt` added). The SDK's own `aliasId` and `seed` are left out: users and
+  /// their buckets here are the emulator's own.
+  static func userAttributesEvent(_ state: PresentationState) -> PaywallEvent {
+    let installed = JSONOutput.string(state.assignments.installedAt.map(StoreDates.sdkISOString) ?? "")
+    var params: [(String, JSONOutput)] = [("application_installed_at", installed)]
+    var merged: [String: JSONOutput] = [:]
+    for (key, text) in state.userAttributes where key != "$is_standard_event" && key != "$application_installed_at" {
+      // A nil value removes the key (`mergedAttributes[key] = nil`).
+      guard let value = typed(text) else { continue }
+      merged[key.replacingOccurrences(of: "$", with: "")] = value
+    }
+    params += merged.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    params.append(("applicationInstalledAt", installed))
+    return PaywallEvent(.userAttributes, params)
+  }
+
+  /// A user attribute's text as the SDK holds it: `true`/`false`, a number, else text (the
+  /// `user` step's typing, `FilterValue(parsing:)`); nil for `null`, which the SDK removes.
+  private static func typed(_ text: String) -> JSONOutput? {
+    switch FilterValue(parsing: text) {
+    case .bool(let value): .bool(value)
+    case .number(let value): .number("\(value)")
+    case .null: nil
+    default: .string(text)
+    }
   }
 
   /// `AppSessionLogic.didStartNewSession`: never closed in this process, or away for more than

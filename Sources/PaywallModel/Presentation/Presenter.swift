@@ -113,7 +113,8 @@ public enum Presenter {
       return []
     case .setUserAttributes(let attributes):
       state.userAttributes.merge(attributes) { $1 }
-      return []
+      // `IdentityManager.mergeUserAttributes` tracks every merge.
+      return [.emit(userAttributesEvent(state))]
     case .introOffersUsed(let groups):
       state.usedIntroGroups = groups
       return []
@@ -189,13 +190,19 @@ public enum Presenter {
     state.appSession = AppSessionState()
     var effects: [PresentationEffect] = []
     var fired: [EventName] = []
+    // A state kept before the install date was remembers none: its first launch since stands in.
+    if firstInstall || state.assignments.installedAt == nil {
+      state.assignments.installedAt = now
+      effects.append(.saveAssignments(state.assignments))
+    }
     if firstInstall {
-      effects.append(.emit(PaywallEvent(.appInstall, [("application_installed_at", .string(StoreDates.format(now))),
+      effects.append(.emit(PaywallEvent(.appInstall, [("application_installed_at", .string(StoreDates.sdkISOString(now))),
                                                       ("using_purchase_controller", .bool(state.hasPurchaseController))])))
       fired.append(.appInstall)
     }
     effects.append(.emit(PaywallEvent(.appOpen, [])))
     effects.append(.emit(PaywallEvent(.sessionStart, [])))
+    effects.append(.emit(userAttributesEvent(state)))
     effects.append(.emit(PaywallEvent(.appLaunch, [])))
     fired += [.sessionStart, .appLaunch]
     if firstInstall { effects.append(.emit(PaywallEvent(.firstSeen, []))) }

@@ -33,6 +33,15 @@ package enum StoreDates {
     return text + "Z"
   }
 
+  /// The SDK's `Date.isoString` (Superwall-iOS `Misc/Extensions/Date/Date+IsoString.swift`,
+  /// `yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX` in UTC): milliseconds always, `2026-01-01T00:00:00.000Z`.
+  package static func sdkISOString(_ date: Date) -> String {
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    let whole = iso8601(Date(timeIntervalSince1970: Double(seconds)))
+    return whole.dropLast() + "." + String(String(fraction + 1000).dropFirst()) + "Z"
+  }
+
   /// Reads `2026-03-01`, `2026-03-01T12:00:00Z` or `2026-03-01T12:00:00.250Z` (UTC; what
   /// `iso8601` writes); nil for anything else or a date outside the years 1970 to 9999.
   package static func parse(iso8601 text: String) -> Date? {
