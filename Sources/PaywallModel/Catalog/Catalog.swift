@@ -76,6 +76,9 @@ public struct Catalog: Sendable, Equatable {
   /// Ids the file defines but sells nothing under (a Play catalog's plan not on sale in its
   /// region), each with why: a paywall naming one is told the cause, not a consequence.
   package var notSoldReasons: [String: String] = [:]
+  /// A Play catalog's own data, from which each product is made again for a buyer with a history
+  /// (`PlaySource`); nil for any other catalog.
+  package var play: PlaySource?
   private var indexByID: [String: Int]
 
   /// A catalog built in code (tests, tools); the first product with a given id wins in `product(id:)`.

@@ -44,6 +44,9 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// The entitlements this user has had, active now or before (the SDK's customer info); nil
   /// while not known, when no custom store product's trial is offered.
   public var entitlementHistory: Set<Entitlement>?
+  /// On a Google Play catalog with a known history: each Play product's offer is the one Play and
+  /// the SDK give this buyer (`PlaySource.product(_:for:)`), not a group's once-only trial.
+  package var play: PlayBuyer?
 
   /// A user who has subscribed in `usedGroups` (nil: history unknown); with
   /// `decidesCustomProductsByEntitlements`, one who has had the entitlements in
@@ -68,6 +71,14 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// product has none (only auto-renewable subscriptions do) or this user used its group's (a
   /// custom store product's: had one of its entitlements, or the history is not known).
   public func offer(for product: StoreProduct) -> IntroductoryOffer? {
+    // Play leaves out the offers a buyer may not take and the SDK selects among the rest: an offer
+    // it selects for this buyer is the buyer's to take (`PlaySelectedProduct.startsFreeTrialWhenPurchased`).
+    if let play, let selected = product.play, product.kind == .autoRenewable {
+      // A live subscriber of the subscription moves by a replacement (`StorePlanner.playReplacement`),
+      // which starts no offer in the simulated store: the card promises none either.
+      if play.history.current.contains(where: { $0.productId == selected.identifier.productId }) { return nil }
+      return play.source.product(product, for: play.history)?.introductoryOffer
+    }
     guard product.kind == .autoRenewable, let offer = product.introductoryOffer else { return nil }
     if decidesCustomProductsByEntitlements && product.store == .custom {
       guard !product.entitlements.isEmpty, let entitlementHistory else { return nil }

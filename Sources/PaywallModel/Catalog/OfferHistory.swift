@@ -56,6 +56,10 @@ public struct OfferHistory: Sendable, Hashable {
   /// store's `renewal=` time rates, so the rules keep their shape at any speed.
   public var secondsPerMonth: Double?
 
+  /// On a Google Play catalog, the buyer's history as Play's offer eligibility reads it; nil for
+  /// another store, or when the history is not known.
+  package var play: PlayPurchaseHistory?
+
   /// A history of `groups` (nil: unknown).
   public init(groups: [String: Group]?, offerEnds: [String: Date] = [:], secondsPerMonth: Double? = nil) {
     self.groups = groups

@@ -95,7 +95,11 @@ public struct ResolvedPaywall: Sendable, Hashable {
     // formatter alone costs milliseconds at start-up): the templates' attributes and the cards'.
     let used = Self.cardAttributes.union(definition.templateAttributes)
     self.slots = definition.slots.compactMap { slot in
-      catalog.product(id: slot.productID).map {
+      // A Play product as Play offers it to this buyer (its selected offer, which the controller's
+      // request names); the catalog's is a new customer's.
+      catalog.product(id: slot.productID).map { product in
+        eligibility.play.flatMap { $0.source.product(product, for: $0.history) } ?? product
+      }.map {
         SlotProduct(slot: slot.name, product: $0, now: now, eligibility: eligibility,
                     isSubscribed: isSubscribed($0), attributes: used, offerID: slot.offerID, history: offerHistory)
       }

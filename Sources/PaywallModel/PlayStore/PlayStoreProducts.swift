@@ -121,6 +121,7 @@ extension PlayCatalog {
     }
     var catalog = Catalog(products: products, groups: groups, file: file)
     catalog.store = .playStore
+    catalog.play = PlaySource(catalog: self, region: region, entitlements: entitlements)
     // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
     // by the file: a paywall naming it is told why, not that the id is unknown.
     for id in unloaded {

@@ -203,8 +203,10 @@ public struct PresentationState: Sendable, Equatable {
   /// (every offer while nothing did): what the cards, the offer's variables, the free-trial copy
   /// and the purchase event follow.
   public var introEligibility: IntroOfferEligibility {
-    IntroOfferEligibility(usedGroups: usedIntroGroups, decidesCustomProductsByEntitlements: options.sdk.hasCustomProducts,
-                          entitlementHistory: status == .unknown ? nil : entitlementHistory)
+    var eligibility = IntroOfferEligibility(usedGroups: usedIntroGroups, decidesCustomProductsByEntitlements: options.sdk.hasCustomProducts,
+                                            entitlementHistory: status == .unknown ? nil : entitlementHistory)
+    if let source = project.catalog.play, let history = offerHistory.play { eligibility.play = PlayBuyer(source: source, history: history) }
+    return eligibility
   }
 
   /// What audience filters read now.

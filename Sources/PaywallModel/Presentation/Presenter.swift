@@ -190,13 +190,15 @@ public enum Presenter {
     state.appSession = AppSessionState()
     var effects: [PresentationEffect] = []
     var fired: [EventName] = []
-    // A state kept before the install date was remembers none: its first launch since stands in.
-    if firstInstall || state.assignments.installedAt == nil {
+    // A new user's book has the date from the start (`AppSession`, so it is written once); a state
+    // kept before the date was remembers none: its first launch since stands in.
+    if state.assignments.installedAt == nil {
       state.assignments.installedAt = now
       effects.append(.saveAssignments(state.assignments))
     }
     if firstInstall {
-      effects.append(.emit(PaywallEvent(.appInstall, [("application_installed_at", .string(StoreDates.sdkISOString(now))),
+      let installed = state.assignments.installedAt ?? now
+      effects.append(.emit(PaywallEvent(.appInstall, [("application_installed_at", .string(StoreDates.sdkISOString(installed))),
                                                       ("using_purchase_controller", .bool(state.hasPurchaseController))])))
       fired.append(.appInstall)
     }

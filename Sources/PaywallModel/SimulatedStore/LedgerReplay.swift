@@ -123,7 +123,9 @@ package struct LedgerReplay: Sendable {
 
   /// Which introductory offers a purchase now gets: the rule the paywall shows too.
   package var introEligibility: IntroOfferEligibility {
-    IntroOfferEligibility(usedGroups: usedIntroGroups)
+    var eligibility = IntroOfferEligibility(usedGroups: usedIntroGroups)
+    if let source = catalog.play, let history = playHistory { eligibility.play = PlayBuyer(source: source, history: history) }
+    return eligibility
   }
 
   /// Takes an id for a line the caller is about to apply.

@@ -90,7 +90,9 @@ extension LedgerReplay {
       let lapsed = subscription.state == .expired ? (subscription.endDate ?? subscription.expirationDate) : nil
       groups[group] = OfferHistory.Group(lapsedAt: lapsed, paidSeconds: paidSeconds[group] ?? 0, live: subscription.isLive)
     }
-    return OfferHistory(groups: groups, offerEnds: offerEnds, secondsPerMonth: rules.renewalInterval)
+    var history = OfferHistory(groups: groups, offerEnds: offerEnds, secondsPerMonth: rules.renewalInterval)
+    history.play = playHistory
+    return history
   }
 
   mutating func schedule(_ index: Int) {

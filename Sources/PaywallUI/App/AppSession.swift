@@ -218,8 +218,10 @@ package struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let assignmentFile = directory.map(AssignmentFile.init(directory:))
-    let (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
+    var (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
       ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
+    // The install date goes into the new user's file with its first write.
+    if isNewUser { book.installedAt = clock.now }
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
     state.presentation.userAttributes = options.userAttributes

@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Google Play catalog kept beside the products made from it, so each product can be made
+/// again for the buyer in front of it. Play returns a buyer only the offers the buyer qualifies
+/// for (`queryProductDetailsAsync`: "Eligibility criteria" in Play Console Help: new customer
+/// acquisition, upgrade, developer determined), and Superwall-Android picks among those
+/// (`RawStoreProduct.getSelectedOfferDetails`), so a returning subscriber sees no new customer's
+/// trial and may see an offer a new customer does not. The catalog's products are a new
+/// customer's; `product(_:for:)` is the same product for a buyer with a history.
+package struct PlaySource: Sendable, Hashable {
+  package var catalog: PlayCatalog
+  package var region: String
+  /// Play product id → what it grants (Superwall's product entitlements).
+  package var entitlements: [String: Set<Entitlement>]
+
+  package init(catalog: PlayCatalog, region: String, entitlements: [String: Set<Entitlement>]) {
+    self.catalog = catalog
+    self.region = region
+    self.entitlements = entitlements
+  }
+
+  /// `product`, one of this catalog's, as Play and the SDK offer it to a buyer with `history`:
+  /// the same base plan's price, the offer the SDK selects among those Play returns. Nil for a
+  /// product that is not one of the catalog's Play products.
+  package func product(_ product: StoreProduct, for history: PlayPurchaseHistory) -> StoreProduct? {
+    guard let selected = product.play else { return nil }
+    let id = selected.identifier.productId
+    guard var fresh = catalog.storeProduct(paywallProductID: product.id, region: region, history: history,
+                                           entitlements: entitlements[id]) else { return nil }
+    // What the catalog's product was given since (a storefront's locale) stays.
+    fresh.locale = product.locale
+    return fresh
+  }
+
+  // The catalog is the project's: one file, read once. Two sources of the same file and region
+  // are the same source.
+  package static func == (a: PlaySource, b: PlaySource) -> Bool {
+    a.catalog.file == b.catalog.file && a.region == b.region && a.entitlements == b.entitlements
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(catalog.file)
+    hasher.combine(region)
+  }
+}
+
+/// A Play catalog and the buyer's purchase history: which offer each Play product starts for
+/// this buyer (`IntroOfferEligibility.offer(for:)`), the one answer the cards, the simulated
+/// store's charge and the purchase event follow.
+package struct PlayBuyer: Sendable, Hashable {
+  package var source: PlaySource
+  package var history: PlayPurchaseHistory
+
+  package init(source: PlaySource, history: PlayPurchaseHistory) {
+    self.source = source
+    self.history = history
+  }
+}
+
+extension LedgerReplay {
+  /// The buyer's history as Play's offer eligibility reads it, from the ledger: every
+  /// subscription product ever bought, those live now with their base plan and billing period,
+  /// and the offers taken (as the catalog's product names the offer it selects). Nil for a
+  /// catalog that is not Google Play's.
+  package var playHistory: PlayPurchaseHistory? {
+    guard isPlay else { return nil }
+    var ever: Set<String> = []
+    var current: [PlayPurchaseHistory.CurrentSubscription] = []
+    var taken: Set<String> = []
+    for subscription in subscriptions {
+      guard let play = catalog.product(id: subscription.productID)?.play,
+            case .subscription(let offer)? = play.selection else { continue }
+      let productId = play.identifier.productId
+      ever.insert(productId)
+      if subscription.isLive, let base = offer.pricingPhases.last, let period = PlayDuration(iso8601: base.billingPeriod) {
+        current.append(.init(productId: productId, basePlanId: offer.basePlanId, billingPeriod: period))
+      }
+      if subscription.offer != nil, let offerId = offer.offerId {
+        taken.insert("\(productId):\(offer.basePlanId):\(offerId)")
+      }
+    }
+    return PlayPurchaseHistory(everSubscribed: ever, current: current, offersTaken: taken)
+  }
+}
