@@ -19,7 +19,8 @@ struct UserAttributesEventTests {
     let launched = Presenter.update(&state, .launch(firstInstall: true), now: Self.start)
     let first = try #require(Self.userAttributes(launched).first)
     let installed = JSONOutput.string("2027-01-15T08:00:00.000Z")
-    #expect(first.params.map(\.0) == ["application_installed_at", "age", "beta", "cohort", "plan", "applicationInstalledAt"])
+    // `$cohort` takes the plain key's value, and there is none: removed, as the SDK looks it up.
+    #expect(first.params.map(\.0) == ["application_installed_at", "age", "beta", "plan", "applicationInstalledAt"])
     #expect(first["application_installed_at"] == installed && first["applicationInstalledAt"] == installed)
     #expect(first["age"] == .number("13") && first["beta"] == .bool(true) && first["plan"] == .string("pro"))
     #expect(state.assignments.installedAt == Self.start)
@@ -35,6 +36,37 @@ struct UserAttributesEventTests {
     // Back within the session timeout: no new session, no event.
     _ = Presenter.update(&state, .background, now: tomorrow)
     #expect(Self.userAttributes(Presenter.update(&state, .foreground, now: tomorrow.addingTimeInterval(60))).isEmpty)
+  }
+
+  /// Keys as `IdentityLogic.mergeAttributes` treats them: one that starts with `$` takes the plain
+  /// key's value; the SDK's `applicationInstalledAt` wins over the user's; the same attributes give
+  /// the same event every time. Before, a user attribute named `applicationInstalledAt` stopped
+  /// the app (a parameter named twice), and `$plan` beside `plan` gave either value by chance.
+  @Test func keysAreMergedAsTheSDKMergesThemAndTheEventIsTheSameEveryTime() throws {
+    var state = try PresenterTests.home()
+    state.assignments.installedAt = Self.start
+    state.userAttributes = ["applicationInstalledAt": "mine", "application_installed_at": "mine", "$plan": "a", "plan": "b",
+                            "pri$ce": "1", "$only": "x"]
+    let event = Presenter.userAttributesEvent(state)
+    #expect(event.params.map(\.0) == ["application_installed_at", "plan", "pri$ce", "applicationInstalledAt"])
+    #expect(event["plan"] == .string("b") && event["pri$ce"] == .number("1"))
+    #expect(event["applicationInstalledAt"] == .string("2027-01-15T08:00:00.000Z"))
+    for _ in 1...20 { #expect(Presenter.userAttributesEvent(state) == event) }
+  }
+
+  /// The install date reads back from the file as the events showed it: the nearest millisecond
+  /// on both sides. Before, the first run said `…36.620Z` and every later one `…36.621Z`.
+  @Test func theInstallDateShowsTheSameBeforeAndAfterItIsSaved() throws {
+    try withTemporaryDirectory { directory in
+      let file = AssignmentFile(directory: StateDirectory(path: directory.path))
+      var state = try PresenterTests.home()
+      let odd = Date(timeIntervalSince1970: 1_795_787_256.6209)
+      _ = Presenter.update(&state, .launch(firstInstall: true), now: odd)
+      let shown = Presenter.userAttributesEvent(state)["application_installed_at"]
+      try file.save(state.assignments)
+      state.assignments = file.load(userID: nil).0
+      #expect(Presenter.userAttributesEvent(state)["application_installed_at"] == shown, "\(String(describing: shown))")
+    }
   }
 
   /// A relaunch is not an install: the date stays the first launch's.

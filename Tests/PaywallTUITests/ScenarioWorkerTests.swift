@@ -121,7 +121,11 @@ struct ScenarioWorkerTests {
     }
     // A controller of a child play sees no such variable.
     let seen = dir + "/controller-env"
-    let scenario = Fixtures.scenario("expect status inactive", args: "paywalls --controller command --controller-command \"env > \(seen); cat >/dev/null\" --status inactive --controller-timeout 1s")
+    // The controller sets the launch status only once its environment is written, and `play`
+    // waits for that status before its first step, so the file is whole when the play ends.
+    let controller = #"env > "$1"; printf '%s\n' '{"method":"setSubscriptionStatus","status":"inactive"}'; cat >/dev/null"#
+    try controller.write(toFile: dir + "/controller.sh", atomically: true, encoding: .utf8)
+    let scenario = Fixtures.scenario("expect status inactive", args: "paywalls --controller command --controller-command \"sh \(dir)/controller.sh \(seen)\" --controller-timeout 5s")
     try scenario.write(toFile: dir + "/controller.play", atomically: true, encoding: .utf8)
     let runner = ScenarioRunner(jobs: 1) {
       TestCommand.makeExecutor(processPerScenario: true, binary: binary, timeout: 30, scratch: dir, allowCommands: true)

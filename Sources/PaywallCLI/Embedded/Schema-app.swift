@@ -164,7 +164,7 @@ extension Schemas {
         },
         "notificationPermissionsDenied": {
           "type": "object",
-          "description": "PaywallOptions.notificationPermissionsDenied (iOS SDK 3 and later): the alert shown over the paywall when a free trial's reminders cannot be scheduled because notifications are refused (--notifications deny, or Don't Allow at the prompt); the paywall closes after it. Absent: no alert.",
+          "description": "PaywallOptions.notificationPermissionsDenied (iOS, SDK 3.12 and later; 3.x is followed as one version): the alert shown over the paywall when a free trial's reminders cannot be scheduled because notifications are refused (--notifications deny, or Don't Allow at the prompt); the paywall closes after it. Absent: no alert.",
           "additionalProperties": false,
           "properties": {
             "title": {

@@ -88,6 +88,14 @@ public struct IntroOfferEligibility: Sendable, Hashable {
     return usedGroups.contains(Self.group(of: product)) ? nil : offer
   }
 
+  /// The Play offer a purchase of `product` takes now (its id), as the SDK selects it for this
+  /// buyer; nil for another product, or when it takes none.
+  package func playOfferID(for product: StoreProduct) -> String? {
+    guard let play, product.play != nil, case .subscription(let offer)? = play.source.product(product, for: play.history)?.play?.selection
+    else { return nil }
+    return offer.offerId
+  }
+
   /// Whether buying `product` now starts its introductory offer.
   public func isEligible(for product: StoreProduct) -> Bool {
     offer(for: product) != nil

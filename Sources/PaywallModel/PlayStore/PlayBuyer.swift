@@ -64,13 +64,12 @@ package struct PlayBuyer: Sendable, Hashable {
 extension LedgerReplay {
   /// The buyer's history as Play's offer eligibility reads it, from the ledger: every
   /// subscription product ever bought, those live now with their base plan and billing period,
-  /// and the offers taken (as the catalog's product names the offer it selects). Nil for a
-  /// catalog that is not Google Play's.
+  /// and the offers taken (each purchase line names its offer). Nil for a catalog that is not
+  /// Google Play's.
   package var playHistory: PlayPurchaseHistory? {
     guard isPlay else { return nil }
     var ever: Set<String> = []
     var current: [PlayPurchaseHistory.CurrentSubscription] = []
-    var taken: Set<String> = []
     for subscription in subscriptions {
       guard let play = catalog.product(id: subscription.productID)?.play,
             case .subscription(let offer)? = play.selection else { continue }
@@ -79,10 +78,7 @@ extension LedgerReplay {
       if subscription.isLive, let base = offer.pricingPhases.last, let period = PlayDuration(iso8601: base.billingPeriod) {
         current.append(.init(productId: productId, basePlanId: offer.basePlanId, billingPeriod: period))
       }
-      if subscription.offer != nil, let offerId = offer.offerId {
-        taken.insert("\(productId):\(offer.basePlanId):\(offerId)")
-      }
     }
-    return PlayPurchaseHistory(everSubscribed: ever, current: current, offersTaken: taken)
+    return PlayPurchaseHistory(everSubscribed: ever, current: current, offersTaken: playOffersTaken)
   }
 }

@@ -56,18 +56,24 @@ extension Presenter {
 
   /// `user_attributes` as a new session (`AppSessionManager.detectNewSession`) and every merge
   /// (`IdentityManager.mergeUserAttributes`) track it: the install date, then the user's
-  /// attributes as `IdentityLogic.mergeAttributes` keeps them (typed, `$` dropped from a key,
-  /// `applicationInstalledAt` added). The SDK's own `aliasId` and `seed` are left out: users and
-  /// their buckets here are the emulator's own.
-  static func userAttributesEvent(_ state: PresentationState) -> PaywallEvent {
+  /// attributes as `IdentityLogic.mergeAttributes` keeps them: typed; `$application_installed_at`
+  /// skipped; a key that starts with `$` loses its `$`s and takes the value the plain key has (none:
+  /// removed), as the SDK looks it up; `null` removed; `applicationInstalledAt` set last, over the
+  /// user's own. The SDK's own `aliasId` and `seed` are left out: users and their buckets here are
+  /// the emulator's own. A user attribute named like the event's own `application_installed_at`
+  /// is left out of the event, which has one key of each name.
+  package static func userAttributesEvent(_ state: PresentationState) -> PaywallEvent {
     let installed = JSONOutput.string(state.assignments.installedAt.map(StoreDates.sdkISOString) ?? "")
-    var params: [(String, JSONOutput)] = [("application_installed_at", installed)]
+    let attributes = state.userAttributes
     var merged: [String: JSONOutput] = [:]
-    for (key, text) in state.userAttributes where key != "$is_standard_event" && key != "$application_installed_at" {
-      // A nil value removes the key (`mergedAttributes[key] = nil`).
-      guard let value = typed(text) else { continue }
-      merged[key.replacingOccurrences(of: "$", with: "")] = value
+    // Sorted, so the same attributes always give the same event.
+    for key in attributes.keys.sorted() where key != "$is_standard_event" && key != "$application_installed_at" {
+      let name = key.hasPrefix("$") ? key.replacingOccurrences(of: "$", with: "") : key
+      merged[name] = attributes[name].flatMap(typed)
     }
+    merged["applicationInstalledAt"] = nil
+    merged["application_installed_at"] = nil
+    var params: [(String, JSONOutput)] = [("application_installed_at", installed)]
     params += merged.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     params.append(("applicationInstalledAt", installed))
     return PaywallEvent(.userAttributes, params)

@@ -193,7 +193,7 @@ public enum Presenter {
     // A new user's book has the date from the start (`AppSession`, so it is written once); a state
     // kept before the date was remembers none: its first launch since stands in.
     if state.assignments.installedAt == nil {
-      state.assignments.installedAt = now
+      state.assignments.installedAt = StoreDates.wholeMilliseconds(now)
       effects.append(.saveAssignments(state.assignments))
     }
     if firstInstall {

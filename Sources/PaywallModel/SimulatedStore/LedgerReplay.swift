@@ -29,6 +29,9 @@ package struct LedgerReplay: Sendable {
   /// Groups where this user has had a subscription: no introductory offer there again
   /// (`IntroOfferEligibility`).
   package internal(set) var usedIntroGroups: Set<String> = []
+  /// Google Play: every offer a purchase took, as `product:basePlan:offer` (the offers Play gives
+  /// once per user).
+  package internal(set) var playOffersTaken: Set<String> = []
   /// The id the next line gets.
   package internal(set) var nextID: UInt64
   /// The time of the newest line or event replayed.

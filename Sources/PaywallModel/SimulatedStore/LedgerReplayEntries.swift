@@ -156,6 +156,10 @@ extension LedgerReplay {
       byGroup[group] = index
       usedIntroGroups.insert(group)
     }
+    if isPlay, entry.offer != nil, let offerID = entry.offerID, let play = product?.play,
+       case .subscription(let offer)? = play.selection {
+      playOffersTaken.insert("\(play.identifier.productId):\(offer.basePlanId):\(offerID)")
+    }
     schedule(index)
   }
 

@@ -33,10 +33,17 @@ package enum StoreDates {
     return text + "Z"
   }
 
+  /// `date` to the nearest millisecond, what a state file keeps of it.
+  package static func wholeMilliseconds(_ date: Date) -> Date {
+    Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+  }
+
   /// The SDK's `Date.isoString` (Superwall-iOS `Misc/Extensions/Date/Date+IsoString.swift`,
   /// `yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX` in UTC): milliseconds always, `2026-01-01T00:00:00.000Z`.
+  /// The millisecond is the nearest, as the state files keep a date (`%.3f`), so a date reads
+  /// back as it was written.
   package static func sdkISOString(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
     let whole = iso8601(Date(timeIntervalSince1970: Double(seconds)))
     return whole.dropLast() + "." + String(String(fraction + 1000).dropFirst()) + "Z"

@@ -153,8 +153,6 @@ package struct Player: Sendable {
           await runtime.settle()
           noteScreen()
         }
-        // A key can send the app away: the notification alert's "Open Settings".
-        if backgroundLine == nil && runtime.state.presentation.appSession.inBackground { backgroundLine = step.line }
       case .notifications(let permission):
         runtime.send(.presentation(.setNotificationPermission(permission)))
         await runtime.settle()
@@ -233,7 +231,11 @@ package struct Player: Sendable {
         runtime.send(.presentation(.deepLink(url: url)))
         await runtime.settle()
       case .foreground:
-        guard backgroundLine != nil else { return fail("\(here): the app is not in the background; 'background' first") }
+        // A key may have sent the app away too (the debug panel's `B`, the notification alert's
+        // Open Settings).
+        guard backgroundLine != nil || runtime.state.presentation.appSession.inBackground else {
+          return fail("\(here): the app is not in the background; 'background' first")
+        }
         runtime.send(.presentation(.foreground))
         await runtime.settle()
         backgroundLine = nil

@@ -221,7 +221,7 @@ package struct AppSession {
     var (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
       ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
     // The install date goes into the new user's file with its first write.
-    if isNewUser { book.installedAt = clock.now }
+    if isNewUser { book.installedAt = StoreDates.wholeMilliseconds(clock.now) }
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
     state.presentation.userAttributes = options.userAttributes

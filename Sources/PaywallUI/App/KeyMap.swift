@@ -120,7 +120,7 @@ package enum KeyMap {
   package static let closeFullLog: [Key] = [.escape, .character("q"), .character("L"), .enter]
 
   /// The notification prompt's buttons: accept (Allow, Open Settings) and refuse.
-  package static let promptAccept: [Key] = [.enter, .space]
+  package static let promptAccept: [Key] = [.enter]
   package static let promptRefuse: [Key] = [.escape]
   /// Dismiss an alert over the paywall.
   package static let alert: [Key] = [.enter, .escape, .space]
