@@ -174,9 +174,6 @@ extension Presenter {
   /// placements and `survey_response` (`SuperwallEvent.canImplicitlyTriggerPaywall`).
   static let chainingPlacements: Set<String> = Set(Campaign.implicitPlacements + [EventName.surveyResponse.rawValue])
 
-  /// After a survey answer no campaign took over (`replace` cleared the screen when one did): the
-  /// dismissal the survey held goes on (`SurveyManager.selectedOption` calls its completion only
-  /// for `.dontTriggerPaywall`).
   /// A purchase's dismissal held for its trial's reminders, once no prompt holds it
   /// (`NotificationPermissions.holdsDismissal`).
   static func resumeHeldDismissal(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
@@ -184,6 +181,9 @@ extension Presenter {
     return apply(PaywallFlow.resumeHeldDismissal(in: &session, survey: state.surveyContext), session, &state, now: now)
   }
 
+  /// After a survey answer no campaign took over (`replace` cleared the screen when one did): the
+  /// dismissal the survey held goes on (`SurveyManager.selectedOption` calls its completion only
+  /// for `.dontTriggerPaywall`).
   static func resumeAfterSurvey(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     guard var session = state.session, session.answeredSurvey != nil else { return [] }
     return apply(PaywallFlow.resumeAfterSurvey(in: &session), session, &state, now: now)
