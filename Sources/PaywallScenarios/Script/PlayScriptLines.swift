@@ -90,7 +90,7 @@ extension PlayScript {
       return .relaunch
     case "notifications":
       guard args.count == 1, let permission = NotificationPermission(rawValue: args[0]) else {
-        throw LineError(message: "'notifications' takes allow, deny or ask: the device's notification permission, as Settings sets it",
+        throw LineError(message: "'notifications' takes allow, deny or ask: the device's notification permission (allowed, refused, or never asked)",
                         column: args.isEmpty ? 0 : column(ofArgument: 0))
       }
       return .notifications(permission)

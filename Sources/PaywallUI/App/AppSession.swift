@@ -218,8 +218,9 @@ package struct AppSession {
     if let explicitStatus { statusStore.set(explicitStatus) }
 
     let assignmentFile = directory.map(AssignmentFile.init(directory:))
-    var (book, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
+    let (loaded, userWarning, isNewUser) = assignmentFile?.load(userID: options.userID, fresh: options.fresh || options.reinstall, repair: canWrite)
       ?? (AssignmentBook(userID: options.userID ?? "anonymous"), nil, false)
+    var book = loaded
     // The install date goes into the new user's file with its first write.
     if isNewUser { book.installedAt = StoreDates.wholeMilliseconds(clock.now) }
     if let userWarning { warnings.append(userWarning) }
