@@ -71,14 +71,27 @@ public struct IntroOfferEligibility: Sendable, Hashable {
   /// product has none (only auto-renewable subscriptions do) or this user used its group's (a
   /// custom store product's: had one of its entitlements, or the history is not known).
   public func offer(for product: StoreProduct) -> IntroductoryOffer? {
+    offerTaken(by: product).offer
+  }
+
+  /// The introductory offer a purchase of `product` starts now, and on a Play catalog the id of
+  /// the Play offer it is (which the ledger keeps, for the offers Play gives once per user).
+  package func offerTaken(by product: StoreProduct) -> (offer: IntroductoryOffer?, playOfferID: String?) {
     // Play leaves out the offers a buyer may not take and the SDK selects among the rest: an offer
     // it selects for this buyer is the buyer's to take (`PlaySelectedProduct.startsFreeTrialWhenPurchased`).
     if let play, let selected = product.play, product.kind == .autoRenewable {
       // A live subscriber of the subscription moves by a replacement (`StorePlanner.playReplacement`),
       // which starts no offer in the simulated store: the card promises none either.
-      if play.history.current.contains(where: { $0.productId == selected.identifier.productId }) { return nil }
-      return play.source.product(product, for: play.history)?.introductoryOffer
+      if play.history.current.contains(where: { $0.productId == selected.identifier.productId }) { return (nil, nil) }
+      guard let remade = play.source.product(product, for: play.history), let offer = remade.introductoryOffer else { return (nil, nil) }
+      guard case .subscription(let details)? = remade.play?.selection else { return (offer, nil) }
+      return (offer, details.offerId)
     }
+    return (groupOffer(for: product), nil)
+  }
+
+  /// Any other product's offer: by its entitlements (a custom store product), else by its group.
+  private func groupOffer(for product: StoreProduct) -> IntroductoryOffer? {
     guard product.kind == .autoRenewable, let offer = product.introductoryOffer else { return nil }
     if decidesCustomProductsByEntitlements && product.store == .custom {
       guard !product.entitlements.isEmpty, let entitlementHistory else { return nil }
@@ -86,14 +99,6 @@ public struct IntroOfferEligibility: Sendable, Hashable {
     }
     guard let usedGroups else { return offer }
     return usedGroups.contains(Self.group(of: product)) ? nil : offer
-  }
-
-  /// The Play offer a purchase of `product` takes now (its id), as the SDK selects it for this
-  /// buyer; nil for another product, or when it takes none.
-  package func playOfferID(for product: StoreProduct) -> String? {
-    guard let play, product.play != nil, case .subscription(let offer)? = play.source.product(product, for: play.history)?.play?.selection
-    else { return nil }
-    return offer.offerId
   }
 
   /// Whether buying `product` now starts its introductory offer.

@@ -18,14 +18,9 @@ enum TrialReminders {
     let dedupes = state.options.sdk.dedupesTrialReminders
     for notification in notifications {
       let id: String
-      if state.options.sdk.platform == .android {
-        // `DependencyContainer.kt` names each `PAYWALL_TRIAL_STARTED`; `NotificationScheduler.kt`
-        // skips work already enqueued under that name (from 2.6.6; 2.7 here).
-        id = "\(paywallID)_\(LocalNotification.trialStartedType)"
-        if dedupes && state.pendingNotifications.contains(where: { $0.id == id }) { continue }
-      } else if dedupes {
-        id = "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)"
-        if state.pendingNotifications.contains(where: { $0.id == id }) { continue }
+      if let named = paywallNamedID(paywallID, state) {
+        if dedupes && state.pendingNotifications.contains(where: { $0.id == named }) { continue }
+        id = named
       } else {
         // A UUID on a device; a counter here, so a script's events are the same every run.
         id = "com.superwall.ios-\(state.nextNotificationNumber)"
@@ -48,10 +43,17 @@ enum TrialReminders {
   /// pending for the paywall (4.11 on), which the SDK checks before it asks for permission.
   static func wouldSchedule(_ notifications: [LocalNotification], paywallID: String, _ state: PresentationState) -> Bool {
     guard !notifications.isEmpty else { return false }
-    guard state.options.sdk.dedupesTrialReminders else { return true }
-    let id = state.options.sdk.platform == .android ? "\(paywallID)_\(LocalNotification.trialStartedType)"
-      : "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)"
-    return !state.pendingNotifications.contains { $0.id == id }
+    guard state.options.sdk.dedupesTrialReminders, let named = paywallNamedID(paywallID, state) else { return true }
+    return !state.pendingNotifications.contains { $0.id == named }
+  }
+
+  /// A reminder's identifier when it is named after its paywall: always on Android
+  /// (`DependencyContainer.kt` names each `PAYWALL_TRIAL_STARTED`; `NotificationScheduler.kt` skips
+  /// work already enqueued under that name, from 2.6.6; 2.7 here), from 4.11 on iOS. Nil when each
+  /// request has a name of its own (iOS before 4.11).
+  static func paywallNamedID(_ paywallID: String, _ state: PresentationState) -> String? {
+    if state.options.sdk.platform == .android { return "\(paywallID)_\(LocalNotification.trialStartedType)" }
+    return state.options.sdk.dedupesTrialReminders ? "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)" : nil
   }
 
   static func deliver(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {

@@ -52,10 +52,10 @@ extension LedgerReplay {
           entry.offerID = requested.id
         }
       } else {
-        let eligibility = introEligibility
-        entry = newPurchase(product, at: date, offer: eligibility.offer(for: product))
+        let taken = introEligibility.offerTaken(by: product)
+        entry = newPurchase(product, at: date, offer: taken.offer)
         // Google Play: which offer the buyer took, for the offers Play gives once per user.
-        if entry.offer != nil, let offerID = eligibility.playOfferID(for: product) { entry.offerID = offerID }
+        if let offerID = taken.playOfferID { entry.offerID = offerID }
       }
       // A return to a group keeps its original transaction, as StoreKit does.
       if let index = byGroup[group] { entry.originalID = subscriptions[index].originalID }
