@@ -124,7 +124,7 @@ step "lint .github/workflows" lint_workflow
 step "lint action.yml" lint_action
 step "lint Formula/paywall-tui.rb" lint_formula
 if [ "$fuzz" = 1 ]; then
-  # 3 s a target (13 targets, two at a time), a smoke test: every saved regression replays, and
+  # 1 s a target (14 targets, two at a time), a smoke test: every saved regression replays, and
   # the whole run stays inside CI's 10 minutes on 2 cores (at 10 s a target a fresh clone took
   # 596 s, at 6 s 593 s: the build alone varies by 20 s). Long runs: CONTRIBUTING.md.
   step "fuzz (Fuzz/fuzz.sh), built with full Foundation (PAYWALL_FULL_FOUNDATION)" bash Fuzz/fuzz.sh --full-foundation --seconds 1

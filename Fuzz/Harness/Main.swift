@@ -11,7 +11,7 @@ struct FuzzTarget: Sendable {
 
 let allTargets: [FuzzTarget] = [
   paywallTarget, catalogTarget, storeKitTarget, templateTarget, audienceTarget, commandLineTarget, controllerTarget, playTarget,
-  ledgerTarget, statusTarget, userTarget, renderTarget, superwallTarget,
+  ledgerTarget, statusTarget, userTarget, notificationsTarget, renderTarget, superwallTarget,
 ]
 
 nonisolated(unsafe) var selectedTarget: FuzzTarget?

@@ -142,3 +142,24 @@ let userTarget = FuzzTarget(name: "user") { bytes in
   let (again, warningAgain, isNewAgain) = file.load(userID: nil)
   require(!isNewAgain && warningAgain == nil && again == book, "user \(book) saved reads back as \(again)")
 }
+
+/// notifications.json. Property: as for the status: reminders read without a warning save and
+/// read back the same, soonest first.
+let notificationsTarget = FuzzTarget(name: "notifications") { bytes in
+  writeScratch(ReminderFile.fileName, bytes)
+  let file = ReminderFile(directory: scratchState)
+  let (pending, warning) = file.load(repair: false)
+  checkWarning(warning)
+  if warning != nil {
+    require(pending == .none, "a warning but reminders \(pending)")
+    return
+  }
+  require(zip(pending.reminders, pending.reminders.dropFirst()).allSatisfy { $0.fireAt <= $1.fireAt }, "reminders out of order")
+  do {
+    try file.save(pending)
+  } catch {
+    require(false, "cannot save the reminders: \(error)")
+  }
+  let (again, warningAgain) = file.load(repair: false)
+  require(warningAgain == nil && again == pending, "reminders \(pending) saved read back as \(again) (\(warningAgain ?? "no warning"))")
+}

@@ -74,10 +74,13 @@ package struct StoreCommand: CLICommand {
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
     let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
     for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
+    // The device's trial reminders, read only as the ledger is.
+    let (reminders, reminderWarning) = ReminderFile(directory: directory).load(repair: false)
+    if let reminderWarning { try Console.error("warning: \(reminderWarning)") }
     if json {
-      try Console.out(Self.json(contents, derived, file: file.path, rules: rules, store: project.catalog.store).text)
+      try Console.out(Self.json(contents, derived, file: file.path, rules: rules, store: project.catalog.store, reminders: reminders).text)
     } else {
-      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules, store: project.catalog.store))
+      try Console.out(Self.tables(contents, derived, file: file.path, rules: rules, store: project.catalog.store, reminders: reminders))
     }
   }
 
@@ -149,9 +152,9 @@ package struct StoreCommand: CLICommand {
   }
 
   /// The ledger and the subscriptions as tables; a Play catalog's with Play's order ids, purchase
-  /// tokens and acknowledgement.
+  /// tokens and acknowledgement. Then the trial reminders pending on the device.
   package static func tables(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules,
-                             store: Store = .appStore) -> String {
+                             store: Store = .appStore, reminders: PendingReminders = .none) -> String {
     let play = store == .playStore ? PlayLineTerms.of(contents.entries) : nil
     let events = contents.entries.reduce(0) { $0 + $1.occurrences }
     let runs = events == contents.entries.count ? "" : " (\(events) events, runs of renewals as one line)"
@@ -192,6 +195,11 @@ package struct StoreCommand: CLICommand {
     for pending in contents.pending {
       out.append("pending: \(pending.kind == .interrupted ? "interrupted purchase" : pending.waitsFor) of \(pending.productID), requested \(StoreDates.format(pending.requestDate))")
     }
+    for reminder in reminders.reminders {
+      let when = reminder.fireAt <= derived.date ? "was due \(StoreDates.format(reminder.fireAt)) UTC (delivered at the next launch)"
+        : "fires \(StoreDates.format(reminder.fireAt)) UTC"
+      out.append("reminder: \(quoting: reminder.notification.title) from paywall \(reminder.paywallID), \(when) · \(reminder.id)")
+    }
     out.append("")
     out.append("status: \(derived.status)" + (derived.nextEvent.map { " · next change \(StoreDates.format($0)) UTC" } ?? ""))
     return out.joined(separator: "\n")
@@ -213,7 +221,7 @@ package struct StoreCommand: CLICommand {
   /// The ledger and the subscriptions as JSON; a Play catalog's lines and subscriptions carry
   /// Play's `orderId`, `purchaseToken`, `linkedPurchaseToken` and `acknowledgementState`.
   package static func json(_ contents: LedgerFile.Contents, _ derived: DerivedState, file: String, rules: StoreRules,
-                           store: Store = .appStore) -> JSONOutput {
+                           store: Store = .appStore, reminders: PendingReminders = .none) -> JSONOutput {
     let play = store == .playStore ? PlayLineTerms.of(contents.entries) : nil
     func date(_ d: Date?) -> JSONOutput { d.map { .string(iso($0)) } ?? .null }
     func price(_ p: Decimal?) -> JSONOutput { p.map { .string("\($0)") } ?? .null }
@@ -273,7 +281,21 @@ package struct StoreCommand: CLICommand {
       ("entitlements", .array(derived.status.entitlements.map(\.id).sorted().map { .string($0) })),
       ("nextEvent", date(derived.nextEvent)), ("subscriptions", .array(subscriptions)), ("pending", .array(pending)),
       ("transactions", .array(transactions)), ("issues", .array(derived.issues.map { .string($0) })),
+      ("reminders", .array(reminders.reminders.map { reminderJSON($0, due: $0.fireAt <= derived.date) })),
     ])
+  }
+}
+
+extension StoreCommand {
+  /// A pending trial reminder for `--json`; `due`: its time came while the app was closed.
+  static func reminderJSON(_ reminder: ScheduledNotification, due: Bool) -> JSONOutput {
+    let text = reminder.notification
+    let members: [(String, JSONOutput)] = [
+      ("id", .string(reminder.id)), ("paywallId", .string(reminder.paywallID)), ("title", .string(text.title)),
+      ("subtitle", text.subtitle.map(JSONOutput.string) ?? .null), ("body", .string(text.body)),
+      ("fireAt", .string(iso(reminder.fireAt))), ("due", .bool(due)),
+    ]
+    return .object(members)
   }
 }
 

@@ -39,8 +39,16 @@ public struct ScheduledNotification: Sendable, Hashable {
   public var paywallID: String
   /// What it says.
   public var notification: LocalNotification
-  /// When it fires, on the app's clock.
+  /// When it fires, on the app's clock (on the store's in `ReminderFile`).
   public var fireAt: Date
+
+  /// A notification `id` from paywall `paywallID`, due at `fireAt`.
+  public init(id: String, paywallID: String, notification: LocalNotification, fireAt: Date) {
+    self.id = id
+    self.paywallID = paywallID
+    self.notification = notification
+    self.fireAt = fireAt
+  }
 }
 
 /// Reads a paywall's `localNotifications` array (our form; `import superwall` writes it too).

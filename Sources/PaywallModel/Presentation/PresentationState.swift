@@ -173,7 +173,8 @@ public struct PresentationState: Sendable, Equatable {
   public var interrupt: EvaluationInterrupt?
   /// Notifications scheduled and not yet delivered, oldest first (the device's pending requests).
   public var pendingNotifications: [ScheduledNotification] = []
-  var nextNotificationNumber = 1
+  /// The number the next reminder named by number takes (iOS before 4.11).
+  package var nextNotificationNumber = 1
   /// Whether the device lets the app post notifications (`--notifications`).
   public var notificationPermission: NotificationPermission = .authorized
   /// The system's notification prompt, or the SDK's alert for a refusal, on screen.

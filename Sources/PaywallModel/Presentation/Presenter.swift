@@ -186,9 +186,11 @@ public enum Presenter {
   /// no handler and no feature (`.triggerPaywall`), after the status is known
   /// (`waitForSubsStatusAndConfig`); with a paywall already on screen it is refused and only
   /// logged. A placement with no campaign triggers nothing (`TrackingLogic.canTriggerPaywall`).
+  /// Trial reminders that came due while the app was closed are delivered first.
   static func launch(firstInstall: Bool, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     state.appSession = AppSessionState()
-    var effects: [PresentationEffect] = []
+    // What the system showed while the app was closed comes first, as it did.
+    var effects = TrialReminders.deliverOverdue(&state, now: now)
     var fired: [EventName] = []
     // A new user's book has the date from the start (`AppSession`, so it is written once); a state
     // kept before the date was remembers none: its first launch since stands in.

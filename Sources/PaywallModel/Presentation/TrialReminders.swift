@@ -63,6 +63,28 @@ enum TrialReminders {
     var params: [(String, JSONOutput)] = [("id", .string(id)), ("paywall_id", .string(delivered.paywallID)), ("title", .string(text.title))]
     if let subtitle = text.subtitle { params.append(("subtitle", .string(subtitle))) }
     params.append(("body", .string(text.body)))
+    params.append(("fire_at", .string(StoreDates.format(delivered.fireAt))))
     return [.emit(PaywallEvent(.notificationDeliver, params))]
+  }
+
+  /// At launch: the reminders whose time came while the app was closed, soonest first. The
+  /// system showed them then; the session shows them now, each with the `fire_at` it had.
+  static func deliverOverdue(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    let due = state.pendingNotifications.filter { $0.fireAt <= now }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }
+    return due.flatMap { deliver($0.id, &state) }
+  }
+}
+
+extension PresentationState {
+  /// The reminders the device kept from earlier sessions (`ReminderFile`), before launch: each
+  /// pending at the same distance from `appNow` as its `fireAt` is from `storeNow` (the file keeps
+  /// the store's clock). Those already due are delivered by `.launch`.
+  package mutating func restoreReminders(_ pending: PendingReminders, storeNow: Date, appNow: Date) {
+    pendingNotifications = pending.reminders.map { reminder in
+      var restored = reminder
+      restored.fireAt = appNow.addingTimeInterval(reminder.fireAt.timeIntervalSince(storeNow))
+      return restored
+    }
+    nextNotificationNumber = max(nextNotificationNumber, pending.nextNumber)
   }
 }

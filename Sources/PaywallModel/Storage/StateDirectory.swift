@@ -44,7 +44,7 @@ public struct StateDirectory: Sendable, Hashable {
 
   /// The files paywall-tui keeps here (each with its `.bak` and `.corrupt-TIMESTAMP` copies), and
   /// the `lock`. Anything else in the directory is someone else's.
-  package static let stateFileNames = ["ledger.json", StatusCache.fileName, AssignmentFile.fileName]
+  package static let stateFileNames = ["ledger.json", StatusCache.fileName, AssignmentFile.fileName, ReminderFile.fileName]
 
   /// Why this directory must not be used at all, or nil when it may be (or does not exist yet).
   ///

@@ -69,12 +69,14 @@ package final class AppRuntime: @unchecked Sendable {
   /// per write's duration, not one each.
   private let statusWriter: StateWriter<SubscriptionStatus>?
   private let assignmentWriter: StateWriter<AssignmentBook>?
+  /// The trial reminders pending on the device, kept in the state directory as they change.
+  private let reminders: ReminderKeeper?
   private let onEvent: @Sendable (PaywallEvent) -> Void
   private let stateProblemHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
   /// The status reaches the inbox through this one subscription, in the store's order.
   private var statusSubscription: SubscriptionStatusStore.Subscription?
   /// Advances on `play`'s clock, in order, carried out step by step when the app is next idle.
-  private var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
+  var pendingAdvances: [(seconds: Double, report: String, announce: Bool)] = []
   /// When the notice on show goes, on `play`'s clock (as `run`'s wall-clock timer lets it go), so
   /// a replayed recording ends on the screen the session did.
   private var noticeDeadline: (id: Int, at: Date)?
@@ -84,7 +86,7 @@ package final class AppRuntime: @unchecked Sendable {
   /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
   /// have set another while the app was built; that one then arrives as a change.
   package init(state: AppState, world: AppWorld, inbox: AppInbox = AppInbox(), launchStatus: SubscriptionStatus? = nil,
-       statusCache: StatusCache?, assignmentFile: AssignmentFile? = nil, animates: Bool,
+       statusCache: StatusCache?, assignmentFile: AssignmentFile? = nil, reminders: ReminderKeeper? = nil, animates: Bool,
        onEvent: @escaping @Sendable (PaywallEvent) -> Void) {
     // Subscribed before the status is read: a change in between is in both (a repeat is ignored),
     // never in neither (a command controller may set it while the app is being built).
@@ -102,6 +104,7 @@ package final class AppRuntime: @unchecked Sendable {
     self.animates = animates
     statusWriter = statusCache.map { cache in StateWriter("status-cache-writer") { status throws(AtomicFile.WriteError) in try cache.save(status) } }
     assignmentWriter = assignmentFile.map { file in StateWriter("assignment-writer") { book throws(AtomicFile.WriteError) in try file.save(book) } }
+    self.reminders = reminders
     self.onEvent = onEvent
     world.ask?.setRequestHandler { [inbox] request in inbox.send(.askRequested(request)) }
     world.simulatedClock?.setParkHandler { [inbox] in inbox.wakeWaiter() }
@@ -115,6 +118,9 @@ package final class AppRuntime: @unchecked Sendable {
     }
     assignmentWriter?.onFailure = { [weak self] error, _ in
       self?.reportStateProblem("audience assignments not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
+    }
+    reminders?.onFailure = { [weak self] error, _ in
+      self?.reportStateProblem("trial reminders not saved: \(error.reason) (\(error.path)); kept in memory, saved again at the next change")
     }
     if let panel = storePanel() { dispatch(.storeChanged(panel)) }
   }
@@ -209,12 +215,21 @@ package final class AppRuntime: @unchecked Sendable {
   package func flushState() {
     statusWriter?.flush()
     assignmentWriter?.flush()
+    reminders?.flush()
   }
 
   /// Saves the audience assignments off the loop (a new user's id, kept before anything else
   /// happens to it).
   package func keepAssignments(_ book: AssignmentBook) {
     assignmentWriter?.save(book)
+  }
+
+  /// Starts the timers of the reminders an earlier session left pending (`ReminderFile`), each
+  /// due when its time comes on the store's clock; those already due are delivered at launch.
+  package func startKeptReminders(_ kept: PendingReminders) {
+    for reminder in kept.reminders where reminder.fireAt > world.storeNow {
+      run(.startNotificationTimer(id: reminder.id, seconds: reminder.fireAt.timeIntervalSince(world.storeNow)))
+    }
   }
 
   /// The store as the debug panel shows it now.
@@ -254,6 +269,7 @@ package final class AppRuntime: @unchecked Sendable {
     let effects = AppModel.update(&state, message, now: world.clock.now)
     recorder?.didDispatch(message, effects: effects)
     for effect in effects { run(effect) }
+    reminders?.sync(state.presentation)
   }
 
   private func run(_ effect: AppEffect) {
@@ -290,6 +306,7 @@ package final class AppRuntime: @unchecked Sendable {
       // The store's seconds: in `run` at its time rate (`--time-rate day=1s`), in `play` on the
       // simulated clock, where `advance` stops at the deadline.
       let wall = world.simulatedClock == nil ? seconds / max(world.wallRate, 1e-9) : seconds
+      reminders?.started(id, seconds: seconds, storeNow: world.storeNow)
       start { runtime in
         try? await runtime.world.clock.sleep(seconds: wall)
         return .presentation(.notificationDue(id: id))
@@ -319,68 +336,6 @@ package final class AppRuntime: @unchecked Sendable {
     case .quit:
       inbox.finish()
     }
-  }
-
-  /// Carries out a change of the world; what it did, or nil when there is nothing to say (a
-  /// status) or the answer comes later (an advance on `play`'s clock).
-  private func perform(_ action: DebugAction, announce: Bool) -> WorldReport? {
-    let controller = world.controller
-    switch action {
-    case .setStatus(let status):
-      // The change itself reaches the app through the status subscription; nothing more to say.
-      world.statusStore.set(status)
-      return nil
-    case .advanceClock(let distance):
-      let end = distance.end(from: world.storeNow)
-      guard end <= LedgerFile.latestDate else {
-        return WorldReport("the clock cannot go past \(StoreDates.format(LedgerFile.latestDate)), the last date a ledger holds (it is \(StoreDates.format(world.storeNow)) now)", failed: true)
-      }
-      return advance(by: end.timeIntervalSince(world.storeNow), report: "clock advanced \(distance.spelledOut)", announce: announce)
-    case .advanceToNextEvent:
-      guard let store = world.store else { return WorldReport("the clock jumps to renewals of the simulated store (--controller simulated)", failed: true) }
-      guard let next = store.nextEvent else { return WorldReport("nothing is due: no renewal or expiry ahead", failed: true) }
-      return advance(by: max(0, next.timeIntervalSince(store.clock.now)), report: "clock advanced to \(StoreDates.format(next)) UTC", announce: announce)
-    case .store(let action):
-      guard let store = world.store else { return WorldReport("\(action.name) needs the simulated store (--controller simulated)", failed: true) }
-      switch store.perform(action) {
-      case .success(let message): return WorldReport(message)
-      case .failure(let error): return WorldReport(error.message, failed: true)
-      }
-    case .failNextPurchase(let message):
-      controller.failNextPurchase(message)
-      return WorldReport("the next purchase fails: \(message)")
-    case .failNextPurchaseWith(let error):
-      controller.failNextPurchase(with: error)
-      return WorldReport("the next purchase fails: \(error.rawValue)")
-    case .failNextRestore(let error):
-      controller.failNextRestore(with: error)
-      return WorldReport("the next restore fails: \(error.rawValue)")
-    case .setLatency(let seconds):
-      controller.setLatency(seconds: seconds)
-      return WorldReport(seconds > 0 ? "every request now takes \(TimeRate.spell(seconds)) longer" : "latency off")
-    case .answerNext(let answer):
-      switch answer.request {
-      case .purchase: controller.answerNextPurchase(answer.purchaseResult, after: answer.seconds)
-      case .restore: controller.answerNextRestore(answer.restorationResult, after: answer.seconds)
-      }
-      return WorldReport("the next \(answer.request.rawValue) answers \(answer.result)")
-    case .dropNextResponse:
-      controller.dropNextResponse()
-      return WorldReport("the next response is dropped: the app gives up after \(TimeRate.spell(controller.responseTimeout))")
-    }
-  }
-
-  /// Moves the clocks. On `play`'s clock the move waits for the app to be idle and goes deadline
-  /// by deadline (`settle`); otherwise every clock jumps at once and the store catches up with
-  /// the renewals and expiries that fell due.
-  private func advance(by seconds: Double, report: String, announce: Bool) -> WorldReport? {
-    if world.simulatedClock != nil {
-      pendingAdvances.append((seconds, report, announce))
-      return nil
-    }
-    for clock in world.adjustableClocks { clock.advance(by: seconds) }
-    world.store?.refreshStatus()
-    return WorldReport(report)
   }
 
   /// Starts an effect task; its result is queued before it counts as finished.

@@ -225,6 +225,18 @@ package struct AppSession {
     if isNewUser { book.installedAt = StoreDates.wholeMilliseconds(clock.now) }
     if let userWarning { warnings.append(userWarning) }
     var state = AppState(project: project, status: statusStore.status, assignments: book)
+    // The device's pending trial reminders: a reinstall (and --fresh) starts with none, and
+    // empties the file at the first chance so a later launch does not bring them back.
+    let startsOver = options.fresh || options.reinstall
+    let reminderFile = directory.map(ReminderFile.init(directory:))
+    var kept = PendingReminders.none
+    if let reminderFile, !startsOver {
+      let (loaded, warning) = reminderFile.load(repair: canWrite)
+      kept = loaded
+      if let warning { warnings.append(warning) }
+    }
+    state.presentation.restoreReminders(kept, storeNow: (store?.clock ?? clock).now, appNow: clock.now)
+    let reminders = canWrite ? reminderFile.map { ReminderKeeper(file: $0, loaded: kept, stale: startsOver && $0.exists) } : nil
     state.presentation.userAttributes = options.userAttributes
     state.presentation.notificationPermission = options.notifications
     switch RuleAssumptions.parse(options.assumeRules, project: project) {
@@ -239,7 +251,8 @@ package struct AppSession {
                          simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate, wallRate: wallRate)
     let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,
                              statusCache: canWrite ? cache : nil,
-                             assignmentFile: canWrite ? assignmentFile : nil, animates: animates, onEvent: onEvent)
+                             assignmentFile: canWrite ? assignmentFile : nil, reminders: reminders, animates: animates, onEvent: onEvent)
+    runtime.startKeptReminders(kept)
     started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
                       stateAccess: access, stateDirectory: directory, newUser: isNewUser ? book : nil)

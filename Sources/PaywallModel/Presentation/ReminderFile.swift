@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials) && !PAYWALL_FULL_FOUNDATION
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The trial reminders the device holds for the app between runs. The system keeps an app's
+/// pending notifications while the app is closed (iOS's notification center; on Android,
+/// WorkManager's enqueued work, which `NotificationScheduler.kt` uses) and drops them when the app
+/// is deleted: so a reminder outlives the session that scheduled it, the next session delivers it
+/// when its time comes, and a reinstall starts with none. `fireAt` is on the store's clock, which
+/// carries on from session to session (the ledger keeps it); `nextNumber` numbers the next
+/// reminder where the SDK names each after a UUID (iOS before 4.11), so ids never repeat.
+public struct PendingReminders: Sendable, Hashable {
+  /// The reminders not delivered yet, soonest first.
+  public var reminders: [ScheduledNotification]
+  /// The number the next reminder named by number takes.
+  public var nextNumber: Int
+
+  /// No reminder pending.
+  public static let none = PendingReminders(reminders: [], nextNumber: 1)
+
+  /// `reminders` (ordered soonest first, by id on a tie) and the next number.
+  public init(reminders: [ScheduledNotification], nextNumber: Int) {
+    self.reminders = reminders.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }
+    self.nextNumber = max(1, nextNumber)
+  }
+}
+
+/// `notifications.json` in the state directory: the device's pending reminders (`PendingReminders`),
+/// written atomically with a last good copy, as every state file.
+public struct ReminderFile: Sendable {
+  /// The file's name in the state directory.
+  public static let fileName = "notifications.json"
+  static let format = "paywall-tui.notifications"
+  static let version = 1
+  /// The most reminders read back. Far more than a device keeps (iOS keeps an app's 64 soonest),
+  /// so only a file made by hand meets it; a bound all the same, for what a session starts timers for.
+  static let limit = 10_000
+
+  /// The file's full path.
+  public var path: String
+
+  /// The reminder file of the project whose state lives in `directory`.
+  public init(directory: StateDirectory) {
+    self.path = directory.file(Self.fileName)
+  }
+
+  /// Whether the file is there (a fresh start with none needs no write).
+  public var exists: Bool { FileSystem.entryExists(path) }
+
+  /// The saved reminders (none when there is no file); a damaged file is replaced by its last
+  /// good copy, or ignored, with a warning that says which.
+  public func load(repair: Bool) -> (PendingReminders, warning: String?) {
+    switch StateFile.load(path, repair: repair, decode: Self.decode) {
+    case .missing: return (.none, nil)
+    case .loaded(let pending): return (pending, nil)
+    case .recovered(let pending, let warning): return (pending, warning)
+    case .unusable(let why, let kept):
+      return (.none, "\(path): ignoring the pending trial reminders (\(why))\(kept.map { ", kept as \($0)" } ?? ""); none is delivered")
+    }
+  }
+
+  static func decode(_ root: JSONNode) throws(StateFile.Problem) -> PendingReminders {
+    guard root["format"]?.stringValue == Self.format, case .number(let v)? = root["version"]?.value, Int(v) == Self.version else {
+      throw StateFile.Problem("not a paywall-tui notifications file of version \(Self.version)")
+    }
+    var next = 1
+    if case .number(let text)? = root["nextNumber"]?.value, let number = Int(text), number > 0, number < Int(Int32.max) { next = number }
+    guard case .array(let items)? = root["pending"]?.value else { throw StateFile.Problem("no 'pending' list") }
+    var reminders: [ScheduledNotification] = []
+    for (index, item) in items.prefix(Self.limit).enumerated() {
+      guard let id = item["id"]?.stringValue, !id.isEmpty, let paywall = item["paywallId"]?.stringValue,
+            let title = item["title"]?.stringValue, let body = item["body"]?.stringValue,
+            case .number(let delayText)? = item["delayMs"]?.value, let delay = Double(delayText), delay >= 0, delay.isFinite,
+            case .number(let fireText)? = item["fireAt"]?.value, let seconds = Double(fireText), LedgerFile.dateRange.contains(seconds) else {
+        throw StateFile.Problem("pending[\(index)] lacks id, paywallId, title, body, delayMs or fireAt")
+      }
+      // To the millisecond, as they are written: what is read saves and reads back the same.
+      let text = LocalNotification(title: title, subtitle: item["subtitle"]?.stringValue, body: body, delayMs: (delay * 1000).rounded() / 1000)
+      reminders.append(ScheduledNotification(id: id, paywallID: paywall, notification: text,
+                                             fireAt: Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)))
+    }
+    return PendingReminders(reminders: reminders, nextNumber: next)
+  }
+
+  /// Saves `pending` atomically, keeping the previous file as the last good copy.
+  public func save(_ pending: PendingReminders) throws(AtomicFile.WriteError) {
+    let items = pending.reminders.map { reminder in
+      var members: [(String, JSONOutput)] = [
+        ("id", .string(reminder.id)), ("paywallId", .string(reminder.paywallID)), ("title", .string(reminder.notification.title)),
+      ]
+      if let subtitle = reminder.notification.subtitle { members.append(("subtitle", .string(subtitle))) }
+      members += [
+        ("body", .string(reminder.notification.body)), ("delayMs", .number(cFormat("%.3f", reminder.notification.delayMs))),
+        ("fireAt", LedgerFile.date(reminder.fireAt)),
+      ]
+      return JSONOutput.object(members)
+    }
+    let json = JSONOutput.object([
+      ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("nextNumber", .number("\(pending.nextNumber)")),
+      ("pending", .array(items)),
+    ]).text + "\n"
+    try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PaywallModel
+@testable import PaywallCLI
+import PaywallTesting
+import Testing
+
+/// A trial's reminders outlive the run that scheduled them, as the system keeps an app's pending
+/// notifications while it is closed (`notifications.json` in the state directory), `store` lists
+/// them, and a reinstall drops them.
+@Suite("trial reminders across runs")
+struct ReminderFileTests {
+  static let project = "scenarios/projects/trial-reminders"
+  static let reminderID = "com.superwall.ios-trial-TRIAL_STARTED"
+
+  static func play(_ dir: String, _ script: String, _ extra: [String] = []) throws -> PaywallBinary.Output {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-\(UUID().uuidString).play")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try PaywallBinary.run(["play", project, "--state-dir", dir, "--script", file.path] + extra)
+    #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    return result
+  }
+
+  /// The event lines named `name`, parsed.
+  static func events(_ name: String, in output: String) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap { line in
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            object["event"] as? String == name else { return nil }
+      return object
+    }
+  }
+
+  static func params(_ event: [String: Any]) -> [String: String] {
+    (event["params"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+  }
+
+  /// Bought on the first run, due on the second: the second run delivers it when the store's
+  /// clock reaches it (five days after the purchase), not before, and `store` listed it between.
+  @Test func aReminderOutlivesTheRunThatScheduledIt() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try Self.play(dir, "placement trial\npress enter\nadvance 1d\n", ["--fresh"])
+    let listed = try PaywallBinary.run(["store", Self.project, "--state-dir", dir])
+    #expect(listed.stdout.contains("reminder: 'Your trial ends soon' from paywall trial, fires 2026-01-06 00:00:00 UTC · \(Self.reminderID)"),
+            "\(listed.stdout)")
+    let json = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--json"])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let reminders = try #require(root["reminders"] as? [[String: Any]])
+    #expect(reminders.count == 1)
+    #expect(reminders.first?["fireAt"] as? String == "2026-01-06T00:00:00Z")
+    #expect(reminders.first?["subtitle"] as? String == "Acme Pro")
+    #expect(reminders.first?["due"] as? Bool == false)
+
+    let second = try Self.play(dir, "advance 3d\nexpect no event notification.deliver\nadvance 1d\n")
+    let delivered = Self.events("notification.deliver", in: second.stdout)
+    #expect(delivered.count == 1, "\(second.stdout)")
+    #expect(delivered.first?["at"] as? String == "2026-01-06T00:00:00Z")
+    #expect(delivered.first.map(Self.params)?["id"] == Self.reminderID)
+    // Delivered once: the third run has nothing left to deliver, and `store` lists nothing.
+    let third = try Self.play(dir, "advance 30d\n")
+    #expect(Self.events("notification.deliver", in: third.stdout).isEmpty, "\(third.stdout)")
+    #expect(!(try PaywallBinary.run(["store", Self.project, "--state-dir", dir]).stdout.contains("reminder:")))
+  }
+
+  /// The system shows a reminder whose time comes while the app is closed; the next launch
+  /// shows it first, before `app_open`, with the time it was due.
+  @Test func oneDueWhileTheAppWasClosedComesFirstAtTheNextLaunch() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try Self.play(dir, "placement trial\npress enter\n", ["--fresh"])
+    let listed = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--at", "2026-01-20"])
+    #expect(listed.stdout.contains("was due 2026-01-06 00:00:00 UTC (delivered at the next launch)"), "\(listed.stdout)")
+    let later = try Self.play(dir, "", ["--clock", "2026-01-20"])
+    let names = later.stdout.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+    }
+    #expect(names.prefix(2) == ["notification.deliver", "app_open"], "\(names)")
+    let delivered = try #require(Self.events("notification.deliver", in: later.stdout).first)
+    #expect(Self.params(delivered)["fire_at"] == "2026-01-06 00:00:00")
+    #expect(delivered["at"] as? String == "2026-01-20T00:00:00Z")
+  }
+
+  /// Deleting the app drops its pending notifications: a reinstall delivers nothing, ever.
+  @Test func aReinstallDropsThePendingReminders() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try Self.play(dir, "placement trial\npress enter\n", ["--fresh"])
+    let reinstalled = try Self.play(dir, "advance 10d\n", ["--reinstall"])
+    #expect(Self.events("notification.deliver", in: reinstalled.stdout).isEmpty, "\(reinstalled.stdout)")
+    let after = try Self.play(dir, "advance 10d\n")
+    #expect(Self.events("notification.deliver", in: after.stdout).isEmpty, "\(after.stdout)")
+  }
+
+  /// iOS before 4.11 names each request after a UUID (a number here): the numbers go on from
+  /// run to run, so a second trial's reminder never takes the first one's id.
+  @Test func numberedRemindersGoOnFromRunToRun() throws {
+    let dir = PlayCommandTests.stateDir()
+    let first = try Self.play(dir, "placement trial\npress enter\n", ["--fresh", "--sdk", "4.10", "--controller", "scripted", "--status", "inactive"])
+    #expect(Self.events("notification.schedule", in: first.stdout).map(Self.params).map { $0["id"] } == ["com.superwall.ios-1"])
+    let second = try Self.play(dir, "placement trial\npress enter\nadvance 5d\n",
+                               ["--sdk", "4.10", "--controller", "scripted", "--status", "inactive"])
+    #expect(Self.events("notification.schedule", in: second.stdout).map(Self.params).map { $0["id"] } == ["com.superwall.ios-2"])
+    #expect(Self.events("notification.deliver", in: second.stdout).map(Self.params).map { $0["id"] }
+            == ["com.superwall.ios-1", "com.superwall.ios-2"], "\(second.stdout)")
+  }
+
+  /// What the file holds reads back the same; a damaged one is reported and never trusted.
+  @Test func theFileReadsBackAndADamagedOneIsReported() throws {
+    let dir = StateDirectory(path: PlayCommandTests.stateDir())
+    try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+    let file = ReminderFile(directory: dir)
+    let text = LocalNotification(title: "Ends soon", subtitle: nil, body: "Cancel before it renews.", delayMs: 1_800_000)
+    let pending = PendingReminders(reminders: [
+      ScheduledNotification(id: "b", paywallID: "p", notification: text, fireAt: Date(timeIntervalSince1970: 2_000)),
+      ScheduledNotification(id: "a", paywallID: "p", notification: text, fireAt: Date(timeIntervalSince1970: 1_000.25)),
+    ], nextNumber: 7)
+    try file.save(pending)
+    let (loaded, warning) = file.load(repair: true)
+    #expect(warning == nil)
+    #expect(loaded == pending)
+    #expect(loaded.reminders.map(\.id) == ["a", "b"], "soonest first")
+
+    // A version this build does not know, with no last good copy: ignored, with the reason.
+    try Data(#"{"format":"paywall-tui.notifications","version":2,"pending":[]}"#.utf8).write(to: URL(fileURLWithPath: file.path))
+    try? FileManager.default.removeItem(atPath: file.path + ".bak")
+    let (ignored, why) = file.load(repair: false)
+    #expect(ignored == .none)
+    #expect(why?.contains("ignoring the pending trial reminders (not a paywall-tui notifications file of version 1)") == true, "\(why ?? "")")
+    // A reminder that lacks a field spoils the file: nothing half-read is delivered.
+    try Data(#"{"format":"paywall-tui.notifications","version":1,"pending":[{"id":"x","paywallId":"p","title":"t","body":"b"}]}"#.utf8)
+      .write(to: URL(fileURLWithPath: file.path))
+    #expect(file.load(repair: false).warning?.contains("pending[0] lacks") == true)
+  }
+}
