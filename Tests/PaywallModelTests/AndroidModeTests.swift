@@ -20,6 +20,10 @@ struct AndroidModeTests {
     #expect(SDKVersion.parse("4.2", platform: .android).failureMessage?.contains("choose the platform ios") == true)
     #expect(SDKVersion.parse("2.8").failureMessage?.contains("newer than 2.7") == true)
     #expect(SDKVersion.parse("1.5").failureMessage?.contains("1.x is not emulated") == true)
+    // A leading zero names no release ("2.07" was read as 2.7).
+    #expect(SDKVersion.parse("2.07").failureMessage == "'2.07' is not a release: minors have no leading zero; write 2.7")
+    #expect(SDKVersion.parse("4.010").failureMessage == "'4.010' is not a release: minors have no leading zero; write 4.10")
+    #expect(try SDKVersion.parse("2.0").get() == SDKVersion(platform: .android, major: 2, minor: 0))
     #expect(SDKVersion.parse("5", platform: .android).failureMessage == "'5' is not an SDK version; use 2 (the latest 2.x) or 2.N (2.0 to 2.7)")
   }
 

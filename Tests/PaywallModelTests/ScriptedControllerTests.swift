@@ -69,6 +69,16 @@ typealias ScriptedOutcomes = ScriptedPurchaseController.Outcomes
     }
   }
 
+  /// A key given twice used to be accepted, the last one silently winning.
+  @Test func aKeyGivenTwiceIsRefusedNamingBoth() throws {
+    do throws(PurchaseError) {
+      _ = try ScriptedOutcomes(parsing: "purchase=pending,latency=1s,purchase=failed:Card declined")
+      Issue.record("parsed")
+    } catch {
+      #expect(error.message == "--outcome gives 'purchase' twice ('purchase=pending', then 'purchase=failed:Card declined'); give each of purchase, restore and latency once")
+    }
+  }
+
   @Test func restoreMaybeHasNoSuggestion() throws {
     do throws(PurchaseError) {
       _ = try ScriptedOutcomes(parsing: "restore=maybe")

@@ -129,6 +129,28 @@ struct OverlayTests {
     #expect(dialog.reduce(.escape) == [.close, .effect(.answerAsk(id: 9, cancelled))])
   }
 
+  /// A cancel, a pending purchase or a failure grants nothing: the Grant row says so and ticks
+  /// nothing, where it used to offer ticks that the answer then dropped. Tab still stops on it, so
+  /// recorded keys go where they went.
+  @Test func theGrantRowTicksOnlyForAResultThatGrants() throws {
+    let state = try AppModelTests.opened()
+    let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+    var dialog = AskDialog(for: AskPurchaseController.Request(id: 9, question: .purchase(product)), state)
+    #expect(dialog.granted == ["pro"])
+    _ = dialog.reduce(.character("4"))
+    #expect(dialog.outcome == .failed)
+    _ = dialog.reduce(.tab)
+    #expect(dialog.row == .entitlements)
+    _ = dialog.reduce(.space)
+    #expect(dialog.granted == ["pro"], "a failure's Grant row ticks nothing")
+    var frame = Frame(width: 80, height: 24)
+    AppView.drawAsk(dialog, into: &frame)
+    #expect(frame.text.contains("Grant: nothing (failed grants no entitlement)"), "\(frame.text)")
+    #expect(!frame.text.contains("[x] pro"), "\(frame.text)")
+    _ = dialog.reduce(.tab)
+    #expect(dialog.row == .message)
+  }
+
   @Test func theRuleDialogAssumesAndRegistersAgain() throws {
     var state = try Self.audienceRules()
     _ = AppModel.update(&state, .presentation(.register(placement: "js_rule", params: [:])), now: Fixtures.now)

@@ -102,6 +102,10 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
     for (major, latest, platform) in [(4, latestMinor, SDKPlatform.ios), (2, latestAndroidMinor, .android)] {
       let name = String(major)
       if parts.count == 2, parts[0] == name, let minor = Int(parts[1]), parts[1].allSatisfy(\.isNumber) {
+        // "2.07" names no release (minors are written without a leading zero): 2.7 or 2.0.7?
+        if parts[1].count > 1, parts[1].first == "0" {
+          return .failure(SDKVersionError("\(quoting: text) is not a release: minors have no leading zero; write \(major).\(minor)"))
+        }
         guard minor <= latest else {
           return .failure(SDKVersionError("\(quoting: text) is newer than \(major).\(latest), the latest release checked; write \(major) (the latest) or \(major).N up to \(major).\(latest)"))
         }

@@ -40,12 +40,18 @@ public final class ScriptedPurchaseController: PurchaseController {
 
     /// Parses `purchase=pending,restore=failed:No receipt,latency=2s`; the error says what is wrong.
     package init(parsing text: String) throws(PurchaseError) {
+      // A key given twice is a mistake to name, not a silent "the last one wins".
+      var seen: [String: String] = [:]
       for part in text.split(separator: ",").map({ $0.trimmingSpaces() }) where !part.isEmpty {
         let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2 else {
           throw PurchaseError("--outcome \(quoting: part) must be KEY=VALUE, e.g. purchase=pending")
         }
         let (key, value) = (pieces[0], pieces[1])
+        if let earlier = seen[key] {
+          throw PurchaseError("--outcome gives \(quoting: key) twice (\(quoting: earlier), then \(quoting: part)); give each of purchase, restore and latency once")
+        }
+        seen[key] = part
         let (word, message) = value.firstIndex(of: ":").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) } ?? (value, nil)
         switch key {
         case "purchase":

@@ -31,6 +31,14 @@ package struct AskDialog: Sendable, Hashable {
   /// What the error row's arrows go through: the typed message (nil), then StoreKit's errors,
   /// the cancels first.
   package static let errorChoices: [StoreError?] = [nil] + StoreError.cancelsFirst.map(Optional.some)
+
+  /// Whether the chosen result grants the ticked entitlements: a cancel, a pending purchase and a
+  /// failure grant none, so their Grant row says so and ticks nothing. The row stays where it is,
+  /// so tab goes the same way whatever the result (a recording's keys mean what they meant).
+  package var grants: Bool { outcome == .purchased || outcome == .restored }
+
+  /// The rows tab moves through for the chosen result.
+  package var rows: [Row] { outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements] }
 }
 
 extension AskDialog {
@@ -53,7 +61,7 @@ extension AskDialog {
   /// enter answers the controller, esc cancels. The dialog's own reducer: the answer closes it.
   package mutating func reduce(_ key: Key) -> [OverlayRequest] {
     let outcomes = self.outcomes
-    let rows: [Row] = outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements]
+    let rows = self.rows
     func answer(_ outcome: AskPurchaseController.Outcome) -> [OverlayRequest] {
       let granted = outcome == .purchased || outcome == .restored ? self.granted : []
       let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: message,
@@ -82,7 +90,7 @@ extension AskDialog {
         let index = choices.firstIndex(of: storeError) ?? 0
         storeError = choices[(index + step + choices.count) % choices.count]
       }
-    case .space where row == .entitlements && !entitlements.isEmpty:
+    case .space where row == .entitlements && !entitlements.isEmpty && grants:
       let entitlement = entitlements[cursor]
       if granted.contains(entitlement) { granted.remove(entitlement) } else { granted.insert(entitlement) }
     // Typing goes back to a message.

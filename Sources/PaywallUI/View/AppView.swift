@@ -293,9 +293,10 @@ package enum AppView {
       outcomeLine.append((chosen ? "[\(outcome.rawValue)]" : " \(outcome.rawValue) ", chosen ? .focusedButton : .plain))
       outcomeLine.append((" ", .plain))
     }
-    var entitlementLine: [(String, CellStyle)] = [marker(.entitlements), ("Grant: ", .plain)]
-    if ask.entitlements.isEmpty { entitlementLine.append(("(the catalog grants none)", .muted)) }
-    for (i, entitlement) in ask.entitlements.enumerated() {
+    var entitlementLine: [(String, CellStyle)] = [marker(.entitlements), ("Grant: ", ask.grants ? .plain : .muted)]
+    if !ask.grants { entitlementLine.append(("nothing (\(ask.outcome.rawValue) grants no entitlement)", .muted)) }
+    if ask.grants && ask.entitlements.isEmpty { entitlementLine.append(("(the catalog grants none)", .muted)) }
+    for (i, entitlement) in ask.entitlements.enumerated() where ask.grants {
       let box = ask.granted.contains(entitlement) ? "[x] " : "[ ] "
       let focused = ask.row == .entitlements && ask.cursor == i
       entitlementLine.append((box + entitlement.id, focused ? .focusedButton : .plain))
