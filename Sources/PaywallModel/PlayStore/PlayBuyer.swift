@@ -36,6 +36,23 @@ package struct PlaySource: Sendable, Hashable {
     return fresh
   }
 
+  /// The terms of Play offer `offerId` on `product`'s base plan, whoever it was sold to: what a
+  /// renewal inside the offer is charged, as the buyer bought it. The catalog's product is a new
+  /// customer's, whose offer may be another (a returning buyer's developer-determined offer). Nil
+  /// when the catalog has no such offer in the region.
+  package func offerTerms(_ product: StoreProduct, offerId: String) -> IntroductoryOffer? {
+    guard let selected = product.play, case .subscription(let current)? = selected.selection else { return nil }
+    let productId = selected.identifier.productId
+    guard let plan = catalog.subscription(id: productId)?.basePlan(id: current.basePlanId),
+          let price = plan.regional(region)?.price,
+          let offer = catalog.offers(productId: productId, basePlanId: plan.basePlanId).first(where: { $0.offerId == offerId }),
+          let phases = offer.pricingPhases(region: region, basePrice: price, basePeriod: plan.billingPeriod) else { return nil }
+    // The base plan's phase last, as `ProductDetails` lists an offer's phases.
+    let base = PlayProductDetails.PricingPhase(priceAmountMicros: price.micros, priceCurrencyCode: price.currencyCode,
+                                               billingPeriod: plan.billingPeriod.text, billingCycleCount: 0, recurrenceMode: .infiniteRecurring)
+    return PlaySelectedProduct.introductoryOffer(phases + [base])
+  }
+
   // The catalog is the project's: one file, read once. Two sources of the same file and region
   // are the same source.
   package static func == (a: PlaySource, b: PlaySource) -> Bool {

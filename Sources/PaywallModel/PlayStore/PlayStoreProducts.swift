@@ -33,15 +33,7 @@ extension PlaySelectedProduct {
     case .subscription(let offer):
       guard let base = offer.pricingPhases.last else { return nil }
       let renews = base.recurrenceMode == .infiniteRecurring
-      var intro: IntroductoryOffer?
-      if offer.pricingPhases.count > 1, let first = offer.pricingPhases.first,
-         let period = PlayDuration(iso8601: first.billingPeriod)?.subscriptionPeriod {
-        if first.priceAmountMicros == 0 {
-          intro = IntroductoryOffer(paymentMode: .freeTrial, period: period, periodCount: first.billingCycleCount)
-        } else {
-          intro = IntroductoryOffer(paymentMode: .payAsYouGo, period: period, periodCount: first.billingCycleCount, price: first.price)
-        }
-      }
+      let intro = Self.introductoryOffer(offer.pricingPhases)
       product = StoreProduct(id: identifier.fullId, displayName: details.title, description: details.description,
                              price: base.price, currencyCode: base.priceCurrencyCode, locale: locale,
                              kind: renews ? .autoRenewable : .nonRenewing,
@@ -51,6 +43,17 @@ extension PlaySelectedProduct {
     }
     product.play = self
     return product
+  }
+
+  /// An offer's first phase, before the base plan's (the last), as our one-phase offer terms: a
+  /// free trial for a phase that costs nothing, else so many periods at its price. Nil for a base
+  /// plan alone, or a phase of no whole period.
+  static func introductoryOffer(_ phases: [PlayProductDetails.PricingPhase]) -> IntroductoryOffer? {
+    guard phases.count > 1, let first = phases.first, let period = PlayDuration(iso8601: first.billingPeriod)?.subscriptionPeriod else {
+      return nil
+    }
+    if first.priceAmountMicros == 0 { return IntroductoryOffer(paymentMode: .freeTrial, period: period, periodCount: first.billingCycleCount) }
+    return IntroductoryOffer(paymentMode: .payAsYouGo, period: period, periodCount: first.billingCycleCount, price: first.price)
   }
 }
 

@@ -47,7 +47,7 @@ extension LedgerReplay {
       }
       price = offer.terms.price
     } else if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
-       let intro = Self.terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
+       let intro = terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
       entry.offer = .payAsYouGo
       entry.offerType = subscription.offerType
       entry.offerID = subscription.offerID
@@ -62,11 +62,16 @@ extension LedgerReplay {
   }
 
   /// The terms the subscription's current offer has in the catalog: its introductory offer, or
-  /// the promotional, win-back or code offer it names.
-  static func terms(of subscription: StoreSubscription, in product: StoreProduct) -> IntroductoryOffer? {
+  /// the promotional, win-back or code offer it names. On Google Play the offer the buyer took
+  /// (its id is on the purchase), which for a returning buyer is not the new customer's.
+  func terms(of subscription: StoreSubscription, in product: StoreProduct) -> IntroductoryOffer? {
     switch subscription.offerType {
-    case nil, .introductory?: product.introductoryOffer
-    default: subscription.offerID.flatMap(product.offer(id:))?.terms
+    case nil, .introductory?:
+      if isPlay, let offerID = subscription.offerID, let source = catalog.play {
+        return source.offerTerms(product, offerId: offerID)
+      }
+      return product.introductoryOffer
+    default: return subscription.offerID.flatMap(product.offer(id:))?.terms
     }
   }
 
