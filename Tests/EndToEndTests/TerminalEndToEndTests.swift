@@ -130,7 +130,7 @@ struct TerminalEndToEndTests {
     pane.wait(for: "a page further") { $0.range(of: "↑ ([2-9]|[0-9]{2}) more", options: .regularExpression) != nil }
     try pane.send("End")
     pane.wait(for: "the end of the help") { screen in
-      screen.contains("scroll to the") && screen.range(of: "↓ [0-9]+ more", options: .regularExpression) == nil
+      screen.contains("Not now") && screen.range(of: "↓ [0-9]+ more", options: .regularExpression) == nil
     }
     try pane.send("Home")
     pane.wait(for: "the top again") { $0.range(of: "↑ [0-9]+ more", options: .regularExpression) == nil && $0.contains("select the") }

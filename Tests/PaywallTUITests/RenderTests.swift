@@ -216,6 +216,12 @@ struct OverlayScrollTests {
     #expect(labels.contains("pgup") && labels.contains("L"), "\(labels)")
   }
 
+  /// The notification prompt's keys were only in its own footer; the help lists them too.
+  @Test func theHelpListsTheNotificationPromptsKeys() throws {
+    #expect(KeyMap.helpLines.contains { $0.0 == "enter  esc" && $0.1.hasPrefix("notification prompt: Allow or Don't Allow") },
+            "\(KeyMap.helpLines)")
+  }
+
   @Test(arguments: [Size(width: 40, height: 12), Size(width: 50, height: 16)])
   func theDebugPanelScrollsWithAMarker(size: Size) throws {
     var state = try AppModelTests.opened()

@@ -131,10 +131,12 @@ package enum KeyMap {
     KeyBinding(.keys([.escape]), "esc", "survey: its \"Close\", when it has one", .close),
   ]
 
-  /// The help overlay: the paywall's keys, the home screen's, the global ones, scrolling, then
-  /// the survey's.
+  /// The help overlay: the paywall's keys, the home screen's, the global ones, scrolling, the
+  /// survey's, then the notification prompt's.
   package static var helpLines: [(String, String)] {
     paywall.helpLines() + home.helpLines() + global.helpLines() + scroll.helpLines() + survey.helpLines()
+      + [(([promptAccept, promptRefuse].map { $0.map(\.description).joined(separator: " ") }).joined(separator: "  "),
+          "notification prompt: Allow or Don't Allow; the denied alert: Open Settings or Not now")]
   }
 
   /// The debug panel's topic of Google Play's keys, shown for a Play catalog only.
