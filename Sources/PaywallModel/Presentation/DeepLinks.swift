@@ -170,8 +170,12 @@ extension Presenter {
     // `internallyHandleImplicitTrigger` waits for the status before anything (`waitForSubsStatusAndConfig`):
     // with none yet the paywall stays until one comes, and on the timeout nothing is dismissed.
     if state.status == .unknown {
-      guard state.waiting == nil else { return effects }
       registration.dismissesFirst = true
+      // Behind the one that waits, as the SDK chains implicit triggers: it goes on in its turn.
+      guard state.waiting == nil else {
+        state.queuedDeepLinks.append(registration)
+        return effects
+      }
       state.waiting = registration
       return effects + [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
     }

@@ -130,6 +130,10 @@ public struct PresentationState: Sendable, Equatable {
   public var inheritedGating: FeatureGating?
   /// A `register` waiting (up to the status timeout) for a known subscription status.
   public var waiting: Registration?
+  /// Deep links handed over while `waiting` waits for a status: the SDK chains each implicit
+  /// trigger behind the one before (`Tracking.swift` `handleImplicitTrigger`, `previousRegisterTask`),
+  /// so each goes on in its turn, dismissing what the one before presented.
+  public var queuedDeepLinks: [Registration] = []
   /// Sticky audience assignments for this user.
   public var assignments: AssignmentBook
   /// Product ids bought this session (`device.activeProducts` while the status is active).

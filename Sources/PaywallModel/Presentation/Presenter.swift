@@ -42,6 +42,7 @@ public enum Presenter {
       let wasInFront = !state.appSession.inBackground
       clearScreen(&state)
       state.waiting = nil
+      state.queuedDeepLinks = []
       state.call = nil
       state.callAlert = nil
       // The prompt goes with the process; the device was not asked.
@@ -98,16 +99,30 @@ public enum Presenter {
         if waiting.dismissesFirst { effects += closeForDeepLink(&state) }
         effects += waiting.asksForResult ? SDKCalls.answerPresentationResult(waiting, &state, now: now) : evaluate(waiting, &state, now: now)
       }
+      // The deep links behind it, each in its turn: it closes what the one before presented.
+      if status != .unknown {
+        while !state.queuedDeepLinks.isEmpty {
+          let next = state.queuedDeepLinks.removeFirst()
+          effects += closeForDeepLink(&state) + evaluate(next, &state, now: now)
+        }
+      }
       return effects
     case .statusTimedOut(let id):
       guard let waiting = state.waiting, waiting.id == id else { return [] }
       state.waiting = nil
       let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
+      // A deep link queued behind it starts waiting now, for as long again.
+      var next: [PresentationEffect] = []
+      if !state.queuedDeepLinks.isEmpty {
+        let queued = state.queuedDeepLinks.removeFirst()
+        state.waiting = queued
+        next = [.scheduleStatusTimeout(registrationID: queued.id, seconds: PresentationState.statusTimeout)]
+      }
       // An event's trigger has no handler to hear it: only the log says so.
-      if waiting.isImplicit { return [.emit(request)] }
-      if waiting.asksForResult { return [.emit(request), SDKCalls.answered(waiting.placement, "paywallNotAvailable")] }
+      if waiting.isImplicit { return [.emit(request)] + next }
+      if waiting.asksForResult { return [.emit(request), SDKCalls.answered(waiting.placement, "paywallNotAvailable")] + next }
       return [.emit(request)] + fail(waiting, code: "subscriptionStatusTimeout",
-                                     message: "The subscription status was not set within 5 seconds; the feature did not run. Set one: --status inactive (or active), 'status' in a script, the controller's setSubscriptionStatus, or 'd' then 's' in the app", &state)
+                                     message: "The subscription status was not set within 5 seconds; the feature did not run. Set one: --status inactive (or active), 'status' in a script, the controller's setSubscriptionStatus, or 'd' then 's' in the app", &state) + next
     case .setOverrides(let overrides):
       state.overrides = overrides
       return []
