@@ -132,7 +132,7 @@ for name in order:
 # driver starts a job per file, each parsing the whole module again, and the CI pass's build took
 # 131 s on 2 cores against 100-110 s with it. An optimised build compiles the whole module at once.
 compile_module() { # name flags… -- sources…
-  local name=$1 flags=() objects=() dir map source base index=0
+  local name=$1 flags=() objects=() sources=() dir map source base index=0
   shift
   while [[ $1 != -- ]]; do flags+=("$1"); shift; done
   shift
@@ -140,12 +140,15 @@ compile_module() { # name flags… -- sources…
   rm -rf "$dir"
   mkdir -p "$dir"
   map=$dir/output-file-map.json
+  # JSON strings: a checkout path may hold a quote or a backslash.
+  json() { local text=${1//\\/\\\\}; printf '"%s"' "${text//\"/\\\"}"; }
   {
     printf '{\n'
     for source in "$@"; do
       base=$(basename "$source" .swift)
       objects+=("$dir/$index-$base.o")
-      printf '  "%s": {"object": "%s"},\n' "$ROOT/$source" "$dir/$index-$base.o"
+      sources+=("$ROOT/$source")
+      printf '  %s: {"object": %s},\n' "$(json "$ROOT/$source")" "$(json "$dir/$index-$base.o")"
       index=$((index + 1))
     done
     printf '  "": {}\n}\n'
@@ -154,7 +157,7 @@ compile_module() { # name flags… -- sources…
   [[ $optimize == 1 ]] || batch=(-enable-batch-mode)
   quiet swiftc "${flags[@]}" "${PARALLEL[@]}" "${batch[@]}" -module-name "$name" -c -emit-module \
     -I "$BUILD" -I Sources/CNCurses -I "$BUILD/CTerminalGuard" -output-file-map "$map" \
-    -emit-module-path "$BUILD/$name.swiftmodule" "${@/#/$ROOT/}" || return 1
+    -emit-module-path "$BUILD/$name.swiftmodule" "${sources[@]}" || return 1
   rm -f "$BUILD/lib$name.a"
   ar rcs "$BUILD/lib$name.a" "${objects[@]}"
 }

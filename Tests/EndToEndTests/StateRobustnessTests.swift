@@ -83,7 +83,7 @@ struct StateRobustnessTests {
                                "--state-dir", blocker + "/state", "--keys", "enter"])
     #expect(output.status == 0, "\(output.stderr)")
     let warnings = output.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
-    #expect(warnings == ["warning: cannot write the state directory \(blocker)/state (cannot create it: Not a directory); this session saves nothing: status, ledger and assignments are kept in memory"],
+    #expect(warnings == ["warning: cannot write the state directory \(blocker)/state (cannot create it: Not a directory); this session saves nothing: status, ledger, assignments and trial reminders are kept in memory"],
             "one line, and nothing else complains: \(output.stderr)")
     #expect(Self.finalStatus(output) == #"{"status":"active","entitlements":["pro"]}"#)
   }

@@ -71,6 +71,27 @@ struct TrialReminderTests {
     #expect(state.pendingNotifications.isEmpty)
   }
 
+  /// In `run` the store's clock runs at its time rate, apart from the app's: a reminder's time is
+  /// on the store's (what events are stamped with, and what carries over to the next session).
+  /// `fire_at` was the app's clock plus the delay, days away from the delivery's own time.
+  @Test func aRemindersTimeIsOnTheStoresClock() throws {
+    var state = try Self.state(sdk: .latest)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let storeNow = now.addingTimeInterval(3 * 86_400)
+    state.storeNow = storeNow
+    _ = Presenter.update(&state, .open(paywallID: "onboarding", selected: "primary"), now: now)
+    _ = Presenter.update(&state, .paywall(.purchase(slot: nil)), now: now)
+    let effects = Presenter.update(&state, .purchaseFinished(.purchased), now: now)
+    #expect(state.pendingNotifications.first?.fireAt == storeNow.addingTimeInterval(3600))
+    let schedule = effects.compactMap { if case .emit(let e) = $0, e.name == .notificationSchedule { e } else { nil } }.first
+    #expect(schedule?["fire_at"] == .string(StoreDates.format(storeNow.addingTimeInterval(3600))))
+    // Due at launch only once the store's clock has passed it, whatever the app's says.
+    state.storeNow = storeNow.addingTimeInterval(3599)
+    #expect(!Self.names(Presenter.update(&state, .launch(firstInstall: false), now: now.addingTimeInterval(7200))).contains("notification.deliver"))
+    state.storeNow = storeNow.addingTimeInterval(3600)
+    #expect(Self.names(Presenter.update(&state, .launch(firstInstall: false), now: now)).first == "notification.deliver")
+  }
+
   @Test func before411EachTrialSchedulesItsOwn() throws {
     var state = try Self.state(sdk: try SDKVersion.parse("4.10").get())
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -127,5 +127,96 @@ struct ReminderFileTests {
     try Data(#"{"format":"paywall-tui.notifications","version":1,"pending":[{"id":"x","paywallId":"p","title":"t","body":"b"}]}"#.utf8)
       .write(to: URL(fileURLWithPath: file.path))
     #expect(file.load(repair: false).warning?.contains("pending[0] lacks") == true)
+    // A delay past what a paywall may give would overflow when written back (`inf` is no JSON):
+    // refused when read.
+    try Data(#"{"format":"paywall-tui.notifications","version":1,"pending":[{"id":"x","paywallId":"p","title":"t","body":"b","delayMs":1.7e308,"fireAt":1769000000}]}"#.utf8)
+      .write(to: URL(fileURLWithPath: file.path))
+    #expect(file.load(repair: false).warning?.contains("pending[0] lacks") == true)
+  }
+
+  /// A hand-made file of more reminders than a device keeps is read up to the bound, each
+  /// delivered once: what a session starts timers for, and writes back, stays bounded.
+  @Test func aFileOfManyRemindersIsReadUpToItsBoundAndEachIsDeliveredOnce() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try Self.play(dir, "placement trial\npress enter\n", ["--fresh"])
+    let items = (0..<1_500).map { i in
+      #"{"id":"r\#(i)","paywallId":"trial","title":"t\#(i)","body":"b","delayMs":1000,"fireAt":\#(1_767_657_600 + i)}"#
+    }
+    let text = #"{"format":"paywall-tui.notifications","version":1,"nextNumber":1,"pending":["# + items.joined(separator: ",") + "]}"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/notifications.json"))
+    let later = try Self.play(dir, "advance 10d\n")
+    let ids = Self.events("notification.deliver", in: later.stdout).compactMap { Self.params($0)["id"] }
+    #expect(ids.count == 1_000 && Set(ids).count == 1_000, "\(ids.count) delivered")
+    #expect(ids.first == "r0" && ids.last == "r999")
+    let left = try String(contentsOfFile: dir + "/notifications.json", encoding: .utf8)
+    #expect(left.contains(#""pending":[]"#), "\(left.prefix(200))")
+  }
+
+  /// A controller other than the simulated store keeps no ledger; `store` still lists the
+  /// reminders the device holds, with no ids or titles that break the line.
+  @Test func storeListsRemindersWithNoLedger() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try Self.play(dir, "placement trial\npress enter\n", ["--fresh", "--controller", "scripted", "--status", "inactive"])
+    let listed = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--at", "2026-01-02"])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stderr.contains("no ledger (only the simulated store keeps one)"), "\(listed.stderr)")
+    #expect(listed.stdout == "reminder: 'Your trial ends soon' from paywall trial, fires 2026-01-06 00:00:00 UTC · \(Self.reminderID)\n", "\(listed.stdout)")
+    let json = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--json", "--at", "2026-01-07"])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((root["reminders"] as? [[String: Any]])?.first?["due"] as? Bool == true)
+    // A hand-edited id with line breaks stays on its line.
+    let file = dir + "/notifications.json"
+    let edited = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: Self.reminderID, with: #"two\nlines"#)
+    try edited.write(toFile: file, atomically: true, encoding: .utf8)
+    let broken = try PaywallBinary.run(["store", Self.project, "--state-dir", dir])
+    #expect(broken.stdout.split(separator: "\n").count == 1, "\(broken.stdout)")
+  }
+}
+
+/// Google Play keeps an offer's subscribers on the offer they bought when the developer changes
+/// or ends it; the renewals inside the offer went to the catalog's new terms, or to the base
+/// plan's price when the offer was gone.
+@Suite("Play offers kept")
+struct PlayOfferKeptTests {
+  @Test(arguments: ["remove", "deepen"])
+  func anOfferChangedMidwayKeepsItsSubscribersPrice(change: String) throws {
+    let fm = FileManager.default
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("scenarios/projects/play-offer-three-months")
+    let project = fm.temporaryDirectory.appendingPathComponent("play-offer-\(UUID().uuidString)")
+    try fm.createDirectory(at: project, withIntermediateDirectories: true)
+    for name in ["app.json", "plans.json", "play-catalog.json"] {
+      var text = try String(contentsOf: source.appendingPathComponent(name), encoding: .utf8)
+      // The project's paths to the schemas are relative to the repository; the copy needs none.
+      text = text.replacingOccurrences(of: #""$schema": "../../../paywalls/app.schema.json","#, with: "")
+        .replacingOccurrences(of: #""$schema": "../../../paywalls/paywall.schema.json","#, with: "")
+      try text.write(to: project.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    let dir = PlayCommandTests.stateDir()
+    let script = fm.temporaryDirectory.appendingPathComponent("offer-\(UUID().uuidString).play")
+    try "placement plans\npress enter\ncancel acme_pro:monthly:sw-auto\nadvance 40d\nplacement plans\npress enter\n"
+      .write(to: script, atomically: true, encoding: .utf8)
+    let first = try PaywallBinary.run(["play", project.path, "--controller", "simulated", "--status", "inactive", "--state-dir", dir, "--fresh", "--script", script.path])
+    #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+    // The developer ends the offer, or makes it deeper, while the subscriber is in its first month.
+    let catalogURL = project.appendingPathComponent("play-catalog.json")
+    var catalog = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: catalogURL)) as? [String: Any])
+    var offers = try #require(catalog["subscriptionOffers"] as? [[String: Any]])
+    if change == "remove" {
+      offers.removeAll { $0["offerId"] as? String == "welcome-back" }
+    } else {
+      let text = String(data: try JSONSerialization.data(withJSONObject: offers), encoding: .utf8)!
+        .replacingOccurrences(of: #""relativeDiscount":0.5"#, with: #""relativeDiscount":0.75"#)
+      offers = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+    catalog["subscriptionOffers"] = offers
+    try JSONSerialization.data(withJSONObject: catalog).write(to: catalogURL)
+    try "advance 1M\nadvance 1M\nadvance 1M\n".write(to: script, atomically: true, encoding: .utf8)
+    let second = try PaywallBinary.run(["play", project.path, "--controller", "simulated", "--state-dir", dir, "--script", script.path])
+    #expect(second.status == 0, "\(second.stdout)\n\(second.stderr)")
+    let listed = try PaywallBinary.run(["store", project.path, "--state-dir", dir, "--json"])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+    let renewals = (root["transactions"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "renewal" }
+    #expect(renewals.map { $0["price"] as? String } == ["5", "5", "9.99"], "\(renewals)")
   }
 }

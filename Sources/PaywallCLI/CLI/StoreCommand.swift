@@ -51,7 +51,18 @@ package struct StoreCommand: CLICommand {
       try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
     }
     let file = LedgerFile(directory: directory)
+    // The device's trial reminders, read only as the ledger is.
+    let (reminders, reminderWarning) = ReminderFile(directory: directory).load(repair: false)
+    if let reminderWarning { try Console.error("warning: \(reminderWarning)") }
     guard file.exists else {
+      // A controller other than the simulated store keeps no ledger, but the device its reminders.
+      if !reminders.reminders.isEmpty {
+        try Console.error("note: \(file.path): no ledger (only the simulated store keeps one); the trial reminders pending on the device:")
+        let when = moment ?? Date()
+        try Console.out(json ? JSONOutput.object([("ledger", .null), ("at", .string(Self.iso(when))), ("reminders", Self.remindersJSON(reminders, at: when))]).text
+                             : Self.reminderLines(reminders, at: when).joined(separator: "\n"))
+        return
+      }
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
     }
     if let size = file.oversize {
@@ -74,9 +85,6 @@ package struct StoreCommand: CLICommand {
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
     let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
     for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
-    // The device's trial reminders, read only as the ledger is.
-    let (reminders, reminderWarning) = ReminderFile(directory: directory).load(repair: false)
-    if let reminderWarning { try Console.error("warning: \(reminderWarning)") }
     if json {
       try Console.out(Self.json(contents, derived, file: file.path, rules: rules, store: project.catalog.store, reminders: reminders).text)
     } else {
@@ -195,11 +203,7 @@ package struct StoreCommand: CLICommand {
     for pending in contents.pending {
       out.append("pending: \(pending.kind == .interrupted ? "interrupted purchase" : pending.waitsFor) of \(pending.productID), requested \(StoreDates.format(pending.requestDate))")
     }
-    for reminder in reminders.reminders {
-      let when = reminder.fireAt <= derived.date ? "was due \(StoreDates.format(reminder.fireAt)) UTC (delivered at the next launch)"
-        : "fires \(StoreDates.format(reminder.fireAt)) UTC"
-      out.append("reminder: \(quoting: reminder.notification.title) from paywall \(reminder.paywallID), \(when) · \(reminder.id)")
-    }
+    out += reminderLines(reminders, at: derived.date)
     out.append("")
     out.append("status: \(derived.status)" + (derived.nextEvent.map { " · next change \(StoreDates.format($0)) UTC" } ?? ""))
     return out.joined(separator: "\n")
@@ -281,21 +285,34 @@ package struct StoreCommand: CLICommand {
       ("entitlements", .array(derived.status.entitlements.map(\.id).sorted().map { .string($0) })),
       ("nextEvent", date(derived.nextEvent)), ("subscriptions", .array(subscriptions)), ("pending", .array(pending)),
       ("transactions", .array(transactions)), ("issues", .array(derived.issues.map { .string($0) })),
-      ("reminders", .array(reminders.reminders.map { reminderJSON($0, due: $0.fireAt <= derived.date) })),
+      ("reminders", remindersJSON(reminders, at: derived.date)),
     ])
   }
 }
 
 extension StoreCommand {
-  /// A pending trial reminder for `--json`; `due`: its time came while the app was closed.
-  static func reminderJSON(_ reminder: ScheduledNotification, due: Bool) -> JSONOutput {
-    let text = reminder.notification
-    let members: [(String, JSONOutput)] = [
-      ("id", .string(reminder.id)), ("paywallId", .string(reminder.paywallID)), ("title", .string(text.title)),
-      ("subtitle", text.subtitle.map(JSONOutput.string) ?? .null), ("body", .string(text.body)),
-      ("fireAt", .string(iso(reminder.fireAt))), ("due", .bool(due)),
-    ]
-    return .object(members)
+  /// The pending trial reminders, a line each; one due by `date` came while the app was closed.
+  /// Ids and titles are printed as text, never as terminal controls or line breaks.
+  static func reminderLines(_ reminders: PendingReminders, at date: Date) -> [String] {
+    reminders.reminders.map { reminder in
+      let when = reminder.fireAt <= date ? "was due \(StoreDates.format(reminder.fireAt)) UTC (delivered at the next launch)"
+        : "fires \(StoreDates.format(reminder.fireAt)) UTC"
+      return "reminder: \(quoting: UntrustedText.printable(reminder.notification.title)) from paywall "
+        + "\(UntrustedText.printable(reminder.paywallID)), \(when) · \(UntrustedText.printable(reminder.id))"
+    }
+  }
+
+  /// The pending trial reminders for `--json`; `due`: its time came by `date`, while the app was closed.
+  static func remindersJSON(_ reminders: PendingReminders, at date: Date) -> JSONOutput {
+    .array(reminders.reminders.map { reminder in
+      let text = reminder.notification
+      let members: [(String, JSONOutput)] = [
+        ("id", .string(reminder.id)), ("paywallId", .string(reminder.paywallID)), ("title", .string(text.title)),
+        ("subtitle", text.subtitle.map(JSONOutput.string) ?? .null), ("body", .string(text.body)),
+        ("fireAt", .string(iso(reminder.fireAt))), ("due", .bool(reminder.fireAt <= date)),
+      ]
+      return .object(members)
+    })
   }
 }
 

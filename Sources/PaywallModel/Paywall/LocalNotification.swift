@@ -39,7 +39,7 @@ public struct ScheduledNotification: Sendable, Hashable {
   public var paywallID: String
   /// What it says.
   public var notification: LocalNotification
-  /// When it fires, on the app's clock (on the store's in `ReminderFile`).
+  /// When it fires, on the store's clock (`PresentationState.storeNow`), else the app's.
   public var fireAt: Date
 
   /// A notification `id` from paywall `paywallID`, due at `fireAt`.

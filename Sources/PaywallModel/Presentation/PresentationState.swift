@@ -179,6 +179,13 @@ public struct PresentationState: Sendable, Equatable {
   public var pendingNotifications: [ScheduledNotification] = []
   /// The number the next reminder named by number takes (iOS before 4.11).
   package var nextNotificationNumber = 1
+  /// Counts changes to `pendingNotifications`, so what keeps them on disk looks at them only
+  /// when they changed.
+  package var reminderChanges = 0
+  /// The store's clock now, where it runs apart from the app's (`run`'s time rate; the runtime
+  /// sets it before each message). A trial reminder's time is on it, as the store's clock is
+  /// what carries over from session to session. Nil: the app's clock (`HeadlessPresenter`).
+  package var storeNow: Date?
   /// Whether the device lets the app post notifications (`--notifications`).
   public var notificationPermission: NotificationPermission = .authorized
   /// The system's notification prompt, or the SDK's alert for a refusal, on screen.

@@ -34,9 +34,12 @@ public struct ReminderFile: Sendable {
   public static let fileName = "notifications.json"
   static let format = "paywall-tui.notifications"
   static let version = 1
-  /// The most reminders read back. Far more than a device keeps (iOS keeps an app's 64 soonest),
-  /// so only a file made by hand meets it; a bound all the same, for what a session starts timers for.
-  static let limit = 10_000
+  /// The most reminders read back, the file's first. More than a device keeps (iOS keeps an app's
+  /// 64 soonest), so only a file made by hand meets it; a bound all the same on what a session
+  /// starts timers for and writes back at each delivery.
+  static let limit = 1_000
+  /// The longest delay a paywall may give (ten years, as its reader allows), in milliseconds.
+  static let longestDelayMs = 3.2e11
 
   /// The file's full path.
   public var path: String
@@ -72,7 +75,7 @@ public struct ReminderFile: Sendable {
     for (index, item) in items.prefix(Self.limit).enumerated() {
       guard let id = item["id"]?.stringValue, !id.isEmpty, let paywall = item["paywallId"]?.stringValue,
             let title = item["title"]?.stringValue, let body = item["body"]?.stringValue,
-            case .number(let delayText)? = item["delayMs"]?.value, let delay = Double(delayText), delay >= 0, delay.isFinite,
+            case .number(let delayText)? = item["delayMs"]?.value, let delay = Double(delayText), (0...Self.longestDelayMs).contains(delay),
             case .number(let fireText)? = item["fireAt"]?.value, let seconds = Double(fireText), LedgerFile.dateRange.contains(seconds) else {
         throw StateFile.Problem("pending[\(index)] lacks id, paywallId, title, body, delayMs or fireAt")
       }

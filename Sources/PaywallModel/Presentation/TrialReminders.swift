@@ -16,6 +16,7 @@ enum TrialReminders {
                        now: Date) -> [PresentationEffect] {
     var effects: [PresentationEffect] = []
     let dedupes = state.options.sdk.dedupesTrialReminders
+    let start = state.storeNow ?? now
     for notification in notifications {
       let id: String
       if let named = paywallNamedID(paywallID, state) {
@@ -28,8 +29,9 @@ enum TrialReminders {
       }
       let seconds = notification.delayMs / 1000
       let scheduled = ScheduledNotification(id: id, paywallID: paywallID, notification: notification,
-                                            fireAt: now.addingTimeInterval(seconds))
+                                            fireAt: start.addingTimeInterval(seconds))
       state.pendingNotifications.append(scheduled)
+      state.reminderChanges += 1
       effects.append(.emit(PaywallEvent(.notificationSchedule, [
         ("id", .string(id)), ("paywall_id", .string(paywallID)), ("type", .string(LocalNotification.trialStartedType)),
         ("title", .string(notification.title)), ("fire_at", .string(StoreDates.format(scheduled.fireAt))),
@@ -59,6 +61,7 @@ enum TrialReminders {
   static func deliver(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {
     guard let index = state.pendingNotifications.firstIndex(where: { $0.id == id }) else { return [] }
     let delivered = state.pendingNotifications.remove(at: index)
+    state.reminderChanges += 1
     let text = delivered.notification
     var params: [(String, JSONOutput)] = [("id", .string(id)), ("paywall_id", .string(delivered.paywallID)), ("title", .string(text.title))]
     if let subtitle = text.subtitle { params.append(("subtitle", .string(subtitle))) }
@@ -70,21 +73,18 @@ enum TrialReminders {
   /// At launch: the reminders whose time came while the app was closed, soonest first. The
   /// system showed them then; the session shows them now, each with the `fire_at` it had.
   static func deliverOverdue(_ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    let now = state.storeNow ?? now
     let due = state.pendingNotifications.filter { $0.fireAt <= now }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }
     return due.flatMap { deliver($0.id, &state) }
   }
 }
 
 extension PresentationState {
-  /// The reminders the device kept from earlier sessions (`ReminderFile`), before launch: each
-  /// pending at the same distance from `appNow` as its `fireAt` is from `storeNow` (the file keeps
-  /// the store's clock). Those already due are delivered by `.launch`.
-  package mutating func restoreReminders(_ pending: PendingReminders, storeNow: Date, appNow: Date) {
-    pendingNotifications = pending.reminders.map { reminder in
-      var restored = reminder
-      restored.fireAt = appNow.addingTimeInterval(reminder.fireAt.timeIntervalSince(storeNow))
-      return restored
-    }
+  /// The reminders the device kept from earlier sessions (`ReminderFile`), before launch, on the
+  /// store's clock as the file keeps them. Those already due are delivered by `.launch`.
+  package mutating func restoreReminders(_ pending: PendingReminders) {
+    pendingNotifications = pending.reminders
     nextNotificationNumber = max(nextNotificationNumber, pending.nextNumber)
+    reminderChanges += 1
   }
 }

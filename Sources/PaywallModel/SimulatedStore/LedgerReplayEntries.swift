@@ -46,14 +46,17 @@ extension LedgerReplay {
         length = offer.terms.totalPeriod
       }
       price = offer.terms.price
-    } else if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID,
-       let intro = terms(of: subscription, in: product), intro.paymentMode == .payAsYouGo {
+    } else if subscription.offer == .payAsYouGo, subscription.offerPeriodsLeft > 0, productID == subscription.productID {
+      // The offer's periods go on at the price the subscriber bought, whatever the catalog says
+      // since: Google Play keeps an offer's subscribers on it when the offer changes or ends, as
+      // the App Store keeps an introductory price.
+      let terms = terms(of: subscription, in: product)
       entry.offer = .payAsYouGo
       entry.offerType = subscription.offerType
       entry.offerID = subscription.offerID
       entry.offerPeriodsLeft = subscription.offerPeriodsLeft - 1
-      length = intro.period
-      price = intro.price
+      if let terms, terms.paymentMode == .payAsYouGo { length = terms.period }
+      price = subscription.price ?? terms?.price ?? price
     }
     entry.price = price
     entry.expirationDate = rules.end(of: length, from: periodStart)

@@ -151,7 +151,7 @@ package enum StateAccess: Sendable {
       let holder = pid.map { "another paywall-tui (pid \($0))" } ?? "another paywall-tui"
       return .readOnly(reason: "\(directory.path) is in use by \(holder); this session reads its state but saves nothing (give --state-dir DIR for a separate one)")
     case .unwritable(let why):
-      return .readOnly(reason: "cannot write the state directory \(directory.path) (\(why)); this session saves nothing: status, ledger and assignments are kept in memory")
+      return .readOnly(reason: "cannot write the state directory \(directory.path) (\(why)); this session saves nothing: status, ledger, assignments and trial reminders are kept in memory")
     case .refused(let why):
       return .refused(reason: why)
     }

@@ -266,6 +266,7 @@ package final class AppRuntime: @unchecked Sendable {
   /// Runs one message through `update` and carries out its effects.
   package func dispatch(_ message: AppMessage) {
     recorder?.willDispatch(message)
+    state.presentation.storeNow = world.storeNow
     let effects = AppModel.update(&state, message, now: world.clock.now)
     recorder?.didDispatch(message, effects: effects)
     for effect in effects { run(effect) }
@@ -306,7 +307,6 @@ package final class AppRuntime: @unchecked Sendable {
       // The store's seconds: in `run` at its time rate (`--time-rate day=1s`), in `play` on the
       // simulated clock, where `advance` stops at the deadline.
       let wall = world.simulatedClock == nil ? seconds / max(world.wallRate, 1e-9) : seconds
-      reminders?.started(id, seconds: seconds, storeNow: world.storeNow)
       start { runtime in
         try? await runtime.world.clock.sleep(seconds: wall)
         return .presentation(.notificationDue(id: id))

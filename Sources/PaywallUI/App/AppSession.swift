@@ -235,8 +235,8 @@ package struct AppSession {
       kept = loaded
       if let warning { warnings.append(warning) }
     }
-    state.presentation.restoreReminders(kept, storeNow: (store?.clock ?? clock).now, appNow: clock.now)
-    let reminders = canWrite ? reminderFile.map { ReminderKeeper(file: $0, loaded: kept, stale: startsOver && $0.exists) } : nil
+    state.presentation.restoreReminders(kept)
+    let reminders = canWrite ? reminderFile.map { ReminderKeeper(file: $0, stale: startsOver && $0.exists, restored: state.presentation) } : nil
     state.presentation.userAttributes = options.userAttributes
     state.presentation.notificationPermission = options.notifications
     switch RuleAssumptions.parse(options.assumeRules, project: project) {
