@@ -252,6 +252,11 @@ public enum PresentationAction: Sendable, Equatable {
   /// The app was killed and launched again: whatever was on screen is gone, with no event, and
   /// the launch events follow (`firstInstall` false).
   case relaunch
+  /// The app was deleted and installed again on the same account: as a relaunch, and the app's
+  /// own state starts over (a new user `userID`, its assignments, the install date, pending
+  /// reminders, the notification permission never asked; with the app's own purchase controller,
+  /// the status cache), then a first launch. The store's purchases stay (`Presenter.reinstall`).
+  case reinstall(userID: String)
   /// Open a paywall directly, with no registration (`--paywall`, `open` in a script).
   case open(paywallID: String, selected: String?)
   /// What the user does on the paywall on screen.

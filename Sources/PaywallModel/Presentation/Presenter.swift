@@ -37,18 +37,9 @@ public enum Presenter {
     case .launch(let firstInstall):
       return launch(firstInstall: firstInstall, &state, now: now)
     case .relaunch:
-      // Home first (`app_close` as the app resigns active, unless it already has: from the
-      // background), then the process dies: whatever was on screen goes with it, with no close event.
-      let wasInFront = !state.appSession.inBackground
-      clearScreen(&state)
-      state.waiting = nil
-      state.queuedDeepLinks = []
-      state.call = nil
-      state.callAlert = nil
-      // The prompt goes with the process; the device was not asked.
-      state.permissionPrompt = nil
-      state.outcome = nil
-      return (wasInFront ? [.emit(PaywallEvent(.appClose, []))] : []) + launch(firstInstall: false, &state, now: now)
+      return killed(&state) + launch(firstInstall: false, &state, now: now)
+    case .reinstall(let userID):
+      return reinstall(userID: userID, &state, now: now)
     case .paywall(let paywallAction):
       guard var session = state.session else { return [] }
       // One purchase or restore at a time: while the app's own call runs, the paywall's wait.
@@ -227,6 +218,46 @@ public enum Presenter {
     if firstInstall { effects.append(.emit(PaywallEvent(.firstSeen, []))) }
     for name in fired { effects += implicitTrigger(name.rawValue, &state, now: now) }
     return effects
+  }
+
+  /// The app's process dies: home first (`app_close` as the app resigns active, unless it already
+  /// has: from the background), then whatever was on screen goes with it, with no close event.
+  static func killed(_ state: inout PresentationState) -> [PresentationEffect] {
+    let wasInFront = !state.appSession.inBackground
+    clearScreen(&state)
+    state.waiting = nil
+    state.queuedDeepLinks = []
+    state.call = nil
+    state.callAlert = nil
+    // The prompt goes with the process; the device was not asked.
+    state.permissionPrompt = nil
+    state.outcome = nil
+    return wasInFront ? [.emit(PaywallEvent(.appClose, []))] : []
+  }
+
+  /// The app deleted and installed again on the same Apple ID or Google account (the recipe
+  /// "restore on a fresh install" in one run). What the app kept goes: the user and its audience
+  /// assignments, the install date (`app_install` and `first_seen` come again), the pending
+  /// reminders (the system drops a deleted app's notifications), the notification permission
+  /// (asked again). The status: with the app's own purchase controller the app knows none until
+  /// it sets one (a restore); the SDK buying from the store itself reads the store's current
+  /// entitlements, which the account keeps. The app's code (overrides, attributes it sets) runs again.
+  static func reinstall(userID: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    var effects = killed(&state)
+    var book = AssignmentBook(userID: userID)
+    book.installedAt = StoreDates.wholeMilliseconds(state.storeNow ?? now)
+    state.assignments = book
+    effects.append(.saveAssignments(book))
+    state.pendingNotifications = []
+    state.reminderChanges += 1
+    state.notificationPermission = .notDetermined
+    state.purchasedProducts = []
+    state.hasPresentedPaywall = false
+    if state.hasPurchaseController {
+      state.status = .unknown
+      effects.append(.saveStatus(.unknown))
+    }
+    return effects + launch(firstInstall: true, &state, now: now)
   }
 
   /// One SDK event's implicit trigger (`Tracking.swift` `internallyHandleImplicitTrigger`).

@@ -57,6 +57,8 @@ package struct PlayScript: Sendable {
     case open(String)
     /// The app killed and launched again: its launch events, and the campaigns on them.
     case relaunch
+    /// The app deleted and installed again on the same account: a new user, the store's purchases kept.
+    case reinstall
     /// The device's notification permission, as the user sets it in Settings.
     case notifications(NotificationPermission)
     /// The app calls the SDK's `purchase(product)` or `restorePurchases()` outside a paywall.
@@ -164,7 +166,7 @@ package struct PlayScript: Sendable {
       switch step.command {
       case .placement: return true
       case .status, .user, .override, .advance, .store, .notifications, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
-      case .press, .open, .call, .relaunch, .survey, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
+      case .press, .open, .call, .relaunch, .reinstall, .survey, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }
     return false
@@ -173,7 +175,7 @@ package struct PlayScript: Sendable {
   package static let storeCommands = ["buy", "approve", "decline", "refund", "cancel", "revoke", "upgrade", "downgrade", "crossgrade",
                               "billing-issue", "resolve-billing", "family-share", "family-revoke", "price-increase",
                               "accept-price", "decline-price", "interrupt", "resolve-interrupted", "redeem", "test-card", "acknowledge", "pause", "resume", "replace", "replacement-mode"]
-  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch", "notifications"] + storeCommands
+  package static let commands = ["press", "advance", "status", "placement", "user", "override", "open", "call", "relaunch", "reinstall", "notifications"] + storeCommands
     + ["fail", "latency", "drop", "resize", "answer", "expect", "screenshot", "survey", "background", "foreground", "deeplink"]
 
   /// `survey answer OPTION` / `survey other TEXT…` / `survey close`.

@@ -88,6 +88,9 @@ extension PlayScript {
     case "relaunch":
       try need(0, "nothing (the app is killed and launched again)")
       return .relaunch
+    case "reinstall":
+      try need(0, "nothing (the app is deleted and installed again; the store's purchases stay)")
+      return .reinstall
     case "notifications":
       guard args.count == 1, let permission = NotificationPermission(rawValue: args[0]) else {
         throw LineError(message: "'notifications' takes allow, deny or ask: the device's notification permission (allowed, refused, or never asked)",

@@ -46,6 +46,9 @@ package enum AppModel {
       case .relaunch:
         state.overlay = state.overlay?.closingDebugPanel
         state.notice = "the app was killed and launched again"
+      case .reinstall:
+        state.overlay = state.overlay?.closingDebugPanel
+        state.notice = "the app was deleted and installed again; the store's purchases stay"
       case .setOverrides(let overrides):
         state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
       default:
