@@ -55,6 +55,8 @@ struct SchemaReferenceTests {
         parts.append(branches.map { typeText(resolved($0).0, ref: resolved($0).ref) }.joined(separator: " or "))
       }
       if let low = node["minimum"].map(Self.code), let high = node["maximum"].map(Self.code) { parts.append("\(low)–\(high)") }
+      else if let low = node["minimum"].map(Self.code) { parts.append("at least \(low)") }
+      if let pattern = Self.text(node["pattern"]) { parts.append("matching `\(pattern)`") }
       if let value = node["default"] { parts.append("default \(Self.code(value))") }
       return parts.joined(separator: ", ")
     }
@@ -74,7 +76,7 @@ struct SchemaReferenceTests {
       for part in node["allOf"]?.elements ?? [] {
         guard let then = part["then"] else { children(of: part, path: path, depth: depth); continue }
         let kind = part["if"]?["properties"]?["type"]?["const"].flatMap(Self.text)
-        children(of: then, path: kind.map { "\(path) (`\($0)`)" } ?? path, depth: depth)
+        children(of: then, path: kind.map { "\(path) (\($0))" } ?? path, depth: depth)
       }
     }
 
@@ -106,7 +108,7 @@ struct SchemaReferenceTests {
       out += ["", "**\(title)** (`paywalls/\(file)`; **bold**: required):", "", "| Key | Type | What it is |", "| --- | --- | --- |"]
       for row in try table(file) {
         let cell = row.text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-        let key = "`\(row.path)`".replacingOccurrences(of: "`` (`", with: " (`").replacingOccurrences(of: "`)`", with: "`)")
+        let key = "`\(row.path)`"
         out.append("| \(row.required ? "**\(key)**" : key) | \(row.type.replacingOccurrences(of: "|", with: "\\|")) | \(cell) |")
       }
     }
@@ -135,7 +137,7 @@ struct SchemaReferenceTests {
   @Test func theWalkFindsNestedKeysKindsAndRequiredOnes() throws {
     let paywall = try Self.table("paywall.schema.json")
     let paths = paywall.map(\.path)
-    #expect(paths.contains("components[] (`text`).style"), "\(paths)")
+    #expect(paths.contains("components[] (text).style"), "\(paths)")
     #expect(paths.contains("products.NAME"), "\(paths)")
     #expect(paywall.first { $0.path == "id" }?.required == true)
     #expect(paywall.first { $0.path == "featureGating" }?.type == "one of `gated`, `nonGated`, default `nonGated`")

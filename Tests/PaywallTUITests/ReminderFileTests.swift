@@ -131,7 +131,8 @@ struct ReminderFileTests {
     // refused when read.
     try Data(#"{"format":"paywall-tui.notifications","version":1,"pending":[{"id":"x","paywallId":"p","title":"t","body":"b","delayMs":1.7e308,"fireAt":1769000000}]}"#.utf8)
       .write(to: URL(fileURLWithPath: file.path))
-    #expect(file.load(repair: false).warning?.contains("pending[0] lacks") == true)
+    #expect(file.load(repair: false).warning?.contains("pending[0].delayMs 1.7e308 is not from 0 to 320000000000 (10 years") == true,
+            "\(file.load(repair: false).warning ?? "")")
   }
 
   /// A hand-made file of more reminders than a device keeps is read up to the bound, each
@@ -145,6 +146,7 @@ struct ReminderFileTests {
     let text = #"{"format":"paywall-tui.notifications","version":1,"nextNumber":1,"pending":["# + items.joined(separator: ",") + "]}"
     try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/notifications.json"))
     let later = try Self.play(dir, "advance 10d\n")
+    #expect(later.stderr.contains("holds 1500 pending reminders; the first 1000 are kept and the other 500 dropped"), "\(later.stderr)")
     let ids = Self.events("notification.deliver", in: later.stdout).compactMap { Self.params($0)["id"] }
     #expect(ids.count == 1_000 && Set(ids).count == 1_000, "\(ids.count) delivered")
     #expect(ids.first == "r0" && ids.last == "r999")
@@ -161,6 +163,9 @@ struct ReminderFileTests {
     #expect(listed.status == 0, "\(listed.stderr)")
     #expect(listed.stderr.contains("no ledger (only the simulated store keeps one)"), "\(listed.stderr)")
     #expect(listed.stdout == "reminder: 'Your trial ends soon' from paywall trial, fires 2026-01-06 00:00:00 UTC · \(Self.reminderID)\n", "\(listed.stdout)")
+    // With no store, no clock carries over: without --at nothing is called due.
+    let undated = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--json"])
+    #expect(undated.stdout.contains(#""due":null"#), "\(undated.stdout)")
     let json = try PaywallBinary.run(["store", Self.project, "--state-dir", dir, "--json", "--at", "2026-01-07"])
     let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect((root["reminders"] as? [[String: Any]])?.first?["due"] as? Bool == true)
@@ -218,5 +223,30 @@ struct PlayOfferKeptTests {
     let root = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
     let renewals = (root["transactions"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "renewal" }
     #expect(renewals.map { $0["price"] as? String } == ["5", "5", "9.99"], "\(renewals)")
+  }
+}
+
+/// The step `reinstall` and the flag `--reinstall` are one recipe in two forms: they keep the
+/// same user and leave the device's notification permission the same.
+@Suite("Reinstall, step and flag")
+struct ReinstallStepAndFlagTests {
+  /// `--user-id` names the user the app signs in as: a reinstall keeps it, as the flag does.
+  @Test func theStepKeepsTheUserIDGiven() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try ReminderFileTests.play(dir, "reinstall\n", ["--fresh", "--user-id", "alice"])
+    let user = try String(contentsOfFile: dir + "/user.json", encoding: .utf8)
+    #expect(user.contains(#""userId":"alice""#), "\(user)")
+  }
+
+  /// Deleting an app drops its notification permission: after `--reinstall`, as after the step,
+  /// a trial's reminders meet the system's prompt (unless `--notifications` says otherwise).
+  @Test func theFlagLeavesNotificationsNeverAskedAsTheStepDoes() throws {
+    let dir = PlayCommandTests.stateDir()
+    _ = try ReminderFileTests.play(dir, "", ["--fresh"])
+    let flag = try ReminderFileTests.play(dir, "placement trial\npress enter\n", ["--reinstall", "--screen"])
+    #expect(flag.stdout.contains("Notifications"), "\(flag.stdout)")
+    #expect(ReminderFileTests.events("notification.schedule", in: flag.stdout).isEmpty, "the prompt holds them")
+    let allowed = try ReminderFileTests.play(PlayCommandTests.stateDir(), "placement trial\npress enter\n", ["--reinstall", "--notifications", "allow"])
+    #expect(ReminderFileTests.events("notification.schedule", in: allowed.stdout).count == 1, "\(allowed.stdout)")
   }
 }

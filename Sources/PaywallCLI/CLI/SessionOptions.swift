@@ -38,7 +38,7 @@ package enum SessionFlags {
                                         completion: .words(["unknown", "inactive", "active"]))
   package static let stateDir = Flag.text("state-dir", "dir", "Where the status cache and the store's ledger live and go on from run to run (run's default: $XDG_STATE_HOME/paywall-tui/PROJECT; play's: none, a fresh state in memory).")
   package static let fresh = Flag.bool("fresh", "Ignore the state saved in the state directory: start unknown with an empty ledger and a new user (play without --state-dir always starts fresh).")
-  package static let reinstall = Flag.bool("reinstall", "Start as the app freshly installed on the same Apple ID: the app's saved state (status cache, user, assignments) is ignored, the store's ledger is kept, so a restore finds the purchases.")
+  package static let reinstall = Flag.bool("reinstall", "Start as the app freshly installed on the same Apple ID: the app's saved state (status cache, user, assignments, pending reminders) is ignored and notifications are never asked (unless --notifications), the store's ledger is kept, so a restore finds the purchases.")
   package static let events = Flag.text("events", "file", "Also append every event as a JSON line to this file.")
   package static let paywall = Flag.text("paywall", "id", "Which paywall of a project to open first.")
   package static let placement = Flag.text("placement", "name", "Register this placement at start (one a campaign of the project has).",
@@ -146,6 +146,8 @@ extension SessionConfiguration {
     gracePeriod = arguments[SessionFlags.gracePeriod]
     renewalBillingIssues = arguments[SessionFlags.renewalBillingIssues]
     notifications = try arguments[SessionFlags.notifications]
+    // Deleting an app drops its notification permission: a reinstalled app asks again.
+    if reinstall && !arguments.isGiven(SessionFlags.notifications) { notifications = .notDetermined }
     sdk = try arguments[SessionFlags.sdk]
     platform = try arguments[SessionFlags.platform]
   }

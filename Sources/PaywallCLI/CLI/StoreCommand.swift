@@ -59,9 +59,10 @@ package struct StoreCommand: CLICommand {
       // A controller other than the simulated store keeps no ledger, but the device its reminders.
       if !reminders.reminders.isEmpty {
         try Console.error("note: \(file.path): no ledger (only the simulated store keeps one); the trial reminders pending on the device:")
-        let when = moment ?? Date()
-        try Console.out(json ? JSONOutput.object([("ledger", .null), ("at", .string(Self.iso(when))), ("reminders", Self.remindersJSON(reminders, at: when))]).text
-                             : Self.reminderLines(reminders, at: when).joined(separator: "\n"))
+        // With no store, no clock carries over: which are due is said only for --at.
+        try Console.out(json ? JSONOutput.object([("ledger", .null), ("at", moment.map { .string(Self.iso($0)) } ?? .null),
+                                                  ("reminders", Self.remindersJSON(reminders, at: moment))]).text
+                             : Self.reminderLines(reminders, at: moment).joined(separator: "\n"))
         return
       }
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
@@ -294,23 +295,24 @@ package struct StoreCommand: CLICommand {
 extension StoreCommand {
   /// The pending trial reminders, a line each; one due by `date` came while the app was closed.
   /// Ids and titles are printed as text, never as terminal controls or line breaks.
-  static func reminderLines(_ reminders: PendingReminders, at date: Date) -> [String] {
+  static func reminderLines(_ reminders: PendingReminders, at date: Date?) -> [String] {
     reminders.reminders.map { reminder in
-      let when = reminder.fireAt <= date ? "was due \(StoreDates.format(reminder.fireAt)) UTC (delivered at the next launch)"
+      let when = date.map { reminder.fireAt <= $0 } == true ? "was due \(StoreDates.format(reminder.fireAt)) UTC (delivered at the next launch)"
         : "fires \(StoreDates.format(reminder.fireAt)) UTC"
       return "reminder: \(quoting: UntrustedText.printable(reminder.notification.title)) from paywall "
         + "\(UntrustedText.printable(reminder.paywallID)), \(when) · \(UntrustedText.printable(reminder.id))"
     }
   }
 
-  /// The pending trial reminders for `--json`; `due`: its time came by `date`, while the app was closed.
-  static func remindersJSON(_ reminders: PendingReminders, at date: Date) -> JSONOutput {
+  /// The pending trial reminders for `--json`; `due`: its time came by `date`, while the app was
+  /// closed (null with no date to judge by).
+  static func remindersJSON(_ reminders: PendingReminders, at date: Date?) -> JSONOutput {
     .array(reminders.reminders.map { reminder in
       let text = reminder.notification
       let members: [(String, JSONOutput)] = [
         ("id", .string(reminder.id)), ("paywallId", .string(reminder.paywallID)), ("title", .string(text.title)),
         ("subtitle", text.subtitle.map(JSONOutput.string) ?? .null), ("body", .string(text.body)),
-        ("fireAt", .string(iso(reminder.fireAt))), ("due", .bool(reminder.fireAt <= date)),
+        ("fireAt", .string(iso(reminder.fireAt))), ("due", date.map { .bool(reminder.fireAt <= $0) } ?? .null),
       ]
       return .object(members)
     })

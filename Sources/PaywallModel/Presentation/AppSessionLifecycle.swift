@@ -98,3 +98,31 @@ extension Presenter {
     return awayMs > Int64(state.project.appSessionTimeoutMs)
   }
 }
+
+extension Presenter {
+  /// The app deleted and installed again on the same Apple ID or Google account (the recipe
+  /// "restore on a fresh install" in one run). What the app kept goes: the user and its audience
+  /// assignments, the install date (`app_install` and `first_seen` come again), the pending
+  /// reminders (the system drops a deleted app's notifications), the notification permission
+  /// (asked again). The status: with the app's own purchase controller the app knows none until
+  /// it sets one (a restore); the SDK buying from the store itself reads the store's current
+  /// entitlements, which the account keeps. The app's code (overrides, attributes it sets) runs again.
+  static func reinstall(userID: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    var effects = killed(&state)
+    var book = AssignmentBook(userID: userID)
+    book.installedAt = StoreDates.wholeMilliseconds(state.storeNow ?? now)
+    state.assignments = book
+    effects.append(.saveAssignments(book))
+    for dropped in state.pendingNotifications { state.droppedReminderTimers[dropped.id, default: 0] += 1 }
+    state.pendingNotifications = []
+    state.reminderChanges += 1
+    state.notificationPermission = .notDetermined
+    state.purchasedProducts = []
+    state.hasPresentedPaywall = false
+    if state.hasPurchaseController {
+      state.status = .unknown
+      effects.append(.saveStatus(.unknown))
+    }
+    return effects + launch(firstInstall: true, &state, now: now)
+  }
+}

@@ -173,7 +173,7 @@ extension Presenter {
       registration.dismissesFirst = true
       // Behind the one that waits, as the SDK chains implicit triggers: it goes on in its turn.
       guard state.waiting == nil else {
-        state.queuedDeepLinks.append(registration)
+        state.queuedRegistrations.append(registration)
         return effects
       }
       state.waiting = registration

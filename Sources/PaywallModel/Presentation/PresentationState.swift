@@ -130,10 +130,11 @@ public struct PresentationState: Sendable, Equatable {
   public var inheritedGating: FeatureGating?
   /// A `register` waiting (up to the status timeout) for a known subscription status.
   public var waiting: Registration?
-  /// Deep links handed over while `waiting` waits for a status: the SDK chains each implicit
-  /// trigger behind the one before (`Tracking.swift` `handleImplicitTrigger`, `previousRegisterTask`),
-  /// so each goes on in its turn, dismissing what the one before presented.
-  public var queuedDeepLinks: [Registration] = []
+  /// Deep links and registers handed over while `waiting` waits for a status: the SDK chains each
+  /// behind the one before (`Tracking.swift` `handleImplicitTrigger` and `PublicPresentation.swift`
+  /// `internallyRegister`, both on `previousRegisterTask`), so each goes on in its turn: a deep
+  /// link dismissing what the one before presented, a register refused over it.
+  public var queuedRegistrations: [Registration] = []
   /// Sticky audience assignments for this user.
   public var assignments: AssignmentBook
   /// Product ids bought this session (`device.activeProducts` while the status is active).
@@ -179,6 +180,9 @@ public struct PresentationState: Sendable, Equatable {
   public var pendingNotifications: [ScheduledNotification] = []
   /// The number the next reminder named by number takes (iOS before 4.11).
   package var nextNotificationNumber = 1
+  /// Timers still running for reminders a reinstall dropped, by id: each delivers nothing when
+  /// it fires (a reminder the new install schedules under the same id has a timer of its own).
+  package var droppedReminderTimers: [String: Int] = [:]
   /// Counts changes to `pendingNotifications`, so what keeps them on disk looks at them only
   /// when they changed.
   package var reminderChanges = 0

@@ -90,11 +90,10 @@ public enum Presenter {
         if waiting.dismissesFirst { effects += closeForDeepLink(&state) }
         effects += waiting.asksForResult ? SDKCalls.answerPresentationResult(waiting, &state, now: now) : evaluate(waiting, &state, now: now)
       }
-      // The deep links behind it, each in its turn: it closes what the one before presented.
+      // Those behind it, each in its turn.
       if status != .unknown {
-        while !state.queuedDeepLinks.isEmpty {
-          let next = state.queuedDeepLinks.removeFirst()
-          effects += closeForDeepLink(&state) + evaluate(next, &state, now: now)
+        while !state.queuedRegistrations.isEmpty {
+          effects += proceedQueued(state.queuedRegistrations.removeFirst(), &state, now: now)
         }
       }
       return effects
@@ -102,10 +101,10 @@ public enum Presenter {
       guard let waiting = state.waiting, waiting.id == id else { return [] }
       state.waiting = nil
       let request = SDKEvents.presentationRequest(waiting.placement, .timeout, .subscriptionStatusTimeout, sdk: state.options.sdk)
-      // A deep link queued behind it starts waiting now, for as long again.
+      // The one queued behind it starts waiting now, for as long again.
       var next: [PresentationEffect] = []
-      if !state.queuedDeepLinks.isEmpty {
-        let queued = state.queuedDeepLinks.removeFirst()
+      if !state.queuedRegistrations.isEmpty {
+        let queued = state.queuedRegistrations.removeFirst()
         state.waiting = queued
         next = [.scheduleStatusTimeout(registrationID: queued.id, seconds: PresentationState.statusTimeout)]
       }
@@ -135,7 +134,7 @@ public enum Presenter {
       state.callAlert = nil
       return []
     case .notificationDue(let id):
-      return TrialReminders.deliver(id, &state)
+      return TrialReminders.timerFired(id, &state)
     case .callGetPresentationResult(let placement, let params):
       return SDKCalls.presentationResult(placement, params: params, &state, now: now)
     case .background:
@@ -175,9 +174,26 @@ public enum Presenter {
                                      message: "a paywall is already on screen (\(session.id)); close it first", &state)
     }
     if state.status == .unknown {
-      state.waiting = registration
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .waiting)
+      // Behind the one that waits, in its turn (it used to replace it, whose handler then heard nothing).
+      guard state.waiting == nil else {
+        state.queuedRegistrations.append(registration)
+        return []
+      }
+      state.waiting = registration
       return [.scheduleStatusTimeout(registrationID: registration.id, seconds: PresentationState.statusTimeout)]
+    }
+    return evaluate(registration, &state, now: now)
+  }
+
+  /// A registration queued behind another goes on, the status known: a deep link dismisses the
+  /// paywall on screen first; a register is refused over one, as when it was made.
+  static func proceedQueued(_ registration: Registration, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
+    if registration.dismissesFirst { return closeForDeepLink(&state) + evaluate(registration, &state, now: now) }
+    if let session = state.session, !session.isDismissed {
+      let request = SDKEvents.presentationRequest(registration.placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk)
+      return [.emit(request)] + fail(registration, code: "paywallAlreadyPresented",
+                                     message: "a paywall is already on screen (\(session.id)); close it first", &state)
     }
     return evaluate(registration, &state, now: now)
   }
@@ -226,38 +242,13 @@ public enum Presenter {
     let wasInFront = !state.appSession.inBackground
     clearScreen(&state)
     state.waiting = nil
-    state.queuedDeepLinks = []
+    state.queuedRegistrations = []
     state.call = nil
     state.callAlert = nil
     // The prompt goes with the process; the device was not asked.
     state.permissionPrompt = nil
     state.outcome = nil
     return wasInFront ? [.emit(PaywallEvent(.appClose, []))] : []
-  }
-
-  /// The app deleted and installed again on the same Apple ID or Google account (the recipe
-  /// "restore on a fresh install" in one run). What the app kept goes: the user and its audience
-  /// assignments, the install date (`app_install` and `first_seen` come again), the pending
-  /// reminders (the system drops a deleted app's notifications), the notification permission
-  /// (asked again). The status: with the app's own purchase controller the app knows none until
-  /// it sets one (a restore); the SDK buying from the store itself reads the store's current
-  /// entitlements, which the account keeps. The app's code (overrides, attributes it sets) runs again.
-  static func reinstall(userID: String, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
-    var effects = killed(&state)
-    var book = AssignmentBook(userID: userID)
-    book.installedAt = StoreDates.wholeMilliseconds(state.storeNow ?? now)
-    state.assignments = book
-    effects.append(.saveAssignments(book))
-    state.pendingNotifications = []
-    state.reminderChanges += 1
-    state.notificationPermission = .notDetermined
-    state.purchasedProducts = []
-    state.hasPresentedPaywall = false
-    if state.hasPurchaseController {
-      state.status = .unknown
-      effects.append(.saveStatus(.unknown))
-    }
-    return effects + launch(firstInstall: true, &state, now: now)
   }
 
   /// One SDK event's implicit trigger (`Tracking.swift` `internallyHandleImplicitTrigger`).

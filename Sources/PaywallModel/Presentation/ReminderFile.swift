@@ -55,13 +55,24 @@ public struct ReminderFile: Sendable {
   /// The saved reminders (none when there is no file); a damaged file is replaced by its last
   /// good copy, or ignored, with a warning that says which.
   public func load(repair: Bool) -> (PendingReminders, warning: String?) {
-    switch StateFile.load(path, repair: repair, decode: Self.decode) {
+    switch StateFile.load(path, repair: repair, decode: Self.decodeCounting) {
     case .missing: return (.none, nil)
-    case .loaded(let pending): return (pending, nil)
-    case .recovered(let pending, let warning): return (pending, warning)
+    case .loaded(let (pending, left)): return (pending, left.map(leftOut))
+    case .recovered(let (pending, left), let warning): return (pending, ([warning] + [left.map(leftOut)].compactMap { $0 }).joined(separator: "; "))
     case .unusable(let why, let kept):
       return (.none, "\(path): ignoring the pending trial reminders (\(why))\(kept.map { ", kept as \($0)" } ?? ""); none is delivered")
     }
+  }
+
+  private func leftOut(_ count: Int) -> String {
+    "\(path) holds \(Self.limit + count) pending reminders; the first \(Self.limit) are kept and the other \(count) dropped (no device keeps that many)"
+  }
+
+  /// The reminders, and how many past `limit` were left out (nil: none).
+  static func decodeCounting(_ root: JSONNode) throws(StateFile.Problem) -> (PendingReminders, Int?) {
+    let pending = try decode(root)
+    let total = root["pending"]?.elements?.count ?? 0
+    return (pending, total > limit ? total - limit : nil)
   }
 
   static func decode(_ root: JSONNode) throws(StateFile.Problem) -> PendingReminders {
@@ -75,9 +86,12 @@ public struct ReminderFile: Sendable {
     for (index, item) in items.prefix(Self.limit).enumerated() {
       guard let id = item["id"]?.stringValue, !id.isEmpty, let paywall = item["paywallId"]?.stringValue,
             let title = item["title"]?.stringValue, let body = item["body"]?.stringValue,
-            case .number(let delayText)? = item["delayMs"]?.value, let delay = Double(delayText), (0...Self.longestDelayMs).contains(delay),
+            case .number(let delayText)? = item["delayMs"]?.value, let delay = Double(delayText),
             case .number(let fireText)? = item["fireAt"]?.value, let seconds = Double(fireText), LedgerFile.dateRange.contains(seconds) else {
         throw StateFile.Problem("pending[\(index)] lacks id, paywallId, title, body, delayMs or fireAt")
+      }
+      guard (0...Self.longestDelayMs).contains(delay) else {
+        throw StateFile.Problem("pending[\(index)].delayMs \(delayText) is not from 0 to \(Int(Self.longestDelayMs)) (10 years, the longest a paywall may give)")
       }
       // To the millisecond, as they are written: what is read saves and reads back the same.
       let text = LocalNotification(title: title, subtitle: item["subtitle"]?.stringValue, body: body, delayMs: (delay * 1000).rounded() / 1000)

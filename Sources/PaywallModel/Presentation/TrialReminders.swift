@@ -58,6 +58,16 @@ enum TrialReminders {
     return state.options.sdk.dedupesTrialReminders ? "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)" : nil
   }
 
+  /// A reminder's timer fired. The timer of one a reinstall dropped fires before the new
+  /// install's under the same id (scheduled earlier, with the same delay) and delivers nothing.
+  static func timerFired(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {
+    if let stale = state.droppedReminderTimers[id] {
+      state.droppedReminderTimers[id] = stale > 1 ? stale - 1 : nil
+      return []
+    }
+    return deliver(id, &state)
+  }
+
   static func deliver(_ id: String, _ state: inout PresentationState) -> [PresentationEffect] {
     guard let index = state.pendingNotifications.firstIndex(where: { $0.id == id }) else { return [] }
     let delivered = state.pendingNotifications.remove(at: index)

@@ -211,9 +211,9 @@ package struct Player: Sendable {
         if app.command != nil {
           return fail("\(here): 'reinstall' with --controller command would need the controller's process started again; run play again with --reinstall on the same --state-dir instead")
         }
-        // As `--reinstall`: a new anonymous user where state is kept, else the one in-memory user
-        // (so audience splits come out the same every run).
-        let userID = app.stateDirectory == nil ? "anonymous" : "$anon:" + UUID().uuidString.lowercased()
+        // As `--reinstall`: `--user-id`'s user, else a new anonymous one where state is kept, else the
+        // one in-memory user (so audience splits come out the same every run).
+        let userID = app.explicitUserID ?? (app.stateDirectory == nil ? "anonymous" : "$anon:" + UUID().uuidString.lowercased())
         runtime.send(.presentation(.reinstall(userID: userID)))
         // The app's own controller forgets the status with the app; the store keeps its purchases.
         if runtime.world.store == nil { runtime.world.statusStore.set(.unknown) }

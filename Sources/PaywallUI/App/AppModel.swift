@@ -48,7 +48,7 @@ package enum AppModel {
         state.notice = "the app was killed and launched again"
       case .reinstall:
         state.overlay = state.overlay?.closingDebugPanel
-        state.notice = "the app was deleted and installed again; the store's purchases stay"
+        state.notice = "the app was deleted and installed again"
       case .setOverrides(let overrides):
         state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
       default:

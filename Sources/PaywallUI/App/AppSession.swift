@@ -25,6 +25,8 @@ package struct AppSession {
   package var stateDirectory: StateDirectory?
   /// A new user's id and assignments, not saved yet: see `keepNewUser`.
   package var newUser: AssignmentBook?
+  /// `--user-id`: the user a reinstall keeps (else a new anonymous one).
+  package var explicitUserID: String?
 
   /// Saves a new user's id (off the loop), so the next run is the same user. `run` calls it once
   /// the first frame is out, so the save's thread and fsync do not compete with the first paint.
@@ -255,7 +257,7 @@ package struct AppSession {
     runtime.startKeptReminders(kept)
     started = nil
     return AppSession(runtime: runtime, store: store, command: commandController, firstPaywall: first, warnings: warnings,
-                      stateAccess: access, stateDirectory: directory, newUser: isNewUser ? book : nil)
+                      stateAccess: access, stateDirectory: directory, newUser: isNewUser ? book : nil, explicitUserID: options.userID)
   }
 
   /// `project` as the session presents it: `--sdk` over app.json's `options.sdk`, and overrides
