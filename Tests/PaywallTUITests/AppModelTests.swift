@@ -112,6 +112,20 @@ struct AppModelTests {
     #expect(state.log.last == "subscriptionStatus_didChange status=ACTIVE active_entitlement_ids=pro")
   }
 
+  /// The ask controller's question goes with the app's process: a relaunch or a reinstall answers
+  /// it as a cancel and closes it, where it stayed up for a key to make the new install active.
+  @Test(arguments: [PresentationAction.relaunch, .reinstall(userID: "anonymous")])
+  func aRelaunchOrReinstallTakesTheAskDialogWithIt(_ action: PresentationAction) throws {
+    var state = try Self.opened()
+    let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))
+    _ = AppModel.update(&state, .askRequested(AskPurchaseController.Request(id: 7, question: .purchase(product))))
+    #expect(state.overlay?.ask != nil)
+    let effects = AppModel.update(&state, .presentation(action))
+    #expect(state.overlay?.ask == nil)
+    #expect(effects.first == .answerAsk(id: 7, AskPurchaseController.Answer(outcome: .cancelled, message: "the app was killed")), "\(effects)")
+    #expect(AppModel.update(&state, .key(.enter)).allSatisfy { if case .answerAsk = $0 { false } else { true } })
+  }
+
   @Test func askDialogChoosesResultEntitlementsAndMessage() throws {
     var state = try Self.opened()
     let product = try #require(state.project.catalog.product(id: "com.acme.pro.annual"))

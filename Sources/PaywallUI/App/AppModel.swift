@@ -37,24 +37,39 @@ package enum AppModel {
     return effects
   }
 
+  /// What goes with the app's process at a relaunch or a reinstall: the debug panel, and the ask
+  /// controller's question, answered as a cancel (a failure for a restore) so its call ends and
+  /// a key pressed after cannot answer it for the new process.
+  static func closingForTheProcess(_ state: inout AppState) -> [AppEffect] {
+    var effects: [AppEffect] = []
+    if case .ask(let dialog, let over)? = state.overlay {
+      let outcome: AskPurchaseController.Outcome = if case .restore = dialog.request.question { .failed } else { .cancelled }
+      effects.append(.answerAsk(id: dialog.request.id, AskPurchaseController.Answer(outcome: outcome, message: "the app was killed")))
+      state.overlay = over
+    }
+    state.overlay = state.overlay?.closingDebugPanel
+    return effects
+  }
+
   package static func handle(_ message: AppMessage, _ state: inout AppState, now: Date) -> [AppEffect] {
     switch message {
     case .key(let key):
       return handle(key, &state, now: now)
     case .presentation(let action):
+      var dying: [AppEffect] = []
       switch action {
       case .relaunch:
-        state.overlay = state.overlay?.closingDebugPanel
+        dying = closingForTheProcess(&state)
         state.notice = "the app was killed and launched again"
       case .reinstall:
-        state.overlay = state.overlay?.closingDebugPanel
+        dying = closingForTheProcess(&state)
         state.notice = "the app was deleted and installed again"
       case .setOverrides(let overrides):
         state.notice = overrides.isEmpty ? "overrides cleared" : "overrides: " + overrides.map(\.description).joined(separator: ", ")
       default:
         break
       }
-      return present(action, &state, now: now)
+      return dying + present(action, &state, now: now)
     case .storeChanged(let panel):
       state.store = panel
       return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)
