@@ -230,6 +230,17 @@ struct PlayOfferKeptTests {
 /// same user and leave the device's notification permission the same.
 @Suite("Reinstall, step and flag")
 struct ReinstallStepAndFlagTests {
+  /// A command controller's process is the app's: the step is refused as a usage error before
+  /// anything runs (it used to run every step before it, and the controller's start, first).
+  @Test func theStepIsRefusedBeforeAnythingRunsWithACommandController() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("reinstall-\(UUID().uuidString).play")
+    try "press enter\nreinstall\n".write(to: file, atomically: true, encoding: .utf8)
+    let result = try PaywallBinary.run(["play", "paywalls", "--controller", "command", "--controller-command", "sleep 30", "--script", file.path])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("\(file.path):2: 'reinstall' with --controller command would need the controller's process started again"), "\(result.stderr)")
+    #expect(!result.stdout.contains("transaction_start"), "nothing ran: \(result.stdout)")
+  }
+
   /// `--user-id` names the user the app signs in as: a reinstall keeps it, as the flag does.
   @Test func theStepKeepsTheUserIDGiven() throws {
     let dir = PlayCommandTests.stateDir()

@@ -184,6 +184,11 @@ package struct PlayCommand: CLICommand {
   /// Refuses, before anything runs, `answer purchase restored` on an SDK whose `PurchaseResult`
   /// has no `restored` (4.x), naming FILE:LINE.
   private func checkAnswers(of scenario: PlayScript, sdk: SDKVersion) throws(CLIFailure) {
+    // A command controller's process is the app's: refused before the first step, not on reaching it.
+    if session.controller == .command, let step = scenario.steps.first(where: { $0.command == .reinstall }) {
+      throw .usage("\(scenario.file):\(step.line): 'reinstall' with --controller command would need the controller's process started again; "
+        + "run play again with --reinstall on the same --state-dir instead")
+    }
     guard !sdk.hasRestoredPurchaseResult else { return }
     for step in scenario.steps {
       guard case .answer(let answer) = step.command, answer.request == .purchase, answer.result == "restored" else { continue }
