@@ -4,7 +4,7 @@
 # run seeded from Fuzz/corpus/TARGET/ with its dictionary Fuzz/dict/TARGET.dict.
 #
 #   bash Fuzz/fuzz.sh                       # each target 20000 runs or 10 s, seed 1
-#   bash Fuzz/fuzz.sh --full-foundation --seconds 1   # the CI pass (scripts/checks.sh)
+#   bash Fuzz/fuzz.sh --full-foundation --seconds 1 --jobs 4   # the CI pass (scripts/checks.sh)
 #   bash Fuzz/fuzz.sh --optimize --runs 1000000 --seconds 0   # a long run
 #   bash Fuzz/fuzz.sh --target play         # one target (repeat --target for several)
 #   bash Fuzz/fuzz.sh --list                # the target names
