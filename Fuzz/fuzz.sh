@@ -77,9 +77,11 @@ if [[ $optimize == 1 ]]; then
 else
   MODE=(-Onone)
 fi
-# How many compile jobs at once: not part of what a build is (not in the stamps).
+# How many compile jobs at once: one a core, whatever --jobs says of the runs (each batch job
+# parses the whole module again, so more jobs than cores only cost). Not part of what a build is
+# (not in the stamps).
 PARALLEL=()
-[[ $optimize == 1 ]] || PARALLEL=(-j "$jobs")
+[[ $optimize == 1 ]] || PARALLEL=(-j "$(nproc 2>/dev/null || echo 2)")
 SWIFT_FLAGS=("${MODE[@]}" -suppress-warnings -gline-tables-only -swift-version 6 -parse-as-library -enable-testing -package-name paywall_tui -sanitize=fuzzer,address)
 # The condition only chooses imports (`Foundation` re-exports FoundationEssentials' types), so the
 # targets fuzz the same code either way.
