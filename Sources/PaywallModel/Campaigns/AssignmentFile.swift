@@ -33,8 +33,11 @@ public struct AssignmentFile: Sendable {
   /// saved one starts that user's own, empty book.
   public func load(userID explicit: String?, fresh: Bool = false, repair: Bool = true) -> (AssignmentBook, warning: String?, isNew: Bool) {
     let (book, warning) = read(userID: explicit, fresh: fresh, repair: repair)
-    return (book ?? AssignmentBook(userID: explicit ?? "$anon:" + UUID().uuidString.lowercased()), warning, book == nil)
+    return (book ?? AssignmentBook(userID: explicit ?? Self.newAnonymousUserID()), warning, book == nil)
   }
+
+  /// A new anonymous user's id, as the SDK makes one: `$anon:` and a random UUID.
+  package static func newAnonymousUserID() -> String { "$anon:" + UUID().uuidString.lowercased() }
 
   /// The saved book when it is usable for `explicit`, else nil (and why, when the file was bad).
   private func read(userID explicit: String?, fresh: Bool, repair: Bool) -> (AssignmentBook?, warning: String?) {

@@ -167,12 +167,7 @@ public enum Presenter {
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .ignoredBuiltInName)
       return []
     }
-    if let session = state.session, !session.isDismissed {
-      // `Operators/CheckNoPaywallAlreadyPresented.swift`, then `LogErrors.swift` tracks the refusal.
-      let request = SDKEvents.presentationRequest(placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk)
-      return [.emit(request)] + fail(registration, code: "paywallAlreadyPresented",
-                                     message: "a paywall is already on screen (\(session.id)); close it first", &state)
-    }
+    if let session = state.session, !session.isDismissed { return refused(registration, over: session, &state) }
     if state.status == .unknown {
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .waiting)
       // Behind the one that waits, in its turn (it used to replace it, whose handler then heard nothing).
@@ -186,15 +181,19 @@ public enum Presenter {
     return evaluate(registration, &state, now: now)
   }
 
+  /// A register over a paywall on screen: `Operators/CheckNoPaywallAlreadyPresented.swift`, then
+  /// `LogErrors.swift` tracks the refusal and the handler hears `onError`.
+  static func refused(_ registration: Registration, over session: PaywallSession, _ state: inout PresentationState) -> [PresentationEffect] {
+    let request = SDKEvents.presentationRequest(registration.placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk)
+    return [.emit(request)] + fail(registration, code: "paywallAlreadyPresented",
+                                   message: "a paywall is already on screen (\(session.id)); close it first", &state)
+  }
+
   /// A registration queued behind another goes on, the status known: a deep link dismisses the
   /// paywall on screen first; a register is refused over one, as when it was made.
   static func proceedQueued(_ registration: Registration, _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     if registration.dismissesFirst { return closeForDeepLink(&state) + evaluate(registration, &state, now: now) }
-    if let session = state.session, !session.isDismissed {
-      let request = SDKEvents.presentationRequest(registration.placement, .noPresentation, .paywallAlreadyPresented, sdk: state.options.sdk)
-      return [.emit(request)] + fail(registration, code: "paywallAlreadyPresented",
-                                     message: "a paywall is already on screen (\(session.id)); close it first", &state)
-    }
+    if let session = state.session, !session.isDismissed { return refused(registration, over: session, &state) }
     return evaluate(registration, &state, now: now)
   }
 

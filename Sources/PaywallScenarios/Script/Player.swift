@@ -207,14 +207,8 @@ package struct Player: Sendable {
         backgroundLine = nil
         noteScreen()
       case .reinstall:
-        // A command controller's process is the app's: a reinstall would have to start it again.
-        if app.command != nil {
-          return fail("\(here): 'reinstall' with --controller command would need the controller's process started again; run play again with --reinstall on the same --state-dir instead")
-        }
-        // As `--reinstall`: `--user-id`'s user, else a new anonymous one where state is kept, else the
-        // one in-memory user (so audience splits come out the same every run).
-        let userID = app.explicitUserID ?? (app.stateDirectory == nil ? "anonymous" : "$anon:" + UUID().uuidString.lowercased())
-        runtime.send(.presentation(.reinstall(userID: userID)))
+        // (With --controller command the request refused the step before anything ran.)
+        runtime.send(.presentation(.reinstall(userID: app.userIDAfterReinstall)))
         // The app's own controller forgets the status with the app; the store keeps its purchases.
         if runtime.world.store == nil { runtime.world.statusStore.set(.unknown) }
         await runtime.settle()

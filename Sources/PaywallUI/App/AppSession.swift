@@ -34,6 +34,13 @@ package struct AppSession {
   /// `--state-dir` is a fresh install). The SDK then tracks `app_install` and `first_seen`.
   package var isFirstLaunch: Bool { newUser != nil || stateDirectory == nil }
 
+  /// The user a reinstall starts with, as `--reinstall` does: `--user-id`'s, else a new anonymous
+  /// one where state is kept, else the one in-memory user (so audience splits come out the same
+  /// every run).
+  package var userIDAfterReinstall: String {
+    explicitUserID ?? (stateDirectory == nil ? "anonymous" : AssignmentFile.newAnonymousUserID())
+  }
+
   package func keepNewUser() {
     if let newUser { runtime.keepAssignments(newUser) }
   }

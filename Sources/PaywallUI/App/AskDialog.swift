@@ -35,7 +35,10 @@ package struct AskDialog: Sendable, Hashable {
   /// Whether the chosen result grants the ticked entitlements: a cancel, a pending purchase and a
   /// failure grant none, so their Grant row says so and ticks nothing. The row stays where it is,
   /// so tab goes the same way whatever the result (a recording's keys mean what they meant).
-  package var grants: Bool { outcome == .purchased || outcome == .restored }
+  package var grants: Bool { Self.grants(outcome) }
+
+  /// Whether `outcome` hands the controller the ticked entitlements.
+  static func grants(_ outcome: AskPurchaseController.Outcome) -> Bool { outcome == .purchased || outcome == .restored }
 
   /// The rows tab moves through for the chosen result.
   package var rows: [Row] { outcome == .failed ? [.outcome, .entitlements, .message] : [.outcome, .entitlements] }
@@ -63,7 +66,7 @@ extension AskDialog {
     let outcomes = self.outcomes
     let rows = self.rows
     func answer(_ outcome: AskPurchaseController.Outcome) -> [OverlayRequest] {
-      let granted = outcome == .purchased || outcome == .restored ? self.granted : []
+      let granted = Self.grants(outcome) ? self.granted : []
       let answer = AskPurchaseController.Answer(outcome: outcome, entitlements: granted, message: message,
                                                 error: outcome == .failed ? storeError : nil)
       return [.close, .effect(.answerAsk(id: request.id, answer))]
