@@ -96,7 +96,7 @@ public struct ReminderFile: Sendable {
       // To the millisecond, as they are written: what is read saves and reads back the same.
       let text = LocalNotification(title: title, subtitle: item["subtitle"]?.stringValue, body: body, delayMs: (delay * 1000).rounded() / 1000)
       reminders.append(ScheduledNotification(id: id, paywallID: paywall, notification: text,
-                                             fireAt: Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)))
+                                             fireAt: StoreDates.wholeMilliseconds(Date(timeIntervalSince1970: seconds))))
     }
     return PendingReminders(reminders: reminders, nextNumber: next)
   }

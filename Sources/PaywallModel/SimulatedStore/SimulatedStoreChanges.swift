@@ -79,7 +79,7 @@ extension SimulatedStore {
   func change<T>(publish: Publish = .onChange, advanceFirst: Bool = true,
                          _ body: (inout Book, Date) -> T) -> T {
     serial.withLock { _ in
-      let now = Self.milliseconds(clock.now)
+      let now = StoreDates.wholeMilliseconds(clock.now)
       let (result, save, newStatus, next, changed) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?, (@Sendable () -> Void)?) in
         let before = ((book.generation, book.ledger.appended), book.pending, book.interruptNext, book.derived)
         let changes = book.changes
@@ -174,10 +174,6 @@ extension SimulatedStore {
     book.ledger.append(entry)
   }
 
-  /// Dates in the ledger are kept to the millisecond, as the file writes them.
-  static func milliseconds(_ date: Date) -> Date {
-    Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
-  }
 
   /// Wakes the store at `date` (on the store's clock) to bring the ledger up to it.
   func schedule(_ date: Date?) {

@@ -50,10 +50,6 @@ package final class SessionRecorder: DispatchObserver, @unchecked Sendable {
     Int64(((now.timeIntervalSince1970 - clock.advancedSeconds) * 1000).rounded())
   }
 
-  /// The clock's time to the millisecond, as `play --clock` takes it back.
-  package static func millisecondDate(_ date: Date) -> Date {
-    Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
-  }
 
   /// Why `path` may not be (re)written, if it may not: it exists and is not a recording.
   package static func refusal(_ path: String) -> String? {
