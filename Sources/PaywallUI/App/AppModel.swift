@@ -70,6 +70,8 @@ package enum AppModel {
         break
       }
       return dying + present(action, &state, now: now)
+    case .answer(let action, _):
+      return handle(.presentation(action), &state, now: now)
     case .storeChanged(let panel):
       state.store = panel
       return present(.introOffersUsed(panel.usedIntroGroups), &state, now: now)

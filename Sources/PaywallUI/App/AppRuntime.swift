@@ -32,6 +32,11 @@ package struct AppWorld: Sendable {
   /// Store seconds per wall second (the time rate's): on `play`'s clock, which stands for the
   /// store's, a wall-clock timer of `run` (a notice's) lasts this many times longer.
   package var wallRate = 1.0
+  /// The controller is code in the app's process (scripted, ask, one given in code): a relaunch or
+  /// a reinstall ends its calls in flight, which then set no status. The simulated store is the
+  /// device's and the account's (a purchase confirmed goes through), a command controller's
+  /// process is its own.
+  package var diesWithTheApp = false
 
   /// The world of a session: what the composition root (or a test, as one would) found.
   package init(controller: FaultInjectingController, statusStore: SubscriptionStatusStore, clock: any TimeSource,
@@ -82,6 +87,11 @@ package final class AppRuntime: @unchecked Sendable {
   private var noticeDeadline: (id: Int, at: Date)?
   /// `run --record`: sees every message before it is handled (set before the loop starts).
   package var recorder: (any DispatchObserver)?
+  /// The app's process, counted from 0: a relaunch or a reinstall starts the next. A controller's
+  /// answer to a call an earlier process made reaches nobody: the app that asked is gone.
+  private var process = 0
+  /// The controller's calls in flight, cancelled when the process dies (`diesWithTheApp`).
+  private let calls = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
   /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
   /// have set another while the app was built; that one then arrives as a change.
@@ -265,6 +275,13 @@ package final class AppRuntime: @unchecked Sendable {
 
   /// Runs one message through `update` and carries out its effects.
   package func dispatch(_ message: AppMessage) {
+    var message = message
+    if case .answer(let action, let process) = message {
+      guard process == self.process else { return }
+      message = .presentation(action)
+    }
+    if case .presentation(.relaunch) = message { endProcess() }
+    if case .presentation(.reinstall) = message { endProcess() }
     recorder?.willDispatch(message)
     state.presentation.storeNow = world.storeNow
     let effects = AppModel.update(&state, message, now: world.clock.now)
@@ -278,16 +295,16 @@ package final class AppRuntime: @unchecked Sendable {
     let faults = world.controller.armed
     switch effect {
     case .purchase(let product, _):
-      start { runtime in
+      call { runtime in
         let result = await runtime.world.controller.purchase(product: product)
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
-        return .presentation(.purchaseFinished(result))
+        return .purchaseFinished(result)
       }
     case .restore:
-      start { runtime in
+      call { runtime in
         let result = await runtime.world.controller.restorePurchases()
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
-        return .presentation(.restoreFinished(result, status: runtime.world.statusStore.status))
+        return .restoreFinished(result, status: runtime.world.statusStore.status)
       }
     case .emit(var event):
       // Stamped here, where it leaves the app: the store's clock (`play`'s simulated one, `run`'s
@@ -336,6 +353,35 @@ package final class AppRuntime: @unchecked Sendable {
     case .quit:
       inbox.finish()
     }
+  }
+
+  /// Starts a call to the controller, as the current process's: its answer is dropped if the
+  /// process has died by the time it is handled.
+  private func call(_ work: @escaping @Sendable (AppRuntime) async -> PresentationAction) {
+    let process = self.process
+    inbox.taskStarted()
+    // Registered under the lock the task leaves it by: a call that finishes at once is never left behind.
+    calls.withLock { calls in
+      let id = calls.next
+      calls.next += 1
+      calls.tasks[id] = Task {
+        let action = await work(self)
+        _ = self.calls.withLock { $0.tasks.removeValue(forKey: id) }
+        self.inbox.taskFinished(with: .answer(action, process: process))
+      }
+    }
+  }
+
+  /// The app's process dies (a relaunch, a reinstall): answers to its calls will be dropped, and
+  /// a controller living in it stops where it is (a scripted purchase's latency ends with no status set).
+  private func endProcess() {
+    process += 1
+    guard world.diesWithTheApp else { return }
+    let inFlight = calls.withLock { calls in
+      defer { calls.tasks = [:] }
+      return Array(calls.tasks.values)
+    }
+    for task in inFlight { task.cancel() }
   }
 
   /// Starts an effect task; its result is queued before it counts as finished.

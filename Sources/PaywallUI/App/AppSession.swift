@@ -256,8 +256,9 @@ package struct AppSession {
     // the UI tests' automatic configuration); every other controller is the app's PurchaseController.
     // Only `call purchase` / `call restore` tell them apart (`SDKCalls`).
     state.presentation.hasPurchaseController = store == nil
-    let world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
+    var world = AppWorld(controller: FaultInjectingController(controller, clock: clock), statusStore: statusStore, clock: clock,
                          simulatedClock: simulatedClock, adjustableClocks: adjustable, store: store, ask: ask, timeRate: timeRate, wallRate: wallRate)
+    world.diesWithTheApp = store == nil && commandController == nil
     let runtime = AppRuntime(state: state, world: world, inbox: inbox, launchStatus: explicitStatus == nil ? cachedAtLaunch : nil,
                              statusCache: canWrite ? cache : nil,
                              assignmentFile: canWrite ? assignmentFile : nil, reminders: reminders, animates: animates, onEvent: onEvent)

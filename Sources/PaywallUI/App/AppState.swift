@@ -189,6 +189,9 @@ package enum AppMessage: Sendable {
   /// hands it to the presenter unchanged (as TCA's `Scope` does), adding only what the terminal
   /// shows of it.
   case presentation(PresentationAction)
+  /// The controller's answer (`.purchaseFinished`, `.restoreFinished`) to a call the app's
+  /// process `process` made: the runtime hands it on as `.presentation` only while that process lives.
+  case answer(PresentationAction, process: Int)
   case askRequested(AskPurchaseController.Request)
   /// Something to tell the tester (a warning): the status bar and the log.
   case notice(String)
