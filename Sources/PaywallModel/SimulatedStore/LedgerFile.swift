@@ -41,6 +41,9 @@ package struct LedgerFile: Sendable {
   /// (`SourceFile.maximumBytes`), so a ledger the store writes is always one it reads back.
   package static let maximumBytes = SourceFile.maximumBytes
 
+  /// Its name in the state directory.
+  package static let fileName = "ledger.json"
+
   package let path: String
   /// `maximumBytes`, smaller in tests.
   let limit: Int
@@ -51,7 +54,7 @@ package struct LedgerFile: Sendable {
 
   /// With a smaller size limit than `maximumBytes`, for tests.
   init(directory: StateDirectory, maximumBytes: Int) {
-    path = directory.file("ledger.json")
+    path = directory.file(Self.fileName)
     limit = min(maximumBytes, Self.maximumBytes)
   }
 

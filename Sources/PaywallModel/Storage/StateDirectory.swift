@@ -42,9 +42,18 @@ public struct StateDirectory: Sendable, Hashable {
     return StateDirectory(path: ((base).appendingPathComponent("paywall-tui")).appendingPathComponent(key))
   }
 
-  /// The files paywall-tui keeps here (each with its `.bak` and `.corrupt-TIMESTAMP` copies), and
-  /// the `lock`. Anything else in the directory is someone else's.
-  package static let stateFileNames = ["ledger.json", StatusCache.fileName, AssignmentFile.fileName, ReminderFile.fileName]
+  /// The files paywall-tui keeps here, with what each holds and who writes it (each with its
+  /// `.bak` and `.corrupt-TIMESTAMP` copies), and the `lock`. Anything else in the directory is
+  /// someone else's. `docs/reference/files.md` lists them from here.
+  package static let stateFiles: [(name: String, holds: String)] = [
+    (LedgerFile.fileName, "the simulated store's ledger: the account's purchases, renewals, refunds and the store's clock, a line per entry (`run` and `play` with `--controller simulated`; `store` reads it)"),
+    (StatusCache.fileName, "the subscription status the app last saw, which the next launch starts with (the SDK's cache)"),
+    (AssignmentFile.fileName, "the user: its id, install date and audience assignments (`explain` reads it)"),
+    (ReminderFile.fileName, "a trial's reminders still pending on the device, on the store's clock; written once one is scheduled"),
+  ]
+
+  /// The names of `stateFiles`.
+  package static let stateFileNames = stateFiles.map(\.name)
 
   /// Why this directory must not be used at all, or nil when it may be (or does not exist yet).
   ///
