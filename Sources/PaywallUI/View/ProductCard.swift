@@ -14,9 +14,19 @@ package struct ProductCard {
   private var item: StoreProduct { product.product }
   private var radio: String { selected ? "●" : "○" }
 
-  /// "$59.99/year", "$149.99 once".
+  /// The card's words in the storefront's language (nil: English, the wording below).
+  private var words: CardWords? { CardWords.of(item.locale) }
+
+  /// "$59.99/year", "$149.99 once"; "59,99 € pro Jahr" in German.
   package var priceText: String {
     let price = product[.price]
+    if let words {
+      switch item.kind {
+      case .autoRenewable, .nonRenewing: return item.subscriptionPeriod.map { words.periods.per(price, $0) } ?? price
+      case .nonConsumable: return CardWords.fill(words.once, price)
+      case .consumable: return price
+      }
+    }
     switch item.kind {
     case .autoRenewable, .nonRenewing:
       return item.subscriptionPeriod == nil ? price : "\(price)/\(product[.period])"
@@ -28,6 +38,7 @@ package struct ProductCard {
   /// "$4.99/month" for long periods, "billed monthly" otherwise, "lifetime access" for unlocks,
   /// "3-day rental" for a Play rental.
   package var detailText: String {
+    if let words { return detailText(words) }
     switch item.kind {
     case .nonConsumable:
       // A Play rental is held for its period, not for life.
@@ -45,6 +56,14 @@ package struct ProductCard {
   /// user gets when buying now (none once the group's was used), which the store then charges.
   package var offerText: String {
     guard let offer = product.introOffer else { return "" }
+    if let words {
+      let span = words.periods.length(offer.totalPeriod)
+      switch offer.paymentMode {
+      case .freeTrial: return CardWords.fill(words.trial, span)
+      case .payAsYouGo: return CardWords.fill(words.during, words.periods.per(item.formattedPrice(offer.price), offer.period), span)
+      case .payUpFront: return CardWords.fill(words.during, item.formattedPrice(offer.price), span)
+      }
+    }
     switch offer.paymentMode {
     case .freeTrial:
       return "\(product[.trialPeriodText]) free trial"
@@ -54,6 +73,23 @@ package struct ProductCard {
       let total = offer.totalPeriod
       let span = total.value == 1 ? total.unit.rawValue : total.spelledOut
       return "\(item.formattedPrice(offer.price)) for the first \(span)"
+    }
+  }
+
+  /// `detailText` in another language: the same facts, in `words`.
+  private func detailText(_ words: CardWords) -> String {
+    switch item.kind {
+    case .nonConsumable:
+      if let rental = item.play?.rentalPeriod {
+        let parts = [(rental.years, SubscriptionPeriod.Unit.year), (rental.months, .month), (rental.weeks, .week), (rental.days, .day)]
+        return CardWords.fill(words.rental, parts.filter { $0.0 != 0 }.map { words.periods.count($0.0, $0.1) }.joined(separator: " "))
+      }
+      return words.lifetime
+    case .consumable: return words.oneTime
+    case .autoRenewable, .nonRenewing:
+      guard let period = item.subscriptionPeriod else { return "" }
+      if item.periodCount(in: .month) >= 2 { return words.periods.per(product[.monthlyPrice], .month) }
+      return CardWords.fill(words.billing, words.periods.length(period))
     }
   }
 
