@@ -97,14 +97,14 @@ enum SDKEvents {
   /// active, `active_entitlement_ids` (joined with commas from 4.14, with nothing before: 4.13.0's
   /// `joined()`); v3 `subscription_status`.
   /// Superwall-Android's `SubscriptionStatusDidChange` writes `subscription_status` in lower case
-  /// and, when active, `active_entitlement_ids` joined with commas.
+  /// and, when active, `active_entitlement_ids` joined with commas (from 2.7.4).
   static func statusDidChange(to status: SubscriptionStatus, sdk: SDKVersion) -> PaywallEvent {
     if sdk.isV3 {
       return PaywallEvent(.subscriptionStatusDidChange, [("subscription_status", .string(status.rawName))])
     }
     let android = sdk.platform == .android
     var params: [(String, JSONOutput)] = android ? [("subscription_status", .string(status.rawName.lowercased()))] : [("status", .string(status.rawName))]
-    if status.isActive {
+    if status.isActive, sdk.statusChangeNamesEntitlements {
       let ids = status.entitlements.sorted().map(\.id)
       params.append(("active_entitlement_ids", .string(ids.joined(separator: sdk.joinsEntitlementsWithCommas ? "," : ""))))
     }
@@ -171,15 +171,18 @@ extension SDKEvents {
 
   /// `event` as the SDK in use writes it. iOS events are made in its shapes already; Superwall-Android
   /// (`analytics/internal/trackable/TrackableSuperwallEvent.kt`, 2.7.19) adds to every transaction
-  /// event the store (`PLAY_STORE`), to start, abandon and complete its source, and writes
+  /// event the store (`PLAY_STORE`), to start, abandon and complete its source (each from the
+  /// release that added it: `SDKVersion.transactionEventsNameTheStore`), and writes
   /// `paywall_close` with no `close_reason` (`PaywallClose` has only the survey's keys).
   static func shaped(_ event: PaywallEvent, sdk: SDKVersion, source: TransactionSource) -> PaywallEvent {
     guard sdk.platform == .android else { return event }
     let store: (String, JSONOutput) = ("store", "PLAY_STORE")
     switch event.name {
     case .transactionStart, .transactionAbandon, .transactionComplete:
+      guard sdk.transactionEventsNameTheStore else { return event }
       return PaywallEvent(event.name, event.params + [store, ("source", .string(source.rawValue))])
     case .transactionFail, .transactionRestore:
+      guard sdk.failAndRestoreNameTheStore else { return event }
       return PaywallEvent(event.name, event.params + [store])
     case .paywallClose:
       return PaywallEvent(event.name, event.params.filter { $0.0 != "close_reason" })

@@ -79,14 +79,20 @@ package enum DeepLinks {
   /// The params a `deepLink_open` campaign's audiences read (`DeepLink.audienceFilterParams`): the
   /// event's, then each query item with a name and a value, typed (`true`/`false` in any case, an
   /// integer, a decimal, else text) and written as `FilterValue(parsing:)` reads them back; an item
-  /// named like a part (`host`) replaces it, and of a repeated name the last wins.
-  package static func audienceParams(_ url: String) -> [String: String] {
+  /// named like a part (`host`) replaces it on iOS, and of a repeated name the last wins.
+  /// Superwall-Android reads the parts over the items (a part wins) and, before 2.5.4, the items
+  /// alone (`SDKVersion.deepLinkAudiencesReadTheParts`).
+  package static func audienceParams(_ url: String, sdk: SDKVersion = .latest) -> [String: String] {
     var out: [String: String] = [:]
-    for (key, value) in parts(url) { out[key] = value }
+    let parts = sdk.deepLinkAudiencesReadTheParts ? parts(url) : []
+    for (key, value) in parts { out[key] = value }
     guard let items = URLComponents(string: url)?.queryItems else { return out }
     for item in items {
       guard !item.name.isEmpty, let value = item.value, !value.isEmpty else { continue }
       out[item.name] = typed(value)
+    }
+    if sdk.platform == .android {
+      for (key, value) in parts { out[key] = value }
     }
     return out
   }
@@ -165,7 +171,7 @@ extension Presenter {
     guard let tracked = route.tracked else { return effects }
     var params = PlacementParams.standard(placement, isSDKEvent: true)
     for (key, value) in DeepLinks.parts(tracked) { params["$" + key] = value }
-    params.merge(DeepLinks.audienceParams(tracked)) { _, own in own }
+    params.merge(DeepLinks.audienceParams(tracked, sdk: state.options.sdk)) { _, own in own }
     var registration = Registration(id: state.newRegistrationID(), placement: placement, params: params, isImplicit: true)
     // `internallyHandleImplicitTrigger` waits for the status before anything (`waitForSubsStatusAndConfig`):
     // with none yet the paywall stays until one comes, and on the timeout nothing is dismissed.

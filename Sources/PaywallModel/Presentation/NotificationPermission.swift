@@ -159,9 +159,9 @@ enum NotificationPermissions {
                                                  ("paywall_id", .string(paywallID))]))
   }
 
-  /// Whether the paywall's dismissal waits for a prompt on screen: on iOS, where the SDK awaits
-  /// the scheduling before it dismisses.
+  /// Whether the paywall's dismissal waits for a prompt on screen: where the SDK awaits the
+  /// scheduling before it dismisses (iOS, Android before 2.6.6).
   static func holdsDismissal(_ state: PresentationState) -> Bool {
-    state.permissionPrompt != nil && state.options.sdk.platform == .ios
+    state.permissionPrompt != nil && !state.options.sdk.schedulesRemindersForAnySubscription
   }
 }

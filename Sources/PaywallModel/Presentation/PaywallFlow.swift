@@ -210,9 +210,9 @@ public enum PaywallFlow {
       ]
       // `TransactionManager.trackTransactionDidSucceed`: a free-trial start schedules the
       // paywall's notifications, awaited before the paywall is dismissed.
-      // Superwall-Android schedules them after any subscription (`notifyOfTransactionComplete`).
+      // Superwall-Android from 2.6.6 schedules them after any subscription (`notifyOfTransactionComplete`).
       let reminders = session.paywall.definition.localNotifications
-      let schedules = options.sdk.platform == .android ? kind != .nonRecurringProductPurchase : kind == .freeTrialStart
+      let schedules = options.sdk.schedulesRemindersForAnySubscription ? kind != .nonRecurringProductPurchase : kind == .freeTrialStart
       let scheduling = schedules && !reminders.isEmpty
       if scheduling {
         effects.append(.scheduleNotifications(paywallID: session.id, reminders))

@@ -35,7 +35,8 @@ package enum PlacementParams {
   /// The params of SDK event `event`, tracked from `paywall` (nil: none on screen, the app's own
   /// `purchase(product)`): what a campaign on `transaction_abandon`, `transaction_fail` or
   /// `paywall_decline` filters on.
-  package static func implicit(_ event: PaywallEvent, paywall: PaywallInfo?, catalog: Catalog, now: Date) -> [String: String] {
+  package static func implicit(_ event: PaywallEvent, paywall: PaywallInfo?, catalog: Catalog, sdk: SDKVersion = .latest,
+                               now: Date) -> [String: String] {
     var out = standard(event.name.rawValue, isSDKEvent: true)
     let info = audienceParams(paywall)
     // The SDK's own parameters of the event, under `$`: the paywall's, then the product's.
@@ -60,7 +61,8 @@ package enum PlacementParams {
       }
     }
     if event.name == .transactionAbandon, let product {
-      out["abandoned_product_id"] = product.id
+      // Superwall-Android before 2.7 names the Play product alone (`SDKVersion.abandonedProductIsTheFullID`).
+      out["abandoned_product_id"] = sdk.abandonedProductIsTheFullID ? product.id : (product.play?.identifier.productId ?? product.id)
       for (key, value) in attributes(of: product, now: now) where key != "identifier" {
         out["abandoned_product_" + key] = value
       }

@@ -58,13 +58,13 @@ extension Presenter {
   static let chainEnding: Set<String> = ["transaction_abandon", "transaction_fail", "paywall_decline", "custom_placement"]
 
   /// Whether the paywall on screen may be replaced by the paywall of the implicit placement
-  /// `event` (a custom placement's backing event is `custom_placement`). On iOS a paywall one of
-  /// `chainEnding` presented never chains. Superwall-Android blocks only the same exit event again
-  /// (`analytics/internal/TrackingLogic.kt` `canTriggerPaywall`: `referringEventName ==
-  /// currentEventName`), so an abandon's paywall may still chain on a decline.
+  /// `event` (a custom placement's backing event is `custom_placement`). On iOS, and on Android
+  /// before 2.6.6, a paywall one of `chainEnding` presented never chains. Superwall-Android from
+  /// 2.6.6 blocks only the same exit event again (`SDKVersion.chainsOtherExitEvents`), so an
+  /// abandon's paywall may still chain on a decline.
   static func mayChain(_ state: PresentationState, after event: String) -> Bool {
     guard let presentedBy = state.presentedBy?.placement, chainEnding.contains(presentedBy) else { return true }
-    return state.options.sdk.platform == .android && presentedBy != event
+    return state.options.sdk.chainsOtherExitEvents && presentedBy != event
   }
 
   // MARK: - Opening and the flow's results
@@ -163,7 +163,7 @@ extension Presenter {
                                 _ state: inout PresentationState, now: Date) -> Registration? {
     for event in events where chainingPlacements.contains(event.name.rawValue) {
       if onScreen && !mayChain(state, after: event.name.rawValue) { continue }
-      let params = PlacementParams.implicit(event, paywall: paywall, catalog: state.project.catalog, now: now)
+      let params = PlacementParams.implicit(event, paywall: paywall, catalog: state.project.catalog, sdk: state.options.sdk, now: now)
       let candidate = Registration(id: state.newRegistrationID(), placement: event.name.rawValue, params: params, isImplicit: true)
       if wouldPresent(candidate, state, now: now) { return candidate }
     }

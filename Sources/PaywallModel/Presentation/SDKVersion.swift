@@ -158,12 +158,65 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// Paddle, Superwall and other stores).
   public var hasCustomProducts: Bool { isAtLeast(major: 4, minor: 15) }
 
+  /// Whether this is Superwall-Android `2.wantedMinor` or later. As on iOS, `2.N` stands for the
+  /// minor's first release (2.6 is 2.6.0; a change made in 2.6.6 comes here with 2.7), and the
+  /// latest minor for the release checked (2.7 is 2.7.19, as `2` is). Always false on iOS.
+  package func isAndroidAtLeast(minor wantedMinor: Int) -> Bool {
+    platform == .android && (minor ?? Self.latestAndroidMinor) >= wantedMinor
+  }
+
+  /// Whether a paywall an exit event presented (`transaction_abandon`, `transaction_fail`,
+  /// `paywall_decline`, a custom placement) may be replaced by another exit event's paywall:
+  /// Superwall-Android from 2.6.6 blocks only the same event again (`analytics/internal/
+  /// TrackingLogic.kt` `canTriggerPaywall`, `referringEventName == currentEventName`); before
+  /// (2.6.5's `notAllowedReferringEventNames`) and on iOS such a paywall never chains.
+  public var chainsOtherExitEvents: Bool { isAndroidAtLeast(minor: 7) }
+
+  /// Whether Superwall-Android adds `store` and `source` to `transaction_start`, `_abandon` and
+  /// `_complete`: from 2.6.0 (`analytics/internal/trackable/TrackableSuperwallEvent.kt`; 2.5.8's
+  /// `Transaction` has neither).
+  public var transactionEventsNameTheStore: Bool { isAndroidAtLeast(minor: 6) }
+
+  /// Whether Superwall-Android also adds `store` to `transaction_fail` and `transaction_restore`:
+  /// from 2.6.5 (`TrackableSuperwallEvent.kt`), so from 2.7 here.
+  public var failAndRestoreNameTheStore: Bool { isAndroidAtLeast(minor: 7) }
+
+  /// Whether `subscriptionStatus_didChange` carries `active_entitlement_ids`: every iOS 4.x;
+  /// Superwall-Android from 2.7.4 (`TrackableSuperwallEvent.kt` `SubscriptionStatusDidChange`;
+  /// 2.7.3 writes `subscription_status` alone), so 2.7 here (the release checked).
+  public var statusChangeNamesEntitlements: Bool { platform == .ios || isAndroidAtLeast(minor: 7) }
+
+  /// Whether a `transaction_abandon` campaign's `abandoned_product_id` is the full Play id
+  /// (`sku:basePlan:offer`): Superwall-Android from 2.7.0 (`TrackableSuperwallEvent.kt`,
+  /// `fullIdentifier`); 2.6.8 gives the Play product id alone (`productIdentifier`).
+  public var abandonedProductIsTheFullID: Bool { platform == .ios || isAndroidAtLeast(minor: 7) }
+
+  /// Whether a `deepLink_open` campaign's audiences read the link's parts (`url`, `path`, `host`…)
+  /// besides its query items: iOS 4.x; Superwall-Android from 2.5.4 (`TrackableSuperwallEvent.kt`
+  /// `DeepLink.audienceFilterParams`, 2.5.3 has the query items alone), so from 2.6 here. There a
+  /// part wins over a query item of the same name (`extractQueryParameters(uri).plus(extractedParams())`);
+  /// on iOS the item wins.
+  public var deepLinkAudiencesReadTheParts: Bool { platform == .ios || isAndroidAtLeast(minor: 6) }
+
+  /// Whether the SDK buying by itself (no purchase controller) counts a one-time purchase's
+  /// entitlements: Superwall-Android from 2.5.8 (`store/AutomaticPurchaseController.kt` reads
+  /// `allPurchases`; 2.5.7 `subscriptionPurchases` only), so from 2.6 here. iOS always does.
+  public var oneTimePurchasesGrantWithoutController: Bool { platform == .ios || isAndroidAtLeast(minor: 6) }
+
+  /// Whether Superwall-Android schedules a paywall's reminders after any subscription bought on
+  /// it, on a background scope (the paywall closes with the permission prompt up), each named
+  /// `PAYWALL_TRIAL_STARTED`: from 2.6.6 (`dependencies/DependencyContainer.kt`,
+  /// `TransactionManager.kt` `notifyOfTransactionComplete`), so 2.7 here. Before (2.6.5's
+  /// `TransactionManager.kt`), only a free trial's start schedules them, awaited before the
+  /// paywall is dismissed, each enqueued under its own id; as on iOS.
+  public var schedulesRemindersForAnySubscription: Bool { isAndroidAtLeast(minor: 7) }
+
   /// Whether a trial's reminders skip one already pending for the same paywall: from 4.11.0,
   /// whose `NotificationScheduler.swift` names each request `com.superwall.ios-PAYWALL-TRIAL_STARTED`
   /// and drops those pending; before (3.x too) each gets a UUID and nothing is skipped.
   /// Superwall-Android skips one already enqueued from 2.6.6 (`NotificationScheduler.kt`), so from 2.7 here.
   public var dedupesTrialReminders: Bool {
-    platform == .android ? (minor ?? Self.latestAndroidMinor) >= 7 : isAtLeast(major: 4, minor: 11)
+    platform == .android ? isAndroidAtLeast(minor: 7) : isAtLeast(major: 4, minor: 11)
   }
 
   /// Whether `handleDeepLink` routes links (`DeepLinkRouter.swift` and the static

@@ -23,8 +23,10 @@ enum TrialReminders {
         if dedupes && state.pendingNotifications.contains(where: { $0.id == named }) { continue }
         id = named
       } else {
-        // A UUID on a device; a counter here, so a script's events are the same every run.
-        id = "com.superwall.ios-\(state.nextNotificationNumber)"
+        // A UUID on iOS, the config's number on Android (a random one when it has none); a
+        // counter here, so a script's events are the same every run.
+        let prefix = state.options.sdk.platform == .android ? "" : "com.superwall.ios-"
+        id = "\(prefix)\(state.nextNotificationNumber)"
         state.nextNotificationNumber += 1
       }
       let seconds = notification.delayMs / 1000
@@ -49,12 +51,14 @@ enum TrialReminders {
     return !state.pendingNotifications.contains { $0.id == named }
   }
 
-  /// A reminder's identifier when it is named after its paywall: always on Android
+  /// A reminder's identifier when it is named after its paywall: on Android from 2.6.6
   /// (`DependencyContainer.kt` names each `PAYWALL_TRIAL_STARTED`; `NotificationScheduler.kt` skips
-  /// work already enqueued under that name, from 2.6.6; 2.7 here), from 4.11 on iOS. Nil when each
-  /// request has a name of its own (iOS before 4.11).
+  /// work already enqueued under that name; 2.7 here), from 4.11 on iOS. Nil when each request has
+  /// a name of its own (iOS before 4.11, Android before 2.7: the config's id).
   static func paywallNamedID(_ paywallID: String, _ state: PresentationState) -> String? {
-    if state.options.sdk.platform == .android { return "\(paywallID)_\(LocalNotification.trialStartedType)" }
+    if state.options.sdk.platform == .android {
+      return state.options.sdk.schedulesRemindersForAnySubscription ? "\(paywallID)_\(LocalNotification.trialStartedType)" : nil
+    }
     return state.options.sdk.dedupesTrialReminders ? "com.superwall.ios-\(paywallID)-\(LocalNotification.trialStartedType)" : nil
   }
 
