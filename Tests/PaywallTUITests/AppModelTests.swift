@@ -123,6 +123,7 @@ struct AppModelTests {
     let effects = AppModel.update(&state, .presentation(action))
     #expect(state.overlay?.ask == nil)
     #expect(effects.first == .answerAsk(id: 7, AskPurchaseController.Answer(outcome: .cancelled, message: "the app was killed")), "\(effects)")
+    #expect(effects.contains(.processEnded), "the controller's calls in flight end with the process: \(effects)")
     #expect(AppModel.update(&state, .key(.enter)).allSatisfy { if case .answerAsk = $0 { false } else { true } })
   }
 

@@ -37,8 +37,8 @@ package enum AppModel {
     return effects
   }
 
-  /// What goes with the app's process at a relaunch or a reinstall: the debug panel, and the ask
-  /// controller's question, answered as a cancel (a failure for a restore) so its call ends and
+  /// What goes with the app's process at a relaunch or a reinstall: the controller's calls in
+  /// flight (`.processEnded`), the debug panel, and the ask controller's question, answered as a cancel (a failure for a restore) so its call ends and
   /// a key pressed after cannot answer it for the new process.
   static func closingForTheProcess(_ state: inout AppState) -> [AppEffect] {
     var effects: [AppEffect] = []
@@ -48,7 +48,7 @@ package enum AppModel {
       state.overlay = over
     }
     state.overlay = state.overlay?.closingDebugPanel
-    return effects
+    return effects + [.processEnded]
   }
 
   package static func handle(_ message: AppMessage, _ state: inout AppState, now: Date) -> [AppEffect] {

@@ -280,8 +280,6 @@ package final class AppRuntime: @unchecked Sendable {
       guard process == self.process else { return }
       message = .presentation(action)
     }
-    if case .presentation(.relaunch) = message { endProcess() }
-    if case .presentation(.reinstall) = message { endProcess() }
     recorder?.willDispatch(message)
     state.presentation.storeNow = world.storeNow
     let effects = AppModel.update(&state, message, now: world.clock.now)
@@ -350,6 +348,8 @@ package final class AppRuntime: @unchecked Sendable {
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
         return .noticeExpired(id: id)
       }
+    case .processEnded:
+      endProcess()
     case .quit:
       inbox.finish()
     }

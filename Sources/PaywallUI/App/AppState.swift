@@ -167,6 +167,9 @@ package enum AppEffect: Sendable, Equatable {
   /// Send `.noticeExpired(id)` after `seconds` of real time (only an animated front end: in `play`
   /// a notice stays, so a script's screen does not depend on the wall clock).
   case expireNotice(id: Int, after: Double)
+  /// The app's process died (a relaunch, a reinstall, however asked for): the controller's calls
+  /// it made end, and their answers reach no one.
+  case processEnded
   /// The session is over: the loop stops.
   case quit
 }
