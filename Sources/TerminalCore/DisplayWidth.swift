@@ -1,7 +1,7 @@
 /// Terminal column widths, as `wcwidth` counts them: East Asian wide and fullwidth characters and
 /// emoji take 2 columns, combining marks and zero-width joiners take 0, everything else 1.
-/// Measured per grapheme (a `Character`), so "é" written as e + U+0301 is one column and a
-/// family emoji joined with ZWJs is two.
+/// Measured per grapheme (a `Character`), so "é" written as e + U+0301 is one column, a family
+/// emoji joined with ZWJs is two, and a Devanagari letter with a spacing vowel sign ("ति") is two.
 package enum DisplayWidth {
   package static func of(_ character: Character) -> Int {
     if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
@@ -14,6 +14,12 @@ package enum DisplayWidth {
     if first.value < 0x7F {
       return first.value < 0x20 ? 0 : 1
     }
+    // An Indic cluster (Devanagari to Sinhala): a conjunct or a letter with a spacing vowel sign
+    // is one grapheme, but the terminal gives each of its scalars its own width, as wcwidth
+    // does ("प्रति" is four columns: प, र, त and ि one each, the virama none).
+    if isIndic(first) {
+      return scalars.reduce(0) { $0 + of($1) }
+    }
     var width = of(first)
     if width < 2 {
       for scalar in scalars.dropFirst() {
@@ -25,6 +31,28 @@ package enum DisplayWidth {
       }
     }
     return width
+  }
+
+  /// Whether a grapheme starts in the Indic blocks (Devanagari to Sinhala, U+0900–U+0DFF).
+  package static func isIndic(_ character: Character) -> Bool {
+    character.unicodeScalars.first.map(isIndic) ?? false
+  }
+
+  static func isIndic(_ scalar: Unicode.Scalar) -> Bool { (0x900...0xDFF).contains(scalar.value) }
+
+  /// An Indic grapheme as the terminal lays it out: a unit for each scalar that takes a column,
+  /// holding the marks after it that take none ("प्र" is "प्" and "र"), each a grapheme of its own.
+  package static func terminalUnits(_ character: Character) -> [Character] {
+    var units: [String] = []
+    for scalar in character.unicodeScalars {
+      if of(scalar) == 0, !units.isEmpty {
+        units[units.count - 1].unicodeScalars.append(scalar)
+      } else {
+        units.append(String(scalar))
+      }
+    }
+    // Each unit is a base and its marks, one grapheme; were one not, its scalars go one by one.
+    return units.flatMap { unit in unit.count == 1 ? [Character(unit)] : unit.unicodeScalars.map { Character($0) } }
   }
 
   // A generic function called from another module runs unspecialised, through witness tables

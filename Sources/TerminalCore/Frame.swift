@@ -154,22 +154,39 @@ public struct Frame: Sendable, Hashable {
       return column - x
     }
     for character in text {
-      let w = DisplayWidth.of(character)
-      if w == 0 { continue }
-      if column + w > end { break }
-      if column >= 0 {
-        detach(x: column, y: y)
-        if w == 2 { detach(x: column + 1, y: y) }
-        if let ascii = character.asciiValue {
-          cells[y * width + column] = Cell(Unicode.Scalar(ascii), width: 1, style: style)
-        } else {
-          set(character, x: column, y: y, width: w, style: style)
-          if w == 2 { cells[y * width + column + 1] = Cell(" ", width: 0, style: style) }
+      // An Indic cluster goes to the terminal as the units it counts: each letter or spacing sign
+      // a column, with the marks that take none (`DisplayWidth.terminalUnits`).
+      if character.unicodeScalars.count > 1, DisplayWidth.isIndic(character) {
+        var fits = true
+        for unit in DisplayWidth.terminalUnits(character) where fits {
+          fits = place(unit, at: &column, end: end, y: y, style: style)
         }
+        if !fits { break }
+        continue
       }
-      column += w
+      if !place(character, at: &column, end: end, y: y, style: style) { break }
     }
     return column - x
+  }
+
+  /// Writes one grapheme at `column` and moves past it; false when it does not fit before `end`.
+  @inline(__always)
+  private mutating func place(_ character: Character, at column: inout Int, end: Int, y: Int, style: CellStyle) -> Bool {
+    let w = DisplayWidth.of(character)
+    if w == 0 { return true }
+    if column + w > end { return false }
+    if column >= 0 {
+      detach(x: column, y: y)
+      if w == 2 { detach(x: column + 1, y: y) }
+      if let ascii = character.asciiValue {
+        cells[y * width + column] = Cell(Unicode.Scalar(ascii), width: 1, style: style)
+      } else {
+        set(character, x: column, y: y, width: w, style: style)
+        if w == 2 { cells[y * width + column + 1] = Cell(" ", width: 0, style: style) }
+      }
+    }
+    column += w
+    return true
   }
 
   /// Fills a run of cells with one character (borders, status bars).

@@ -7,9 +7,21 @@ struct DisplayWidthTests {
   @Test(arguments: [
     ("a", 1), (" ", 1), ("é", 1), ("e\u{301}", 1), ("漢", 2), ("ア", 2), ("한", 2), ("Ａ", 2),
     ("😀", 2), ("👨‍👩‍👧", 2), ("🇫🇷", 2), ("❤️", 2), ("👍🏽", 2), ("\u{200D}", 0), ("\u{301}", 0), ("✓", 1), ("€", 1),
+    // Indic clusters as wcwidth (and so the terminal) counts them, scalar by scalar.
+    ("ति", 2), ("प्र", 2), ("प्रति", 4), ("मुफ़्त", 3), ("हिन्दी", 5), ("ಕಿ", 1),
   ] as [(String, Int)])
   func graphemeWidths(text: String, width: Int) {
     #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+  }
+
+  /// An Indic cluster is drawn as the terminal lays it out: a cell a column, the marks with their
+  /// letter, so the frame's columns are the terminal's ("प्रति वर्ष" is eight).
+  @Test func indicClustersTakeTheColumnsTheTerminalGivesThem() {
+    var frame = Frame(width: 12, height: 1)
+    let used = frame.put("प्रति वर्ष|", x: 0, y: 0, style: .plain)
+    #expect(used == 9)
+    #expect(frame.lines[0].hasPrefix("प्रति वर्ष|"))
+    #expect(frame[8, 0].scalar == "|")
   }
 
   @Test func mixedLine() {
