@@ -54,4 +54,15 @@ struct CardWordsTests {
     #expect(try #require(PeriodWords.of("ja_JP")).per("¥600", .month) == "¥600/月")
     #expect(PeriodWords.of("xx_XX") == nil)
   }
+
+  /// A catalog may name a locale the price tables lack ("de_LU", "de-DE"): its prices are
+  /// formatted in its language, and so are its words, never English around German numbers.
+  @Test func aLocaleTheTablesLackSpeaksItsLanguage() throws {
+    for locale in ["de_LU", "de-DE", "de"] {
+      #expect(try #require(CardWords.of(locale), "\(locale)").lifetime == "Zugang für immer")
+    }
+    #expect(try #require(CardWords.of("zh-Hant-TW")).oneTime == "一次性購買")
+    #expect(try #require(CardWords.of("pt-PT")).rental == "aluguer: {0}")
+    #expect(CardWords.of("en-GB") == nil)
+  }
 }

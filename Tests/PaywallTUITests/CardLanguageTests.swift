@@ -43,4 +43,25 @@ struct CardLanguageTests {
       }
     }
   }
+
+  /// A period of several units is named as one ("$2.99/2 weeks", "every 2 weeks"), where
+  /// the SDK's `period` word names the unit alone ("week"): a two-week plan read as weekly.
+  @Test func severalUnitsAreNotOne() throws {
+    let catalog = """
+      {"currency": "USD", "locale": "en_US", "products": [
+        {"id": "biweekly", "name": "Fortnight", "price": "2.99", "period": "P2W", "group": "g", "entitlements": ["pro"]},
+        {"id": "threedays", "name": "Weekend", "price": "1.99", "period": "P3D", "group": "g", "entitlements": ["pro"]},
+        {"id": "quarter", "name": "Quarter", "price": "19.99", "period": "P3M", "group": "g", "entitlements": ["pro"]}]}
+      """
+    let paywall = """
+      {"id": "p", "name": "P", "products": {"primary": "biweekly", "secondary": "threedays", "tertiary": "quarter"},
+       "components": [{"type": "products"}, {"type": "button", "label": "Restore purchases", "action": "restore"}]}
+      """
+    let directory = try Fixtures.directory(["catalog.json": catalog, "p.json": paywall])
+    let result = try PaywallBinary.run(["render", directory + "/p.json", "--catalog", directory + "/catalog.json", "--size", "100x30"])
+    #expect(result.status == 0, "\(result.stderr)")
+    for words in ["$2.99/2 weeks", "every 2 weeks", "$1.99/3 days", "every 3 days", "$19.99/quarter"] {
+      #expect(result.stdout.contains(words), "\(words) not in:\n\(result.stdout)")
+    }
+  }
 }

@@ -20,16 +20,19 @@ package struct CardWords: Sendable {
   /// The locale's periods and prices per period.
   package var periods: PeriodWords
 
-  /// The card's words for `locale` ("de_DE"); nil for English and for a locale the price tables
-  /// do not cover, which keep the card's English.
+  /// The card's words for `locale` ("de_DE", "de-LU": a locale the price tables lack speaks its
+  /// language); nil for English and for a language the tables do not cover, which keep the
+  /// card's English.
   package static func of(_ locale: String) -> CardWords? {
-    let parts = locale.split(separator: "_")
-    guard let language = parts.first.map(String.init), language != "en", let periods = PeriodWords.of(locale) else { return nil }
-    let region = parts.count > 1 ? String(parts[1]) : ""
-    let key = switch (language, region) {
-    case ("zh", "TW"), ("zh", "HK"): "zh_Hant"
-    case ("pt", "PT"): "pt_PT"
-    default: language
+    let parts = locale.replacingOccurrences(of: "-", with: "_").split(separator: "_").map(String.init)
+    guard let language = parts.first, language != "en", let periods = PeriodWords.of(locale) else { return nil }
+    let rest = Set(parts.dropFirst())
+    let key = if language == "zh" && !rest.isDisjoint(with: ["TW", "HK", "MO", "Hant"]) {
+      "zh_Hant"
+    } else if language == "pt" && rest.contains("PT") {
+      "pt_PT"
+    } else {
+      language
     }
     guard let phrases = Self.phrases[key] else { return nil }
     return CardWords(once: phrases[0], lifetime: phrases[1], oneTime: phrases[2], billing: phrases[3], rental: phrases[4],
@@ -51,7 +54,7 @@ package struct CardWords: Sendable {
     "el": ["{0} εφάπαξ", "πρόσβαση για πάντα", "εφάπαξ αγορά", "περίοδος: {0}", "ενοικίαση: {0}", "{0} δωρεάν", "{1}: {0}"],
     "es": ["{0} una vez", "acceso de por vida", "compra única", "duración: {0}", "alquiler: {0}", "{0} gratis", "{1}: {0}"],
     "fi": ["{0} kerran", "ikuinen käyttö", "kertaosto", "jakso: {0}", "vuokra: {0}", "{0} ilmaiseksi", "{1}: {0}"],
-    "fr": ["{0} une fois", "accès à vie", "achat unique", "durée : {0}", "location : {0}", "{0} d'essai", "{1} : {0}"],
+    "fr": ["{0} une fois", "accès à vie", "achat unique", "durée : {0}", "location : {0}", "{0} gratis", "{1} : {0}"],
     "he": ["{0} חד-פעמי", "גישה לתמיד", "רכישה חד-פעמית", "תקופה: {0}", "השכרה: {0}", "{0} חינם", "{1}: {0}"],
     "hi": ["{0} एक बार", "आजीवन एक्सेस", "एक बार की खरीद", "अवधि: {0}", "किराया: {0}", "{0} मुफ़्त", "{1}: {0}"],
     "hu": ["{0} egyszeri", "örökös hozzáférés", "egyszeri vásárlás", "időszak: {0}", "kölcsönzés: {0}", "{0} ingyen", "{1}: {0}"],

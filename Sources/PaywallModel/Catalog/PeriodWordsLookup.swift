@@ -21,8 +21,15 @@ package struct PeriodWords: Sendable {
 
   private static let categories = ["zero", "one", "two", "few", "many", "other"]
 
-  /// The words of `locale` ("de_DE"), nil for one the tables do not cover.
-  package static func of(_ locale: String) -> PeriodWords? { table[locale] }
+  /// The words of `locale` ("de_DE", also written "de-DE"): its own, else its language's (a
+  /// catalog's "de_LU" speaks German, as its prices do); nil for a language the tables lack.
+  package static func of(_ locale: String) -> PeriodWords? {
+    let normalized = locale.replacingOccurrences(of: "-", with: "_")
+    if let exact = table[normalized] { return exact }
+    let language = normalized.split(separator: "_").first.map(String.init) ?? normalized
+    if let general = table[language] { return general }
+    return table.keys.sorted().first { $0.hasPrefix(language + "_") }.flatMap { table[$0] }
+  }
 
   /// `count` `unit`s: "7 Tage", "1 Monat", "3 mois".
   package func count(_ count: Int, _ unit: SubscriptionPeriod.Unit) -> String {

@@ -29,26 +29,47 @@ package struct ProductCard {
     }
     switch item.kind {
     case .autoRenewable, .nonRenewing:
-      return item.subscriptionPeriod == nil ? price : "\(price)/\(product[.period])"
+      guard let period = item.subscriptionPeriod else { return price }
+      // "$2.99/2 weeks": the SDK's `period` names the unit alone (P7D is its "week").
+      return Self.isSeveralUnits(period) ? "\(price)/\(period.spelledOut)" : "\(price)/\(product[.period])"
     case .nonConsumable: return "\(price) once"
     case .consumable: return price
     }
   }
 
-  /// "$4.99/month" for long periods, "billed monthly" otherwise, "lifetime access" for unlocks,
+  /// "$4.99/month" for long periods, "billed monthly" otherwise ("every 2 weeks"), "lifetime access" for unlocks,
   /// "3-day rental" for a Play rental.
   package var detailText: String {
     if let words { return detailText(words) }
     switch item.kind {
     case .nonConsumable:
       // A Play rental is held for its period, not for life.
-      if let rental = item.play?.rentalPeriod { return "\(rental.spelledAsLength) rental" }
+      if let rental = item.play?.rentalPeriod {
+        let parts = [(rental.years, "year"), (rental.months, "month"), (rental.weeks, "week"), (rental.days, "day")].filter { $0.0 != 0 }
+        guard parts.count > 1 else { return "\(rental.spelledAsLength) rental" }
+        return "rental: " + parts.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: " ")
+      }
       return "lifetime access"
     case .consumable: return "one-time purchase"
     case .autoRenewable, .nonRenewing:
       guard let period = item.subscriptionPeriod else { return "" }
       if item.periodCount(in: .month) >= 2 { return "\(product[.monthlyPrice])/month" }
+      // "every 2 weeks" (short enough for a card), "billed every 1 day": the SDK's word for a
+      // day is "dayly".
+      if Self.isSeveralUnits(period) { return "every \(period.spelledOut)" }
       return period.unit == .day && period.value != 7 ? "billed every \(period.spelledOut)" : "billed \(product[.periodly])"
+    }
+  }
+
+  /// A period the SDK's `period` word misnames ("2 weeks" is its "week", "3 days" its "day"):
+  /// several of a unit, but for those it has a word of (seven days a "week", two, three and six
+  /// months "2 months", "quarter", "6 months").
+  private static func isSeveralUnits(_ period: SubscriptionPeriod) -> Bool {
+    guard period.value > 1 else { return false }
+    switch period.unit {
+    case .day: return period.value != 7
+    case .month: return ![2, 3, 6].contains(period.value)
+    case .week, .year: return true
     }
   }
 
