@@ -60,4 +60,16 @@ struct FilesReferenceTests {
     let page = FilesReference.markdown
     for name in StateDirectory.stateFileNames + [StateLock.fileName] { #expect(page.contains("`\(name)`"), "\(name)") }
   }
+
+  /// A run refused before it starts (here, an events file in a folder that is not there) leaves
+  /// no folder behind, `--screenshot-every`'s included.
+  @Test func aRefusedRunLeavesNoFolder() throws {
+    let directory = try Fixtures.directory([:])
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let result = try PaywallBinary.run(["play", Fixtures.demoDirectory, "--keys", "enter", "--screenshot-every", directory + "/shots",
+                                        "--events", directory + "/missing/events.jsonl"])
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("events"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: directory + "/shots"), "an empty --screenshot-every folder was left")
+  }
 }

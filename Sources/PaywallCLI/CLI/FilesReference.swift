@@ -9,28 +9,34 @@ import PaywallScenarios
 package enum FilesReference {
   /// An option that makes paywall-tui write, and how it writes.
   package struct Writer: Sendable {
-    /// The commands that take it.
-    package var commands: String
     package var option: any CommandOption
     /// How the file is written (whole, appended, a directory of files), and what is refused.
     package var how: String
+
+    init(_ option: any CommandOption, how: String) {
+      self.option = option
+      self.how = how
+    }
+
+    /// The commands that take it, from their own option lists.
+    package var commands: String {
+      Completion.commands.filter { command in command.options.contains { $0.name == option.name && $0.help == option.help } }
+        .map(\.name).joined(separator: ", ")
+    }
   }
 
   /// Options that write, each with how.
   package static let writers: [Writer] = [
-    Writer(commands: "run", option: RunFlags.record,
-           how: "whole; an existing file only if it is a recording (its first line `\(SessionRecorder.marker)`)"),
-    Writer(commands: "play", option: PlayFlags.record, how: "whole"),
-    Writer(commands: "play", option: PlayFlags.screenshotEvery,
-           how: "a directory of SVGs, one a step (`000-start.svg`, `001-press-down.svg`); each whole"),
-    Writer(commands: "run, play", option: SessionFlags.events,
-           how: "appended, a JSON line an event; never through a link (`O_NOFOLLOW`), nor to a file with a second name (a hard link)"),
-    Writer(commands: "render", option: RenderFlags.out, how: "whole"),
-    Writer(commands: "test", option: TestFlags.junit, how: "whole"),
-    Writer(commands: "import superwall", option: ImportFlags.out,
+    Writer(RunFlags.record, how: "whole; an existing file only if it is a recording (its second line starts `\(SessionRecorder.marker)`)"),
+    Writer(PlayFlags.record, how: "whole"),
+    Writer(PlayFlags.screenshotEvery, how: "a directory of SVGs, one a step (`000-start.svg`, `001-press-down.svg`); each whole"),
+    Writer(SessionFlags.events,
+           how: "appended, a JSON line an event, in a folder that is there (none is made); never through a link under `test` (`O_NOFOLLOW`), nor to a file with a second name (a hard link)"),
+    Writer(RenderFlags.out, how: "whole"),
+    Writer(TestFlags.junit, how: "whole"),
+    Writer(ImportFlags.out,
            how: "a project directory: a new or empty one, or with `--force` one an import wrote, where only the files it listed in `\(ImportedProjectWriter.manifestName)` are replaced and the rest is left as it is; made beside it and renamed into place"),
-    Writer(commands: "run, play", option: SessionFlags.stateDir,
-           how: "the state directory (below): `run` writes it by default, `play` only when given"),
+    Writer(SessionFlags.stateDir, how: "the state directory (below): `run` and `demo` write it by default, `play` only when given"),
   ]
 
   /// Options whose file or directory is only read.
@@ -54,6 +60,7 @@ package enum FilesReference {
     let starter = InitCommand.files(name: "app").map { "`\($0.path)`" }.joined(separator: ", ")
     let demo = EmbeddedDemo.files.map { "`\($0.path)`" }.joined(separator: ", ")
     lines.append("| init | `DIR` | the starter project: \(starter); with `--demo` the demo project: \(demo) | each whole; nothing at all when one of them is there already |")
+    lines.append("| demo | (none) | the demo project (\(demo)) in `$XDG_CACHE_HOME/paywall-tui/demo`, else `~/.cache/paywall-tui/demo` | each whole, when it differs from the one the binary carries (a file edited there is put back) |")
     lines += [
       "",
       "The state directory (`--state-dir`, else `$XDG_STATE_HOME/paywall-tui/PROJECT`, else",

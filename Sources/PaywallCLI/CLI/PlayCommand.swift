@@ -141,8 +141,6 @@ package struct PlayCommand: CLICommand {
     try checkAnswers(of: scenario, sdk: sdk)
     // A misspelt placement or entitlement would pass as a skip or a status nobody has: refused here.
     if let problems = ScriptNames.problems(in: scenario, project: loaded) { throw CLIFailure(message: problems, code: ExitStatus.usage.rawValue) }
-    if let every = screenshotEvery { try CLIFailure.reporting { () throws(PlayFailure) in try Screenshots.prepare(directory: every) } }
-    let eventFile = try session.openEventFile(confined: confinement != nil)
     var start = SimulatedTimeSource.defaultStart
     if let text = self.clock {
       guard let date = StoreDates.parse(iso8601: text) else {
@@ -150,6 +148,9 @@ package struct PlayCommand: CLICommand {
       }
       start = date
     }
+    let eventFile = try session.openEventFile(confined: confinement != nil)
+    // Made last, once nothing before the run can fail: a refused run leaves no empty folder.
+    if let every = screenshotEvery { try CLIFailure.reporting { () throws(PlayFailure) in try Screenshots.prepare(directory: every) } }
     let request = PlayRequest(project: loaded, path: path, script: scenario, scriptPath: script, session: session,
                               overrides: overrides, clockStart: start, size: size,
                               recording: pace.map { (record!, $0, recordingTitle) }, screenshotEvery: screenshotEvery, screen: screen)
