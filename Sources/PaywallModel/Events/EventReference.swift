@@ -53,6 +53,7 @@ public enum EventReference {
   private static let transactionNote = "On a paywall, or from `call purchase` with `--controller simulated` (then without the paywall's parameters)"
   private static let store = Param("store", "`PLAY_STORE` (Android only)")
   private static let source = Param("source", "`SUPERWALL` (a paywall's button) or `APP` (`call purchase`) (Android only)")
+  private static let userAttributes = Param("user_attributes", "the user's attributes, as the `user_attributes` event shows them (Android from 2.5.3 only)")
 
   /// Every event, in the order docs/reference/events.md lists them.
   public static let all: [Entry] = [
@@ -72,7 +73,7 @@ public enum EventReference {
                    Param("pipeline_type", "`presentation`"),
                    Param("status", "`presentation`, `no_presentation` or `timeout`"),
                    Param("status_reason", "empty when presenting; `event_not_found`, `no_rule_match`, `holdout`, `user_is_subscribed` (v3), `paywall_already_presented`, `subscriptionStatus_timeout` (v3 and Android: `subscription_status_timeout`)")]),
-    Entry(name: .paywallOpen, when: "A paywall is shown", params: paywall),
+    Entry(name: .paywallOpen, when: "A paywall is shown", params: paywall + [userAttributes]),
     Entry(name: .appInstall, when: "The app's first launch on this state (a new user: `play` without `--state-dir`, `--fresh`, `--reinstall`); a campaign on it presents its paywall",
           params: [Param("application_installed_at", "when, on the app's clock (the SDK's ISO 8601 with milliseconds, `2026-01-01T00:00:00.000Z`)"),
                    Param("using_purchase_controller", "whether the app brings its own purchase controller (every controller but `simulated`)")]),
@@ -97,7 +98,7 @@ public enum EventReference {
                              Param("survey_presentation", "`show` or `holdout` when the survey pass showed one or held the user out (absent otherwise, and when another paywall replaces it)")]),
     Entry(name: .transactionStart, when: "A purchase starts. \(transactionNote)", params: paywall + product + [store, source]),
     Entry(name: .transactionComplete, when: "The purchase succeeded. \(transactionNote)",
-          params: paywall + product + [Param("transaction_type", "`FREE_TRIAL_START`, `SUBSCRIPTION_START` or `NON_RECURRING_PRODUCT_PURCHASE` (iOS v4; v3 and Android have none)"), store, source]),
+          params: paywall + product + [Param("transaction_type", "`FREE_TRIAL_START`, `SUBSCRIPTION_START` or `NON_RECURRING_PRODUCT_PURCHASE` (iOS v4; v3 and Android have none)"), store, source, userAttributes]),
     Entry(name: .freeTrialStart, when: "After `transaction_complete`, when the purchase started an introductory offer, free or paid", params: paywall + product),
     Entry(name: .subscriptionStart, when: "After `transaction_complete`, for an auto-renewable bought without an offer", params: paywall + product),
     Entry(name: .nonRecurringProductPurchase, when: "After `transaction_complete`, for anything but an auto-renewable", params: paywall + product),

@@ -174,13 +174,21 @@ extension SDKEvents {
   /// event the store (`PLAY_STORE`), to start, abandon and complete its source (each from the
   /// release that added it: `SDKVersion.transactionEventsNameTheStore`), and writes
   /// `paywall_close` with no `close_reason` (`PaywallClose` has only the survey's keys).
-  static func shaped(_ event: PaywallEvent, sdk: SDKVersion, source: TransactionSource) -> PaywallEvent {
+  /// `userAttributes`: the user's attributes, as `user_attributes` shows them, which Android's
+  /// `paywall_open` and `transaction_complete` carry too (from 2.5.3: `PaywallOpen`,
+  /// `Transaction` in its complete state); asked for only then.
+  static func shaped(_ event: PaywallEvent, sdk: SDKVersion, source: TransactionSource,
+                     userAttributes: () -> JSONOutput = { .object([]) }) -> PaywallEvent {
     guard sdk.platform == .android else { return event }
     let store: (String, JSONOutput) = ("store", "PLAY_STORE")
+    let attributes: [(String, JSONOutput)] = sdk.openAndCompleteCarryUserAttributes && [.paywallOpen, .transactionComplete].contains(event.name)
+      ? [("user_attributes", userAttributes())] : []
     switch event.name {
+    case .paywallOpen:
+      return PaywallEvent(event.name, event.params + attributes)
     case .transactionStart, .transactionAbandon, .transactionComplete:
-      guard sdk.transactionEventsNameTheStore else { return event }
-      return PaywallEvent(event.name, event.params + [store, ("source", .string(source.rawValue))])
+      guard sdk.transactionEventsNameTheStore else { return PaywallEvent(event.name, event.params + attributes) }
+      return PaywallEvent(event.name, event.params + [store, ("source", .string(source.rawValue))] + attributes)
     case .transactionFail, .transactionRestore:
       guard sdk.failAndRestoreNameTheStore else { return event }
       return PaywallEvent(event.name, event.params + [store])

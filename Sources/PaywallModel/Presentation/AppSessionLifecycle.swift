@@ -79,6 +79,12 @@ extension Presenter {
     return PaywallEvent(.userAttributes, params)
   }
 
+  /// The user's attributes as `user_attributes` shows them, as one value: what Android's
+  /// `paywall_open` and `transaction_complete` carry.
+  static func userAttributesValue(_ state: PresentationState) -> JSONOutput {
+    .object(userAttributesEvent(state).params)
+  }
+
   /// A user attribute's text as the SDK holds it: `true`/`false`, a number, else text (the
   /// `user` step's typing, `FilterValue(parsing:)`); nil for `null`, which the SDK removes.
   private static func typed(_ text: String) -> JSONOutput? {

@@ -132,7 +132,7 @@ extension Presenter {
             out += willDismiss(registration, paywallID: session.id, result: closing, forNextPaywall: chained != nil, state)
           }
         }
-        out.append(.emit(SDKEvents.shaped(event, sdk: state.options.sdk, source: .paywall)))
+        out.append(.emit(SDKEvents.shaped(event, sdk: state.options.sdk, source: .paywall) { userAttributesValue(state) }))
         if event.name == .transactionComplete, let id = event["product_id"]?.stringValue, !state.purchasedProducts.contains(id) {
           state.purchasedProducts.append(id)
         }

@@ -107,8 +107,9 @@ enum SDKCalls {
     guard !state.hasPurchaseController else { return [returned] }
     let productParams: [(String, JSONOutput)] = [("product_id", .string(product.id))]
     let sdk = state.options.sdk
+    let attributes = state
     func track(_ name: EventName, _ params: [(String, JSONOutput)]) -> PresentationEffect {
-      .emit(SDKEvents.shaped(PaywallEvent(name, params), sdk: sdk, source: .app))
+      .emit(SDKEvents.shaped(PaywallEvent(name, params), sdk: sdk, source: .app) { Presenter.userAttributesValue(attributes) })
     }
     // Superwall-Android alerts only on a paywall's purchase (`TransactionManager.kt`: `presentAlert`
     // and the pending alert are for `PurchaseSource.Internal`); the app's own call shows none.

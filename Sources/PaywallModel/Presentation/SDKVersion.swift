@@ -177,6 +177,11 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// `Transaction` has neither).
   public var transactionEventsNameTheStore: Bool { isAndroidAtLeast(minor: 6) }
 
+  /// Whether Superwall-Android's `paywall_open` and `transaction_complete` carry the user's
+  /// attributes (`user_attributes`): from 2.5.3 (`TrackableSuperwallEvent.kt` `PaywallOpen`,
+  /// `Transaction`; 2.5.1 has none), so from 2.6 here. iOS's carry none.
+  public var openAndCompleteCarryUserAttributes: Bool { isAndroidAtLeast(minor: 6) }
+
   /// Whether Superwall-Android also adds `store` to `transaction_fail` and `transaction_restore`:
   /// from 2.6.5 (`TrackableSuperwallEvent.kt`), so from 2.7 here.
   public var failAndRestoreNameTheStore: Bool { isAndroidAtLeast(minor: 7) }
