@@ -38,6 +38,11 @@ public final class SimulatedStore: PurchaseController {
     /// purchaser and a RevenueCat-backed controller do. Off, the app "forgets": Play refunds the
     /// purchase when its acknowledgement window closes (Play catalogs only).
     public var acknowledgesPurchases = true
+    /// The SDK buying by itself counts a one-time purchase's entitlements in the status it sets.
+    /// Off for Superwall-Android before 2.5.8, whose purchaser read subscriptions alone
+    /// (`SDKVersion.oneTimePurchasesGrantWithoutController`): a lifetime unlock then leaves the
+    /// status as it was, though the store has it.
+    public var grantsOneTimePurchases = true
 
     /// Settings as given; every switch is off by default.
     public init(askToBuy: Bool = false, failTransactions: Bool = false, rules: StoreRules = StoreRules()) {

@@ -45,6 +45,14 @@ extension SimulatedStore {
     return nil
   }
 
+  /// The status the SDK sets from the store's state: every active purchase's entitlements, but
+  /// a one-time purchase's only where the SDK counts them (`Settings.grantsOneTimePurchases`).
+  static func published(_ derived: DerivedState, settings: Settings) -> SubscriptionStatus {
+    guard !settings.grantsOneTimePurchases else { return derived.status }
+    let renewing = derived.subscriptions.filter { $0.isActive && ($0.kind?.isSubscription ?? true) }
+    return .active(renewing.reduce(into: Set<Entitlement>()) { $0.formUnion($1.entitlements) })
+  }
+
   /// Writes the ledger with the clock's time, so the next session continues from here.
   package func checkpoint() {
     change { book, _ in book.unsaved = true }
@@ -102,9 +110,10 @@ extension SimulatedStore {
           book.unsaved = false
         }
         var newStatus: SubscriptionStatus?
-        if publish == .always || book.published != book.derived.status {
-          newStatus = book.derived.status
-          book.published = book.derived.status
+        let status = Self.published(book.derived, settings: book.settings)
+        if publish == .always || book.published != status {
+          newStatus = status
+          book.published = status
         }
         return (result, save, newStatus, Self.nextWake(book), book.changes != changes ? book.onChange : nil)
       }

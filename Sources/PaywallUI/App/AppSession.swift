@@ -163,7 +163,8 @@ package struct AppSession {
     case (let custom?, _):
       controller = custom.controller
     case (nil, .simulated):
-      let (settings, rate) = options.storeSettings(for: project.catalog, warnings: &warnings)
+      var (settings, rate) = options.storeSettings(for: project.catalog, warnings: &warnings)
+      settings.grantsOneTimePurchases = project.options.sdk.oneTimePurchasesGrantWithoutController
       let starts = options.start
       let storeClock: any TimeSource
       if let simulatedClock {
