@@ -24,6 +24,10 @@ package struct CardWords: Sendable {
   /// language); nil for English and for a language the tables do not cover, which keep the
   /// card's English.
   package static func of(_ locale: String) -> CardWords? {
+    // English, nearly every catalog: answered before any allocation (a card asks on every frame).
+    if locale.utf8.starts(with: "en".utf8) && (locale.utf8.count == 2 || [UInt8(ascii: "_"), UInt8(ascii: "-")].contains(locale.utf8.dropFirst(2).first!)) {
+      return nil
+    }
     let parts = locale.replacingOccurrences(of: "-", with: "_").split(separator: "_").map(String.init)
     guard let language = parts.first, language != "en", let periods = PeriodWords.of(locale) else { return nil }
     let rest = Set(parts.dropFirst())
