@@ -12,6 +12,27 @@ struct PlayStoreCommandTests {
     return result
   }
 
+  /// `store` shows the status the next session will see: on a project that follows
+  /// Superwall-Android before 2.5.8, whose own purchaser counts no one-time purchase, a lifetime
+  /// unlock leaves it inactive there as in the session, though the ledger has the purchase.
+  @Test func storeShowsTheStatusAsTheProjectsSDKSetsIt() throws {
+    let root = Fixtures.repositoryRoot.appendingPathComponent("Examples/android").path
+    let app = try String(contentsOfFile: root + "/app.json", encoding: .utf8)
+      .replacingOccurrences(of: #""options": { "platform": "android" }"#, with: #""options": { "platform": "android", "sdk": "2.5" }"#)
+      .replacingOccurrences(of: #""catalog": "play-catalog.json""#, with: #""catalog": "\#(root)/play-catalog.json""#)
+      .replacingOccurrences(of: #""paywalls": ["plans.json"]"#, with: #""paywalls": ["\#(root)/plans.json"]"#)
+    #expect(app.contains("\"sdk\": \"2.5\"") && app.contains(root + "/plans.json"), "the fixture no longer matches Examples/android/app.json")
+    let project = try Fixtures.directory(["app.json": app])
+    let state = PlayCommandTests.stateDir()
+    defer { try? FileManager.default.removeItem(atPath: state); try? FileManager.default.removeItem(atPath: project) }
+    let played = try PaywallBinary.run(["play", project, "--status", "inactive", "--state-dir", state, "--placement", "upgrade", "--keys", "3 enter"])
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(played.stdout.contains(#"{"status":"inactive","entitlements":[]}"#), "\(played.stdout)")
+    let shown = try PaywallBinary.run(["store", project, "--state-dir", state])
+    #expect(shown.stdout.contains("acme_lifetime"), "the ledger has the purchase: \(shown.stdout)")
+    #expect(shown.stdout.contains("status: inactive"), "\(shown.stdout)")
+  }
+
   @Test func storeShowsOrderIdsTokensAndTheLinkOfAReplacement() throws {
     let state = PlayCommandTests.stateDir()
     defer { try? FileManager.default.removeItem(atPath: state) }

@@ -85,7 +85,9 @@ package struct StoreCommand: CLICommand {
     }
     let rules = contents.rules ?? SimulatedStore.Settings(catalog: project.catalog.settings).rules
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
-    let derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
+    var derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)
+    // The status as the project's SDK sets it (Superwall-Android before 2.5.8 counts no one-time purchase).
+    derived.status = SimulatedStore.status(of: derived, grantsOneTimePurchases: project.options.sdk.oneTimePurchasesGrantWithoutController)
     for issue in derived.issues { try Console.error("warning: \(file.path): \(issue)") }
     if json {
       try Console.out(Self.json(contents, derived, file: file.path, rules: rules, store: project.catalog.store, reminders: reminders).text)

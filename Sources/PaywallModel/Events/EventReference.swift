@@ -51,9 +51,9 @@ public enum EventReference {
     Param("slot", "the paywall's slot the product was bought from (ours; not on `call purchase`)"),
   ]
   private static let transactionNote = "On a paywall, or from `call purchase` with `--controller simulated` (then without the paywall's parameters)"
-  private static let store = Param("store", "`PLAY_STORE` (Android only)")
-  private static let source = Param("source", "`SUPERWALL` (a paywall's button) or `APP` (`call purchase`) (Android only)")
-  private static let userAttributes = Param("user_attributes", "the user's attributes, as the `user_attributes` event shows them (Android from 2.5.3 only)")
+  private static let store = Param("store", "`PLAY_STORE` (Android only: from 2.6.0 on start, abandon and complete, from 2.6.5 on fail and restore)")
+  private static let source = Param("source", "`SUPERWALL` (a paywall's button) or `APP` (`call purchase`) (Android only, from 2.6.0)")
+  private static let userAttributes = Param("user_attributes", "the user's attributes (typed as the `user_attributes` event types them), `appUserId` once identified, `applicationInstalledAt` (Android from 2.5.3 only)")
 
   /// Every event, in the order docs/reference/events.md lists them.
   public static let all: [Entry] = [
@@ -113,7 +113,7 @@ public enum EventReference {
           params: paywall + [Param("error_message", "the SDK's text: `Transactions Failed to Restore.` and why")]),
     Entry(name: .subscriptionStatusDidChange, when: "The subscription status changed",
           params: [Param("status", "`ACTIVE`, `INACTIVE` or `UNKNOWN` (iOS v4)"),
-                   Param("active_entitlement_ids", "the active entitlements, comma-separated (iOS 4.14 on and Android; iOS 4.0–4.13 run together), when active (iOS v4, Android)"),
+                   Param("active_entitlement_ids", "the active entitlements, comma-separated (iOS 4.14 on and Android; iOS 4.0–4.13 run together), when active (iOS v4, Android from 2.7.4)"),
                    Param("subscription_status", "`ACTIVE`, `INACTIVE` or `UNKNOWN` (iOS v3); `active`, `inactive` or `unknown` (Android)")]),
     Entry(name: .handlerOnPresent, when: "Ours: the register's handler heard `onPresent`",
           params: [Param("placement", "the register's placement"), Param("paywall_id", "the paywall presented")]),
@@ -144,8 +144,8 @@ public enum EventReference {
                              Param("survey_custom_response", "the text typed for \"Other\" (only then)")]),
     Entry(name: .surveyClose, when: "The user closed the survey with its \"Close\" option; the paywall then closes", params: []),
     Entry(name: .notificationSchedule,
-          when: "Ours: a free trial started from a paywall scheduled one of its `localNotifications` (before the paywall closes); SDK 4.11 and later skip one already pending for that paywall",
-          params: [Param("id", "the request's identifier: `com.superwall.ios-PAYWALL-TRIAL_STARTED` (4.11 on), `com.superwall.ios-N` before"),
+          when: "Ours: a free trial started from a paywall scheduled one of its `localNotifications` (before the paywall closes; Android from 2.6.6: after any subscription, as it closes); iOS 4.11 and Android 2.6.6 on skip one already pending for that paywall",
+          params: [Param("id", "the request's identifier: `com.superwall.ios-PAYWALL-TRIAL_STARTED` (4.11 on), `com.superwall.ios-N` before; Android `PAYWALL_TRIAL_STARTED` (2.6.6 on), `N` before"),
                    Param("paywall_id", "the paywall"), Param("type", "`TRIAL_STARTED`"), Param("title", "the notification's title"),
                    Param("fire_at", "when it fires, on the app's clock (ISO 8601)")]),
     Entry(name: .notificationPermission,

@@ -79,10 +79,17 @@ extension Presenter {
     return PaywallEvent(.userAttributes, params)
   }
 
-  /// The user's attributes as `user_attributes` shows them, as one value: what Android's
-  /// `paywall_open` and `transaction_complete` carry.
+  /// What Android's `paywall_open` and `transaction_complete` carry as `user_attributes`: the
+  /// identity's attributes (`IdentityManagerActor.kt` `enrichedAttributes`), the user's as
+  /// `user_attributes` types them, `appUserId` once identified (`--user-id`), `applicationInstalledAt`.
+  /// The SDK's `aliasId` and `seed` are left out, as from the `user_attributes` event.
   static func userAttributesValue(_ state: PresentationState) -> JSONOutput {
-    .object(userAttributesEvent(state).params)
+    var params = userAttributesEvent(state).params.filter { $0.0 != "application_installed_at" && $0.0 != "appUserId" }
+    let id = state.assignments.userID
+    if !id.hasPrefix("$anon:") && id != "anonymous" {
+      params.insert(("appUserId", .string(id)), at: max(0, params.count - 1))
+    }
+    return .object(params)
   }
 
   /// A user attribute's text as the SDK holds it: `true`/`false`, a number, else text (the

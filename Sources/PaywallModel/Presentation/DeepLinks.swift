@@ -63,11 +63,22 @@ package enum DeepLinks {
 
   /// `deepLink_open`'s params (`TrackableSuperwallEvent.swift` `DeepLink`): the URL and its parts
   /// as Foundation's `URL` gives them, an absent part as "".
-  package static func eventParams(_ url: String) -> [(String, JSONOutput)] {
-    parts(url).map { ($0.0, .string($0.1)) }
+  package static func eventParams(_ url: String, sdk: SDKVersion = .latest) -> [(String, JSONOutput)] {
+    parts(url, sdk: sdk).map { ($0.0, .string($0.1)) }
   }
 
-  static func parts(_ url: String) -> [(String, String)] {
+  /// The link's parts as the SDK names them. Superwall-Android reads them off `java.net.URI`
+  /// (`TrackableSuperwallEvent.kt` `DeepLink.extractedParams`): the link as given, and the path's
+  /// last part after its last dot as the extension, the whole part when it has none
+  /// (`substringAfterLast`: "summer" for `/promo/summer`, where Foundation gives "").
+  static func parts(_ url: String, sdk: SDKVersion = .latest) -> [(String, String)] {
+    if sdk.platform == .android, let components = URLComponents(string: url) {
+      let path = components.path
+      let last = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+      let pathExtension = last.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? last
+      return [("url", url), ("path", path), ("pathExtension", pathExtension), ("lastPathComponent", last),
+              ("host", components.host ?? ""), ("query", components.query ?? ""), ("fragment", components.fragment ?? "")]
+    }
     guard let parsed = URL(string: url) else {
       return [("url", url), ("path", ""), ("pathExtension", ""), ("lastPathComponent", ""), ("host", ""), ("query", ""), ("fragment", "")]
     }
@@ -84,15 +95,23 @@ package enum DeepLinks {
   /// alone (`SDKVersion.deepLinkAudiencesReadTheParts`).
   package static func audienceParams(_ url: String, sdk: SDKVersion = .latest) -> [String: String] {
     var out: [String: String] = [:]
-    let parts = sdk.deepLinkAudiencesReadTheParts ? parts(url) : []
+    let parts = sdk.deepLinkAudiencesReadTheParts ? parts(url, sdk: sdk) : []
+    if sdk.platform == .android {
+      // `extractQueryParameters`: the query split on `&` and `=`, an item with no `=` dropped,
+      // an empty value kept, then the parts over them.
+      for item in (URLComponents(string: url)?.query ?? "").split(separator: "&", omittingEmptySubsequences: false) {
+        let pieces = item.split(separator: "=", omittingEmptySubsequences: false)
+        guard pieces.count > 1 else { continue }
+        out[String(pieces[0])] = typed(String(pieces[1]))
+      }
+      for (key, value) in parts { out[key] = value }
+      return out
+    }
     for (key, value) in parts { out[key] = value }
     guard let items = URLComponents(string: url)?.queryItems else { return out }
     for item in items {
       guard !item.name.isEmpty, let value = item.value, !value.isEmpty else { continue }
       out[item.name] = typed(value)
-    }
-    if sdk.platform == .android {
-      for (key, value) in parts { out[key] = value }
     }
     return out
   }
@@ -166,11 +185,11 @@ extension Presenter {
     let hasCampaign = state.project.campaigns.contains { $0.placement == placement }
     let route = DeepLinks.route(url, sdk: state.options.sdk, hasCampaign: hasCampaign)
     var effects: [PresentationEffect] = []
-    if let tracked = route.tracked { effects.append(.emit(PaywallEvent(.deepLinkOpen, DeepLinks.eventParams(tracked)))) }
+    if let tracked = route.tracked { effects.append(.emit(PaywallEvent(.deepLinkOpen, DeepLinks.eventParams(tracked, sdk: state.options.sdk)))) }
     effects.append(.emit(PaywallEvent(.callHandleDeepLink, [("url", .string(url)), ("handled", .bool(route.handled))])))
     guard let tracked = route.tracked else { return effects }
     var params = PlacementParams.standard(placement, isSDKEvent: true)
-    for (key, value) in DeepLinks.parts(tracked) { params["$" + key] = value }
+    for (key, value) in DeepLinks.parts(tracked, sdk: state.options.sdk) { params["$" + key] = value }
     params.merge(DeepLinks.audienceParams(tracked, sdk: state.options.sdk)) { _, own in own }
     var registration = Registration(id: state.newRegistrationID(), placement: placement, params: params, isImplicit: true)
     // `internallyHandleImplicitTrigger` waits for the status before anything (`waitForSubsStatusAndConfig`):

@@ -63,7 +63,8 @@ package enum PlacementParams {
     if event.name == .transactionAbandon, let product {
       // Superwall-Android before 2.7 names the Play product alone (`SDKVersion.abandonedProductIsTheFullID`).
       out["abandoned_product_id"] = sdk.abandonedProductIsTheFullID ? product.id : (product.play?.identifier.productId ?? product.id)
-      for (key, value) in attributes(of: product, now: now) where key != "identifier" {
+      // Superwall-Android adds the id alone (`TrackableSuperwallEvent.kt` `Transaction.audienceFilterParams`).
+      for (key, value) in attributes(of: product, now: now) where key != "identifier" && sdk.platform == .ios {
         out["abandoned_product_" + key] = value
       }
     }

@@ -48,7 +48,13 @@ extension SimulatedStore {
   /// The status the SDK sets from the store's state: every active purchase's entitlements, but
   /// a one-time purchase's only where the SDK counts them (`Settings.grantsOneTimePurchases`).
   static func published(_ derived: DerivedState, settings: Settings) -> SubscriptionStatus {
-    guard !settings.grantsOneTimePurchases else { return derived.status }
+    status(of: derived, grantsOneTimePurchases: settings.grantsOneTimePurchases)
+  }
+
+  /// The status the SDK sets from `derived`, counting one-time purchases or not; `store` shows
+  /// it as the next session will see it.
+  package static func status(of derived: DerivedState, grantsOneTimePurchases: Bool) -> SubscriptionStatus {
+    guard !grantsOneTimePurchases else { return derived.status }
     let renewing = derived.subscriptions.filter { $0.isActive && ($0.kind?.isSubscription ?? true) }
     return .active(renewing.reduce(into: Set<Entitlement>()) { $0.formUnion($1.entitlements) })
   }

@@ -99,7 +99,7 @@ package struct AppSession {
     case .failure(let error): throw SessionError.usage(error.message)
     case .success(let sdk) where sdk.platform != given.options.sdk.platform:
       // The project's own SDK and its options for that platform give way: say so, not in silence.
-      warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.named) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.named) instead")
+      warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.description) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.description) instead")
     case .success: break
     }
     let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
