@@ -607,6 +607,19 @@ extension CommandLineTests {
     #expect(result.stdout.contains("30-day rental") && result.stdout.contains("lifetime access"), "\(result.stdout)")
   }
 
+  /// A rental of mixed units is named in words ("rental: 1 year 2 months"); it read "P1Y2M rental".
+  @Test func aRentalOfMixedUnitsIsNamedInWords() throws {
+    let catalog = try String(contentsOfFile: "Examples/android/play-catalog.json", encoding: .utf8)
+      .replacingOccurrences(of: #""rentalPeriod": "P30D""#, with: #""rentalPeriod": "P1Y2M""#)
+    #expect(catalog.contains("P1Y2M"), "the fixture no longer has a 30-day rental")
+    let paywall = #"{"id": "p", "name": "P", "products": {"primary": "acme_lifetime:rent-30-days"}, "components": [{"type": "products"}]}"#
+    let dir = try Fixtures.directory(["play-catalog.json": catalog, "p.json": paywall])
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let result = try PaywallBinary.run(["render", dir + "/p.json", "--catalog", dir + "/play-catalog.json", "--color", "never"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("rental: 1 year 2 months"), "\(result.stdout)")
+  }
+
 
   /// `explain` reads the device template `play` gives for the project's platform: on Android
   /// `device.platform` is "Android" and the entitlements are `activeEntitlementsObject`. Before,
