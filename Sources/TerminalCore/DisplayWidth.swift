@@ -14,9 +14,9 @@ package enum DisplayWidth {
     if first.value < 0x7F {
       return first.value < 0x20 ? 0 : 1
     }
-    // An Indic cluster (Devanagari to Sinhala): a conjunct or a letter with a spacing vowel sign
-    // is one grapheme, but the terminal gives each of its scalars its own width, as wcwidth
-    // does ("प्रति" is four columns: प, र, त and ि one each, the virama none).
+    // An Indic or South-East Asian cluster: a conjunct or a letter with a spacing vowel is one
+    // grapheme, but the terminal gives each of its scalars its own width, as wcwidth does
+    // ("प्रति" is four columns: प, र, त and ि one each, the virama none; "น้ำ" two).
     if isIndic(first) {
       return scalars.reduce(0) { $0 + of($1) }
     }
@@ -33,12 +33,17 @@ package enum DisplayWidth {
     return width
   }
 
-  /// Whether a grapheme starts in the Indic blocks (Devanagari to Sinhala, U+0900–U+0DFF).
+  /// Whether a grapheme starts in a script whose clusters the terminal lays out scalar by scalar:
+  /// the Indic blocks (Devanagari to Sinhala), Thai, Lao, Tibetan, Myanmar and Khmer, whose
+  /// spacing vowels (Thai's ำ, Devanagari's ि) take a column of their own.
   package static func isIndic(_ character: Character) -> Bool {
     character.unicodeScalars.first.map(isIndic) ?? false
   }
 
-  static func isIndic(_ scalar: Unicode.Scalar) -> Bool { (0x900...0xDFF).contains(scalar.value) }
+  static func isIndic(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return (0x900...0xFFF).contains(v) || (0x1000...0x109F).contains(v) || (0x1780...0x17FF).contains(v)
+  }
 
   /// An Indic grapheme as the terminal lays it out: a unit for each scalar that takes a column,
   /// holding the marks after it that take none ("प्र" is "प्" and "र"), each a grapheme of its own.

@@ -62,6 +62,9 @@ struct CardWordsTests {
       #expect(try #require(CardWords.of(locale), "\(locale)").lifetime == "Zugang für immer")
     }
     #expect(try #require(CardWords.of("zh-Hant-TW")).oneTime == "一次性購買")
+    // Traditional Chinese's period words are Traditional too ("週", not "周").
+    #expect(try #require(CardWords.of("zh_Hant_TW")).periods.count(2, .week) == (try #require(PeriodWords.of("zh_TW"))).count(2, .week))
+    #expect(try #require(CardWords.of("no_NO")).lifetime == "livstidstilgang")
     #expect(try #require(CardWords.of("pt-PT")).rental == "aluguer: {0}")
     #expect(CardWords.of("en-GB") == nil)
   }

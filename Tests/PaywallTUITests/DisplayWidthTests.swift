@@ -8,7 +8,7 @@ struct DisplayWidthTests {
     ("a", 1), (" ", 1), ("é", 1), ("e\u{301}", 1), ("漢", 2), ("ア", 2), ("한", 2), ("Ａ", 2),
     ("😀", 2), ("👨‍👩‍👧", 2), ("🇫🇷", 2), ("❤️", 2), ("👍🏽", 2), ("\u{200D}", 0), ("\u{301}", 0), ("✓", 1), ("€", 1),
     // Indic clusters as wcwidth (and so the terminal) counts them, scalar by scalar.
-    ("ति", 2), ("प्र", 2), ("प्रति", 4), ("मुफ़्त", 3), ("हिन्दी", 5), ("ಕಿ", 1),
+    ("ति", 2), ("प्र", 2), ("प्रति", 4), ("मुफ़्त", 3), ("हिन्दी", 5), ("ಕಿ", 1), ("น้ำ", 2), ("ค่ำคืน", 4),
   ] as [(String, Int)])
   func graphemeWidths(text: String, width: Int) {
     #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")

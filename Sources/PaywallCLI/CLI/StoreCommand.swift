@@ -20,7 +20,8 @@ package struct StoreCommand: CLICommand {
     abstract: "Print the simulated store's ledger and the state derived from it, as a table or JSON.",
     discussion: """
       The state is derived at the store's clock when the ledger was last written (or --at), with the rules \
-      the last session ran with, exactly as the next session would see it. The trial reminders the device \
+      the last session ran with, exactly as the next session would see it; the status is the one the project's \
+      SDK sets (app.json's options.sdk: Superwall-Android before 2.5.8 counts no one-time purchase). The trial reminders the device \
       still holds follow (a reminder line each; under --json, "reminders"), also when there is no ledger.
       """,
     positionals: [PositionalSpec(name: "path", help: "The project whose state directory holds the ledger.", count: .one)],

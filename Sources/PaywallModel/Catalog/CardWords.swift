@@ -29,7 +29,8 @@ package struct CardWords: Sendable {
       return nil
     }
     let parts = locale.replacingOccurrences(of: "-", with: "_").split(separator: "_").map(String.init)
-    guard let language = parts.first, language != "en", let periods = PeriodWords.of(locale) else { return nil }
+    guard let written = parts.first, written != "en", let periods = PeriodWords.of(locale) else { return nil }
+    let language = written == "no" ? "nb" : written
     let rest = Set(parts.dropFirst())
     let key = if language == "zh" && !rest.isDisjoint(with: ["TW", "HK", "MO", "Hant"]) {
       "zh_Hant"

@@ -26,7 +26,12 @@ package struct PeriodWords: Sendable {
   package static func of(_ locale: String) -> PeriodWords? {
     let normalized = locale.replacingOccurrences(of: "-", with: "_")
     if let exact = table[normalized] { return exact }
-    let language = normalized.split(separator: "_").first.map(String.init) ?? normalized
+    let parts = normalized.split(separator: "_").map(String.init)
+    // Traditional Chinese however written (zh_Hant_TW, zh_MO) is Taiwan's; Norwegian (no) is Bokmål.
+    if parts.first == "zh", !Set(parts.dropFirst()).isDisjoint(with: ["Hant", "TW", "HK", "MO"]) {
+      return table[parts.contains("HK") ? "zh_HK" : "zh_TW"]
+    }
+    let language = parts.first == "no" ? "nb" : parts.first ?? normalized
     if let general = table[language] { return general }
     return table.keys.sorted().first { $0.hasPrefix(language + "_") }.flatMap { table[$0] }
   }

@@ -73,10 +73,19 @@ extension Presenter {
     }
     merged["applicationInstalledAt"] = nil
     merged["application_installed_at"] = nil
+    // Superwall-Android sends the identity's attributes (`enrichedAttributes`): `appUserId` too,
+    // once the user is identified.
+    if state.options.sdk.platform == .android, let id = identifiedUserID(state) { merged["appUserId"] = .string(id) }
     var params: [(String, JSONOutput)] = [("application_installed_at", installed)]
     params += merged.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     params.append(("applicationInstalledAt", installed))
     return PaywallEvent(.userAttributes, params)
+  }
+
+  /// The user's id once identified (`--user-id`, a user of the state directory's), nil for an anonymous one.
+  static func identifiedUserID(_ state: PresentationState) -> String? {
+    let id = state.assignments.userID
+    return id.hasPrefix("$anon:") || id == "anonymous" ? nil : id
   }
 
   /// What Android's `paywall_open` and `transaction_complete` carry as `user_attributes`: the
@@ -84,12 +93,7 @@ extension Presenter {
   /// `user_attributes` types them, `appUserId` once identified (`--user-id`), `applicationInstalledAt`.
   /// The SDK's `aliasId` and `seed` are left out, as from the `user_attributes` event.
   static func userAttributesValue(_ state: PresentationState) -> JSONOutput {
-    var params = userAttributesEvent(state).params.filter { $0.0 != "application_installed_at" && $0.0 != "appUserId" }
-    let id = state.assignments.userID
-    if !id.hasPrefix("$anon:") && id != "anonymous" {
-      params.insert(("appUserId", .string(id)), at: max(0, params.count - 1))
-    }
-    return .object(params)
+    .object(userAttributesEvent(state).params.filter { $0.0 != "application_installed_at" })
   }
 
   /// A user attribute's text as the SDK holds it: `true`/`false`, a number, else text (the

@@ -97,12 +97,12 @@ package enum DeepLinks {
     var out: [String: String] = [:]
     let parts = sdk.deepLinkAudiencesReadTheParts ? parts(url, sdk: sdk) : []
     if sdk.platform == .android {
-      // `extractQueryParameters`: the query split on `&` and `=`, an item with no `=` dropped,
-      // an empty value kept, then the parts over them.
+      // `extractQueryParameters`: the query split on `&` and `=`, an item with no `=` dropped
+      // (with any value of its name before it), an empty value kept, then the parts over them.
       for item in (URLComponents(string: url)?.query ?? "").split(separator: "&", omittingEmptySubsequences: false) {
         let pieces = item.split(separator: "=", omittingEmptySubsequences: false)
-        guard pieces.count > 1 else { continue }
-        out[String(pieces[0])] = typed(String(pieces[1]))
+        // `associate` keeps the last of a name, then the null ones go: `a=1&a` has no `a`.
+        out[String(pieces[0])] = pieces.count > 1 ? typed(String(pieces[1])) : nil
       }
       for (key, value) in parts { out[key] = value }
       return out

@@ -117,7 +117,16 @@ public enum Presenter {
       state.overrides = overrides
       return []
     case .setUserAttributes(let attributes):
-      state.userAttributes.merge(attributes) { $1 }
+      var incoming = attributes
+      // Superwall-Android's `IdentityLogic.kt` `mergeAttributes`: a `$` key loses its `$`s and
+      // keeps its own value (iOS looks the plain key up instead: `userAttributesEvent`).
+      if state.options.sdk.platform == .android {
+        for (key, value) in attributes where key.hasPrefix("$") && key != "$is_standard_event" && key != "$application_installed_at" {
+          incoming[key] = nil
+          incoming[key.replacingOccurrences(of: "$", with: "")] = value
+        }
+      }
+      state.userAttributes.merge(incoming) { $1 }
       // `IdentityManager.mergeUserAttributes` tracks every merge.
       return [.emit(userAttributesEvent(state))]
     case .introOffersUsed(let groups):
