@@ -45,14 +45,9 @@ extension SimulatedStore {
     return nil
   }
 
-  /// The status the SDK sets from the store's state: every active purchase's entitlements, but
-  /// a one-time purchase's only where the SDK counts them (`Settings.grantsOneTimePurchases`).
-  static func published(_ derived: DerivedState, settings: Settings) -> SubscriptionStatus {
-    status(of: derived, grantsOneTimePurchases: settings.grantsOneTimePurchases)
-  }
-
-  /// The status the SDK sets from `derived`, counting one-time purchases or not; `store` shows
-  /// it as the next session will see it.
+  /// The status the SDK sets from `derived`: every active purchase's entitlements, but a
+  /// one-time purchase's only where the SDK counts them (`Settings.grantsOneTimePurchases`);
+  /// `store` shows it as the next session will see it.
   package static func status(of derived: DerivedState, grantsOneTimePurchases: Bool) -> SubscriptionStatus {
     guard !grantsOneTimePurchases else { return derived.status }
     let renewing = derived.subscriptions.filter { $0.isActive && ($0.kind?.isSubscription ?? true) }
@@ -116,7 +111,7 @@ extension SimulatedStore {
           book.unsaved = false
         }
         var newStatus: SubscriptionStatus?
-        let status = Self.published(book.derived, settings: book.settings)
+        let status = Self.status(of: book.derived, grantsOneTimePurchases: book.settings.grantsOneTimePurchases)
         if publish == .always || book.published != status {
           newStatus = status
           book.published = status
