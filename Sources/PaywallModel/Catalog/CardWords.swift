@@ -28,16 +28,14 @@ package struct CardWords: Sendable {
     if locale.utf8.starts(with: "en".utf8) && (locale.utf8.count == 2 || [UInt8(ascii: "_"), UInt8(ascii: "-")].contains(locale.utf8.dropFirst(2).first!)) {
       return nil
     }
-    let parts = locale.replacingOccurrences(of: "-", with: "_").split(separator: "_").map(String.init)
-    guard let written = parts.first, written != "en", let periods = PeriodWords.of(locale) else { return nil }
-    let language = written == "no" ? "nb" : written
-    let rest = Set(parts.dropFirst())
-    let key = if language == "zh" && !rest.isDisjoint(with: ["TW", "HK", "MO", "Hant"]) {
+    let name = LocaleName(locale)
+    guard name.language != "en", let periods = PeriodWords.of(locale) else { return nil }
+    let key = if name.isTraditionalChinese {
       "zh_Hant"
-    } else if language == "pt" && rest.contains("PT") {
+    } else if name.language == "pt" && name.subtags.contains("PT") {
       "pt_PT"
     } else {
-      language
+      name.language
     }
     guard let phrases = Self.phrases[key] else { return nil }
     return CardWords(once: phrases[0], lifetime: phrases[1], oneTime: phrases[2], billing: phrases[3], rental: phrases[4],

@@ -26,14 +26,11 @@ package struct PeriodWords: Sendable {
   package static func of(_ locale: String) -> PeriodWords? {
     let normalized = locale.replacingOccurrences(of: "-", with: "_")
     if let exact = table[normalized] { return exact }
-    let parts = normalized.split(separator: "_").map(String.init)
-    // Traditional Chinese however written (zh_Hant_TW, zh_MO) is Taiwan's; Norwegian (no) is Bokmål.
-    if parts.first == "zh", !Set(parts.dropFirst()).isDisjoint(with: ["Hant", "TW", "HK", "MO"]) {
-      return table[parts.contains("HK") ? "zh_HK" : "zh_TW"]
-    }
-    let language = parts.first == "no" ? "nb" : parts.first ?? normalized
-    if let general = table[language] { return general }
-    return table.keys.sorted().first { $0.hasPrefix(language + "_") }.flatMap { table[$0] }
+    let name = LocaleName(normalized)
+    // Traditional Chinese however written (zh_Hant_TW, zh_MO) is Taiwan's.
+    if name.isTraditionalChinese { return table[name.subtags.contains("HK") ? "zh_HK" : "zh_TW"] }
+    if let general = table[name.language] { return general }
+    return table.keys.sorted().first { $0.hasPrefix(name.language + "_") }.flatMap { table[$0] }
   }
 
   /// `count` `unit`s: "7 Tage", "1 Monat", "3 mois".
@@ -66,4 +63,23 @@ package struct PeriodWords: Sendable {
     let index = Int(digits[n] - UInt8(ascii: "0"))
     return index < Self.categories.count ? Self.categories[index] : "other"
   }
+}
+
+/// A locale identifier's language and subtags, as the card's words look them up: "-" or "_"
+/// between them, Norwegian (`no`) read as Bokmål (`nb`), the tables' name for it.
+struct LocaleName {
+  /// "de", "zh", "nb".
+  let language: String
+  /// What follows the language: a script, a region ("Hant", "TW").
+  let subtags: Set<String>
+
+  init(_ locale: String) {
+    let parts = locale.replacingOccurrences(of: "-", with: "_").split(separator: "_").map(String.init)
+    let written = parts.first ?? locale
+    language = written == "no" ? "nb" : written
+    subtags = Set(parts.dropFirst())
+  }
+
+  /// Chinese in the Traditional script: named so, or written where it is (Taiwan, Hong Kong, Macao).
+  var isTraditionalChinese: Bool { language == "zh" && !subtags.isDisjoint(with: ["Hant", "TW", "HK", "MO"]) }
 }
