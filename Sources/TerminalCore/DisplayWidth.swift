@@ -80,11 +80,33 @@ package enum DisplayWidth {
       if byte >= 0x20 && byte != 0x7F { total += 1 }
     }
     if ascii { return total }
+    if let columns = simpleColumns(text) { return columns }
     total = 0
     for character in text {
       total += of(character)
     }
     return total
+  }
+
+  /// The columns of a text made only of ASCII and of the scalars `isNarrowWithoutLookup` knows
+  /// (Latin letters, dashes, bullets, box drawing), nil for any other text. None of those scalars
+  /// joins a neighbour into one grapheme (`DisplayWidthTests` checks each), so such a text is a
+  /// column a scalar but its controls, with no grapheme breaking: what `Frame.put` and `of` take
+  /// their shortcut on.
+  @inline(__always)
+  package static func simpleColumns(_ text: some StringProtocol) -> Int? {
+    var columns = 0
+    for scalar in text.unicodeScalars {
+      let v = scalar.value
+      if v < 0x80 {
+        if v >= 0x20 && v != 0x7F { columns += 1 }
+      } else if isNarrowWithoutLookup(v) {
+        columns += 1
+      } else {
+        return nil
+      }
+    }
+    return columns
   }
 
   package static func of(_ scalar: Unicode.Scalar) -> Int {

@@ -153,6 +153,19 @@ public struct Frame: Sendable, Hashable {
       }
       return column - x
     }
+    // Latin letters, dashes, bullets and box drawing besides ASCII: a cell a scalar, with no
+    // grapheme breaking (`DisplayWidth.simpleColumns` says why that holds).
+    if DisplayWidth.simpleColumns(text) != nil {
+      for scalar in text.unicodeScalars where scalar.value >= 0x20 && scalar.value != 0x7F {
+        if column + 1 > end { break }
+        if column >= 0 {
+          detach(x: column, y: y)
+          cells[y * width + column] = Cell(scalar, width: 1, style: style)
+        }
+        column += 1
+      }
+      return column - x
+    }
     for character in text {
       // An Indic cluster goes to the terminal as the units it counts: each letter or spacing sign
       // a column, with the marks that take none (`DisplayWidth.terminalUnits`).

@@ -49,6 +49,18 @@ struct TextLayoutTests {
     #expect(TextLayout.wrap("one\ntwo three", width: 20) == ["one", "two three"])
   }
 
+  /// A text that fits on one line comes back as it is only when wrapping would not respace it:
+  /// spaces at the ends and runs of spaces go, as they do on a longer text.
+  @Test func aLineThatFitsIsSpacedAsALongerOne() {
+    #expect(TextLayout.wrap("Unlock Acme Pro", width: 20) == ["Unlock Acme Pro"])
+    #expect(TextLayout.wrap("  two  spaces ", width: 20) == ["two spaces"])
+    #expect(TextLayout.wrap(" lead", width: 20) == ["lead"])
+    #expect(TextLayout.wrap("trail ", width: 20) == ["trail"])
+    #expect(TextLayout.wrap("", width: 20) == [""])
+    #expect(TextLayout.wrap(" ", width: 20) == [""])
+    #expect(TextLayout.wrap("a\r\nb", width: 20) == ["a\r\nb"], "a CR LF is one grapheme, no newline to split on")
+  }
+
   @Test func truncatesWithEllipsis() {
     #expect(TextLayout.truncate("Restore purchases", width: 8) == "Restore…")
     #expect(TextLayout.truncate("short", width: 8) == "short")
@@ -159,5 +171,37 @@ struct FrameTests {
     }
     #expect(covered == 0x24F - 0xA0 + 1 - 1 + 0x18 + 0xFD + 1, "the ranges: Latin but the soft hyphen, 2010–2027, 2500–25FC, 25FF")
     #expect(DisplayWidth.of(Unicode.Scalar(0x25FD)!) == 2 && DisplayWidth.of(Unicode.Scalar(0xAD)!) == 0, "◽ and the soft hyphen stay outside")
+  }
+
+  /// `Frame.put` writes a string of these scalars and ASCII a cell a scalar, without breaking it
+  /// into graphemes: that holds only if no scalar of the ranges joins a neighbour into one
+  /// grapheme. Each is checked beside itself, ASCII, a control and the others' ends.
+  @Test func theShortcutsScalarsAreEachAGraphemeOfTheirOwn() {
+    let neighbours: [Unicode.Scalar] = ["a", " ", "\r", "\n", "\u{A0}", "\u{24F}", "\u{2010}", "\u{2027}", "\u{2500}", "\u{25FC}", "\u{25FF}"]
+    for v in UInt32(0xA0)...0x25FF where DisplayWidth.isNarrowWithoutLookup(v) {
+      guard let scalar = Unicode.Scalar(v) else { continue }
+      for other in neighbours + [scalar] {
+        var pair = String.UnicodeScalarView()
+        pair.append(scalar)
+        pair.append(other)
+        #expect(String(pair).count == 2, "U+\(String(v, radix: 16, uppercase: true)) joins U+\(String(other.value, radix: 16, uppercase: true))")
+        var reversed = String.UnicodeScalarView()
+        reversed.append(other)
+        reversed.append(scalar)
+        #expect(String(reversed).count == 2, "U+\(String(other.value, radix: 16, uppercase: true)) joins U+\(String(v, radix: 16, uppercase: true))")
+      }
+    }
+  }
+
+  /// The same line written through the shortcut and grapheme by grapheme gives the same cells.
+  @Test func putsShortcutDrawsWhatTheGraphemePathDraws() {
+    let line = "╭─ Ünïcode — “quoted” • ├──┤ ▸ café ◂ ─╮"
+    var fast = Frame(width: 60, height: 1)
+    fast.put(line, x: 1, y: 0, style: .plain)
+    var slow = Frame(width: 60, height: 1)
+    var x = 1
+    for character in line { x += slow.put(String(character) + "\u{200B}", x: x, y: 0, style: .plain) }
+    #expect(fast.lines == slow.lines)
+    #expect(fast.lines[0].hasPrefix(" ╭─ Ünïcode"))
   }
 }

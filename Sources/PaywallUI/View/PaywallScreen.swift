@@ -125,8 +125,14 @@ public enum PaywallRenderer {
     var blocks: [Block] = []
     var gap = 0
     var density = Density.roomy
+    var roomy: [Block]?  // built once for both of its gaps
     for (candidate, blockGap) in [(Density.roomy, 1), (.roomy, 0), (.compact, 0)] {
-      blocks = builder.blocks(candidate)
+      if candidate == .roomy {
+        if roomy == nil { roomy = builder.blocks(candidate) }
+        blocks = roomy ?? []
+      } else {
+        blocks = builder.blocks(candidate)
+      }
       (density, gap) = (candidate, blockGap)
       if height(of: blocks, gap: blockGap) <= available { break }
     }

@@ -5,6 +5,8 @@ package enum TextLayout {
   /// between graphemes. Newlines in the text start new lines.
   package static func wrap(_ text: String, width: Int) -> [String] {
     guard width > 0 else { return [] }
+    // A title, a feature, a label: one line that fits, spaced as wrapping would space it.
+    if isSpacedAsWrapped(text) && DisplayWidth.of(text) <= width { return [text] }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
@@ -13,7 +15,8 @@ package enum TextLayout {
         var word = Substring(word)
         var wordWidth = DisplayWidth.of(word)
         if lineWidth > 0 && lineWidth + 1 + wordWidth <= width {
-          line += " " + word
+          line += " "
+          line += word
           lineWidth += 1 + wordWidth
           continue
         }
@@ -34,6 +37,17 @@ package enum TextLayout {
       lines.append(line)
     }
     return lines
+  }
+
+  /// True when wrapping `text` on one line gives it back unchanged: no newline, no space at
+  /// either end, no two spaces in a row (wrapping keeps one space between words).
+  private static func isSpacedAsWrapped(_ text: String) -> Bool {
+    var previous: UInt8 = 0x20
+    for byte in text.utf8 {
+      if byte == 0x0A || byte == 0x20 && previous == 0x20 { return false }
+      previous = byte
+    }
+    return previous != 0x20 || text.isEmpty
   }
 
   /// `text` cut to `width` columns, ending in "…" when cut.
