@@ -153,6 +153,37 @@ struct ProductAttributeTests {
     #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(5))")
   }
 
+  /// The unit price is worked out in whole cents where the price's digits fit an Int, and in
+  /// decimals otherwise: both give the same value and the same text, for prices of no, two and
+  /// more decimals, tiny and large, across every period shape.
+  @Test func theIntegerAndDecimalUnitPricesAgree() throws {
+    let prices = ["0", "0.01", "0.99", "0.999", "1", "1.5", "2.99", "4.99", "9.999", "17.99", "59.99", "99.999999",
+                  "107.94", "149.99", "1000", "12345678.99", "999999999999.99"]
+    let periods = ["P1D", "P3D", "P7D", "P14D", "P1W", "P2W", "P5W", "P1M", "P2M", "P3M", "P6M", "P12M", "P1Y", "P2Y"]
+    var checked = 0
+    for price in prices {
+      for iso in periods {
+        let product = Self.subscription(iso, price: price)
+        var period = try #require(product.subscriptionPeriod)
+        if period.unit == .day && period.value % 7 == 0 { period = SubscriptionPeriod(value: period.value / 7, unit: .week) }
+        if period.unit == .month && period.value % 12 == 0 { period = SubscriptionPeriod(value: period.value / 12, unit: .year) }
+        for unit in [SubscriptionPeriod.Unit.day, .week, .month, .year] {
+          let cents = try #require(product.unitPriceCents(per: unit), "\(price) \(iso) per \(unit) fits an Int")
+          let decimal = product.unitPriceByDecimals(period, per: unit)
+          let viaCents = try #require(product.unitPrice(per: unit))
+          #expect(viaCents == decimal && viaCents.description == decimal.description && Decimal(cents) / 100 == decimal,
+                  "\(price) \(iso) per \(unit): \(viaCents) ≠ \(decimal)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == prices.count * periods.count * 4)
+    // Past an Int's digits the decimals answer.
+    let huge = Self.subscription("P1M", price: "123456789012345678901234.5")
+    #expect(huge.unitPriceCents(per: .year) == nil)
+    #expect(huge.unitPrice(per: .year) == huge.unitPriceByDecimals(SubscriptionPeriod(value: 1, unit: .month), per: .year))
+  }
+
   @Test func unitPricesAreTruncatedNotRounded() {
     // $59.99 a year is $4.999… a month: truncated to $4.99, where rounding would say $5.00.
     let annual = Self.subscription("P1Y", price: "59.99")

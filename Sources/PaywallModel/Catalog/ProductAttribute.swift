@@ -259,6 +259,13 @@ extension StoreProduct {
     guard var p = subscriptionPeriod else { return nil }
     if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
     if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
+    if let cents = unitPriceCents(per: unit) { return Decimal(sign: .plus, exponent: -2, significand: Decimal(cents)) }
+    return unitPriceByDecimals(p, per: unit)
+  }
+
+  /// `unitPrice(per:)` in decimal arithmetic, for a price whose digits pass an Int's; `p` is the
+  /// normalized period.
+  package func unitPriceByDecimals(_ p: SubscriptionPeriod, per unit: SubscriptionPeriod.Unit) -> Decimal {
     let n = Decimal(p.value)
     // How many `unit`s one subscription period holds.
     let periods: Decimal =
@@ -278,6 +285,64 @@ extension StoreProduct {
       case (.day, .day), (.week, .week), (.month, .month), (.year, .year): n
       }
     return Self.truncated(price / periods)
+  }
+
+  /// `unitPrice(per:)` in whole cents, computed exactly in integers: floor(price × 100 × den / num)
+  /// where one period holds num/den units (what the decimal division and truncation give, without
+  /// their cost: printing a 38-digit quotient to cut it took most of opening a paywall). Nil for a
+  /// price the integers cannot hold, which takes the decimal path.
+  package func unitPriceCents(per unit: SubscriptionPeriod.Unit) -> Int? {
+    guard var p = subscriptionPeriod, price >= 0 else { return nil }
+    if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
+    if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
+    let n = p.value
+    // How many `unit`s one subscription period holds, as num/den.
+    let (num, den): (Int, Int) =
+      switch (unit, p.unit) {
+      case (.day, .year): (365 * n, 1)
+      case (.day, .month): (365 * n, 12)
+      case (.day, .week): (7 * n, 1)
+      case (.week, .year): (52 * n, 1)
+      case (.week, .month): (52 * n, 12)
+      case (.week, .day): (n, 7)
+      case (.month, .year): (12 * n, 1)
+      case (.month, .week): (12 * n, 52)
+      case (.month, .day): (12 * n, 365)
+      case (.year, .month): (n, 12)
+      case (.year, .week): (n, 52)
+      case (.year, .day): (n, 365)
+      case (.day, .day), (.week, .week), (.month, .month), (.year, .year): (n, 1)
+      }
+    guard num > 0, let (digits, exponent) = price.integerDigits else { return nil }
+    // price = digits × 10^exponent; cents = floor(digits × 10^(exponent + 2) × den / num).
+    let shift = exponent + 2
+    var numerator = digits
+    var denominator = num
+    if shift >= 0 {
+      guard let scale = Self.powerOfTen(shift) else { return nil }
+      numerator = Self.product(numerator, scale)
+    } else {
+      guard let scale = Self.powerOfTen(-shift) else { return nil }
+      denominator = Self.product(denominator, scale)
+    }
+    numerator = Self.product(numerator, den)
+    guard numerator >= 0, denominator > 0 else { return nil }
+    return numerator / denominator
+  }
+
+  /// 10^k, or nil past what an Int holds.
+  private static func powerOfTen(_ k: Int) -> Int? {
+    guard k >= 0 && k <= 18 else { return nil }
+    var value = 1
+    for _ in 0..<k { value *= 10 }
+    return value
+  }
+
+  /// a × b, or -1 when it overflows (the callers take -1 for "no exact answer").
+  private static func product(_ a: Int, _ b: Int) -> Int {
+    guard a >= 0 && b >= 0 else { return -1 }
+    let (value, overflow) = a.multipliedReportingOverflow(by: b)
+    return overflow ? -1 : value
   }
 
   static func truncated(_ value: Decimal) -> Decimal {

@@ -2,8 +2,20 @@
 /// state files) has a stable key order that tests and diffs can rely on.
 package enum JSONText {
   package static func quote(_ text: String) -> String {
-    var out = "\""
-    out.reserveCapacity(text.utf8.count + 2)
+    var out = ""
+    quote(text, into: &out)
+    return out
+  }
+
+  /// `quote`, appended to `out`.
+  package static func quote(_ text: String, into out: inout String) {
+    out += "\""
+    // Nearly every string needs no escape: it goes in whole.
+    if !needsEscaping(text) {
+      out += text
+      out += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
@@ -20,7 +32,22 @@ package enum JSONText {
         }
       }
     }
-    return out + "\""
+    out += "\""
+  }
+
+  /// True when `text` holds a scalar `quote` escapes: a quote, a backslash, a C0 or C1 control,
+  /// DEL, or U+2028/U+2029 (read in UTF-8: C2 80–9F is U+0080–U+009F, E2 80 A8–A9 the two separators).
+  private static func needsEscaping(_ text: String) -> Bool {
+    var previous: UInt8 = 0
+    var beforePrevious: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+      if previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
+      if beforePrevious == 0xE2 && previous == 0x80 && (byte == 0xA8 || byte == 0xA9) { return true }
+      beforePrevious = previous
+      previous = byte
+    }
+    return false
   }
 }
 
@@ -44,13 +71,34 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
 
   /// The value as compact JSON text (no spaces), strings escaped.
   public var text: String {
+    var out = ""
+    write(into: &out)
+    return out
+  }
+
+  /// `text`, appended to `out` (one string for the whole value, not one per member).
+  package func write(into out: inout String) {
     switch self {
-    case .string(let s): JSONText.quote(s)
-    case .number(let n): n
-    case .bool(let b): b ? "true" : "false"
-    case .null: "null"
-    case .array(let items): "[" + items.map(\.text).joined(separator: ",") + "]"
-    case .object(let members): "{" + members.map { JSONText.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+    case .string(let s): JSONText.quote(s, into: &out)
+    case .number(let n): out += n
+    case .bool(let b): out += b ? "true" : "false"
+    case .null: out += "null"
+    case .array(let items):
+      out += "["
+      for (index, item) in items.enumerated() {
+        if index > 0 { out += "," }
+        item.write(into: &out)
+      }
+      out += "]"
+    case .object(let members):
+      out += "{"
+      for (index, member) in members.enumerated() {
+        if index > 0 { out += "," }
+        JSONText.quote(member.0, into: &out)
+        out += ":"
+        member.1.write(into: &out)
+      }
+      out += "}"
     }
   }
 

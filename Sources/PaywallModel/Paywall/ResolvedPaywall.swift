@@ -164,6 +164,16 @@ public struct ResolvedPaywall: Sendable, Hashable {
     var result: [String: Int] = [:]
     let renewing = slots.filter { $0.product.kind == .autoRenewable }
     for members in Dictionary(grouping: renewing, by: { $0.product.subscriptionGroup ?? "" }).values {
+      // In whole cents where every price allows: the same percentages, in integers.
+      let cents = members.compactMap { s in s.product.unitPriceCents(per: .month).map { (s.slot, $0) } }
+      if cents.count == members.count {
+        guard let highest = cents.map(\.1).max(), highest > 0 else { continue }
+        for (slot, price) in cents {
+          let percent = 100 * (highest - price) / highest
+          if percent >= 1 { result[slot] = percent }
+        }
+        continue
+      }
       let monthly = members.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
       guard let highest = monthly.map(\.1).max(), highest > 0 else { continue }
       for (slot, price) in monthly {

@@ -153,6 +153,16 @@ package enum DecimalRounding: Sendable {
 }
 
 extension Decimal {
+  /// A non-negative decimal as an integer and a power of ten (59.99 is 5999 and -2), nil when its
+  /// digits pass what an Int holds. Read from the significand's few digits, not the whole value's.
+  package var integerDigits: (digits: Int, exponent: Int)? {
+    guard isFinite, !isNaN, self >= 0 else { return nil }
+    if isZero { return (0, 0) }
+    let significand = self.significand
+    guard significand < Decimal(Int.max), let digits = Int(significand.description) else { return nil }
+    return (digits, exponent)
+  }
+
   /// Rounded to `scale` digits after the point, as `NSDecimalRound` rounds.
   package func rounded(_ scale: Int, _ mode: DecimalRounding) -> Decimal {
     guard isFinite, !isNaN else { return self }
