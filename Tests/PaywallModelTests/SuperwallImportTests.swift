@@ -274,6 +274,11 @@ struct SuperwallImportTests {
     #expect(SubstitutionText.plain("<p class=\"a\">One<br/>two</p><p>Three &amp; four&nbsp;</p>") == "One\ntwo\nThree & four")
     #expect(SubstitutionText.plain("a < b") == "a < b")
     #expect(SubstitutionText.plain("<div>Already?</div><div>Restore</div>") == "Already?\nRestore")
+    // Tag names in any case; a name that only starts like one is another tag.
+    #expect(SubstitutionText.plain("A<BR>b<Br/>c</P>d</H2>e</h4>f<bra>g</pre>h") == "A\nb\nc\nd\nefgh")
+    // Spaces at a line's ends go, a no-break or ideographic one too; inside a line they stay.
+    #expect(SubstitutionText.plain(" \u{A0}Save  50%\u{3000}<br>\t<br>\u{2003}é ü\u{A0}") == "Save  50%\né ü")
+    #expect(SubstitutionText.plain("   ") == "" && SubstitutionText.plain("") == "")
   }
 
   @Test func unknownVariablesAreLeftOut() {

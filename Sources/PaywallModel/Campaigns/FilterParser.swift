@@ -42,7 +42,13 @@ struct FilterParser {
   }
 
   mutating func skipSpace() {
-    while index < chars.count, chars[index].isWhitespace { index += 1 }
+    while index < chars.count, Self.isSpace(chars[index]) { index += 1 }
+  }
+
+  /// `isWhitespace`, answered for ASCII without Unicode's tables (filters are nearly all ASCII).
+  static func isSpace(_ c: Character) -> Bool {
+    if let ascii = c.asciiValue { return ascii == 0x20 || (ascii >= 0x09 && ascii <= 0x0D) }
+    return c.isWhitespace
   }
 
   mutating func peek(_ c: Character) -> Bool {
@@ -52,11 +58,17 @@ struct FilterParser {
 
   mutating func take(_ token: String) -> Bool {
     skipSpace()
-    let t = Array(token)
-    guard index + t.count <= chars.count, Array(chars[index..<index + t.count]) == t else { return false }
+    // Tokens are ASCII: compared a byte a character, with nothing allocated.
+    let count = token.utf8.count
+    guard index + count <= chars.count else { return false }
+    var k = index
+    for byte in token.utf8 {
+      guard chars[k].asciiValue == byte else { return false }
+      k += 1
+    }
     // A word operator must not run into a name: `in` is not the start of `index`.
-    if token.first!.isLetter, index + t.count < chars.count, isNameCharacter(chars[index + t.count]) { return false }
-    index += t.count
+    if token.first!.isLetter, index + count < chars.count, isNameCharacter(chars[index + count]) { return false }
+    index += count
     return true
   }
 

@@ -198,31 +198,30 @@ package struct SubstitutionLayout: Sendable {
 
 /// The editor's HTML as plain text, and its `{{ … }}` variables checked against our templates.
 package enum SubstitutionText {
+  private static let breakTag = Array("br".utf8)
+  private static let blockTags = ["p", "div", "li", "h1", "h2", "h3"].map { Array($0.utf8) }
+  private static let entities: [([UInt8], [UInt8])] = [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"),
+                                                       ("&apos;", "'"), ("&amp;", "&")].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+
   /// `html` without its tags: `<br>`, and the end of a `<p>`, `<div>`, `<li>` or `<h1>`–`<h3>`,
   /// become line breaks; the common entities are decoded; blank lines and spaces at line ends go.
   /// One pass over the UTF-8 bytes (a config has thousands of substitutions).
-  private static let breakTag = Array("br".utf8)
-  private static let blockTags = ["p", "div", "li", "h1", "h2", "h3"].map { Array($0.utf8) }
-
   package static func plain(_ html: String) -> String {
     let bytes = Array(html.utf8)
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var i = 0
-    let entities: [([UInt8], [UInt8])] = [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"),
-                                          ("&apos;", "'"), ("&amp;", "&")].map { (Array($0.0.utf8), Array($0.1.utf8)) }
     while i < bytes.count {
       let b = bytes[i]
       if b == UInt8(ascii: "<"), let close = bytes[i...].firstIndex(of: UInt8(ascii: ">")) {
         var j = i + 1
         let closing = j < close && bytes[j] == UInt8(ascii: "/")
         if closing { j += 1 }
-        var name: [UInt8] = []
-        while j < close, let c = Optional(bytes[j] | 0x20), (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) {
-          name.append(bytes[j] >= 0x30 && bytes[j] <= 0x39 ? bytes[j] : c)
-          j += 1
-        }
-        if (!closing && name == breakTag) || (closing && blockTags.contains(name)) {
+        // The tag's name: its letters (any case) and digits, read in place.
+        let nameStart = j
+        while j < close, isTagNameByte(bytes[j]) { j += 1 }
+        let name = bytes[nameStart..<j]
+        if (!closing && isTag(name, breakTag)) || (closing && blockTags.contains { isTag(name, $0) }) {
           out.append(UInt8(ascii: "\n"))
         }
         i = close + 1
@@ -236,12 +235,43 @@ package enum SubstitutionText {
       out.append(b)
       i += 1
     }
-    var lines: [String] = []
+    // Each line without the spaces at its ends, blank lines dropped: trimmed in bytes where its
+    // ends are ASCII, by scalars where one is not (a no-break or an ideographic space is trimmed too).
+    var text: [UInt8] = []
+    text.reserveCapacity(out.count)
     for line in out.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-      let trimmed = String(decoding: line, as: UTF8.self).trimmingSpaces()
-      if !trimmed.isEmpty { lines.append(trimmed) }
+      var low = line.startIndex
+      var high = line.endIndex
+      while low < high, line[low] == 0x20 || line[low] == 0x09 { low += 1 }
+      while high > low, line[high - 1] == 0x20 || line[high - 1] == 0x09 { high -= 1 }
+      if low == high { continue }
+      if line[low] < 0x80 && line[high - 1] < 0x80 {
+        if !text.isEmpty { text.append(UInt8(ascii: "\n")) }
+        text += line[low..<high]
+        continue
+      }
+      let trimmed = String(decoding: line[low..<high], as: UTF8.self).trimmingSpaces()
+      if trimmed.isEmpty { continue }
+      if !text.isEmpty { text.append(UInt8(ascii: "\n")) }
+      text += trimmed.utf8
     }
-    return lines.joined(separator: "\n")
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// A letter or digit: what a tag's name is made of.
+  private static func isTagNameByte(_ byte: UInt8) -> Bool {
+    let lower = byte | 0x20
+    return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+  }
+
+  /// Whether a tag's name is `tag` (lowercase), whatever the case of its letters.
+  private static func isTag(_ name: ArraySlice<UInt8>, _ tag: [UInt8]) -> Bool {
+    guard name.count == tag.count else { return false }
+    for (byte, expected) in zip(name, tag) {
+      let folded = byte >= 0x30 && byte <= 0x39 ? byte : byte | 0x20
+      if folded != expected { return false }
+    }
+    return true
   }
 
   /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
