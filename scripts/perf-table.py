@@ -19,6 +19,7 @@ import tempfile
 # Every figure, in the table's order: key (as the benchmarks print it) and the row's name.
 FIGURES = [
     ("first-paint", "Time to first paint, 80x24", "tty-bench.sh"),
+    ("first-paint-floor", "Time to first paint, against the harness's floor", "tty-bench.sh"),
     ("selection-bytes", "Bytes written per selection change", "tty-bench.sh"),
     ("idle-cpu", "CPU over 10 s idle", "tty-bench.sh"),
     ("peak-rss", "Peak memory (RSS)", "tty-bench.sh"),

@@ -1,23 +1,24 @@
 // paywall-bench: the project's performance figures, measured in one run.
 //   swift build -c release && .build/release/paywall-bench [--quick] [--render-only | --ledger-only | --test-only]
-// 1. parse + validate a generated 5,000-product .storekit file (target < 150 ms), with Foundation's
+// 1. parse + validate a generated 5,000-product .storekit file (target < 120 ms), with Foundation's
 //    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
-// 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 10,000 frames/s at 80x24), and
+// 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 25,000 frames/s at 80x24), and
 //    its 80x24 frame as an SVG (`render --format svg`): bytes and time;
-// 3. subscription status changes delivered to 3 observers (target >= 1,000,000 changes/s);
-// 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target < 1 s, the release binary);
-// 5. the subscription status derived from a ledger of 100,000 transactions (target < 50 ms);
+// 3. subscription status changes delivered to 3 observers (target >= 1,200,000 changes/s);
+// 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target <= 500 ms, goal 300, the release binary, median of 5);
+// 5. the subscription status derived from a ledger of 100,000 transactions (target < 15 ms);
 // 6. `paywall-tui play` of `advance 100y` and `advance 1000y` on a monthly subscription (target
-//    < 100 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
+//    < 80 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
 //    purchase) and the store alone advancing 1000 years in process.
 // 7. `paywall-tui test` of 1,000 scenarios (copies of the real ones in scenarios/) on all cores
-//    (target < 5 s on 2 cores), beside the same with `--process-per-scenario`, with the cost per
+//    (target < 3.5 s on 2 cores), beside the same with `--process-per-scenario`, with the cost per
 //    scenario: wall time, CPU time, and the floor (one `play` of an empty script: process start and
 //    project load). `--test-only` runs just that.
 // Each figure is also printed beside its peer from the same run, with the ratio, as a `= …` line
-// (Figure.swift) that scripts/perf-table.py turns into README.md's performance table.
+// (Figure.swift) that scripts/perf-table.py turns into README.md's performance table. A figure that
+// misses its bar prints FAIL and the run ends with status 1.
 // 8. the import of a generated 5 MB Superwall config, 400 placements and 400 paywalls (target
-//    < 200 ms), beside JSONSerialization parsing it (`--superwall-only` runs just that one), and
+//    <= 7× JSONSerialization's parse), beside JSONSerialization parsing it (`--superwall-only` runs just that one), and
 //    its linearity: N and 4N placements and paywalls, the time ratio bound to 6 (linear: 4), and
 //    again with paywall ids that all give one file name.
 import Foundation
@@ -145,10 +146,10 @@ for _ in 0..<runs {
 }
 if runs > 0 {
 print("parse+validate .storekit, \(productCount) products, \(storekit.utf8.count / 1024) KiB (median of \(runs)):")
-print(String(format: "  paywall-tui ProjectLoader   %7.1f ms   (target < 150 ms)", median(ours) * 1000))
+print(String(format: "  paywall-tui ProjectLoader   %7.1f ms   (target < 120 ms)", median(ours) * 1000))
 print(String(format: "  peer: JSONSerialization     %7.1f ms   (parse only: no positions, no validation)", median(peer) * 1000))
 figure("storekit-load", "load a 5,000-product .storekit (parse + validate)", ours: median(ours) * 1000, peer: median(peer) * 1000,
-       unit: "ms", peerName: "Foundation JSONSerialization, parse only", target: "< 150 ms")
+       unit: "ms", peerName: "Foundation JSONSerialization, parse only", target: "< 120 ms", bar: .atMost(120))
 }
 
 // MARK: 2. render
@@ -176,11 +177,11 @@ for size in ledgerOnly || testOnly ? [] : [Size(width: 80, height: 24), Size(wid
   let perSecond = Double(frames) / elapsed
   print(String(format: "render onboarding at %@: %9.0f frames/s  (%.1f µs a frame, %.3f%% of a 60 Hz frame)%@",
                size.description, perSecond, 1e6 / perSecond, 100 * (1 / perSecond) / (1.0 / 60),
-               size.width == 80 ? "  (target >= 10,000)" : ""))
+               size.width == 80 ? "  (target >= 25,000)" : ""))
   precondition(checksum > 0)
   if size.width == 80 {
     figure("render-80x24", "render the onboarding paywall at 80x24, a frame", ours: 1e6 / perSecond, peer: 1e6 / 60, unit: "µs",
-           peerName: "a 60 Hz display's frame (a budget, not measured)", target: ">= 10,000 frames/s (<= 100 µs)")
+           peerName: "a 60 Hz display's frame (a budget, not measured)", target: ">= 25,000 frames/s (<= 40 µs)", bar: .atMost(40))
   }
 }
 
@@ -230,7 +231,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
   }
   var delivered: [Int] = []
   for observer in observers { delivered.append(runBlockingValue(observer)) }
-  print(String(format: "status changes delivered to 3 observers: %9.0f changes/s  (%d changes in %.1f ms; observers woke %@ times)  (target >= 1,000,000)",
+  print(String(format: "status changes delivered to 3 observers: %9.0f changes/s  (%d changes in %.1f ms; observers woke %@ times)  (target >= 1,200,000)",
                Double(changes + 1) / elapsed, changes + 1, elapsed * 1000, delivered.map(String.init).joined(separator: "/")))
   // The peer: the same changes yielded straight into three AsyncStreams that keep the newest
   // value (what an observer of the store is handed), with no store, no lock and no equality check.
@@ -254,7 +255,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
   }
   figure("status-changes", "status changes delivered to 3 observers, per second", ours: Double(changes + 1) / elapsed,
          peer: Double(changes + 1) / peerElapsed, unit: "/s", peerName: "3 bare AsyncStreams (newest kept), same changes",
-         target: ">= 1,000,000/s", decimals: 0)
+         target: ">= 1,200,000/s", bar: .atLeast(1_200_000), decimals: 0)
 }
 
 func runBlockingValue(_ task: Task<Int, Never>) -> Int {
@@ -286,23 +287,29 @@ if !renderOnly && !ledgerOnly && !testOnly {
     }
     let scriptURL = directory.appendingPathComponent("cycles.play")
     try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["play", demo, "--controller", "scripted", "--fresh", "--status", "inactive",
-                         "--state-dir", directory.appendingPathComponent("state").path, "--script", scriptURL.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    // The median of several runs, each from a fresh state: a shared machine's noise moves one
+    // run by a third.
     var lines = 0
-    let elapsed = try seconds {
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-      process.waitUntilExit()
+    var runs: [Double] = []
+    for run in 0..<(quick ? 1 : 5) {
+      let process = Process()
+      process.executableURL = binary
+      process.arguments = ["play", demo, "--controller", "scripted", "--fresh", "--status", "inactive",
+                           "--state-dir", directory.appendingPathComponent("state-\(run)").path, "--script", scriptURL.path]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      runs.append(try seconds {
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+        process.waitUntilExit()
+      })
+      precondition(process.terminationStatus == 0, "play failed with status \(process.terminationStatus)")
     }
-    precondition(process.terminationStatus == 0, "play failed with status \(process.terminationStatus)")
-    print(String(format: "play of %d scripted purchase-restore cycles: %7.1f ms  (%d event lines; the whole process)  (target < 1 s for 1,000)",
-                 cycles, elapsed * 1000, lines))
+    let elapsed = median(runs)
+    print(String(format: "play of %d scripted purchase-restore cycles: %7.1f ms  (median of %d; %d event lines; the whole process)  (target <= 500 ms for 1,000, goal 300)",
+                 cycles, elapsed * 1000, runs.count, lines))
     // The peer: the same play of an empty script (process start, project load, first paywall).
     let empty = directory.appendingPathComponent("cycles-empty.play")
     try "".write(to: empty, atomically: true, encoding: .utf8)
@@ -313,7 +320,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
       })
     }
     figure("play-cycles", "play of \(cycles) purchase-restore cycles, the whole process", ours: elapsed * 1000, peer: median(floors) * 1000,
-           unit: "ms", peerName: "the same play of an empty script (start, load)", target: "< 1,000 ms")
+           unit: "ms", peerName: "the same play of an empty script (start, load)", target: "<= 500 ms (goal 300)", bar: .atMost(500))
   } else {
     print("play benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
@@ -388,14 +395,14 @@ if !renderOnly && !testOnly {
   let mix = ["renewal", "upgrade", "downgrade", "refund", "billingRetry", "expiry"].map { name in
     "\(kinds[LedgerEntry.Kind(rawValue: name)!] ?? 0) \(name)"
   }.joined(separator: ", ")
-  print(String(format: "derive the status from a ledger of 100,000 transactions (%d lines: %@): %6.2f ms median of %d, %@  (target < 50 ms)",
+  print(String(format: "derive the status from a ledger of 100,000 transactions (%d lines: %@): %6.2f ms median of %d, %@  (target < 15 ms)",
                entries.count, mix, median(times) * 1000, times.count, state.status.isActive ? "active" : "inactive"))
   // From actions alone the derivation generates every renewal itself (calendar arithmetic included).
   let actions = entries.filter { !$0.kind.isLifecycleRecord }
   let fromActions = seconds { _ = LedgerDerivation.derive(actions, catalog: catalog, rules: rules, at: end) }
   print(String(format: "  the same from its %d actions alone (every renewal generated):  %6.2f ms", actions.count, fromActions * 1000))
   figure("ledger-derive", "status derived from a 100,000-transaction ledger", ours: median(times) * 1000, peer: fromActions * 1000,
-         unit: "ms", peerName: "the same from its actions alone (every renewal generated)", target: "< 50 ms", decimals: 2)
+         unit: "ms", peerName: "the same from its actions alone (every renewal generated)", target: "< 15 ms", bar: .atMost(15), decimals: 2)
 }
 
 // MARK: 6. play: advance through centuries of renewals
@@ -444,7 +451,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
     let (century, centurySize) = try play(advance: "100y", runs: runs)
     let (millennium, millenniumSize) = try play(advance: "1000y", runs: runs)
     print("play: advance on a monthly subscription (the whole process, median of \(runs)):")
-    print(String(format: "  advance 1000y   %7.1f ms   (11,992 renewals; ledger %d bytes)  (target < 100 ms)", millennium * 1000, millenniumSize))
+    print(String(format: "  advance 1000y   %7.1f ms   (11,992 renewals; ledger %d bytes)  (target < 80 ms)", millennium * 1000, millenniumSize))
     print(String(format: "  advance 100y    %7.1f ms   (1,199 renewals; ledger %d bytes)", century * 1000, centurySize))
     print(String(format: "  advance 1d      %7.1f ms   (start-up and the purchase: the floor)", floor * 1000))
     print(String(format: "  above the floor: 1000y %.1f ms, 100y %.1f ms (%.1f× for 10× the years)",
@@ -478,7 +485,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
     print(String(format: "  peer: the store's part, in process: 1000y %.2f ms, 100y %.2f ms (%.1f× for 10× the years; one ledger write each)",
                  store1000 * 1000, store100 * 1000, store1000 / store100))
     figure("advance-1000y", "play: advance 1000y on a monthly subscription, the whole process", ours: millennium * 1000, peer: floor * 1000,
-           unit: "ms", peerName: "the same play advancing 1d (start-up and the purchase)", target: "< 100 ms")
+           unit: "ms", peerName: "the same play advancing 1d (start-up and the purchase)", target: "< 80 ms", bar: .atMost(80))
   } else {
     print("advance benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
@@ -543,13 +550,13 @@ if !renderOnly && !ledgerOnly || testOnly {
       try? FileManager.default.removeItem(atPath: state)
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    print(String(format: "test of %d scenarios (%d distinct, from scenarios/) on %d cores: %6.2f s, a worker per job  (target < 5 s for 1,000 on 2 cores)",
+    print(String(format: "test of %d scenarios (%d distinct, from scenarios/) on %d cores: %6.2f s, a worker per job  (target < 3.5 s for 1,000 on 2 cores)",
                  count, originals.count, cores, elapsed))
     print(String(format: "  per scenario: %.2f ms wall, %.2f ms CPU (play and test together); the floor, one play of an empty script: %.2f ms (median)",
                  elapsed * 1000 / Double(count), cpu * 1000 / Double(count), median(floors) * 1000))
     print(String(format: "  --process-per-scenario: %.2f s, %.2f ms CPU a scenario", perProcess, perProcessCPU * 1000 / Double(count)))
     figure("test-scenarios", "test of \(count) scenarios on \(cores) cores, a worker per job", ours: elapsed, peer: perProcess, unit: "s",
-           peerName: "the same, a play process per scenario", target: "< 5 s (1,000 on 2 cores)", decimals: 2)
+           peerName: "the same, a play process per scenario", target: "< 3.5 s (1,000 on 2 cores)", bar: .atMost(3.5), decimals: 2)
   } else {
     print("test benchmark skipped: build paywall-tui in release first (swift build -c release)")
   }
@@ -562,3 +569,6 @@ if !renderOnly && !ledgerOnly && !testOnly {
   try benchmarkSuperwallLinearity(directory: directory, n: quick ? 2_000 : 5_000, runs: 3)
   try benchmarkSuperwallLinearity(directory: directory, n: quick ? 1_000 : 2_500, runs: 3, idPrefix: String(repeating: "A", count: 80))
 }
+
+try? FileManager.default.removeItem(at: directory)
+finishFigures()
