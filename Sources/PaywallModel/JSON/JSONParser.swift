@@ -52,13 +52,17 @@ package struct JSONParser {
   /// line (a minified file) then costs one pass, not one pass per value.
   private mutating func here() -> SourceLocation {
     if columnMark.offset < lineStart || columnMark.offset > index { columnMark = (lineStart, 1) }
-    var (i, column) = columnMark
-    while i < index && i < bytes.count {
-      if bytes[i] & 0xC0 != 0x80 { column += 1 }
-      i += 1
+    let (start, column) = columnMark
+    let end = min(index, bytes.count)
+    guard start < end else { return SourceLocation(line: line, column: column) }
+    // Scalars are the bytes that do not continue one: counted over the buffer, which the compiler
+    // vectorises (indexing the array, it was 6% of a large import).
+    var scalars = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      for i in start..<end where buffer[i] & 0xC0 != 0x80 { scalars += 1 }
     }
-    columnMark = (i, column)
-    return SourceLocation(line: line, column: column)
+    columnMark = (end, column + scalars)
+    return SourceLocation(line: line, column: column + scalars)
   }
 
   /// Columns count Unicode scalars, so a multi-byte character before the error counts once.

@@ -61,8 +61,11 @@ package enum UntrustedText {
     if printableASCII {
       guard text.utf8.count > maximumScalars else { return (text, nil) }
       // One byte a scalar: the same cut as below, made on the bytes.
-      var kept = Array(text.utf8.prefix(maximumScalars - 1))
-      var index = kept.count - 1
+      // Copied in one piece (the generic prefix of a UTF-8 view copied a byte at a time: most of
+      // a large Superwall import's sanitising), and scanned for a `{{` only when it has a brace.
+      let count = maximumScalars - 1
+      var kept = text.utf8.withContiguousStorageIfAvailable { Array($0[..<count]) } ?? Array(text.utf8.prefix(count))
+      var index = kept.contains(UInt8(ascii: "{")) ? kept.count - 1 : 0
       while index > 0 {
         if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
         if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
