@@ -510,4 +510,19 @@ struct ProductAttributeTests {
     // 1 − 9.99/21.62 = 53.79 % → 53; 1 − 4.99/21.62 = 76.91 % → 76.
     #expect(resolved.savingsPercent == ["monthly": 53, "annual": 76])
   }
+
+  /// Plans whose monthly prices lie some 10^17 cents apart: the percentage in integer cents would
+  /// overflow (it trapped), so the decimals answer. A second read found it with a catalog `validate` accepts.
+  @Test func savingsBetweenPricesAnIntCannotSpanComeFromTheDecimals() {
+    func plan(_ id: String, _ price: String) -> StoreProduct {
+      StoreProduct(id: id, displayName: id, price: Fixture.decimal(price), kind: .autoRenewable,
+                   subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month), subscriptionGroup: "g", groupLevel: 1, entitlements: ["pro"])
+    }
+    for dear in ["922337203685478.08", "922337203685479", "1000000000000000"] {
+      let catalog = Catalog(products: [plan("dear", dear), plan("cheap", "1")])
+      let definition = PaywallDefinition(id: "p", name: "P", slots: [ProductSlot(name: "primary", productID: "dear"),
+                                                                    ProductSlot(name: "secondary", productID: "cheap")], components: [])
+      #expect(ResolvedPaywall(definition, catalog: catalog).savingsPercent == ["secondary": 99], "\(dear)")
+    }
+  }
 }

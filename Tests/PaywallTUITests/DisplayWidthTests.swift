@@ -59,6 +59,11 @@ struct TextLayoutTests {
     #expect(TextLayout.wrap("", width: 20) == [""])
     #expect(TextLayout.wrap(" ", width: 20) == [""])
     #expect(TextLayout.wrap("a\r\nb", width: 20) == ["a\r\nb"], "a CR LF is one grapheme, no newline to split on")
+    // A first word of no width goes with its space, as on a line too long for one row.
+    for invisible in ["\u{200B}", "\u{FEFF}", "\u{AD}", "\u{2060}", "\u{200D}", "\u{301}"] {
+      #expect(TextLayout.wrap(invisible + " Pro", width: 20) == ["Pro"], "\(invisible.unicodeScalars.first!.value)")
+    }
+    #expect(TextLayout.wrap("\u{200B}", width: 20) == ["\u{200B}"])
   }
 
   @Test func truncatesWithEllipsis() {

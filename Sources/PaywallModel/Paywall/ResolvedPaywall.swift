@@ -168,11 +168,15 @@ public struct ResolvedPaywall: Sendable, Hashable {
       let cents = members.compactMap { s in s.product.unitPriceCents(per: .month).map { (s.slot, $0) } }
       if cents.count == members.count {
         guard let highest = cents.map(\.1).max(), highest > 0 else { continue }
-        for (slot, price) in cents {
-          let percent = 100 * (highest - price) / highest
-          if percent >= 1 { result[slot] = percent }
+        // Past an Int (a gap of some 10^17 cents a month), the decimals answer as below.
+        let percents = cents.map { slot, price in
+          let (saved, overflow) = (highest - price).multipliedReportingOverflow(by: 100)
+          return overflow ? nil : (slot, saved / highest)
         }
-        continue
+        if percents.allSatisfy({ $0 != nil }) {
+          for case let (slot, percent)? in percents where percent >= 1 { result[slot] = percent }
+          continue
+        }
       }
       let monthly = members.compactMap { s in s.product.unitPrice(per: .month).map { (s.slot, $0) } }
       guard let highest = monthly.map(\.1).max(), highest > 0 else { continue }

@@ -6,7 +6,10 @@ package enum TextLayout {
   package static func wrap(_ text: String, width: Int) -> [String] {
     guard width > 0 else { return [] }
     // A title, a feature, a label: one line that fits, spaced as wrapping would space it.
-    if isSpacedAsWrapped(text) && DisplayWidth.of(text) <= width { return [text] }
+    // (Wrapping drops a first word of no width, "\u{200B} Pro" being "Pro": that goes the long way.)
+    if isSpacedAsWrapped(text) && DisplayWidth.of(text) <= width && DisplayWidth.of(text.prefix { $0 != " " }) > 0 {
+      return [text]
+    }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
