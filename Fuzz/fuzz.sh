@@ -108,7 +108,9 @@ built() { mv "$BUILD/$1.pending" "$BUILD/$1.stamp"; }
 # The Swift library targets the harness needs, in dependency order, with their folders, read from
 # the package itself (`swift package describe`), so a module the package gains is built here too.
 library_targets() {
-  swift package describe --type json | python3 -c '
+  # A scratch path of its own: it reads the manifest while `swift test` may hold .build's lock
+  # (scripts/test.sh builds this beside the tests).
+  swift package --scratch-path "$OUT/describe" describe --type json | python3 -c '
 import json, sys
 targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
 order, seen = [], set()

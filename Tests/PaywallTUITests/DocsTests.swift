@@ -135,7 +135,7 @@ struct DocsTests {
     let block = lines.dropFirst(3).prefix { $0 != "```" }.map { line in
       line.components(separatedBy: " #").first!.trimmingCharacters(in: .whitespaces)
     }
-    #expect(block == ["swift run -debug-info-format none paywall-tui", "swift test -debug-info-format none && bash scripts/checks.sh"], "\(block)")
+    #expect(block == ["swift run -debug-info-format none paywall-tui", "bash scripts/test.sh"], "\(block)")
     let ci = try String(contentsOfFile: Self.root + "/.ci/run", encoding: .utf8)
     let last = ci.components(separatedBy: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     #expect(last == block.last, ".ci/run ends with \(last ?? "nothing"), not the README's test command")
