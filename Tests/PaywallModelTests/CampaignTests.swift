@@ -98,9 +98,9 @@ struct AudienceFilterTests {
     #expect(try Self.check(#"["bronze"].all(identifier, device.activeEntitlements.contains(identifier))"#, bronze))
     #expect(try !Self.check(#"["bronze", "gold"].all(e, device.activeEntitlements.contains(e))"#, bronze))
     #expect(try Self.check("user.a == 1.0", FilterContext(status: .inactive, user: ["a": .number(1)])))
-    // A placement count the emulator does not keep: a warning, and it reads as missing.
+    // A placement's time the emulator does not keep: a warning, and it reads as missing.
     let daysSince = try AudienceFilter(parsing: #"device.daysSince("app_install") >= 1"#)
-    #expect(daysSince.warnings.first?.message.hasPrefix("device.daysSince() counts placements") == true)
+    #expect(daysSince.warnings.first?.message.hasPrefix("device.daysSince() reads when a placement last happened, which the emulator does not keep") == true)
     #expect(!daysSince.evaluate(Self.inactive))
   }
 

@@ -105,4 +105,63 @@ extension AudienceFilter {
         + " and a comparison with it never holds; \(fix)")
     }
   }
+
+  /// Host functions the project's SDK does not expose (`validate` warns); the emulator reads every
+  /// host function as missing, so only the SDK's own list differs:
+  /// - Superwall-Android has no `yearsSince` at any 2.x (`SuperscriptExposedFunction.kt` `Names`),
+  ///   its placement counts only from 2.3.2 (here 2.4) and its review-request counts from 2.5.3 (here 2.6);
+  /// - iOS 4.16.3 has no review-request counts (`ComputedPropertyRequest.swift`).
+  /// How each SDK's evaluator answers a function it was not given is not in its sources; the
+  /// warning says the filter does not do what it seems to.
+  public func functionsMissing(in sdk: SDKVersion) -> [Warning] {
+    var found: [String] = []
+    func walk(_ node: Node) {
+      switch node {
+      case .unavailable(let name):
+        guard let dot = name.firstIndex(of: "."), name.hasPrefix("device.") || name.hasPrefix("computed.") else { return }
+        let function = String(name[name.index(after: dot)...])
+        guard FilterParser.hostFunctions.contains(function), !Self.exposes(function, sdk), !found.contains(name) else { return }
+        found.append(name)
+      case .binary(_, let left, let right): walk(left); walk(right)
+      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
+      case .index(let a, let b): walk(a); walk(b)
+      case .list(let items): items.forEach(walk)
+      case .map(let keys, let values): (keys + values).forEach(walk)
+      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
+      case .call(_, let target, let arguments):
+        if let target { walk(target) }
+        arguments.forEach(walk)
+      case .comprehension(_, let a, _, let b): walk(a); walk(b)
+      case .literal, .name, .variable: break
+      }
+    }
+    walk(root)
+    return found.map { name in
+      let function = String(name[name.index(after: name.firstIndex(of: ".")!)...])
+      let offset = text.range(of: name).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
+      let why: String
+      if sdk.platform == .ios {
+        why = "is Superwall-Android's (from 2.5.3); the iOS SDK has no such function"
+      } else if function == "yearsSince" {
+        why = "is the iOS SDK's; Superwall-Android exposes no yearsSince"
+      } else if FilterParser.placementFunctions.contains(function) {
+        why = "arrived in Superwall-Android 2.3.2"
+      } else {
+        why = "arrived in Superwall-Android 2.5.3"
+      }
+      return Warning(offset: offset, message: "\(name)() \(why), so under SDK \(sdk.named) that this project follows the filter does not evaluate as written on a device")
+    }
+  }
+
+  /// Whether `sdk` gives audience filters the host function `function`.
+  static func exposes(_ function: String, _ sdk: SDKVersion) -> Bool {
+    switch sdk.platform {
+    case .ios: return !FilterParser.androidReviewFunctions.contains(function)
+    case .android:
+      if function == "yearsSince" { return false }
+      if FilterParser.placementFunctions.contains(function) { return sdk.isAndroidAtLeast(minor: 4) }
+      if FilterParser.androidReviewFunctions.contains(function) { return sdk.isAndroidAtLeast(minor: 6) }
+      return true
+    }
+  }
 }

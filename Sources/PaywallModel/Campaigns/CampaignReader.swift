@@ -206,14 +206,15 @@ enum CampaignReader {
   /// readable id; only an id no file can hold is "no paywall".
   /// Warnings for comparisons the catalog makes impossible (`AudienceFilter.impossibleComparisons`):
   /// `device.subscriptionStatus == "ACTIV"`, an entitlement or product the catalog lacks.
-  /// Also `device` keys the project's SDK does not have (`AudienceFilter.keysMissing`).
+  /// Also `device` keys and host functions the project's SDK does not have (`AudienceFilter.keysMissing`,
+  /// `functionsMissing`).
   static func lint(_ pending: Pending, catalog: Catalog?, sdk: SDKVersion, into all: inout [Diagnostic]) {
     guard let collector = pending.diagnostics else { return }
     let entitlements = Set(catalog?.entitlementIDs ?? [])
     let products = Set(catalog?.productIDs ?? [])
     for (filter, location, path) in pending.filters {
       let impossible = catalog == nil ? [] : filter.impossibleComparisons(entitlements: entitlements, products: products)
-      for warning in impossible + filter.keysMissing(in: sdk) {
+      for warning in impossible + filter.keysMissing(in: sdk) + filter.functionsMissing(in: sdk) {
         all.append(Diagnostic(file: collector.file, location: collector.location(inStringAt: location, offset: warning.offset),
                               severity: .warning, message: "filter: \(warning.message)", path: path, kind: .audienceFilter))
       }

@@ -189,10 +189,19 @@ struct FilterParser {
                                                   "getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear", "getFullYear",
                                                   "getHours", "getMinutes", "getMonth", "getSeconds", "getMilliseconds"]
 
-  /// The SDK's host functions on `device` and `computed` (`Config/Models/ComputedPropertyRequest.swift`
-  /// `ComputedPropertyRequestType`, answered by `Expression Evaluator/EvaluationContext.swift`).
+  /// The SDKs' host functions on `device` and `computed`: iOS's (`Config/Models/ComputedPropertyRequest.swift`
+  /// `ComputedPropertyRequestType`, answered by `Expression Evaluator/EvaluationContext.swift`) and
+  /// Superwall-Android's (`rule_logic/cel/SuperscriptExposedFunction.kt` `Names`), which differ:
+  /// `AudienceFilter.functionsMissing(in:)` says which the project's SDK lacks.
   static let hostFunctions = ["minutesSince", "hoursSince", "daysSince", "monthsSince", "yearsSince", "placementsInHour",
                               "placementsInDay", "placementsInWeek", "placementsInMonth", "placementsSinceInstall"]
+    + androidReviewFunctions
+  /// Superwall-Android's review-request counts, from 2.5.3; iOS 4.16.3 has none of them.
+  static let androidReviewFunctions = ["reviewRequestsInHour", "reviewRequestsInDay", "reviewRequestsInWeek", "reviewRequestsInMonth",
+                                       "reviewRequestsInYear", "reviewRequestsSinceInstall", "requestReview"]
+  /// The placement counts, which Superwall-Android exposes from 2.3.2 (before it, its evaluator
+  /// is given the four `…Since` functions alone: `SuperscriptEvaluator.kt` at 2.3.1).
+  static let placementFunctions = ["placementsInHour", "placementsInDay", "placementsInWeek", "placementsInMonth", "placementsSinceInstall"]
 
   mutating func call(_ name: String, target: AudienceFilter.Node?, at start: Int) throws(AudienceFilter.ParseError) -> AudienceFilter.Node {
     if let comprehension = AudienceFilter.Comprehension(rawValue: name), let target {

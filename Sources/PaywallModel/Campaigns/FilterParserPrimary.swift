@@ -99,7 +99,9 @@ extension FilterParser {
         throw fail("unknown function \(quoting: "\(word).\(key)")\(hint) (the SDK's host functions: \(Self.hostFunctions.joined(separator: ", ")))", at: keyStart)
       }
       _ = try arguments()
-      warnings.append(.init(offset: start, message: "\(word).\(key)() counts placements the emulator does not keep: it reads as a missing value here (the relation does not match)"))
+      let reads = Self.androidReviewFunctions.contains(key) ? "counts review requests, which"
+        : key.hasSuffix("Since") ? "reads when a placement last happened, which" : "counts placements, which"
+      warnings.append(.init(offset: start, message: "\(word).\(key)() \(reads) the emulator does not keep: it reads as a missing value here (the relation does not match)"))
       return .unavailable("\(word).\(key)")
     }
     switch word {
