@@ -31,7 +31,7 @@ extension AudienceFilter {
       found.append(Warning(offset: offset, message: "\(never): it is not \(what)\(Suggestions.hint(for: literal, in: allowed))"
         + " (as written, the comparison gives every user the same answer)"))
     }
-    func walk(_ node: Node) {
+    forEachNode { node in
       switch node {
       case .binary(let op, let left, let right):
         switch (op, left, right) {
@@ -42,25 +42,14 @@ extension AudienceFilter {
           check(value, against: name)
         default: break
         }
-        walk(left)
-        walk(right)
-      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
-      case .index(let a, let b): walk(a); walk(b)
-      case .list(let items): items.forEach(walk)
-      case .map(let keys, let values): (keys + values).forEach(walk)
-      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
       case .call(let function, let target, let arguments):
         // `device.activeEntitlements.contains("x")` asks the same as `"x" in …`.
         if function == .contains, case .name(let name)? = target, arguments.count == 1, case .literal(let value) = arguments[0] {
           check(value, against: name)
         }
-        if let target { walk(target) }
-        arguments.forEach(walk)
-      case .comprehension(_, let a, _, let b): walk(a); walk(b)
-      case .literal, .name, .variable, .unavailable: break
+      default: break
       }
     }
-    walk(root)
     return found
   }
 
@@ -70,30 +59,16 @@ extension AudienceFilter {
   /// nothing there, so the filter does not say what it seems to.
   public func keysMissing(in sdk: SDKVersion) -> [Warning] {
     var missing: [String] = []
-    func walk(_ node: Node) {
-      switch node {
-      case .name(.device(let key)):
-        let has = switch key {
-        case "customerInfo": sdk.hasCustomerInfoDevice
-        case "activeEntitlementObjects": sdk.hasActiveEntitlementObjects
-        case "activeEntitlementsObject": sdk.platform == .android
-        default: true
-        }
-        if !has && !missing.contains(key) { missing.append(key) }
-      case .binary(_, let left, let right): walk(left); walk(right)
-      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
-      case .index(let a, let b): walk(a); walk(b)
-      case .list(let items): items.forEach(walk)
-      case .map(let keys, let values): (keys + values).forEach(walk)
-      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
-      case .call(_, let target, let arguments):
-        if let target { walk(target) }
-        arguments.forEach(walk)
-      case .comprehension(_, let a, _, let b): walk(a); walk(b)
-      case .literal, .name, .variable, .unavailable: break
+    forEachNode { node in
+      guard case .name(.device(let key)) = node else { return }
+      let has = switch key {
+      case "customerInfo": sdk.hasCustomerInfoDevice
+      case "activeEntitlementObjects": sdk.hasActiveEntitlementObjects
+      case "activeEntitlementsObject": sdk.platform == .android
+      default: true
       }
+      if !has && !missing.contains(key) { missing.append(key) }
     }
-    walk(root)
     return missing.map { key in
       let offset = text.range(of: "device.\(key)").map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
       let since = key == "activeEntitlementsObject" ? "is Superwall-Android's (iOS calls it activeEntitlementObjects)"
@@ -115,27 +90,13 @@ extension AudienceFilter {
   /// warning says the filter does not do what it seems to.
   public func functionsMissing(in sdk: SDKVersion) -> [Warning] {
     var found: [String] = []
-    func walk(_ node: Node) {
-      switch node {
-      case .unavailable(let name):
-        guard let dot = name.firstIndex(of: "."), name.hasPrefix("device.") || name.hasPrefix("computed.") else { return }
-        let function = String(name[name.index(after: dot)...])
-        guard FilterParser.hostFunctions.contains(function), !Self.exposes(function, sdk), !found.contains(name) else { return }
-        found.append(name)
-      case .binary(_, let left, let right): walk(left); walk(right)
-      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
-      case .index(let a, let b): walk(a); walk(b)
-      case .list(let items): items.forEach(walk)
-      case .map(let keys, let values): (keys + values).forEach(walk)
-      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
-      case .call(_, let target, let arguments):
-        if let target { walk(target) }
-        arguments.forEach(walk)
-      case .comprehension(_, let a, _, let b): walk(a); walk(b)
-      case .literal, .name, .variable: break
-      }
+    forEachNode { node in
+      guard case .unavailable(let name) = node, let dot = name.firstIndex(of: "."),
+            name.hasPrefix("device.") || name.hasPrefix("computed.") else { return }
+      let function = String(name[name.index(after: dot)...])
+      guard FilterParser.hostFunctions.contains(function), !Self.exposes(function, sdk), !found.contains(name) else { return }
+      found.append(name)
     }
-    walk(root)
     return found.map { name in
       let function = String(name[name.index(after: name.firstIndex(of: ".")!)...])
       let offset = text.range(of: name).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
@@ -163,5 +124,26 @@ extension AudienceFilter {
       if FilterParser.androidReviewFunctions.contains(function) { return sdk.isAndroidAtLeast(minor: 6) }
       return true
     }
+  }
+
+  /// Calls `visit` on every node of the filter, each before its children.
+  func forEachNode(_ visit: (Node) -> Void) {
+    func walk(_ node: Node) {
+      visit(node)
+      switch node {
+      case .binary(_, let left, let right): walk(left); walk(right)
+      case .not(let inner), .has(let inner), .member(let inner, _), .matches(let inner, _): walk(inner)
+      case .index(let a, let b): walk(a); walk(b)
+      case .list(let items): items.forEach(walk)
+      case .map(let keys, let values): (keys + values).forEach(walk)
+      case .conditional(let a, let b, let c): walk(a); walk(b); walk(c)
+      case .call(_, let target, let arguments):
+        if let target { walk(target) }
+        arguments.forEach(walk)
+      case .comprehension(_, let a, _, let b): walk(a); walk(b)
+      case .literal, .name, .variable, .unavailable: break
+      }
+    }
+    walk(root)
   }
 }
