@@ -44,8 +44,9 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 
-# The fuzz build, if it is still going, finishes at normal priority; a failure there is shown by
-# checks.sh, which builds again and says what failed.
+# The fuzz build, if it is still going, has the machine to itself now (the compilers it starts
+# from here run at normal priority); a failure there is shown by checks.sh, which builds again
+# and says what failed.
 renice -n 0 -p "$fuzz" >/dev/null 2>&1 || true
 wait "$fuzz" || true
 bash scripts/checks.sh
