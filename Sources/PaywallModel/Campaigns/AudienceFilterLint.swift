@@ -89,16 +89,15 @@ extension AudienceFilter {
   /// How each SDK's evaluator answers a function it was not given is not in its sources; the
   /// warning says the filter does not do what it seems to.
   public func functionsMissing(in sdk: SDKVersion) -> [Warning] {
-    var found: [String] = []
+    var found: [(name: String, function: String)] = []
     forEachNode { node in
       guard case .unavailable(let name) = node, let dot = name.firstIndex(of: "."),
             name.hasPrefix("device.") || name.hasPrefix("computed.") else { return }
       let function = String(name[name.index(after: dot)...])
-      guard FilterParser.hostFunctions.contains(function), !Self.exposes(function, sdk), !found.contains(name) else { return }
-      found.append(name)
+      guard FilterParser.hostFunctions.contains(function), !Self.exposes(function, sdk), !found.contains(where: { $0.name == name }) else { return }
+      found.append((name, function))
     }
-    return found.map { name in
-      let function = String(name[name.index(after: name.firstIndex(of: ".")!)...])
+    return found.map { name, function in
       let offset = text.range(of: name).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
       let why: String
       if sdk.platform == .ios {

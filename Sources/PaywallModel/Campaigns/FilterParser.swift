@@ -193,8 +193,7 @@ struct FilterParser {
   /// `ComputedPropertyRequestType`, answered by `Expression Evaluator/EvaluationContext.swift`) and
   /// Superwall-Android's (`rule_logic/cel/SuperscriptExposedFunction.kt` `Names`), which differ:
   /// `AudienceFilter.functionsMissing(in:)` says which the project's SDK lacks.
-  static let hostFunctions = ["minutesSince", "hoursSince", "daysSince", "monthsSince", "yearsSince", "placementsInHour",
-                              "placementsInDay", "placementsInWeek", "placementsInMonth", "placementsSinceInstall"]
+  static let hostFunctions = ["minutesSince", "hoursSince", "daysSince", "monthsSince", "yearsSince"] + placementFunctions
     + androidReviewFunctions
   /// Superwall-Android's review-request counts, from 2.5.3; iOS 4.16.3 has none of them.
   static let androidReviewFunctions = ["reviewRequestsInHour", "reviewRequestsInDay", "reviewRequestsInWeek", "reviewRequestsInMonth",

@@ -159,19 +159,14 @@ extension FilterParser {
   }
 
   func isNameStart(_ c: Character) -> Bool {
-    if let ascii = c.asciiValue { return Self.isASCIILetter(ascii) || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "$") }
+    if let ascii = c.asciiValue { return ascii.isASCIILetter || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "$") }
     return c.isLetter
   }
 
   func isNameCharacter(_ c: Character) -> Bool {
     if let ascii = c.asciiValue {
-      return Self.isASCIILetter(ascii) || (ascii >= 0x30 && ascii <= 0x39) || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "$")
+      return ascii.isASCIILetter || ascii.isASCIIDigit || ascii == UInt8(ascii: "_") || ascii == UInt8(ascii: "$")
     }
     return c.isLetter || c.isNumber
-  }
-
-  private static func isASCIILetter(_ ascii: UInt8) -> Bool {
-    let lower = ascii | 0x20
-    return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
   }
 }

@@ -256,11 +256,18 @@ extension StoreProduct {
   /// 12n months n years), so a 7-day product's weekly price is its price
   /// (`StoreKit/Products/StoreProduct/SubscriptionPeriod.swift`: `normalized`, `pricePerWeek`).
   public func unitPrice(per unit: SubscriptionPeriod.Unit) -> Decimal? {
-    guard var p = subscriptionPeriod else { return nil }
-    if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
-    if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
-    if let cents = unitPriceCents(per: unit) { return Decimal(sign: .plus, exponent: -2, significand: Decimal(cents)) }
+    guard let p = normalizedPeriod else { return nil }
+    if let cents = unitPriceCents(p, per: unit) { return Decimal(sign: .plus, exponent: -2, significand: Decimal(cents)) }
     return unitPriceByDecimals(p, per: unit)
+  }
+
+  /// The subscription period as the SDK counts unit prices from it: 7n days are n weeks, 12n
+  /// months n years.
+  var normalizedPeriod: SubscriptionPeriod? {
+    guard let p = subscriptionPeriod else { return nil }
+    if p.unit == .day && p.value % 7 == 0 { return SubscriptionPeriod(value: p.value / 7, unit: .week) }
+    if p.unit == .month && p.value % 12 == 0 { return SubscriptionPeriod(value: p.value / 12, unit: .year) }
+    return p
   }
 
   /// `unitPrice(per:)` in decimal arithmetic, for a price whose digits pass an Int's; `p` is the
@@ -292,9 +299,12 @@ extension StoreProduct {
   /// their cost: printing a 38-digit quotient to cut it took most of opening a paywall). Nil for a
   /// price the integers cannot hold, which takes the decimal path.
   package func unitPriceCents(per unit: SubscriptionPeriod.Unit) -> Int? {
-    guard var p = subscriptionPeriod, price >= 0 else { return nil }
-    if p.unit == .day && p.value % 7 == 0 { p = SubscriptionPeriod(value: p.value / 7, unit: .week) }
-    if p.unit == .month && p.value % 12 == 0 { p = SubscriptionPeriod(value: p.value / 12, unit: .year) }
+    normalizedPeriod.flatMap { unitPriceCents($0, per: unit) }
+  }
+
+  /// `unitPriceCents(per:)` for the normalized period `p`.
+  private func unitPriceCents(_ p: SubscriptionPeriod, per unit: SubscriptionPeriod.Unit) -> Int? {
+    guard price >= 0 else { return nil }
     let n = p.value
     // How many `unit`s one subscription period holds, as num/den.
     let (num, den): (Int, Int) =

@@ -158,8 +158,8 @@ extension Decimal {
   package var integerDigits: (digits: Int, exponent: Int)? {
     guard isFinite, !isNaN, self >= 0 else { return nil }
     if isZero { return (0, 0) }
-    let significand = self.significand
-    guard significand < Decimal(Int.max), let digits = Int(significand.description) else { return nil }
+    // Int's parse refuses digits past Int.max.
+    guard let digits = Int(significand.description) else { return nil }
     return (digits, exponent)
   }
 

@@ -219,7 +219,7 @@ package enum SubstitutionText {
         if closing { j += 1 }
         // The tag's name: its letters (any case) and digits, read in place.
         let nameStart = j
-        while j < close, isTagNameByte(bytes[j]) { j += 1 }
+        while j < close, bytes[j].isASCIILetter || bytes[j].isASCIIDigit { j += 1 }
         let name = bytes[nameStart..<j]
         if (!closing && isTag(name, breakTag)) || (closing && blockTags.contains { isTag(name, $0) }) {
           out.append(UInt8(ascii: "\n"))
@@ -258,17 +258,11 @@ package enum SubstitutionText {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// A letter or digit: what a tag's name is made of.
-  private static func isTagNameByte(_ byte: UInt8) -> Bool {
-    let lower = byte | 0x20
-    return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
-  }
-
   /// Whether a tag's name is `tag` (lowercase), whatever the case of its letters.
   private static func isTag(_ name: ArraySlice<UInt8>, _ tag: [UInt8]) -> Bool {
     guard name.count == tag.count else { return false }
     for (byte, expected) in zip(name, tag) {
-      let folded = byte >= 0x30 && byte <= 0x39 ? byte : byte | 0x20
+      let folded = byte.isASCIIDigit ? byte : byte | 0x20
       if folded != expected { return false }
     }
     return true
