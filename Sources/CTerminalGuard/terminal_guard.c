@@ -96,7 +96,15 @@ static void die_of(int sig) {
   _exit(128 + sig);
 }
 
+/* The signal the process is dying of, once a handler began to end it. The command's own thread
+   must not end the process first with its own exit code (`tg_exit`) while the handler ends the
+   controllers and re-raises: the handler runs on whichever thread the kernel picked, often the
+   main thread waiting in `pause`, and a `play` sent SIGSEGV once exited 0, its thread having
+   seen the killed controller go before the handler reached `raise`. */
+static volatile sig_atomic_t dying_of = 0;
+
 static void crash_handler(int sig) {
+  dying_of = sig;
   before_dying(sig);
   die_of(sig);
 }
@@ -112,10 +120,6 @@ static int is_own_sigpipe(int sig, const siginfo_t *info) {
    is to terminate kill us with themselves (a shell sees exactly what it would without a
    handler); SIGQUIT, SIGXCPU and SIGXFSZ, whose default dumps core, exit with 128 + N instead:
    SIGQUIT is treated as SIGTERM is. */
-/* The signal the process is dying of, once a handler began to end it: the command's own thread
-   (not the one the handler runs on, with `main` async) must not end it first with its own exit
-   code while the handler gives the controllers their grace (`tg_exit`). */
-static volatile sig_atomic_t dying_of = 0;
 
 void tg_exit(int code) {
   if (dying_of != 0) {

@@ -52,6 +52,8 @@ package struct Tool: Sendable, CustomStringConvertible {
   package static let groff = Tool("groff", .program(["groff"]), install: "apt-get install groff-base")
   package static let mandoc = Tool("mandoc", .program(["mandoc"]), install: "apt-get install mandoc")
   package static let man = Tool("man", .program(["man"]), install: "apt-get install man-db")
+  /// The Swift toolchain brings clang; a machine without it still has a `cc`.
+  package static let cCompiler = Tool("a C compiler", .program(["clang", "cc"]), install: "apt-get install clang (the Swift toolchain has one)")
   package static let chromium = Tool("chromium-headless-shell",
                              .program(["chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell", "chromium"]),
                              install: "apt-get install chromium-headless-shell")

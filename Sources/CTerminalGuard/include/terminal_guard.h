@@ -40,8 +40,9 @@ void tg_install_process_handlers(void);
 /// NULL (the default) for none.
 void tg_set_exit_hook(void (*hook)(int));
 
-/* exit(code), unless an ending signal's handler is already ending the process (on another
-   thread): then this thread waits for it, so the process ends as the signal says. */
+/* exit(code), unless a signal's handler (a fault's or an ending signal's) is already ending the
+   process on another thread: then this thread waits for it, so the process ends as the signal
+   says. */
 void tg_exit(int code);
 
 /// From here until `tg_release_ending_signals`, an ending signal that reaches the handlers of
