@@ -86,7 +86,7 @@ struct StderrTail {
 /// one line ("1234 more lines not shown (the last: …)") when the second is over. A controller
 /// that writes stderr (or junk on stdout) in a loop then costs the app a handful of messages a
 /// second, not one per line queued ahead of the keys.
-final class ProblemBudget: Sendable {
+package final class ProblemBudget: Sendable {
   /// This second's count, and what is held back until it is over.
   private struct Window {
     var start = ContinuousClock.now
@@ -100,14 +100,15 @@ final class ProblemBudget: Sendable {
   private let emit: @Sendable (String) -> Void
   private let window = Mutex(Window())
 
-  init(perSecond: Int, emit: @escaping @Sendable (String) -> Void) {
+  /// At most `perSecond` problems a second go to `emit`.
+  package init(perSecond: Int, emit: @escaping @Sendable (String) -> Void) {
     self.perSecond = perSecond
     self.emit = emit
   }
 
   /// Reports `message` if this second has room; else counts it, and makes the text only if it
   /// is the last one held back when the second is over.
-  func report(_ message: @escaping @Sendable () -> String) {
+  package func report(_ message: @escaping @Sendable () -> String) {
     // What to do once the lock is given back: emitting under it would hold every other reporter.
     let summaryIn: Duration?? = window.withLock { window in
       let now = ContinuousClock.now
@@ -128,11 +129,17 @@ final class ProblemBudget: Sendable {
     case .none:
       emit(message())
     case .some(let delay?):
-      let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-      Task { [weak self] in
-        try? await Task.sleep(nanoseconds: UInt64(nanoseconds))
+      // A thread of its own, not a task: the summary is due when the second is over, whether or
+      // not the cooperative pool has a thread free then (a test run that kept both of its
+      // threads busy for a minute held the summary back that long).
+      let wait = timespec(tv_sec: Int(max(0, delay.components.seconds)),
+                          tv_nsec: Int(max(0, delay.components.attoseconds / 1_000_000_000)))
+      let started = DetachedThread.start("problem-summary") { [weak self] in
+        var rest = wait
+        nanosleep(&rest, nil)
         self?.summarize()
       }
+      if !started { summarize() }
     case .some(nil):
       break
     }
