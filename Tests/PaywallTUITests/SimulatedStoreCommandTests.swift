@@ -163,11 +163,13 @@ struct SimulatedStoreCommandTests {
       price-increase com.acme.pro.monthly 0
       approve now
       drop it
+      fail restore ERROR
+      fail purchase SERVICE_UNAVAILBLE
       """)
     let result = try Self.run(["play", "paywalls", "--script", file])
     #expect(result.status == 2)
     let lines = result.stderr.split(separator: "\n").map(String.init)
-    #expect(lines.count == 9, "\(lines)")
+    #expect(lines.count == 11, "\(lines)")
     let expected = [
       "\(file):1:11: error: 'upgrade' takes at most 1 argument",
       "\(file):2:15: error: unknown store error 'networkErorr'; did you mean 'networkError'?",
@@ -178,6 +180,8 @@ struct SimulatedStoreCommandTests {
       "\(file):7:37: error: a price must be more than 0",
       "\(file):8:9: error: 'approve' takes no arguments",
       "\(file):9:1: error: 'drop' takes no arguments",
+      "\(file):10:14: error: 'ERROR' is Google Play's answer to a purchase; a restore fails with a StoreKit error",
+      "\(file):11:15: error: unknown store error 'SERVICE_UNAVAILBLE'; did you mean 'SERVICE_UNAVAILABLE'?",
     ]
     for (line, prefix) in zip(lines, expected) {
       #expect(line.hasPrefix(prefix), "\(line)\n  should start with\n\(prefix)")
@@ -197,6 +201,16 @@ struct SimulatedStoreCommandTests {
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
     #expect(result.status == 1)
     #expect(result.stderr.contains("\(file):1: 'family-share' needs the simulated store (--controller simulated)"))
+  }
+
+  /// Google Play's billing responses are an Android project's: an iOS one refuses them, naming
+  /// StoreKit's errors, instead of failing a purchase with a store it does not have.
+  @Test func aPlayResponseIsRefusedInAnIOSProject() throws {
+    let file = try Self.script("fail purchase SERVICE_UNAVAILABLE\n")
+    let result = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\(file):1: 'fail purchase SERVICE_UNAVAILABLE': SERVICE_UNAVAILABLE is Google Play's answer, for an Android project (--platform android); StoreKit's errors are unknown, userCancelled"),
+            "\(result.stderr)")
   }
 
   /// The .storekit settings are the store's defaults: here Ask to Buy and a renewal every 10 s.

@@ -323,7 +323,14 @@ extension PurchaseResult {
   /// Superwall-Android's `PurchaseResult.Failed` carries a message, not an error, and its
   /// `TransactionManager.kt` tracks every failure as `transaction_fail`: on Android a StoreKit
   /// error (the ask dialog's, a scripted `failed:userCancelled`, a fault) is the message it names.
+  /// A Play Billing response (the simulated Play store's refusal, `fail purchase ERROR`) becomes
+  /// what the SDK's own purchasing makes of it: a cancel for `USER_CANCELED`, else the message of
+  /// `PlayBillingResponse.sdkMessage` ("6" before 2.6.6).
   func checked(for sdk: SDKVersion) -> PurchaseResult {
+    if case .failed(let failure as PlayBillingFailure) = self {
+      if failure.response == .userCanceled { return .cancelled }
+      return sdk.platform == .android ? .failed(PurchaseError(failure.response.sdkMessage(sdk))) : self
+    }
     if sdk.platform == .android, case .failed(let error as StoreError) = self {
       return .failed(PurchaseError(error.rawValue))
     }

@@ -186,10 +186,21 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// from 2.6.5 (`TrackableSuperwallEvent.kt`), so from 2.7 here.
   public var failAndRestoreNameTheStore: Bool { isAndroidAtLeast(minor: 7) }
 
+  /// Whether `subscriptionStatus_didChange` carries the status at all: Superwall-Android 2.0.0's
+  /// `SubscriptionStatusDidChange` puts a lambda under `subscription_status`, which
+  /// `TrackingLogic.kt`'s `clean` cannot encode and drops, so the event has no parameters; 2.0.1
+  /// writes the string. Here 2.0 is 2.0.0.
+  public var statusChangeCarriesTheStatus: Bool { platform == .ios || isAndroidAtLeast(minor: 1) }
+
   /// Whether `subscriptionStatus_didChange` carries `active_entitlement_ids`: every iOS 4.x;
   /// Superwall-Android from 2.7.4 (`TrackableSuperwallEvent.kt` `SubscriptionStatusDidChange`;
   /// 2.7.3 writes `subscription_status` alone), so 2.7 here (the release checked).
   public var statusChangeNamesEntitlements: Bool { platform == .ios || isAndroidAtLeast(minor: 7) }
+
+  /// Whether Superwall-Android's own purchasing gives a failed purchase a readable message per
+  /// Play Billing response: from 2.6.6 (`store/AutomaticPurchaseController.kt`,
+  /// `store/transactions/PlayBillingErrors.kt`), so from 2.7 here; 2.6.5 gives the bare code ("6").
+  public var explainsPlayBillingErrors: Bool { isAndroidAtLeast(minor: 7) }
 
   /// Whether a `transaction_abandon` campaign's `abandoned_product_id` is the full Play id
   /// (`sku:basePlan:offer`): Superwall-Android from 2.7.0 (`TrackableSuperwallEvent.kt`,

@@ -23,6 +23,8 @@ public final class FaultInjectingController: PurchaseController {
     /// A StoreKit 1 cancel (`paymentCancelled`…): the next purchase fails with it, which the app
     /// reads as a cancel.
     public var nextPurchaseError: StoreError?
+    /// Google Play's answer the next purchase fails with (Android; `USER_CANCELED` is a cancel).
+    public var nextPlayFailure: PlayBillingResponse?
     /// The message the next restore fails with; nil: it is not failed.
     public var nextRestoreFailure: String?
     /// Added before every request, on the app's clock.
@@ -35,6 +37,7 @@ public final class FaultInjectingController: PurchaseController {
       var out: [String] = []
       if nextPurchaseCancels { out.append("next purchase: cancelled") }
       if let error = nextPurchaseError { out.append("next purchase fails: \(error.rawValue)") }
+      if let response = nextPlayFailure { out.append("next purchase fails: \(response.name)") }
       if let failure = nextPurchaseFailure { out.append("next purchase fails: \(failure)") }
       if let failure = nextRestoreFailure { out.append("next restore fails: \(failure)") }
       if latency > 0 { out.append("latency \(TimeRate.spell(latency))") }
@@ -64,7 +67,18 @@ public final class FaultInjectingController: PurchaseController {
 
   /// The next purchase returns `.failed(message)` without reaching the wrapped controller.
   public func failNextPurchase(_ message: String) {
-    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false; $0.nextPurchaseError = nil }
+    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false; $0.nextPurchaseError = nil; $0.nextPlayFailure = nil }
+  }
+
+  /// The next purchase fails as Google Play answers `response`: the app's SDK makes of it what
+  /// Superwall-Android makes of a billing result (`PurchaseResult.checked`).
+  public func failNextPurchase(with response: PlayBillingResponse) {
+    faults.withLock { faults in
+      faults.nextPurchaseFailure = nil
+      faults.nextPurchaseCancels = false
+      faults.nextPurchaseError = nil
+      faults.nextPlayFailure = response
+    }
   }
 
   /// The next purchase fails with a store error (`userCancelled`: comes back cancelled).
@@ -73,6 +87,7 @@ public final class FaultInjectingController: PurchaseController {
       faults.nextPurchaseCancels = error == .userCancelled
       faults.nextPurchaseError = error.isCancellation && error != .userCancelled ? error : nil
       faults.nextPurchaseFailure = error.isCancellation ? nil : error.message
+      faults.nextPlayFailure = nil
     }
   }
 
@@ -110,19 +125,22 @@ public final class FaultInjectingController: PurchaseController {
       guard await wait(delay) else { return .failed(PurchaseError("The purchase was interrupted")) }
       return result
     }
-    let (failure, cancels, storeError, latency, drop) = faults.withLock { faults in
+    let (failure, cancels, storeError, play, latency, drop) = faults.withLock { faults in
       defer {
         faults.nextPurchaseFailure = nil
         faults.nextPurchaseCancels = false
         faults.nextPurchaseError = nil
+        faults.nextPlayFailure = nil
         faults.dropNextResponse = false
       }
-      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.nextPurchaseError, faults.latency, faults.dropNextResponse)
+      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.nextPurchaseError, faults.nextPlayFailure,
+              faults.latency, faults.dropNextResponse)
     }
     let started = clock.now
     guard await wait(latency) else { return .failed(PurchaseError("The purchase was interrupted")) }
     if cancels { return .cancelled }
     if let storeError { return storeError.purchaseResult }
+    if let play { return .failed(PlayBillingFailure(play)) }
     if let failure { return .failed(PurchaseError(failure)) }
     let result = await inner.purchase(product: product)
     guard drop else { return result }

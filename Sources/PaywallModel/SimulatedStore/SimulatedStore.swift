@@ -197,15 +197,21 @@ public final class SimulatedStore: PurchaseController {
     var product = product
     if book.replay.isPlay {
       if product.replacementMode == nil { product.replacementMode = book.settings.replacementMode }
-      if let refusal = book.replay.playReplacementRefusal(product, at: now) { return .failed(PurchaseError(refusal)) }
+      // Play refuses a replacement mode the change does not allow as a bad request (our reading:
+      // "only available for subscription upgrade", ReplacementMode.CHARGE_PRORATED_PRICE).
+      if let refusal = book.replay.playReplacementRefusal(product, at: now) {
+        return .failed(PlayBillingFailure(.developerError, reason: refusal))
+      }
       if product.playPlan?.timeExtension == false,
          book.replay.subscriptions.contains(where: { $0.productID == product.id && $0.state == .subscribed }) {
         // Play's ITEM_ALREADY_OWNED: a prepaid plan without time extension is bought again only once it ends.
-        return .failed(PurchaseError("\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"))
+        return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running"))
       }
       switch book.settings.testCard {
       case .alwaysApproves: break
-      case .alwaysDeclines: return .failed(PurchaseError(PlayTestCard.declinedMessage))
+      // A declined payment comes back as ERROR (6), as reports of declined cards say
+      // (github.com/anjlab/android-inapp-billing-v3/issues/479); Google documents no code of its own.
+      case .alwaysDeclines: return .failed(PlayBillingFailure(.error, reason: PlayTestCard.declinedMessage))
       case .slowApproves, .slowDeclines:
         // Play's PENDING purchase: no entitlement until the payment completes ("Handle pending
         // transactions", developer.android.com/google/play/billing/integrate#pending).

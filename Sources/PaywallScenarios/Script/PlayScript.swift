@@ -68,6 +68,8 @@ package struct PlayScript: Sendable {
     /// "Close".
     case survey(SurveyStep)
     case fail(FaultTarget, StoreError)
+    /// `fail purchase ERROR`: Google Play's billing response, on Android.
+    case failPlay(PlayBillingResponse)
     case latency(seconds: Double)
     case drop
     /// The terminal is resized (a recording's `resize WxH`): the screen and mouse hit-tests follow.
@@ -165,7 +167,7 @@ package struct PlayScript: Sendable {
     for step in steps {
       switch step.command {
       case .placement: return true
-      case .status, .user, .override, .advance, .store, .notifications, .fail, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
+      case .status, .user, .override, .advance, .store, .notifications, .fail, .failPlay, .latency, .drop, .resize, .answer, .expectStatus, .expectSubscription, .expectSubscriptionOffer: continue
       case .press, .open, .call, .relaunch, .reinstall, .survey, .background, .foreground, .deepLink, .expectEvent, .expectNoEvent, .expectScreen, .expectNoScreen, .screenshot: return false
       }
     }

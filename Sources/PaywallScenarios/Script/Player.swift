@@ -259,6 +259,11 @@ package struct Player: Sendable {
         case .purchase: _ = await change(.failNextPurchaseWith(error))
         case .restore: _ = await change(.failNextRestore(error))
         }
+      case .failPlay(let response):
+        guard runtime.state.project.options.sdk.platform == .android else {
+          return fail("\(here): \(quoting: step.text): \(response.name) is Google Play's answer, for an Android project (--platform android); StoreKit's errors are \(StoreError.names.joined(separator: ", "))")
+        }
+        _ = await change(.failNextPurchaseWithPlay(response))
       case .latency(let seconds):
         _ = await change(.setLatency(seconds: seconds))
       case .drop:

@@ -37,6 +37,9 @@ extension AppRuntime {
     case .failNextPurchaseWith(let error):
       controller.failNextPurchase(with: error)
       return WorldReport("the next purchase fails: \(error.rawValue)")
+    case .failNextPurchaseWithPlay(let response):
+      controller.failNextPurchase(with: response)
+      return WorldReport("the next purchase fails: \(response.name)")
     case .failNextRestore(let error):
       controller.failNextRestore(with: error)
       return WorldReport("the next restore fails: \(error.rawValue)")

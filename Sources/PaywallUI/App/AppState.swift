@@ -139,6 +139,8 @@ package enum DebugAction: Sendable, Hashable {
   case failNextPurchase(String)
   /// The next purchase fails with a store error (`userCancelled`: it comes back cancelled).
   case failNextPurchaseWith(StoreError)
+  /// The next purchase fails as Google Play answers (Android).
+  case failNextPurchaseWithPlay(PlayBillingResponse)
   case failNextRestore(StoreError)
   /// Every request waits this long (0: no latency).
   case setLatency(seconds: Double)
