@@ -97,12 +97,13 @@ enum SDKEvents {
   /// active, `active_entitlement_ids` (joined with commas from 4.14, with nothing before: 4.13.0's
   /// `joined()`); v3 `subscription_status`.
   /// Superwall-Android's `SubscriptionStatusDidChange` writes `subscription_status` in lower case
-  /// and, when active, `active_entitlement_ids` joined with commas (from 2.7.4).
+  /// and, when active, `active_entitlement_ids` joined with commas (from 2.7.4); 2.0.0's none.
   static func statusDidChange(to status: SubscriptionStatus, sdk: SDKVersion) -> PaywallEvent {
     if sdk.isV3 {
       return PaywallEvent(.subscriptionStatusDidChange, [("subscription_status", .string(status.rawName))])
     }
     let android = sdk.platform == .android
+    guard sdk.statusChangeCarriesTheStatus else { return PaywallEvent(.subscriptionStatusDidChange, []) }
     var params: [(String, JSONOutput)] = android ? [("subscription_status", .string(status.rawName.lowercased()))] : [("status", .string(status.rawName))]
     if status.isActive, sdk.statusChangeNamesEntitlements {
       let ids = status.entitlements.sorted().map(\.id)
