@@ -170,7 +170,9 @@ public enum EventReference {
                    Param("variant_id", "its variant, for `paywall` and `holdout`"),
                    Param("variant_type", "`TREATMENT` or `HOLDOUT`"), Param("paywall_id", "the paywall, for `paywall`")]),
     Entry(name: .callHandleDeepLink, when: "Ours: what `Superwall.handleDeepLink(url)` returned (`deeplink URL`)",
-          params: [Param("url", "the URL as given"), Param("handled", "the Bool it returned")]),
+          params: [Param("url", "the URL as given"), Param("handled", "the Bool it returned"),
+                   Param("result", "Android from 2.6: `failure` when it returned a failure instead of a Bool, for a link that is not Superwall's"),
+                   Param("error", "that failure's message, `Not a superwall link`")]),
   ]
 
   private static let dismiss: [Param] = [

@@ -29,21 +29,34 @@ package enum DeepLinks {
     package var handled: Bool
     /// Something the SDK would do that is not emulated here, in words; nil: nothing.
     package var note: String?
+    /// The failure `handleDeepLink` returned instead of a Bool (Superwall-Android's `Result`).
+    package var failure: String?
   }
 
   package static func route(_ url: String, sdk: SDKVersion, hasCampaign: Bool) -> Route {
     guard let parsed = URL(string: url) else { return Route(tracked: url, handled: false, note: nil) }
     if sdk.platform == .android {
-      // Superwall-Android (`deeplinks/DeepLinkRouter.kt`) tracks every link as given and handles
-      // a redeem link (a host containing "superwall", a last path segment `redeem`, a `code` or
-      // `codes` item) or a debugger link; for any other it returns a failure, "Not a superwall link".
+      // Superwall-Android handles a redeem link (a host containing "superwall", a last path
+      // segment `redeem`, a `code` or `codes` item; from 2.1.0) or a debugger link. Any other:
+      // up to 2.5 `Superwall.instance.handleDeepLink` (`Superwall.kt`) tracks it and returns
+      // success(false); 2.6.0 hands the instance call to the static one (`deeplinks/
+      // DeepLinkRouter.kt`), which gives the router only its own links: a failure, "Not a
+      // superwall link", and nothing tracked; 2.6.2 (here 2.7) tracks every link again, still
+      // answering the failure. (From 2.3.0 an app could already call the static one; the
+      // instance call, which every 2.x has, is the one followed before 2.6.)
       let items = URLComponents(string: url)?.queryItems ?? []
-      let redeem = (parsed.host ?? "").contains("superwall") && parsed.lastPathComponent == "redeem"
+      let redeem = sdk.isAndroidAtLeast(minor: 1) && (parsed.host ?? "").contains("superwall") && parsed.lastPathComponent == "redeem"
         && items.contains { ($0.name == "code" || $0.name == "codes") && $0.value != nil }
       let debug = isDebuggerLink(parsed)
-      let note = redeem ? "a web checkout redeem link: the SDK redeems its code (not emulated)" : debug ? debuggerNote
-        : "Superwall-Android returns a failure, \"Not a superwall link\""
-      return Route(tracked: url, handled: redeem || debug, note: note)
+      if redeem || debug {
+        return Route(tracked: url, handled: true, note: redeem ? "a web checkout redeem link: the SDK redeems its code (not emulated)" : debuggerNote)
+      }
+      guard sdk.isAndroidAtLeast(minor: 6) else { return Route(tracked: url, handled: false, note: nil) }
+      let failure = "Not a superwall link"
+      guard sdk.isAndroidAtLeast(minor: 7) else {
+        return Route(tracked: nil, handled: false, note: "Superwall-Android 2.6.0 and 2.6.1 track only their own links: a failure, \"\(failure)\", and no deepLink_open", failure: failure)
+      }
+      return Route(tracked: url, handled: false, note: "Superwall-Android returns a failure, \"\(failure)\"", failure: failure)
     }
     guard sdk.hasDeepLinkRouter else {
       let debug = isDebuggerLink(parsed)
@@ -186,7 +199,9 @@ extension Presenter {
     let route = DeepLinks.route(url, sdk: state.options.sdk, hasCampaign: hasCampaign)
     var effects: [PresentationEffect] = []
     if let tracked = route.tracked { effects.append(.emit(PaywallEvent(.deepLinkOpen, DeepLinks.eventParams(tracked, sdk: state.options.sdk)))) }
-    effects.append(.emit(PaywallEvent(.callHandleDeepLink, [("url", .string(url)), ("handled", .bool(route.handled))])))
+    var answer: [(String, JSONOutput)] = [("url", .string(url)), ("handled", .bool(route.handled))]
+    if let failure = route.failure { answer += [("result", "failure"), ("error", .string(failure))] }
+    effects.append(.emit(PaywallEvent(.callHandleDeepLink, answer)))
     guard let tracked = route.tracked else { return effects }
     var params = PlacementParams.standard(placement, isSDKEvent: true)
     for (key, value) in DeepLinks.parts(tracked, sdk: state.options.sdk) { params["$" + key] = value }
