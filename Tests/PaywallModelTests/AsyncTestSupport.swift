@@ -34,18 +34,46 @@ extension Locked where Value: RangeReplaceableCollection {
   }
 }
 
-/// Polls `condition` every couple of milliseconds until it holds or `seconds` pass.
-/// Returns whether it held; the caller `#expect`s the result with its own message.
+/// A wait's budget, spent only while the waiting task could run. Swift Testing runs the
+/// synchronous tests on the cooperative pool (2 threads on 2 cores), and one blocked on tmux or a
+/// process holds a thread for seconds: a task of a test that waits with `Task.sleep` then wakes
+/// late, and in CI one woke 100 s late. Each wake-up is charged at most `longestStep`, so the
+/// budget counts the time the test and the work it waits for had, not the time they were queued
+/// behind others; a wait that never succeeds still ends (after `seconds` of running, and the
+/// test's time limit bounds the rest).
+struct RunnableTime {
+  static let longestStep: Duration = .milliseconds(50)
+  private var left: Duration
+  private var last = ContinuousClock.now
+
+  init(_ seconds: Double) {
+    left = .milliseconds(Int(seconds * 1000))
+  }
+
+  var isSpent: Bool { left <= .zero }
+
+  /// Charges the time since the last call, at most `longestStep`.
+  mutating func tick() {
+    let now = ContinuousClock.now
+    left -= min(now - last, Self.longestStep)
+    last = now
+  }
+}
+
+/// Polls `condition` every couple of milliseconds until it holds or `seconds` of running time
+/// pass (`RunnableTime`). Returns whether it held; the caller `#expect`s the result with its own
+/// message.
 func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-  let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-  while ContinuousClock.now < end {
+  var budget = RunnableTime(seconds)
+  while !budget.isSpent {
     if condition() { return true }
     try? await Task.sleep(for: .milliseconds(2))
+    budget.tick()
   }
   return condition()
 }
 
-/// Awaits `body` for at most `seconds` of wall time. Returns its value, or records an issue and
+/// Awaits `body` for at most `seconds` of running time (`RunnableTime`). Returns its value, or records an issue and
 /// returns nil when the deadline passes first. The body runs in its own task, so even one that
 /// ignores cancellation (a continuation nobody resumes) cannot keep the test from finishing.
 func within<T: Sendable>(_ seconds: Double = 60, _ what: String = "the awaited work",
@@ -62,7 +90,12 @@ func within<T: Sendable>(_ seconds: Double = 60, _ what: String = "the awaited w
         .resume(returning: value)
     }
     let timer = Task {
-      try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+      var budget = RunnableTime(seconds)
+      while !budget.isSpent {
+        try? await Task.sleep(for: .milliseconds(20))
+        if Task.isCancelled { return }
+        budget.tick()
+      }
       slot.withLock { slot -> CheckedContinuation<T?, Never>? in defer { slot = nil }; return slot }?
         .resume(returning: nil)
     }
