@@ -180,7 +180,7 @@ struct SimulatedStoreCommandTests {
       "\(file):7:37: error: a price must be more than 0",
       "\(file):8:9: error: 'approve' takes no arguments",
       "\(file):9:1: error: 'drop' takes no arguments",
-      "\(file):10:14: error: 'ERROR' is Google Play's answer to a purchase; a restore fails with a StoreKit error",
+      "\(file):10:14: error: 'ERROR' is Google Play's answer to a purchase; 'fail restore' takes the errors",
       "\(file):11:15: error: unknown store error 'SERVICE_UNAVAILBLE'; did you mean 'SERVICE_UNAVAILABLE'?",
     ]
     for (line, prefix) in zip(lines, expected) {
@@ -203,14 +203,20 @@ struct SimulatedStoreCommandTests {
     #expect(result.stderr.contains("\(file):1: 'family-share' needs the simulated store (--controller simulated)"))
   }
 
-  /// Google Play's billing responses are an Android project's: an iOS one refuses them, naming
-  /// StoreKit's errors, instead of failing a purchase with a store it does not have.
-  @Test func aPlayResponseIsRefusedInAnIOSProject() throws {
-    let file = try Self.script("fail purchase SERVICE_UNAVAILABLE\n")
-    let result = try Self.run(["play", "paywalls", "--controller", "simulated", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
+  /// Google Play's billing responses reach Superwall only through its own purchasing on Android:
+  /// an iOS project refuses them, naming StoreKit's errors, and with the app's own purchase
+  /// controller the failure is the controller's, so an Android project refuses the step there.
+  @Test(arguments: [
+    (["paywalls", "--controller", "simulated"], "fail purchase SERVICE_UNAVAILABLE",
+     "'fail purchase SERVICE_UNAVAILABLE': SERVICE_UNAVAILABLE is Google Play's answer, for an Android project (--platform android); StoreKit's errors are unknown, userCancelled"),
+    (["Examples/android", "--controller", "scripted"], "fail purchase ERROR",
+     "'fail purchase ERROR' needs the simulated store (--controller simulated): with the app's own purchase controller, the failure is the controller's"),
+  ])
+  func aPlayResponseIsRefusedWhereNoPlayStoreAnswers(arguments: [String], step: String, message: String) throws {
+    let file = try Self.script(step + "\n")
+    let result = try Self.run(["play"] + arguments + ["--state-dir", PlayCommandTests.stateDir(), "--script", file])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(file):1: 'fail purchase SERVICE_UNAVAILABLE': SERVICE_UNAVAILABLE is Google Play's answer, for an Android project (--platform android); StoreKit's errors are unknown, userCancelled"),
-            "\(result.stderr)")
+    #expect(result.stderr.contains("\(file):1: " + message), "\(result.stderr)")
   }
 
   /// The .storekit settings are the store's defaults: here Ask to Buy and a renewal every 10 s.

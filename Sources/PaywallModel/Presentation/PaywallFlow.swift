@@ -329,7 +329,9 @@ extension PurchaseResult {
   func checked(for sdk: SDKVersion) -> PurchaseResult {
     if case .failed(let failure as PlayBillingFailure) = self {
       if failure.response == .userCanceled { return .cancelled }
-      return sdk.platform == .android ? .failed(PurchaseError(failure.response.sdkMessage(sdk))) : self
+      // Under the iOS SDK (a Play catalog run with --platform ios) no SDK reads Play's codes: the
+      // store's own sentence is the message, as it was before Play's answers were modelled.
+      return .failed(PurchaseError(sdk.platform == .android ? failure.response.sdkMessage(sdk) : failure.reason ?? failure.response.explanation))
     }
     if sdk.platform == .android, case .failed(let error as StoreError) = self {
       return .failed(PurchaseError(error.rawValue))

@@ -205,7 +205,7 @@ public final class SimulatedStore: PurchaseController {
       if product.playPlan?.timeExtension == false,
          book.replay.subscriptions.contains(where: { $0.productID == product.id && $0.state == .subscribed }) {
         // Play's ITEM_ALREADY_OWNED: a prepaid plan without time extension is bought again only once it ends.
-        return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running"))
+        return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"))
       }
       switch book.settings.testCard {
       case .alwaysApproves: break

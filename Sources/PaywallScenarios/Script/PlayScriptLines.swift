@@ -152,15 +152,17 @@ extension PlayScript {
       }
       if let response = PlayBillingResponse(name: args[1]) {
         guard target == .purchase else {
-          throw LineError(message: "\(quoting: args[1]) is Google Play's answer to a purchase; a restore fails with a StoreKit error (errors: \(StoreError.names.joined(separator: ", ")))",
+          throw LineError(message: "\(quoting: args[1]) is Google Play's answer to a purchase; 'fail restore' takes the errors \(StoreError.names.joined(separator: ", "))",
                           column: column(ofArgument: 1))
         }
         return .failPlay(response)
       }
       guard let error = StoreError(rawValue: args[1]) else {
         let names = StoreError.names + (target == .purchase ? PlayBillingResponse.names : [])
+        let hint = Suggestions.hint(for: args[1], in: names)
         let looksLikePlays = args[1].allSatisfy { $0 == "_" || ($0.isASCII && $0.isUppercase) }
-        throw LineError(message: "unknown store error \(quoting: args[1])\(Suggestions.hint(for: args[1], in: names)) (errors: \(StoreError.names.joined(separator: ", "))\(target == .purchase && looksLikePlays ? "; on Android also Google Play's responses, e.g. ERROR, NETWORK_ERROR" : ""))",
+          || PlayBillingResponse.names.contains { hint.contains("'\($0)'") }
+        throw LineError(message: "unknown store error \(quoting: args[1])\(hint) (errors: \(StoreError.names.joined(separator: ", "))\(target == .purchase && looksLikePlays ? "; on Android also Google Play's responses, e.g. ERROR, NETWORK_ERROR" : ""))",
                         column: column(ofArgument: 1))
       }
       return .fail(target, error)

@@ -263,6 +263,11 @@ package struct Player: Sendable {
         guard runtime.state.project.options.sdk.platform == .android else {
           return fail("\(here): \(quoting: step.text): \(response.name) is Google Play's answer, for an Android project (--platform android); StoreKit's errors are \(StoreError.names.joined(separator: ", "))")
         }
+        // Play's answer reaches Superwall only through its own purchasing: an app's controller
+        // answers with its own result (`answer purchase failed MESSAGE`, or the controller itself).
+        guard app.store != nil else {
+          return fail("\(here): \(quoting: step.text) needs the simulated store (--controller simulated): with the app's own purchase controller, the failure is the controller's")
+        }
         _ = await change(.failNextPurchaseWithPlay(response))
       case .latency(let seconds):
         _ = await change(.setLatency(seconds: seconds))

@@ -293,11 +293,12 @@ package final class AppRuntime: @unchecked Sendable {
     let faults = world.controller.armed
     switch effect {
     case .purchase(let product, _):
+      let android = state.presentation.options.sdk.platform == .android
       call { runtime in
         let result = await runtime.world.controller.purchase(product: product)
         if runtime.world.controller.armed != faults { runtime.storeChanged() }
-        // The SDK shows Play's answer alone; why the simulated store gave it is the emulator's to say.
-        if case .failed(let failure as PlayBillingFailure) = result, let reason = failure.reason {
+        // The Android SDK shows Play's answer alone; why the store gave it is ours to say.
+        if android, case .failed(let failure as PlayBillingFailure) = result, let reason = failure.reason {
           runtime.send(.notice("Google Play answered \(failure.response.name) (\(failure.response.rawValue)): \(reason)"))
         }
         return .purchaseFinished(result)
