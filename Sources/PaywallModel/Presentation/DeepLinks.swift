@@ -36,18 +36,16 @@ package enum DeepLinks {
   package static func route(_ url: String, sdk: SDKVersion, hasCampaign: Bool) -> Route {
     guard let parsed = URL(string: url) else { return Route(tracked: url, handled: false, note: nil) }
     if sdk.platform == .android {
-      // Superwall-Android handles a redeem link (a host containing "superwall", a last path
-      // segment `redeem`, a `code` or `codes` item; from 2.1.0) or a debugger link. Any other:
+      // Superwall-Android handles a redeem link (`isAndroidRedeemLink`) or a debugger link
+      // (`isAndroidDebuggerLink`). Any other:
       // up to 2.5 `Superwall.instance.handleDeepLink` (`Superwall.kt`) tracks it and returns
       // success(false); 2.6.0 hands the instance call to the static one (`deeplinks/
       // DeepLinkRouter.kt`), which gives the router only its own links: a failure, "Not a
       // superwall link", and nothing tracked; 2.6.2 (here 2.7) tracks every link again, still
       // answering the failure. (From 2.3.0 an app could already call the static one; the
       // instance call, which every 2.x has, is the one followed before 2.6.)
-      let items = URLComponents(string: url)?.queryItems ?? []
-      let redeem = sdk.isAndroidAtLeast(minor: 1) && (parsed.host ?? "").contains("superwall") && parsed.lastPathComponent == "redeem"
-        && items.contains { ($0.name == "code" || $0.name == "codes") && $0.value != nil }
-      let debug = isDebuggerLink(parsed)
+      let redeem = isAndroidRedeemLink(parsed, sdk: sdk)
+      let debug = isAndroidDebuggerLink(url)
       if redeem || debug {
         return Route(tracked: url, handled: true, note: redeem ? "a web checkout redeem link: the SDK redeems its code (not emulated)" : debuggerNote)
       }
@@ -70,6 +68,35 @@ package enum DeepLinks {
     }
     let debug = isDebuggerLink(parsed)
     return Route(tracked: url, handled: debug || hasCampaign, note: debug ? debuggerNote : nil)
+  }
+
+  /// Superwall-Android's web checkout redeem link, release by release: none in 2.0; from 2.1.0 a
+  /// host of exactly `superwall` and a `code` item (`web/DeepLinkReferrer.kt`); from 2.3.0 any
+  /// host containing `superwall` (`deeplinks/DeepLinkRouter.kt` `redeemableCode`); from 2.6.0 a
+  /// `codes` item as well. The last path segment is `redeem` throughout. `getQueryParameter`
+  /// finds an item written without a value too.
+  static func isAndroidRedeemLink(_ parsed: URL, sdk: SDKVersion) -> Bool {
+    guard sdk.isAndroidAtLeast(minor: 1), parsed.lastPathComponent == "redeem" else { return false }
+    let host = parsed.host ?? ""
+    guard sdk.isAndroidAtLeast(minor: 3) ? host.contains("superwall") : host == "superwall" else { return false }
+    let names = sdk.isAndroidAtLeast(minor: 6) ? ["code", "codes"] : ["code"]
+    let items = URLComponents(url: parsed, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    return items.contains { names.contains($0.name) }
+  }
+
+  /// Superwall-Android's debugger link (`debug/DebugManager.kt`, `SWDebugManagerLogic.getQueryItemValue`):
+  /// the raw query split on `&` and `=` (the last item of a name wins, one without `=` has the
+  /// value ""), a `superwall_debug` whose value is `true` in any case (`toBoolean`), and a `token`,
+  /// even an empty one.
+  static func isAndroidDebuggerLink(_ url: String) -> Bool {
+    guard let query = URLComponents(string: url)?.percentEncodedQuery else { return false }
+    var items: [Substring: Substring] = [:]
+    for item in query.split(separator: "&", omittingEmptySubsequences: false) {
+      let parts = item.split(separator: "=", omittingEmptySubsequences: false)
+      items[parts[0]] = parts.count > 1 ? parts[1] : ""
+    }
+    guard let flag = items["superwall_debug"], flag.lowercased() == "true" else { return false }
+    return items["token"] != nil
   }
 
   private static let debuggerNote = "a Superwall debugger link (superwall_debug): the debugger is not emulated"
