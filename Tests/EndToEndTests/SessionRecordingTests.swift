@@ -228,9 +228,27 @@ struct SessionRecordingEndToEndTests {
     case (let a as String, let b as String):
       let formatter = ISO8601DateFormatter()
       if let x = formatter.date(from: a), let y = formatter.date(from: b) { return abs(x.timeIntervalSince(y)) <= seconds }
-      return a == b
+      return sameText(a, b, within: seconds)
     default:
       return "\(a)" == "\(b)"
+    }
+  }
+
+  /// Two texts that say the same, the times they quote (`store`'s "revoked 2026-11-28 23:50:34
+  /// (refunded)") within `seconds`: a replayed key lands within the second of the recorded one,
+  /// and whole seconds printed from the two can straddle a tick.
+  static func sameText(_ a: String, _ b: String, within seconds: Double) -> Bool {
+    let stamp = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    let left = a.matches(of: stamp).map { String(a[$0.range]) }
+    let right = b.matches(of: stamp).map { String(b[$0.range]) }
+    guard left.count == right.count, a.replacing(stamp, with: "#") == b.replacing(stamp, with: "#") else { return false }
+    return zip(left, right).allSatisfy { x, y in
+      guard let x = formatter.date(from: x), let y = formatter.date(from: y) else { return x == y }
+      return abs(x.timeIntervalSince(y)) <= seconds
     }
   }
 
@@ -241,6 +259,15 @@ struct SessionRecordingEndToEndTests {
     var json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     json["ledger"] = nil
     return json
+  }
+
+  /// The comparison the replay test leans on: a quoted time may be off by the second, no more,
+  /// and the words around it must agree (CI once saw a refund at :34 recorded and :33 replayed).
+  @Test func aQuotedTimeMayStraddleASecondAndNothingElse() {
+    #expect(Self.sameText("revoked 2026-11-28 23:50:34 (refunded)", "revoked 2026-11-28 23:50:33 (refunded)", within: 1))
+    #expect(!Self.sameText("revoked 2026-11-28 23:50:35 (refunded)", "revoked 2026-11-28 23:50:33 (refunded)", within: 1))
+    #expect(!Self.sameText("revoked 2026-11-28 23:50:34 (refunded)", "expired 2026-11-28 23:50:34 (refunded)", within: 1))
+    #expect(!Self.sameText("revoked 2026-11-28 23:50:34", "revoked", within: 1))
   }
 
   @Test func aRecordedTerminalSessionReplaysToTheSameScreenStatusAndLedger() throws {
