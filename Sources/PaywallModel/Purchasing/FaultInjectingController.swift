@@ -16,15 +16,8 @@ import Synchronization
 public final class FaultInjectingController: PurchaseController {
   /// What is armed: shown in the debug panel.
   public struct Faults: Sendable, Hashable {
-    /// The message the next purchase fails with; nil: it is not failed.
-    public var nextPurchaseFailure: String?
-    /// `userCancelled` makes the next purchase come back cancelled rather than failed.
-    public var nextPurchaseCancels = false
-    /// A StoreKit 1 cancel (`paymentCancelled`…): the next purchase fails with it, which the app
-    /// reads as a cancel.
-    public var nextPurchaseError: StoreError?
-    /// Google Play's answer the next purchase fails with (Android; `USER_CANCELED` is a cancel).
-    public var nextPlayFailure: PlayBillingResponse?
+    /// How the next purchase fails; nil: it is not failed.
+    public var nextPurchase: PurchaseFault?
     /// The message the next restore fails with; nil: it is not failed.
     public var nextRestoreFailure: String?
     /// Added before every request, on the app's clock.
@@ -35,14 +28,42 @@ public final class FaultInjectingController: PurchaseController {
     /// One phrase per armed fault, for the debug panel.
     public var descriptions: [String] {
       var out: [String] = []
-      if nextPurchaseCancels { out.append("next purchase: cancelled") }
-      if let error = nextPurchaseError { out.append("next purchase fails: \(error.rawValue)") }
-      if let response = nextPlayFailure { out.append("next purchase fails: \(response.name)") }
-      if let failure = nextPurchaseFailure { out.append("next purchase fails: \(failure)") }
+      if let fault = nextPurchase { out.append(fault.description) }
       if let failure = nextRestoreFailure { out.append("next restore fails: \(failure)") }
       if latency > 0 { out.append("latency \(TimeRate.spell(latency))") }
       if dropNextResponse { out.append("next response dropped") }
       return out
+    }
+  }
+
+  /// How the next purchase fails, one way at a time.
+  public enum PurchaseFault: Sendable, Hashable, CustomStringConvertible {
+    /// With this message.
+    case message(String)
+    /// With a StoreKit error, as `StoreError.purchaseResult` answers it (`userCancelled` comes
+    /// back cancelled; a StoreKit 1 cancel is a failure the app reads as a cancel).
+    case storeError(StoreError)
+    /// As Google Play answers (Android; `PurchaseResult.checked` makes `USER_CANCELED` a cancel).
+    case play(PlayBillingResponse)
+
+    /// What the controller answers.
+    public var result: PurchaseResult {
+      switch self {
+      case .message(let message): .failed(PurchaseError(message))
+      case .storeError(let error): error.purchaseResult
+      case .play(let response): .failed(PlayBillingFailure(response))
+      }
+    }
+
+    /// The debug panel's phrase.
+    public var description: String {
+      switch self {
+      case .storeError(.userCancelled): "next purchase: cancelled"
+      case .storeError(let error) where error.isCancellation: "next purchase fails: \(error.rawValue)"
+      case .storeError(let error): "next purchase fails: \(error.message)"
+      case .play(let response): "next purchase fails: \(response.name)"
+      case .message(let message): "next purchase fails: \(message)"
+      }
     }
   }
 
@@ -67,28 +88,18 @@ public final class FaultInjectingController: PurchaseController {
 
   /// The next purchase returns `.failed(message)` without reaching the wrapped controller.
   public func failNextPurchase(_ message: String) {
-    faults.withLock { $0.nextPurchaseFailure = message; $0.nextPurchaseCancels = false; $0.nextPurchaseError = nil; $0.nextPlayFailure = nil }
+    faults.withLock { $0.nextPurchase = .message(message) }
   }
 
   /// The next purchase fails as Google Play answers `response`: the app's SDK makes of it what
   /// Superwall-Android makes of a billing result (`PurchaseResult.checked`).
   public func failNextPurchase(with response: PlayBillingResponse) {
-    faults.withLock { faults in
-      faults.nextPurchaseFailure = nil
-      faults.nextPurchaseCancels = false
-      faults.nextPurchaseError = nil
-      faults.nextPlayFailure = response
-    }
+    faults.withLock { $0.nextPurchase = .play(response) }
   }
 
   /// The next purchase fails with a store error (`userCancelled`: comes back cancelled).
   public func failNextPurchase(with error: StoreError) {
-    faults.withLock { faults in
-      faults.nextPurchaseCancels = error == .userCancelled
-      faults.nextPurchaseError = error.isCancellation && error != .userCancelled ? error : nil
-      faults.nextPurchaseFailure = error.isCancellation ? nil : error.message
-      faults.nextPlayFailure = nil
-    }
+    faults.withLock { $0.nextPurchase = .storeError(error) }
   }
 
   /// The next restore returns `.failed` with the error's message without reaching the controller.
@@ -125,23 +136,16 @@ public final class FaultInjectingController: PurchaseController {
       guard await wait(delay) else { return .failed(PurchaseError("The purchase was interrupted")) }
       return result
     }
-    let (failure, cancels, storeError, play, latency, drop) = faults.withLock { faults in
+    let (fault, latency, drop) = faults.withLock { faults in
       defer {
-        faults.nextPurchaseFailure = nil
-        faults.nextPurchaseCancels = false
-        faults.nextPurchaseError = nil
-        faults.nextPlayFailure = nil
+        faults.nextPurchase = nil
         faults.dropNextResponse = false
       }
-      return (faults.nextPurchaseFailure, faults.nextPurchaseCancels, faults.nextPurchaseError, faults.nextPlayFailure,
-              faults.latency, faults.dropNextResponse)
+      return (faults.nextPurchase, faults.latency, faults.dropNextResponse)
     }
     let started = clock.now
     guard await wait(latency) else { return .failed(PurchaseError("The purchase was interrupted")) }
-    if cancels { return .cancelled }
-    if let storeError { return storeError.purchaseResult }
-    if let play { return .failed(PlayBillingFailure(play)) }
-    if let failure { return .failed(PurchaseError(failure)) }
+    if let fault { return fault.result }
     let result = await inner.purchase(product: product)
     guard drop else { return result }
     return await timeOut(since: started, what: "purchase")
