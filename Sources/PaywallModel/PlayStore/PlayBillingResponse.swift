@@ -43,23 +43,26 @@ public enum PlayBillingResponse: Int, Sendable, Hashable, CaseIterable {
   /// Every name, for messages and did-you-means.
   public static var names: [String] { allCases.map(\.name) }
 
-  /// What went wrong, in a sentence of our own that names the constant: Superwall-Android gives
-  /// the alert and `transaction_fail` a readable text for each code from 2.6.6
+  /// What went wrong, in a sentence of our own followed by the constant's name: Superwall-Android
+  /// gives the alert and `transaction_fail` a readable text for each code from 2.6.6
   /// (`store/transactions/PlayBillingErrors.kt`); the emulator's words differ, its meaning not.
-  var explanation: String {
+  var explanation: String { "\(sentence) (\(name))" }
+
+  /// The sentence alone, for each response.
+  private var sentence: String {
     switch self {
-    case .serviceTimeout: "Google Play took too long to answer; try again (SERVICE_TIMEOUT)"
-    case .featureNotSupported: "This device's Play Store cannot do this; it may need an update (FEATURE_NOT_SUPPORTED)"
-    case .serviceDisconnected: "The app lost its connection to Google Play; try again in a moment (SERVICE_DISCONNECTED)"
-    case .userCanceled: "The purchase was cancelled (USER_CANCELED)"
-    case .serviceUnavailable: "Google Play's billing service is unavailable for now; try again (SERVICE_UNAVAILABLE)"
-    case .billingUnavailable: "Billing is unavailable for this Google account, country or payment method (BILLING_UNAVAILABLE)"
-    case .itemUnavailable: "This item cannot be bought here, or is no longer sold (ITEM_UNAVAILABLE)"
-    case .developerError: "The app asked Google Play for something it does not allow (DEVELOPER_ERROR)"
-    case .error: "Google Play had an internal error; try again later (ERROR)"
-    case .itemAlreadyOwned: "This item is already owned (ITEM_ALREADY_OWNED)"
-    case .itemNotOwned: "This item is not owned, so it cannot be changed (ITEM_NOT_OWNED)"
-    case .networkError: "A network problem stopped the purchase; check the connection and try again (NETWORK_ERROR)"
+    case .serviceTimeout: "Google Play took too long to answer; try again"
+    case .featureNotSupported: "This device's Play Store cannot do this; it may need an update"
+    case .serviceDisconnected: "The app lost its connection to Google Play; try again in a moment"
+    case .userCanceled: "The purchase was cancelled"
+    case .serviceUnavailable: "Google Play's billing service is unavailable for now; try again"
+    case .billingUnavailable: "Billing is unavailable for this Google account, country or payment method"
+    case .itemUnavailable: "This item cannot be bought here, or is no longer sold"
+    case .developerError: "The app asked Google Play for something it does not allow"
+    case .error: "Google Play had an internal error; try again later"
+    case .itemAlreadyOwned: "This item is already owned"
+    case .itemNotOwned: "This item is not owned, so it cannot be changed"
+    case .networkError: "A network problem stopped the purchase; check the connection and try again"
     }
   }
 
