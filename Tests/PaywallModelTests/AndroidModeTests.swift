@@ -250,13 +250,13 @@ struct AndroidModeTests {
   @Test func theControllerGetsThePlayProductItsBasePlanAndOffer() throws {
     let catalog = try PlayCatalogReaderTests.example()
     let product = try #require(catalog.storeProduct(paywallProductID: "acme_pro:annual:sw-auto"))
-    let fields = Dictionary(uniqueKeysWithValues: product.androidControllerFields.map { ($0.0, $0.1) })
+    let fields = Dictionary(uniqueKeysWithValues: product.androidControllerFields(reading: .typed).map { ($0.0, $0.1) })
     #expect(fields["basePlanId"] == "annual")
     #expect(fields["offerId"]?.stringValue != nil, "the free week's offer: \(fields["offerId"]?.text ?? "nil")")
     let details = try #require(fields["productDetails"]?.text)
     #expect(details.contains(#""productId":"acme_pro""#) && details.contains(#""productType":"subs""#) && details.contains(#""pricingPhases":[{"#))
     // A product of our own catalog is described as Play would list it.
-    let ours = JSONOutput.object(TestCatalog.annual.androidControllerFields).text
+    let ours = JSONOutput.object(TestCatalog.annual.androidControllerFields(reading: .typed)).text
     #expect(ours.contains(#""basePlanId":null"#) && ours.contains(#""billingPeriod":"P1Y""#), "\(ours)")
   }
 

@@ -306,3 +306,48 @@ struct PlayOfferSelectionTests {
     #expect(Self.select(details, "p:m:sw-auto").offerId == "three-days")
   }
 }
+
+/// The same fixtures as Superwall-Android 2.0.0 to 2.6.8 selects from them
+/// (`RawStoreProduct.getSelectedOfferDetails` at 2.6.8).
+@Suite("Superwall-Android 2.0 to 2.6's choice of base plan and offer")
+struct PlayOfferSelectionBefore27Tests {
+  typealias Fixtures = PlayOfferSelectionTests
+
+  static func select(_ details: PlayProductDetails, _ id: String) -> PlaySelectedProduct {
+    PlaySelectedProduct(details: details, identifier: PlayProductIdentifier(id, reading: .literal))
+  }
+
+  @Test func swAutoAsTheBasePlanSelectsNothing() {
+    let product = Self.select(Fixtures.quarterly2, "com.ui_tests.quarterly2:sw-auto:sw-auto")
+    #expect(product.selection == nil)
+    #expect(product.price == 0)
+    #expect(!product.startsFreeTrialWhenPurchased)
+    // 2.7 chooses the first base plan.
+    #expect(Fixtures.select("com.ui_tests.quarterly2:sw-auto:sw-auto").price == Fixture.decimal("9.99"))
+  }
+
+  /// An empty or `sw-none` offer names an offer no plan has, so the base plan stands in; 2.7 reads
+  /// the empty one as its own choice, the longest free trial.
+  @Test func anEmptyOrNoneOfferIsTheBasePlan() {
+    for id in ["com.ui_tests.quarterly2:test-2:", "com.ui_tests.quarterly2:test-2:sw-none"] {
+      let product = Self.select(Fixtures.quarterly2, id)
+      #expect(!product.hasFreeTrial, "\(id)")
+      #expect(product.offerId == nil, "\(id)")
+      #expect(product.price == Fixture.decimal("9.99"), "\(id)")
+    }
+    #expect(Fixtures.select("com.ui_tests.quarterly2:test-2:").offerId == "free-trial-offer")
+    #expect(Self.select(Fixtures.quarterly2, "com.ui_tests.quarterly2:test-2:sw-auto").offerId == "free-trial-offer")
+  }
+
+  /// A one-time product sells its legacy purchase option whatever the id names, and no offer id
+  /// reaches the controller.
+  @Test func aOneTimeProductSellsItsLegacyOption() {
+    for id in ["otp_with_options", "otp_with_options:second-buy-option", "otp_with_options:first-buy-option:fifty-off"] {
+      let product = Self.select(Fixtures.otpWithOptions, id)
+      #expect(product.price == Fixture.decimal("42.90"), "\(id)")
+      #expect(product.offerId == nil, "\(id)")
+    }
+    #expect(Fixtures.select(Fixtures.otpWithOptions, "otp_with_options:second-buy-option").price == Fixture.decimal("20.90"))
+    #expect(Fixtures.select(Fixtures.otpWithOptions, "otp_with_options:first-buy-option:fifty-off").offerId == "fifty-off")
+  }
+}

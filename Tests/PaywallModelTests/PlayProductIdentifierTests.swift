@@ -173,3 +173,45 @@ struct PlayProductIdentifierTests {
     #expect(ID.configFullIdentifier(productIdentifier: "lifetime", basePlanIdentifier: nil, offer: .automatic) == "lifetime")
   }
 }
+
+/// How Superwall-Android 2.0.0 to 2.6.8 reads the same ids (`billing/DecomposedProductIds.kt` at
+/// 2.6.8, unchanged since 2.0.0): the base plan part is an id as written, and an offer part other
+/// than `sw-auto` names an offer. The SDK has no tests of its own for this reading; each case
+/// below is one of the 2.7.19 tests above, read the older way.
+@Suite("Play product ids as Superwall-Android 2.0 to 2.6 reads them")
+struct PlayProductIdentifierBefore27Tests {
+  static func id(_ text: String) -> PlayProductIdentifier { PlayProductIdentifier(text, reading: .literal) }
+
+  @Test func theReleasesBefore27ReadLiterally() throws {
+    #expect(PlayProductIdentifier.Reading(try SDKVersion.parse("2.6").get()) == .literal)
+    #expect(PlayProductIdentifier.Reading(try SDKVersion.parse("2.0").get()) == .literal)
+    #expect(PlayProductIdentifier.Reading(try SDKVersion.parse("2.7").get()) == .typed)
+    #expect(PlayProductIdentifier.Reading(.android) == .typed)
+    #expect(PlayProductIdentifier.Reading(.latest) == .typed)
+  }
+
+  @Test func swAutoInTheBasePlansPlaceNamesABasePlan() {
+    #expect(Self.id("my_product:sw-auto:sw-auto").basePlan == .specific("sw-auto"))
+    #expect(Self.id("my_product:sw-auto:sw-auto").offer == .auto)
+    #expect(Self.id("my_product:sw-auto").controllerBasePlanID == "sw-auto")
+  }
+
+  @Test func anOfferPartOtherThanSwAutoNamesAnOffer() {
+    #expect(Self.id("my_product:monthly_plan").offer == .auto)
+    #expect(Self.id("my_product:monthly_plan:sw-auto").offer == .auto)
+    #expect(Self.id("my_product:monthly_plan:").offer == .specific(""))
+    #expect(Self.id("my_product:monthly_plan:sw-none").offer == .specific("sw-none"))
+    #expect(Self.id("my_product:monthly_plan:free_trial_offer").offer == .specific("free_trial_offer"))
+  }
+
+  /// `components.getOrNull(1) ?: ""`: the controller is handed "" for an id without a base plan,
+  /// where 2.7 hands it null.
+  @Test func anEmptyOrMissingBasePlanLetsTheSDKChooseAndReachesTheControllerAsEmpty() {
+    for text in ["my_product", "my_product:", "my_product::sw-auto"] {
+      #expect(Self.id(text).basePlan == .auto)
+      #expect(Self.id(text).controllerBasePlanID == "")
+      #expect(PlayProductIdentifier(text).controllerBasePlanID == nil)
+    }
+    #expect(Self.id("my_product:monthly_plan:x").controllerBasePlanID == "monthly_plan")
+  }
+}

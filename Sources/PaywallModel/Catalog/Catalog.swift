@@ -94,16 +94,44 @@ public struct Catalog: Sendable, Equatable {
     self.indexByID = index
   }
 
-  /// The product with identifier `id`, or nil when the catalog has none.
+  /// The product with identifier `id`, or nil when the catalog has none. A Play catalog also
+  /// answers the spellings it does not list that the SDK reads (`acme_pro:sw-auto:sw-auto`).
   public func product(id: String) -> StoreProduct? {
-    indexByID[id].map { products[$0] }
+    if let index = indexByID[id] { return products[index] }
+    return play?.unlisted(id, locale: settings.locale)
+  }
+
+  /// Why an id the file defines sells nothing, for a reference to it; nil when it sells, or the
+  /// file does not define it.
+  package func notSoldReason(_ id: String) -> String? {
+    guard product(id: id) == nil else { return nil }
+    return notSoldReasons[id] ?? play?.readingReason(id)
+  }
+
+  /// This catalog as `sdk` reads its ids: a Play catalog's products made again when the release
+  /// reads Play ids otherwise than the one it was made for (`PlayProductIdentifier.Reading`), the
+  /// locale it is sold in kept. Any other catalog is itself.
+  package func following(_ sdk: SDKVersion) -> Catalog {
+    let reading = PlayProductIdentifier.Reading(sdk)
+    guard let play, play.reading != reading else { return self }
+    var catalog = play.catalog.catalog(region: play.region, entitlements: play.entitlements, reading: reading)
+    catalog.settings = settings
+    catalog.unloadedProductIDs = unloadedProductIDs
+    if let locale = settings.locale {
+      catalog.products = catalog.products.map { product in
+        var product = product
+        product.locale = locale
+        return product
+      }
+    }
+    return catalog
   }
 
   /// Why a product the catalog lacks is missing, for a reference to it: nil when the file does not
   /// define it, else that its definition failed to load (reported already, so the reference is a
   /// consequence).
   package func unloadedReason(_ id: String) -> String? {
-    guard product(id: id) == nil, notSoldReasons[id] == nil else { return nil }
+    guard product(id: id) == nil, notSoldReason(id) == nil else { return nil }
     return unloadedProductIDs.contains(id) ? "its definition in \(file) failed to load, see above" : nil
   }
 

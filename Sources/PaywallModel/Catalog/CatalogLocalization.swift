@@ -49,6 +49,8 @@ extension Catalog {
     catalog.unloadedProductIDs = unloadedProductIDs
     catalog.notSoldReasons = notSoldReasons
     catalog.store = store
+    // The Play catalog stays beside its products: a returning buyer's offers are made from it.
+    catalog.play = play
     return catalog
   }
 }

@@ -189,7 +189,7 @@ package enum PaywallReader {
                                  at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
         continue
       }
-      if let catalog, catalog.product(id: productID) == nil, let reason = catalog.notSoldReasons[productID] {
+      if let catalog, let reason = catalog.notSoldReason(productID) {
         reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID): \(reason)", at: member.value.location, path: slotPath)
       } else if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
         reader.diagnostics.consequence("slot \(quoting: member.key) names \(quoting: productID): \(reason)",

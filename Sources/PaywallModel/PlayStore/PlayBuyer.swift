@@ -16,11 +16,35 @@ package struct PlaySource: Sendable, Hashable {
   package var region: String
   /// Play product id → what it grants (Superwall's product entitlements).
   package var entitlements: [String: Set<Entitlement>]
+  /// How the SDK release followed reads a paywall's product ids.
+  package var reading: PlayProductIdentifier.Reading
 
-  package init(catalog: PlayCatalog, region: String, entitlements: [String: Set<Entitlement>]) {
+  package init(catalog: PlayCatalog, region: String, entitlements: [String: Set<Entitlement>], reading: PlayProductIdentifier.Reading = .typed) {
     self.catalog = catalog
     self.region = region
     self.entitlements = entitlements
+    self.reading = reading
+  }
+
+  /// The product a paywall's id that the catalog does not list stands for, as the SDK reads it
+  /// (`acme_pro:sw-auto:sw-auto`, `acme_pro:annual:`); nil when it sells nothing.
+  package func unlisted(_ id: String, locale: String?) -> StoreProduct? {
+    let productId = PlayProductIdentifier(id, reading: reading).productId
+    guard var product = catalog.storeProduct(paywallProductID: id, region: region, entitlements: entitlements[productId],
+                                             reading: reading) else { return nil }
+    if let locale { product.locale = locale }
+    return product
+  }
+
+  /// Why an id sells nothing where the reason is the SDK release's reading: before 2.7,
+  /// `sw-auto` in the base plan's place names a base plan called so. Nil otherwise.
+  package func readingReason(_ id: String) -> String? {
+    let identifier = PlayProductIdentifier(id, reading: reading)
+    guard reading == .literal, identifier.basePlan == .specific(PlayProductIdentifier.autoWord),
+          let subscription = catalog.subscription(id: identifier.productId),
+          subscription.basePlan(id: PlayProductIdentifier.autoWord) == nil else { return nil }
+    let example = subscription.basePlans.first.map { "\(identifier.productId):\($0.basePlanId):\(PlayProductIdentifier.autoWord)" } ?? identifier.productId
+    return "Superwall-Android before 2.7 reads \(quoting: PlayProductIdentifier.autoWord) in the base plan's place as a base plan's id, and \(identifier.productId) has no base plan of that name, so the SDK selects nothing: a price of 0, and no offer token to buy with; name the base plan (\(quoting: example)), or follow 2.7 or later (--sdk 2.7)"
   }
 
   /// `product`, one of this catalog's, as Play and the SDK offer it to a buyer with `history`:
@@ -30,7 +54,7 @@ package struct PlaySource: Sendable, Hashable {
     guard let selected = product.play else { return nil }
     let id = selected.identifier.productId
     guard var fresh = catalog.storeProduct(paywallProductID: product.id, region: region, history: history,
-                                           entitlements: entitlements[id]) else { return nil }
+                                           entitlements: entitlements[id], reading: reading) else { return nil }
     // What the catalog's product was given since (a storefront's locale) stays.
     fresh.locale = product.locale
     return fresh
@@ -56,7 +80,7 @@ package struct PlaySource: Sendable, Hashable {
   // The catalog is the project's: one file, read once. Two sources of the same file and region
   // are the same source.
   package static func == (a: PlaySource, b: PlaySource) -> Bool {
-    a.catalog.file == b.catalog.file && a.region == b.region && a.entitlements == b.entitlements
+    a.catalog.file == b.catalog.file && a.region == b.region && a.entitlements == b.entitlements && a.reading == b.reading
   }
 
   package func hash(into hasher: inout Hasher) {

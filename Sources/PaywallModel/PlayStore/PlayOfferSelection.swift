@@ -32,6 +32,8 @@ package struct PlaySelectedProduct: Sendable, Hashable {
   // MARK: The choice (getSelectedOfferDetails)
 
   private static func select(_ details: PlayProductDetails, _ id: PlayProductIdentifier) -> Selection? {
+    // Before 2.7 the SDK knows a one-time product's legacy purchase option alone.
+    if id.reading == .literal, let legacy = details.oneTimePurchaseOfferDetails { return .oneTime(legacy) }
     if let list = details.oneTimePurchaseOfferDetailsList, !list.isEmpty {
       return selectOneTime(list, details, id)
     }
@@ -113,11 +115,13 @@ package struct PlaySelectedProduct: Sendable, Hashable {
 
   // MARK: What the SDK reads from the choice
 
-  /// The offer id the SDK passes to the purchase controller (`offerId`): nil for a base plan.
+  /// The offer id the SDK passes to the purchase controller (`offerId`): nil for a base plan, and
+  /// for any one-time product before 2.7, which selects no offer for one (its price is read from
+  /// the product).
   package var offerId: String? {
     switch selection {
     case .subscription(let offer): offer.offerId
-    case .oneTime(let option): option.offerId
+    case .oneTime(let option): identifier.reading == .literal ? nil : option.offerId
     case nil: nil
     }
   }
@@ -129,8 +133,9 @@ package struct PlaySelectedProduct: Sendable, Hashable {
   }
 
   /// The base plan id the SDK passes to the purchase controller: the one the product id names,
-  /// nil when it names none (`RawStoreProduct.basePlanId` is `basePlanType.specificId`).
-  package var basePlanId: String? { identifier.basePlanID }
+  /// nil when it names none (`RawStoreProduct.basePlanId` is `basePlanType.specificId`); before
+  /// 2.7 the part as written.
+  package var basePlanId: String? { identifier.controllerBasePlanID }
 
   private var phases: [PlayProductDetails.PricingPhase] {
     if case .subscription(let offer) = selection { return offer.pricingPhases }

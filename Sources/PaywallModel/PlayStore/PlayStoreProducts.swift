@@ -62,8 +62,8 @@ extension PlayCatalog {
   /// `history`: Play's `ProductDetails`, then the SDK's choice of base plan and offer. Nil when
   /// Play would return nothing for the id, or the SDK selects nothing.
   package func storeProduct(paywallProductID: String, region: String = "US", history: PlayPurchaseHistory = .newCustomer,
-                            entitlements: Set<Entitlement>? = nil) -> StoreProduct? {
-    let identifier = PlayProductIdentifier(paywallProductID)
+                            entitlements: Set<Entitlement>? = nil, reading: PlayProductIdentifier.Reading = .typed) -> StoreProduct? {
+    let identifier = PlayProductIdentifier(paywallProductID, reading: reading)
     guard let details = productDetails(for: identifier.productId, region: region, history: history) else { return nil }
     let selected = PlaySelectedProduct(details: details, identifier: identifier)
     var product = selected.storeProduct(entitlements: entitlements)
@@ -76,7 +76,8 @@ extension PlayCatalog {
 }
 
 extension PlayCatalog {
-  /// Every product id a paywall can name for this catalog, in file order: for a subscription the
+  /// Every product id a paywall can name for this catalog, in file order (the ids listed; the SDK
+  /// reads other spellings too, which `Catalog.product(id:)` answers as it does): for a subscription the
   /// bare id, then for each base plan `id:plan`, `id:plan:sw-auto`, `id:plan:sw-none` and
   /// `id:plan:OFFER` for each of its offers; for a one-time product the bare id and
   /// `id:option` for each purchase option. (`sw-auto` as the base plan, and an empty one, are
@@ -102,14 +103,16 @@ extension PlayCatalog {
   /// `paywallProductIDs` that sells something there, each as the SDK would show it. Each
   /// subscription is a group of its auto-renewing products. `entitlements` maps a Play product id
   /// to what it grants (Superwall's product entitlements); unmapped, the product id itself.
+  /// `reading` is how the SDK release followed reads the ids.
   package func catalog(region: String = "US", history: PlayPurchaseHistory = .newCustomer,
-                       entitlements: [String: Set<Entitlement>] = [:]) -> Catalog {
+                       entitlements: [String: Set<Entitlement>] = [:], reading: PlayProductIdentifier.Reading = .typed) -> Catalog {
     var products: [StoreProduct] = []
     var groups: [SubscriptionGroup] = []
     var unloaded: [String] = []
     for id in paywallProductIDs {
       let productId = PlayProductIdentifier(id).productId
-      if let product = storeProduct(paywallProductID: id, region: region, history: history, entitlements: entitlements[productId]) {
+      if let product = storeProduct(paywallProductID: id, region: region, history: history, entitlements: entitlements[productId],
+                                    reading: reading) {
         products.append(product)
       } else {
         unloaded.append(id)
@@ -124,7 +127,7 @@ extension PlayCatalog {
     }
     var catalog = Catalog(products: products, groups: groups, file: file)
     catalog.store = .playStore
-    catalog.play = PlaySource(catalog: self, region: region, entitlements: entitlements)
+    catalog.play = PlaySource(catalog: self, region: region, entitlements: entitlements, reading: reading)
     // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
     // by the file: a paywall naming it is told why, not that the id is unknown.
     for id in unloaded {

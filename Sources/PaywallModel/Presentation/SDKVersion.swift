@@ -202,6 +202,12 @@ public struct SDKVersion: Sendable, Hashable, CustomStringConvertible {
   /// `store/transactions/PlayBillingErrors.kt`), so from 2.7 here; 2.6.5 gives the bare code ("6").
   public var explainsPlayBillingErrors: Bool { isAndroidAtLeast(minor: 7) }
 
+  /// Whether a Play product id's parts are read by type, `sw-auto` letting the SDK choose a base
+  /// plan and a one-time product's purchase option named: Superwall-Android from 2.7.0
+  /// (`billing/DecomposedProductIds.kt`, `BasePlanType`); up to 2.6.8 the parts are ids as written
+  /// (`PlayProductIdentifier.Reading.literal`). iOS releases read no Play ids and keep the latest.
+  public var readsPlayProductIDsByType: Bool { platform == .ios || isAndroidAtLeast(minor: 7) }
+
   /// Whether a `transaction_abandon` campaign's `abandoned_product_id` is the full Play id
   /// (`sku:basePlan:offer`): Superwall-Android from 2.7.0 (`TrackableSuperwallEvent.kt`,
   /// `fullIdentifier`); 2.6.8 gives the Play product id alone (`productIdentifier`).

@@ -79,6 +79,23 @@ public struct Project: Sendable, Equatable {
   public func paywall(id: String) -> PaywallDefinition? {
     paywalls.first { $0.id == id }
   }
+
+  /// This project as `sdk` reads its products' ids (`Catalog.following`: a session's `--sdk` may
+  /// name another release than app.json), with one line for each paywall slot whose product the
+  /// release then does not sell.
+  package func following(_ sdk: SDKVersion) -> (Project, problems: [String]) {
+    var project = self
+    project.catalog = catalog.following(sdk)
+    guard project.catalog != catalog else { return (project, []) }
+    var problems: [String] = []
+    for paywall in paywalls {
+      for slot in paywall.slots where project.catalog.product(id: slot.productID) == nil {
+        let reason = project.catalog.notSoldReason(slot.productID) ?? "\(sdk.platform.sdkName) \(sdk.description) sells nothing under it"
+        problems.append("\(paywall.file): slot \(quoting: slot.name) names \(quoting: slot.productID): \(reason)")
+      }
+    }
+    return (project, problems)
+  }
 }
 
 /// What a path on the command line turned out to be, and everything found wrong with it.
@@ -158,7 +175,8 @@ public enum ProjectLoader {
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
+    // Paywalls are checked against the products as the project's SDK release reads their ids.
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(options.sdk)
     CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
@@ -195,7 +213,7 @@ public enum ProjectLoader {
     var checkedOverrides: [SlotOverride] = []
     if let catalog {
       for (o, location, path) in overrides {
-        if catalog.product(id: o.productID) == nil, let reason = catalog.notSoldReasons[o.productID] {
+        if let reason = catalog.notSoldReason(o.productID) {
           all.append(Diagnostic(file: file, location: location, severity: .error,
                                 message: "overrideProductsByName: \(quoting: o.productID): \(reason)", path: path))
         } else if let reason = catalog.unloadedReason(o.productID) {

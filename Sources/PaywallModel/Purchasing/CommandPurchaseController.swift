@@ -123,7 +123,7 @@ public final class CommandPurchaseController: PurchaseController {
       // controller receives the product with its base plan and offer.
       var sold = product
       sold.store = .playStore
-      fields += [("platform", "android"), ("product", Self.describe(sold))] + product.androidControllerFields
+      fields += [("platform", "android"), ("product", Self.describe(sold))] + product.androidControllerFields(reading: PlayProductIdentifier.Reading(sdk))
     } else {
       fields.append(("product", Self.describe(product)))
     }

@@ -14,8 +14,10 @@ extension StoreProduct {
   /// Play catalog gives Play's `ProductDetails` and the SDK's selection; a product of our JSON
   /// catalog or a `.storekit` file is described as Play would list it: its id split as
   /// `sku:basePlan:offer`, one base plan whose introductory offer, if any, is the first phase.
-  package var androidControllerFields: [(String, JSONOutput)] {
-    let selected = play ?? derivedPlaySelection
+  /// `reading` is how the SDK release followed reads `id` when the product is not a Play
+  /// catalog's (whose selection was made by it).
+  package func androidControllerFields(reading: PlayProductIdentifier.Reading) -> [(String, JSONOutput)] {
+    let selected = play ?? derivedPlaySelection(reading)
     return [
       ("basePlanId", selected.basePlanId.map { .string($0) } ?? .null),
       ("offerId", selected.offerId.map { .string($0) } ?? .null),
@@ -24,8 +26,8 @@ extension StoreProduct {
   }
 
   /// A Play selection for a product that has none: what Play would list for it.
-  private var derivedPlaySelection: PlaySelectedProduct {
-    let identifier = PlayProductIdentifier(id)
+  private func derivedPlaySelection(_ reading: PlayProductIdentifier.Reading) -> PlaySelectedProduct {
+    let identifier = PlayProductIdentifier(id, reading: reading)
     let micros = { (price: Decimal) in PlayMoney(currencyCode: self.currencyCode, amount: price).micros }
     var details = PlayProductDetails(productId: identifier.productId, productType: kind == .autoRenewable ? .subs : .inapp,
                                      title: displayName, name: displayName, description: description)

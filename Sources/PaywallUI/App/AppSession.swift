@@ -97,10 +97,14 @@ package struct AppSession {
     }
     switch options.resolvedSDK(given.options.sdk) {
     case .failure(let error): throw SessionError.usage(error.message)
-    case .success(let sdk) where sdk.platform != given.options.sdk.platform:
-      // The project's own SDK and its options for that platform give way: say so, not in silence.
-      warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.description) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.description) instead")
-    case .success: break
+    case .success(let sdk):
+      // A release that reads Play ids otherwise than app.json's may sell nothing under a slot's id.
+      let problems = given.following(sdk).problems
+      if !problems.isEmpty { throw SessionError.usage(problems.joined(separator: "\n")) }
+      if sdk.platform != given.options.sdk.platform {
+        // The project's own SDK and its options for that platform give way: say so, not in silence.
+        warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.description) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.description) instead")
+      }
     }
     let (project, found) = prepared(given, options: options, overrides: overrides, warningsFor: first)
     warnings += found
@@ -280,6 +284,7 @@ package struct AppSession {
     // A reloaded project whose platform no longer fits --sdk keeps the project's own SDK; the
     // session refused the mismatch when it started.
     if case .success(let sdk) = options.resolvedSDK(project.options.sdk) { project.options.sdk = sdk }
+    project = project.following(project.options.sdk).0
     project.paywalls = project.paywalls.map { definition in
       let (overridden, found) = definition.applying(project.productOverrides + overrides, catalog: project.catalog)
       if definition.id == id { warnings += found }

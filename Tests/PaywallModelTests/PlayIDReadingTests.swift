@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import PaywallModel
+
+/// A Play catalog answers every spelling of an id the SDK reads, as the release followed reads it,
+/// and keeps the Play data it makes products from through every change of view.
+@Suite("A Play catalog's ids as the SDK release reads them")
+struct PlayIDReadingTests {
+  static let entitlements: [String: Set<Entitlement>] = ["acme_pro": ["pro"], "acme_lifetime": ["lifetime", "pro"]]
+
+  static func catalog(_ sdk: SDKVersion = .android) throws -> Catalog {
+    try PlayCatalog.load(path: PlayCatalogReaderTests.examplePath).catalog(entitlements: entitlements).following(sdk)
+  }
+
+  static let v26 = try! SDKVersion.parse("2.6").get()
+
+  /// `acme_pro:sw-auto:sw-auto` and `acme_pro:annual:` are not among the listed ids, yet 2.7 reads
+  /// them (`DecomposedProductIdsTest`): the first base plan, and the annual plan's own choice.
+  @Test func spellingsTheCatalogDoesNotListAreReadAsTheSDKReadsThem() throws {
+    let catalog = try Self.catalog()
+    #expect(!catalog.productIDs.contains("acme_pro:sw-auto:sw-auto"))
+    let auto = try #require(catalog.product(id: "acme_pro:sw-auto:sw-auto"))
+    #expect(auto.id == "acme_pro:sw-auto:sw-auto")
+    #expect(auto.price == catalog.product(id: "acme_pro")?.price)
+    #expect(auto.entitlements == [Entitlement("pro")])
+    #expect(catalog.product(id: "acme_pro:annual:")?.introductoryOffer?.paymentMode == .freeTrial)
+    #expect(catalog.product(id: "acme_pro:weekly") == nil)
+    #expect(catalog.notSoldReason("acme_pro:sw-auto:sw-auto") == nil)
+  }
+
+  @Test func releasesBefore27ReadTheCatalogLiterally() throws {
+    let catalog = try Self.catalog(Self.v26)
+    #expect(catalog.play?.reading == .literal)
+    // `sw-auto` is a base plan's id there, one acme_pro lacks: nothing is sold, and the reason says so.
+    #expect(catalog.product(id: "acme_pro:sw-auto:sw-auto") == nil)
+    let reason = try #require(catalog.notSoldReason("acme_pro:sw-auto:sw-auto"))
+    #expect(reason.contains("before 2.7") && reason.contains("'acme_pro:monthly:sw-auto'") && reason.contains("--sdk 2.7"))
+    #expect(catalog.notSoldReason("acme_pro:weekly") == nil)
+    // An empty offer names no offer: the base plan, where 2.7 chooses the free week.
+    #expect(catalog.product(id: "acme_pro:annual:")?.introductoryOffer == nil)
+    #expect(try Self.catalog().product(id: "acme_pro:annual:")?.introductoryOffer != nil)
+    // A one-time product's purchase options are unknown to it: the rental sells the legacy option.
+    #expect(catalog.product(id: "acme_lifetime:rent-30-days")?.price == Fixture.decimal("149.99"))
+    #expect(catalog.product(id: "acme_lifetime:rent-30-days")?.play?.rentalPeriod == nil)
+    #expect(try Self.catalog().product(id: "acme_lifetime:rent-30-days")?.price == Fixture.decimal("4.99"))
+    // Following 2.7 again gives back the catalog 2.7 reads.
+    #expect(catalog.following(.android) == (try Self.catalog()))
+  }
+
+  /// A storefront or locale changes how prices read, not the Play data: a returning buyer's offer
+  /// is still made from it.
+  @Test func aLocalizedPlayCatalogKeepsItsPlayData() throws {
+    let catalog = try Self.catalog(Self.v26)
+    let german = catalog.localized(storefront: nil, locale: "de_DE")
+    #expect(german.play == catalog.play)
+    #expect(german.product(id: "acme_pro:annual")?.locale == "de_DE")
+    #expect(german.following(.android).product(id: "acme_pro:annual")?.locale == "de_DE")
+    #expect(german.product(id: "acme_pro:annual:")?.locale == "de_DE")
+  }
+
+  /// What a purchase controller is handed for an id without a base plan: null from 2.7, "" before.
+  @Test func theControllerIsHandedTheBasePlanAsTheReleaseReadsIt() throws {
+    func basePlanId(_ catalog: Catalog, _ id: String) throws -> String {
+      let product = try #require(catalog.product(id: id))
+      let fields = product.androidControllerFields(reading: try #require(catalog.play).reading)
+      return try #require(fields.first { $0.0 == "basePlanId" }).1.text
+    }
+    #expect(try basePlanId(Self.catalog(), "acme_pro") == "null")
+    #expect(try basePlanId(Self.catalog(Self.v26), "acme_pro") == "\"\"")
+    #expect(try basePlanId(Self.catalog(Self.v26), "acme_pro:annual:sw-auto") == "\"annual\"")
+    // A product of our own catalog, described as Play would list it.
+    #expect(try #require(TestCatalog.annual.androidControllerFields(reading: .literal).first { $0.0 == "basePlanId" }).1.text == "\"\"")
+    #expect(try #require(TestCatalog.annual.androidControllerFields(reading: .typed).first { $0.0 == "basePlanId" }).1.text == "null")
+  }
+}

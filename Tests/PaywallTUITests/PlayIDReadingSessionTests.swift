@@ -1,0 +1,57 @@
+import Foundation
+import PaywallModel
+@testable import PaywallUI
+@testable import PaywallCLI
+import PaywallTesting
+import Testing
+
+/// A paywall naming `acme_pro:sw-auto:sw-auto` sells acme_pro's first base plan under
+/// Superwall-Android 2.7, and nothing under the releases before, which read `sw-auto` as a base
+/// plan's id: refused before anything is shown, with the place and the fix, whether the release
+/// comes from app.json or from `--sdk`.
+@Suite("A Play id the release followed sells nothing under")
+struct PlayIDReadingSessionTests {
+  /// `Examples/android` with `primary` naming `sw-auto` as its base plan, and app.json's options as given.
+  static func project(options: String) throws -> String {
+    var files: [String: String] = [:]
+    for file in ["plans.json", "play-catalog.json", "play-catalog.entitlements.json"] {
+      files[file] = try String(contentsOfFile: "Examples/android/" + file, encoding: .utf8)
+    }
+    let plans = try #require(files["plans.json"])
+    files["plans.json"] = plans.replacingOccurrences(of: #""primary": "acme_pro:annual:sw-auto""#, with: #""primary": "acme_pro:sw-auto:sw-auto""#)
+    #expect(files["plans.json"] != plans, "the example's primary product changed")
+    files["app.json"] = #"{"name": "A", "options": \#(options), "catalog": "play-catalog.json", "paywalls": ["plans.json"], "campaigns": []}"#
+    return try Fixtures.directory(files)
+  }
+
+  @Test func appJsonsReleaseIsReadAtLoadWithThePlace() throws {
+    let dir = try Self.project(options: #"{"platform": "android", "sdk": "2.6"}"#)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let result = ProjectLoader.load(path: dir)
+    #expect(result.project == nil)
+    let error = try #require(result.diagnostics.first { $0.severity == .error })
+    #expect(error.file.hasSuffix("plans.json") && error.location.line == 6, "\(error)")
+    #expect(error.message.contains("names 'acme_pro:sw-auto:sw-auto'") && error.message.contains("before 2.7")
+              && error.message.contains("'acme_pro:monthly:sw-auto'"), "\(error.message)")
+  }
+
+  @Test(arguments: [("2.6", true), ("2.0", true), ("2.7", false), ("2", false)])
+  func sdkOnTheCommandLineIsCheckedBeforeTheSession(sdk: String, refused: Bool) async throws {
+    let dir = try Self.project(options: #"{"platform": "android"}"#)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let project = try #require(ProjectLoader.load(path: dir).project)
+    let options = try SessionConfiguration(Arguments([dir, "--controller", "simulated", "--sdk", sdk], spec: PlayCommand.spec))
+    let clock = SimulatedTimeSource()
+    do {
+      let app = try AppSession.make(project: project, path: dir, options: options, overrides: [], clock: clock, simulatedClock: clock,
+                                    animates: false, state: .commandLineOrMemory) { _ in }
+      app.command?.stop()
+      #expect(!refused, "--sdk \(sdk) sold acme_pro:sw-auto:sw-auto")
+      #expect(app.runtime.state.project.catalog.product(id: "acme_pro:sw-auto:sw-auto")?.price == Decimal(string: "9.99"))
+    } catch {
+      #expect(refused, "--sdk \(sdk): \(error.reason)")
+      #expect(error.reason.contains("plans.json: slot 'primary' names 'acme_pro:sw-auto:sw-auto'") && error.reason.contains("--sdk 2.7"),
+              "\(error.reason)")
+    }
+  }
+}
