@@ -106,7 +106,7 @@ package struct PlayCommand: CLICommand {
     let output = PlayOutput(
       event: { event in
         eventFile?.writeOrRecord(event)
-        Console.outOrRecord(event.jsonLine)
+        Console.outBatched(event.jsonLine)
       },
       warning: { Console.warn($0) },
       failure: { Console.outputFailure })
