@@ -30,7 +30,12 @@ package final class ObjectReader {
   package let diagnostics: DiagnosticCollector
   package let policy: Policy
   private let members: [JSONMember]
-  private var known: Set<String> = ["$schema", "$comment"]
+  /// Per member, whether a reader asked for it; and the keys asked for that no member has. Marks
+  /// by position, not a set of names: hashing every key of every object read was a tenth of
+  /// loading a large Superwall config.
+  private var used: [Bool]
+  private var askedAbsent: [String] = []
+  private static let alwaysKnown = ["$schema", "$comment"]
 
   /// Nil (after reporting) when `node` is not an object.
   package init?(_ node: JSONNode, path: JSONPath, diagnostics: DiagnosticCollector, policy: Policy = .strict, what: String) {
@@ -43,10 +48,18 @@ package final class ObjectReader {
     self.diagnostics = diagnostics
     self.policy = policy
     self.members = members
+    self.used = Array(repeating: false, count: members.count)
     guard policy == .strict else { return }
-    var seen: Set<String> = []
-    for member in members where !seen.insert(member.key).inserted {
-      diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
+    // Most objects have a handful of keys: compared pairwise, without hashing.
+    if members.count <= 16 {
+      for (index, member) in members.enumerated() where members[..<index].contains(where: { $0.key == member.key }) {
+        diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
+      }
+    } else {
+      var seen: Set<String> = []
+      for member in members where !seen.insert(member.key).inserted {
+        diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
+      }
     }
   }
 
@@ -57,10 +70,13 @@ package final class ObjectReader {
   /// The member named `key`, marking it known (under `.decoder` the last of duplicates, and none
   /// for a `null`). Reports a missing required key at the object.
   package func member(_ key: String, required: Bool = false) -> JSONMember? {
-    known.insert(key)
     switch policy {
     case .strict:
-      if let found = members.first(where: { $0.key == key }) { return found }
+      if let index = members.firstIndex(where: { $0.key == key }) {
+        used[index] = true
+        return members[index]
+      }
+      askedAbsent.append(key)
       if required { diagnostics.error("missing required key \(quoting: key)", at: node.location, path: path) }
     case .decoder:
       let found = members.last { $0.key == key }
@@ -209,10 +225,13 @@ package final class ObjectReader {
 
   /// Reports every key nobody asked for.
   package func finish() {
-    guard policy == .strict else { return }
-    let names = Array(known)
+    guard policy == .strict, used.contains(false) else { return }
+    // A key asked for is known wherever it stands: a duplicate of it is reported as a duplicate only.
+    var known = Set(Self.alwaysKnown + askedAbsent)
+    for (index, member) in members.enumerated() where used[index] { known.insert(member.key) }
+    let names = known.sorted()
     for member in members where !known.contains(member.key) {
-      diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: names.sorted()))",
+      diagnostics.error("unknown key \(quoting: member.key)\(Suggestions.hint(for: member.key, in: names))",
                         at: member.keyLocation, path: path.appending(member.key))
     }
   }
