@@ -34,7 +34,8 @@ struct PlayIDReadingTests {
     // `sw-auto` is a base plan's id there, one acme_pro lacks: nothing is sold, and the reason says so.
     #expect(catalog.product(id: "acme_pro:sw-auto:sw-auto") == nil)
     let reason = try #require(catalog.notSoldReason("acme_pro:sw-auto:sw-auto"))
-    #expect(reason.contains("before 2.7") && reason.contains("'acme_pro:monthly:sw-auto'") && reason.contains("--sdk 2.7"))
+    // The fix keeps what 2.7 sells under the id: the first base plan alone, which the bare id is.
+    #expect(reason.contains("before 2.7") && reason.contains("name the product alone ('acme_pro'") && reason.contains("--sdk 2.7"))
     #expect(catalog.notSoldReason("acme_pro:weekly") == nil)
     // An empty offer names no offer: the base plan, where 2.7 chooses the free week.
     #expect(catalog.product(id: "acme_pro:annual:")?.introductoryOffer == nil)
@@ -45,6 +46,33 @@ struct PlayIDReadingTests {
     #expect(try Self.catalog().product(id: "acme_lifetime:rent-30-days")?.price == Fixture.decimal("4.99"))
     // Following 2.7 again gives back the catalog 2.7 reads.
     #expect(catalog.following(.android) == (try Self.catalog()))
+  }
+
+  /// A spelling the catalog does not list, of a plan not sold in the region, says so as the
+  /// listed one does; a typo in it is no product, with a did-you-mean from the listed ids.
+  @Test func anUnlistedSpellingOfAPlanNotSoldThereSaysWhy() throws {
+    let german = try PlayCatalog.load(path: PlayCatalogReaderTests.examplePath).catalog(region: "DE")
+    #expect(german.product(id: "acme_pro:season-pass:") == nil)
+    #expect(german.notSoldReason("acme_pro:season-pass:")?.contains("to a buyer in DE") == true)
+    #expect(german.notSoldReason("acme_pro:season-pas:") == nil)
+    #expect(german.notSoldReason("acme_lifetime:rent-30-days:sw-none")?.contains("to a buyer in DE") == true)
+  }
+
+  /// An id the SDK sells under by falling back (an offer or purchase option the product lacks,
+  /// or, before 2.7, any purchase option but the legacy one) is said, with a did-you-mean.
+  @Test func aFallbackFromWhatTheIDNamesIsSaid() throws {
+    let play = try #require(try Self.catalog().play)
+    #expect(play.fallbackWarning("acme_pro:annual:free-wek") == "base plan 'annual' of acme_pro has no offer 'free-wek', so the SDK sells the base plan without one; did you mean 'free-week'?")
+    #expect(play.fallbackWarning("acme_lifetime:rent-30-dayz")?.hasPrefix("acme_lifetime has no purchase option 'rent-30-dayz', so the SDK sells its legacy option ('buy')") == true)
+    for id in ["acme_pro:annual:free-week", "acme_pro:annual", "acme_pro:annual:sw-none", "acme_lifetime:rent-30-days", "acme_lifetime", "acme_pro"] {
+      #expect(play.fallbackWarning(id) == nil, "\(id)")
+    }
+    let old = try #require(try Self.catalog(Self.v26).play)
+    #expect(old.fallbackWarning("acme_lifetime:rent-30-days")?.contains("its legacy one ('buy')") == true)
+    #expect(old.fallbackWarning("acme_lifetime:buy") == nil)
+    // Before 2.7 an empty offer or sw-none names the base plan on purpose.
+    #expect(old.fallbackWarning("acme_pro:annual:") == nil && old.fallbackWarning("acme_pro:annual:sw-none") == nil)
+    #expect(old.fallbackWarning("acme_pro:annual:free-wek") != nil)
   }
 
   /// A storefront or locale changes how prices read, not the Play data: a returning buyer's offer

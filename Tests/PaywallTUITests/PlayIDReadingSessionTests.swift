@@ -32,7 +32,24 @@ struct PlayIDReadingSessionTests {
     let error = try #require(result.diagnostics.first { $0.severity == .error })
     #expect(error.file.hasSuffix("plans.json") && error.location.line == 6, "\(error)")
     #expect(error.message.contains("names 'acme_pro:sw-auto:sw-auto'") && error.message.contains("before 2.7")
-              && error.message.contains("'acme_pro:monthly:sw-auto'"), "\(error.message)")
+              && error.message.contains("name the product alone ('acme_pro'"), "\(error.message)")
+  }
+
+  /// The command line's release is the one the paywalls are checked for, with the place: app.json's
+  /// 2.6 gives way to `--sdk 2.7`, and a project of 2.7 run with `--sdk 2.6` is refused at load.
+  @Test func theCommandLinesReleaseIsTheOneLoaded() throws {
+    let old = try Self.project(options: #"{"platform": "android", "sdk": "2.6"}"#)
+    defer { try? FileManager.default.removeItem(atPath: old) }
+    let v27 = try SDKVersion.parse("2.7").get()
+    #expect(ProjectLoader.load(path: old, catalogPath: nil, sdk: SDKChoice(given: v27)).project != nil)
+    let new = try Self.project(options: #"{"platform": "android"}"#)
+    defer { try? FileManager.default.removeItem(atPath: new) }
+    let v26 = try SDKVersion.parse("2.6").get()
+    let refused = ProjectLoader.load(path: new, catalogPath: nil, sdk: SDKChoice(given: v26))
+    let error = try #require(refused.diagnostics.first { $0.severity == .error })
+    #expect(refused.project == nil && error.file.hasSuffix("plans.json") && error.location.line == 6, "\(error)")
+    // A platform that does not fit the version is the session's to refuse: the load keeps app.json's.
+    #expect(ProjectLoader.load(path: new, catalogPath: nil, sdk: SDKChoice(platform: .ios, given: v26)).project != nil)
   }
 
   @Test(arguments: [("2.6", true), ("2.0", true), ("2.7", false), ("2", false)])

@@ -238,12 +238,13 @@ package struct ProjectOptions {
 
   /// Loads `path`, printing warnings; a path with errors prints them and fails with exit code 1.
   /// `cache`: the test worker's projects, loaded once and kept.
-  package func load(_ path: String, cache: ProjectCache? = nil) throws -> Project {
-    try Self.load(path, catalog: catalog, cache: cache)
+  /// `sdk`: the session's `--platform` and `--sdk`, whose release the products are read for.
+  package func load(_ path: String, cache: ProjectCache? = nil, sdk: SDKChoice = SDKChoice()) throws -> Project {
+    try Self.load(path, catalog: catalog, cache: cache, sdk: sdk)
   }
 
-  package static func load(_ path: String, catalog: String?, cache: ProjectCache? = nil) throws -> Project {
-    try checked(cache?.load(path, catalog: catalog) ?? ProjectLoader.load(path: path, catalogPath: catalog), path: path)
+  package static func load(_ path: String, catalog: String?, cache: ProjectCache? = nil, sdk: SDKChoice = SDKChoice()) throws -> Project {
+    try checked(cache?.load(path, catalog: catalog, sdk: sdk) ?? ProjectLoader.load(path: path, catalogPath: catalog, sdk: sdk), path: path)
   }
 
   /// The project of `result` (the load of `path`), its diagnostics printed; with errors, exit code 1.

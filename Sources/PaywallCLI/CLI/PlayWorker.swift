@@ -78,6 +78,7 @@ package final class ProjectCache: Sendable {
   private struct Key: Hashable {
     var path: String
     var catalog: String?
+    var sdk: SDKChoice
   }
 
   private let kept = Mutex<[Key: ProjectLoadResult]>([:])
@@ -85,10 +86,10 @@ package final class ProjectCache: Sendable {
   package init() {}
 
   /// `ProjectLoader.load`, or what it gave for the same arguments before.
-  package func load(_ path: String, catalog: String?) -> ProjectLoadResult {
-    let key = Key(path: path, catalog: catalog)
+  package func load(_ path: String, catalog: String?, sdk: SDKChoice = SDKChoice()) -> ProjectLoadResult {
+    let key = Key(path: path, catalog: catalog, sdk: sdk)
     if let hit = kept.withLock({ $0[key] }) { return hit }
-    let result = ProjectLoader.load(path: path, catalogPath: catalog)
+    let result = ProjectLoader.load(path: path, catalogPath: catalog, sdk: sdk)
     kept.withLock { $0[key] = result }
     return result
   }

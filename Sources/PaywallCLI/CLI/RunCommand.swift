@@ -87,7 +87,7 @@ package struct RunCommand: CLICommand {
     let overrides: [SlotOverride]
     var recorder: SessionRecorder?
     do {
-      let result = ProjectLoader.load(path: path, catalogPath: project.catalog)
+      let result = ProjectLoader.load(path: path, catalogPath: project.catalog, sdk: session.sdkChoice)
       loaded = session.localized(try ProjectOptions.checked(result, path: path))
       eventFile = try session.openEventFile()
       overrides = try project.parsedOverrides()
@@ -96,7 +96,7 @@ package struct RunCommand: CLICommand {
       // The session's own files (state, events) may be in the project: never a save.
       let own = (app.stateDirectory.map { directory in StateDirectory.stateFileNames.map(directory.file) } ?? [])
         + [session.events].compactMap { $0 }
-      watching = watch ? try Self.watcher(path: path, catalog: project.catalog, loaded: result, ignoring: own) : nil
+      watching = watch ? try Self.watcher(path: path, catalog: project.catalog, sdk: session.sdkChoice, loaded: result, ignoring: own) : nil
       if let record {
         recorder = try Self.startRecording(record, app: app, path: path, raw: raw, options: session)
         app.runtime.recorder = recorder
@@ -158,9 +158,10 @@ package struct RunCommand: CLICommand {
   }
 
   /// The watch of `--watch`, or exit code 1 with the reason the system refused it.
-  package static func watcher(path: String, catalog: String?, loaded: ProjectLoadResult, ignoring: [String] = []) throws(CLIFailure) -> ProjectWatch {
+  package static func watcher(path: String, catalog: String?, sdk: SDKChoice = SDKChoice(), loaded: ProjectLoadResult,
+                              ignoring: [String] = []) throws(CLIFailure) -> ProjectWatch {
     do {
-      return try ProjectWatch(path: path, catalog: catalog, loaded: loaded, ignoring: ignoring)
+      return try ProjectWatch(path: path, catalog: catalog, sdk: sdk, loaded: loaded, ignoring: ignoring)
     } catch {
       throw CLIFailure(message: "error: --watch: \(error.description)", code: ExitStatus.failed.rawValue)
     }

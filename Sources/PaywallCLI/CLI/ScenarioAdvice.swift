@@ -43,15 +43,14 @@ package enum ScenarioAdvice {
       checked.diagnostics += error.diagnostics
       return checked
     }
-    let loaded = ProjectLoader.load(path: projectPath, catalogPath: arguments[ProjectFlags.catalog])
+    // A bad --sdk or --platform is play's to report when the scenario runs; here it changes nothing.
+    let choice = SDKChoice(platform: (try? arguments[SessionFlags.platform]) ?? nil, given: (try? arguments[SessionFlags.sdk]) ?? nil)
+    let loaded = ProjectLoader.load(path: projectPath, catalogPath: arguments[ProjectFlags.catalog], sdk: choice)
     guard let project = loaded.project else {
       checked.diagnostics += loaded.diagnostics
       return checked
     }
-    // A bad --sdk or --platform is play's to report when the scenario runs; here it changes nothing.
-    let given = (try? arguments[SessionFlags.sdk]) ?? nil
-    let platform = (try? arguments[SessionFlags.platform]) ?? nil
-    let sdk = (try? SDKVersion.resolve(project: project.options.sdk, platform: platform, given: given).get()) ?? project.options.sdk
+    let sdk = choice.followed(by: project.options.sdk)
     checked.diagnostics += customProductCalls(script, catalog: project.catalog, sdk: sdk)
     checked.paywalls = project.paywalls.count
     checked.products = Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count

@@ -105,7 +105,7 @@ public struct Catalog: Sendable, Equatable {
   /// file does not define it.
   package func notSoldReason(_ id: String) -> String? {
     guard product(id: id) == nil else { return nil }
-    return notSoldReasons[id] ?? play?.readingReason(id)
+    return notSoldReasons[id] ?? play?.unsoldReason(id)
   }
 
   /// This catalog as `sdk` reads its ids: a Play catalog's products made again when the release

@@ -198,6 +198,12 @@ package enum PaywallReader {
         reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID), which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
                                  at: member.value.location, path: slotPath)
       }
+      // A Play id the SDK sells under all the same, falling back from the offer or purchase option
+      // it names: said, as the card shows something else.
+      if let catalog, catalog.product(id: productID) != nil, let warning = catalog.play?.fallbackWarning(productID) {
+        reader.diagnostics.warning(.offerEligibility, "slot \(quoting: member.key) names \(quoting: productID): \(warning)",
+                                   at: member.value.location, path: slotPath)
+      }
       var slot = ProductSlot(name: member.key, productID: productID)
       slot.offerID = offerID
       slots.append(slot)

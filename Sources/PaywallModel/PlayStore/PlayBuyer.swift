@@ -36,15 +36,54 @@ package struct PlaySource: Sendable, Hashable {
     return product
   }
 
-  /// Why an id sells nothing where the reason is the SDK release's reading: before 2.7,
-  /// `sw-auto` in the base plan's place names a base plan called so. Nil otherwise.
-  package func readingReason(_ id: String) -> String? {
+  /// Why an id the catalog does not list sells nothing, when the file defines what it names:
+  /// before 2.7, `sw-auto` in the base plan's place names a base plan called so; otherwise the
+  /// base plan or purchase option it names (or the product, naming none) is not sold in the
+  /// region. Nil for an id naming what the file lacks (a typo: "no product", with a did-you-mean).
+  package func unsoldReason(_ id: String) -> String? {
     let identifier = PlayProductIdentifier(id, reading: reading)
-    guard reading == .literal, identifier.basePlan == .specific(PlayProductIdentifier.autoWord),
-          let subscription = catalog.subscription(id: identifier.productId),
-          subscription.basePlan(id: PlayProductIdentifier.autoWord) == nil else { return nil }
-    let example = subscription.basePlans.first.map { "\(identifier.productId):\($0.basePlanId):\(PlayProductIdentifier.autoWord)" } ?? identifier.productId
-    return "Superwall-Android before 2.7 reads \(quoting: PlayProductIdentifier.autoWord) in the base plan's place as a base plan's id, and \(identifier.productId) has no base plan of that name, so the SDK selects nothing: a price of 0, and no offer token to buy with; name the base plan (\(quoting: example)), or follow 2.7 or later (--sdk 2.7)"
+    let productId = identifier.productId
+    if let subscription = catalog.subscription(id: productId) {
+      if reading == .literal, identifier.basePlan == .specific(PlayProductIdentifier.autoWord),
+         subscription.basePlan(id: PlayProductIdentifier.autoWord) == nil {
+        return "Superwall-Android before 2.7 reads \(quoting: PlayProductIdentifier.autoWord) in the base plan's place as a base plan's id, and \(productId) has no base plan of that name, so the SDK selects nothing: a price of 0, and no offer token to buy with; name the product alone (\(quoting: productId), its first base plan, as 2.7 reads this id) or one of its base plans, or follow 2.7 or later (--sdk 2.7)"
+      }
+      guard identifier.basePlanID.map({ subscription.basePlan(id: $0) != nil }) ?? true else { return nil }
+    } else if let product = catalog.oneTimeProduct(id: productId) {
+      guard reading == .literal || identifier.basePlanID.map({ option in product.purchaseOptions.contains { $0.purchaseOptionId == option } }) ?? true else {
+        return nil
+      }
+    } else {
+      return nil
+    }
+    return PlayCatalog.notSoldReason(file: catalog.file, region: region)
+  }
+
+  /// What a paywall naming `id` should hear though the SDK sells something under it: the offer or
+  /// purchase option it names is not the product's, so the SDK falls back to the base plan or the
+  /// legacy option (a typo, most likely), or, before 2.7, a one-time product's purchase option is
+  /// not read at all. Nil when the id sells what it names.
+  package func fallbackWarning(_ id: String) -> String? {
+    let identifier = PlayProductIdentifier(id, reading: reading)
+    let productId = identifier.productId
+    if let planID = identifier.basePlanID, case .specific(let offerID) = identifier.offer,
+       catalog.subscription(id: productId)?.basePlan(id: planID) != nil {
+      // Before 2.7 an empty offer or `sw-none` names no offer on purpose: the base plan.
+      if reading == .literal && (offerID.isEmpty || offerID == PlayProductIdentifier.noneWord) { return nil }
+      let offers = catalog.offers(productId: productId, basePlanId: planID).map(\.offerId)
+      guard !offers.contains(offerID) else { return nil }
+      return "base plan \(quoting: planID) of \(productId) has no offer \(quoting: offerID), so the SDK sells the base plan without one\(Suggestions.hint(for: offerID, in: offers))"
+    }
+    guard let product = catalog.oneTimeProduct(id: productId), let optionID = identifier.basePlanID else { return nil }
+    let options = product.purchaseOptions.map(\.purchaseOptionId)
+    let legacy = product.purchaseOptions.first { if case .buy(legacyCompatible: true, _) = $0.kind { true } else { false } }?.purchaseOptionId
+      ?? options.first
+    if reading == .literal {
+      guard let legacy, optionID != legacy else { return nil }
+      return "Superwall-Android before 2.7 knows one purchase option of \(productId), its legacy one (\(quoting: legacy)), and sells that whatever the id names, not \(quoting: optionID)"
+    }
+    guard !options.contains(optionID) else { return nil }
+    return "\(productId) has no purchase option \(quoting: optionID), so the SDK sells its legacy option\(legacy.map { " (\(quoting: $0))" } ?? "")\(Suggestions.hint(for: optionID, in: options))"
   }
 
   /// `product`, one of this catalog's, as Play and the SDK offer it to a buyer with `history`:

@@ -131,8 +131,13 @@ extension PlayCatalog {
     // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
     // by the file: a paywall naming it is told why, not that the id is unknown.
     for id in unloaded {
-      catalog.notSoldReasons[id] = "\(file) defines it but sells nothing under it to a buyer in \(region) (its base plan, offer or purchase option is not active, or has no price for \(region)); price it for \(region) in Play Console, or set the catalog's \"region\" to one it is sold in"
+      catalog.notSoldReasons[id] = Self.notSoldReason(file: file, region: region)
     }
     return catalog
+  }
+
+  /// Why an id the file defines sells nothing to a buyer in `region`.
+  static func notSoldReason(file: String, region: String) -> String {
+    "\(file) defines it but sells nothing under it to a buyer in \(region) (its base plan, offer or purchase option is not active, or has no price for \(region)); price it for \(region) in Play Console, or set the catalog's \"region\" to one it is sold in"
   }
 }

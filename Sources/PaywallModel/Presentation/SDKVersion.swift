@@ -313,6 +313,25 @@ extension SDKVersion {
   }
 }
 
+/// `--platform` and `--sdk` as a command line gives them, before a project is known: what a
+/// project is loaded to follow, so its paywalls are checked against the products that release
+/// sells (`ProjectLoader.load`).
+package struct SDKChoice: Sendable, Hashable {
+  package var platform: SDKPlatform?
+  package var given: SDKVersion?
+
+  package init(platform: SDKPlatform? = nil, given: SDKVersion? = nil) {
+    self.platform = platform
+    self.given = given
+  }
+
+  /// The release a project that follows `project` is run with; the project's own when the choice
+  /// does not fit it (the session refuses that, saying why).
+  package func followed(by project: SDKVersion) -> SDKVersion {
+    (try? SDKVersion.resolve(project: project, platform: platform, given: given).get()) ?? project
+  }
+}
+
 /// Why an SDK version was refused: one line, saying what to write instead.
 public struct SDKVersionError: Error, Sendable, Hashable {
   /// The message, without the option or file it came from.

@@ -119,7 +119,13 @@ public enum ProjectLoader {
 
   /// Loads `path` (a project directory, its `app.json`, a paywall file, or a catalog file) and
   /// reports every problem in every file it reaches.
+  /// `sdk`: the command line's `--platform` and `--sdk`, which the products are read for over
+  /// app.json's `options`.
   public static func load(path: String, catalogPath: String? = nil) -> ProjectLoadResult {
+    load(path: path, catalogPath: catalogPath, sdk: SDKChoice())
+  }
+
+  package static func load(path: String, catalogPath: String?, sdk: SDKChoice) -> ProjectLoadResult {
     var isDirectory: Bool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return failed(path, "no such file or directory; give a project directory, its app.json, or a paywall .json file")
@@ -127,9 +133,9 @@ public enum ProjectLoader {
     if isDirectory {
       let appFile = (path).appendingPathComponent(projectFileName)
       if FileManager.default.fileExists(atPath: appFile) {
-        return loadProjectFile(appFile, catalogPath: catalogPath)
+        return loadProjectFile(appFile, catalogPath: catalogPath, sdk: sdk)
       }
-      return loadDirectory(path, catalogPath: catalogPath)
+      return loadDirectory(path, catalogPath: catalogPath, sdk: sdk)
     }
     if path.hasSuffix(".storekit") {
       return loadCatalogOnly(path)
@@ -145,10 +151,10 @@ public enum ProjectLoader {
       return SuperwallImporter.load(path: path, root: root, collector: collector, catalogPath: catalogPath)
     }
     if root["components"] != nil {
-      return loadSinglePaywall(path, root: root, diagnostics: collector, catalogPath: catalogPath)
+      return loadSinglePaywall(path, root: root, diagnostics: collector, catalogPath: catalogPath, sdk: sdk)
     }
     if root["paywalls"] != nil || root["catalog"] != nil {
-      return loadProjectFile(path, catalogPath: catalogPath)
+      return loadProjectFile(path, catalogPath: catalogPath, sdk: sdk)
     }
     if root["products"]?.elements != nil || PlayCatalogReader.isPlayCatalog(root) {
       return loadCatalogOnly(path)
@@ -158,7 +164,7 @@ public enum ProjectLoader {
 
   // MARK: - Kinds of path
 
-  static func loadProjectFile(_ file: String, catalogPath: String?) -> ProjectLoadResult {
+  static func loadProjectFile(_ file: String, catalogPath: String?, sdk choice: SDKChoice = SDKChoice()) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     guard let (root, diagnostics) = parse(file, into: &all) else { return ProjectLoadResult(project: nil, diagnostics: all) }
@@ -175,8 +181,9 @@ public enum ProjectLoader {
     reader.finish()
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
-    // Paywalls are checked against the products as the project's SDK release reads their ids.
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(options.sdk)
+    // Paywalls are checked against the products as the release the session follows (app.json's,
+    // or the command line's) reads their ids.
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(choice.followed(by: options.sdk))
     CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
@@ -236,7 +243,7 @@ public enum ProjectLoader {
     return result
   }
 
-  static func loadDirectory(_ directory: String, catalogPath: String?) -> ProjectLoadResult {
+  static func loadDirectory(_ directory: String, catalogPath: String?, sdk choice: SDKChoice) -> ProjectLoadResult {
     let entries = FileSystem.names(in: directory).sorted()
     var all: [Diagnostic] = []
     let catalogFile: String?
@@ -249,7 +256,8 @@ public enum ProjectLoader {
     } else {
       return failed(directory, "no \(projectFileName), \(catalogFileName) or .storekit file here; add an \(projectFileName) naming the catalog and paywalls")
     }
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }
+    // With no app.json, the project follows the default release, or the command line's.
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(choice.followed(by: PaywallOptions().sdk))
     var paywalls: [PaywallDefinition] = []
     for entry in entries where entry.hasSuffix(".json") && entry != catalogFileName
       && !entry.hasSuffix(".schema.json") && !entry.hasSuffix(".entitlements.json") {
@@ -267,7 +275,7 @@ public enum ProjectLoader {
   }
 
   static func loadSinglePaywall(_ file: String, root: JSONNode, diagnostics: DiagnosticCollector,
-                                        catalogPath: String?) -> ProjectLoadResult {
+                                        catalogPath: String?, sdk choice: SDKChoice) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     var catalogFile = catalogPath
@@ -285,7 +293,7 @@ public enum ProjectLoader {
     guard let catalogFile else {
       return failed(file, "no catalog found beside the paywall; pass --catalog FILE (.json or .storekit)")
     }
-    let catalog = loadCatalog(catalogFile, into: &all)
+    let catalog = loadCatalog(catalogFile, into: &all)?.following(choice.followed(by: PaywallOptions().sdk))
     let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all)
     return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
   }

@@ -23,13 +23,16 @@ package final class ProjectWatch: Sendable {
   private let watcher: FileWatcher
   private let path: String
   private let catalog: String?
+  private let sdk: SDKChoice
   private let initial: [FileWatcher.Target]
 
-  /// Watches the files of `loaded`, the load of `path` (with `--catalog` `catalog`) that started
-  /// it; `ignoring`: the files the command writes.
-  package init(path: String, catalog: String?, loaded: ProjectLoadResult, ignoring: [String] = []) throws(FileWatcher.Failure) {
+  /// Watches the files of `loaded`, the load of `path` (with `--catalog` `catalog`, for the
+  /// release `sdk` chooses) that started it; `ignoring`: the files the command writes.
+  package init(path: String, catalog: String?, sdk: SDKChoice = SDKChoice(), loaded: ProjectLoadResult,
+               ignoring: [String] = []) throws(FileWatcher.Failure) {
     self.path = path
     self.catalog = catalog
+    self.sdk = sdk
     initial = Self.targets(path: path, catalog: catalog, project: loaded.project, diagnostics: loaded.diagnostics, previous: [])
     watcher = try FileWatcher(initial, ignoring: ignoring)
   }
@@ -55,7 +58,7 @@ package final class ProjectWatch: Sendable {
   /// Waits for the next save and loads the project again; nil once stopped.
   private func nextLoad(_ targets: inout [FileWatcher.Target]) -> ProjectLoadResult? {
     guard watcher.waitForChange() != nil else { return nil }
-    let result = ProjectLoader.load(path: path, catalogPath: catalog)
+    let result = ProjectLoader.load(path: path, catalogPath: catalog, sdk: sdk)
     targets = Self.targets(path: path, catalog: catalog, project: result.project, diagnostics: result.diagnostics,
                            previous: result.project == nil ? targets : [])
     // A file the load now names, in a directory not watched yet, is watched from here on.

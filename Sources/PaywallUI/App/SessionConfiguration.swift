@@ -57,6 +57,9 @@ package struct SessionConfiguration {
   package func resolvedSDK(_ project: SDKVersion) -> Result<SDKVersion, SDKVersionError> {
     SDKVersion.resolve(project: project, platform: platform, given: sdk)
   }
+
+  /// `--platform` and `--sdk`, for loading the project the session follows.
+  package var sdkChoice: SDKChoice { SDKChoice(platform: platform, given: sdk) }
   /// `--locale` / `--storefront`: the catalog sells there (`Catalog.localized`).
   package var locale: String?
   package var storefront: String?
