@@ -78,6 +78,13 @@ void tg_set_exit_hook(void (*hook)(int)) {
   exit_hook = hook;
 }
 
+/* Not called on a fault: the program's memory cannot be trusted then. */
+static void (*volatile flush_hook)(void) = NULL;
+
+void tg_set_flush_hook(void (*hook)(void)) {
+  flush_hook = hook;
+}
+
 /* Everything a signal that ends the program does first: the terminal back, then the hook. */
 static void before_dying(int sig) {
   tg_restore_terminal();
@@ -130,6 +137,8 @@ void tg_exit(int code) {
 
 static void end_with(int sig) {
   dying_of = sig;
+  void (*flush)(void) = flush_hook;
+  if (flush != NULL) { flush(); }
   before_dying(sig);
   if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) { _exit(128 + sig); }
   die_of(sig);

@@ -46,4 +46,46 @@ struct PlayOutputEndToEndTests {
     #expect(!first.contains(#""event":"transaction_complete""#), "the lines before the purchase were written only once it was over")
     #expect(rest.contains(#""event":"transaction_complete""#))
   }
+
+  /// Lines emitted before an ending signal are written before the process dies of it: stdout
+  /// holds what the events file holds. The signal comes as soon as the events file has the
+  /// purchase's status change, while the lines wait for their batch and a long `advance` runs.
+  @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+  func anEndingSignalWritesTheLinesWaiting(signal: Int32) throws {
+    let dir = try Fixtures.directory(["long.play": "buy com.acme.pro.monthly\nadvance 7000y\n"])
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let events = dir + "/events.jsonl"
+    let process = Process()
+    process.executableURL = PaywallBinary.binary
+    process.arguments = ["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--script", dir + "/long.play",
+                         "--events", events]
+    process.currentDirectoryURL = Fixtures.repositoryRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_STATE_HOME"] = PaywallBinary.stateHome
+    process.environment = environment
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let lines = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"subscriptionStatus_didChange""#) }.count }
+    var seen = false
+    for _ in 0..<20_000 where process.isRunning {
+      if let text = try? String(contentsOfFile: events, encoding: .utf8), lines(text) > 0 {
+        seen = true
+        break
+      }
+      usleep(500)
+    }
+    // The events file is written just before stdout's batch: a moment for the line to join it,
+    // well inside the batch's 20 ms.
+    usleep(5_000)
+    kill(process.processIdentifier, signal)
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(seen, "the purchase's lines never reached the events file")
+    #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+    let written = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+    #expect(lines(stdout) == lines(written), "stdout: \(stdout)")
+    #expect(stdout.split(separator: "\n").count == written.split(separator: "\n").count)
+  }
 }

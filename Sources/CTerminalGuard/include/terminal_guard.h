@@ -40,6 +40,11 @@ void tg_install_process_handlers(void);
 /// NULL (the default) for none.
 void tg_set_exit_hook(void (*hook)(int));
 
+/* Sets the function an ending signal (not a fault) calls first, to write out output the program
+   holds back to write in batches: what was emitted before the signal is not lost. It must be
+   async-signal-safe; NULL removes it. */
+void tg_set_flush_hook(void (*hook)(void));
+
 /* exit(code), unless a signal's handler (a fault's or an ending signal's) is already ending the
    process on another thread: then this thread waits for it, so the process ends as the signal
    says. */

@@ -47,8 +47,10 @@ package enum Console {
   /// first of them. A reader sees every line within that delay, and a run that prints ten
   /// thousand lines in a quarter of a second makes a few dozen writes instead of ten thousand,
   /// each of which woke the reader at the other end of a pipe. A failure is remembered, as
-  /// `outOrRecord` does, when the lines are written. Lines still waiting when a signal ends the
-  /// process are lost, as lines printed after that moment would have been.
+  /// `outOrRecord` does, when the lines are written: a reader gone is learnt at the next batch,
+  /// and `play` stops at the step after. An ending signal writes the lines waiting
+  /// (`flushWhenASignalEnds`); a fault does not. The delay holds when a core is free to run the
+  /// writing thread.
   package static func outBatched(_ line: String) {
     let startTimer = writing.withLock { pending -> Bool in
       let (full, startTimer) = pending.add(line)
@@ -64,6 +66,37 @@ package enum Console {
     }
     // No thread to wait with: the lines go out now.
     if !started { flush() }
+  }
+
+  /// Has an ending signal (SIGTERM, SIGINT…) write the lines `outBatched` holds before the
+  /// process dies of it, as they were emitted before it (`tg_set_flush_hook`).
+  package static func flushWhenASignalEnds() {
+    tg_set_flush_hook(writeWaitingLinesAsTheProcessEnds)
+  }
+
+  /// The signal handler's write of the waiting lines: only if no thread holds them (it never
+  /// waits for the lock), and without changing them (no allocation or free in a handler), with
+  /// write(2) alone. The process is ending; nothing reads them again.
+  fileprivate static func writeWaitingLinesFromASignal() {
+    _ = writing.withLockIfAvailable { pending in
+      pending.withWaitingBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          #if canImport(Glibc)
+          let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+          #else
+          let written = Darwin.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+          #endif
+          if written > 0 {
+            offset += written
+          } else if written < 0 && errno == EINTR {
+            continue
+          } else {
+            return
+          }
+        }
+      }
+    }
   }
 
   /// Writes the lines `outBatched` holds.
@@ -193,6 +226,13 @@ package struct LineBatch: Sendable {
     return (nil, true)
   }
 
+  /// Hands `body` the lines waiting as they are stored (a Swift string keeps its UTF-8 in one
+  /// buffer), copying nothing; nothing when none wait.
+  package func withWaitingBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+    guard !text.isEmpty else { return }
+    _ = text.utf8.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
+  }
+
   /// The lines waiting, if any, leaving none; the next line starts a timed write again.
   package mutating func take() -> String? {
     timed = false
@@ -200,4 +240,8 @@ package struct LineBatch: Sendable {
     defer { text = "" }
     return text
   }
+}
+
+private func writeWaitingLinesAsTheProcessEnds() {
+  Console.writeWaitingLinesFromASignal()
 }

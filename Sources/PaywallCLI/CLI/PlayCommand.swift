@@ -101,6 +101,7 @@ package struct PlayCommand: CLICommand {
   /// lines on stdout; a step that failed is the report's, for the caller to end with.
   package func play() async throws -> PlayReport {
     let (request, eventFile) = try self.request()
+    Console.flushWhenASignalEnds()
     // A failed write (stdout, the events file) is remembered by `Console` and stops the script
     // at the next step; the command then ends with it.
     let output = PlayOutput(
@@ -132,7 +133,7 @@ package struct PlayCommand: CLICommand {
     try checkOutputs(of: scenario)
     let pace = try recordingPace()
     let overrides = try project.parsedOverrides()
-    let loaded = session.localized(try project.load(path, cache: cache))
+    let loaded = session.localized(try project.load(path, cache: cache, sdk: session.sdkChoice))
     let sdk: SDKVersion
     switch session.resolvedSDK(loaded.options.sdk) {
     case .success(let resolved): sdk = resolved
