@@ -91,7 +91,7 @@ package final class AppRuntime: @unchecked Sendable {
   /// answer to a call an earlier process made reaches nobody: the app that asked is gone.
   private var process = 0
   /// The controller's calls in flight, cancelled when the process dies (`diesWithTheApp`).
-  private let calls = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
+  private let calls = InFlightCalls()
 
   /// `launchStatus`: the status the app launched with (the cache's) when the controller may since
   /// have set another while the app was built; that one then arrives as a change.
@@ -365,15 +365,9 @@ package final class AppRuntime: @unchecked Sendable {
   private func call(_ work: @escaping @Sendable (AppRuntime) async -> PresentationAction) {
     let process = self.process
     inbox.taskStarted()
-    // Registered under the lock the task leaves it by: a call that finishes at once is never left behind.
-    calls.withLock { calls in
-      let id = calls.next
-      calls.next += 1
-      calls.tasks[id] = Task {
-        let action = await work(self)
-        _ = self.calls.withLock { $0.tasks.removeValue(forKey: id) }
-        self.inbox.taskFinished(with: .answer(action, process: process))
-      }
+    calls.start {
+      let action = await work(self)
+      self.inbox.taskFinished(with: .answer(action, process: process))
     }
   }
 
@@ -382,11 +376,7 @@ package final class AppRuntime: @unchecked Sendable {
   private func endProcess() {
     process += 1
     guard world.diesWithTheApp else { return }
-    let inFlight = calls.withLock { calls in
-      defer { calls.tasks = [:] }
-      return Array(calls.tasks.values)
-    }
-    for task in inFlight { task.cancel() }
+    for task in calls.takeAll() { task.cancel() }
   }
 
   /// Starts an effect task; its result is queued before it counts as finished.
