@@ -20,14 +20,11 @@ struct PlayOutputEndToEndTests {
     done
     """
 
-  @Test func eventLinesReachAPipeWhileThePlayWaits() throws {
-    let dir = try Fixtures.directory(["buy.play": "expect event paywall_open\npress enter\nexpect event transaction_complete\n",
-                                      "slow.sh": Self.slowController])
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+  /// `play paywalls ARGUMENTS` started, its stdout a pipe to read as it goes, stderr dropped.
+  static func play(_ arguments: [String]) throws -> (Process, Pipe) {
     let process = Process()
     process.executableURL = PaywallBinary.binary
-    process.arguments = ["play", "paywalls", "--controller", "command", "--controller-command",
-                         "sh " + dir + "/slow.sh", "--script", dir + "/buy.play"]
+    process.arguments = ["play", "paywalls"] + arguments
     process.currentDirectoryURL = Fixtures.repositoryRoot
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_STATE_HOME"] = PaywallBinary.stateHome
@@ -36,6 +33,15 @@ struct PlayOutputEndToEndTests {
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     try process.run()
+    return (process, out)
+  }
+
+  @Test func eventLinesReachAPipeWhileThePlayWaits() throws {
+    let dir = try Fixtures.directory(["buy.play": "expect event paywall_open\npress enter\nexpect event transaction_complete\n",
+                                      "slow.sh": Self.slowController])
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let (process, out) = try Self.play(["--controller", "command", "--controller-command", "sh " + dir + "/slow.sh",
+                                        "--script", dir + "/buy.play"])
     // The first read returns what the first write gave: written only at the end, it would hold
     // the purchase's lines too, three seconds later.
     let first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
@@ -55,18 +61,8 @@ struct PlayOutputEndToEndTests {
     let dir = try Fixtures.directory(["long.play": "buy com.acme.pro.monthly\nadvance 7000y\n"])
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let events = dir + "/events.jsonl"
-    let process = Process()
-    process.executableURL = PaywallBinary.binary
-    process.arguments = ["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--script", dir + "/long.play",
-                         "--events", events]
-    process.currentDirectoryURL = Fixtures.repositoryRoot
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_STATE_HOME"] = PaywallBinary.stateHome
-    process.environment = environment
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, out) = try Self.play(["--controller", "simulated", "--status", "inactive", "--script", dir + "/long.play",
+                                        "--events", events])
     let lines = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"subscriptionStatus_didChange""#) }.count }
     var seen = false
     for _ in 0..<20_000 where process.isRunning {
