@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -85,6 +87,28 @@ void tg_set_flush_hook(void (*hook)(void)) {
   flush_hook = hook;
 }
 
+void tg_write_lines_bounded(int fd, const char *bytes, size_t count, int timeout_ms) {
+  size_t done = 0;
+  while (done < count) {
+    struct pollfd target = { .fd = fd, .events = POLLOUT, .revents = 0 };
+    int ready = poll(&target, 1, timeout_ms);
+    if (ready < 0 && errno == EINTR) { continue; }
+    if (ready <= 0 || (target.revents & POLLOUT) == 0) { return; }
+    size_t piece = count - done;
+    if (piece > PIPE_BUF) {
+      size_t end = PIPE_BUF;
+      while (end > 0 && bytes[done + end - 1] != '\n') { end--; }
+      piece = end > 0 ? end : PIPE_BUF;
+    }
+    ssize_t written = write(fd, bytes + done, piece);
+    if (written < 0) {
+      if (errno == EINTR) { continue; }
+      return;
+    }
+    done += (size_t)written;
+  }
+}
+
 /* Everything a signal that ends the program does first: the terminal back, then the hook. */
 static void before_dying(int sig) {
   tg_restore_terminal();
@@ -135,10 +159,14 @@ void tg_exit(int code) {
   exit(code);
 }
 
+/* Set by the first ending signal's flush: a second signal (on another thread) does not write the
+   same lines again. */
+static volatile sig_atomic_t flushing = 0;
+
 static void end_with(int sig) {
   dying_of = sig;
   void (*flush)(void) = flush_hook;
-  if (flush != NULL) { flush(); }
+  if (flush != NULL && __atomic_exchange_n(&flushing, 1, __ATOMIC_SEQ_CST) == 0) { flush(); }
   before_dying(sig);
   if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) { _exit(128 + sig); }
   die_of(sig);

@@ -1,6 +1,8 @@
 #ifndef PAYWALL_TUI_TERMINAL_GUARD_H
 #define PAYWALL_TUI_TERMINAL_GUARD_H
 
+#include <stddef.h>
+
 /// Saves the terminal's settings (termios of `fd`) so every exit path can put them back, and keeps a
 /// duplicate of stdout for the restore to write to.
 /// Returns 0 on success, -1 if `fd` is not a terminal.
@@ -44,6 +46,13 @@ void tg_set_exit_hook(void (*hook)(int));
    holds back to write in batches: what was emitted before the signal is not lost. It must be
    async-signal-safe; NULL removes it. */
 void tg_set_flush_hook(void (*hook)(void));
+
+/* For a flush hook: writes `count` bytes of whole lines to `fd`, in pieces of at most PIPE_BUF
+   bytes ending at a line end where one is in reach, each once poll(2) says `fd` takes more. It
+   gives up, between two pieces, when `timeout_ms` pass with nothing taken (a full pipe nobody
+   reads, a terminal stopped with Ctrl-S): the handler always goes on to end the process.
+   Async-signal-safe. */
+void tg_write_lines_bounded(int fd, const char *bytes, size_t count, int timeout_ms);
 
 /* exit(code), unless a signal's handler (a fault's or an ending signal's) is already ending the
    process on another thread: then this thread waits for it, so the process ends as the signal

@@ -75,29 +75,20 @@ package enum Console {
   }
 
   /// The signal handler's write of the waiting lines: only if no thread holds them (it never
-  /// waits for the lock), and without changing them (no allocation or free in a handler), with
-  /// write(2) alone. The process is ending; nothing reads them again.
+  /// waits for the lock), without changing them (no allocation or free in a handler), whole
+  /// lines within a bound (`tg_write_lines_bounded`). Once it has begun, no other write sends
+  /// them again: the process is ending.
   fileprivate static func writeWaitingLinesFromASignal() {
     _ = writing.withLockIfAvailable { pending in
+      guard !signalWroteTheLines.exchange(true, ordering: .sequentiallyConsistent) else { return }
       pending.withWaitingBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-          #if canImport(Glibc)
-          let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-          #else
-          let written = Darwin.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-          #endif
-          if written > 0 {
-            offset += written
-          } else if written < 0 && errno == EINTR {
-            continue
-          } else {
-            return
-          }
-        }
+        tg_write_lines_bounded(STDOUT_FILENO, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, 100)
       }
     }
   }
+
+  /// Set by the signal handler's write: the lines waiting then are out, or as good as lost.
+  private static let signalWroteTheLines = Atomic<Bool>(false)
 
   /// Writes the lines `outBatched` holds.
   package static func flush() {
@@ -129,6 +120,7 @@ package enum Console {
 
   /// Writes batched lines (with `writing` held), remembering a failure.
   private static func writeToStdout(_ text: String) {
+    guard !signalWroteTheLines.load(ordering: .sequentiallyConsistent) else { return }
     let target = OutputFailure.standardOutput
     guard failures.withLock({ !$0.contains { $0.target == target } }) else { return }
     if let code = FileSystem.writeAll(text, to: STDOUT_FILENO) { record(OutputFailure(target: target, code: code)) }
