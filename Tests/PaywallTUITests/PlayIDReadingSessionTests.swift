@@ -71,4 +71,15 @@ struct PlayIDReadingSessionTests {
               "\(error.reason)")
     }
   }
+
+  /// `explain` reads the project for `--sdk` as `play` does, and a flag that does not fit the
+  /// project is the error, not the project's problems read for its own release.
+  @Test func explainAndAFlagThatDoesNotFitFollowTheCommandLine() throws {
+    let old = try Self.project(options: #"{"platform": "android", "sdk": "2.6"}"#)
+    defer { try? FileManager.default.removeItem(atPath: old) }
+    let explained = try PaywallBinary.run(["explain", old, "--sdk", "2.7", "--status", "inactive", "x"])
+    #expect(!explained.stderr.contains("sw-auto"), "\(explained.stderr)")
+    let ios = try PaywallBinary.run(["play", old, "--sdk", "4.2", "--keys", "q"])
+    #expect(ios.status == 2 && ios.stderr.hasPrefix("error: --sdk 4.2 is a Superwall-iOS version"), "\(ios.stderr)")
+  }
 }

@@ -59,7 +59,7 @@ package struct ExplainCommand: CLICommand {
   }
 
   package func run() async throws {
-    var project = try ProjectOptions.load(path, catalog: catalog)
+    var project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform, given: sdk))
     switch SDKVersion.resolve(project: project.options.sdk, platform: platform, given: sdk) {
     case .success(let resolved): project.options.sdk = resolved
     case .failure(let error): throw CLIFailure.usage(error.message)

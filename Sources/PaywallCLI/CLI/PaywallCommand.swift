@@ -249,6 +249,9 @@ package struct ProjectOptions {
 
   /// The project of `result` (the load of `path`), its diagnostics printed; with errors, exit code 1.
   package static func checked(_ result: ProjectLoadResult, path: String) throws -> Project {
+    // A project with problems of its own, run with an --sdk that does not fit it: the flag first,
+    // or its problems (read for its own release) would send the user to fix the wrong thing.
+    if result.project == nil, let refusal = result.sdkRefusal { throw CLIFailure.usage(refusal.message) }
     for diagnostic in result.diagnostics {
       try Console.error(diagnostic.description)
     }

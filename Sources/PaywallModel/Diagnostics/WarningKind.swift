@@ -30,7 +30,9 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   /// A `.storekit` file has an offer key, or a key inside an offer, that is not read here.
   case storekitKey = "storekit-key"
   /// A paywall slot names an offer the user of `validate --start` cannot take: the card shows
-  /// the regular price instead.
+  /// the regular price instead. Also a Play id naming an offer or purchase option the product
+  /// lacks (or, before Superwall-Android 2.7, any purchase option but the legacy one): the SDK
+  /// sells the base plan or the legacy option.
   case offerEligibility = "offer-eligibility"
   /// A `.storekit` file's storefront is unknown; prices are shown in USD.
   case unknownStorefront = "unknown-storefront"

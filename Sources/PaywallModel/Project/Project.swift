@@ -104,6 +104,9 @@ public struct ProjectLoadResult: Sendable {
   public var project: Project?
   /// Every error and warning found, in file order.
   public var diagnostics: [Diagnostic]
+  /// Why the command line's `--platform` or `--sdk` does not fit the project (which was then
+  /// loaded for its own release): the mistake to report before any the load found.
+  package var sdkRefusal: SDKVersionError?
 
   /// The diagnostics that stop the project from loading.
   public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
@@ -238,6 +241,9 @@ public enum ProjectLoader {
     all.removeAll { $0.kind.map(ignored.contains) == true }
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
+    if case .failure(let refusal) = SDKVersion.resolve(project: options.sdk, platform: choice.platform, given: choice.given) {
+      result.sdkRefusal = refusal
+    }
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
     return result
