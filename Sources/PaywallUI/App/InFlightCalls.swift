@@ -11,6 +11,8 @@ final class InFlightCalls: Sendable {
     var next = 0
     var tasks: [Int: Task<Void, Never>] = [:]
     var ended: Set<Int> = []
+    /// Ids `takeAll` took whose tasks have not ended yet.
+    var taken: Set<Int> = []
   }
 
   private let calls = Mutex(Calls())
@@ -24,7 +26,7 @@ final class InFlightCalls: Sendable {
     let task = Task {
       await body()
       self.calls.withLock { calls in
-        if calls.tasks.removeValue(forKey: id) == nil { calls.ended.insert(id) }
+        if calls.tasks.removeValue(forKey: id) == nil, calls.taken.remove(id) == nil { calls.ended.insert(id) }
       }
     }
     calls.withLock { calls in
@@ -32,10 +34,19 @@ final class InFlightCalls: Sendable {
     }
   }
 
-  /// The tasks in flight, forgotten here.
+  /// Whether nothing is kept: no task in flight, no id left behind.
+  var isEmpty: Bool {
+    calls.withLock { $0.tasks.isEmpty && $0.ended.isEmpty && $0.taken.isEmpty }
+  }
+
+  /// The tasks in flight, forgotten here. Each still ends as it will: it leaves nothing behind,
+  /// as its id is marked taken, not ended.
   func takeAll() -> [Task<Void, Never>] {
     calls.withLock { calls in
-      defer { calls.tasks = [:] }
+      defer {
+        calls.taken.formUnion(calls.tasks.keys)
+        calls.tasks = [:]
+      }
       return Array(calls.tasks.values)
     }
   }
