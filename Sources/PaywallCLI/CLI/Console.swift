@@ -58,14 +58,7 @@ package enum Console {
       return startTimer
     }
     guard startTimer else { return }
-    let started = DetachedThread.start("stdout batch") {
-      var delay = timespec(tv_sec: 0, tv_nsec: LineBatch.delayMilliseconds * 1_000_000)
-      var left = timespec()
-      while nanosleep(&delay, &left) == -1 && errno == EINTR { delay = left }
-      flush()
-    }
-    // No thread to wait with: the lines go out now.
-    if !started { flush() }
+    DetachedThread.after(.milliseconds(LineBatch.delayMilliseconds), "stdout batch") { flush() }
   }
 
   /// Has an ending signal (SIGTERM, SIGINT…) write the lines `outBatched` holds before the

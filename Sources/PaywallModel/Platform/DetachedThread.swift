@@ -49,6 +49,20 @@ package enum DetachedThread {
     #endif
     return true
   }
+
+  /// Runs `body` once `delay` has passed, on a thread called `name`, whether or not the
+  /// cooperative pool has a thread free then; at once, on the caller's thread, when the system
+  /// refuses a thread.
+  package static func after(_ delay: Duration, _ name: String, _ body: @escaping @Sendable () -> Void) {
+    let (seconds, attoseconds) = delay.components
+    let started = start(name) {
+      var rest = timespec(tv_sec: Int(max(0, seconds)), tv_nsec: Int(max(0, attoseconds / 1_000_000_000)))
+      var left = timespec()
+      while nanosleep(&rest, &left) == -1 && errno == EINTR { rest = left }
+      body()
+    }
+    if !started { body() }
+  }
 }
 
 #if canImport(Glibc)

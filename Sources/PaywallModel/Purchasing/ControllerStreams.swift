@@ -132,14 +132,7 @@ package final class ProblemBudget: Sendable {
       // A thread of its own, not a task: the summary is due when the second is over, whether or
       // not the cooperative pool has a thread free then (a test run that kept both of its
       // threads busy for a minute held the summary back that long).
-      let wait = timespec(tv_sec: Int(max(0, delay.components.seconds)),
-                          tv_nsec: Int(max(0, delay.components.attoseconds / 1_000_000_000)))
-      let started = DetachedThread.start("problem-summary") { [weak self] in
-        var rest = wait
-        nanosleep(&rest, nil)
-        self?.summarize()
-      }
-      if !started { summarize() }
+      DetachedThread.after(delay, "problem-summary") { [weak self] in self?.summarize() }
     case .some(nil):
       break
     }
