@@ -117,14 +117,7 @@ public struct Catalog: Sendable, Equatable {
     var catalog = play.catalog.catalog(region: play.region, entitlements: play.entitlements, reading: reading)
     catalog.settings = settings
     catalog.unloadedProductIDs = unloadedProductIDs
-    if let locale = settings.locale {
-      catalog.products = catalog.products.map { product in
-        var product = product
-        product.locale = locale
-        return product
-      }
-    }
-    return catalog
+    return catalog.localized(storefront: nil, locale: settings.locale)
   }
 
   /// Why a product the catalog lacks is missing, for a reference to it: nil when the file does not

@@ -84,9 +84,10 @@ public struct Project: Sendable, Equatable {
   /// name another release than app.json), with one line for each paywall slot whose product the
   /// release then does not sell.
   package func following(_ sdk: SDKVersion) -> (Project, problems: [String]) {
+    // Only a Play catalog made for another reading changes (`Catalog.following`).
+    guard let play = catalog.play, play.reading != PlayProductIdentifier.Reading(sdk) else { return (self, []) }
     var project = self
     project.catalog = catalog.following(sdk)
-    guard project.catalog != catalog else { return (project, []) }
     var problems: [String] = []
     for paywall in paywalls {
       for slot in paywall.slots where project.catalog.product(id: slot.productID) == nil {
@@ -185,8 +186,10 @@ public enum ProjectLoader {
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
     // Paywalls are checked against the products as the release the session follows (app.json's,
-    // or the command line's) reads their ids.
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(choice.followed(by: options.sdk))
+    // or the command line's) reads their ids; a choice that does not fit is the session's to
+    // refuse, and the project is read for its own release meanwhile.
+    let resolution = SDKVersion.resolve(project: options.sdk, platform: choice.platform, given: choice.given)
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following((try? resolution.get()) ?? options.sdk)
     CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
@@ -241,9 +244,7 @@ public enum ProjectLoader {
     all.removeAll { $0.kind.map(ignored.contains) == true }
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
-    if case .failure(let refusal) = SDKVersion.resolve(project: options.sdk, platform: choice.platform, given: choice.given) {
-      result.sdkRefusal = refusal
-    }
+    if case .failure(let refusal) = resolution { result.sdkRefusal = refusal }
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
     return result
