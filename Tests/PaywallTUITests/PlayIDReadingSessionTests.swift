@@ -82,4 +82,21 @@ struct PlayIDReadingSessionTests {
     let ios = try PaywallBinary.run(["play", old, "--sdk", "4.2", "--keys", "q"])
     #expect(ios.status == 2 && ios.stderr.hasPrefix("error: --sdk 4.2 is a Superwall-iOS version"), "\(ios.stderr)")
   }
+
+  /// An override naming a Play id the SDK sells by falling back is said, as a paywall file's
+  /// slot is: under 2.6 the rental sells the legacy option.
+  @Test func anOverrideThatFallsBackIsSaid() throws {
+    let dir = try Self.project(options: #"{"platform": "android", "sdk": "2.6"}"#)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fixed = try String(contentsOfFile: dir + "/plans.json", encoding: .utf8)
+      .replacingOccurrences(of: "acme_pro:sw-auto:sw-auto", with: "acme_pro:annual:sw-auto")
+    try fixed.write(toFile: dir + "/plans.json", atomically: true, encoding: .utf8)
+    let project = try #require(ProjectLoader.load(path: dir).project)
+    let plans = try #require(project.paywall(id: "plans"))
+    let rental = plans.applying([SlotOverride(slot: "tertiary", productID: "acme_lifetime:rent-30-days")], catalog: project.catalog)
+    #expect(rental.warnings.count == 1 && rental.warnings[0].contains("its legacy one ('buy')"), "\(rental.warnings)")
+    #expect(rental.0.slots.first { $0.name == "tertiary" }?.productID == "acme_lifetime:rent-30-days")
+    let buy = plans.applying([SlotOverride(slot: "tertiary", productID: "acme_lifetime:buy")], catalog: project.catalog)
+    #expect(buy.warnings.isEmpty)
+  }
 }

@@ -35,6 +35,10 @@ extension PaywallDefinition {
         // Another product: the slot's offer was the old product's.
         if result.slots[index].productID != override.productID { result.slots[index].offerID = nil }
         result.slots[index].productID = override.productID
+        // A Play id sold by falling back from what it names: said, as for a paywall file's slot.
+        if let fallback = catalog.play?.fallbackWarning(override.productID) {
+          warnings.append("override \(excerpt: override.description): \(fallback)")
+        }
       case .noSlot(let problem): warnings.append("\(problem); ignored")
       case .noProduct(let problem, let index): warnings.append("\(problem); slot \(quoting: override.slot) keeps \(result.slots[index].productID)")
       }
