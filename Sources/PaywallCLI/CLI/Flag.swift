@@ -29,19 +29,23 @@ package struct Flag<Value, Failure: Error>: CommandOption {
   package let placeholder: String?
   package let help: String
   package let repeatable: Bool
-  package let completion: ValueCompletion
+  /// Made when a completion script, the man page or help asks: a list such as `--locale`'s is
+  /// worked out from a table of hundreds of entries, which `run`'s first paint should not wait on.
+  private let completing: @Sendable () -> ValueCompletion
+  package var completion: ValueCompletion { completing() }
   /// The words given for the option, in order (a switch: one empty word each time it is given),
   /// as its value.
   let read: @Sendable (_ given: [String]) throws(Failure) -> Value
 
-  init(name: String, placeholder: String?, help: String, repeatable: Bool = false, completion: ValueCompletion? = nil,
+  init(name: String, placeholder: String?, help: String, repeatable: Bool = false,
+       completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil,
        read: @escaping @Sendable (_ given: [String]) throws(Failure) -> Value) {
     self.name = name
     self.placeholder = placeholder
     self.help = help
     self.repeatable = repeatable
     // By default what the placeholder says (`file`, `dir`, `a|b|c`, else free text).
-    self.completion = completion ?? placeholder.map(ValueCompletion.init(placeholder:)) ?? .text
+    self.completing = { completion() ?? placeholder.map(ValueCompletion.init(placeholder:)) ?? .text }
     self.read = read
   }
 }
@@ -55,23 +59,23 @@ extension Flag where Value == Bool, Failure == Never {
 
 extension Flag where Value == String?, Failure == Never {
   /// A value as given; nil when not given.
-  package static func text(_ name: String, _ placeholder: String, _ help: String, completion: ValueCompletion? = nil) -> Flag {
-    Flag(name: name, placeholder: placeholder, help: help, completion: completion) { $0.last }
+  package static func text(_ name: String, _ placeholder: String, _ help: String, completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil) -> Flag {
+    Flag(name: name, placeholder: placeholder, help: help, completion: completion()) { $0.last }
   }
 }
 
 extension Flag where Value == String, Failure == Never {
   /// A value as given, `fallback` when not given.
   package static func text(_ name: String, _ placeholder: String, _ help: String, default fallback: String,
-                           completion: ValueCompletion? = nil) -> Flag {
-    Flag(name: name, placeholder: placeholder, help: help, completion: completion) { $0.last ?? fallback }
+                           completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil) -> Flag {
+    Flag(name: name, placeholder: placeholder, help: help, completion: completion()) { $0.last ?? fallback }
   }
 }
 
 extension Flag where Value == [String], Failure == Never {
   /// A repeatable option: every value given, in order.
-  package static func list(_ name: String, _ placeholder: String, _ help: String, completion: ValueCompletion? = nil) -> Flag {
-    Flag(name: name, placeholder: placeholder, help: help, repeatable: true, completion: completion) { $0 }
+  package static func list(_ name: String, _ placeholder: String, _ help: String, completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil) -> Flag {
+    Flag(name: name, placeholder: placeholder, help: help, repeatable: true, completion: completion()) { $0 }
   }
 }
 
@@ -93,10 +97,10 @@ extension Flag where Value == [String: String], Failure == CLIFailure {
 
 extension Flag where Failure == CLIFailure {
   /// A value read by `parse` (whose error names the option itself); nil when not given.
-  package static func parsed<Parsed>(_ name: String, _ placeholder: String, _ help: String, completion: ValueCompletion? = nil,
+  package static func parsed<Parsed>(_ name: String, _ placeholder: String, _ help: String, completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil,
                                      _ parse: @escaping @Sendable (String) throws(CLIFailure) -> Parsed) -> Flag
   where Value == Parsed? {
-    Flag(name: name, placeholder: placeholder, help: help, completion: completion) { (given: [String]) throws(CLIFailure) -> Parsed? in
+    Flag(name: name, placeholder: placeholder, help: help, completion: completion()) { (given: [String]) throws(CLIFailure) -> Parsed? in
       guard let text = given.last else { return nil }
       return try parse(text)
     }
@@ -104,9 +108,9 @@ extension Flag where Failure == CLIFailure {
 
   /// A value read by `parse`, which reads `fallback` when the option is not given.
   package static func parsed(_ name: String, _ placeholder: String, _ help: String, default fallback: String,
-                             completion: ValueCompletion? = nil,
+                             completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil,
                              _ parse: @escaping @Sendable (String) throws(CLIFailure) -> Value) -> Flag {
-    Flag(name: name, placeholder: placeholder, help: help, completion: completion) { (given: [String]) throws(CLIFailure) -> Value in
+    Flag(name: name, placeholder: placeholder, help: help, completion: completion()) { (given: [String]) throws(CLIFailure) -> Value in
       try parse(given.last ?? fallback)
     }
   }
