@@ -100,4 +100,27 @@ struct PlayIDReadingTests {
     #expect(try #require(TestCatalog.annual.androidControllerFields(reading: .literal).first { $0.0 == "basePlanId" }).1.text == "\"\"")
     #expect(try #require(TestCatalog.annual.androidControllerFields(reading: .typed).first { $0.0 == "basePlanId" }).1.text == "null")
   }
+
+  /// What a buyer owns is a product and a base plan on Play, whatever spelling the paywall that
+  /// sold it used: a subscription bought under 2.7 as `acme_pro:sw-auto:sw-auto` (its first base
+  /// plan) renews in a later session that follows 2.6, where that spelling names nothing, instead of
+  /// being ended as if the catalog had lost the product; the other way round renews too.
+  @Test func aSubscriptionBoughtUnderOneReleaseRenewsUnderTheOther() throws {
+    for (bought, replayed, id) in [(SDKVersion.android, Self.v26, "acme_pro:sw-auto:sw-auto"), (Self.v26, .android, "acme_pro:annual:")] {
+      let first = try Self.catalog(bought)
+      let product = try #require(first.product(id: id))
+      let rig = try SimulatedStoreRig(catalog: first)
+      defer { rig.remove() }
+      #expect(rig.makeStore().purchaseNow(product) == .purchased)
+
+      let status = SubscriptionStatusStore()
+      let later = SimulatedStore(catalog: try Self.catalog(replayed), status: status, clock: rig.clock, directory: rig.state, fresh: false,
+                                 writable: true, askToBuy: nil, settings: nil)
+      rig.advance(later, by: days(400))
+      #expect(later.derived.issues.isEmpty, "\(id): \(later.derived.issues)")
+      #expect(later.kinds().filter { $0 == .renewal }.count >= 1 && !later.kinds().contains(.expiry), "\(id): \(later.kinds())")
+      #expect(status.status == .active(["pro"]), "\(id)")
+      #expect(later.subscription(id)?.entitlements == [Entitlement("pro")], "\(id)")
+    }
+  }
 }

@@ -29,6 +29,11 @@ package struct PlaySource: Sendable, Hashable {
   /// The product a paywall's id that the catalog does not list stands for, as the SDK reads it
   /// (`acme_pro:sw-auto:sw-auto`, `acme_pro:annual:`); nil when it sells nothing.
   package func unlisted(_ id: String, locale: String?) -> StoreProduct? {
+    unlisted(id, locale: locale, reading: reading)
+  }
+
+  /// The same, as `reading` reads the id.
+  package func unlisted(_ id: String, locale: String?, reading: PlayProductIdentifier.Reading) -> StoreProduct? {
     let productId = PlayProductIdentifier(id, reading: reading).productId
     guard var product = catalog.storeProduct(paywallProductID: id, region: region, entitlements: entitlements[productId],
                                              reading: reading) else { return nil }
@@ -151,7 +156,7 @@ extension LedgerReplay {
     var ever: Set<String> = []
     var current: [PlayPurchaseHistory.CurrentSubscription] = []
     for subscription in subscriptions {
-      guard let play = catalog.product(id: subscription.productID)?.play,
+      guard let play = catalog.owned(subscription.productID)?.play,
             case .subscription(let offer)? = play.selection else { continue }
       let productId = play.identifier.productId
       ever.insert(productId)

@@ -188,7 +188,7 @@ package struct LedgerReplay: Sendable {
         return entry
       }
       if subscription.billingIssue || rules.renewalBillingIssues {
-        let product = catalog.product(id: subscription.productID)
+        let product = catalog.owned(subscription.productID)
         var entry = line(.billingRetry, index, at: time)
         if isPlay, let plan = product?.playPlan {
           // Play: the base plan's grace period (entitlement kept), then its account hold (lost),

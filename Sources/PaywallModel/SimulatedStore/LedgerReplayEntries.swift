@@ -15,7 +15,7 @@ extension LedgerReplay {
   mutating func renewal(_ index: Int, at time: Date, periodStart: Date) -> LedgerEntry {
     let subscription = subscriptions[index]
     let productID = subscription.renewalProductID ?? subscription.productID
-    guard let product = catalog.product(id: productID), let period = product.subscriptionPeriod else {
+    guard let product = catalog.owned(productID), let period = product.subscriptionPeriod else {
       // The catalog lost the product: nothing to renew into.
       if issues.count < 100 {
         issues.append("subscription \(subscription.originalID): cannot renew \(productID), which the catalog does not sell as a subscription")
@@ -126,7 +126,7 @@ extension LedgerReplay {
   }
 
   mutating func applyPurchase(_ entry: LedgerEntry) {
-    let product = catalog.product(id: entry.productID)
+    let product = catalog.owned(entry.productID)
     if product == nil { note(entry, "names a product the catalog does not have") }
     let kind = product?.kind
     let group = product.map { kind == .autoRenewable ? Self.groupKey($0) : $0.id }

@@ -155,7 +155,7 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       let at = max(pending.completesAt!, book.replay.date)
       book.ledger.append(contentsOf: book.replay.advance(to: at))
-      if pending.kind == .slowApproves, let product = book.replay.catalog.product(id: pending.productID) {
+      if pending.kind == .slowApproves, let product = book.replay.catalog.owned(pending.productID) {
         _ = buy(withOffer(product, pending), &book, at: at)
       }
     }

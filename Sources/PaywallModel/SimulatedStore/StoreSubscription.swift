@@ -211,7 +211,7 @@ extension StoreSubscription {
 
   /// Now `productID`, with the catalog's kind and entitlements for it.
   mutating func switchProduct(to productID: String, in catalog: Catalog) {
-    let product = catalog.product(id: productID)
+    let product = catalog.owned(productID)
     kind = product?.kind ?? kind
     entitlements = product?.entitlements ?? []
     self.productID = productID
