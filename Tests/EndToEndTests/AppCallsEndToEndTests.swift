@@ -5,7 +5,7 @@ import Testing
 /// The debug panel's app calls in the real binary, as a tester uses them in tmux: `B` sends the
 /// app to the background (the device's home screen over it, the paywall's keys ignored) and
 /// brings it back; `G` answers getPresentationResult on the panel's last line.
-@Suite("App calls end to end", .serialized)
+@Suite("App calls end to end")
 struct AppCallsEndToEndTests {
   @Test
   func backgroundAndGetPresentationResultFromThePanel() throws {

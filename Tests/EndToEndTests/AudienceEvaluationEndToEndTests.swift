@@ -6,7 +6,7 @@ import Testing
 /// A registration whose audiences take long to evaluate never holds up `q` or a signal: before,
 /// `run` sat in the C library's regexec for the whole registration (12.6 s an audience with
 /// back-references) and heard neither `q`, Ctrl-C, SIGTERM nor SIGHUP.
-@Suite(.serialized)
+@Suite
 struct AudienceEvaluationEndToEndTests {
   /// A project whose placement `heavy` has 2,000 audiences, each a filter whose pattern is a
   /// program of 20,000 instructions: over a 200-letter name, far more work than a registration

@@ -6,7 +6,7 @@ import Testing
 /// The state directory as the real binary meets trouble: a second instance, a directory it cannot
 /// write, a disk that fills up mid-session, and `kill -9` in the middle of purchases. After each,
 /// the files on disk and what the next launch shows are checked exactly.
-@Suite("State robustness", .serialized)
+@Suite("State robustness")
 struct StateRobustnessTests {
   typealias Output = PaywallBinary.Output
 

@@ -4,7 +4,7 @@ import Testing
 
 /// A paywall's survey in `run`, as a person answers it: the sheet over the closing paywall, its
 /// numbered answers, "Other"'s text box.
-@Suite("Survey end to end", .serialized)
+@Suite("Survey end to end")
 struct SurveyEndToEndTests {
   @Test func closingShowsTheSurveyAndOtherTakesTypedText() throws {
     let pane = try TmuxPane(TerminalEndToEndTests.wrapped("scenarios/projects/surveys --paywall why --controller scripted --status inactive"))

@@ -5,7 +5,7 @@ import enum PaywallModel.SpawnPlatform
 @testable import TerminalCore
 
 /// The interactive mode in a real terminal, as a person meets it.
-@Suite("Terminal end to end", .serialized)
+@Suite("Terminal end to end")
 struct TerminalEndToEndTests {
   /// Runs the app between two `stty -g` snapshots and records its exit code.
   static func wrapped(_ arguments: String) -> String {

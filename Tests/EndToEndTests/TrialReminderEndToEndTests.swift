@@ -3,7 +3,7 @@ import PaywallTesting
 import Testing
 
 /// A trial's reminder in `run`: on the store's clock at its time rate, shown as a banner.
-@Suite("Trial reminder end to end", .serialized)
+@Suite("Trial reminder end to end")
 struct TrialReminderEndToEndTests {
   @Test func aTrialsReminderShowsAsABannerOnTheStoresClock() throws {
     // 5 days at a day a second: the banner comes about 5 s after the purchase.

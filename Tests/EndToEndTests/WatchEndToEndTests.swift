@@ -6,7 +6,7 @@ import Testing
 
 /// `--watch` as a designer meets it: the real binary in a real terminal (tmux) on a copy of the
 /// demo project, edited from outside the way editors save.
-@Suite("Watch end to end", .serialized)
+@Suite("Watch end to end")
 struct WatchEndToEndTests {
   /// Runs `command` (with $P, the copy of the demo) from the pane's scratch directory.
   static func pane(_ command: String, width: Int = 80, height: Int = 24) throws -> (TmuxPane, String) {
