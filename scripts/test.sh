@@ -19,7 +19,12 @@ fuzz_log=$(mktemp)
 test_log=$(mktemp)
 # In a process group of its own where setsid exists (Linux), so an early end stops its compilers too.
 if command -v setsid >/dev/null 2>&1; then
-  setsid nice -n 19 bash Fuzz/fuzz.sh --full-foundation --build-only >"$fuzz_log" 2>&1 &
+  # A session of its own is a scheduling group of its own where Linux groups processes by session
+  # (sched_autogroup, on in this CI's kernel): there `nice` orders the build's processes only among
+  # themselves, and the group took as much of the machine as the tests (121 s of tests in a fresh
+  # clone's run, against 81 s alone). The group itself is made as nice (/proc/self/autogroup).
+  setsid bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; exec nice -n 19 bash Fuzz/fuzz.sh --full-foundation --build-only' \
+    >"$fuzz_log" 2>&1 &
 else
   nice -n 19 bash Fuzz/fuzz.sh --full-foundation --build-only >"$fuzz_log" 2>&1 &
 fi
@@ -48,5 +53,6 @@ fi
 # from here run at normal priority); a failure there is shown by checks.sh, which builds again
 # and says what failed.
 renice -n 0 -p "$fuzz" >/dev/null 2>&1 || true
+echo 0 2>/dev/null >"/proc/$fuzz/autogroup" || true
 wait "$fuzz" || true
 bash scripts/checks.sh
