@@ -121,6 +121,57 @@ struct PlayIDReadingTests {
       #expect(later.kinds().filter { $0 == .renewal }.count >= 1 && !later.kinds().contains(.expiry), "\(id): \(later.kinds())")
       #expect(status.status == .active(["pro"]), "\(id)")
       #expect(later.subscription(id)?.entitlements == [Entitlement("pro")], "\(id)")
+      #expect(later.entries.first?.playIDReading == PlayProductIdentifier.Reading(bought), "the purchase line says how its id was read")
     }
+  }
+
+  /// A ledger written before its lines said how their ids were read: the id is read as the
+  /// catalog reads it, then as the other release does.
+  @Test func aLedgerWrittenBeforeTheReadingWasRecordedStillRenews() throws {
+    let typed = try Self.catalog()
+    let rig = try SimulatedStoreRig(catalog: typed)
+    defer { rig.remove() }
+    #expect(rig.makeStore().purchaseNow(try #require(typed.product(id: "acme_pro:sw-auto:sw-auto"))) == .purchased)
+    let text = try String(contentsOfFile: rig.ledgerPath, encoding: .utf8)
+    #expect(text.contains(#""playIDReading":"typed""#))
+    try text.replacingOccurrences(of: #","playIDReading":"typed""#, with: "").write(toFile: rig.ledgerPath, atomically: true, encoding: .utf8)
+
+    let status = SubscriptionStatusStore()
+    let later = SimulatedStore(catalog: try Self.catalog(Self.v26), status: status, clock: rig.clock, directory: rig.state, fresh: false,
+                               writable: true, askToBuy: nil, settings: nil)
+    #expect(later.entries.first?.playIDReading == nil)
+    rig.advance(later, by: days(40))
+    #expect(later.derived.issues.isEmpty, "\(later.derived.issues)")
+    #expect(status.status == .active(["pro"]))
+  }
+
+  /// A base plan may really be called `sw-auto`, which 2.6 names as `acme_pro:sw-auto`. Bought so
+  /// and then taken out of the catalog, it is gone: the subscription ends, and is not renewed as
+  /// the plan 2.7 would read that spelling as (the first base plan, at another price and period).
+  @Test func aPlanTakenOutOfTheCatalogIsNotFoundUnderAnotherReading() throws {
+    var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: PlayCatalogReaderTests.examplePath))) as? [String: Any])
+    var subscriptions = try #require(root["subscriptions"] as? [[String: Any]])
+    var plans = try #require(subscriptions[0]["basePlans"] as? [[String: Any]])
+    plans.insert(["basePlanId": "sw-auto", "state": "ACTIVE", "autoRenewingBasePlanType": ["billingPeriodDuration": "P1W"],
+                  "regionalConfigs": [["regionCode": "US", "newSubscriberAvailability": true,
+                                       "price": ["currencyCode": "USD", "units": "99", "nanos": 0]]]], at: 1)
+    subscriptions[0]["basePlans"] = plans
+    root["subscriptions"] = subscriptions
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write("play-catalog.json", String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self))
+    let withPlan = try PlayCatalog.load(path: path).catalog(entitlements: Self.entitlements).following(Self.v26)
+    let weekly = try #require(withPlan.product(id: "acme_pro:sw-auto"))
+    #expect(weekly.subscriptionPeriod == SubscriptionPeriod(value: 1, unit: .week))
+
+    let rig = try SimulatedStoreRig(catalog: withPlan)
+    defer { rig.remove() }
+    #expect(rig.makeStore().purchaseNow(weekly) == .purchased)
+    let later = SimulatedStore(catalog: try Self.catalog(Self.v26), status: SubscriptionStatusStore(), clock: rig.clock, directory: rig.state,
+                               fresh: false, writable: true, askToBuy: nil, settings: nil)
+    rig.advance(later, by: days(30))
+    #expect(!later.kinds().contains(.renewal), "\(later.kinds())")
+    #expect(later.kinds().contains(.expiry), "\(later.kinds())")
+    #expect(later.derived.issues.contains { $0.contains("acme_pro:sw-auto") }, "\(later.derived.issues)")
   }
 }

@@ -156,7 +156,7 @@ extension LedgerReplay {
     var ever: Set<String> = []
     var current: [PlayPurchaseHistory.CurrentSubscription] = []
     for subscription in subscriptions {
-      guard let play = catalog.owned(subscription.productID)?.play,
+      guard let play = owned(subscription.productID)?.play,
             case .subscription(let offer)? = play.selection else { continue }
       let productId = play.identifier.productId
       ever.insert(productId)

@@ -6,7 +6,7 @@
 /// Releases before 2.7 read the parts more literally (`Reading.literal`).
 package struct PlayProductIdentifier: Sendable, Hashable, CustomStringConvertible {
   /// How a release of Superwall-Android reads an id's parts.
-  package enum Reading: Sendable, Hashable {
+  package enum Reading: String, Sendable, Hashable {
     /// 2.7.0 on (`BasePlanType.from`, `OfferType.from`): nil, "" and `sw-auto` let the SDK
     /// choose a base plan or an offer, `sw-none` is no offer, and a one-time product's second
     /// part names one of its purchase options.

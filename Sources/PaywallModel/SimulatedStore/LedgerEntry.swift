@@ -157,6 +157,11 @@ public struct LedgerEntry: Sendable, Hashable {
   public var run: Run?
   /// Google Play: the replacement mode of a plan change.
   public var replacementMode: PlayReplacementMode?
+  /// Google Play: how the release of the session that bought `productID` read that spelling, on
+  /// the lines that choose a product (a purchase, a plan change, a top-up). A later session that
+  /// follows another release finds the product bought, not what the spelling names there. Nil on
+  /// other lines, for other stores, and in ledgers written before it.
+  package var playIDReading: PlayProductIdentifier.Reading?
 
   /// A run of plain renewals of one subscription kept as one line: the same product at the same
   /// price, each at the end of the period before it, with no other line of that subscription in

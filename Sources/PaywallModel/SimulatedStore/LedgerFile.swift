@@ -177,6 +177,7 @@ package struct LedgerFile: Sendable {
     if let accepted = entry.accepted { members.append(("accepted", .bool(accepted))) }
     if let effect = entry.effect { members.append(("effect", .string(effect.rawValue))) }
     if let mode = entry.replacementMode { members.append(("replacementMode", .string(mode.rawValue))) }
+    if let reading = entry.playIDReading { members.append(("playIDReading", .string(reading.rawValue))) }
     if let run = entry.run {
       members.append(("count", .number(String(run.count))))
       members.append(("lastID", .string(String(run.lastID))))
@@ -281,6 +282,7 @@ package struct LedgerFile: Sendable {
       offerType: try choice("offerType", LedgerEntry.OfferType.self), offerID: node["offerID"]?.stringValue,
       regularPrice: try price("regularPrice"))
     entry.replacementMode = try choice("replacementMode", PlayReplacementMode.self)
+    entry.playIDReading = try choice("playIDReading", PlayProductIdentifier.Reading.self)
     return entry
   }
 

@@ -51,6 +51,8 @@ package struct LedgerReplay: Sendable {
   var versions: [Int] = []
   /// Seconds of paid periods per group, and the end of each win-back offer's last period.
   var paidSeconds: [String: Double] = [:]
+  /// Play: how the session that chose each product id of the ledger read it (`LedgerEntry.playIDReading`).
+  var readings: [String: PlayProductIdentifier.Reading] = [:]
   var offerEnds: [String: Date] = [:]
 
   package static let firstID: UInt64 = 2_000_000_001
@@ -77,6 +79,7 @@ package struct LedgerReplay: Sendable {
     // have ids among them).
     nextID = max(nextID, entry.lastID &+ 1)
     if entry.kind.isTransaction { transactionCount += entry.occurrences }
+    if let reading = entry.playIDReading { readings[entry.productID] = reading }
     switch entry.kind {
     case .purchase:
       applyPurchase(entry)
@@ -188,7 +191,7 @@ package struct LedgerReplay: Sendable {
         return entry
       }
       if subscription.billingIssue || rules.renewalBillingIssues {
-        let product = catalog.owned(subscription.productID)
+        let product = owned(subscription.productID)
         var entry = line(.billingRetry, index, at: time)
         if isPlay, let plan = product?.playPlan {
           // Play: the base plan's grace period (entitlement kept), then its account hold (lost),
@@ -246,4 +249,18 @@ package struct LedgerReplay: Sendable {
                        productID: subscription.productID, ownership: subscription.ownership)
   }
 
+}
+
+extension LedgerReplay {
+  /// The product a line of the ledger names. A Play product is made as the release of the session
+  /// that chose it read its id (the line says which): a subscription bought under 2.7 as
+  /// `acme_pro:sw-auto:sw-auto` is the first base plan's when a later session follows 2.6, where
+  /// that spelling names no product (or a base plan called `sw-auto`); a plan since removed from
+  /// the catalog is gone under either. A ledger written before lines said so is read as the
+  /// catalog reads it, then as the other release does (`Catalog.owned`).
+  func owned(_ id: String) -> StoreProduct? {
+    guard let play = catalog.play, let bought = readings[id] else { return catalog.owned(id) }
+    if bought == play.reading { return catalog.product(id: id) }
+    return play.unlisted(id, locale: catalog.settings.locale, reading: bought)
+  }
 }

@@ -15,7 +15,7 @@ extension LedgerReplay {
   mutating func renewal(_ index: Int, at time: Date, periodStart: Date) -> LedgerEntry {
     let subscription = subscriptions[index]
     let productID = subscription.renewalProductID ?? subscription.productID
-    guard let product = catalog.owned(productID), let period = product.subscriptionPeriod else {
+    guard let product = owned(productID), let period = product.subscriptionPeriod else {
       // The catalog lost the product: nothing to renew into.
       if issues.count < 100 {
         issues.append("subscription \(subscription.originalID): cannot renew \(productID), which the catalog does not sell as a subscription")
@@ -126,7 +126,7 @@ extension LedgerReplay {
   }
 
   mutating func applyPurchase(_ entry: LedgerEntry) {
-    let product = catalog.owned(entry.productID)
+    let product = owned(entry.productID)
     if product == nil { note(entry, "names a product the catalog does not have") }
     let kind = product?.kind
     let group = product.map { kind == .autoRenewable ? Self.groupKey($0) : $0.id }
@@ -183,7 +183,8 @@ extension LedgerReplay {
     }
     let catalog = self.catalog
     // In place: this runs once per renewal, the bulk of a long ledger.
-    Self.renew(&subscriptions[index], with: entry, catalog: catalog)
+    let product = entry.productID == subscriptions[index].productID ? nil : owned(entry.productID)
+    Self.renew(&subscriptions[index], with: entry, product: product)
     subscriptions[index].play?.renew(count: entry.occurrences)
     notePaid(entry, group: subscriptions[index].kind == .autoRenewable ? subscriptions[index].group : nil)
     if let run = entry.run {
@@ -199,9 +200,10 @@ extension LedgerReplay {
     schedule(index)
   }
 
-  static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, catalog: Catalog) {
+  /// `product`: the one `entry` names, when it is not the subscription's (a change at renewal).
+  static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, product: StoreProduct?) {
     if entry.productID != subscription.productID {
-      subscription.switchProduct(to: entry.productID, in: catalog)
+      subscription.switchProduct(to: entry.productID, product: product)
       subscription.priceRaised = false
     }
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
@@ -278,7 +280,7 @@ extension LedgerReplay {
       }
       // An App Store upgrade is always now; a ledger written before `effect` says only its kind.
       if entry.effect == .immediately || (entry.effect == nil && entry.kind == .upgrade) {
-        subscription.switchProduct(to: entry.productID, in: catalog)
+        subscription.switchProduct(to: entry.productID, product: owned(entry.productID))
         subscription.beginPeriod(entry)
         // The new product's period: at its regular price, or on the offer the change named.
         subscription.offer = entry.offer

@@ -186,7 +186,7 @@ extension SimulatedStore {
       let group = id.flatMap { catalog.product(id: $0) }.map(LedgerReplay.groupKey)
       return live(nil, action.name, { $0.kind == .autoRenewable && (group == nil || $0.group == group) }).flatMap { index -> Result<String, StoreActionError> in
         let current = book.replay.subscriptions[index]
-        guard let from = catalog.owned(current.productID) else {
+        guard let from = book.replay.owned(current.productID) else {
           return .failure(StoreActionError("the catalog no longer has \(current.productID)"))
         }
         let target: Result<StoreProduct, StoreActionError>
@@ -220,7 +220,7 @@ extension SimulatedStore {
     case .billingIssue(let id, let grace):
       return live(id, "fail billing for", { $0.kind == .autoRenewable }).map { index in
         // On Play the base plan says how long the grace period is; `no-grace` skips it.
-        let play = book.replay.isPlay ? book.replay.catalog.owned(book.replay.subscriptions[index].productID)?.playPlan : nil
+        let play = book.replay.isPlay ? book.replay.owned(book.replay.subscriptions[index].productID)?.playPlan : nil
         let entry = add(.billingIssue, index) { $0.grace = grace ?? (play != nil || book.settings.rules.gracePeriodEnabled) }
         if let play {
           let grace = entry.grace == true && play.gracePeriodDays > 0 ? "a \(play.gracePeriodDays)-day grace period, then " : ""
@@ -268,7 +268,7 @@ extension SimulatedStore {
     case .priceIncrease(let id, let price):
       return live(id, "raise the price of", { $0.kind == .autoRenewable }).flatMap { index in
         let subscription = book.replay.subscriptions[index]
-        let current = subscription.renewalPrice ?? catalog.owned(subscription.productID)?.price ?? 0
+        let current = subscription.renewalPrice ?? book.replay.owned(subscription.productID)?.price ?? 0
         let rounded = (price ?? current * Decimal(string: "1.2")!).rounded(2, .plain)
         guard rounded > current else {
           return .failure(StoreActionError("\(rounded) is not more than the current price \(current)"))

@@ -155,7 +155,7 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       let at = max(pending.completesAt!, book.replay.date)
       book.ledger.append(contentsOf: book.replay.advance(to: at))
-      if pending.kind == .slowApproves, let product = book.replay.catalog.owned(pending.productID) {
+      if pending.kind == .slowApproves, let product = book.replay.owned(pending.productID) {
         _ = buy(withOffer(product, pending), &book, at: at)
       }
     }
@@ -180,6 +180,10 @@ extension SimulatedStore {
   }
 
   static func append(_ entry: LedgerEntry, to book: inout Book) {
+    var entry = entry
+    if let reading = book.replay.catalog.play?.reading, [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind) {
+      entry.playIDReading = reading
+    }
     book.ledger.append(contentsOf: book.replay.apply(entry))
     book.ledger.append(entry)
   }

@@ -86,10 +86,10 @@ extension LedgerReplay {
       return entry
     }
     if current.renewalProductID == product.id { return nil }
-    if isPlay, let from = catalog.owned(current.productID) {
+    if isPlay, let from = owned(current.productID) {
       return playReplacement(of: current, from: from, to: product, at: date)
     }
-    let from = catalog.owned(current.productID)
+    let from = owned(current.productID)
     let kind = Self.changeKind(from: from, to: product)
     var entry = LedgerEntry(id: takeID(), kind: kind, date: date, originalID: current.originalID, productID: product.id)
     let immediate = kind == .upgrade || (kind == .crossgrade && from?.subscriptionPeriod == product.subscriptionPeriod)
@@ -166,7 +166,7 @@ extension LedgerReplay {
   /// is for upgrades only.
   func playReplacementRefusal(_ product: StoreProduct, at date: Date) -> String? {
     guard isPlay, product.kind == .autoRenewable, let index = byGroup[Self.groupKey(product)], subscriptions[index].isLive,
-          subscriptions[index].productID != product.id, let from = catalog.owned(subscriptions[index].productID),
+          subscriptions[index].productID != product.id, let from = owned(subscriptions[index].productID),
           Self.replacementMode(for: product) == .chargeProratedPrice,
           Self.playChangeKind(from: from, to: product, rules: rules) != .upgrade else { return nil }
     return "Google Play allows CHARGE_PRORATED_PRICE only for an upgrade, and \(product.id) costs no more a day than \(from.id); use another replacement mode"

@@ -209,9 +209,8 @@ extension StoreSubscription {
     billingRetryEnd = nil
   }
 
-  /// Now `productID`, with the catalog's kind and entitlements for it.
-  mutating func switchProduct(to productID: String, in catalog: Catalog) {
-    let product = catalog.owned(productID)
+  /// Now `productID` (`product`, as the ledger's replay finds it), with its kind and entitlements.
+  mutating func switchProduct(to productID: String, product: StoreProduct?) {
     kind = product?.kind ?? kind
     entitlements = product?.entitlements ?? []
     self.productID = productID
