@@ -378,7 +378,7 @@ struct TerminalEndToEndTests {
   }
 
   @Test func anUnknownTermExitsWithCode3() throws {
-    let pane = try TmuxPane(#""$BIN" run paywalls 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: "paywall-tui-no-such-term")
+    let pane = try TmuxPane(#""$BIN" run paywalls --state-dir "$DIR/state" 2> "$DIR/err"; echo $? > "$DIR/exit""#, term: "paywall-tui-no-such-term")
     #expect(pane.wait(forFile: "exit") == "3")
     #expect(pane.file("err")?.contains("unknown terminal type 'paywall-tui-no-such-term'") == true)
   }
