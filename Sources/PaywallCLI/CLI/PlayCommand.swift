@@ -84,7 +84,8 @@ package struct PlayCommand: CLICommand {
     option: { name in
       guard let option = spec.options.first(where: { $0.name == name }) else { return nil }
       guard option.placeholder != nil else { return .flag }
-      return .value(isPath: option.completion == .file || option.completion == .directory)
+      let completion = option.completion
+      return .value(isPath: completion == .file || completion == .directory)
     })
 
   package func run() async throws {
