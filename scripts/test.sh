@@ -3,17 +3,16 @@
 # then scripts/checks.sh (portability, the lints, the full-Foundation build and the fuzz pass).
 #   bash scripts/test.sh
 # The fuzz pass compiles every library target a second time (sanitizers, full Foundation). That
-# build starts as soon as the tests are built, at the lowest CPU priority, beside the tests, which
-# leave a third of 2 cores idle while they wait on processes and tmux: checks.sh then finds it done
-# (fuzz.sh keeps stamps). Same tests, same checks, same verdict as running them one after the other;
-# on a fresh clone it saves most of the fuzz build's minute. The build's own output is shown only
-# if checks.sh has to build again. A failed test stops the run before the checks, as `&&` did.
+# build starts at once, at the lowest CPU priority, beside the tests' build (which leaves a tenth of
+# 2 cores idle, linking and between modules) and then the tests (which leave a third idle while they
+# wait on processes and tmux): checks.sh then finds it done (fuzz.sh keeps stamps). Same tests, same
+# checks, same verdict as running them one after the other; on a fresh clone it saves most of the
+# fuzz build's minute. The build's own output is shown only if checks.sh has to build again. A
+# failed build or test stops the run before the checks, as `&&` did.
 # When tests fail, the last lines name each of them (Swift Testing's "✘ Test NAME failed" and
 # XCTest's "Test Case '…' failed"), so nobody searches thousands of lines for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-
-swift build -debug-info-format none --build-tests || exit $?
 
 fuzz_log=$(mktemp)
 test_log=$(mktemp)
@@ -39,6 +38,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+swift build -debug-info-format none --build-tests || exit $?
 
 status=0
 swift test -debug-info-format none --skip-build 2>&1 | tee "$test_log" || status=$?
