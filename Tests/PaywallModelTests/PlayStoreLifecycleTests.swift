@@ -560,3 +560,43 @@ extension Result where Success == String, Failure == StoreActionError {
     #expect(store.entries.filter { $0.kind == .purchase }.count == 2)
   }
 }
+
+/// A rented purchase option (`rentOption`, the example's 30-day `acme_lifetime:rent-30-days`) is
+/// held for its rental period, then ends, and may be rented again; the option bought to keep stays.
+@Suite struct PlayRentalTests {
+  static func catalog() throws -> Catalog {
+    try PlayCatalog.load(path: PlayCatalogReaderTests.examplePath).catalog(entitlements: ["acme_lifetime": ["lifetime"]])
+  }
+
+  @Test func aRentalEndsAfterItsPeriodAndMayBeRentedAgain() throws {
+    let catalog = try Self.catalog()
+    let rental = try #require(catalog.product(id: "acme_lifetime:rent-30-days"))
+    #expect(rental.play?.rentalPeriod?.text == "P30D")
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(store.purchaseNow(rental) == .purchased)
+    #expect(store.subscription(rental.id)?.expirationDate == rig.clock.now.addingTimeInterval(days(30)))
+    rig.advance(store, by: days(29))
+    #expect(rig.status.status == .active(["lifetime"]))
+    rig.advance(store, by: days(2))
+    #expect(store.kinds().contains(.expiry), "\(store.kinds())")
+    #expect(rig.status.status == .inactive)
+    #expect(store.purchaseNow(rental) == .purchased, "rented again once it ended")
+    #expect(rig.status.status == .active(["lifetime"]))
+    #expect(store.kinds().filter { $0 == .purchase }.count == 2, "\(store.kinds())")
+  }
+
+  @Test func theOptionBoughtToKeepNeverEnds() throws {
+    let catalog = try Self.catalog()
+    let kept = try #require(catalog.product(id: "acme_lifetime:buy"))
+    #expect(kept.play?.rentalPeriod == nil)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(store.purchaseNow(kept) == .purchased)
+    rig.advance(store, by: days(3650))
+    #expect(!store.kinds().contains(.expiry), "\(store.kinds())")
+    #expect(rig.status.status == .active(["lifetime"]))
+  }
+}

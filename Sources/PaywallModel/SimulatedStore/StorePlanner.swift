@@ -202,6 +202,13 @@ extension LedgerReplay {
     let id = takeID()
     var entry = LedgerEntry(id: id, kind: .purchase, date: date, originalID: id, productID: product.id,
                             price: product.price, ownership: ownership)
+    if isPlay, let rental = product.play?.rentalPeriod {
+      // Google Play: a rented purchase option is held for its `rentalPeriod` from the purchase,
+      // then ends (a purchase option's `rentOption` in the monetization API); it may be rented again after.
+      entry.expirationDate = rental.subscriptionPeriod.map { rules.end(of: $0, from: date) }
+        ?? date.addingTimeInterval(Double(rental.approximateDays) * 86_400)
+      return entry
+    }
     guard let period = product.subscriptionPeriod, product.kind.isSubscription else { return entry }
     // The price the subscriber keeps once the offer ends (the App Store keeps it for them).
     if offer != nil { entry.regularPrice = product.price }
