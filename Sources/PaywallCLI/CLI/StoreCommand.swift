@@ -179,7 +179,7 @@ package struct StoreCommand: CLICommand {
       if let terms = play?[entry.id] {
         row.insert([terms.orderID, terms.lastOrderID.map { "… \($0)" }].compactMap { $0 }.joined(separator: " "), at: 6)
         var extra: [String] = []
-        if [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind), let token = terms.purchaseToken {
+        if entry.kind.buysAProduct, let token = terms.purchaseToken {
           extra.append("token \(shortToken(token))")
         }
         if let linked = terms.linkedPurchaseToken { extra.append("linked \(shortToken(linked))") }

@@ -70,6 +70,15 @@ public struct LedgerEntry: Sendable, Hashable {
       self == .renewal || self == .expiry || self == .billingRetry || self == .unacknowledgedRefund || self == .paused
     }
 
+    /// A line where the buyer chooses what to buy: a purchase, a plan change, a top-up. On Google
+    /// Play each is a purchase of its own (a new purchase token, acknowledged again).
+    package var buysAProduct: Bool {
+      switch self {
+      case .purchase, .upgrade, .downgrade, .crossgrade, .topUp: true
+      default: false
+      }
+    }
+
     /// Lines StoreKit would show as transactions (with a price or a refund).
     package var isTransaction: Bool {
       switch self {

@@ -172,7 +172,7 @@ extension SimulatedStore {
   /// `--start` history, acknowledged in its past).
   static func acknowledge(_ entry: LedgerEntry, _ book: inout Book, always: Bool = false) {
     guard book.replay.isPlay, always || book.settings.acknowledgesPurchases,
-          [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind),
+          entry.kind.buysAProduct,
           let index = book.replay.byOriginalID[entry.originalID],
           book.replay.subscriptions[index].play?.isAcknowledged == false, book.replay.subscriptions[index].isLive else { return }
     append(LedgerEntry(id: book.replay.takeID(), kind: .acknowledgement, date: entry.date, originalID: entry.originalID,
@@ -181,7 +181,7 @@ extension SimulatedStore {
 
   static func append(_ entry: LedgerEntry, to book: inout Book) {
     var entry = entry
-    if let reading = book.replay.catalog.play?.reading, [.purchase, .upgrade, .downgrade, .crossgrade, .topUp].contains(entry.kind) {
+    if let reading = book.replay.catalog.play?.reading, entry.kind.buysAProduct {
       entry.playIDReading = reading
     }
     book.ledger.append(contentsOf: book.replay.apply(entry))
