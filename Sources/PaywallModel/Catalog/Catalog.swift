@@ -101,19 +101,6 @@ public struct Catalog: Sendable, Equatable {
     return play?.unlisted(id, locale: settings.locale)
   }
 
-  /// The product a ledger's line names, for the store's replay of what a buyer owns: the one
-  /// `product(id:)` gives, else, in a Play catalog, what the id named as the other releases read it.
-  /// On Play a buyer owns a product and a base plan, not the spelling of the paywall that sold it:
-  /// a subscription bought under 2.7 as `acme_pro:sw-auto:sw-auto` (the first base plan) renews
-  /// when a later session follows 2.6, where that spelling sells nothing. A paywall's id is never
-  /// read this way: what a release cannot sell is refused at load.
-  package func owned(_ id: String) -> StoreProduct? {
-    if let product = product(id: id) { return product }
-    guard let play else { return nil }
-    let other: PlayProductIdentifier.Reading = play.reading == .typed ? .literal : .typed
-    return play.unlisted(id, locale: settings.locale, reading: other)
-  }
-
   /// Why an id the file defines sells nothing, for a reference to it; nil when it sells, or the
   /// file does not define it.
   package func notSoldReason(_ id: String) -> String? {

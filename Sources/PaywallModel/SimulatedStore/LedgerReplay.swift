@@ -257,10 +257,15 @@ extension LedgerReplay {
   /// `acme_pro:sw-auto:sw-auto` is the first base plan's when a later session follows 2.6, where
   /// that spelling names no product (or a base plan called `sw-auto`); a plan since removed from
   /// the catalog is gone under either. A ledger written before lines said so is read as the
-  /// catalog reads it, then as the other release does (`Catalog.owned`).
+  /// catalog reads it, then as the other release does. A paywall's id is never read this way:
+  /// what a release cannot sell is refused at load.
   func owned(_ id: String) -> StoreProduct? {
-    guard let play = catalog.play, let bought = readings[id] else { return catalog.owned(id) }
-    if bought == play.reading { return catalog.product(id: id) }
-    return play.unlisted(id, locale: catalog.settings.locale, reading: bought)
+    let bought = readings[id]
+    if let play = catalog.play, let bought, bought != play.reading {
+      return play.unlisted(id, locale: catalog.settings.locale, reading: bought)
+    }
+    if let product = catalog.product(id: id) { return product }
+    guard let play = catalog.play, bought == nil else { return nil }
+    return play.unlisted(id, locale: catalog.settings.locale, reading: play.reading == .typed ? .literal : .typed)
   }
 }

@@ -181,10 +181,12 @@ extension LedgerReplay {
         note(entry, "renews when nothing was due (state \(state.rawValue), due \(expected.map(Self.format) ?? "never"))")
       }
     }
-    let catalog = self.catalog
+    if entry.productID != subscriptions[index].productID {
+      subscriptions[index].switchProduct(to: entry.productID, product: owned(entry.productID))
+      subscriptions[index].priceRaised = false
+    }
     // In place: this runs once per renewal, the bulk of a long ledger.
-    let product = entry.productID == subscriptions[index].productID ? nil : owned(entry.productID)
-    Self.renew(&subscriptions[index], with: entry, product: product)
+    Self.renew(&subscriptions[index], with: entry)
     subscriptions[index].play?.renew(count: entry.occurrences)
     notePaid(entry, group: subscriptions[index].kind == .autoRenewable ? subscriptions[index].group : nil)
     if let run = entry.run {
@@ -200,12 +202,8 @@ extension LedgerReplay {
     schedule(index)
   }
 
-  /// `product`: the one `entry` names, when it is not the subscription's (a change at renewal).
-  static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry, product: StoreProduct?) {
-    if entry.productID != subscription.productID {
-      subscription.switchProduct(to: entry.productID, product: product)
-      subscription.priceRaised = false
-    }
+  /// A renewal's period, with `entry`'s product already the subscription's.
+  static func renew(_ subscription: inout StoreSubscription, with entry: LedgerEntry) {
     if subscription.renewalProductID == entry.productID { subscription.renewalProductID = nil }
     subscription.beginPeriod(entry)
     subscription.offer = entry.offer
