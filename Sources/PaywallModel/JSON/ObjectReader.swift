@@ -50,16 +50,12 @@ package final class ObjectReader {
     self.members = members
     self.used = Array(repeating: false, count: members.count)
     guard policy == .strict else { return }
-    // Most objects have a handful of keys: compared pairwise, without hashing.
-    if members.count <= 16 {
-      for (index, member) in members.enumerated() where members[..<index].contains(where: { $0.key == member.key }) {
-        diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
-      }
-    } else {
-      var seen: Set<String> = []
-      for member in members where !seen.insert(member.key).inserted {
-        diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key))
-      }
+    // Most objects have a handful of keys: compared pairwise, without hashing; a set past that.
+    let pairwise = members.count <= 16
+    var seen: Set<String> = []
+    for (index, member) in members.enumerated() {
+      let repeated = pairwise ? members[..<index].contains { $0.key == member.key } : !seen.insert(member.key).inserted
+      if repeated { diagnostics.error("duplicate key \(quoting: member.key)", at: member.keyLocation, path: path.appending(member.key)) }
     }
   }
 
