@@ -202,10 +202,8 @@ public final class SimulatedStore: PurchaseController {
       if let refusal = book.replay.playReplacementRefusal(product, at: now) {
         return .failed(PlayBillingFailure(.developerError, reason: refusal))
       }
-      if product.playPlan?.timeExtension == false,
-         book.replay.subscriptions.contains(where: { $0.productID == product.id && $0.state == .subscribed }) {
-        // Play's ITEM_ALREADY_OWNED: a prepaid plan without time extension is bought again only once it ends.
-        return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"))
+      if let owned = book.replay.playAlreadyOwned(product) {
+        return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: owned))
       }
       switch book.settings.testCard {
       case .alwaysApproves: break

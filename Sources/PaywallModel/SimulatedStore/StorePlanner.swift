@@ -162,6 +162,42 @@ extension LedgerReplay {
     product.replacementMode ?? product.playPlan?.replacementMode ?? .deferred
   }
 
+  /// Why Google Play answers `ITEM_ALREADY_OWNED` to a purchase of `product` now, if it does. Play
+  /// sells what the buyer holds only once: a one-time product while a purchase of it is owned (by
+  /// any of its purchase options, a rental still running included), a subscription's base plan
+  /// while it renews (cancelled, buying it again restores it instead), and a prepaid plan without
+  /// time extension while it runs (BillingResponseCode.ITEM_ALREADY_OWNED, "the item is already
+  /// owned"; Process purchases: a one-time product is bought again only once consumed).
+  func playAlreadyOwned(_ product: StoreProduct) -> String? {
+    guard isPlay, product.kind != .consumable else { return nil }
+    let wanted = Self.playOwnershipKey(product)
+    for held in subscriptions where held.ownership == .purchased && held.isLive {
+      guard owned(held.productID).map(Self.playOwnershipKey) ?? held.productID == wanted else { continue }
+      switch product.kind {
+      case .nonConsumable:
+        let until = held.expirationDate.map { " or the rental ends (\(StoreDates.format($0)))" } ?? ""
+        return "\(wanted) is owned (bought as \(held.productID)): Google Play answers ITEM_ALREADY_OWNED until it is refunded\(until)"
+      case .autoRenewable where held.autoRenew && held.renewalProductID == nil:
+        return "\(wanted) is subscribed and renews (bought as \(held.productID)): Google Play answers ITEM_ALREADY_OWNED; cancel it first, or buy another base plan to replace it"
+      case .nonRenewing where product.playPlan?.timeExtension == false && held.state == .subscribed:
+        return "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"
+      default:
+        continue
+      }
+    }
+    return nil
+  }
+
+  /// What a Play purchase owns: a one-time product (whichever purchase option bought it), a
+  /// subscription's base plan (whichever offer); the catalog's id where the product is not Play's.
+  static func playOwnershipKey(_ product: StoreProduct) -> String {
+    switch product.play?.selection {
+    case .oneTime?: product.play?.details.productId ?? product.id
+    case .subscription(let offer)?: (product.play?.details.productId ?? product.id) + ":" + offer.basePlanId
+    case nil: product.id
+    }
+  }
+
   /// Why Play refuses to replace `current` with `product` now, if it does: `CHARGE_PRORATED_PRICE`
   /// is for upgrades only.
   func playReplacementRefusal(_ product: StoreProduct, at date: Date) -> String? {
