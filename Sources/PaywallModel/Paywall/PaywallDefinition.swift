@@ -127,6 +127,9 @@ public struct PaywallDefinition: Sendable, Hashable {
   public var surveys: [Survey] = []
   /// The notifications a free trial started from the paywall schedules (`LocalNotification`).
   public var localNotifications: [LocalNotification] = []
+  /// Where in a Superwall config (`file`) the paywall was built from: its `paywall_responses`
+  /// item, for messages about it. Nil for a paywall read from a file of its own.
+  package var origin: SourcePlace?
 
   /// A paywall built in code (tests, tools); `ProjectLoader` reads them from files and validates them.
   public init(id: String, name: String, slots: [ProductSlot], selectedSlot: String? = nil,
@@ -173,5 +176,16 @@ public struct PaywallDefinition: Sendable, Hashable {
   /// The product identifier bound to slot `name`, or nil when the paywall has no such slot.
   public func productID(forSlot name: String) -> String? {
     slots.first { $0.name == name }?.productID
+  }
+}
+
+/// A place in a source file: a position for people and the JSON path to it.
+package struct SourcePlace: Sendable, Hashable {
+  package var location: SourceLocation
+  package var path: JSONPath
+
+  package init(location: SourceLocation, path: JSONPath) {
+    self.location = location
+    self.path = path
   }
 }

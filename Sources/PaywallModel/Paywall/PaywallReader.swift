@@ -65,15 +65,27 @@ package enum PaywallReader {
     project.paywalls.flatMap { paywall -> [Diagnostic] in
       let trial = trialCopyWarning(paywall, catalog: project.catalog)
       let lints = lints(paywall)
-      guard trial != nil || !lints.isEmpty, let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
-      if let trial {
-        collector.warning(.trialCopy, trial, at: (root["products"] ?? root).location, path: JSONPath.root.appending("products"))
-      }
-      for (key, kind, message) in lints {
-        collector.warning(kind, message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
-      }
-      return collector.diagnostics
+      guard trial != nil || !lints.isEmpty else { return [] }
+      return warnings(about: paywall, (trial.map { ("products", WarningKind.trialCopy, $0) }.map { [$0] } ?? []) + lints)
     }
+  }
+
+  /// `warnings` (the key each is about, its kind, its text) placed in `paywall`'s source: at each
+  /// key in its own file (read again for positions), or, for a paywall built from a Superwall
+  /// config, at the config's paywall it was built from. A config is never read again per paywall:
+  /// its hundreds of paywalls share one large file.
+  static func warnings(about paywall: PaywallDefinition, _ warnings: [(key: String, kind: WarningKind, message: String)]) -> [Diagnostic] {
+    if let origin = paywall.origin {
+      return warnings.map {
+        Diagnostic(file: paywall.file, location: origin.location, severity: .warning, message: "the paywall built from it: \($0.message)",
+                   path: origin.path, kind: $0.kind)
+      }
+    }
+    guard let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+    for (key, kind, message) in warnings {
+      collector.warning(kind, message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
+    }
+    return collector.diagnostics
   }
 
   /// A warning for each paywall slot naming a promotional or win-back offer that the user
@@ -88,18 +100,21 @@ package enum PaywallReader {
               let refusal = history.refusal(of: offer, for: product, at: now) else { return nil }
         return (slot, product, offer, refusal)
       }
-      guard !refused.isEmpty, let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
-      for (slot, product, offer, refusal) in refused {
+      let messages = refused.map { slot, product, offer, refusal in
         let kind = offer.kind == .winBack ? "win-back" : offer.kind == .code ? "code" : offer.kind.rawValue
         let fix = switch offer.kind {
         case .winBack: "show this paywall to lapsed subscribers (an audience filter; check with --start ENTITLEMENT=expired) or sell \(product.id) without the offer"
         case .promotional: "show this paywall to subscribers, present or past (an audience filter; check with --start ENTITLEMENT=subscribed or =expired), or sell \(product.id) without the offer"
         case .code: "widen the code's eligibility, show this paywall to users it names, or sell \(product.id) without the offer"
         }
-        let node = root["products"]?[slot.name]?["offer"] ?? root["products"]?[slot.name] ?? root["products"] ?? root
-        collector.warning(.offerEligibility,
-                          "slot \(quoting: slot.name) sells \(product.id) with \(kind) offer \(quoting: offer.id), which \(refusal) (\(who)): the card shows the regular price instead and the store never charges the offer; \(fix)",
-                          at: node.location, path: JSONPath.root.appending("products").appending(slot.name).appending("offer"))
+        return (slot: slot.name, message: "slot \(quoting: slot.name) sells \(product.id) with \(kind) offer \(quoting: offer.id), which \(refusal) (\(who)): the card shows the regular price instead and the store never charges the offer; \(fix)")
+      }
+      guard !messages.isEmpty else { return [] }
+      if paywall.origin != nil { return warnings(about: paywall, messages.map { ("products", .offerEligibility, $0.message) }) }
+      guard let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
+      for (slot, message) in messages {
+        let node = root["products"]?[slot]?["offer"] ?? root["products"]?[slot] ?? root["products"] ?? root
+        collector.warning(.offerEligibility, message, at: node.location, path: JSONPath.root.appending("products").appending(slot).appending("offer"))
       }
       return collector.diagnostics
     }

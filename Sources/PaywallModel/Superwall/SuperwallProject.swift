@@ -29,7 +29,8 @@ extension SuperwallImporter {
     var paywalls: [PaywallDefinition] = []
     for entry in imported.paywalls {
       let (node, generated) = parseGenerated(entry.document, file: path)
-      if let paywall = PaywallReader.read(node, file: path, catalog: catalog, diagnostics: generated) {
+      if var paywall = PaywallReader.read(node, file: path, catalog: catalog, diagnostics: generated) {
+        paywall.origin = SourcePlace(location: entry.origin.location, path: entry.origin.path)
         paywalls.append(paywall)
       }
       all += rebased(generated.diagnostics, at: entry.origin.location, path: entry.origin.path, what: "the paywall built from it")
