@@ -1,0 +1,63 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Array {
+  /// `transform` of each element, in order, computed on every core: for independent work on
+  /// many items (an import's hundreds of paywalls). The caller promises what the compiler cannot
+  /// check here: `transform` changes nothing it shares with another call (each element, and
+  /// whatever it holds, such as its own diagnostics, is touched by its own call only).
+  ///
+  /// The calling thread works too, beside one `DetachedThread` per other core; each takes the
+  /// next element not yet taken. A thread the system refuses leaves its share to the others.
+  /// `transform` escapes: a helper thread may let go of it just after its last element.
+  package func parallelMap<Result>(_ transform: @escaping (Element) -> Result) -> [Result] {
+    let helpers = Swift.min(count, ParallelWork<Element, Result>.cores) - 1
+    guard helpers > 0 else { return map(transform) }
+    var results = [Result?](repeating: nil, count: count)
+    results.withUnsafeMutableBufferPointer { out in
+      let work = ParallelWork(items: self, transform: transform, out: out)
+      let finished = Semaphore()
+      var started = 0
+      for _ in 0..<helpers where DetachedThread.start("parallel-map", { work.drain(); finished.signal() }) {
+        started += 1
+      }
+      work.drain()
+      // Every element is taken once `drain` returns here; the helpers finish what they took, and
+      // none writes a result after it signals.
+      for _ in 0..<started { finished.wait() }
+    }
+    return results.map { $0! }
+  }
+}
+
+/// One `parallelMap`: each index is taken once (`next`), and only the thread that took it reads
+/// that element and writes that result, so no two threads touch one place; the promise
+/// `parallelMap` asks of its caller covers what `transform` reaches.
+private final class ParallelWork<Element, Result>: @unchecked Sendable {
+  /// The cores online, at least one.
+  static var cores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+  let items: [Element]
+  let transform: (Element) -> Result
+  let out: UnsafeMutableBufferPointer<Result?>
+  let next = Atomic<Int>(0)
+
+  init(items: [Element], transform: @escaping (Element) -> Result, out: UnsafeMutableBufferPointer<Result?>) {
+    self.items = items
+    self.transform = transform
+    self.out = out
+  }
+
+  /// Takes and transforms elements until none is left.
+  func drain() {
+    while true {
+      let index = next.add(1, ordering: .relaxed).oldValue
+      guard index < items.count else { return }
+      out[index] = transform(items[index])
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import Synchronization
+import Testing
+@testable import PaywallModel
+
+/// `parallelMap`: the results of `map`, in order, each element transformed once, whatever the
+/// count and however the threads share it.
+@Suite struct ParallelMapTests {
+  @Test(arguments: [0, 1, 2, 3, 7, 400, 10_000])
+  func itGivesMapsResultsInOrder(count: Int) {
+    let items = Array(0..<count)
+    let calls = Atomic<Int>(0)
+    let results = items.parallelMap { item -> String in
+      calls.add(1, ordering: .relaxed)
+      return "item \(item * 3)"
+    }
+    #expect(results == items.map { "item \($0 * 3)" })
+    #expect(calls.load(ordering: .relaxed) == count)
+  }
+
+  /// Work of very different lengths: a thread that takes a long one leaves the rest to others,
+  /// and every result still lands at its own index.
+  @Test func unevenWorkStillLandsInOrder() {
+    let items = (0..<64).map { $0 % 8 == 0 ? 20_000 : 10 }
+    let sums = items.parallelMap { n in (0..<n).reduce(0, &+) }
+    #expect(sums == items.map { n in (0..<n).reduce(0, &+) })
+  }
+
+  /// Each element's own mutable state (here, a collector of diagnostics, as the importer gives
+  /// each paywall) is changed by its own call only.
+  @Test func eachCallOwnsItsElementsState() {
+    let collectors = (0..<200).map { _ in DiagnosticCollector(file: "config.json", source: []) }
+    let counts = collectors.enumerated().map { ($0, $1) }.parallelMap { index, collector -> Int in
+      for line in 0..<(index % 5) {
+        collector.warning(.superwallImport, "warning \(line) of \(index)", at: .start, path: nil)
+      }
+      return collector.diagnostics.count
+    }
+    #expect(counts == (0..<200).map { $0 % 5 })
+    #expect(collectors[9].diagnostics.map(\.message) == (0..<4).map { "warning \($0) of 9" })
+  }
+}
