@@ -35,8 +35,17 @@ package enum SuperwallConfigReader {
     }
     var paywalls: [SuperwallConfig.Paywall] = []
     var broken: Set<String> = []
-    for (i, node) in (top.array("paywall_responses", required: true) ?? []).enumerated() {
-      if let paywall = readPaywall(node, path: top.path.appending("paywall_responses").appending(i), diagnostics, sdk: sdk) {
+    // Each paywall is decoded on its own (its substitutions' base64 and JSON are most of the
+    // config's work), on every core; its diagnostics join the config's in order.
+    let nodes = Array((top.array("paywall_responses", required: true) ?? []).enumerated())
+    let listPath = top.path.appending("paywall_responses")
+    let decoded = nodes.parallelMap { i, node in
+      let own = DiagnosticCollector(file: diagnostics.file, source: diagnostics.source)
+      return (readPaywall(node, path: listPath.appending(i), own, sdk: sdk), own)
+    }
+    for ((_, node), (paywall, own)) in zip(nodes, decoded) {
+      diagnostics.append(own.diagnostics)
+      if let paywall {
         paywalls.append(paywall)
       } else if let id = node["identifier"]?.stringValue {
         broken.insert(id)

@@ -106,15 +106,20 @@ package enum SuperwallImporter {
     var usedFiles: Set<String> = []
     var nextSuffix: [String: Int] = [:]
     var missing: [String] = []
+    // Each paywall's diagnostics in a collector of its own, so its document can be built on any
+    // core; they join the config's in the paywalls' order, as one pass would give them.
+    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, String)], file: String, diagnostics: DiagnosticCollector)] = []
+    var dropped: [DiagnosticCollector] = []
     for paywall in config.paywalls {
+      let own = DiagnosticCollector(file: d.file, source: d.source)
       if !knownIDs.insert(paywall.identifier).inserted {
-        d.warning(.superwallImport, "paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
-                  at: paywall.location, path: paywall.path.appending("identifier"))
+        own.warning(.superwallImport, "paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
+                    at: paywall.location, path: paywall.path.appending("identifier"))
+        if let last = kept.indices.last { kept[last].diagnostics.append(own.diagnostics) } else { dropped.append(own) }
         continue
       }
       paywallIDs.append(paywall.identifier)
-      let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, d)
-      let document = PaywallBuilder.document(for: paywall, slots: slots, layout: layout, d)
+      let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, own)
       let base = "paywalls/" + safeFileName(paywall.identifier)
       let key = base.lowercased()
       var file = base + ".json"
@@ -128,7 +133,13 @@ package enum SuperwallImporter {
         } while !usedFiles.insert(file.lowercased()).inserted
         nextSuffix[key] = n
       }
-      documents.append((file, paywall.identifier, document, paywall))
+      kept.append((paywall, slots, file, own))
+    }
+    let built = kept.parallelMap { PaywallBuilder.document(for: $0.paywall, slots: $0.slots, layout: layout, $0.diagnostics) }
+    for collector in dropped { d.append(collector.diagnostics) }
+    for (index, paywall) in kept.enumerated() {
+      d.append(paywall.diagnostics.diagnostics)
+      documents.append((paywall.file, paywall.paywall.identifier, built[index], paywall.paywall))
     }
     if let catalog, !missing.isEmpty {
       var seen: Set<String> = []

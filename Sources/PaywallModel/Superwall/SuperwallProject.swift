@@ -27,13 +27,16 @@ extension SuperwallImporter {
                               diagnostics: [Diagnostic]) -> ProjectLoadResult {
     var all = diagnostics
     var paywalls: [PaywallDefinition] = []
-    for entry in imported.paywalls {
+    // Each paywall is read on its own (its own document and diagnostics), so on every core.
+    let read = imported.paywalls.parallelMap { entry -> (PaywallDefinition?, [Diagnostic]) in
       let (node, generated) = parseGenerated(entry.document, file: path)
-      if var paywall = PaywallReader.read(node, file: path, catalog: catalog, diagnostics: generated) {
-        paywall.origin = SourcePlace(location: entry.origin.location, path: entry.origin.path)
-        paywalls.append(paywall)
-      }
-      all += rebased(generated.diagnostics, at: entry.origin.location, path: entry.origin.path, what: "the paywall built from it")
+      var paywall = PaywallReader.read(node, file: path, catalog: catalog, diagnostics: generated)
+      paywall?.origin = SourcePlace(location: entry.origin.location, path: entry.origin.path)
+      return (paywall, rebased(generated.diagnostics, at: entry.origin.location, path: entry.origin.path, what: "the paywall built from it"))
+    }
+    for (paywall, diagnostics) in read {
+      if let paywall { paywalls.append(paywall) }
+      all += diagnostics
     }
     let (appNode, appCollector) = parseGenerated(imported.app, file: path)
     var campaigns: [Campaign] = []
