@@ -164,7 +164,7 @@ struct ScenarioWorkerTests {
   /// A stand-in worker that speaks the protocol: answers exit 0, but dies of SIGSEGV on a
   /// request naming `crash`, and never answers one naming `hang`; each writes a line on stderr.
   static func fakeWorker() throws -> String {
-    let dir = try Fixtures.directory(["worker.sh": """
+    try Fixtures.script("""
       #!/bin/sh
       [ "$1" = "__play-worker" ] || exit 64
       while IFS= read -r request; do
@@ -174,10 +174,7 @@ struct ScenarioWorkerTests {
           *) echo "fine" >&2; echo '{"code":0}' ;;
         esac
       done
-      """])
-    let path = dir + "/worker.sh"
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-    return path
+      """, named: "worker.sh")
   }
 
   @Test func aWorkerThatCrashesOrHangsCostsOneScenarioAndTheRunGoesOn() throws {

@@ -38,6 +38,23 @@ package enum Fixtures {
     }
     return dir.path
   }
+
+  /// A script that tests run as a program: `text` in `name` (mode 755) in a new directory. The
+  /// executable file is written by `cp`, a child, never through a descriptor of this process: a
+  /// descriptor open for writing here would be inherited by a child another test starts meanwhile
+  /// (a `sleep 30` keeps it for 30 s), and exec of the script then fails (ETXTBSY, "Text file busy").
+  package static func script(_ text: String, named name: String) throws -> String {
+    let dir = try directory([name + ".txt": text])
+    let path = dir + "/" + name
+    let copy = Process()
+    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+    copy.arguments = [path + ".txt", path]
+    try copy.run()
+    copy.waitUntilExit()
+    guard copy.terminationStatus == 0 else { throw FixtureError("cp of \(name) failed with status \(copy.terminationStatus)") }
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    return path
+  }
 }
 
 package struct FixtureError: Error, CustomStringConvertible {
