@@ -104,6 +104,82 @@ import Testing
     #expect(store.pendingPurchases.isEmpty, "an owned product waited for the slow card")
   }
 
+  /// A purchase waiting on the slow test card is the buyer's already (PENDING): a second one of
+  /// the same product is refused, so the two never both complete and charge twice.
+  @Test func aPendingPurchaseHoldsWhatItBuys() throws {
+    let catalog = try Self.catalog()
+    let rental = try Self.product("acme_lifetime:rent-30-days", in: catalog)
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = try store.perform(.testCard(.slowApproves)).get()
+    #expect(store.purchaseNow(rental) == .pending)
+    #expect(store.purchaseNow(monthly) == .pending)
+    let refusal = try #require(Self.refusal(store.purchaseNow(kept)), "a second purchase of acme_lifetime waited beside the first")
+    #expect(refusal.0 == .itemAlreadyOwned)
+    #expect(refusal.1.contains("acme_lifetime is being bought (acme_lifetime:rent-30-days, PENDING)"), "\(refusal.1)")
+    let offer = try Self.product("acme_pro:monthly:half-off-3-months", in: catalog)
+    #expect(Self.refusal(store.purchaseNow(offer))?.0 == .itemAlreadyOwned, "a second purchase of the monthly plan waited beside the first")
+    #expect(store.pendingPurchases.count == 2)
+    rig.advance(store, by: 600)
+    #expect(store.kinds().filter { $0 == .purchase }.count == 2, "\(store.kinds())")
+    #expect(!store.kinds().contains { [.upgrade, .downgrade, .crossgrade].contains($0) }, "\(store.kinds())")
+  }
+
+  /// A paused subscription, or one on account hold, is still the buyer's: the refusal says which,
+  /// and what gives it back.
+  @Test func aPausedOrHeldSubscriptionIsRefusedWithItsState() throws {
+    let catalog = try Self.catalog()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(store.purchaseNow(monthly) == .purchased)
+    _ = try store.perform(.pause(productID: monthly.id, .oneMonth)).get()
+    rig.advance(store, by: days(32))
+    #expect(store.subscription(monthly.id)?.state == .paused)
+    let paused = try #require(Self.refusal(store.purchaseNow(monthly)))
+    #expect(paused.1.contains("acme_pro:monthly is paused") && paused.1.contains("'resume'"), "\(paused.1)")
+
+    let other = try SimulatedStoreRig(catalog: catalog)
+    defer { other.remove() }
+    let held = other.makeStore()
+    #expect(held.purchaseNow(monthly) == .purchased)
+    _ = try held.perform(.billingIssue(productID: monthly.id, grace: false)).get()
+    other.advance(held, by: days(32))
+    #expect(held.subscription(monthly.id)?.state == .inBillingRetryPeriod)
+    let onHold = try #require(Self.refusal(held.purchaseNow(monthly)))
+    #expect(onHold.1.contains("acme_pro:monthly is on account hold") && onHold.1.contains("'resolve-billing'"), "\(onHold.1)")
+  }
+
+  /// Another spelling of the same base plan is the same purchase: a prepaid plan is topped up, a
+  /// cancelled subscription restored, where each became a second purchase or a change to itself.
+  @Test func anotherSpellingOfTheSamePlanIsTheSamePurchase() throws {
+    let catalog = try Self.catalog()
+    let pass = try Self.product("acme_pro:season-pass", in: catalog)
+    let passAgain = try Self.product("acme_pro:season-pass:sw-none", in: catalog)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    #expect(store.purchaseNow(pass) == .purchased)
+    #expect(store.purchaseNow(passAgain) == .purchased)
+    #expect(store.kinds().filter { $0 == .purchase }.count == 1, "\(store.kinds())")
+    #expect(store.kinds().contains(.topUp), "\(store.kinds())")
+
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    let offer = try Self.product("acme_pro:monthly:half-off-3-months", in: catalog)
+    let other = try SimulatedStoreRig(catalog: catalog)
+    defer { other.remove() }
+    let cancelled = other.makeStore()
+    #expect(cancelled.purchaseNow(monthly) == .purchased)
+    _ = try cancelled.perform(.cancel(productID: monthly.id)).get()
+    #expect(cancelled.purchaseNow(offer) == .purchased)
+    #expect(cancelled.kinds().last == .autoRenewOn, "\(cancelled.kinds())")
+    #expect(cancelled.subscription(monthly.id)?.autoRenew == true)
+  }
+
   @Test func theAppStoreSellsAnOwnedNonConsumableAsBoughtAndRecordsNothing() throws {
     let rig = try SimulatedStoreRig()
     defer { rig.remove() }

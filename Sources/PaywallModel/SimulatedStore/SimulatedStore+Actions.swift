@@ -331,6 +331,9 @@ extension SimulatedStore {
   }
 
   static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
+    // A purchase that waited (a slow card, an approval) completes only if Play would still sell
+    // it: what it buys may have been bought meanwhile.
+    if let owned = book.replay.playAlreadyOwned(product) { return "not bought: \(owned)" }
     guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
     append(entry, to: &book)
     acknowledge(entry, &book)

@@ -202,7 +202,7 @@ public final class SimulatedStore: PurchaseController {
       if let refusal = book.replay.playReplacementRefusal(product, at: now) {
         return .failed(PlayBillingFailure(.developerError, reason: refusal))
       }
-      if let owned = book.replay.playAlreadyOwned(product) {
+      if let owned = book.replay.playAlreadyOwned(product) ?? book.replay.playPendingPurchase(of: product, among: book.pending) {
         return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: owned))
       }
       switch book.settings.testCard {

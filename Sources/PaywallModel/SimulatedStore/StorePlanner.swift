@@ -24,10 +24,10 @@ extension LedgerReplay {
       return newPurchase(product, at: date, offer: nil)
     case .nonRenewing:
       if isPlay, product.playPlan?.timeExtension == true, let period = product.subscriptionPeriod,
-         let index = subscriptions.lastIndex(where: { $0.productID == product.id && $0.ownership == .purchased && $0.state == .subscribed }),
+         let index = subscriptions.lastIndex(where: { playHolds($0, as: product) && $0.ownership == .purchased && $0.state == .subscribed }),
          let end = subscriptions[index].expirationDate {
         // Google Play: buying a prepaid plan again before it ends tops it up by one more period.
-        var entry = LedgerEntry(id: takeID(), kind: .topUp, date: date, originalID: subscriptions[index].originalID, productID: product.id)
+        var entry = LedgerEntry(id: takeID(), kind: .topUp, date: date, originalID: subscriptions[index].originalID, productID: subscriptions[index].productID)
         entry.price = product.price
         entry.expirationDate = rules.end(of: period, from: end)
         return entry
@@ -75,10 +75,11 @@ extension LedgerReplay {
   /// crossgrade rules say when ("Auto-renewable subscriptions", developer.apple.com/app-store/subscriptions).
   mutating func planChange(from index: Int, to product: StoreProduct, at date: Date, offer: SubscriptionOffer? = nil) -> LedgerEntry? {
     let current = subscriptions[index]
-    if current.productID == product.id {
+    // On Play the same base plan under another spelling (another offer) is the same purchase.
+    if current.productID == product.id || playHolds(current, as: product) {
       let offerPending = offer == nil || current.renewalOfferID == offer?.id
       guard !current.autoRenew || current.renewalProductID != nil || !offerPending else { return nil }
-      var entry = LedgerEntry(id: takeID(), kind: .autoRenewOn, date: date, originalID: current.originalID, productID: product.id)
+      var entry = LedgerEntry(id: takeID(), kind: .autoRenewOn, date: date, originalID: current.originalID, productID: current.productID)
       if let offer {
         entry.offerType = LedgerEntry.OfferType(offer.kind)
         entry.offerID = offer.id
@@ -160,42 +161,6 @@ extension LedgerReplay {
   /// The mode a purchase of `product` replaces with: the one it names, else its plan's default.
   static func replacementMode(for product: StoreProduct) -> PlayReplacementMode {
     product.replacementMode ?? product.playPlan?.replacementMode ?? .deferred
-  }
-
-  /// Why Google Play answers `ITEM_ALREADY_OWNED` to a purchase of `product` now, if it does. Play
-  /// sells what the buyer holds only once: a one-time product while a purchase of it is owned (by
-  /// any of its purchase options, a rental still running included), a subscription's base plan
-  /// while it renews (cancelled, buying it again restores it instead), and a prepaid plan without
-  /// time extension while it runs (BillingResponseCode.ITEM_ALREADY_OWNED, "the item is already
-  /// owned"; Process purchases: a one-time product is bought again only once consumed).
-  func playAlreadyOwned(_ product: StoreProduct) -> String? {
-    guard isPlay, product.kind != .consumable else { return nil }
-    let wanted = Self.playOwnershipKey(product)
-    for held in subscriptions where held.ownership == .purchased && held.isLive {
-      guard owned(held.productID).map(Self.playOwnershipKey) ?? held.productID == wanted else { continue }
-      switch product.kind {
-      case .nonConsumable:
-        let until = held.expirationDate.map { " or the rental ends (\(StoreDates.format($0)))" } ?? ""
-        return "\(wanted) is owned (bought as \(held.productID)): Google Play answers ITEM_ALREADY_OWNED until it is refunded\(until)"
-      case .autoRenewable where held.autoRenew && held.renewalProductID == nil:
-        return "\(wanted) is subscribed and renews (bought as \(held.productID)): Google Play answers ITEM_ALREADY_OWNED; cancel it first, or buy another base plan to replace it"
-      case .nonRenewing where product.playPlan?.timeExtension == false && held.state == .subscribed:
-        return "\(product.id) is a prepaid plan that cannot be topped up (TIME_EXTENSION_INACTIVE) and is still running: Google Play answers ITEM_ALREADY_OWNED"
-      default:
-        continue
-      }
-    }
-    return nil
-  }
-
-  /// What a Play purchase owns: a one-time product (whichever purchase option bought it), a
-  /// subscription's base plan (whichever offer); the catalog's id where the product is not Play's.
-  static func playOwnershipKey(_ product: StoreProduct) -> String {
-    switch product.play?.selection {
-    case .oneTime?: product.play?.details.productId ?? product.id
-    case .subscription(let offer)?: (product.play?.details.productId ?? product.id) + ":" + offer.basePlanId
-    case nil: product.id
-    }
   }
 
   /// Why Play refuses to replace `current` with `product` now, if it does: `CHARGE_PRORATED_PRICE`
