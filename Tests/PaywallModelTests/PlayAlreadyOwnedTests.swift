@@ -128,6 +128,34 @@ import Testing
     #expect(!store.kinds().contains { [.upgrade, .downgrade, .crossgrade].contains($0) }, "\(store.kinds())")
   }
 
+  /// An interrupted purchase has failed (the buyer must act first) and holds nothing: buying again
+  /// is not refused as owned.
+  @Test func anInterruptedPurchaseHoldsNothing() throws {
+    let catalog = try Self.catalog()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = try store.perform(.interruptNextPurchase).get()
+    guard case .failed = store.purchaseNow(monthly) else { Issue.record("the purchase was not interrupted"); return }
+    #expect(store.purchaseNow(monthly) == .purchased)
+  }
+
+  /// An approval whose purchase Play no longer sells says so, and buys nothing.
+  @Test func anApprovalOfWhatWasBoughtMeanwhileSaysItWasNotBought() throws {
+    let catalog = try Self.catalog()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    _ = try store.perform(.interruptNextPurchase).get()
+    _ = store.purchaseNow(monthly)
+    #expect(store.purchaseNow(monthly) == .purchased)
+    let said = try store.perform(.resolveInterrupted).get()
+    #expect(said.contains("not bought") && said.contains("ITEM_ALREADY_OWNED"), "\(said)")
+    #expect(store.kinds().filter { $0 == .purchase }.count == 1, "\(store.kinds())")
+  }
+
   /// A paused subscription, or one on account hold, is still the buyer's: the refusal says which,
   /// and what gives it back.
   @Test func aPausedOrHeldSubscriptionIsRefusedWithItsState() throws {

@@ -125,6 +125,25 @@ struct PlayIDReadingTests {
     }
   }
 
+  /// A prepaid plan bought as `acme_pro:season-pass:` under 2.7 and topped up by a session that
+  /// follows 2.6 under another spelling: the top-up line names the held id, and keeps the reading
+  /// its purchase had; read as 2.6 reads ids, that id would name another choice of plan.
+  @Test func aTopUpUnderAnotherReleaseKeepsTheHeldIDsReading() throws {
+    let first = try Self.catalog()
+    let held = try #require(first.product(id: "acme_pro:season-pass:"))
+    let rig = try SimulatedStoreRig(catalog: first)
+    defer { rig.remove() }
+    #expect(rig.makeStore().purchaseNow(held) == .purchased)
+
+    let literal = try Self.catalog(Self.v26)
+    let later = SimulatedStore(catalog: literal, status: SubscriptionStatusStore(), clock: rig.clock, directory: rig.state, fresh: false,
+                               writable: true, askToBuy: nil, settings: nil)
+    #expect(later.purchaseNow(try #require(literal.product(id: "acme_pro:season-pass"))) == .purchased)
+    let topUp = try #require(later.entries.last { $0.kind == .topUp }, "\(later.kinds())")
+    #expect(topUp.productID == held.id)
+    #expect(topUp.playIDReading == .typed, "the top-up changed how the held id is read")
+  }
+
   /// A ledger written before its lines said how their ids were read: the id is read as the
   /// catalog reads it, then as the other release does.
   @Test func aLedgerWrittenBeforeTheReadingWasRecordedStillRenews() throws {

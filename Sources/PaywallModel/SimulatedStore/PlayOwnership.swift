@@ -66,7 +66,8 @@ extension LedgerReplay {
   func playPendingPurchase(of product: StoreProduct, among pending: [PendingPurchase]) -> String? {
     guard isPlay, product.kind != .consumable else { return nil }
     let wanted = Self.playOwnershipKey(product)
-    guard let waiting = pending.first(where: { playOwnershipKey(of: $0.productID) == wanted }) else { return nil }
+    // An interrupted purchase has failed already (the buyer must act first): it holds nothing.
+    guard let waiting = pending.first(where: { $0.kind != .interrupted && playOwnershipKey(of: $0.productID) == wanted }) else { return nil }
     return "\(wanted) is being bought (\(waiting.productID), PENDING): Google Play answers ITEM_ALREADY_OWNED until that purchase completes or is declined"
   }
 }

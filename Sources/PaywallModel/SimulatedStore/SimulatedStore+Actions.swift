@@ -91,8 +91,8 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       guard action == .approve else { return .success("declined \(pending.productID)") }
       return product(pending.productID).map { product in
-        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return "approved \(pending.productID)"
+        let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
+        return bought.hasPrefix("not bought") ? "approved \(pending.productID), \(bought)" : "approved \(pending.productID)"
       }
     case .resolveInterrupted:
       guard let index = book.pending.firstIndex(where: { $0.kind == .interrupted }) else {
@@ -100,8 +100,9 @@ extension SimulatedStore {
       }
       let pending = book.pending.remove(at: index)
       return product(pending.productID).map { product in
-        _ = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return "completed the interrupted purchase of \(pending.productID)"
+        let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
+        return bought.hasPrefix("not bought") ? "the interrupted purchase of \(pending.productID) was \(bought)"
+          : "completed the interrupted purchase of \(pending.productID)"
       }
     case .interruptNextPurchase:
       book.interruptNext = true

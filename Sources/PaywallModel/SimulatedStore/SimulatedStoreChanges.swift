@@ -182,7 +182,9 @@ extension SimulatedStore {
   static func append(_ entry: LedgerEntry, to book: inout Book) {
     var entry = entry
     if let reading = book.replay.catalog.play?.reading, entry.kind.buysAProduct {
-      entry.playIDReading = reading
+      // A top-up extends the plan held under its own id, which the release that bought it read:
+      // this session's reading of that id would change what the ledger's earlier lines name.
+      entry.playIDReading = entry.kind == .topUp ? book.replay.readings[entry.productID] ?? reading : reading
     }
     book.ledger.append(contentsOf: book.replay.apply(entry))
     book.ledger.append(entry)
