@@ -12,6 +12,13 @@ import Testing
       .catalog(entitlements: ["acme_lifetime": ["lifetime"], "acme_pro": ["pro"]])
   }
 
+  /// A fresh store on the example catalog; the caller removes the rig.
+  static func fresh() throws -> (catalog: Catalog, rig: SimulatedStoreRig, store: SimulatedStore) {
+    let catalog = try Self.catalog()
+    let rig = try SimulatedStoreRig(catalog: catalog)
+    return (catalog, rig, rig.makeStore())
+  }
+
   static func product(_ id: String, in catalog: Catalog) throws -> StoreProduct {
     try #require(catalog.product(id: id), "the example catalog sells \(id)")
   }
@@ -23,12 +30,10 @@ import Testing
   }
 
   @Test func aOneTimeProductOwnedThroughOneOptionIsNotSoldAgainThroughAnother() throws {
-    let catalog = try Self.catalog()
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
     let rental = try Self.product("acme_lifetime:rent-30-days", in: catalog)
     let kept = try Self.product("acme_lifetime:buy", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
-    defer { rig.remove() }
-    let store = rig.makeStore()
     #expect(store.purchaseNow(rental) == .purchased)
     let before = store.entries
 
@@ -47,11 +52,9 @@ import Testing
   }
 
   @Test func aRefundedOneTimeProductIsSoldAgain() throws {
-    let catalog = try Self.catalog()
-    let kept = try Self.product("acme_lifetime:buy", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
+    let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }
-    let store = rig.makeStore()
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
     #expect(store.purchaseNow(kept) == .purchased)
     #expect(Self.refusal(store.purchaseNow(kept))?.0 == .itemAlreadyOwned)
     _ = try store.perform(.refund(productID: kept.id)).get()
@@ -60,12 +63,10 @@ import Testing
   }
 
   @Test func theBasePlanASubscriptionRenewsOnIsNotSoldAgainUnderAnySpelling() throws {
-    let catalog = try Self.catalog()
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
     let plain = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     let chosen = try Self.product("acme_pro:monthly", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
-    defer { rig.remove() }
-    let store = rig.makeStore()
     #expect(store.purchaseNow(plain) == .purchased)
     let before = store.entries
     for product in [plain, chosen] {
@@ -81,23 +82,19 @@ import Testing
   }
 
   @Test func anotherBasePlanStillReplacesTheSubscription() throws {
-    let catalog = try Self.catalog()
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
     let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     let annual = try Self.product("acme_pro:annual:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
-    defer { rig.remove() }
-    let store = rig.makeStore()
     #expect(store.purchaseNow(monthly) == .purchased)
     #expect(store.purchaseNow(annual) == .purchased)
     #expect(store.kinds().contains { [.upgrade, .downgrade, .crossgrade].contains($0) }, "\(store.kinds())")
   }
 
   @Test func theRefusalComesBeforeTheTestCard() throws {
-    let catalog = try Self.catalog()
-    let kept = try Self.product("acme_lifetime:buy", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
+    let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }
-    let store = rig.makeStore()
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
     #expect(store.purchaseNow(kept) == .purchased)
     _ = try store.perform(.testCard(.slowApproves)).get()
     #expect(Self.refusal(store.purchaseNow(kept))?.0 == .itemAlreadyOwned)
@@ -107,13 +104,11 @@ import Testing
   /// A purchase waiting on the slow test card is the buyer's already (PENDING): a second one of
   /// the same product is refused, so the two never both complete and charge twice.
   @Test func aPendingPurchaseHoldsWhatItBuys() throws {
-    let catalog = try Self.catalog()
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
     let rental = try Self.product("acme_lifetime:rent-30-days", in: catalog)
     let kept = try Self.product("acme_lifetime:buy", in: catalog)
     let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
-    defer { rig.remove() }
-    let store = rig.makeStore()
     _ = try store.perform(.testCard(.slowApproves)).get()
     #expect(store.purchaseNow(rental) == .pending)
     #expect(store.purchaseNow(monthly) == .pending)
@@ -131,11 +126,9 @@ import Testing
   /// An interrupted purchase has failed (the buyer must act first) and holds nothing: buying again
   /// is not refused as owned.
   @Test func anInterruptedPurchaseHoldsNothing() throws {
-    let catalog = try Self.catalog()
-    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
+    let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }
-    let store = rig.makeStore()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     _ = try store.perform(.interruptNextPurchase).get()
     guard case .failed = store.purchaseNow(monthly) else { Issue.record("the purchase was not interrupted"); return }
     #expect(store.purchaseNow(monthly) == .purchased)
@@ -143,11 +136,9 @@ import Testing
 
   /// An approval whose purchase Play no longer sells says so, and buys nothing.
   @Test func anApprovalOfWhatWasBoughtMeanwhileSaysItWasNotBought() throws {
-    let catalog = try Self.catalog()
-    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
+    let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }
-    let store = rig.makeStore()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     _ = try store.perform(.interruptNextPurchase).get()
     _ = store.purchaseNow(monthly)
     #expect(store.purchaseNow(monthly) == .purchased)
@@ -159,11 +150,9 @@ import Testing
   /// A paused subscription, or one on account hold, is still the buyer's: the refusal says which,
   /// and what gives it back.
   @Test func aPausedOrHeldSubscriptionIsRefusedWithItsState() throws {
-    let catalog = try Self.catalog()
-    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
+    let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }
-    let store = rig.makeStore()
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     #expect(store.purchaseNow(monthly) == .purchased)
     _ = try store.perform(.pause(productID: monthly.id, .oneMonth)).get()
     rig.advance(store, by: days(32))
@@ -171,9 +160,8 @@ import Testing
     let paused = try #require(Self.refusal(store.purchaseNow(monthly)))
     #expect(paused.1.contains("acme_pro:monthly is paused") && paused.1.contains("'resume'"), "\(paused.1)")
 
-    let other = try SimulatedStoreRig(catalog: catalog)
+    let (_, other, held) = try Self.fresh()
     defer { other.remove() }
-    let held = other.makeStore()
     #expect(held.purchaseNow(monthly) == .purchased)
     _ = try held.perform(.billingIssue(productID: monthly.id, grace: false)).get()
     other.advance(held, by: days(32))
@@ -185,12 +173,10 @@ import Testing
   /// Another spelling of the same base plan is the same purchase: a prepaid plan is topped up, a
   /// cancelled subscription restored, where each became a second purchase or a change to itself.
   @Test func anotherSpellingOfTheSamePlanIsTheSamePurchase() throws {
-    let catalog = try Self.catalog()
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
     let pass = try Self.product("acme_pro:season-pass", in: catalog)
     let passAgain = try Self.product("acme_pro:season-pass:sw-none", in: catalog)
-    let rig = try SimulatedStoreRig(catalog: catalog)
-    defer { rig.remove() }
-    let store = rig.makeStore()
     #expect(store.purchaseNow(pass) == .purchased)
     #expect(store.purchaseNow(passAgain) == .purchased)
     #expect(store.kinds().filter { $0 == .purchase }.count == 1, "\(store.kinds())")
@@ -198,9 +184,8 @@ import Testing
 
     let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
     let offer = try Self.product("acme_pro:monthly:half-off-3-months", in: catalog)
-    let other = try SimulatedStoreRig(catalog: catalog)
+    let (_, other, cancelled) = try Self.fresh()
     defer { other.remove() }
-    let cancelled = other.makeStore()
     #expect(cancelled.purchaseNow(monthly) == .purchased)
     _ = try cancelled.perform(.cancel(productID: monthly.id)).get()
     #expect(cancelled.purchaseNow(offer) == .purchased)
