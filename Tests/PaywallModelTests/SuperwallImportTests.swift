@@ -325,6 +325,23 @@ struct SuperwallImportTests {
     return result.paywalls.map(\.file)
   }
 
+  /// The config's diagnostics come in its order though its paywalls are built on every core: a
+  /// repeated paywall's warning follows what the paywall before it gave, its document's included.
+  @Test func diagnosticsKeepTheConfigsOrderWhileItsPaywallsAreBuiltOnEveryCore() throws {
+    let substitutions = #"[{"event_name":"template_substitutions","substitutions":[{"key":"Title","value":"Only {{ primary.price }}"}]}]"#
+    let event = Data(substitutions.utf8).base64EncodedString()
+    let text = Self.config(paywallIDs: ["a", "b", "a", "c", "c"])
+      .replacingOccurrences(of: #""paywalljs_event":"""#, with: #""paywalljs_event":"\#(event)""#)
+    let collector = DiagnosticCollector(file: "config.json", source: Array(text.utf8))
+    let catalog = Catalog(products: [TestCatalog.annual], file: "catalog.json")
+    let (_, diagnostics) = SuperwallImporter.importConfig(root: try JSONParser.parse(text), collector: collector, catalog: catalog,
+                                                          catalogReference: "catalog.json", name: "t")
+    let paths = diagnostics.map { $0.path?.description ?? "" }
+    #expect(paths == ["$.paywall_responses[0].paywalljs_event", "$.paywall_responses[1].paywalljs_event",
+                      "$.paywall_responses[2].identifier", "$.paywall_responses[3].paywalljs_event",
+                      "$.paywall_responses[4].identifier"], "\(diagnostics.map(\.description))")
+  }
+
   /// Ids that differ only in case write one file on a case-insensitive file system (macOS's
   /// default): their names differ in more than case.
   @Test func fileNamesAreUniqueIgnoringCase() throws {

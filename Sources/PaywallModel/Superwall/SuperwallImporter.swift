@@ -108,14 +108,16 @@ package enum SuperwallImporter {
     var missing: [String] = []
     // Each paywall's diagnostics in a collector of its own, so its document can be built on any
     // core; they join the config's in the paywalls' order, as one pass would give them.
-    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, String)], file: String, diagnostics: DiagnosticCollector)] = []
-    var dropped: [DiagnosticCollector] = []
+    // A repeated paywall's warning follows what the paywall before it gave, its document's included.
+    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, String)], file: String, diagnostics: DiagnosticCollector,
+                following: [Diagnostic])] = []
     for paywall in config.paywalls {
       let own = DiagnosticCollector(file: d.file, source: d.source)
       if !knownIDs.insert(paywall.identifier).inserted {
         own.warning(.superwallImport, "paywall \(quoting: paywall.identifier) appears twice in paywall_responses; the first is kept",
                     at: paywall.location, path: paywall.path.appending("identifier"))
-        if let last = kept.indices.last { kept[last].diagnostics.append(own.diagnostics) } else { dropped.append(own) }
+        // The first paywall of this id was kept, so there is a paywall before it.
+        kept[kept.count - 1].following += own.diagnostics
         continue
       }
       paywallIDs.append(paywall.identifier)
@@ -133,12 +135,11 @@ package enum SuperwallImporter {
         } while !usedFiles.insert(file.lowercased()).inserted
         nextSuffix[key] = n
       }
-      kept.append((paywall, slots, file, own))
+      kept.append((paywall, slots, file, own, []))
     }
     let built = kept.parallelMap { PaywallBuilder.document(for: $0.paywall, slots: $0.slots, layout: layout, $0.diagnostics) }
-    for collector in dropped { d.append(collector.diagnostics) }
     for (index, paywall) in kept.enumerated() {
-      d.append(paywall.diagnostics.diagnostics)
+      d.append(paywall.diagnostics.diagnostics + paywall.following)
       documents.append((paywall.file, paywall.paywall.identifier, built[index], paywall.paywall))
     }
     if let catalog, !missing.isEmpty {
