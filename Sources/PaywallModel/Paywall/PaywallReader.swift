@@ -65,16 +65,17 @@ package enum PaywallReader {
     project.paywalls.flatMap { paywall -> [Diagnostic] in
       let trial = trialCopyWarning(paywall, catalog: project.catalog)
       let lints = lints(paywall)
-      guard trial != nil || !lints.isEmpty else { return [] }
-      return warnings(about: paywall, (trial.map { ("products", WarningKind.trialCopy, $0) }.map { [$0] } ?? []) + lints)
+      let advice = (trial.map { [(["products"], WarningKind.trialCopy, $0)] } ?? []) + lints.map { ([$0.0], $0.1, $0.2) }
+      return warnings(about: paywall, advice)
     }
   }
 
-  /// `warnings` (the key each is about, its kind, its text) placed in `paywall`'s source: at each
-  /// key in its own file (read again for positions), or, for a paywall built from a Superwall
-  /// config, at the config's paywall it was built from. A config is never read again per paywall:
-  /// its hundreds of paywalls share one large file.
-  static func warnings(about paywall: PaywallDefinition, _ warnings: [(key: String, kind: WarningKind, message: String)]) -> [Diagnostic] {
+  /// `warnings` (the keys down to what each is about, its kind, its text) placed in `paywall`'s
+  /// source: in its own file (read again for positions) at the deepest of those keys it has, or,
+  /// for a paywall built from a Superwall config, at the config's paywall it was built from. A
+  /// config is never read again per paywall: its hundreds of paywalls share one large file.
+  static func warnings(about paywall: PaywallDefinition, _ warnings: [(keys: [String], kind: WarningKind, message: String)]) -> [Diagnostic] {
+    guard !warnings.isEmpty else { return [] }
     if let origin = paywall.origin {
       return warnings.map {
         Diagnostic(file: paywall.file, location: origin.location, severity: .warning, message: "the paywall built from it: \($0.message)",
@@ -82,8 +83,10 @@ package enum PaywallReader {
       }
     }
     guard let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
-    for (key, kind, message) in warnings {
-      collector.warning(kind, message, at: (root[key] ?? root).location, path: JSONPath.root.appending(key))
+    for (keys, kind, message) in warnings {
+      var node = root
+      for key in keys { guard let inner = node[key] else { break }; node = inner }
+      collector.warning(kind, message, at: node.location, path: keys.reduce(JSONPath.root) { $0.appending($1) })
     }
     return collector.diagnostics
   }
@@ -109,14 +112,7 @@ package enum PaywallReader {
         }
         return (slot: slot.name, message: "slot \(quoting: slot.name) sells \(product.id) with \(kind) offer \(quoting: offer.id), which \(refusal) (\(who)): the card shows the regular price instead and the store never charges the offer; \(fix)")
       }
-      guard !messages.isEmpty else { return [] }
-      if paywall.origin != nil { return warnings(about: paywall, messages.map { ("products", .offerEligibility, $0.message) }) }
-      guard let (root, collector) = try? SourceFile.parse(path: paywall.file) else { return [] }
-      for (slot, message) in messages {
-        let node = root["products"]?[slot]?["offer"] ?? root["products"]?[slot] ?? root["products"] ?? root
-        collector.warning(.offerEligibility, message, at: node.location, path: JSONPath.root.appending("products").appending(slot).appending("offer"))
-      }
-      return collector.diagnostics
+      return warnings(about: paywall, messages.map { (["products", $0.slot, "offer"], .offerEligibility, $0.message) })
     }
   }
 
