@@ -51,6 +51,34 @@ import Testing
     #expect(owned.1.contains("until it is refunded") && !owned.1.contains("rental"), "\(owned.1)")
   }
 
+  /// The debug panel's and a script's `buy`: a refusal is a failed action, and nothing is written.
+  @Test func aBuyActionOfWhatIsOwnedFailsWithPlaysAnswer() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
+    #expect(try store.perform(.buy(productID: kept.id)).get() == "bought acme_lifetime:buy")
+    let before = store.entries
+    let again = store.perform(.buy(productID: kept.id))
+    guard case .failure(let refused) = again else {
+      Issue.record("a second buy of an owned product succeeded: \(again)")
+      return
+    }
+    #expect(refused.message.hasPrefix("buying acme_lifetime:buy failed: This item is already owned (ITEM_ALREADY_OWNED): acme_lifetime is owned"), "\(refused.message)")
+    #expect(store.entries == before)
+  }
+
+  /// An interrupted buy is not refused: it waits for `resolve-interrupted`, which buys it.
+  @Test func anInterruptedBuyActionWaitsAndIsNotAFailure() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
+    _ = try store.perform(.interruptNextPurchase).get()
+    let interrupted = try store.perform(.buy(productID: kept.id)).get()
+    #expect(interrupted.hasPrefix("buying acme_lifetime:buy was interrupted"), "\(interrupted)")
+    #expect(try store.perform(.resolveInterrupted).get().contains("acme_lifetime:buy"))
+    #expect(store.entries.filter { $0.kind == .purchase }.map(\.productID) == ["acme_lifetime:buy"], "\(store.entries.map(\.kind))")
+  }
+
   @Test func aRefundedOneTimeProductIsSoldAgain() throws {
     let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }

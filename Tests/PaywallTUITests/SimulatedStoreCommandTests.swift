@@ -196,6 +196,16 @@ struct SimulatedStoreCommandTests {
             "\(result.stderr)")
   }
 
+  /// A `buy` the store refuses bought nothing: the step fails there with Play's answer (it passed,
+  /// and the steps after it ran on a purchase that never happened).
+  @Test func aBuyThatPlayRefusesFailsTheScenarioAtItsLine() throws {
+    let file = try Self.script("buy acme_lifetime:buy\nbuy acme_lifetime:buy\nexpect status active:lifetime,pro\n")
+    let result = try Self.run(["play", "Examples/android", "--status", "inactive", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("\(file):2: 'buy acme_lifetime:buy' did nothing: buying acme_lifetime:buy failed: This item is already owned (ITEM_ALREADY_OWNED): acme_lifetime is owned"),
+            "\(result.stderr)")
+  }
+
   @Test func storeCommandsNeedTheSimulatedStore() throws {
     let file = try Self.script("family-share\n")
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", PlayCommandTests.stateDir(), "--script", file])

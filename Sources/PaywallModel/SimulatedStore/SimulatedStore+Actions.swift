@@ -75,13 +75,19 @@ extension SimulatedStore {
 
     switch action {
     case .buy(let id):
-      return product(id).map { product in
-        switch purchase(product, &book, at: now) {
-        case .purchased: "bought \(id)"
-        case .pending: book.pending.last?.completesAt == nil ? "\(id) is waiting for approval (Ask to Buy)"
-          : "\(id) is PENDING: the slow test card \(book.settings.testCard == .slowApproves ? "approves" : "declines") it \(StoreDates.format(book.pending.last!.completesAt!))"
-        case .failed(let error): "buying \(id) failed: \(error.displayMessage)"
-        case let other: "buying \(id): \(other.name)"
+      // A buy the store refuses (a declined card, Play's ITEM_ALREADY_OWNED) bought nothing: it
+      // fails as any other action that did nothing, so a script's `buy` step that buys nothing
+      // fails there, naming the store's answer, instead of passing on to steps that assumed it.
+      // An interrupted one fails too, but waits to be resolved: that is what it did.
+      return product(id).flatMap { product -> Result<String, StoreActionError> in
+        let waiting = book.pending.count
+        return switch purchase(product, &book, at: now) {
+        case .purchased: .success("bought \(id)")
+        case .pending: .success(book.pending.last?.completesAt == nil ? "\(id) is waiting for approval (Ask to Buy)"
+          : "\(id) is PENDING: the slow test card \(book.settings.testCard == .slowApproves ? "approves" : "declines") it \(StoreDates.format(book.pending.last!.completesAt!))")
+        case .failed(let error) where book.pending.count > waiting: .success("buying \(id) was interrupted: \(error.displayMessage)")
+        case .failed(let error): .failure(StoreActionError("buying \(id) failed: \(error.displayMessage)"))
+        case let other: .success("buying \(id): \(other.name)")
         }
       }
     case .approve, .decline:
