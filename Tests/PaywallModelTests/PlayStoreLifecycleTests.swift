@@ -313,17 +313,44 @@ extension Result where Failure == StoreActionError {
   @Test func aBasePlanWithoutDurationsTakesGooglesDefaults() throws {
     let text = try PlayCatalogProjectTests.example()
     let (catalog, _) = try PlayCatalogProjectTests.catalog(text)
-    // The example's monthly plan sets P7D and P30D, its annual P14D and no hold (Google's P30D).
+    // The example's monthly plan sets P7D and P30D, its annual P14D and no hold: Google's
+    // recommended hold, 60 days less the grace period.
     #expect(catalog?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 7, accountHoldDays: 30))
     #expect(catalog?.product(id: "acme_pro:annual:sw-none")?.playPlan
-            == PlayPlanRules(gracePeriodDays: 14, accountHoldDays: 30, replacementMode: .chargeFullPrice))
+            == PlayPlanRules(gracePeriodDays: 14, accountHoldDays: 46, replacementMode: .chargeFullPrice))
     let monthlyPlan = [#""billingPeriodDuration": "P1M","#, #"            "gracePeriodDuration": "P7D","#,
                        #"            "accountHoldDuration": "P30D""#].joined(separator: "\n")
     let weekly = text.replacingOccurrences(of: monthlyPlan, with: #""billingPeriodDuration": "P1W""#)
     #expect(weekly != text, "the example's monthly plan is written as this test expects")
     let (changed, diagnostics) = try PlayCatalogProjectTests.catalog(weekly)
     #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
-    #expect(changed?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 3, accountHoldDays: 30))
+    #expect(changed?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 3, accountHoldDays: 57))
+  }
+
+  /// What the API accepts of the two durations (AutoRenewingBasePlanType): in days, a grace period
+  /// up to the lesser of 30 days and the billing period, a hold up to 60 days, both together 30 to
+  /// 60 days. Outside them, an error at the value, saying what fits.
+  @Test func graceAndHoldOutsideWhatPlayAcceptsAreErrors() throws {
+    let text = try PlayCatalogProjectTests.example()
+    let monthlyPlan = [#""billingPeriodDuration": "P1M","#, #"            "gracePeriodDuration": "P7D","#,
+                       #"            "accountHoldDuration": "P30D""#].joined(separator: "\n")
+    #expect(text.contains(monthlyPlan), "the example's monthly plan is written as this test expects")
+    func errors(grace: String, hold: String) throws -> [String] {
+      let changed = text.replacingOccurrences(of: monthlyPlan, with: [#""billingPeriodDuration": "P1M","#,
+        #"            "gracePeriodDuration": "\#(grace)","#, #"            "accountHoldDuration": "\#(hold)""#].joined(separator: "\n"))
+      return try PlayCatalogProjectTests.catalog(changed).1.filter { $0.severity == .error }.map(\.message)
+    }
+    #expect(try errors(grace: "P10D", hold: "P90D") == [
+      "'accountHoldDuration' may be at most 60 days, found 'P90D'; leave it out for Google's recommended hold (60 days less the grace period)"])
+    #expect(try errors(grace: "P14D", hold: "P50D") == [
+      "the grace period (14 days) and 'accountHoldDuration' (50) must add up to between 30 and 60 days, found 64; leave the hold out for Google's recommended 46 days"])
+    #expect(try errors(grace: "P3D", hold: "P7D") == [
+      "the grace period (3 days) and 'accountHoldDuration' (7) must add up to between 30 and 60 days, found 10; leave the hold out for Google's recommended 57 days"])
+    #expect(try errors(grace: "P31D", hold: "P20D") == [
+      "'gracePeriodDuration' may be at most 30 days (the lesser of 30 days and the billing period 'P1M'), found 'P31D'"])
+    #expect(try errors(grace: "P1W", hold: "P30D") == ["'gracePeriodDuration' must be in days, found 'P1W'; write it as days, such as \"P7D\""])
+    #expect(try errors(grace: "P0D", hold: "P30D").isEmpty)
+    #expect(try errors(grace: "P30D", hold: "P30D").isEmpty)
   }
 
   /// An App Store subscription's billing issue is as before: no grace unless the store's setting says so.

@@ -136,6 +136,44 @@ extension PlayCatalogReader.Reader {
     return duration
   }
 
+  /// A renewing base plan's `gracePeriodDuration` and `accountHoldDuration`, held to what the API
+  /// accepts (AutoRenewingBasePlanType, androidpublisher v3): both in days; a grace period up to
+  /// the lesser of 30 days and the billing period; a hold up to 60 days, and with the grace
+  /// period between 30 and 60 days in all. A plan outside them is one Play Console refuses to save.
+  func graceAndHold(_ node: JSONNode, period: PlayDuration, path: JSONPath) -> (grace: PlayDuration?, hold: PlayDuration?) {
+    func days(_ key: String) -> PlayDuration? {
+      guard let value = duration(node, key, path: path) else { return nil }
+      guard value.years == 0, value.months == 0, value.weeks == 0 else {
+        diagnostics.error("\(quoting: key) must be in days, found \(quoting: value.text); write it as days, such as \"P\(PlayPlanRules.days(value))D\"",
+                          at: node[key]!.location, path: path.appending(key))
+        return nil
+      }
+      return value
+    }
+    let grace = days("gracePeriodDuration")
+    let hold = days("accountHoldDuration")
+    let limit = min(30, PlayPlanRules.days(period))
+    if let grace, grace.days > limit {
+      diagnostics.error("'gracePeriodDuration' may be at most \(limit) days (the lesser of 30 days and the billing period \(quoting: period.text)), found \(quoting: grace.text)",
+                        at: node["gracePeriodDuration"]!.location, path: path.appending("gracePeriodDuration"))
+      return (nil, hold)
+    }
+    if let hold {
+      let graceDays = grace?.days ?? PlayPlanRules.defaultGraceDays(period)
+      if hold.days > 60 {
+        diagnostics.error("'accountHoldDuration' may be at most 60 days, found \(quoting: hold.text); leave it out for Google's recommended hold (60 days less the grace period)",
+                          at: node["accountHoldDuration"]!.location, path: path.appending("accountHoldDuration"))
+        return (grace, nil)
+      }
+      if !(30...60).contains(graceDays + hold.days) {
+        diagnostics.error("the grace period (\(graceDays) days) and 'accountHoldDuration' (\(hold.days)) must add up to between 30 and 60 days, found \(graceDays + hold.days); leave the hold out for Google's recommended \(60 - graceDays) days",
+                          at: node["accountHoldDuration"]!.location, path: path.appending("accountHoldDuration"))
+        return (grace, nil)
+      }
+    }
+    return (grace, hold)
+  }
+
   func duration(_ node: JSONNode, _ key: String, path: JSONPath) -> PlayDuration? {
     guard let value = node[key], !isNull(value) else { return nil }
     guard let text = value.stringValue, let duration = PlayDuration(iso8601: text) else {

@@ -136,10 +136,9 @@ package enum PlayCatalogReader {
       let kind: PlayBasePlan.Kind
       switch typeKey {
       case "autoRenewingBasePlanType":
+        let (grace, hold) = graceAndHold(typeNode, period: period, path: typePath)
         kind = .autoRenewing(PlayAutoRenewingPlan(
-          billingPeriod: period,
-          gracePeriod: duration(typeNode, "gracePeriodDuration", path: typePath),
-          accountHold: duration(typeNode, "accountHoldDuration", path: typePath),
+          billingPeriod: period, gracePeriod: grace, accountHold: hold,
           resubscribe: resubscribe(typeNode, path: typePath),
           prorationMode: prorationMode(typeNode, path: typePath),
           legacyCompatible: bool(typeNode, "legacyCompatible", path: typePath) ?? false,
@@ -150,12 +149,12 @@ package enum PlayCatalogReader {
         kind = .prepaid(PlayPrepaidPlan(billingPeriod: period, timeExtension: extension_ != "TIME_EXTENSION_INACTIVE"))
       default:
         guard let count = requiredCount(typeNode, "committedPaymentsCount", path: typePath) else { return nil }
+        let (grace, hold) = graceAndHold(typeNode, period: period, path: typePath)
         let renewal = enumeration(typeNode, "renewalType", path: typePath,
                                   ["RENEWAL_TYPE_UNSPECIFIED", "RENEWAL_TYPE_RENEWS_WITHOUT_COMMITMENT", "RENEWAL_TYPE_RENEWS_WITH_COMMITMENT"])
         kind = .installments(PlayInstallmentsPlan(
           billingPeriod: period, committedPayments: count, renewsWithCommitment: renewal == "RENEWAL_TYPE_RENEWS_WITH_COMMITMENT",
-          gracePeriod: duration(typeNode, "gracePeriodDuration", path: typePath),
-          accountHold: duration(typeNode, "accountHoldDuration", path: typePath),
+          gracePeriod: grace, accountHold: hold,
           resubscribe: resubscribe(typeNode, path: typePath), prorationMode: prorationMode(typeNode, path: typePath)))
       }
       var regional: [PlayRegionalPrice] = []

@@ -25,10 +25,11 @@ package struct PlayPlanRules: Sendable, Hashable {
     self.replacementMode = replacementMode
   }
 
-  /// The base plan's own durations, Google's defaults where it gives none: the API's
-  /// `accountHoldDuration` defaults to `P30D`; `gracePeriodDuration` to "a default based on the
-  /// billing period" (AutoRenewingBasePlanType, androidpublisher v3), which we take as Play
-  /// Console's 7 days, and 3 for a weekly plan (a grace period may not pass the billing period).
+  /// The base plan's own durations, Google's defaults where it gives none (AutoRenewingBasePlanType,
+  /// androidpublisher v3): `gracePeriodDuration` defaults to "a default value … based on the
+  /// recurring period duration", which we take as Play Console's 7 days, and 3 for a weekly plan
+  /// (a grace period may not pass the billing period); an empty `accountHoldDuration` is "a
+  /// recommended account hold, calculated as 60 days minus grace period".
   /// A prepaid plan never renews, so it has neither.
   package init(_ plan: PlayBasePlan) {
     switch plan.kind {
@@ -45,9 +46,13 @@ package struct PlayPlanRules: Sendable, Hashable {
   }
 
   init(grace: PlayDuration?, hold: PlayDuration?, period: PlayDuration) {
-    let periodDays = period.years * 365 + period.months * 30 + period.weeks * 7 + period.days
-    self.init(gracePeriodDays: grace.map(Self.days) ?? (periodDays <= 7 ? 3 : 7),
-              accountHoldDays: hold.map(Self.days) ?? 30)
+    let graceDays = grace.map(Self.days) ?? Self.defaultGraceDays(period)
+    self.init(gracePeriodDays: graceDays, accountHoldDays: hold.map(Self.days) ?? max(0, 60 - graceDays))
+  }
+
+  /// The grace period of a plan that names none: 7 days, 3 for a plan of a week or less.
+  static func defaultGraceDays(_ period: PlayDuration) -> Int {
+    days(period) <= 7 ? 3 : 7
   }
 
   static func days(_ duration: PlayDuration) -> Int {
