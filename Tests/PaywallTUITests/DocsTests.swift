@@ -141,6 +141,29 @@ struct DocsTests {
     #expect(last == block.last, ".ci/run ends with \(last ?? "nothing"), not the README's test command")
   }
 
+  /// Each `paywall-tui test …` recipe the README gives (one with options, not a synopsis such as
+  /// `paywall-tui test [PATH…]`) passes as written, from the repository's root.
+  @Test func theReadmesTestRecipesPassAsWritten() throws {
+    let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+    let recipes = readme.components(separatedBy: "`").filter { $0.hasPrefix("paywall-tui test --") }
+    #expect(!recipes.isEmpty, "the README gives a test recipe")
+    for recipe in recipes {
+      // Words, a single-quoted one kept whole without its quotes (the README's shell syntax).
+      var words: [String] = []
+      var quoted = false
+      var word = ""
+      for character in recipe.dropFirst("paywall-tui ".count) {
+        if character == "'" { quoted.toggle() } else if character == " " && !quoted {
+          if !word.isEmpty { words.append(word) }
+          word = ""
+        } else { word.append(character) }
+      }
+      if !word.isEmpty { words.append(word) }
+      let result = try PaywallBinary.run(words)
+      #expect(result.status == 0, "`\(recipe)` failed:\n\(result.stdout.suffix(600))\(result.stderr)")
+    }
+  }
+
   /// docs/states.svg, the README's picture, is what `render --states` draws from the demo today.
   /// After a change to the pictures or the demo: `UPDATE_DOCS=1 swift test --filter DocsTests`.
   @Test func theReadmesPictureIsWhatRenderDrawsToday() throws {
