@@ -79,6 +79,24 @@ import Testing
     #expect(store.entries.filter { $0.kind == .purchase }.map(\.productID) == ["acme_lifetime:buy"], "\(store.entries.map(\.kind))")
   }
 
+  /// Play refunds a subscription's order and leaves the subscription running
+  /// (purchases.subscriptions.refund); `revoke` ends it. The ledger line names the order refunded.
+  @Test func aPlaySubscriptionsRefundReturnsTheOrderAndKeepsItRenewing() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    #expect(store.purchaseNow(monthly) == .purchased)
+    let bought = try #require(store.entries.first)
+    let said = try store.perform(.refund(productID: monthly.id)).get()
+    #expect(said.contains("Google Play keeps the subscription renewing"), "\(said)")
+    let refund = try #require(store.entries.last)
+    #expect(refund.kind == .refundKeepingAccess && refund.revokedID == bought.id)
+    #expect(store.subscription(monthly.id)?.isLive == true && store.subscription(monthly.id)?.autoRenew == true)
+    #expect(store.derived.status.entitlements.contains("pro"))
+    _ = try store.perform(.revoke(productID: monthly.id)).get()
+    #expect(store.subscription(monthly.id)?.state == .revoked)
+  }
+
   @Test func aRefundedOneTimeProductIsSoldAgain() throws {
     let (catalog, rig, store) = try Self.fresh()
     defer { rig.remove() }

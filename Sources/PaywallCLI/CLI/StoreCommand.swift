@@ -139,7 +139,9 @@ package struct StoreCommand: CLICommand {
     if let mode = entry.replacementMode { parts.append(mode.rawValue) }
     if entry.ownership == .familyShared { parts.append("family-shared") }
     if let reason = entry.reason { parts.append(reason.rawValue) }
-    if let revoked = entry.revokedID { parts.append("takes back \(revoked)") }
+    if let revoked = entry.revokedID {
+      parts.append(entry.kind == .refundKeepingAccess ? "refunds \(revoked), access kept" : "takes back \(revoked)")
+    }
     if let grace = entry.graceUntil { parts.append("grace until \(StoreDates.format(grace))") }
     if let retry = entry.retryUntil { parts.append("retry until \(StoreDates.format(retry))") }
     if let grace = entry.grace { parts.append(grace ? "with grace" : "no grace") }

@@ -58,6 +58,10 @@ public struct LedgerEntry: Sendable, Hashable {
     case unacknowledgedRefund
     /// Google Play: a prepaid plan topped up before it ended: its end moves to `expirationDate`.
     case topUp
+    /// Google Play: the money of an order (`revokedID`'s) given back while the subscription
+    /// "remains valid until its expiration time and it will continue to recur"
+    /// (purchases.subscriptions.refund); a revocation is what ends it.
+    case refundKeepingAccess
     /// Google Play: the subscriber paused it from the end of the period until `expirationDate`.
     case pause
     /// Google Play: the pause began (access ends until it resumes). Lifecycle record.
@@ -82,7 +86,8 @@ public struct LedgerEntry: Sendable, Hashable {
     /// Lines StoreKit would show as transactions (with a price or a refund).
     package var isTransaction: Bool {
       switch self {
-      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation, .unacknowledgedRefund, .topUp: true
+      case .purchase, .renewal, .upgrade, .downgrade, .crossgrade, .refund, .revocation, .unacknowledgedRefund, .topUp,
+           .refundKeepingAccess: true
       default: false
       }
     }

@@ -356,6 +356,9 @@ extension LedgerReplay {
       }
       subscription.play?.acknowledgedAt = entry.date
       subscription.play?.acknowledgeBy = nil
+    case .refundKeepingAccess:
+      // Money back, nothing else: the subscription goes on as it was.
+      return
     case .purchase, .renewal, .expiry, .billingRetry, .unacknowledgedRefund, .paused:
       return
     }

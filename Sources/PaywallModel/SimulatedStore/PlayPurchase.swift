@@ -157,7 +157,7 @@ package struct PlayLineTerms: Sendable, Hashable {
           line.lastOrderID = current[entry.originalID]?.orderID
           orders[run.lastID] = line.lastOrderID
         }
-      case .refund, .revocation, .unacknowledgedRefund:
+      case .refund, .revocation, .unacknowledgedRefund, .refundKeepingAccess:
         line.orderID = entry.revokedID.flatMap { orders[$0] }
       default:
         break

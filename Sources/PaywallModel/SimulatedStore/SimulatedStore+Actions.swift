@@ -31,7 +31,8 @@ extension SimulatedStore {
     try? perform(.decline).get()
   }
 
-  /// Refunds the newest live purchase of `productID`: its entitlements end now.
+  /// Refunds the newest live purchase of `productID`: its entitlements end now (on Google Play a
+  /// subscription's refund returns its last order's money and leaves it running).
   @discardableResult
   public func refund(productID: String) -> Bool {
     (try? perform(.refund(productID: productID)).get()) != nil
@@ -183,8 +184,16 @@ extension SimulatedStore {
               ?? book.replay.find(id, { $0.state != .revoked }) else {
         return .failure(StoreActionError("nothing \(id.map { "of \(excerpt: $0) " } ?? "")to \(refund ? "refund" : "revoke")"))
       }
+      let subscription = book.replay.subscriptions[index]
+      if refund, book.replay.isPlay, subscription.kind != .nonConsumable, subscription.kind != .consumable, subscription.isLive {
+        // Google Play refunds a subscription's order and leaves the subscription as it is: it
+        // "remains valid until its expiration time and it will continue to recur"
+        // (purchases.subscriptions.refund); `revoke` refunds it and ends it now.
+        let entry = add(.refundKeepingAccess, index) { $0.revokedID = subscription.transactionID }
+        return .success("refunded the last order of \(entry.productID) (transaction \(entry.revokedID ?? 0)): Google Play keeps the subscription \(subscription.autoRenew ? "renewing" : "until it ends")\(ends(index)); revoke ends it now")
+      }
       let entry = add(refund ? .refund : .revocation, index) {
-        $0.revokedID = book.replay.subscriptions[index].transactionID
+        $0.revokedID = subscription.transactionID
         $0.reason = refund ? .refunded : .revoked
       }
       return .success("\(refund ? "refunded" : "revoked") \(entry.productID) (transaction \(entry.revokedID ?? 0)): access ends now")
