@@ -206,6 +206,19 @@ struct SimulatedStoreCommandTests {
             "\(result.stderr)")
   }
 
+  /// A live plan that cannot pause says why (it said "no live subscription … (live: the same id)").
+  @Test func aPauseOfAPlanThatCannotPauseSaysWhy() throws {
+    for (steps, why) in [("buy acme_pro:season-pass\npause acme_pro:season-pass 1M\n",
+                          "acme_pro:season-pass cannot pause: it is a prepaid plan, which does not renew"),
+                         ("buy acme_pro:monthly:sw-none\ncancel acme_pro:monthly:sw-none\npause acme_pro:monthly:sw-none 1M\n",
+                          "acme_pro:monthly:sw-none cannot pause: it is cancelled (auto-renewal off)")] {
+      let file = try Self.script(steps)
+      let result = try Self.run(["play", "Examples/android", "--status", "inactive", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("did nothing: \(why)"), "\(result.stderr)")
+    }
+  }
+
   @Test func storeCommandsNeedTheSimulatedStore() throws {
     let file = try Self.script("family-share\n")
     let result = try Self.run(["play", "paywalls", "--controller", "scripted", "--state-dir", PlayCommandTests.stateDir(), "--script", file])

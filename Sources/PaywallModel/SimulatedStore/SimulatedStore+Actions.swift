@@ -149,6 +149,17 @@ extension SimulatedStore {
       }
     case .pause(let id, let length):
       guard book.replay.isPlay else { return .failure(playOnly("pause", "'cancel'")) }
+      // A live subscription of that id that cannot pause says why, not that there is none.
+      if let index = book.replay.find(id, { $0.isLive }) {
+        let held = book.replay.subscriptions[index]
+        let why: String? =
+          if held.kind != .autoRenewable { "it is a prepaid plan, which does not renew: only an auto-renewing plan pauses (from a renewal)" }
+          else if let until = held.pauseUntil { "it already pauses until \(StoreDates.format(until)); 'resume' it first" }
+          else if !held.autoRenew { "it is cancelled (auto-renewal off), so it has no renewal to pause from; buy it again to resubscribe" }
+          else if held.state != .subscribed { "it is \(held.state.rawValue): fix its billing first ('resolve-billing')" }
+          else { nil }
+        if let why { return .failure(StoreActionError("\(held.productID) cannot pause: \(why)")) }
+      }
       return live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })
         .flatMap { index in
           guard let end = book.replay.subscriptions[index].expirationDate else {
