@@ -206,6 +206,16 @@ struct SimulatedStoreCommandTests {
             "\(result.stderr)")
   }
 
+  /// On a Play catalog the ledger's heading does not claim "no grace period": each base plan has its own.
+  @Test func aPlayLedgersHeadingSaysGraceIsPerBasePlan() throws {
+    let state = PlayCommandTests.stateDir()
+    let file = try Self.script("buy acme_pro:monthly:sw-none\n")
+    #expect(try Self.run(["play", "Examples/android", "--status", "inactive", "--state-dir", state, "--script", file]).status == 0)
+    let result = try Self.run(["store", "Examples/android", "--state-dir", state])
+    let heading = result.stdout.components(separatedBy: "\n").first ?? ""
+    #expect(heading.hasSuffix("calendar periods, grace period and account hold as each base plan sets them"), "\(heading)")
+  }
+
   /// A live plan that cannot pause says why (it said "no live subscription … (live: the same id)").
   @Test func aPauseOfAPlanThatCannotPauseSaysWhy() throws {
     for (steps, why) in [("buy acme_pro:season-pass\npause acme_pro:season-pass 1M\n",

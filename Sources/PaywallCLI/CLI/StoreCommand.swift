@@ -109,9 +109,12 @@ package struct StoreCommand: CLICommand {
     StoreDates.format(date).replacingOccurrences(of: " ", with: "T") + "Z"
   }
 
-  package static func describe(_ rules: StoreRules) -> String {
+  /// The store's rules in a few words. On Google Play each base plan has its own grace period and
+  /// account hold (the store's grace setting is the App Store's), so the line says so.
+  package static func describe(_ rules: StoreRules, store: Store = .appStore) -> String {
     [rules.renewalInterval.map { "every period \(TimeRate.spell($0))" } ?? "calendar periods",
-     rules.gracePeriodEnabled ? "grace period on" : "no grace period",
+     store == .playStore ? "grace period and account hold as each base plan sets them"
+       : rules.gracePeriodEnabled ? "grace period on" : "no grace period",
      rules.renewalBillingIssues ? "renewals fail" : nil].compactMap { $0 }.joined(separator: ", ")
   }
 
@@ -173,7 +176,7 @@ package struct StoreCommand: CLICommand {
     let play = store == .playStore ? PlayLineTerms.of(contents.entries) : nil
     let events = contents.entries.reduce(0) { $0 + $1.occurrences }
     let runs = events == contents.entries.count ? "" : " (\(events) events, runs of renewals as one line)"
-    var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s")\(runs), \(describe(rules))", ""]
+    var out = ["Ledger \(file): \(contents.entries.count) line\(contents.entries.count == 1 ? "" : "s")\(runs), \(describe(rules, store: store))", ""]
     let lines = contents.entries.map { entry in
       // A run of renewals: the first one's id and date, the last one's expiry, and the last one.
       var row = [String(entry.id), String(entry.originalID), entry.kind.rawValue + (entry.run.map { " ×" + grouped($0.count) } ?? ""),
