@@ -74,6 +74,24 @@ struct PlayCatalogRefusalTests {
     #expect(slot.message.contains("sells nothing under it to a buyer in FR") && slot.isConsequence == false, "\(errors)")
   }
 
+  /// A price that does not read is the cause; the slot naming the plan it priced follows from it
+  /// (it was an error of its own, first, telling the user to price the plan in Play Console).
+  @Test func aSlotWhosePlanHasABadPriceFollowsFromThePrice() throws {
+    let example = try PlayCatalogProjectTests.example()
+    let text = example.replacingOccurrences(of: #""currencyCode": "USD", "units": "9", "nanos": 990000000}},"#,
+                                            with: #""currencyCode": "USD", "units": "9.5", "nanos": 990000000}},"#)
+    #expect(text != example, "the example prices its monthly plan in the US as this test expects")
+    let errors = try withTemporaryDirectory { dir -> [Diagnostic] in
+      _ = try dir.write("play.json", text)
+      _ = try dir.write("app.json", #"{"catalog": "play.json", "paywalls": ["p.json"]}"#)
+      _ = try dir.write("p.json", #"{"id": "p", "name": "P", "products": {"primary": "acme_pro:monthly:sw-none"}, "components": [{"type": "products"}]}"#)
+      return ProjectLoader.load(path: dir.path).errors
+    }
+    #expect(errors.filter { !$0.isConsequence }.map(\.message).allSatisfy { $0.hasPrefix("'units' must be the whole units") }, "\(errors)")
+    let slot = try #require(errors.first { $0.message.hasPrefix("slot 'primary'") })
+    #expect(slot.isConsequence && slot.message.contains("failed to load, see above"), "\(slot.message)")
+  }
+
   /// A file with our `products` and a Play catalog's lists is refused at the Play key: read as
   /// ours, the Play lists were ignored without a word.
   @Test func ourProductsBesidePlaysListsIsAnError() throws {

@@ -104,8 +104,13 @@ public struct Catalog: Sendable, Equatable {
   /// Why an id the file defines sells nothing, for a reference to it; nil when it sells, or the
   /// file does not define it.
   package func notSoldReason(_ id: String) -> String? {
-    guard product(id: id) == nil else { return nil }
+    guard product(id: id) == nil, !failedToLoad(id) else { return nil }
     return notSoldReasons[id] ?? play?.unsoldReason(id)
+  }
+
+  /// Whether `id` is missing because its definition had an error (reported where it is).
+  private func failedToLoad(_ id: String) -> Bool {
+    unloadedProductIDs.contains(id) || play?.catalog.failedProducts.contains(PlayProductIdentifier(id).productId) == true
   }
 
   /// This catalog as `sdk` reads its ids: a Play catalog's products made again when the release
@@ -125,7 +130,7 @@ public struct Catalog: Sendable, Equatable {
   /// consequence).
   package func unloadedReason(_ id: String) -> String? {
     guard product(id: id) == nil, notSoldReason(id) == nil else { return nil }
-    return unloadedProductIDs.contains(id) ? "its definition in \(file) failed to load, see above" : nil
+    return failedToLoad(id) ? "its definition in \(file) failed to load, see above" : nil
   }
 
   /// Every product's identifier, in file order.

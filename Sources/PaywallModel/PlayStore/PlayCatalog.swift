@@ -17,6 +17,9 @@ package struct PlayCatalog: Sendable {
   package var file: String
   /// The buyer's region the file names (its `region`), "US" when it names none.
   package var region = "US"
+  /// Products with an error in their definition (reported where it is): an id of theirs that then
+  /// sells nothing follows from that error, and is said to.
+  package var failedProducts: Set<String> = []
 
   package init(subscriptions: [PlaySubscription] = [], offers: [PlaySubscriptionOffer] = [],
                oneTimeProducts: [PlayOneTimeProduct] = [], file: String = "") {

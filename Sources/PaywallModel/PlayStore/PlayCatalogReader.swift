@@ -75,6 +75,7 @@ package enum PlayCatalogReader {
         catalog.offers.append(offer)
       }
     }
+    catalog.failedProducts = reader.failedProducts
     return catalog
   }
 
@@ -183,6 +184,8 @@ package enum PlayCatalogReader {
     mutating func oneTimeProduct(_ node: JSONNode, path: JSONPath) -> PlayOneTimeProduct? {
       guard object(node, path: path, what: "a OneTimeProduct") else { return nil }
       guard let id = productID(node, path: path) else { return nil }
+      let errorsBefore = errorCount
+      defer { if errorCount > errorsBefore { failedProducts.insert(id) } }
       let listings = listings(node, path: path)
       var options: [PlayPurchaseOption] = []
       var optionIDs: [String: SourceLocation] = [:]

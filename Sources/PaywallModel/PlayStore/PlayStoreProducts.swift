@@ -130,8 +130,14 @@ extension PlayCatalog {
     catalog.play = PlaySource(catalog: self, region: region, entitlements: entitlements, reading: reading)
     // An id that sells nothing in the region (a draft offer, a plan not on sale there) is defined
     // by the file: a paywall naming it is told why, not that the id is unknown.
+    // An id of a product whose definition had an error (a price that did not read) failed to load:
+    // a reference to it follows from that error, which comes first.
     for id in unloaded {
-      catalog.notSoldReasons[id] = Self.notSoldReason(file: file, region: region)
+      if failedProducts.contains(PlayProductIdentifier(id).productId) {
+        catalog.unloadedProductIDs.insert(id)
+      } else {
+        catalog.notSoldReasons[id] = Self.notSoldReason(file: file, region: region)
+      }
     }
     return catalog
   }
