@@ -42,7 +42,7 @@ package enum ScriptLanguage {
     Row(#"`approve` / `decline`"#,
         #"the oldest pending Ask to Buy purchase (simulated store)"#),
     Row(#"`buy PRODUCT_ID`"#,
-        #"a purchase outside the paywall (another device), with the store's usual rules"#),
+        #"a purchase outside the paywall (another device), with the store's usual rules; one the store refuses (a declined card, Google Play's `ITEM_ALREADY_OWNED`) bought nothing and fails the run there, naming the store's answer. To test a refusal, buy through the paywall (`press … enter`) and `expect event transaction_fail`"#),
     Row(#"`cancel [PRODUCT_ID]`"#,
         #"auto-renew off: it ends at the end of the current period"#),
     Row(#"`refund [PRODUCT_ID]` / `revoke [PRODUCT_ID]`"#,
