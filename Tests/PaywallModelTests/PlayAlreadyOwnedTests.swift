@@ -93,6 +93,12 @@ import Testing
     #expect(refund.kind == .refundKeepingAccess && refund.revokedID == bought.id)
     #expect(store.subscription(monthly.id)?.isLive == true && store.subscription(monthly.id)?.autoRenew == true)
     #expect(store.derived.status.entitlements.contains("pro"))
+    // One order is refunded once.
+    guard case .failure(let again) = store.perform(.refund(productID: monthly.id)) else {
+      Issue.record("the same order was refunded twice")
+      return
+    }
+    #expect(again.message.contains("is refunded already"), "\(again.message)")
     _ = try store.perform(.revoke(productID: monthly.id)).get()
     #expect(store.subscription(monthly.id)?.state == .revoked)
   }

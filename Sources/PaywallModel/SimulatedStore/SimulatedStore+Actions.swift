@@ -200,6 +200,9 @@ extension SimulatedStore {
         // Google Play refunds a subscription's order and leaves the subscription as it is: it
         // "remains valid until its expiration time and it will continue to recur"
         // (purchases.subscriptions.refund); `revoke` refunds it and ends it now.
+        if book.ledger.entries.contains(where: { $0.kind == .refundKeepingAccess && $0.revokedID == subscription.transactionID }) {
+          return .failure(StoreActionError("the last order of \(subscription.productID) (transaction \(subscription.transactionID)) is refunded already; revoke ends the subscription"))
+        }
         let entry = add(.refundKeepingAccess, index) { $0.revokedID = subscription.transactionID }
         return .success("refunded the last order of \(entry.productID) (transaction \(entry.revokedID ?? 0)): Google Play keeps the subscription \(subscription.autoRenew ? "renewing" : "until it ends")\(ends(index)); revoke ends it now")
       }

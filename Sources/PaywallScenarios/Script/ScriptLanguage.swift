@@ -46,7 +46,7 @@ package enum ScriptLanguage {
     Row(#"`cancel [PRODUCT_ID]`"#,
         #"auto-renew off: it ends at the end of the current period"#),
     Row(#"`refund [PRODUCT_ID]` / `revoke [PRODUCT_ID]`"#,
-        #"refunded / revoked by Apple: entitlements end now"#),
+        #"refunded / revoked by Apple: entitlements end now. On a Google Play catalog a subscription's refund returns its last order's money and leaves it running and renewing (Play's refund); `revoke` ends it now"#),
     Row(#"`upgrade [PRODUCT_ID]` / `downgrade [PRODUCT_ID]` / `crossgrade [PRODUCT_ID]`"#,
         #"change level in the subscription's group (without a product: the next level up or down)"#),
     Row(#"`billing-issue [PRODUCT_ID] [grace\|no-grace]`"#,
