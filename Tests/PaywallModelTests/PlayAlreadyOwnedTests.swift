@@ -194,9 +194,59 @@ import Testing
     _ = try store.perform(.interruptNextPurchase).get()
     _ = store.purchaseNow(monthly)
     #expect(store.purchaseNow(monthly) == .purchased)
-    let said = try store.perform(.resolveInterrupted).get()
-    #expect(said.contains("not bought") && said.contains("ITEM_ALREADY_OWNED"), "\(said)")
+    // Bought nothing, the resolution fails as a refused buy does (a script stops there).
+    guard case .failure(let said) = store.perform(.resolveInterrupted) else {
+      Issue.record("resolving an interrupted purchase of what was bought meanwhile succeeded")
+      return
+    }
+    #expect(said.message.contains("not bought") && said.message.contains("ITEM_ALREADY_OWNED"), "\(said.message)")
     #expect(store.kinds().filter { $0 == .purchase }.count == 1, "\(store.kinds())")
+  }
+
+  /// An interruption does not get past Play's refusal: what is owned is refused at once, and the
+  /// interruption stays armed for the next purchase.
+  @Test func anInterruptionDoesNotGetPastItemAlreadyOwned() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let kept = try Self.product("acme_lifetime:buy", in: catalog)
+    #expect(store.purchaseNow(kept) == .purchased)
+    _ = try store.perform(.interruptNextPurchase).get()
+    #expect(Self.refusal(store.purchaseNow(kept))?.0 == .itemAlreadyOwned)
+    #expect(store.pendingPurchases.isEmpty && store.interruptsNextPurchase)
+  }
+
+  /// An interrupted purchase is paid when the buyer completes it: with the declining test card
+  /// it is not bought.
+  @Test func aResolvedInterruptionPaysWithTheTestCard() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    _ = try store.perform(.testCard(.alwaysDeclines)).get()
+    _ = try store.perform(.interruptNextPurchase).get()
+    _ = store.purchaseNow(monthly)
+    guard case .failure(let said) = store.perform(.resolveInterrupted) else {
+      Issue.record("an interrupted purchase completed on the declining card")
+      return
+    }
+    #expect(said.message.contains("was not bought"), "\(said.message)")
+    #expect(!store.kinds().contains(.purchase), "\(store.kinds())")
+  }
+
+  /// A Play subscription that has ended is refunded as it is (expired, not revoked), and once.
+  @Test func anEndedPlaySubscriptionsRefundLeavesItExpired() throws {
+    let (catalog, rig, store) = try Self.fresh()
+    defer { rig.remove() }
+    let monthly = try Self.product("acme_pro:monthly:sw-none", in: catalog)
+    #expect(store.purchaseNow(monthly) == .purchased)
+    _ = try store.perform(.cancel(productID: monthly.id)).get()
+    rig.advance(store, by: 62 * 86_400)
+    #expect(store.subscription(monthly.id)?.state == .expired)
+    #expect(try store.perform(.refund(productID: monthly.id)).get().contains("as it is (expired)"))
+    #expect(store.subscription(monthly.id)?.state == .expired)
+    guard case .failure = store.perform(.refund(productID: monthly.id)) else {
+      Issue.record("the ended subscription's last order was refunded twice")
+      return
+    }
   }
 
   /// A paused subscription, or one on account hold, is still the buyer's: the refusal says which,

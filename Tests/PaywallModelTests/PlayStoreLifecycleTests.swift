@@ -350,6 +350,9 @@ extension Result where Failure == StoreActionError {
       "'gracePeriodDuration' may be at most 30 days (the lesser of 30 days and the billing period 'P1M'), found 'P31D'"])
     #expect(try errors(grace: "P1W", hold: "P30D") == ["'gracePeriodDuration' must be in days, found 'P1W'; write it as days, such as \"P7D\""])
     #expect(try errors(grace: "P0D", hold: "P30D").isEmpty)
+    // A daily plan's default grace period is its one day, not more than its period.
+    let daily = try PlayCatalogProjectTests.catalog(text.replacingOccurrences(of: monthlyPlan, with: #""billingPeriodDuration": "P1D""#)).0
+    #expect(daily?.product(id: "acme_pro:monthly:sw-none")?.playPlan == PlayPlanRules(gracePeriodDays: 1, accountHoldDays: 59))
     #expect(try errors(grace: "P30D", hold: "P30D").isEmpty)
   }
 

@@ -206,6 +206,13 @@ struct SimulatedStoreCommandTests {
             "\(result.stderr)")
   }
 
+  /// `pause` without a product pauses the subscription even when a one-time product was bought after it.
+  @Test func aPauseWithoutAProductFindsTheSubscriptionPastAOneTimeProduct() throws {
+    let file = try Self.script("buy acme_pro:monthly:sw-none\nbuy acme_lifetime:buy\npause 1M\n")
+    let result = try Self.run(["play", "Examples/android", "--status", "inactive", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
   /// On a Play catalog the ledger's heading does not claim "no grace period": each base plan has its own.
   @Test func aPlayLedgersHeadingSaysGraceIsPerBasePlan() throws {
     let state = PlayCommandTests.stateDir()
@@ -221,7 +228,9 @@ struct SimulatedStoreCommandTests {
     for (steps, why) in [("buy acme_pro:season-pass\npause acme_pro:season-pass 1M\n",
                           "acme_pro:season-pass cannot pause: it is a prepaid plan, which does not renew"),
                          ("buy acme_pro:monthly:sw-none\ncancel acme_pro:monthly:sw-none\npause acme_pro:monthly:sw-none 1M\n",
-                          "acme_pro:monthly:sw-none cannot pause: it is cancelled (auto-renewal off)")] {
+                          "acme_pro:monthly:sw-none cannot pause: it is cancelled (auto-renewal off)"),
+                         ("buy acme_lifetime:buy\npause acme_lifetime:buy 1M\n",
+                          "acme_lifetime:buy cannot pause: it is a one-time product, not a subscription")] {
       let file = try Self.script(steps)
       let result = try Self.run(["play", "Examples/android", "--status", "inactive", "--state-dir", PlayCommandTests.stateDir(), "--script", file])
       #expect(result.status == 1)

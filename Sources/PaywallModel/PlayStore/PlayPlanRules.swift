@@ -50,9 +50,10 @@ package struct PlayPlanRules: Sendable, Hashable {
     self.init(gracePeriodDays: graceDays, accountHoldDays: hold.map(Self.days) ?? max(0, 60 - graceDays))
   }
 
-  /// The grace period of a plan that names none: 7 days, 3 for a plan of a week or less.
+  /// The grace period of a plan that names none: 7 days, 3 for a plan of a week or less, never
+  /// longer than the billing period (a daily plan's is a day).
   static func defaultGraceDays(_ period: PlayDuration) -> Int {
-    days(period) <= 7 ? 3 : 7
+    min(days(period) <= 7 ? 3 : 7, max(days(period), 0))
   }
 
   static func days(_ duration: PlayDuration) -> Int {

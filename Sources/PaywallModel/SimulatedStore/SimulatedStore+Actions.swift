@@ -97,19 +97,23 @@ extension SimulatedStore {
       }
       let pending = book.pending.remove(at: index)
       guard action == .approve else { return .success("declined \(pending.productID)") }
-      return product(pending.productID).map { product in
+      return product(pending.productID).flatMap { product in
         let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return bought.hasPrefix("not bought") ? "approved \(pending.productID), \(bought)" : "approved \(pending.productID)"
+        return bought.hasPrefix("not bought") ? .failure(StoreActionError("approved \(pending.productID), \(bought)")) : .success("approved \(pending.productID)")
       }
     case .resolveInterrupted:
       guard let index = book.pending.firstIndex(where: { $0.kind == .interrupted }) else {
         return .failure(StoreActionError("no interrupted purchase to resolve"))
       }
       let pending = book.pending.remove(at: index)
-      return product(pending.productID).map { product in
+      // Completed by the buyer, the purchase is paid then: on Play with the test card chosen.
+      if book.replay.isPlay, book.settings.testCard == .alwaysDeclines {
+        return .failure(StoreActionError("the interrupted purchase of \(pending.productID) was not bought: \(PlayTestCard.declinedMessage)"))
+      }
+      return product(pending.productID).flatMap { product in
         let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return bought.hasPrefix("not bought") ? "the interrupted purchase of \(pending.productID) was \(bought)"
-          : "completed the interrupted purchase of \(pending.productID)"
+        return bought.hasPrefix("not bought") ? .failure(StoreActionError("the interrupted purchase of \(pending.productID) was \(bought)"))
+          : .success("completed the interrupted purchase of \(pending.productID)")
       }
     case .interruptNextPurchase:
       book.interruptNext = true
@@ -149,18 +153,21 @@ extension SimulatedStore {
       }
     case .pause(let id, let length):
       guard book.replay.isPlay else { return .failure(playOnly("pause", "'cancel'")) }
-      // A live subscription of that id that cannot pause says why, not that there is none.
-      if let index = book.replay.find(id, { $0.isLive }) {
+      let pausable = live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })
+      // A live purchase of that id that cannot pause says why, not that there is none.
+      if case .failure = pausable, let index = book.replay.find(id, { $0.isLive }) {
         let held = book.replay.subscriptions[index]
         let why: String? =
-          if held.kind != .autoRenewable { "it is a prepaid plan, which does not renew: only an auto-renewing plan pauses (from a renewal)" }
+          if held.kind == .consumable || held.kind == .nonConsumable { "it is a one-time product, not a subscription" }
+          else if held.kind != .autoRenewable { "it is a prepaid plan, which does not renew: only an auto-renewing plan pauses (from a renewal)" }
           else if let until = held.pauseUntil { "it already pauses until \(StoreDates.format(until)); 'resume' it first" }
           else if !held.autoRenew { "it is cancelled (auto-renewal off), so it has no renewal to pause from; buy it again to resubscribe" }
-          else if held.state != .subscribed { "it is \(held.state.rawValue): fix its billing first ('resolve-billing')" }
+          else if held.state == .inGracePeriod { "it is in its grace period: fix its billing first ('resolve-billing')" }
+          else if held.state != .subscribed { "it is on account hold: fix its billing first ('resolve-billing')" }
           else { nil }
         if let why { return .failure(StoreActionError("\(held.productID) cannot pause: \(why)")) }
       }
-      return live(id, "pause", { $0.kind == .autoRenewable && $0.state == .subscribed && $0.autoRenew && $0.pauseUntil == nil })
+      return pausable
         .flatMap { index in
           guard let end = book.replay.subscriptions[index].expirationDate else {
             return .failure(StoreActionError("\(book.replay.subscriptions[index].productID) has no period to pause after"))
@@ -196,7 +203,7 @@ extension SimulatedStore {
         return .failure(StoreActionError("nothing \(id.map { "of \(excerpt: $0) " } ?? "")to \(refund ? "refund" : "revoke")"))
       }
       let subscription = book.replay.subscriptions[index]
-      if refund, book.replay.isPlay, subscription.kind != .nonConsumable, subscription.kind != .consumable, subscription.isLive {
+      if refund, book.replay.isPlay, subscription.kind != .nonConsumable, subscription.kind != .consumable {
         // Google Play refunds a subscription's order and leaves the subscription as it is: it
         // "remains valid until its expiration time and it will continue to recur"
         // (purchases.subscriptions.refund); `revoke` refunds it and ends it now.
@@ -204,7 +211,10 @@ extension SimulatedStore {
           return .failure(StoreActionError("the last order of \(subscription.productID) (transaction \(subscription.transactionID)) is refunded already; revoke ends the subscription"))
         }
         let entry = add(.refundKeepingAccess, index) { $0.revokedID = subscription.transactionID }
-        return .success("refunded the last order of \(entry.productID) (transaction \(entry.revokedID ?? 0)): Google Play keeps the subscription \(subscription.autoRenew ? "renewing" : "until it ends")\(ends(index)); revoke ends it now")
+        let kept = !subscription.isLive ? "as it is (\(subscription.state.rawValue))"
+          : subscription.autoRenew ? "renewing\(subscription.expirationDate.map { ", renews \(StoreDates.format($0))" } ?? "")"
+          : "until it ends\(ends(index))"
+        return .success("refunded the last order of \(entry.productID) (transaction \(entry.revokedID ?? 0)): Google Play keeps the subscription \(kept); revoke ends it now")
       }
       let entry = add(refund ? .refund : .revocation, index) {
         $0.revokedID = subscription.transactionID

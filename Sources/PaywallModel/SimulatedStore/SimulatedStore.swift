@@ -189,11 +189,6 @@ public final class SimulatedStore: PurchaseController {
         return StoreError.ineligibleForOffer.purchaseResult
       }
     }
-    if book.interruptNext {
-      book.interruptNext = false
-      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
-      return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
-    }
     var product = product
     if book.replay.isPlay {
       if product.replacementMode == nil { product.replacementMode = book.settings.replacementMode }
@@ -202,9 +197,17 @@ public final class SimulatedStore: PurchaseController {
       if let refusal = book.replay.playReplacementRefusal(product, at: now) {
         return .failed(PlayBillingFailure(.developerError, reason: refusal))
       }
+      // Refused before any flow begins, an interruption included (which stays armed).
       if let owned = book.replay.playAlreadyOwned(product) ?? book.replay.playPendingPurchase(of: product, among: book.pending) {
         return .failed(PlayBillingFailure(.itemAlreadyOwned, reason: owned))
       }
+    }
+    if book.interruptNext {
+      book.interruptNext = false
+      book.pending.append(PendingPurchase(kind: .interrupted, productID: product.id, requestDate: now, offerID: product.requestedOffer?.id))
+      return .failed(PurchaseError("The purchase was interrupted: the buyer has to act first (e.g. accept new terms); it completes when resolved"))
+    }
+    if book.replay.isPlay {
       switch book.settings.testCard {
       case .alwaysApproves: break
       // A declined payment comes back as ERROR (6), as reports of declined cards say
