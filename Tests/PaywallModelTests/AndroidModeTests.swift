@@ -288,6 +288,25 @@ struct AndroidModeTests {
             "\(diagnostics2.map(\.description))")
   }
 
+  /// A paywall whose products are only in `products_v3`: each SDK's reading is said, and the
+  /// paywall is imported without products (it was imported so without a word).
+  @Test func aPaywallWithOnlyProductsV3SaysWhatEachSDKSells() throws {
+    let text = SuperwallImportTests.sdkExcerpt.replacingOccurrences(of: #""products_v2": ["#, with: #""products_v3": ["#)
+    #expect(text != SuperwallImportTests.sdkExcerpt)
+    func warning(_ sdk: SDKVersion) throws -> String? {
+      let collector = DiagnosticCollector(file: "config.json", source: Array(text.utf8))
+      let (_, diagnostics) = SuperwallImporter.importConfig(root: try JSONParser.parse(text), collector: collector, catalog: Catalog(products: [], file: "c.json"),
+                                                            catalogReference: "c.json", name: "t", sdk: sdk)
+      return diagnostics.first { $0.message.contains("'products_v3'") }?.message
+    }
+    let android = try #require(try warning(.android))
+    #expect(android.contains("only in 'products_v3'") && android.contains("CrossplatformProductSerializer"), "\(android)")
+    let old = try #require(try warning(try SDKVersion.parse("2.5", platform: .android).get()))
+    #expect(old.contains("does not read 'products_v3' (2.6.0 does)"), "\(old)")
+    let ios = try #require(try warning(.latest))
+    #expect(ios.contains("Superwall-iOS reads a paywall's products from 'products_v2' only"), "\(ios)")
+  }
+
   /// A Play price too large for Play Billing's micros is an error at its units, not a free product.
   @Test func aPriceBeyondPlaysMicrosIsRefused() throws {
     let text = try PlayCatalogProjectTests.example().replacingOccurrences(of: #""units": "59""#, with: #""units": "9223372036854""#)

@@ -182,6 +182,10 @@ package enum SuperwallConfigReader {
         if let product = readProductV1(productNode, path: path.appending("products").appending(i), d) { products.append(product) }
       }
     }
+    if products.isEmpty, (object.array("products_v2") ?? []).isEmpty, let v3 = object.array("products_v3"), !v3.isEmpty {
+      d.warning(.superwallImport, (identifier.map { "paywall \(quoting: $0): " } ?? "") + Self.productsV3Only(v3.count, sdk),
+                at: object.value("products_v3")!.location, path: path.appending("products_v3"))
+    }
     var substitutions: [SuperwallConfig.Substitution] = []
     if let event, let at = object.value("paywalljs_event") {
       substitutions = PaywallJSEvent.substitutions(fromBase64: at.uncut ?? event, at: at.location,
@@ -195,6 +199,22 @@ package enum SuperwallConfigReader {
                                    backgroundColorHex: background, introductoryOfferEligibility: eligibility,
                                    substitutions: substitutions, substitutionsLocation: object.value("paywalljs_event")?.location ?? node.location,
                                    surveys: surveys, localNotifications: notifications, location: node.location, path: path)
+  }
+
+  /// What a paywall whose products are only in `products_v3` (none in `products_v2`) sells on the
+  /// chosen SDK: Superwall-iOS reads `products_v2` alone (`Models/Paywall/Paywall.swift`);
+  /// Superwall-Android reads `products_v3` when `products_v2` is empty, from 2.6.0
+  /// (`models/paywall/Paywall.kt` `productIds`, `PaywallProductIdsTest.kt`), but its
+  /// `CrossplatformProductSerializer` gives each of them an empty name, so none fills a named slot.
+  static func productsV3Only(_ count: Int, _ sdk: SDKVersion) -> String {
+    let listed = "its \(count) product\(count == 1 ? "" : "s") \(count == 1 ? "is" : "are") only in 'products_v3', 'products_v2' has none"
+    if sdk.platform == .ios {
+      return "\(listed): Superwall-iOS reads a paywall's products from 'products_v2' only (Models/Paywall/Paywall.swift), so it sells nothing; imported without products"
+    }
+    if !sdk.isAndroidAtLeast(minor: 6) {
+      return "\(listed): Superwall-Android \(sdk) does not read 'products_v3' (2.6.0 does), so it sells nothing; imported without products"
+    }
+    return "\(listed): Superwall-Android fetches them (models/paywall/Paywall.kt, productIds) but gives each an empty name (CrossplatformProductSerializer reads no 'reference_name'), so none fills a slot of the paywall; imported without products"
   }
 
   /// A `products_v2` item. The SDK decodes each as a `Throwable<Product>` and drops one that
