@@ -98,8 +98,9 @@ extension SimulatedStore {
       let pending = book.pending.remove(at: index)
       guard action == .approve else { return .success("declined \(pending.productID)") }
       return product(pending.productID).flatMap { product in
-        let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return bought.hasPrefix("not bought") ? .failure(StoreActionError("approved \(pending.productID), \(bought)")) : .success("approved \(pending.productID)")
+        Self.buy(Self.withOffer(product, pending), &book, at: now)
+          .map { "approved \(pending.productID)" }
+          .mapError { StoreActionError("approved \(pending.productID), \($0.message)") }
       }
     case .resolveInterrupted:
       guard let index = book.pending.firstIndex(where: { $0.kind == .interrupted }) else {
@@ -111,9 +112,9 @@ extension SimulatedStore {
         return .failure(StoreActionError("the interrupted purchase of \(pending.productID) was not bought: \(PlayTestCard.declinedMessage)"))
       }
       return product(pending.productID).flatMap { product in
-        let bought = Self.buy(Self.withOffer(product, pending), &book, at: now)
-        return bought.hasPrefix("not bought") ? .failure(StoreActionError("the interrupted purchase of \(pending.productID) was \(bought)"))
-          : .success("completed the interrupted purchase of \(pending.productID)")
+        Self.buy(Self.withOffer(product, pending), &book, at: now)
+          .map { "completed the interrupted purchase of \(pending.productID)" }
+          .mapError { StoreActionError("the interrupted purchase of \(pending.productID) was \($0.message)") }
       }
     case .interruptNextPurchase:
       book.interruptNext = true
@@ -370,19 +371,17 @@ extension SimulatedStore {
     return product
   }
 
-  static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> String {
+  /// Completes a purchase the store has accepted (at once, or after it waited). Fails, writing
+  /// nothing, when Play would no longer sell it.
+  @discardableResult
+  static func buy(_ product: StoreProduct, _ book: inout Book, at now: Date) -> Result<Void, StoreActionError> {
     // A purchase that waited (a slow card, an approval) completes only if Play would still sell
     // it: what it buys may have been bought meanwhile.
-    if let owned = book.replay.playAlreadyOwned(product) { return "not bought: \(owned)" }
-    guard let entry = book.replay.planPurchase(product, at: now) else { return "already owned" }
+    if let owned = book.replay.playAlreadyOwned(product) { return .failure(StoreActionError("not bought: \(owned)")) }
+    // Nothing to plan: what it buys is held already (the App Store's non-consumable bought again).
+    guard let entry = book.replay.planPurchase(product, at: now) else { return .success(()) }
     append(entry, to: &book)
     acknowledge(entry, &book)
-    switch entry.kind {
-    case .purchase: return entry.offer.map { "a purchase with an introductory offer (\($0.rawValue))" } ?? "a purchase"
-    case .upgrade, .downgrade, .crossgrade: return "a\(entry.kind == .upgrade ? "n" : "") \(entry.kind.rawValue) (\(entry.effect?.rawValue ?? ""))"
-    case .topUp: return "a top-up to \(entry.expirationDate.map(StoreDates.format) ?? "?")"
-    case .autoRenewOn: return "auto-renewal back on"
-    default: return entry.kind.rawValue
-    }
+    return .success(())
   }
 }

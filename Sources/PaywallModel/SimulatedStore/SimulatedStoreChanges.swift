@@ -156,7 +156,7 @@ extension SimulatedStore {
       let at = max(pending.completesAt!, book.replay.date)
       book.ledger.append(contentsOf: book.replay.advance(to: at))
       if pending.kind == .slowApproves, let product = book.replay.owned(pending.productID) {
-        _ = buy(withOffer(product, pending), &book, at: at)
+        buy(withOffer(product, pending), &book, at: at)
       }
     }
     book.ledger.append(contentsOf: book.replay.advance(to: now))
