@@ -79,7 +79,8 @@ package struct ExplainCommand: CLICommand {
       return
     }
     let directory = try CLIFailure.reporting { () throws(SessionError) in
-      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path,
+                                       store: project.stores.count > 1 ? project.options.sdk.platform : nil)
     }
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)

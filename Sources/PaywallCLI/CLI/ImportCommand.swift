@@ -16,20 +16,22 @@ package struct ImportCommand: CLICommand {
   package static let spec = CommandSpec(
     name: "import",
     abstract: "Import a Superwall config (the SDK's static_config response) as a project: app.json and paywalls/.",
-    discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config; a config whose paywalls sell nothing needs none). A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
+    discussion: "The config names product ids, not prices: --catalog gives them (the app's .storekit or our catalog .json; default: one beside the config; a config whose paywalls sell nothing needs none). A cross-platform app (React Native, Flutter) gives --catalog twice, the App Store's and its Google Play catalog: the project keeps both stores' products, and 'paywall-tui run DIR --platform android' runs the Play side. A config can also be given directly where a project is expected: 'paywall-tui run config.json --catalog App.storekit'.",
     positionals: [PositionalSpec(name: "source", help: "What to import from: superwall.", count: .one, values: .words(["superwall"])),
                   PositionalSpec(name: "config", help: "The config JSON file.", count: .one, values: .file)],
     options: ImportFlags.all,
     examples: [
       "paywall-tui import superwall config.json --catalog App.storekit --out qa   # then: paywall-tui explain qa PLACEMENT",
       "paywall-tui run config.json --catalog App.storekit                         # the config as the project, nothing written",
+      "paywall-tui import superwall config.json --catalog App.storekit --catalog play-catalog.json --out qa   # both stores",
     ]
   )
 
   package var source: String
   package var config: String
   package var out: String?
-  package var catalog: String?
+  /// `--catalog`, at most twice (a cross-platform import: one per store).
+  package var catalogs: [String]
   package var force: Bool
   package var layout: String?
   /// `--sdk`: the SDK whose decoding the import follows, written into app.json; nil: the latest.
@@ -41,7 +43,7 @@ package struct ImportCommand: CLICommand {
     source = arguments.positionals[0]
     config = arguments.positionals[1]
     out = arguments[ImportFlags.out]
-    catalog = arguments[ImportFlags.catalog]
+    catalogs = arguments[ImportFlags.catalog]
     force = arguments[ImportFlags.force]
     layout = arguments[ImportFlags.layout]
     sdk = arguments[ImportFlags.sdk]
@@ -87,11 +89,12 @@ package struct ImportCommand: CLICommand {
     guard SuperwallImporter.isConfig(root) else {
       throw CLIFailure.invalid("error: \(config) is not a Superwall config (no 'trigger_options' or 'paywall_responses')")
     }
-    let catalogPath = SuperwallImporter.catalogPath(for: config, given: catalog)
+    let (catalogPath, play) = try chosenCatalogs(out: out)
     let reference = catalogPath.map { ImportedProjectWriter.relativePath($0, from: out) }
     let name = ((config).lastPathComponent).deletingPathExtension
     let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: config, root: root, collector: collector, catalogPath: catalogPath,
-                                                                     catalogReference: reference, name: name, layout: chosenLayout, sdk: version)
+                                                                     catalogReference: reference, name: name, layout: chosenLayout, sdk: version,
+                                                                     play: play)
     for diagnostic in diagnostics.sorted(by: { ($0.file, $0.location) < ($1.file, $1.location) }) {
       try Console.error(diagnostic.description)
     }
@@ -101,7 +104,7 @@ package struct ImportCommand: CLICommand {
     }
     let report: ImportedProjectWriter.Report
     do {
-      let reading = [config] + [catalogPath, layout].compactMap { $0 }
+      let reading = [config] + [catalogPath, play?.path, layout].compactMap { $0 }
       report = try ImportedProjectWriter.write(imported, to: out, force: force, reading: reading) { directory in
         // What was written must load as any project does, before it takes the target's place.
         let result = ProjectLoader.load(path: directory)
@@ -120,10 +123,31 @@ package struct ImportCommand: CLICommand {
   }
 }
 
+extension ImportCommand {
+  /// The App Store catalog (or the only one) and, for a cross-platform import, the Google Play
+  /// catalog with the path app.json gives it.
+  func chosenCatalogs(out: String) throws(CLIFailure) -> (String?, (path: String, reference: String)?) {
+    guard catalogs.count > 1 else { return (SuperwallImporter.catalogPath(for: config, given: catalogs.first), nil) }
+    let usage = "a cross-platform import takes two --catalog: the App Store's (.storekit or our catalog .json) and the Google Play catalog"
+    guard catalogs.count == 2 else { throw CLIFailure.usage("--catalog is given \(catalogs.count) times; \(usage)") }
+    guard platform == nil, sdk == nil else {
+      throw CLIFailure.usage("--platform and --sdk choose one store's SDK, and two --catalog import for both (each store's latest SDK); give one --catalog with them")
+    }
+    // A catalog that does not parse is reported by the import, naming its place.
+    let isPlay = catalogs.map { file in (try? SourceFile.parse(path: file)).map { PlayCatalogReader.isPlayCatalog($0.0) } ?? false }
+    guard let playIndex = isPlay.firstIndex(of: true), isPlay.filter({ $0 }).count == 1 else {
+      let found = isPlay.contains(true) ? "both are Google Play catalogs" : "neither is a Google Play catalog (one with 'subscriptions' or 'oneTimeProducts')"
+      throw CLIFailure.usage("\(usage); \(found)")
+    }
+    let playPath = catalogs[playIndex]
+    return (catalogs[1 - playIndex], (playPath, ImportedProjectWriter.relativePath(playPath, from: out)))
+  }
+}
+
 /// `import`'s options.
 package enum ImportFlags {
   package static let out = Flag.text("out", "dir", "The project directory to write (new, empty, or one an import wrote).")
-  package static let catalog = Flag.text("catalog", "file", "Prices for the config's products (.storekit or catalog .json).")
+  package static let catalog = Flag.list("catalog", "file", "Prices for the config's products (.storekit, catalog .json or a Google Play catalog); twice, the App Store's and the Play catalog, for a cross-platform project.")
   package static let layout = Flag.text("layout", "file", "Which substitution keys become the title, texts, features and buttons (JSON).")
   package static let force = Flag.bool("force", "Write into a directory an import wrote before: its files are replaced (and listed), nothing else there is touched.")
   /// Read as written: `run()` checks it, after the source is known.

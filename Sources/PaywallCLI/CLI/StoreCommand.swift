@@ -37,6 +37,8 @@ package struct StoreCommand: CLICommand {
   package var catalog: String?
   package var json: Bool
   package var at: String?
+  /// `--platform`: a cross-platform project's store (its catalog and its ledger).
+  package var platform: SDKPlatform?
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     path = arguments.positionals[0]
@@ -44,13 +46,15 @@ package struct StoreCommand: CLICommand {
     catalog = arguments[ProjectFlags.catalog]
     json = arguments[StoreFlags.json]
     at = arguments[StoreFlags.at]
+    platform = try arguments[StoreFlags.platform]
   }
 
   package func run() async throws {
     let moment = try at.map(Self.parseDate)
-    let project = try ProjectOptions(catalog: catalog).load(path)
+    let project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform))
+    let store = project.stores.count > 1 ? platform ?? project.options.sdk.platform : nil
     let directory = try CLIFailure.reporting { () throws(SessionError) in
-      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path)
+      try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path, store: store)
     }
     let file = LedgerFile(directory: directory)
     // The device's trial reminders, read only as the ledger is.
@@ -336,5 +340,7 @@ package enum StoreFlags {
 
   /// In the order help lists them.
   /// In the order help lists them; --catalog is the one `run` and `play` take.
-  package static let all: [any CommandOption] = [stateDir, ProjectFlags.catalog, json, at]
+  package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
+    "A cross-platform project's store: ios or android (default: the project's platform); its catalog, and its ledger when --state-dir is not given.")
+  package static let all: [any CommandOption] = [stateDir, ProjectFlags.catalog, json, at, platform]
 }

@@ -87,12 +87,21 @@ package struct ValidateCommand: CLICommand {
     package var products: Int?
     /// The placements its campaigns answer (a project of holdouts may have no paywall).
     package var placements = 0
+    /// A cross-platform project's products per store, its own platform's first.
+    package var storeProducts: [(SDKPlatform, Int)] = []
+  }
+
+  /// The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
+  static func productCount(_ project: Project) -> Int {
+    project.paywalls.isEmpty ? project.catalog.products.count : Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count
   }
 
   /// What the summary line says of a checked path: its paywalls and the products they show, or
   /// for a catalog alone (a `.storekit` file, a catalog.json) the products it holds.
-  package static func summary(paywalls: Int, products: Int, placements: Int = 0) -> String {
-    let counted = "\(products) product\(products == 1 ? "" : "s")"
+  /// A cross-platform project's products are counted per store (`perStore`).
+  package static func summary(paywalls: Int, products: Int, placements: Int = 0, perStore: [(SDKPlatform, Int)] = []) -> String {
+    let counted = perStore.isEmpty ? "\(products) product\(products == 1 ? "" : "s")"
+      : perStore.map { "\($0.1) product\($0.1 == 1 ? "" : "s") on \($0.0.rawValue)" }.joined(separator: ", ")
     // A project whose campaigns are all holdouts has placements and no paywall: not a catalog.
     if paywalls == 0 && placements > 0 { return "\(placements) placement\(placements == 1 ? "" : "s"), no paywall, \(counted)" }
     return paywalls == 0 ? "a catalog of \(counted)" : "\(paywalls) paywall\(paywalls == 1 ? "" : "s"), \(counted)"
@@ -118,10 +127,25 @@ package struct ValidateCommand: CLICommand {
         checked.paywalls = project.paywalls.count
         checked.placements = project.campaigns.count
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
-        checked.products = project.paywalls.isEmpty
-          ? project.catalog.products.count
-          : Set(project.paywalls.flatMap { $0.slots.map(\.productID) }).count
+        checked.products = Self.productCount(project)
         silenced.formUnion(project.ignoredWarnings)
+        // A cross-platform project is checked as each store's session reads it: what only the
+        // other store's paywalls give (its errors the loader already joined) is said once, naming it.
+        let own = project.options.sdk.platform
+        if project.stores.count > 1 { checked.storeProducts = [(own, checked.products ?? 0)] }
+        for other in project.stores where other != own {
+          let side = ProjectLoader.load(path: path, catalogPath: catalog, sdk: SDKChoice(platform: other))
+          let seen = Set(checked.diagnostics.map(\.description))
+          var found = side.warnings
+          if let sideProject = side.project {
+            found += PaywallReader.validationAdvice(for: sideProject)
+            checked.storeProducts.append((other, Self.productCount(sideProject)))
+          }
+          for var diagnostic in found where !seen.contains(diagnostic.description) {
+            diagnostic.message = "on \(other.rawValue) (\(other.sdkName)): \(diagnostic.message)"
+            checked.diagnostics.append(diagnostic)
+          }
+        }
       }
       checked.diagnostics.removeAll { $0.kind.map(silenced.contains) == true }
       results.append(checked)
@@ -155,7 +179,8 @@ package struct ValidateCommand: CLICommand {
     guard chosen != .json else { return }
     for result in results {
       guard let paywalls = result.paywalls, let products = result.products else { continue }
-      try Console.error("ok: \(result.path): \(Self.summary(paywalls: paywalls, products: products, placements: result.placements))")
+      let line = Self.summary(paywalls: paywalls, products: products, placements: result.placements, perStore: result.storeProducts)
+      try Console.error("ok: \(result.path): \(line)")
     }
   }
 
@@ -190,6 +215,10 @@ package struct ValidateCommand: CLICommand {
       var members: [(String, JSONOutput)] = [("path", .string(result.path)), ("loaded", .bool(result.paywalls != nil))]
       if let paywalls = result.paywalls, let products = result.products {
         members += [("paywalls", .number(String(paywalls))), ("products", .number(String(products)))]
+      }
+      // A cross-platform project: `products` is its own platform's, these each store's.
+      if !result.storeProducts.isEmpty {
+        members.append(("productsByStore", .object(result.storeProducts.map { ($0.0.rawValue, .number(String($0.1))) })))
       }
       return .object(members)
     }

@@ -21,8 +21,13 @@ extension Schemas {
       "type": "string"
     },
     "catalog": {
-      "type": "string",
-      "description": "Catalog file: our JSON format, an Xcode .storekit file, or a Google Play catalog (docs/android.md)."
+      "oneOf": [
+        { "type": "string", "minLength": 1 },
+        { "type": "object", "minProperties": 1, "additionalProperties": false,
+          "description": "A cross-platform project: each store's catalog; --platform (or options.platform) picks the one a session reads.",
+          "properties": { "ios": { "type": "string", "minLength": 1 }, "android": { "type": "string", "minLength": 1 } } }
+      ],
+      "description": "Catalog file: our JSON format, an Xcode .storekit file, or a Google Play catalog (docs/android.md); or one per store, {\"ios\": FILE, \"android\": FILE}."
     },
     "paywalls": {
       "type": "array",

@@ -22,10 +22,10 @@ extension Schemas {
       "propertyNames": { "not": { "const": "selected" } },
       "additionalProperties": {
         "oneOf": [
-          { "type": "string", "minLength": 1 },
-          { "type": "object", "required": ["product"], "additionalProperties": false,
-            "description": "A product with one of its promotional or win-back offers (the catalog's 'offers').",
-            "properties": { "product": { "type": "string", "minLength": 1 }, "offer": { "type": "string", "minLength": 1 } } }
+          { "$ref": "#/$defs/slotProduct" },
+          { "type": "object", "minProperties": 1, "additionalProperties": false,
+            "description": "A cross-platform project's slot: each store's product. A slot with none for the session's platform is left out there.",
+            "properties": { "ios": { "$ref": "#/$defs/slotProduct" }, "android": { "$ref": "#/$defs/slotProduct" } } }
         ]
       },
       "examples": [{ "primary": "com.acme.pro.annual", "secondary": "com.acme.pro.monthly", "tertiary": "com.acme.pro.lifetime" }]
@@ -83,6 +83,14 @@ extension Schemas {
     }
   },
   "$defs": {
+    "slotProduct": {
+      "oneOf": [
+        { "type": "string", "minLength": 1 },
+        { "type": "object", "required": ["product"], "additionalProperties": false,
+          "description": "A product with one of its promotional or win-back offers (the catalog's 'offers').",
+          "properties": { "product": { "type": "string", "minLength": 1 }, "offer": { "type": "string", "minLength": 1 } } }
+      ]
+    },
     "template": {
       "type": "string",
       "description": "Text; may use {{ products.SLOT.ATTRIBUTE }}, {{ products.selected.ATTRIBUTE }}, the short form {{ primary.ATTRIBUTE }} (primary, secondary, tertiary only) and {{ user.KEY }}, e.g. {{ products.primary.price }}. Attributes (the SDK's): identifier, price, rawPrice, currencyCode, currencySymbol, locale, languageCode, period, periodAlt, periodly, localizedPeriod, periodDays, periodWeeks, periodMonths, periodYears, dailyPrice, weeklyPrice, monthlyPrice, yearlyPrice, trialPeriodDays, trialPeriodWeeks, trialPeriodMonths, trialPeriodYears, trialPeriodText, trialPeriodEndDate, trialPeriodPrice, rawTrialPeriodPrice, trialPeriodDailyPrice, trialPeriodWeeklyPrice, trialPeriodMonthlyPrice, trialPeriodYearlyPrice, billingPlanType, isBillingPlanAvailable, isSubscribed; the emulator's own (empty on a device): name, description, hasFreeTrial."

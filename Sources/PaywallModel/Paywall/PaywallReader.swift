@@ -6,17 +6,23 @@ import Foundation
 
 /// Reads and validates a paywall JSON file, reporting every problem at once with its line, column
 /// and JSON path. With a catalog, each slot's product must exist in it.
+/// `platform`: whose store it sells through (`StoreChoice`): a slot with no product there is left
+/// out, as an SDK drops another store's product; templates may name it and show nothing.
 package enum PaywallReader {
-  package static func read(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector) -> PaywallDefinition? {
+  package static func read(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector,
+                           platform: SDKPlatform = .ios) -> PaywallDefinition? {
     guard let reader = ObjectReader(root, path: .root, diagnostics: diagnostics, what: "a paywall") else { return nil }
     let id = reader.string("id", required: true)
     let name = reader.string("name", required: true)
-    let slots = readSlots(reader, catalog: catalog)
+    let (slots, elsewhere) = readSlots(reader, catalog: catalog, platform: platform)
     let slotNames = slots.map(\.name)
+    let everySlot = slotNames + elsewhere
     var selected = reader.string("selected")
-    if let chosen = selected, !slotNames.contains(chosen) {
-      diagnostics.error("'selected' names the slot \(quoting: chosen), which is not in 'products'\(Suggestions.hint(for: chosen, in: slotNames))",
+    if let chosen = selected, !everySlot.contains(chosen) {
+      diagnostics.error("'selected' names the slot \(quoting: chosen), which is not in 'products'\(Suggestions.hint(for: chosen, in: everySlot))",
                         at: reader.value("selected")!.location, path: .root.appending("selected"))
+      selected = nil
+    } else if let chosen = selected, elsewhere.contains(chosen) {
       selected = nil
     }
     let gating = reader.choice("featureGating", FeatureGating.allCases.map(\.rawValue)).flatMap(FeatureGating.init) ?? .nonGated
@@ -28,7 +34,7 @@ package enum PaywallReader {
         diagnostics.error("'components' is empty; add at least a title and a button", at: reader.value("components")!.location,
                           path: .root.appending("components"))
       }
-      let context = ComponentContext(slots: slotNames, diagnostics: diagnostics)
+      let context = ComponentContext(slots: everySlot, diagnostics: diagnostics)
       for (i, node) in nodes.enumerated() {
         if let component = context.read(node, path: JSONPath.root.appending("components").appending(i)) {
           components.append(component)
@@ -152,18 +158,20 @@ package enum PaywallReader {
     return "the free-trial texts show whenever any product here has a trial the user can take (the SDK decides it for the whole paywall), so they also show while \(one ? "slot" : "slots") \(named), which \(one ? "has" : "have") no trial, \(one ? "is" : "are") selected"
   }
 
-  private static func readSlots(_ reader: ObjectReader, catalog: Catalog?) -> [ProductSlot] {
-    guard let node = reader.value("products") else { return [] }
+  /// The slots `platform` sells, and the names of those only another store's product fills.
+  private static func readSlots(_ reader: ObjectReader, catalog: Catalog?, platform: SDKPlatform) -> ([ProductSlot], [String]) {
+    guard let node = reader.value("products") else { return ([], []) }
     let path = JSONPath.root.appending("products")
     guard let members = node.members else {
       reader.diagnostics.error("'products' must be an object of slot name → product id, e.g. {\"primary\": \"com.acme.pro.annual\"}",
                                at: node.location, path: path)
-      return []
+      return ([], [])
     }
     var slots: [ProductSlot] = []
+    var elsewhere: [String] = []
     for member in members {
-      let slotPath = path.appending(member.key)
-      if slots.contains(where: { $0.name == member.key }) {
+      var slotPath = path.appending(member.key)
+      if slots.contains(where: { $0.name == member.key }) || elsewhere.contains(member.key) {
         reader.diagnostics.error("duplicate slot \(quoting: member.key)", at: member.keyLocation, path: slotPath)
         continue
       }
@@ -172,11 +180,17 @@ package enum PaywallReader {
                                  at: member.keyLocation, path: slotPath)
         continue
       }
+      guard let (storeValue, storePath) = StoreChoice.slot(member, at: slotPath, for: platform, reader.diagnostics) else { continue }
+      guard let value = storeValue else {
+        elsewhere.append(member.key)
+        continue
+      }
+      slotPath = storePath
       var offerID: String?
-      var productNode = member.value
-      if member.value.members != nil {
+      var productNode = value
+      if value.members != nil {
         // `{"product": "com.acme.pro.annual", "offer": "annual.back"}`: a product with one of its offers.
-        guard let slotReader = ObjectReader(member.value, path: slotPath, diagnostics: reader.diagnostics, what: "a slot") else { continue }
+        guard let slotReader = ObjectReader(value, path: slotPath, diagnostics: reader.diagnostics, what: "a slot") else { continue }
         defer { slotReader.finish() }
         guard let node = slotReader.value("product", required: true) else { continue }
         productNode = node
@@ -190,36 +204,36 @@ package enum PaywallReader {
       if let offerID, let product = catalog?.product(id: productID), product.offer(id: offerID) == nil {
         let known = product.offers.map(\.id)
         reader.diagnostics.error("slot \(quoting: member.key): product \(quoting: productID) has no offer \(quoting: offerID)\(Suggestions.hint(for: offerID, in: known))\(known.isEmpty ? " (it has no promotional, win-back or code offers)" : "")",
-                                 at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
+                                 at: value["offer"]?.location ?? value.location, path: slotPath.appending("offer"))
         continue
       }
       // An offer code is redeemed in the App Store's sheet (`AppStore.presentOfferCodeRedeemSheet`);
       // StoreKit has no purchase option that buys a product on one, so no paywall can sell it.
       if let offerID, let offer = catalog?.product(id: productID)?.offer(id: offerID), offer.kind == .code {
         reader.diagnostics.error("slot \(quoting: member.key): \(quoting: offerID) is an offer code, which a user redeems in the App Store's sheet, not buys from a paywall; name a promotional or win-back offer, or try the code with 'redeem \(offerID)' in a script",
-                                 at: member.value["offer"]?.location ?? member.value.location, path: slotPath.appending("offer"))
+                                 at: value["offer"]?.location ?? value.location, path: slotPath.appending("offer"))
         continue
       }
       if let catalog, let reason = catalog.notSoldReason(productID) {
-        reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID): \(reason)", at: member.value.location, path: slotPath)
+        reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID): \(reason)", at: value.location, path: slotPath)
       } else if let catalog, catalog.product(id: productID) == nil, let reason = catalog.unloadedReason(productID) {
         reader.diagnostics.consequence("slot \(quoting: member.key) names \(quoting: productID): \(reason)",
-                                       at: member.value.location, path: slotPath)
+                                       at: value.location, path: slotPath)
       } else if let catalog, catalog.product(id: productID) == nil {
         reader.diagnostics.error("slot \(quoting: member.key) names \(quoting: productID), which is not in the catalog \(catalog.file)\(Suggestions.hint(for: productID, in: catalog.productIDs))",
-                                 at: member.value.location, path: slotPath)
+                                 at: value.location, path: slotPath)
       }
       // A Play id the SDK sells under all the same, falling back from the offer or purchase option
       // it names: said, as the card shows something else.
       if let catalog, catalog.product(id: productID) != nil, let warning = catalog.play?.fallbackWarning(productID) {
         reader.diagnostics.warning(.offerEligibility, "slot \(quoting: member.key) names \(quoting: productID): \(warning)",
-                                   at: member.value.location, path: slotPath)
+                                   at: value.location, path: slotPath)
       }
       var slot = ProductSlot(name: member.key, productID: productID)
       slot.offerID = offerID
       slots.append(slot)
     }
-    return slots
+    return (slots, elsewhere)
   }
 }
 

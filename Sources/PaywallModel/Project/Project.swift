@@ -34,6 +34,9 @@ public struct Project: Sendable, Equatable {
   /// starts a new session (`session_start`); 1 hour unless given, the SDK's default before a config
   /// arrives (`Analytics/App Session/AppSessionManager.swift`).
   public var appSessionTimeoutMs: Int = Project.defaultAppSessionTimeoutMs
+  /// The stores a cross-platform project has a catalog for (app.json's `catalog` written per store,
+  /// `StoreChoice`); empty for one catalog. `--platform` picks among them.
+  public var stores: [SDKPlatform] = []
   /// The SDK's session timeout before a config says otherwise: 3 600 000 ms.
   public static let defaultAppSessionTimeoutMs = 3_600_000
 
@@ -168,7 +171,10 @@ public enum ProjectLoader {
 
   // MARK: - Kinds of path
 
-  static func loadProjectFile(_ file: String, catalogPath: String?, sdk choice: SDKChoice = SDKChoice()) -> ProjectLoadResult {
+  /// A project whose catalog is written per store is checked for each store it names, so a slot
+  /// of the other store is not found wrong only when someone runs it there (`checkingEveryStore`).
+  static func loadProjectFile(_ file: String, catalogPath: String?, sdk choice: SDKChoice = SDKChoice(),
+                              checkingEveryStore: Bool = true) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     guard let (root, diagnostics) = parse(file, into: &all) else { return ProjectLoadResult(project: nil, diagnostics: all) }
@@ -176,20 +182,26 @@ public enum ProjectLoader {
       return ProjectLoadResult(project: nil, diagnostics: diagnostics.diagnostics)
     }
     let name = reader.string("name") ?? ((directory).lastPathComponent)
-    let catalogName = reader.string("catalog", required: catalogPath == nil)
+    let catalogReference = StoreChoice.catalog(reader, required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
     let (options, overrides) = readOptions(reader)
     let campaigns = CampaignReader.read(reader)
     let ignored = readIgnore(reader)
     let sessionTimeout = reader.int("appSessionTimeoutMs", range: 0...Int.max)
     reader.finish()
-    all += diagnostics.diagnostics
-    let catalogFile = catalogPath ?? catalogName.map { resolve($0, in: directory) }
     // Paywalls are checked against the products as the release the session follows (app.json's,
     // or the command line's) reads their ids; a choice that does not fit is the session's to
     // refuse, and the project is read for its own release meanwhile.
     let resolution = SDKVersion.resolve(project: options.sdk, platform: choice.platform, given: choice.given)
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following((try? resolution.get()) ?? options.sdk)
+    let sdk = (try? resolution.get()) ?? options.sdk
+    if catalogPath == nil, let catalogReference, catalogReference.file(for: sdk.platform) == nil {
+      let named = catalogReference.stores.map(\.rawValue).joined(separator: ", ")
+      diagnostics.error("'catalog' names a catalog for \(named) only, and this session follows \(sdk.platform.rawValue): add \(quoting: sdk.platform.rawValue): FILE to it, or run with --platform \(named)",
+                        at: root["catalog"]?.location ?? root.location, path: .root.appending("catalog"))
+    }
+    all += diagnostics.diagnostics
+    let catalogFile = catalogPath ?? catalogReference?.file(for: sdk.platform).map { resolve($0, in: directory) }
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(sdk)
     CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
@@ -207,7 +219,8 @@ public enum ProjectLoader {
       }
       let parsed = parse(paywallFile, into: &all)
       guard let (root, paywallDiagnostics) = parsed,
-            let paywall = readPaywall(root, file: paywallFile, catalog: catalog, diagnostics: paywallDiagnostics, into: &all) else {
+            let paywall = readPaywall(root, file: paywallFile, catalog: catalog, diagnostics: paywallDiagnostics, platform: sdk.platform,
+                                      into: &all) else {
         unloaded.append(.init(file: paywallFile, name: name, id: parsed?.0["id"]?.stringValue))
         continue
       }
@@ -242,11 +255,15 @@ public enum ProjectLoader {
       }
     }
     all.removeAll { $0.kind.map(ignored.contains) == true }
+    if checkingEveryStore, catalogPath == nil, let catalogReference {
+      all += otherStoresErrors(file, catalogReference, following: sdk.platform, known: all)
+    }
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
     if case .failure(let refusal) = resolution { result.sdkRefusal = refusal }
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
+    result.project?.stores = catalogPath == nil ? catalogReference?.stores ?? [] : []
     return result
   }
 
@@ -264,14 +281,15 @@ public enum ProjectLoader {
       return failed(directory, "no \(projectFileName), \(catalogFileName) or .storekit file here; add an \(projectFileName) naming the catalog and paywalls")
     }
     // With no app.json, the project follows the default release, or the command line's.
-    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(choice.followed(by: PaywallOptions().sdk))
+    let sdk = choice.followed(by: PaywallOptions().sdk)
+    let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(sdk)
     var paywalls: [PaywallDefinition] = []
     for entry in entries where entry.hasSuffix(".json") && entry != catalogFileName
       && !entry.hasSuffix(".schema.json") && !entry.hasSuffix(".entitlements.json") {
       let file = resolve(entry, in: directory)
       // A file that does not parse may be a paywall with a typo: its error is reported, never skipped.
       guard let (root, diagnostics) = parse(file, into: &all), root["components"] != nil else { continue }
-      if let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all) {
+      if let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, platform: sdk.platform, into: &all) {
         paywalls.append(paywall)
       }
     }
@@ -286,9 +304,11 @@ public enum ProjectLoader {
     let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     var catalogFile = catalogPath
+    let sdk = choice.followed(by: PaywallOptions().sdk)
     if catalogFile == nil {
       let appFile = resolve(projectFileName, in: directory)
-      if let app = try? SourceFile.parse(path: appFile).0, let name = app["catalog"]?.stringValue {
+      if let app = try? SourceFile.parse(path: appFile).0,
+         let name = app["catalog"]?.stringValue ?? app["catalog"]?[sdk.platform.rawValue]?.stringValue {
         catalogFile = resolve(name, in: directory)
       } else if FileManager.default.fileExists(atPath: resolve(catalogFileName, in: directory)) {
         catalogFile = resolve(catalogFileName, in: directory)
@@ -300,8 +320,8 @@ public enum ProjectLoader {
     guard let catalogFile else {
       return failed(file, "no catalog found beside the paywall; pass --catalog FILE (.json or .storekit)")
     }
-    let catalog = loadCatalog(catalogFile, into: &all)?.following(choice.followed(by: PaywallOptions().sdk))
-    let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, into: &all)
+    let catalog = loadCatalog(catalogFile, into: &all)?.following(sdk)
+    let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, platform: sdk.platform, into: &all)
     return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
   }
 
@@ -331,8 +351,8 @@ public enum ProjectLoader {
   }
 
   static func readPaywall(_ root: JSONNode, file: String, catalog: Catalog?, diagnostics: DiagnosticCollector,
-                                  into all: inout [Diagnostic]) -> PaywallDefinition? {
-    let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics)
+                          platform: SDKPlatform = .ios, into all: inout [Diagnostic]) -> PaywallDefinition? {
+    let paywall = PaywallReader.read(root, file: file, catalog: catalog, diagnostics: diagnostics, platform: platform)
     all += diagnostics.diagnostics
     return paywall
   }

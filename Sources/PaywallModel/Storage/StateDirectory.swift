@@ -25,7 +25,9 @@ public struct StateDirectory: Sendable, Hashable {
   /// The state directory of a project; nil when there is no default: neither XDG_STATE_HOME nor
   /// HOME is an absolute path (an empty or relative one would put the state under whatever the
   /// current directory is).
-  public static func resolve(explicit: String?, projectName: String, projectPath: String,
+  /// `store`: the store a session of a cross-platform project follows; each store keeps its own
+  /// (an iPhone's App Store account and an Android phone's Play account are two ledgers).
+  public static func resolve(explicit: String?, projectName: String, projectPath: String, store: SDKPlatform? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory? {
     if let explicit { return StateDirectory(path: explicit) }
     let base: String
@@ -38,7 +40,7 @@ public struct StateDirectory: Sendable, Hashable {
     }
     let absolute = URL(fileURLWithPath: projectPath).standardizedFileURL.path
     let slug = String(projectName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
-    let key = "\(slug)-\(String(stableHash(absolute), radix: 16))"
+    let key = "\(slug)-\(store.map { "\($0.rawValue)-" } ?? "")\(String(stableHash(absolute), radix: 16))"
     return StateDirectory(path: ((base).appendingPathComponent("paywall-tui")).appendingPathComponent(key))
   }
 

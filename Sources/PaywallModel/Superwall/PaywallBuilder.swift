@@ -19,7 +19,7 @@ package enum PaywallBuilder {
   /// Our paywall document for `paywall`, its slots already checked against the catalog. `layout`
   /// names the substitution keys a team chose for each component; a key a paywall lacks falls
   /// back to the guess.
-  package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, String)], layout: SubstitutionLayout? = nil,
+  package static func document(for paywall: SuperwallConfig.Paywall, slots: [(String, JSONOutput)], layout: SubstitutionLayout? = nil,
                                _ d: DiagnosticCollector) -> JSONOutput {
     let slotNames = slots.map(\.0)
     // Only the substitutions a component uses are converted (and warned about).
@@ -96,7 +96,7 @@ package enum PaywallBuilder {
       ("id", .string(paywall.identifier)),
       ("name", .string(paywall.name)),
     ]
-    if !slots.isEmpty { members.append(("products", .object(slots.map { ($0.0, .string($0.1)) }))) }
+    if !slots.isEmpty { members.append(("products", .object(slots))) }
     members.append(("featureGating", paywall.gated ? "gated" : "nonGated"))
     // 3.x's presentation_condition (4.x has none; our presenter reads it only for `sdk` 3).
     members.append(("presentationCondition", paywall.presentationCondition == "ALWAYS" ? "always" : "checkUserSubscription"))

@@ -108,6 +108,8 @@ package struct SuperwallConfig: Sendable {
     package var isCustom: Bool
     package var location: SourceLocation
     package var path: JSONPath
+    /// Whose SDK sells it: a cross-platform import keeps both stores' products.
+    package var platform: SDKPlatform = .ios
   }
 
   /// One of the editor's substitutions (`template_substitutions` in `paywalljs_event`).

@@ -17,8 +17,11 @@ package enum SuperwallConfigReader {
   /// The config as far as it decodes, or nil when it is not an object. Anything the SDK requires
   /// that is missing or of the wrong type is an error in `diagnostics` (and the SDK would reject
   /// the whole config); what did decode is returned so the mapping finds its problems in the same pass.
-  /// `sdk` decides which products' stores decode (custom store products from 4.15).
-  package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector, sdk: SDKVersion = .latest) -> SuperwallConfig? {
+  /// `sdk` decides which products' stores decode (custom store products from 4.15). `bothStores`
+  /// (a cross-platform import, `sdk` an iOS release): Superwall-iOS keeps its stores' products and
+  /// Superwall-Android its PLAY_STORE ones, each tagged with its platform.
+  package static func read(_ root: JSONNode, diagnostics: DiagnosticCollector, sdk: SDKVersion = .latest,
+                           bothStores: Bool = false) -> SuperwallConfig? {
     guard let top = ObjectReader(root, path: .root, diagnostics: diagnostics, policy: .decoder, what: "the config") else { return nil }
     // Config.swift `init(from:)`: these are `decode`d (required) even where we do not use them.
     let buildID = top.string("build_id", required: true)
@@ -41,7 +44,7 @@ package enum SuperwallConfigReader {
     let listPath = top.path.appending("paywall_responses")
     let decoded = nodes.parallelMap { i, node in
       let own = DiagnosticCollector(file: diagnostics.file, source: diagnostics.source)
-      return (readPaywall(node, path: listPath.appending(i), own, sdk: sdk), own)
+      return (readPaywall(node, path: listPath.appending(i), own, sdk: sdk, bothStores: bothStores), own)
     }
     for ((_, node), (paywall, own)) in zip(nodes, decoded) {
       diagnostics.append(own.diagnostics)
@@ -143,7 +146,8 @@ package enum SuperwallConfigReader {
 
   // MARK: - Paywalls
 
-  private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion) -> SuperwallConfig.Paywall? {
+  private static func readPaywall(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion,
+                                  bothStores: Bool) -> SuperwallConfig.Paywall? {
     guard let object = ObjectReader(node, path: path, diagnostics: d, policy: .decoder, what: "a paywall response") else { return nil }
     // Paywall.swift `init(from:)`: these are `decode`d (required).
     _ = object.string("id", required: true)
@@ -175,7 +179,7 @@ package enum SuperwallConfigReader {
     var products: [SuperwallConfig.Product] = []
     if let list = object.array("products_v2") {
       for (i, productNode) in list.enumerated() {
-        if let product = readProductV2(productNode, path: path.appending("products_v2").appending(i), d, sdk: sdk) { products.append(product) }
+        if let product = readProductV2(productNode, path: path.appending("products_v2").appending(i), d, sdk: sdk, bothStores: bothStores) { products.append(product) }
       }
     } else if let list = object.array("products") {
       for (i, productNode) in list.enumerated() {
@@ -222,7 +226,8 @@ package enum SuperwallConfigReader {
   /// `Models/Product/Product.swift` decodes a `CustomStoreProduct`), an entitlement whose type is
   /// not `SERVICE_LEVEL` (`Entitlement.swift` throws "Unsupported entitlement type."), a missing
   /// `entitlements`. It is skipped here too, with a warning saying why.
-  private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion) -> SuperwallConfig.Product? {
+  private static func readProductV2(_ node: JSONNode, path: JSONPath, _ d: DiagnosticCollector, sdk: SDKVersion,
+                                    bothStores: Bool) -> SuperwallConfig.Product? {
     guard node.members != nil else {
       d.warning(.superwallImport, "skipped: a product must be an object, found \(node.value.typeName) (the SDK drops it)", at: node.location, path: path)
       return nil
@@ -235,7 +240,7 @@ package enum SuperwallConfigReader {
     let storeName = store?.string("store", required: true)
     // A Play product's base plan and offer, read before the product is judged: a wrong type there
     // fails its decoding as any other (`PlayStoreProductSerializer`).
-    let isPlay = storeName == "PLAY_STORE" && sdk.platform == .android
+    let isPlay = storeName == "PLAY_STORE" && (sdk.platform == .android || bothStores)
     let basePlan = isPlay ? store?.string("base_plan_identifier") : nil
     let offer = isPlay ? store?.object("offer") : nil
     let (offerType, offerID) = (offer?.string("type"), offer?.string("offer_identifier"))
@@ -255,8 +260,8 @@ package enum SuperwallConfigReader {
       skip = "its store is \(quoting: storeName), and Superwall-Android sells only PLAY_STORE products through Google Play (models/product/ProductItem.kt)"
     } else if storeName == "CUSTOM", !sdk.hasCustomProducts {
       skip = "its store is 'CUSTOM', which SDK \(sdk) does not decode (custom store products arrived in 4.15)"
-    } else if sdk.platform == .ios, let storeName, storeName != "APP_STORE", storeName != "CUSTOM" {
-      skip = "its store is \(quoting: storeName), not APP_STORE or CUSTOM"
+    } else if sdk.platform == .ios, !isPlay, let storeName, storeName != "APP_STORE", storeName != "CUSTOM" {
+      skip = "its store is \(quoting: storeName), not APP_STORE or CUSTOM" + (bothStores ? " (Superwall-iOS) nor PLAY_STORE (Superwall-Android)" : "")
     } else if let unsupported {
       skip = "an entitlement's type is \(quoting: unsupported), not SERVICE_LEVEL"
     } else {
@@ -277,7 +282,8 @@ package enum SuperwallConfigReader {
     }
     let location = store?.value("product_identifier")?.location ?? node.location
     return SuperwallConfig.Product(slot: name, productID: productID, entitlements: entitlements, isCustom: storeName == "CUSTOM",
-                                   location: location, path: path.appending("store_product").appending("product_identifier"))
+                                   location: location, path: path.appending("store_product").appending("product_identifier"),
+                                   platform: isPlay ? .android : sdk.platform)
   }
 
   /// 3.x's older `products` item: `{"product": "primary", "product_id": "com.acme.annual"}`.

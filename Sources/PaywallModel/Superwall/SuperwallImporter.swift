@@ -46,23 +46,28 @@ package enum SuperwallImporter {
   /// Reads the config at `path` and maps it with the catalog at `catalogPath`. `catalogReference`
   /// is what `app.json` writes as `catalog` (a path relative to where the project will be).
   /// Returns the import (nil on any error), the catalog, and every diagnostic.
+  /// `play`: a Google Play catalog beside `catalogPath`'s App Store one, for a cross-platform
+  /// project (`bothStores`); its path and what app.json writes for it.
   package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
-                                    catalogReference: String?, name: String,
-                                    layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
+                                    catalogReference: String?, name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil,
+                                    play: (path: String, reference: String)? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
     var all: [Diagnostic] = []
-    var catalog: Catalog?
-    if let catalogPath {
+    func read(_ file: String) -> Catalog? {
       do {
-        let (catalogRoot, catalogDiagnostics) = try SourceFile.parse(path: catalogPath)
-        catalog = Catalog.read(catalogRoot, file: catalogPath, diagnostics: catalogDiagnostics)
+        let (catalogRoot, catalogDiagnostics) = try SourceFile.parse(path: file)
         all += catalogDiagnostics.diagnostics
+        return Catalog.read(catalogRoot, file: file, diagnostics: catalogDiagnostics)
       } catch {
         all += error.diagnostics
+        return nil
       }
     }
+    var catalog = catalogPath.flatMap(read)
+    let playCatalog = play.flatMap { read($0.path) }
+    if play != nil && playCatalog == nil { catalog = nil }
     let (mapped, _) = importConfig(root: root, collector: collector, catalog: catalog,
-                                             catalogReference: catalogReference ?? catalogPath ?? ProjectLoader.catalogFileName,
-                                             name: name, layout: layout, sdk: sdk)
+                                   catalogReference: catalogReference ?? catalogPath ?? ProjectLoader.catalogFileName,
+                                   name: name, layout: layout, sdk: sdk, play: playCatalog.map { ($0, play!.reference) })
     var imported = mapped
     if catalogPath == nil, var project = mapped {
       // Prices come from a catalog only when some paywall sells something: a config of holdouts
@@ -85,15 +90,32 @@ package enum SuperwallImporter {
   /// The import of a parsed config with a catalog already read (nil: none, an error reported
   /// elsewhere); nil when the config has an error.
   package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
-                                    name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil) -> (SuperwallImport?, [Diagnostic]) {
-    guard let config = SuperwallConfigReader.read(root, diagnostics: collector, sdk: sdk ?? .latest) else { return (nil, collector.diagnostics) }
-    let mapped = map(config, catalog: catalog, catalogReference: catalogReference, name: name, layout: layout, sdk: sdk, collector)
+                                    name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil,
+                                    play: (catalog: Catalog, reference: String)? = nil) -> (SuperwallImport?, [Diagnostic]) {
+    guard let config = SuperwallConfigReader.read(root, diagnostics: collector, sdk: sdk ?? .latest, bothStores: play != nil) else {
+      return (nil, collector.diagnostics)
+    }
+    let stores = Stores(appStore: catalog, play: play?.catalog)
+    let mapped = map(config, stores: stores, catalogReference: catalogReference, playReference: play?.reference, name: name,
+                     layout: layout, sdk: sdk, collector)
     return (collector.hasErrors ? nil : mapped, collector.diagnostics)
   }
 
   // MARK: - Mapping
 
-  private static func map(_ config: SuperwallConfig, catalog: Catalog?, catalogReference: String, name: String,
+  /// The catalogs an import checks product ids in: one, or for a cross-platform import the App
+  /// Store's and Google Play's.
+  private struct Stores {
+    var appStore: Catalog?
+    var play: Catalog?
+    var both: Bool { play != nil }
+    /// The catalog that sells `product`.
+    func catalog(for product: SuperwallConfig.Product) -> Catalog? {
+      product.platform == .android ? play ?? appStore : appStore
+    }
+  }
+
+  private static func map(_ config: SuperwallConfig, stores: Stores, catalogReference: String, playReference: String?, name: String,
                           layout: SubstitutionLayout?, sdk: SDKVersion?, _ d: DiagnosticCollector) -> SuperwallImport {
     // In order for the did-you-mean, and as a set to look up: a search of the array per paywall
     // and per variant made a large config load in quadratic time.
@@ -105,11 +127,11 @@ package enum SuperwallImporter {
     // shorten to one name (its first 80 characters) each take the next, not a count from 2 again.
     var usedFiles: Set<String> = []
     var nextSuffix: [String: Int] = [:]
-    var missing: [String] = []
+    var missing: [(id: String, catalog: Catalog)] = []
     // Each paywall's diagnostics in a collector of its own, so its document can be built on any
     // core; they join the config's in the paywalls' order, as one pass would give them.
     // A repeated paywall's warning follows what the paywall before it gave, its document's included.
-    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, String)], file: String, diagnostics: DiagnosticCollector,
+    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, JSONOutput)], file: String, diagnostics: DiagnosticCollector,
                 following: [Diagnostic])] = []
     for paywall in config.paywalls {
       let own = DiagnosticCollector(file: d.file, source: d.source)
@@ -121,7 +143,7 @@ package enum SuperwallImporter {
         continue
       }
       paywallIDs.append(paywall.identifier)
-      let slots = checkedSlots(paywall, catalog: catalog, missing: &missing, own)
+      let slots = checkedSlots(paywall, stores: stores, missing: &missing, own)
       let base = "paywalls/" + safeFileName(paywall.identifier)
       let key = base.lowercased()
       var file = base + ".json"
@@ -142,10 +164,12 @@ package enum SuperwallImporter {
       d.append(paywall.diagnostics.diagnostics + paywall.following)
       documents.append((paywall.file, paywall.paywall.identifier, built[index], paywall.paywall))
     }
-    if let catalog, !missing.isEmpty {
+    for catalog in [stores.appStore, stores.play].compactMap({ $0 }) {
       var seen: Set<String> = []
-      let unique = missing.filter { seen.insert($0).inserted }
-      d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); add \(unique.count == 1 ? "it" : "them") to the catalog or pass the app's .storekit with --catalog",
+      let unique = missing.filter { $0.catalog.file == catalog.file && seen.insert($0.id).inserted }.map(\.id)
+      guard !unique.isEmpty else { continue }
+      let app = catalog.play == nil ? "the app's .storekit" : "the app's Play catalog"
+      d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); add \(unique.count == 1 ? "it" : "them") to the catalog or pass \(app) with --catalog",
               at: .start, path: .root.appending("paywall_responses"))
     }
     var campaigns: [JSONOutput] = []
@@ -180,7 +204,8 @@ package enum SuperwallImporter {
     }
     var members: [(String, JSONOutput)] = [
       ("name", .string(name)),
-      ("catalog", .string(catalogReference)),
+      // A cross-platform project names each store's catalog; `--platform` picks one (`StoreChoice`).
+      ("catalog", playReference.map { .object([("ios", .string(catalogReference)), ("android", .string($0))]) } ?? .string(catalogReference)),
       ("paywalls", .array(documents.map { .string($0.file) })),
       ("campaigns", .array(campaigns)),
     ]
@@ -196,12 +221,14 @@ package enum SuperwallImporter {
     return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count)
   }
 
-  /// The paywall's slots (reference name → product id) whose products the catalog has; every
-  /// product id it lacks is an error at its path, with a did-you-mean, and added to `missing`.
-  private static func checkedSlots(_ paywall: SuperwallConfig.Paywall, catalog: Catalog?, missing: inout [String],
-                                   _ d: DiagnosticCollector) -> [(String, String)] {
-    var slots: [(String, String)] = []
+  /// The paywall's slots (reference name → product id, or for a cross-platform import each
+  /// store's id: `{"ios": ID, "android": ID}`) whose products the catalog has; every product id it
+  /// lacks is an error at its path, with a did-you-mean, and added to `missing`.
+  private static func checkedSlots(_ paywall: SuperwallConfig.Paywall, stores: Stores, missing: inout [(id: String, catalog: Catalog)],
+                                   _ d: DiagnosticCollector) -> [(String, JSONOutput)] {
+    var slots: [(name: String, ids: [(SDKPlatform, String)])] = []
     for product in paywall.products {
+      let catalog = stores.catalog(for: product)
       if product.isCustom, let sold = catalog?.product(id: product.productID), sold.store != .custom {
         d.warning(.superwallImport, "product \(quoting: product.productID) is a CUSTOM product in the config, but the catalog sells it through \(sold.store.rawValue): give it \"store\": \"custom\" in the catalog, or the emulator buys it as a StoreKit product",
                   at: product.location, path: product.path)
@@ -209,21 +236,32 @@ package enum SuperwallImporter {
       if let catalog, catalog.product(id: product.productID) == nil {
         d.error("product \(quoting: product.productID) is not in the catalog \(catalog.file)\(Suggestions.hint(for: product.productID, in: catalog.productIDs))",
                 at: product.location, path: product.path)
-        missing.append(product.productID)
+        missing.append((product.productID, catalog))
       }
       guard let slot = product.slot, !slot.isEmpty else {
         d.warning(.superwallImport, "product \(quoting: product.productID) has no reference_name, so no slot: the paywall does not show it",
                   at: product.location, path: product.path)
         continue
       }
-      if slot == "selected" || slots.contains(where: { $0.0 == slot }) {
-        d.warning(.superwallImport, "slot \(quoting: slot) is used twice (or is 'selected'); product \(quoting: product.productID) is left out",
+      let index = slots.firstIndex { $0.name == slot }
+      if slot == "selected" || index.map({ slots[$0].ids.contains { $0.0 == product.platform } }) == true {
+        let store = stores.both ? " for \(product.platform == .android ? "Google Play" : "the App Store")" : ""
+        d.warning(.superwallImport, "slot \(quoting: slot) is used twice\(store) (or is 'selected'); product \(quoting: product.productID) is left out",
                   at: product.location, path: product.path)
         continue
       }
-      slots.append((slot, product.productID))
+      if let index {
+        slots[index].ids.append((product.platform, product.productID))
+      } else {
+        slots.append((slot, [(product.platform, product.productID)]))
+      }
     }
-    return slots
+    return slots.map { slot in
+      guard stores.both else { return (slot.name, .string(slot.ids[0].1)) }
+      return (slot.name, .object(SDKPlatform.allCases.compactMap { platform in
+        slot.ids.first { $0.0 == platform }.map { (platform.rawValue, .string($0.1)) }
+      }))
+    }
   }
 
   /// One rule as an audience of our format, or nil after reporting why it cannot be one.

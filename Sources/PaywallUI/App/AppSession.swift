@@ -101,8 +101,9 @@ package struct AppSession {
       // A release that reads Play ids otherwise than app.json's may sell nothing under a slot's id.
       let problems = given.following(sdk).problems
       if !problems.isEmpty { throw SessionError.usage(problems.joined(separator: "\n")) }
-      if sdk.platform != given.options.sdk.platform {
+      if sdk.platform != given.options.sdk.platform, !given.stores.contains(sdk.platform) {
         // The project's own SDK and its options for that platform give way: say so, not in silence.
+        // A cross-platform project has the store the session chose: nothing gives way there.
         warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.description) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.description) instead")
       }
     }
@@ -119,14 +120,16 @@ package struct AppSession {
     let timeout = options.controllerTimeout
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
+    // A cross-platform project keeps a default directory per store.
+    let ownStore = project.stores.count > 1 ? (try? options.resolvedSDK(given.options.sdk).get())?.platform : nil
     let directory: StateDirectory?
     let access: StateAccess?
     switch place {
     case .commandLine:
-      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path, store: ownStore)
       (directory, access) = (opened, openedAccess)
     case .commandLineOrMemory where options.stateDir != nil:
-      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path)
+      let (opened, openedAccess) = try StateDirectoryOption.open(options.stateDir, projectName: project.name, projectPath: path, store: ownStore)
       (directory, access) = (opened, openedAccess)
     case .commandLineOrMemory:
       // Nothing read or made: no directory, no lock, the user "anonymous" (audience splits

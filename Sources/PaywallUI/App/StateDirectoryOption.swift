@@ -17,27 +17,29 @@ import PaywallModel
 /// exit 2 before anything in it is read or made.
 package enum StateDirectoryOption {
   /// The state directory a command reads (`store`, `explain`), checked.
-  package static func resolve(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
-    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
+  package static func resolve(_ explicit: String?, projectName: String, projectPath: String,
+                              store: SDKPlatform? = nil) throws(SessionError) -> StateDirectory {
+    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath, store: store)
     if let why = directory.refusal() { throw refused(why) }
     return directory
   }
 
   /// The state directory a session writes (`run`, `play`), opened: `StateAccess.open` checks the
   /// path itself, before and after making it, so it is not walked a third time here.
-  package static func open(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> (StateDirectory, StateAccess) {
-    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath)
+  package static func open(_ explicit: String?, projectName: String, projectPath: String,
+                           store: SDKPlatform? = nil) throws(SessionError) -> (StateDirectory, StateAccess) {
+    let directory = try locate(explicit, projectName: projectName, projectPath: projectPath, store: store)
     let access = StateAccess.open(directory)
     if let why = access.refusal { throw refused(why) }
     return (directory, access)
   }
 
   /// Where the state directory is, unchecked.
-  private static func locate(_ explicit: String?, projectName: String, projectPath: String) throws(SessionError) -> StateDirectory {
+  private static func locate(_ explicit: String?, projectName: String, projectPath: String, store: SDKPlatform?) throws(SessionError) -> StateDirectory {
     if explicit?.isEmpty == true {
       throw SessionError.usage("--state-dir is empty; give a directory, e.g. --state-dir /tmp/paywall-qa")
     }
-    guard let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath) else {
+    guard let directory = StateDirectory.resolve(explicit: explicit, projectName: projectName, projectPath: projectPath, store: store) else {
       throw SessionError.usage("neither XDG_STATE_HOME nor HOME is an absolute path, so there is no default state directory; give one with --state-dir DIR")
     }
     return directory

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import PaywallModel
+
+/// A cross-platform project (a React Native or Flutter app's): app.json's `catalog` per store and
+/// each slot's product per store, read for the platform a session follows (`StoreChoice`), and a
+/// Superwall config imported with both stores' products.
+@Suite("Cross-platform projects")
+struct CrossPlatformProjectTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let example = root.appendingPathComponent("Examples/cross-platform").path
+  static let storekit = root.appendingPathComponent("paywalls/acme.storekit").path
+  static let playCatalog = root.appendingPathComponent("Examples/android/play-catalog.json").path
+
+  static func load(_ path: String = example, _ platform: SDKPlatform? = nil) -> ProjectLoadResult {
+    ProjectLoader.load(path: path, catalogPath: nil, sdk: SDKChoice(platform: platform))
+  }
+
+  /// A project of `paywall` (the slots' JSON) with the example's two catalogs, loaded for `platform`.
+  static func load(products: String, components: String = #"{"type": "products"}"#, selected: String? = nil,
+                   catalog: String? = nil, _ platform: SDKPlatform?) throws -> ProjectLoadResult {
+    try withTemporaryDirectory { dir in
+      let catalogs = catalog ?? #"{"ios": "\#(storekit)", "android": "\#(playCatalog)"}"#
+      _ = try dir.write("app.json", #"{"name": "x", "catalog": \#(catalogs), "paywalls": ["p.json"]}"#)
+      let selection = selected.map { #""selected": "\#($0)","# } ?? ""
+      let file = try dir.write("p.json", #"""
+        {"id": "p", "name": "P", \#(selection) "products": \#(products),
+         "components": [\#(components), {"type": "button", "label": "Buy", "action": "purchase"}]}
+        """#)
+      return load((file as NSString).deletingLastPathComponent, platform)
+    }
+  }
+
+  @Test func eachPlatformReadsItsOwnStoresCatalogAndProducts() throws {
+    let ios = try #require(Self.load().project, "\(Self.load().diagnostics.map(\.description))")
+    #expect(ios.catalog.play == nil && ios.stores == [.ios, .android])
+    #expect(ios.paywalls[0].slots.map(\.productID) == ["com.acme.pro.annual", "com.acme.pro.monthly", "com.acme.pro.lifetime", "com.acme.pro.weekly"])
+    let android = try #require(Self.load(Self.example, .android).project)
+    #expect(android.catalog.play != nil)
+    // The slot only the App Store fills is not on the Play side.
+    #expect(android.paywalls[0].slots.map(\.productID) == ["acme_pro:annual:sw-auto", "acme_pro:monthly:sw-none", "acme_lifetime:buy"])
+    #expect(android.paywalls[0].slots.map(\.name) == ["primary", "secondary", "tertiary"])
+  }
+
+  /// The other store's mistakes are found whichever store a session follows: a typo in an
+  /// Android id fails an iOS run too, saying which store it is about.
+  @Test func theOtherStoresProductsAreCheckedToo() throws {
+    let result = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:anual:sw-auto"}}"#, .ios)
+    #expect(result.project == nil)
+    let error = try #require(result.errors.first)
+    #expect(error.message.hasPrefix("on android (Superwall-Android): slot 'primary' names 'acme_pro:anual:sw-auto', which is not in the catalog"), "\(error.message)")
+    #expect(error.message.contains("did you mean 'acme_pro:annual:sw-auto'?"))
+    #expect(error.path?.description == "$.products.primary.android")
+    // Said once, not once per store, when both stores find it.
+    let both = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "andriod": "acme_pro:annual:sw-auto"}}"#, .ios)
+    #expect(both.errors.filter { $0.message.contains("unknown key 'andriod'; did you mean 'android'?") }.count == 1, "\(both.errors.map(\.description))")
+  }
+
+  @Test func aSessionOnAStoreTheCatalogLacksIsRefusedSayingWhich() throws {
+    let result = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual"}}"#, catalog: #"{"ios": "\#(Self.storekit)"}"#, .android)
+    let error = try #require(result.errors.first)
+    #expect(error.message == "'catalog' names a catalog for ios only, and this session follows android: add 'android': FILE to it, or run with --platform ios")
+    let wrongType = try Self.load(products: #"{"primary": "com.acme.pro.annual"}"#, catalog: "5", .ios)
+    #expect(wrongType.errors.first?.message.hasPrefix("'catalog' must be a file name, or one per store") == true)
+  }
+
+  /// A template, a picker or `selected` may name a slot only the other store fills: it loads, and
+  /// shows nothing there, as a device's paywall shows nothing for a product its SDK dropped.
+  @Test func aSlotOnlyTheOtherStoreFillsLoadsAndShowsNothing() throws {
+    let products = #"{"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:annual:sw-auto"}, "weekly": {"ios": "com.acme.pro.weekly"}}"#
+    let text = #"{"type": "text", "text": "[{{ products.weekly.price }}]"}, {"type": "products", "slots": ["weekly", "primary"]}"#
+    let result = try Self.load(products: products, components: text, selected: "weekly", .android)
+    let project = try #require(result.project, "\(result.diagnostics.map(\.description))")
+    let paywall = project.paywalls[0]
+    #expect(paywall.slots.map(\.name) == ["primary"])
+    #expect(paywall.selectedSlot == "primary")
+    let resolved = ResolvedPaywall(paywall, catalog: project.catalog)
+    guard case .text(let content, _) = paywall.components[0] else { Issue.record("\(paywall.components[0])"); return }
+    #expect(resolved.string(content, selected: paywall.selectedSlot) == "[]")
+    // On iOS it is there.
+    let ios = try #require(try Self.load(products: products, components: text, selected: "weekly", .ios).project)
+    #expect(ios.paywalls[0].selectedSlot == "weekly")
+    #expect(ResolvedPaywall(ios.paywalls[0], catalog: ios.catalog).string(content, selected: "weekly") == "[$4.99]")
+  }
+
+  @Test func aSlotWrittenPerStoreWronglyIsAnError() throws {
+    let nested = try Self.load(products: #"{"primary": {"ios": {"ios": "com.acme.pro.annual"}}}"#, .ios)
+    #expect(nested.errors.contains { $0.message.contains("a store's product is an id or") }, "\(nested.errors.map(\.description))")
+    let mixed = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "product": "com.acme.pro.weekly"}}"#, .ios)
+    #expect(mixed.errors.contains { $0.message.hasPrefix("unknown key 'product'") && $0.path?.description == "$.products.primary.product" },
+            "\(mixed.errors.map(\.description))")
+  }
+
+  // MARK: - Import
+
+  /// A config whose paywall sells the same plans on both stores, one plan on the App Store only,
+  /// and a web product neither SDK sells.
+  static let config = #"""
+    {"toggles": [], "build_id": "b", "log_level": 10, "localization": {"locales": []}, "app_session_timeout_ms": 3600000,
+     "disable_preload": {"all": false, "triggers": []},
+     "trigger_options": [{"trigger_version": "V2", "event_name": "upgrade", "rules": [{"experiment_group_id": "1", "experiment_id": "2",
+       "expression": null, "expression_js": null, "preload": {"behavior": "ALWAYS"},
+       "variants": [{"percentage": 100, "variant_type": "TREATMENT", "variant_id": "3", "paywall_identifier": "plans"}]}]}],
+     "paywall_responses": [{"id": "1", "cache_key": "k", "build_id": "b", "url": "https://x", "url_config": {"endpoints": [], "max_attempts": 1},
+       "name": "Plans", "identifier": "plans", "paywalljs_event": "W10=", "presentation_condition": "CHECK_USER_SUBSCRIPTION",
+       "presentation_delay": 0, "presentation_style_v3": {"type": "FULLSCREEN"}, "background_color_hex": "#000000",
+       "products_v2": [
+         {"reference_name": "primary", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.annual"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
+         {"reference_name": "primary", "store_product": {"store": "PLAY_STORE", "product_identifier": "acme_pro", "base_plan_identifier": "annual", "offer": {"type": "AUTOMATIC"}}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
+         {"reference_name": "weekly", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.weekly"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
+         {"reference_name": "web", "store_product": {"store": "STRIPE", "product_identifier": "price_1"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]}]}]}
+    """#
+
+  @Test func anImportWithBothStoresCatalogsKeepsEachStoresProducts() throws {
+    try withTemporaryDirectory { dir in
+      let file = try dir.write("config.json", Self.config)
+      let (root, collector) = try SourceFile.parse(path: file)
+      let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: file, root: root, collector: collector, catalogPath: Self.storekit,
+                                                                     catalogReference: "App.storekit", name: "t",
+                                                                     play: (Self.playCatalog, "play-catalog.json"))
+      let project = try #require(imported, "\(diagnostics.map(\.description))")
+      #expect(project.app.text.contains(#""catalog":{"ios":"App.storekit","android":"play-catalog.json"}"#), "\(project.app.text)")
+      #expect(!project.app.text.contains("options"), "no store's SDK is written: --platform picks")
+      let paywall = project.paywalls[0].document.text
+      #expect(paywall.contains(#""products":{"primary":{"ios":"com.acme.pro.annual","android":"acme_pro:annual:sw-auto"},"weekly":{"ios":"com.acme.pro.weekly"}}"#),
+              "\(paywall)")
+      // Only the product neither SDK sells is skipped, and said so.
+      let skipped = diagnostics.filter { $0.message.hasPrefix("product skipped") }
+      #expect(skipped.count == 1 && skipped[0].message.contains("'STRIPE'"), "\(skipped.map(\.message))")
+      // An id neither catalog has is an error naming that store's catalog.
+      let wrong = Self.config.replacingOccurrences(of: #""product_identifier": "acme_pro""#, with: #""product_identifier": "acme_prox""#)
+      let wrongFile = try dir.write("wrong.json", wrong)
+      let (wrongRoot, wrongCollector) = try SourceFile.parse(path: wrongFile)
+      let (failed, _, errors) = SuperwallImporter.importConfig(path: wrongFile, root: wrongRoot, collector: wrongCollector, catalogPath: Self.storekit,
+                                                               catalogReference: "App.storekit", name: "t", play: (Self.playCatalog, "play-catalog.json"))
+      #expect(failed == nil)
+      #expect(errors.contains { $0.message.hasPrefix("1 product id is not in the catalog \(Self.playCatalog): acme_prox:annual:sw-auto") && $0.message.contains("the app's Play catalog") },
+              "\(errors.map(\.message))")
+    }
+  }
+}

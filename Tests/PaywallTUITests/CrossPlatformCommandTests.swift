@@ -1,0 +1,97 @@
+import Foundation
+import PaywallModel
+import PaywallTesting
+import Testing
+
+/// A cross-platform project through the binary: `import superwall` with both stores' catalogs,
+/// `validate` checking both, and a session choosing its store with `--platform`.
+@Suite("Cross-platform commands")
+struct CrossPlatformCommandTests {
+  static let example = "Examples/cross-platform"
+  static let playCatalog = "Examples/android/play-catalog.json"
+
+  @Test func importWithBothCatalogsWritesAProjectEachPlatformRuns() throws {
+    let parent = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let config = parent + "/config.json"
+    try CrossPlatformFixture.config.write(toFile: config, atomically: true, encoding: .utf8)
+    let out = parent + "/qa"
+    let result = try PaywallBinary.run(["import", "superwall", config, "--catalog", "paywalls/acme.storekit", "--catalog", Self.playCatalog, "--out", out])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stderr.contains("PLAY_STORE") && !result.stderr.contains("APP_STORE"), "neither store's products are skipped: \(result.stderr)")
+    let validate = try PaywallBinary.run(["validate", out])
+    #expect(validate.status == 0 && validate.stderr.contains("1 paywall, 2 products on ios, 1 product on android"), "\(validate.stderr)")
+    for (platform, product) in [("ios", "com.acme.pro.annual"), ("android", "acme_pro:annual:sw-auto")] {
+      let play = try PaywallBinary.run(["play", out, "--platform", platform, "--controller", "simulated", "--status", "inactive", "--keys", "enter"])
+      #expect(play.status == 0, "\(play.stderr)")
+      #expect(play.stdout.contains(#""event":"transaction_complete""#) && play.stdout.contains(#""product_id":"\#(product)""#), "\(platform): \(play.stdout)")
+      // The project has this store's catalog: app.json's platform gives way to nothing.
+      #expect(!play.stderr.contains("this session follows"), "\(play.stderr)")
+    }
+  }
+
+  @Test func twoCatalogsMustBeOnePerStore() throws {
+    let parent = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let both = try PaywallBinary.run(["import", "superwall", ImportCommandTests.config, "--catalog", Self.playCatalog, "--catalog", Self.playCatalog,
+                                      "--out", parent])
+    #expect(both.status == 2 && both.stderr.contains("the App Store's (.storekit or our catalog .json) and the Google Play catalog; both are Google Play catalogs"),
+            "\(both.stderr)")
+    let platform = try PaywallBinary.run(["import", "superwall", ImportCommandTests.config, "--catalog", ImportCommandTests.storekit,
+                                          "--catalog", Self.playCatalog, "--platform", "android", "--out", parent])
+    #expect(platform.status == 2 && platform.stderr.contains("--platform and --sdk choose one store's SDK"), "\(platform.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: parent), "nothing is written")
+  }
+
+  /// An iPhone's App Store account and an Android phone's Play account are two ledgers: each
+  /// store's sessions go on from a default state directory of its own, and `store --platform`
+  /// reads that store's.
+  @Test func eachStoreKeepsItsOwnDefaultStateDirectory() throws {
+    let home = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let project = Fixtures.repositoryRoot.appendingPathComponent(Self.example).path
+    func directory(_ store: SDKPlatform) throws -> String {
+      try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme (both stores)", projectPath: project, store: store,
+                                          environment: ["XDG_STATE_HOME": home])).path
+    }
+    #expect(try directory(.ios) != directory(.android))
+    #expect(try directory(.android).hasSuffix(" ") == false && directory(.android).contains("-android-"))
+    // A Play purchase in the Android side's directory, as a run with --platform android keeps it.
+    let bought = try PaywallBinary.run(["play", project, "--platform", "android", "--controller", "simulated", "--status", "inactive",
+                                        "--state-dir", try directory(.android), "--keys", "enter"])
+    #expect(bought.status == 0, "\(bought.stderr)")
+    let environment = ["XDG_STATE_HOME": home]
+    let android = try PaywallBinary.run(["store", project, "--platform", "android"], environment: environment)
+    #expect(android.status == 0 && android.stdout.contains("acme_pro:annual:sw-auto"), "\(android.stdout)\(android.stderr)")
+    let ios = try PaywallBinary.run(["store", project], environment: environment)
+    #expect(!ios.stdout.contains("acme_pro"), "the App Store side has no Play purchase: \(ios.stdout)")
+  }
+
+  @Test func validateChecksBothStoresAndSaysSo() throws {
+    let result = try PaywallBinary.run(["validate", Self.example])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("ok: \(Self.example): 1 paywall, 4 products on ios, 3 products on android"), "\(result.stderr)")
+    let json = try PaywallBinary.run(["validate", Self.example, "--json"])
+    #expect(json.stdout.contains(#""productsByStore":{"ios":4,"android":3}"#), "\(json.stdout)")
+  }
+}
+
+/// A config selling one plan on both stores and one on the App Store alone.
+enum CrossPlatformFixture {
+  static let config = #"""
+    {"toggles": [], "build_id": "b", "log_level": 10, "localization": {"locales": []}, "app_session_timeout_ms": 3600000,
+     "disable_preload": {"all": false, "triggers": []},
+     "trigger_options": [{"trigger_version": "V2", "event_name": "upgrade", "rules": [{"experiment_group_id": "1", "experiment_id": "2",
+       "expression": null, "expression_js": null, "preload": {"behavior": "ALWAYS"},
+       "variants": [{"percentage": 100, "variant_type": "TREATMENT", "variant_id": "3", "paywall_identifier": "plans"}]}]}],
+     "paywall_responses": [{"id": "1", "cache_key": "k", "build_id": "b", "url": "https://x", "url_config": {"endpoints": [], "max_attempts": 1},
+       "name": "Plans", "identifier": "plans", "paywalljs_event": "W10=", "presentation_condition": "CHECK_USER_SUBSCRIPTION",
+       "presentation_delay": 0, "presentation_style_v3": {"type": "FULLSCREEN"}, "background_color_hex": "#000000",
+       "products_v2": [
+         {"reference_name": "primary", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.annual"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
+         {"reference_name": "primary", "store_product": {"store": "PLAY_STORE", "product_identifier": "acme_pro", "base_plan_identifier": "annual", "offer": {"type": "AUTOMATIC"}}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
+         {"reference_name": "weekly", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.weekly"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]}]}]}
+    """#
+}
