@@ -18,10 +18,10 @@ struct CrossPlatformProjectTests {
 
   /// A project of `paywall` (the slots' JSON) with the example's two catalogs, loaded for `platform`.
   static func load(products: String, components: String = #"{"type": "products"}"#, selected: String? = nil,
-                   catalog: String? = nil, _ platform: SDKPlatform?) throws -> ProjectLoadResult {
+                   catalog: String? = nil, options: String = "{}", _ platform: SDKPlatform?) throws -> ProjectLoadResult {
     try withTemporaryDirectory { dir in
       let catalogs = catalog ?? #"{"ios": "\#(storekit)", "android": "\#(playCatalog)"}"#
-      _ = try dir.write("app.json", #"{"name": "x", "catalog": \#(catalogs), "paywalls": ["p.json"]}"#)
+      _ = try dir.write("app.json", #"{"name": "x", "catalog": \#(catalogs), "paywalls": ["p.json"], "options": \#(options)}"#)
       let selection = selected.map { #""selected": "\#($0)","# } ?? ""
       let file = try dir.write("p.json", #"""
         {"id": "p", "name": "P", \#(selection) "products": \#(products),
@@ -59,7 +59,7 @@ struct CrossPlatformProjectTests {
   @Test func aSessionOnAStoreTheCatalogLacksIsRefusedSayingWhich() throws {
     let result = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual"}}"#, catalog: #"{"ios": "\#(Self.storekit)"}"#, .android)
     let error = try #require(result.errors.first)
-    #expect(error.message == "'catalog' names a catalog for ios only, and this session follows android: add 'android': FILE to it, or run with --platform ios")
+    #expect(error.message == #"'catalog' names a catalog for ios only, and this session follows android: add "android": FILE to it, or follow ios (--platform ios, or "platform": "ios" in 'options')"#)
     let wrongType = try Self.load(products: #"{"primary": "com.acme.pro.annual"}"#, catalog: "5", .ios)
     #expect(wrongType.errors.first?.message.hasPrefix("'catalog' must be a file name, or one per store") == true)
   }
@@ -87,8 +87,67 @@ struct CrossPlatformProjectTests {
     let nested = try Self.load(products: #"{"primary": {"ios": {"ios": "com.acme.pro.annual"}}}"#, .ios)
     #expect(nested.errors.contains { $0.message.contains("a store's product is an id or") }, "\(nested.errors.map(\.description))")
     let mixed = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "product": "com.acme.pro.weekly"}}"#, .ios)
-    #expect(mixed.errors.contains { $0.message.hasPrefix("unknown key 'product'") && $0.path?.description == "$.products.primary.product" },
+    #expect(mixed.errors.contains { $0.message.hasPrefix("slot 'primary' is written both ways") && $0.path?.description == "$.products.primary.product" },
             "\(mixed.errors.map(\.description))")
+  }
+
+  /// A button, a picker's card or a badge of a slot only the other store fills does nothing on
+  /// this store: loaded (the page is the same on every device), and warned about there.
+  @Test func aButtonOfASlotOnlyTheOtherStoreFillsIsWarnedAbout() throws {
+    let products = #"{"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:annual:sw-auto"}, "weekly": {"ios": "com.acme.pro.weekly"}}"#
+    let components = #"{"type": "products", "slots": ["weekly", "primary"]}, {"type": "button", "label": "Weekly", "action": "purchase", "slot": "weekly"}"#
+    let android = try Self.load(products: products, components: components, .android)
+    let warnings = try #require(android.project).warnings.filter { $0.kind == .otherStoreSlot }
+    #expect(warnings.map(\.path?.description) == ["$.components[0].slots[0]", "$.components[1].slot"])
+    #expect(warnings.last?.message == #"slot 'weekly' has no product on Google Play (only another store's), so this button does nothing there; give it "android": ID in 'products'"#)
+    #expect(try #require(try Self.load(products: products, components: components, .ios).project).warnings.allSatisfy { $0.kind != .otherStoreSlot })
+  }
+
+  /// `overrideProductsByName` names a product per store too; a plain id that only one store sells
+  /// is an error for the other, saying how to write each store's.
+  @Test func anOverrideNamesEachStoresProduct() throws {
+    let products = #"{"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:annual:sw-auto"}}"#
+    let perStore = #"{"overrideProductsByName": {"primary": {"ios": "com.acme.pro.weekly", "android": "acme_pro:monthly:sw-none"}}}"#
+    let android = try #require(try Self.load(products: products, options: perStore, .android).project)
+    #expect(android.productOverrides.map(\.productID) == ["acme_pro:monthly:sw-none"])
+    let ios = try #require(try Self.load(products: products, options: perStore, .ios).project)
+    #expect(ios.productOverrides.map(\.productID) == ["com.acme.pro.weekly"])
+    let plain = try Self.load(products: products, options: #"{"overrideProductsByName": {"primary": "com.acme.pro.weekly"}}"#, .ios)
+    #expect(plain.errors.map(\.message) == [#"on android (Superwall-Android): overrideProductsByName: no product 'com.acme.pro.weekly' in the catalog (a cross-platform project names each store's product: {"ios": ID, "android": ID})"#],
+            "\(plain.errors.map(\.description))")
+  }
+
+  /// A catalog in the wrong store's place is said at that place; an entry of the wrong type is
+  /// said once, not also as a store without a catalog.
+  @Test func aCatalogInTheOtherStoresPlaceIsAnErrorThere() throws {
+    let products = #"{"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:annual:sw-auto"}}"#
+    let swapped = try Self.load(products: products, catalog: #"{"ios": "\#(Self.playCatalog)", "android": "\#(Self.storekit)"}"#, .ios)
+    #expect(swapped.errors.contains { $0.message.hasPrefix("on ios (Superwall-iOS): 'catalog.ios' is a Google Play catalog") && $0.path?.description == "$.catalog.ios" },
+            "\(swapped.errors.map(\.description))")
+    #expect(swapped.errors.contains { $0.message.hasPrefix("on android (Superwall-Android): 'catalog.android' is an Xcode .storekit file") })
+    let wrongType = try Self.load(products: products, catalog: #"{"ios": 5, "android": "\#(Self.playCatalog)"}"#, .ios)
+    #expect(wrongType.errors.map(\.message) == ["'ios' must be a string, found a number"], "\(wrongType.errors.map(\.description))")
+    let both = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "product": "com.acme.pro.weekly"}}"#, .ios)
+    #expect(both.errors.first?.message.hasPrefix("slot 'primary' is written both ways") == true, "\(both.errors.map(\.description))")
+  }
+
+  /// `--catalog` stands for the session's store's catalog only: the other store is still checked
+  /// against the one app.json names for it.
+  @Test func aCommandLineCatalogReplacesOnlyTheSessionsStore() throws {
+    try withTemporaryDirectory { dir in
+      _ = try dir.write("app.json", #"{"name": "x", "catalog": {"ios": "\#(Self.storekit)", "android": "\#(Self.playCatalog)"}, "paywalls": ["p.json"]}"#)
+      _ = try dir.write("p.json", #"""
+        {"id": "p", "name": "P", "products": {"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:anual:sw-auto"}},
+         "components": [{"type": "products"}]}
+        """#)
+      let result = ProjectLoader.load(path: dir.path, catalogPath: Self.storekit, sdk: SDKChoice())
+      #expect(result.errors.contains { $0.message.hasPrefix("on android (Superwall-Android): slot 'primary' names 'acme_pro:anual:sw-auto'") },
+              "\(result.errors.map(\.description))")
+      // A paywall file given alone, beside that app.json, is checked for both stores too.
+      let single = ProjectLoader.load(path: dir.file("p.json"), catalogPath: nil, sdk: SDKChoice())
+      #expect(single.errors.contains { $0.message.hasPrefix("on android (Superwall-Android): slot 'primary' names 'acme_pro:anual:sw-auto'") },
+              "\(single.errors.map(\.description))")
+    }
   }
 
   // MARK: - Import

@@ -52,7 +52,11 @@ struct SchemaReferenceTests {
       else if let type = Self.text(node["type"]) { parts.append(ref == "template" ? "text (template variables)" : type) }
       else if let type = node["type"]?.elements { parts.append(type.compactMap(Self.text).joined(separator: " or ")) }
       else if let branches = node["oneOf"]?.elements ?? node["anyOf"]?.elements {
-        parts.append(branches.map { typeText(resolved($0).0, ref: resolved($0).ref) }.joined(separator: " or "))
+        // Each kind once: "string or object", not "string or object or object".
+        var kinds: [String] = []
+        for text in branches.map({ typeText(resolved($0).0, ref: resolved($0).ref) }).flatMap({ $0.components(separatedBy: " or ") })
+        where !kinds.contains(text) { kinds.append(text) }
+        parts.append(kinds.joined(separator: " or "))
       }
       if let low = node["minimum"].map(Self.code), let high = node["maximum"].map(Self.code) { parts.append("\(low)–\(high)") }
       else if let low = node["minimum"].map(Self.code) { parts.append("at least \(low)") }

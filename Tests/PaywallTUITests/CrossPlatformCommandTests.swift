@@ -52,12 +52,13 @@ struct CrossPlatformCommandTests {
     defer { try? FileManager.default.removeItem(atPath: home) }
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let project = Fixtures.repositoryRoot.appendingPathComponent(Self.example).path
-    func directory(_ store: SDKPlatform) throws -> String {
+    // The project's own store (iOS here) keeps the directory a project of one store has, so a
+    // project that becomes cross-platform keeps its state; the other store has one of its own.
+    func directory(_ store: SDKPlatform?) throws -> String {
       try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme (both stores)", projectPath: project, store: store,
                                           environment: ["XDG_STATE_HOME": home])).path
     }
-    #expect(try directory(.ios) != directory(.android))
-    #expect(try directory(.android).hasSuffix(" ") == false && directory(.android).contains("-android-"))
+    #expect(try directory(nil) != directory(.android) && directory(.android).contains("-android-"))
     // A Play purchase in the Android side's directory, as a run with --platform android keeps it.
     let bought = try PaywallBinary.run(["play", project, "--platform", "android", "--controller", "simulated", "--status", "inactive",
                                         "--state-dir", try directory(.android), "--keys", "enter"])
@@ -67,6 +68,77 @@ struct CrossPlatformCommandTests {
     #expect(android.status == 0 && android.stdout.contains("acme_pro:annual:sw-auto"), "\(android.stdout)\(android.stderr)")
     let ios = try PaywallBinary.run(["store", project], environment: environment)
     #expect(!ios.stdout.contains("acme_pro"), "the App Store side has no Play purchase: \(ios.stdout)")
+    let iosDirectory = try directory(nil)
+    #expect(ios.stderr.contains("no ledger yet") && ios.stderr.contains(iosDirectory), "\(ios.stderr)")
+    // A store's empty directory says how to fill it, on that store.
+    let empty = try PaywallBinary.run(["store", project, "--platform", "android"], environment: ["XDG_STATE_HOME": home + "/none"])
+    #expect(empty.stderr.contains("(paywall-tui play \(project) --platform android --state-dir "), "\(empty.stderr)")
+    // On a project of one store, --platform is said to change nothing but the reading.
+    let single = try PaywallBinary.run(["store", "Examples/android", "--platform", "ios"], environment: ["XDG_STATE_HOME": home])
+    #expect(single.stderr.contains("warning: --platform ios: the project follows Superwall-Android (app.json's options) and has one catalog"), "\(single.stderr)")
+  }
+
+  @Test func renderDrawsEachStoresSide() throws {
+    let ios = try PaywallBinary.run(["render", Self.example])
+    let android = try PaywallBinary.run(["render", Self.example, "--platform", "android"])
+    #expect(ios.status == 0 && ios.stdout.contains("Weekly"), "\(ios.stdout)\(ios.stderr)")
+    #expect(android.status == 0 && android.stdout.contains("Acme Lifetime") && !android.stdout.contains("Weekly"), "\(android.stdout)\(android.stderr)")
+  }
+
+  /// A release app.json pins is its own store's: a session of the other store says it gives way.
+  @Test func aPinnedReleaseOfOneStoreIsSaidToGiveWay() throws {
+    let dir = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let root = Fixtures.repositoryRoot.path
+    try #"""
+      {"name": "pinned", "catalog": {"ios": "\#(root)/paywalls/acme.storekit", "android": "\#(root)/\#(Self.playCatalog)"},
+       "paywalls": ["\#(root)/\#(Self.example)/plans.json"], "options": {"platform": "android", "sdk": "2.5"}}
+      """#.write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
+    let ios = try PaywallBinary.run(["play", dir, "--platform", "ios", "--keys", "q", "--controller", "simulated", "--status", "inactive"])
+    #expect(ios.stderr.contains("warning: --platform ios: the project follows Superwall-Android 2.5 (app.json's options); this session follows Superwall-iOS"), "\(ios.stderr)")
+    let android = try PaywallBinary.run(["play", Self.example, "--platform", "android", "--keys", "q", "--controller", "simulated", "--status", "inactive"])
+    #expect(!android.stderr.contains("gives way") && !android.stderr.contains("this session follows"), "\(android.stderr)")
+  }
+
+  /// An import's second catalog that cannot be read is said as the first would be; a Play
+  /// catalog given alone to an import for iOS says what to give instead.
+  @Test func anImportsCatalogsAreCheckedAsOneWouldBe() throws {
+    let parent = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let config = parent + "/config.json"
+    try CrossPlatformFixture.config.write(toFile: config, atomically: true, encoding: .utf8)
+    let missing = try PaywallBinary.run(["import", "superwall", config, "--catalog", "paywalls/acme.storekit", "--catalog", parent + "/nope.json", "--out", parent + "/qa"])
+    #expect(missing.status == 1 && missing.stderr.contains("nope.json:1:1: error: no such file") && missing.stderr.contains("--catalog \(parent)/nope.json cannot be read; nothing was written"),
+            "\(missing.stderr)")
+    let playAlone = try PaywallBinary.run(["import", "superwall", config, "--catalog", Self.playCatalog, "--out", parent + "/qa"])
+    #expect(playAlone.status == 1 && playAlone.stderr.contains("it is a Google Play catalog, and an import for iOS reads the APP_STORE products: pass the app's .storekit with --catalog, add --platform android"),
+            "\(playAlone.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: parent + "/qa"))
+  }
+
+  /// A warning one store's session gives and the other's does not names its store; with
+  /// `--start`, each store's offers are checked, at the slot's own store entry.
+  @Test func validateNamesTheStoreOfAWarningOnlyOneStoreGives() throws {
+    let dir = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let root = Fixtures.repositoryRoot.path
+    try #"""
+      {"name": "offers", "catalog": {"ios": "\#(root)/paywalls/acme.storekit", "android": "\#(root)/\#(Self.playCatalog)"},
+       "paywalls": ["p.json"], "options": {"platform": "android"}}
+      """#.write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
+    try #"""
+      {"id": "p", "name": "P",
+       "products": {"primary": {"ios": {"product": "com.acme.pro.annual", "offer": "annual.winback"}, "android": "acme_pro:annual:sw-auto"}},
+       "components": [{"type": "products"}, {"type": "button", "label": "Buy", "action": "purchase"},
+                      {"type": "button", "label": "Restore", "action": "restore"}, {"type": "button", "label": "Close", "action": "close"}]}
+      """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+    let result = try PaywallBinary.run(["validate", dir, "--start", "new"])
+    let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("[offer-eligibility]") }, "\(result.stdout)\(result.stderr)")
+    #expect(line.contains("warning: on ios (Superwall-iOS): slot 'primary' sells com.acme.pro.annual with win-back offer 'annual.winback'"), "\(line)")
+    #expect(line.hasSuffix("($.products.primary.ios.offer) [offer-eligibility]"), "\(line)")
   }
 
   @Test func validateChecksBothStoresAndSaysSo() throws {

@@ -126,15 +126,23 @@ package struct ImportCommand: CLICommand {
 extension ImportCommand {
   /// The App Store catalog (or the only one) and, for a cross-platform import, the Google Play
   /// catalog with the path app.json gives it.
-  func chosenCatalogs(out: String) throws(CLIFailure) -> (String?, (path: String, reference: String)?) {
+  func chosenCatalogs(out: String) throws -> (String?, (path: String, reference: String)?) {
     guard catalogs.count > 1 else { return (SuperwallImporter.catalogPath(for: config, given: catalogs.first), nil) }
     let usage = "a cross-platform import takes two --catalog: the App Store's (.storekit or our catalog .json) and the Google Play catalog"
     guard catalogs.count == 2 else { throw CLIFailure.usage("--catalog is given \(catalogs.count) times; \(usage)") }
     guard platform == nil, sdk == nil else {
       throw CLIFailure.usage("--platform and --sdk choose one store's SDK, and two --catalog import for both (each store's latest SDK); give one --catalog with them")
     }
-    // A catalog that does not parse is reported by the import, naming its place.
-    let isPlay = catalogs.map { file in (try? SourceFile.parse(path: file)).map { PlayCatalogReader.isPlayCatalog($0.0) } ?? false }
+    // Which is which is read from each file: one that cannot be read is said first, at its place.
+    var isPlay: [Bool] = []
+    for file in catalogs {
+      do {
+        isPlay.append(PlayCatalogReader.isPlayCatalog(try SourceFile.parse(path: file).0))
+      } catch {
+        for diagnostic in error.diagnostics { try Console.error(diagnostic.description) }
+        throw CLIFailure.invalid("error: --catalog \(file) cannot be read; nothing was written")
+      }
+    }
     guard let playIndex = isPlay.firstIndex(of: true), isPlay.filter({ $0 }).count == 1 else {
       let found = isPlay.contains(true) ? "both are Google Play catalogs" : "neither is a Google Play catalog (one with 'subscriptions' or 'oneTimeProducts')"
       throw CLIFailure.usage("\(usage); \(found)")

@@ -54,11 +54,14 @@ package struct RenderCommand: CLICommand {
   package var states: Bool
   package var locales: [String]
   package var storefronts: [String]
+  /// `--platform`: the store a cross-platform project is drawn for (its catalog and products).
+  package var platform: SDKPlatform?
 
   package init(_ arguments: Arguments) throws(CLIFailure) {
     watch = arguments[RenderFlags.watch]
     path = arguments.positionals[0]
     project = ProjectOptions(arguments)
+    platform = try arguments[RenderFlags.platform]
     paywall = arguments[RenderFlags.paywall]
     size = arguments[RenderFlags.size]
     select = arguments[RenderFlags.select]
@@ -104,7 +107,7 @@ package struct RenderCommand: CLICommand {
     if let out { try OutputPath.checkWritable(out, option: "out", example: "paywall.svg") }
     let overrides = try project.parsedOverrides()
     guard watch else {
-      let loaded = try project.load(path)
+      let loaded = try project.load(path, sdk: SDKChoice(platform: platform))
       if states { return try await drawStates(loaded, size: size, overrides: overrides) }
       return try write(try document(of: loaded, size: size, overrides: overrides))
     }
@@ -134,13 +137,14 @@ package struct RenderCommand: CLICommand {
   /// project that does not load (or a paywall or slot it no longer has) prints its errors on
   /// stderr and waits for the next save.
   private func renderOnEverySave(size: Size, overrides: [SlotOverride]) async throws {
-    let loaded = ProjectLoader.load(path: path, catalogPath: project.catalog)
+    let loaded = ProjectLoader.load(path: path, catalogPath: project.catalog, sdk: SDKChoice(platform: platform))
     // Its own drawing is no save (--out inside the project would draw itself again forever);
     // --out over a file the project is made of would replace the project with its picture.
     if let out, let read = Self.projectFile(at: out, of: loaded, path: path) {
       throw CLIFailure.usage("--out \(quoting: out) is \(read), a file of the project being watched; give another path, e.g. --out paywall.svg")
     }
-    let watch = try RunCommand.watcher(path: path, catalog: project.catalog, loaded: loaded, ignoring: [out].compactMap { $0 })
+    let watch = try RunCommand.watcher(path: path, catalog: project.catalog, sdk: SDKChoice(platform: platform), loaded: loaded,
+                                       ignoring: [out].compactMap { $0 })
     let terminal = isatty(STDOUT_FILENO) == 1
     var first = true
     func show(_ result: ProjectLoadResult) async {
@@ -278,5 +282,7 @@ package enum RenderFlags {
                                             completion: .words(Catalog.storefrontCodes))
 
   /// In the order help lists them.
-  package static let own: [any CommandOption] = [paywall, size, select, color, watch, format, out, states, locale, storefront]
+  package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
+    "The store a cross-platform project is drawn for (its catalog and each slot's product): ios or android (default: the project's platform).")
+  package static let own: [any CommandOption] = [paywall, size, select, color, watch, format, out, states, locale, storefront, platform]
 }

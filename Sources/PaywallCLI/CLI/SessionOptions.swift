@@ -72,7 +72,7 @@ package enum SessionFlags {
   package static let assumeRule = Flag.list("assume-rule", "placement#n=match|nomatch", "What an audience rule the emulator cannot evaluate (expression, expression_js) decides, e.g. --assume-rule export_pdf#0=match (validate lists them).",
                                             completion: .text)
   package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
-    "Follow this platform's Superwall SDK: ios (Superwall-iOS, the default) or android (Superwall-Android; docs/android.md).")
+    "Follow this platform's Superwall SDK: ios (Superwall-iOS) or android (Superwall-Android; docs/android.md); default: the project's options.platform, else ios. A cross-platform project's store (its catalog and products).")
   package static let sdk = Flag.sdk("Follow this Superwall SDK release: iOS 3 (skips subscribers), 4 (the latest 4.x) or 4.N; Android 2 (the latest 2.x) or 2.N (default: the project's options.sdk, else the latest).")
   package static let locale = Flag.text("locale", "locale", "Format prices for this locale, e.g. de_DE (as Xcode's StoreKit editor switches it).",
                                         completion: .words(Catalog.formatLocales))

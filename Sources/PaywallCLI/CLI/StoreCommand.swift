@@ -52,7 +52,11 @@ package struct StoreCommand: CLICommand {
   package func run() async throws {
     let moment = try at.map(Self.parseDate)
     let project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform))
-    let store = project.stores.count > 1 ? platform ?? project.options.sdk.platform : nil
+    // The project's own store keeps the directory a project of one store has; another its own.
+    let store = project.stores.count > 1 && platform != nil && platform != project.options.sdk.platform ? platform : nil
+    if let platform, project.stores.count < 2, platform != project.options.sdk.platform {
+      try Console.error("warning: --platform \(platform.rawValue): the project follows \(project.options.sdk.platform.sdkName) (app.json's options) and has one catalog; the ledger is read with it")
+    }
     let directory = try CLIFailure.reporting { () throws(SessionError) in
       try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path, store: store)
     }
@@ -70,7 +74,8 @@ package struct StoreCommand: CLICommand {
                              : Self.reminderLines(reminders, at: moment).joined(separator: "\n"))
         return
       }
-      throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path) --state-dir \(directory.path) …)")
+      let side = store.map { " --platform \($0.rawValue)" } ?? ""
+      throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path)\(side) --state-dir \(directory.path) …)")
     }
     if let size = file.oversize {
       throw CLIFailure.invalid("error: \(file.path) is \(size / 1_048_576) MiB, more than the \(LedgerFile.maximumBytes / 1_048_576) MiB a ledger may hold, so it is not read; sessions leave it as it is (move it away to start a new ledger)")

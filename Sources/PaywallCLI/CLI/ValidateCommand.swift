@@ -129,23 +129,7 @@ package struct ValidateCommand: CLICommand {
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
         checked.products = Self.productCount(project)
         silenced.formUnion(project.ignoredWarnings)
-        // A cross-platform project is checked as each store's session reads it: what only the
-        // other store's paywalls give (its errors the loader already joined) is said once, naming it.
-        let own = project.options.sdk.platform
-        if project.stores.count > 1 { checked.storeProducts = [(own, checked.products ?? 0)] }
-        for other in project.stores where other != own {
-          let side = ProjectLoader.load(path: path, catalogPath: catalog, sdk: SDKChoice(platform: other))
-          let seen = Set(checked.diagnostics.map(\.description))
-          var found = side.warnings
-          if let sideProject = side.project {
-            found += PaywallReader.validationAdvice(for: sideProject)
-            checked.storeProducts.append((other, Self.productCount(sideProject)))
-          }
-          for var diagnostic in found where !seen.contains(diagnostic.description) {
-            diagnostic.message = "on \(other.rawValue) (\(other.sdkName)): \(diagnostic.message)"
-            checked.diagnostics.append(diagnostic)
-          }
-        }
+        if project.stores.count > 1 { try checkOtherStores(of: project, path: path, into: &checked) }
       }
       checked.diagnostics.removeAll { $0.kind.map(silenced.contains) == true }
       results.append(checked)
@@ -181,6 +165,37 @@ package struct ValidateCommand: CLICommand {
       guard let paywalls = result.paywalls, let products = result.products else { continue }
       let line = Self.summary(paywalls: paywalls, products: products, placements: result.placements, perStore: result.storeProducts)
       try Console.error("ok: \(result.path): \(line)")
+    }
+  }
+
+  /// A cross-platform project is checked as each store's session reads it: a warning only one
+  /// store's session gives names that store (its errors the loader already joined), and one both
+  /// give is said once. `--catalog` stands for the project's own store's catalog.
+  func checkOtherStores(of project: Project, path: String, into checked: inout Checked) throws {
+    let own = project.options.sdk.platform
+    checked.storeProducts = [(own, checked.products ?? 0)]
+    var sides: [(SDKPlatform, [Diagnostic])] = []
+    for other in project.stores where other != own {
+      let side = ProjectLoader.load(path: path, catalogPath: nil, sdk: SDKChoice(platform: other))
+      var found = side.warnings
+      if let sideProject = side.project {
+        found += PaywallReader.validationAdvice(for: sideProject)
+        if newUser || !starts.isEmpty { found += try offerAdvice(for: sideProject) }
+        checked.storeProducts.append((other, Self.productCount(sideProject)))
+      }
+      sides.append((other, found))
+    }
+    let everyStore = Set(sides.flatMap(\.1).map(\.description))
+    for index in checked.diagnostics.indices where checked.diagnostics[index].severity == .warning
+      && !everyStore.contains(checked.diagnostics[index].description) {
+      checked.diagnostics[index].message = "on \(own.rawValue) (\(own.sdkName)): \(checked.diagnostics[index].message)"
+    }
+    let seen = Set(checked.diagnostics.map(\.description))
+    for (other, found) in sides {
+      for var diagnostic in found where !seen.contains(diagnostic.description) {
+        diagnostic.message = "on \(other.rawValue) (\(other.sdkName)): \(diagnostic.message)"
+        checked.diagnostics.append(diagnostic)
+      }
     }
   }
 

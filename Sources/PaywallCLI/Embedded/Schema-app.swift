@@ -45,7 +45,7 @@ extension Schemas {
       "type": "array",
       "uniqueItems": true,
       "items": {
-        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "offer-eligibility", "unknown-storefront", "superwall-import", "option-no-effect", "custom-product-call", "not-fired-here", "unreachable-survey"]
+        "enum": ["trial-copy", "no-products", "no-price", "no-purchase-button", "no-restore-button", "no-close-button", "currency-decimals", "audience-filter", "unevaluable-rule", "placement-name", "template", "storekit-version", "storekit-key", "offer-eligibility", "unknown-storefront", "superwall-import", "option-no-effect", "custom-product-call", "not-fired-here", "unreachable-survey", "other-store-slot"]
       },
       "description": "Warnings this project accepts, by the name printed after each ([no-close-button]): no command reports them, and validate --strict does not fail on them."
     },

@@ -18,7 +18,7 @@ extension Schemas {
     "name": { "type": "string", "minLength": 1, "description": "Human name, shown in the status bar and events." },
     "products": {
       "type": "object",
-      "description": "Slot name → product id from the catalog. Keys 1, 2, 3 select the slots in this order.",
+      "description": "Slot name → product id from the catalog (in a cross-platform project, one per store: {\"ios\": ID, \"android\": ID}). Keys 1, 2, 3 select the slots in this order.",
       "propertyNames": { "not": { "const": "selected" } },
       "additionalProperties": {
         "oneOf": [

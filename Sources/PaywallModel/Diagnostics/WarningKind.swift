@@ -48,6 +48,9 @@ public enum WarningKind: String, CaseIterable, Sendable, Hashable {
   case notFiredHere = "not-fired-here"
   /// A paywall's survey that can never show: an earlier one has the same presentation condition.
   case unreachableSurvey = "unreachable-survey"
+  /// A cross-platform paywall's button or picker names a slot only another store fills: on this
+  /// store it buys or shows nothing.
+  case otherStoreSlot = "other-store-slot"
 
   /// The names, in declaration order: for help, completions and did-you-mean.
   public static var names: [String] { allCases.map(\.rawValue) }

@@ -96,6 +96,9 @@ public struct ProductSlot: Sendable, Hashable {
   /// The product's promotional or win-back offer the slot sells (`{"product": …, "offer": …}`),
   /// by offer id; nil: the product as it is (with its introductory offer, if the user may take it).
   public var offerID: String? = nil
+  /// The store whose entry of a slot written per store (`{"ios": …, "android": …}`) this is; nil
+  /// for a slot written once.
+  public var store: SDKPlatform? = nil
 
   /// The slot `name` showing `productID`.
   public init(name: String, productID: String) {

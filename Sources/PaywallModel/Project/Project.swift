@@ -184,7 +184,7 @@ public enum ProjectLoader {
     let name = reader.string("name") ?? ((directory).lastPathComponent)
     let catalogReference = StoreChoice.catalog(reader, required: catalogPath == nil)
     let paywallFiles = reader.stringArray("paywalls", required: true) ?? []
-    let (options, overrides) = readOptions(reader)
+    let (options, writtenOverrides) = readOptions(reader)
     let campaigns = CampaignReader.read(reader)
     let ignored = readIgnore(reader)
     let sessionTimeout = reader.int("appSessionTimeoutMs", range: 0...Int.max)
@@ -196,12 +196,17 @@ public enum ProjectLoader {
     let sdk = (try? resolution.get()) ?? options.sdk
     if catalogPath == nil, let catalogReference, catalogReference.file(for: sdk.platform) == nil {
       let named = catalogReference.stores.map(\.rawValue).joined(separator: ", ")
-      diagnostics.error("'catalog' names a catalog for \(named) only, and this session follows \(sdk.platform.rawValue): add \(quoting: sdk.platform.rawValue): FILE to it, or run with --platform \(named)",
+      diagnostics.error("'catalog' names a catalog for \(named) only, and this session follows \(sdk.platform.rawValue): add \"\(sdk.platform.rawValue)\": FILE to it, or follow \(named) (--platform \(named), or \"platform\": \"\(named)\" in 'options')",
                         at: root["catalog"]?.location ?? root.location, path: .root.appending("catalog"))
     }
+    let overrides = StoreChoice.overrides(writtenOverrides, for: sdk.platform, perStore: catalogReference?.stores.isEmpty == false, diagnostics)
     all += diagnostics.diagnostics
     let catalogFile = catalogPath ?? catalogReference?.file(for: sdk.platform).map { resolve($0, in: directory) }
     let catalog = catalogFile.flatMap { loadCatalog($0, into: &all) }?.following(sdk)
+    if catalogPath == nil, let catalogReference, let catalog, let problem = StoreChoice.misplaced(catalog, for: sdk.platform, in: catalogReference) {
+      all.append(Diagnostic(file: file, location: root["catalog"]?[sdk.platform.rawValue]?.location ?? root.location, severity: .error,
+                            message: problem, path: JSONPath.root.appending("catalog").appending(sdk.platform.rawValue)))
+    }
     CampaignReader.lint(campaigns, catalog: catalog, sdk: options.sdk, into: &all)
     var paywalls: [PaywallDefinition] = []
     var ids: [String: String] = [:]
@@ -255,15 +260,17 @@ public enum ProjectLoader {
       }
     }
     all.removeAll { $0.kind.map(ignored.contains) == true }
-    if checkingEveryStore, catalogPath == nil, let catalogReference {
-      all += otherStoresErrors(file, catalogReference, following: sdk.platform, known: all)
+    if checkingEveryStore, let catalogReference, catalogReference.stores.count > 1 {
+      all = checkingOtherStores(all, catalogReference.stores, following: sdk.platform) {
+        loadProjectFile(file, catalogPath: nil, sdk: $0, checkingEveryStore: false)
+      }
     }
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
     if case .failure(let refusal) = resolution { result.sdkRefusal = refusal }
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
-    result.project?.stores = catalogPath == nil ? catalogReference?.stores ?? [] : []
+    result.project?.stores = catalogReference?.stores ?? []
     return result
   }
 
@@ -299,16 +306,20 @@ public enum ProjectLoader {
     return finish(name: (directory).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
   }
 
+  /// A paywall file beside a cross-platform app.json is checked for each store it names, as the
+  /// project is (`checkingEveryStore`).
   static func loadSinglePaywall(_ file: String, root: JSONNode, diagnostics: DiagnosticCollector,
-                                        catalogPath: String?, sdk choice: SDKChoice) -> ProjectLoadResult {
+                                catalogPath: String?, sdk choice: SDKChoice, checkingEveryStore: Bool = true) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
     var all: [Diagnostic] = []
     var catalogFile = catalogPath
     let sdk = choice.followed(by: PaywallOptions().sdk)
+    var stores: [SDKPlatform] = []
     if catalogFile == nil {
       let appFile = resolve(projectFileName, in: directory)
-      if let app = try? SourceFile.parse(path: appFile).0,
-         let name = app["catalog"]?.stringValue ?? app["catalog"]?[sdk.platform.rawValue]?.stringValue {
+      let app = try? SourceFile.parse(path: appFile).0
+      stores = SDKPlatform.allCases.filter { app?["catalog"]?[$0.rawValue]?.stringValue != nil }
+      if let app, let name = app["catalog"]?.stringValue ?? app["catalog"]?[sdk.platform.rawValue]?.stringValue {
         catalogFile = resolve(name, in: directory)
       } else if FileManager.default.fileExists(atPath: resolve(catalogFileName, in: directory)) {
         catalogFile = resolve(catalogFileName, in: directory)
@@ -322,6 +333,12 @@ public enum ProjectLoader {
     }
     let catalog = loadCatalog(catalogFile, into: &all)?.following(sdk)
     let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, platform: sdk.platform, into: &all)
+    if checkingEveryStore, stores.count > 1 {
+      all = checkingOtherStores(all, stores, following: sdk.platform) { other in
+        guard let (again, collector) = try? SourceFile.parse(path: file) else { return ProjectLoadResult(project: nil, diagnostics: []) }
+        return loadSinglePaywall(file, root: again, diagnostics: collector, catalogPath: nil, sdk: other, checkingEveryStore: false)
+      }
+    }
     return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
   }
 

@@ -33,9 +33,11 @@ extension ProjectLoader {
   /// "platform", "sdk"}`, each optional with the SDK's default (`platform`: ios; `sdk`: the latest
   /// 4.x, or the latest 2.x on Android), and every other key of
   /// the SDK's options (`SDKOptionKey`: accepted, with a warning that it changes nothing here).
-  static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(SlotOverride, SourceLocation, JSONPath)]) {
+  /// The overrides are returned as written: a cross-platform project's may name a product per
+  /// store, read once the session's store is known (`StoreChoice.overrides`).
+  static func readOptions(_ parent: ObjectReader) -> (PaywallOptions, [(member: JSONMember, path: JSONPath)]) {
     var options = PaywallOptions()
-    var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
+    var overrides: [(member: JSONMember, path: JSONPath)] = []
     guard let node = parent.value("options"),
           let reader = ObjectReader(node, path: .root.appending("options"), diagnostics: parent.diagnostics, what: "'options'")
     else { return (options, overrides) }
@@ -43,14 +45,7 @@ extension ProjectLoader {
     if let byName = reader.value("overrideProductsByName") {
       let path = reader.path.appending("overrideProductsByName")
       if let members = byName.members {
-        for member in members {
-          if let id = member.value.stringValue {
-            overrides.append((SlotOverride(slot: member.key, productID: id), member.value.location, path.appending(member.key)))
-          } else {
-            reader.diagnostics.error("slot \(quoting: member.key) must name a product id (a string)", at: member.value.location,
-                                     path: path.appending(member.key))
-          }
-        }
+        for member in members { overrides.append((member, path.appending(member.key))) }
       } else {
         reader.diagnostics.error("'overrideProductsByName' must be an object of slot name → product id, e.g. {\"primary\": \"com.acme.pro.monthly\"}",
                                  at: byName.location, path: path)

@@ -40,11 +40,16 @@ package enum StoreChoice {
       return nil
     }
     var files: [SDKPlatform: String] = [:]
+    var unreadable = false
     for platform in SDKPlatform.allCases {
-      if let file = stores.string(platform.rawValue) { files[platform] = file }
+      if let file = stores.string(platform.rawValue) {
+        files[platform] = file
+      } else if stores.value(platform.rawValue) != nil {
+        unreadable = true  // reported by `string`; no store is said to be missing for it
+      }
     }
     stores.finish()
-    return files.isEmpty ? nil : .perStore(files)
+    return files.isEmpty || unreadable ? nil : .perStore(files)
   }
 
   /// A slot's value on `platform` and its path: the member's own value, or its store's entry when
@@ -53,6 +58,11 @@ package enum StoreChoice {
   static func slot(_ member: JSONMember, at path: JSONPath, for platform: SDKPlatform,
                    _ diagnostics: DiagnosticCollector) -> (JSONNode?, JSONPath)? {
     guard isPerStore(member.value) else { return (member.value, path) }
+    if let mixed = member.value.members?.first(where: { $0.key == "product" || $0.key == "offer" }) {
+      diagnostics.error("slot \(quoting: member.key) is written both ways: give either {\"product\": ID, \"offer\": OFFER_ID} or one product per store, {\"ios\": ID, \"android\": ID}",
+                        at: mixed.keyLocation, path: path.appending(mixed.key))
+      return nil
+    }
     guard let stores = ObjectReader(member.value, path: path, diagnostics: diagnostics, what: "a slot") else { return nil }
     let chosen = stores.value(platform.rawValue)
     for other in SDKPlatform.allCases where other != platform { _ = stores.value(other.rawValue) }
@@ -68,19 +78,76 @@ package enum StoreChoice {
 }
 
 extension ProjectLoader {
-  /// The errors a project whose catalog is written per store has on the stores other than
-  /// `platform`'s, each saying which store; one it shares with `known` (the session's) is said once.
-  static func otherStoresErrors(_ file: String, _ reference: StoreChoice.CatalogReference, following platform: SDKPlatform,
-                                known: [Diagnostic]) -> [Diagnostic] {
-    let seen = Set(known.map(\.description))
-    var found: [Diagnostic] = []
-    for other in reference.stores where other != platform {
-      let side = loadProjectFile(file, catalogPath: nil, sdk: SDKChoice(platform: other), checkingEveryStore: false)
-      for var error in side.errors where !seen.contains(error.description) {
-        error.message = "on \(other.rawValue) (\(other.sdkName)): \(error.message)"
-        found.append(error)
+  /// `own`, the session's diagnostics of a project whose catalog is written per store, with the
+  /// errors the other stores' sessions find: each said once, for the place it is at, and one only
+  /// a store finds names that store (`on android (Superwall-Android): …`). The session's
+  /// `--catalog` replaces its own store's catalog only; the others are read as app.json names them.
+  static func checkingOtherStores(_ own: [Diagnostic], _ stores: [SDKPlatform], following platform: SDKPlatform,
+                                  load: (SDKChoice) -> ProjectLoadResult) -> [Diagnostic] {
+    var result = own
+    var others: [Diagnostic] = []
+    for other in stores where other != platform {
+      others += load(SDKChoice(platform: other)).diagnostics
+      let places = Set(result.filter { $0.severity == .error }.map(StoreChoice.place))
+      for var error in others where error.severity == .error && !places.contains(StoreChoice.place(error)) {
+        error.message = StoreChoice.labelled(error.message, other, path: error.path)
+        result.append(error)
       }
     }
-    return found
+    // The session's own errors that no other store has are its store's alone: named too.
+    let elsewhere = Set(others.map(\.description))
+    for index in own.indices where own[index].severity == .error && !elsewhere.contains(own[index].description) {
+      result[index].message = StoreChoice.labelled(own[index].message, platform, path: own[index].path)
+    }
+    return result
+  }
+}
+
+extension StoreChoice {
+  /// Where a diagnostic is: one mistake both stores find is said once.
+  static func place(_ diagnostic: Diagnostic) -> String {
+    "\(diagnostic.file):\(diagnostic.location):\(diagnostic.path?.description ?? "")"
+  }
+
+  /// `message` as one store's: `on android (Superwall-Android): …`; at a place written for every
+  /// store (a slot's plain id), with how to write each store's.
+  static func labelled(_ message: String, _ platform: SDKPlatform, path: JSONPath?) -> String {
+    let written = path?.description ?? ""
+    let perStore = SDKPlatform.allCases.contains { written.hasSuffix(".\($0.rawValue)") || written.contains(".\($0.rawValue).") }
+    let inSlot = written.hasPrefix("$.products.") || written.contains("overrideProductsByName.")
+    let hint = inSlot && !perStore ? " (a cross-platform project names each store's product: {\"ios\": ID, \"android\": ID})" : ""
+    return "on \(platform.rawValue) (\(platform.sdkName)): \(message)\(hint)"
+  }
+
+  /// Why `catalog`, read for `platform` from a catalog written per store, is not that store's: a
+  /// Google Play catalog for iOS, a `.storekit` for Android (our JSON catalog may sell either).
+  static func misplaced(_ catalog: Catalog, for platform: SDKPlatform, in reference: CatalogReference) -> String? {
+    guard case .perStore = reference else { return nil }
+    if platform == .ios, catalog.play != nil {
+      return "'catalog.ios' is a Google Play catalog (\(catalog.file)); name the App Store's here (.storekit or our catalog .json) and the Play catalog under \"android\""
+    }
+    if platform == .android, catalog.file.hasSuffix(".storekit") {
+      return "'catalog.android' is an Xcode .storekit file (\(catalog.file)); name the Google Play catalog here (docs/android.md) and the .storekit under \"ios\""
+    }
+    return nil
+  }
+
+  /// app.json's `overrideProductsByName` for `platform`: each a product id, or in a cross-platform
+  /// project (`perStore`) one per store, `{"ios": ID, "android": ID}` (a store it names none for
+  /// keeps the paywall's product).
+  static func overrides(_ written: [(member: JSONMember, path: JSONPath)], for platform: SDKPlatform, perStore: Bool,
+                        _ diagnostics: DiagnosticCollector) -> [(SlotOverride, SourceLocation, JSONPath)] {
+    var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
+    for (member, path) in written {
+      guard let (chosen, chosenPath) = slot(member, at: path, for: platform, diagnostics) else { continue }
+      guard let chosen else { continue }
+      guard let id = chosen.stringValue else {
+        let form = perStore ? " (or one per store: {\"ios\": ID, \"android\": ID})" : ""
+        diagnostics.error("slot \(quoting: member.key) must name a product id (a string)\(form)", at: chosen.location, path: chosenPath)
+        continue
+      }
+      overrides.append((SlotOverride(slot: member.key, productID: id), chosen.location, chosenPath))
+    }
+    return overrides
   }
 }

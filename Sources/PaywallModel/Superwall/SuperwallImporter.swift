@@ -168,8 +168,16 @@ package enum SuperwallImporter {
       var seen: Set<String> = []
       let unique = missing.filter { $0.catalog.file == catalog.file && seen.insert($0.id).inserted }.map(\.id)
       guard !unique.isEmpty else { continue }
-      let app = catalog.play == nil ? "the app's .storekit" : "the app's Play catalog"
-      d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); add \(unique.count == 1 ? "it" : "them") to the catalog or pass \(app) with --catalog",
+      // What to give instead: the store whose products were looked for (a Play catalog given to an
+      // import for iOS holds none of its APP_STORE ids).
+      let forAndroid = stores.both ? catalog.play != nil : sdk?.platform == .android
+      let them = unique.count == 1 ? "it" : "them"
+      let fix = switch (catalog.play != nil, forAndroid) {
+      case (false, false): "add \(them) to the catalog or pass the app's .storekit with --catalog"
+      case (true, true), (false, true): "add \(them) to the catalog or pass the app's Play catalog with --catalog"
+      case (true, false): "it is a Google Play catalog, and an import for iOS reads the APP_STORE products: pass the app's .storekit with --catalog, add --platform android for the PLAY_STORE ones, or give both catalogs (--catalog twice) for both stores"
+      }
+      d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); \(fix)",
               at: .start, path: .root.appending("paywall_responses"))
     }
     var campaigns: [JSONOutput] = []

@@ -101,9 +101,11 @@ package struct AppSession {
       // A release that reads Play ids otherwise than app.json's may sell nothing under a slot's id.
       let problems = given.following(sdk).problems
       if !problems.isEmpty { throw SessionError.usage(problems.joined(separator: "\n")) }
-      if sdk.platform != given.options.sdk.platform, !given.stores.contains(sdk.platform) {
+      let pinned = given.options.sdk != .latest(for: given.options.sdk.platform)
+      if sdk.platform != given.options.sdk.platform, !given.stores.contains(sdk.platform) || pinned {
         // The project's own SDK and its options for that platform give way: say so, not in silence.
-        // A cross-platform project has the store the session chose: nothing gives way there.
+        // A cross-platform project has the store the session chose: only a release app.json pins
+        // (its own store's) gives way there.
         warnings.append("--platform \(sdk.platform.rawValue): the project follows \(given.options.sdk.platform.sdkName) \(given.options.sdk.description) (app.json's options); this session follows \(sdk.platform.sdkName) \(sdk.description) instead")
       }
     }
@@ -120,8 +122,10 @@ package struct AppSession {
     let timeout = options.controllerTimeout
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
-    // A cross-platform project keeps a default directory per store.
-    let ownStore = project.stores.count > 1 ? (try? options.resolvedSDK(given.options.sdk).get())?.platform : nil
+    // A cross-platform project's other store keeps a default directory of its own (two phones,
+    // two accounts); its own store the one a project of one store has.
+    let sessionStore = (try? options.resolvedSDK(given.options.sdk).get())?.platform
+    let ownStore = project.stores.count > 1 && sessionStore != given.options.sdk.platform ? sessionStore : nil
     let directory: StateDirectory?
     let access: StateAccess?
     switch place {
