@@ -35,8 +35,9 @@ enum CampaignReader {
   }
 
   /// `checkingNames: false` for campaigns built from a Superwall config, whose importer has
-  /// already warned about a name at its own `event_name`.
-  static func read(_ parent: ObjectReader, checkingNames: Bool = true) -> Pending {
+  /// already warned about a name at its own `event_name`. `parsed`: filters already parsed, by
+  /// their text (the importer's, which checked each rule's filter as it mapped it).
+  static func read(_ parent: ObjectReader, checkingNames: Bool = true, parsed: [String: AudienceFilter] = [:]) -> Pending {
     var pending = Pending(campaigns: [], references: [], diagnostics: parent.diagnostics)
     guard let nodes = parent.array("campaigns") else { return pending }
     var placements: Set<String> = []
@@ -68,7 +69,7 @@ enum CampaignReader {
       for (i, audienceNode) in audienceNodes.enumerated() {
         let audiencePath = path.appending("audiences").appending(i)
         if let audience = readAudience(audienceNode, path: audiencePath, key: AssignmentBook.key(placement ?? "PLACEMENT", i),
-                                        placement: placement, diagnostics: reader.diagnostics, into: &pending) {
+                                        placement: placement, diagnostics: reader.diagnostics, parsed: parsed, into: &pending) {
           audiences.append(audience)
         }
       }
@@ -78,14 +79,16 @@ enum CampaignReader {
   }
 
   private static func readAudience(_ node: JSONNode, path: JSONPath, key: String, placement: String?,
-                                   diagnostics: DiagnosticCollector, into pending: inout Pending) -> Audience? {
+                                   diagnostics: DiagnosticCollector, parsed: [String: AudienceFilter],
+                                   into pending: inout Pending) -> Audience? {
     guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "an audience") else { return nil }
     defer { reader.finish() }
     var rule = AudienceRule.everyone
     var valid = true
     if let text = reader.string("filter"), let location = reader.value("filter")?.location {
       do {
-        let filter = try AudienceFilter(parsing: text)
+        let filter: AudienceFilter
+        if let known = parsed[text] { filter = known } else { filter = try AudienceFilter(parsing: text) }
         rule = .filter(filter)
         pending.filters.append((filter, location, path.appending("filter")))
         for warning in filter.warnings {

@@ -22,6 +22,9 @@ package struct SuperwallImport: Sendable {
   /// A catalog the import writes itself (`catalog.json`): an empty one for a config that names no
   /// product and was given no catalog; nil when the project points at the app's own.
   package var catalogDocument: JSONOutput?
+  /// Each rule's filter as the mapping parsed it, by its text, so reading the campaigns built from
+  /// them does not parse them again (a filter repeated across rules is parsed once).
+  package var filters: [String: AudienceFilter] = [:]
 }
 
 /// Maps the SDK's config (`SuperwallConfig`) to our format. What it keeps and why is in
@@ -182,6 +185,7 @@ package enum SuperwallImporter {
     }
     var campaigns: [JSONOutput] = []
     var placements: Set<String> = []
+    var filters: [String: AudienceFilter] = [:]
     for trigger in config.triggers {
       if PlacementNames.neverPresents(trigger.placement) {
         d.warning(.superwallImport, "placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
@@ -205,7 +209,8 @@ package enum SuperwallImporter {
         continue
       }
       if trigger.rules.isEmpty { continue }
-      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, known: knownIDs, broken: config.brokenPaywallIDs, d) }
+      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, known: knownIDs, broken: config.brokenPaywallIDs,
+                                                         filters: &filters, d) }
       if audiences.count == trigger.rules.count {
         campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
       }
@@ -226,7 +231,7 @@ package enum SuperwallImporter {
       members.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
     }
     let app: JSONOutput = .object(members)
-    return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count)
+    return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count, filters: filters)
   }
 
   /// The paywall's slots (reference name → product id, or for a cross-platform import each
@@ -277,12 +282,12 @@ package enum SuperwallImporter {
   /// each gets its share of their sum (all at 0: an equal chance). Our format gives the holdout as
   /// a percent of everyone and the paywalls' percents of the rest, adding up to 100.
   private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], known: Set<String>, broken: Set<String>,
-                               _ d: DiagnosticCollector) -> JSONOutput? {
+                               filters: inout [String: AudienceFilter], _ d: DiagnosticCollector) -> JSONOutput? {
     var members: [(String, JSONOutput)] = [("experimentId", .string(rule.experimentID))]
     var valid = true
     if let cel = rule.expressionCEL, !cel.text.trimmingSpaces().isEmpty {
       do {
-        _ = try AudienceFilter(parsing: cel.text)
+        if filters[cel.text] == nil { filters[cel.text] = try AudienceFilter(parsing: cel.text) }
         members.append(("filter", .string(cel.text)))
       } catch {
         d.error("expression_cel: \(error.message); paywall-tui cannot evaluate this rule", at: d.location(inStringAt: cel.location, offset: error.offset),

@@ -41,7 +41,7 @@ extension SuperwallImporter {
     let (appNode, appCollector) = parseGenerated(imported.app, file: path)
     var campaigns: [Campaign] = []
     if let reader = ObjectReader(appNode, path: .root, diagnostics: appCollector, what: "a project") {
-      let pending = CampaignReader.read(reader, checkingNames: false)
+      let pending = CampaignReader.read(reader, checkingNames: false, parsed: imported.filters)
       var checks: [Diagnostic] = []
       CampaignReader.check(pending, paywallIDs: paywalls.map(\.id), file: path, into: &checks)
       appCollector.append(checks)
