@@ -152,27 +152,12 @@ struct CrossPlatformProjectTests {
 
   // MARK: - Import
 
-  /// A config whose paywall sells the same plans on both stores, one plan on the App Store only,
-  /// and a web product neither SDK sells.
-  static let config = #"""
-    {"toggles": [], "build_id": "b", "log_level": 10, "localization": {"locales": []}, "app_session_timeout_ms": 3600000,
-     "disable_preload": {"all": false, "triggers": []},
-     "trigger_options": [{"trigger_version": "V2", "event_name": "upgrade", "rules": [{"experiment_group_id": "1", "experiment_id": "2",
-       "expression": null, "expression_js": null, "preload": {"behavior": "ALWAYS"},
-       "variants": [{"percentage": 100, "variant_type": "TREATMENT", "variant_id": "3", "paywall_identifier": "plans"}]}]}],
-     "paywall_responses": [{"id": "1", "cache_key": "k", "build_id": "b", "url": "https://x", "url_config": {"endpoints": [], "max_attempts": 1},
-       "name": "Plans", "identifier": "plans", "paywalljs_event": "W10=", "presentation_condition": "CHECK_USER_SUBSCRIPTION",
-       "presentation_delay": 0, "presentation_style_v3": {"type": "FULLSCREEN"}, "background_color_hex": "#000000",
-       "products_v2": [
-         {"reference_name": "primary", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.annual"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
-         {"reference_name": "primary", "store_product": {"store": "PLAY_STORE", "product_identifier": "acme_pro", "base_plan_identifier": "annual", "offer": {"type": "AUTOMATIC"}}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
-         {"reference_name": "weekly", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.weekly"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
-         {"reference_name": "web", "store_product": {"store": "STRIPE", "product_identifier": "price_1"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]}]}]}
-    """#
+  /// A config whose paywall sells a plan on both stores and one on the App Store alone.
+  static let configPath = root.appendingPathComponent("scenarios/projects/superwall-config/cross-platform.json").path
 
   @Test func anImportWithBothStoresCatalogsKeepsEachStoresProducts() throws {
     try withTemporaryDirectory { dir in
-      let file = try dir.write("config.json", Self.config)
+      let file = Self.configPath
       let (root, collector) = try SourceFile.parse(path: file)
       let (imported, _, diagnostics) = SuperwallImporter.importConfig(path: file, root: root, collector: collector, catalogPath: Self.storekit,
                                                                      catalogReference: "App.storekit", name: "t",
@@ -187,7 +172,7 @@ struct CrossPlatformProjectTests {
       let skipped = diagnostics.filter { $0.message.hasPrefix("product skipped") }
       #expect(skipped.count == 1 && skipped[0].message.contains("'STRIPE'"), "\(skipped.map(\.message))")
       // An id neither catalog has is an error naming that store's catalog.
-      let wrong = Self.config.replacingOccurrences(of: #""product_identifier": "acme_pro""#, with: #""product_identifier": "acme_prox""#)
+      let wrong = try String(contentsOfFile: Self.configPath, encoding: .utf8).replacingOccurrences(of: #""product_identifier": "acme_pro""#, with: #""product_identifier": "acme_prox""#)
       let wrongFile = try dir.write("wrong.json", wrong)
       let (wrongRoot, wrongCollector) = try SourceFile.parse(path: wrongFile)
       let (failed, _, errors) = SuperwallImporter.importConfig(path: wrongFile, root: wrongRoot, collector: wrongCollector, catalogPath: Self.storekit,

@@ -10,16 +10,29 @@ struct CrossPlatformCommandTests {
   static let example = "Examples/cross-platform"
   static let playCatalog = "Examples/android/play-catalog.json"
 
+  /// A new directory holding an app.json with the example's two catalogs, `paywalls` and `options`.
+  static func project(paywalls: String, options: String) throws -> String {
+    let dir = ImportCommandTests.temporary()
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let root = Fixtures.repositoryRoot.path
+    try #"""
+      {"name": "x", "catalog": {"ios": "\#(root)/paywalls/acme.storekit", "android": "\#(root)/\#(playCatalog)"},
+       "paywalls": \#(paywalls), "options": \#(options)}
+      """#.write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
+    return dir
+  }
+
   @Test func importWithBothCatalogsWritesAProjectEachPlatformRuns() throws {
     let parent = ImportCommandTests.temporary()
     defer { try? FileManager.default.removeItem(atPath: parent) }
     try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-    let config = parent + "/config.json"
-    try CrossPlatformFixture.config.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = Fixtures.repositoryRoot.appendingPathComponent(CrossPlatformFixture.path).path
     let out = parent + "/qa"
     let result = try PaywallBinary.run(["import", "superwall", config, "--catalog", "paywalls/acme.storekit", "--catalog", Self.playCatalog, "--out", out])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(!result.stderr.contains("PLAY_STORE") && !result.stderr.contains("APP_STORE"), "neither store's products are skipped: \(result.stderr)")
+    // Only the web product, which neither SDK sells, is skipped.
+    let skipped = result.stderr.split(separator: "\n").filter { $0.contains("product skipped") }
+    #expect(skipped.count == 1 && skipped[0].contains("its store is 'STRIPE'"), "\(result.stderr)")
     let validate = try PaywallBinary.run(["validate", out])
     #expect(validate.status == 0 && validate.stderr.contains("1 paywall, 2 products on ios, 1 product on android"), "\(validate.stderr)")
     for (platform, product) in [("ios", "com.acme.pro.annual"), ("android", "acme_pro:annual:sw-auto")] {
@@ -87,14 +100,9 @@ struct CrossPlatformCommandTests {
 
   /// A release app.json pins is its own store's: a session of the other store says it gives way.
   @Test func aPinnedReleaseOfOneStoreIsSaidToGiveWay() throws {
-    let dir = ImportCommandTests.temporary()
+    let dir = try Self.project(paywalls: #"["\#(Fixtures.repositoryRoot.path)/\#(Self.example)/plans.json"]"#,
+                               options: #"{"platform": "android", "sdk": "2.5"}"#)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    let root = Fixtures.repositoryRoot.path
-    try #"""
-      {"name": "pinned", "catalog": {"ios": "\#(root)/paywalls/acme.storekit", "android": "\#(root)/\#(Self.playCatalog)"},
-       "paywalls": ["\#(root)/\#(Self.example)/plans.json"], "options": {"platform": "android", "sdk": "2.5"}}
-      """#.write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
     let ios = try PaywallBinary.run(["play", dir, "--platform", "ios", "--keys", "q", "--controller", "simulated", "--status", "inactive"])
     #expect(ios.stderr.contains("warning: --platform ios: the project follows Superwall-Android 2.5 (app.json's options); this session follows Superwall-iOS"), "\(ios.stderr)")
     let android = try PaywallBinary.run(["play", Self.example, "--platform", "android", "--keys", "q", "--controller", "simulated", "--status", "inactive"])
@@ -107,8 +115,7 @@ struct CrossPlatformCommandTests {
     let parent = ImportCommandTests.temporary()
     defer { try? FileManager.default.removeItem(atPath: parent) }
     try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-    let config = parent + "/config.json"
-    try CrossPlatformFixture.config.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = CrossPlatformFixture.path
     let missing = try PaywallBinary.run(["import", "superwall", config, "--catalog", "paywalls/acme.storekit", "--catalog", parent + "/nope.json", "--out", parent + "/qa"])
     #expect(missing.status == 1 && missing.stderr.contains("nope.json:1:1: error: no such file") && missing.stderr.contains("--catalog \(parent)/nope.json cannot be read; nothing was written"),
             "\(missing.stderr)")
@@ -121,14 +128,8 @@ struct CrossPlatformCommandTests {
   /// A warning one store's session gives and the other's does not names its store; with
   /// `--start`, each store's offers are checked, at the slot's own store entry.
   @Test func validateNamesTheStoreOfAWarningOnlyOneStoreGives() throws {
-    let dir = ImportCommandTests.temporary()
+    let dir = try Self.project(paywalls: #"["p.json"]"#, options: #"{"platform": "android"}"#)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    let root = Fixtures.repositoryRoot.path
-    try #"""
-      {"name": "offers", "catalog": {"ios": "\#(root)/paywalls/acme.storekit", "android": "\#(root)/\#(Self.playCatalog)"},
-       "paywalls": ["p.json"], "options": {"platform": "android"}}
-      """#.write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
     try #"""
       {"id": "p", "name": "P",
        "products": {"primary": {"ios": {"product": "com.acme.pro.annual", "offer": "annual.winback"}, "android": "acme_pro:annual:sw-auto"}},
@@ -150,20 +151,8 @@ struct CrossPlatformCommandTests {
   }
 }
 
-/// A config selling one plan on both stores and one on the App Store alone.
+/// `scenarios/projects/superwall-config/cross-platform.json`: a config selling one plan on both
+/// stores and one on the App Store alone.
 enum CrossPlatformFixture {
-  static let config = #"""
-    {"toggles": [], "build_id": "b", "log_level": 10, "localization": {"locales": []}, "app_session_timeout_ms": 3600000,
-     "disable_preload": {"all": false, "triggers": []},
-     "trigger_options": [{"trigger_version": "V2", "event_name": "upgrade", "rules": [{"experiment_group_id": "1", "experiment_id": "2",
-       "expression": null, "expression_js": null, "preload": {"behavior": "ALWAYS"},
-       "variants": [{"percentage": 100, "variant_type": "TREATMENT", "variant_id": "3", "paywall_identifier": "plans"}]}]}],
-     "paywall_responses": [{"id": "1", "cache_key": "k", "build_id": "b", "url": "https://x", "url_config": {"endpoints": [], "max_attempts": 1},
-       "name": "Plans", "identifier": "plans", "paywalljs_event": "W10=", "presentation_condition": "CHECK_USER_SUBSCRIPTION",
-       "presentation_delay": 0, "presentation_style_v3": {"type": "FULLSCREEN"}, "background_color_hex": "#000000",
-       "products_v2": [
-         {"reference_name": "primary", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.annual"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
-         {"reference_name": "primary", "store_product": {"store": "PLAY_STORE", "product_identifier": "acme_pro", "base_plan_identifier": "annual", "offer": {"type": "AUTOMATIC"}}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]},
-         {"reference_name": "weekly", "store_product": {"store": "APP_STORE", "product_identifier": "com.acme.pro.weekly"}, "entitlements": [{"identifier": "pro", "type": "SERVICE_LEVEL"}]}]}]}
-    """#
+  static let path = "scenarios/projects/superwall-config/cross-platform.json"
 }
