@@ -131,6 +131,15 @@ struct CrossPlatformProjectTests {
     #expect(both.errors.first?.message.hasPrefix("slot 'primary' is written both ways") == true, "\(both.errors.map(\.description))")
   }
 
+  /// A slot's `offer` key is the App Store's: on Google Play the offer is part of the id, and the
+  /// error says so rather than speaking of promotional or win-back offers.
+  @Test func aPlaySlotsOfferKeySaysTheOfferIsPartOfTheID() throws {
+    let result = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "android": {"product": "acme_pro:annual:sw-auto", "offer": "nope"}}}"#, .android)
+    let error = try #require(result.errors.first)
+    #expect(error.message.contains("on Google Play an offer is part of the product id, SKU:BASE_PLAN:OFFER"), "\(error.message)")
+    #expect(!error.message.contains("promotional"))
+  }
+
   /// `--catalog` stands for the session's store's catalog only: the other store is still checked
   /// against the one app.json names for it.
   @Test func aCommandLineCatalogReplacesOnlyTheSessionsStore() throws {

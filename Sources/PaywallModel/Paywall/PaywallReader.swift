@@ -206,7 +206,10 @@ package enum PaywallReader {
       }
       if let offerID, let product = catalog?.product(id: productID), product.offer(id: offerID) == nil {
         let known = product.offers.map(\.id)
-        reader.diagnostics.error("slot \(quoting: member.key): product \(quoting: productID) has no offer \(quoting: offerID)\(Suggestions.hint(for: offerID, in: known))\(known.isEmpty ? " (it has no promotional, win-back or code offers)" : "")",
+        // On Google Play the offer is part of the id the SDK reads (`sku:basePlan:offer`).
+        let none = catalog?.play != nil ? " (on Google Play an offer is part of the product id, SKU:BASE_PLAN:OFFER, as in 'acme_pro:annual:sw-auto'; remove 'offer')"
+          : " (it has no promotional, win-back or code offers)"
+        reader.diagnostics.error("slot \(quoting: member.key): product \(quoting: productID) has no offer \(quoting: offerID)\(Suggestions.hint(for: offerID, in: known))\(known.isEmpty ? none : "")",
                                  at: value["offer"]?.location ?? value.location, path: slotPath.appending("offer"))
         continue
       }
