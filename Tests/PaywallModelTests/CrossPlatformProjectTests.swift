@@ -51,6 +51,11 @@ struct CrossPlatformProjectTests {
     #expect(error.message.hasPrefix("on android (Superwall-Android): slot 'primary' names 'acme_pro:anual:sw-auto', which is not in the catalog"), "\(error.message)")
     #expect(error.message.contains("did you mean 'acme_pro:annual:sw-auto'?"))
     #expect(error.path?.description == "$.products.primary.android")
+    // A typo both stores find is said once, at its place, naming no store, even where only one
+    // store's catalog offers a did-you-mean.
+    let typo = try Self.load(products: #"{"primary": "com.acme.pro.weeklyy"}"#, .ios)
+    #expect(typo.errors.map(\.message) == ["slot 'primary' names 'com.acme.pro.weeklyy', which is not in the catalog \(Self.storekit); did you mean 'com.acme.pro.weekly'?"],
+            "\(typo.errors.map(\.description))")
     // Said once, not once per store, when both stores find it.
     let both = try Self.load(products: #"{"primary": {"ios": "com.acme.pro.annual", "andriod": "acme_pro:annual:sw-auto"}}"#, .ios)
     #expect(both.errors.filter { $0.message.contains("unknown key 'andriod'; did you mean 'android'?") }.count == 1, "\(both.errors.map(\.description))")
@@ -112,6 +117,9 @@ struct CrossPlatformProjectTests {
     #expect(android.productOverrides.map(\.productID) == ["acme_pro:monthly:sw-none"])
     let ios = try #require(try Self.load(products: products, options: perStore, .ios).project)
     #expect(ios.productOverrides.map(\.productID) == ["com.acme.pro.weekly"])
+    let both = try Self.load(products: products, options: #"{"overrideProductsByName": {"primary": {"product": "com.acme.pro.weekly", "ios": "com.acme.pro.weekly"}}}"#, .ios)
+    #expect(both.errors.first?.message == #"slot 'primary' is written both ways: give either one product id or one product per store, {"ios": ID, "android": ID}"#,
+            "\(both.errors.map(\.description))")
     let plain = try Self.load(products: products, options: #"{"overrideProductsByName": {"primary": "com.acme.pro.weekly"}}"#, .ios)
     #expect(plain.errors.map(\.message) == [#"on android (Superwall-Android): overrideProductsByName: no product 'com.acme.pro.weekly' in the catalog (a cross-platform project names each store's product: {"ios": ID, "android": ID})"#],
             "\(plain.errors.map(\.description))")

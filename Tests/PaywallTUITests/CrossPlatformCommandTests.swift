@@ -65,13 +65,13 @@ struct CrossPlatformCommandTests {
     defer { try? FileManager.default.removeItem(atPath: home) }
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let project = Fixtures.repositoryRoot.appendingPathComponent(Self.example).path
-    // The project's own store (iOS here) keeps the directory a project of one store has, so a
-    // project that becomes cross-platform keeps its state; the other store has one of its own.
+    // Each store has a directory of its own, whichever app.json follows: no store reads the
+    // other's ledger when options.platform changes.
     func directory(_ store: SDKPlatform?) throws -> String {
       try #require(StateDirectory.resolve(explicit: nil, projectName: "Acme (both stores)", projectPath: project, store: store,
                                           environment: ["XDG_STATE_HOME": home])).path
     }
-    #expect(try directory(nil) != directory(.android) && directory(.android).contains("-android-"))
+    #expect(try directory(.ios).contains("-ios-") && directory(.android).contains("-android-"))
     // A Play purchase in the Android side's directory, as a run with --platform android keeps it.
     let bought = try PaywallBinary.run(["play", project, "--platform", "android", "--controller", "simulated", "--status", "inactive",
                                         "--state-dir", try directory(.android), "--keys", "enter"])
@@ -81,8 +81,16 @@ struct CrossPlatformCommandTests {
     #expect(android.status == 0 && android.stdout.contains("acme_pro:annual:sw-auto"), "\(android.stdout)\(android.stderr)")
     let ios = try PaywallBinary.run(["store", project], environment: environment)
     #expect(!ios.stdout.contains("acme_pro"), "the App Store side has no Play purchase: \(ios.stdout)")
-    let iosDirectory = try directory(nil)
+    let iosDirectory = try directory(.ios)
     #expect(ios.stderr.contains("no ledger yet") && ios.stderr.contains(iosDirectory), "\(ios.stderr)")
+    // The state the project kept with one catalog is read by neither store (it may be either's),
+    // and said where it is.
+    let earlier = try directory(nil)
+    let before = try PaywallBinary.run(["play", "paywalls", "--controller", "simulated", "--status", "inactive", "--state-dir", earlier, "--keys", "enter"])
+    #expect(before.status == 0, "\(before.stderr)")
+    let noted = try PaywallBinary.run(["store", project], environment: environment)
+    #expect(noted.stderr.contains("note: each store of this cross-platform project keeps its own state (ios: \(iosDirectory)); what it kept with one catalog is in \(earlier): --state-dir \(earlier) goes on from it"),
+            "\(noted.stderr)")
     // A store's empty directory says how to fill it, on that store.
     let empty = try PaywallBinary.run(["store", project, "--platform", "android"], environment: ["XDG_STATE_HOME": home + "/none"])
     #expect(empty.stderr.contains("(paywall-tui play \(project) --platform android --state-dir "), "\(empty.stderr)")
@@ -96,6 +104,30 @@ struct CrossPlatformCommandTests {
     let android = try PaywallBinary.run(["render", Self.example, "--platform", "android"])
     #expect(ios.status == 0 && ios.stdout.contains("Weekly"), "\(ios.stdout)\(ios.stderr)")
     #expect(android.status == 0 && android.stdout.contains("Acme Lifetime") && !android.stdout.contains("Weekly"), "\(android.stdout)\(android.stderr)")
+    // On a project of one store, the choice draws that store's catalog, and says so.
+    let single = try PaywallBinary.run(["render", "paywalls", "--platform", "android"])
+    #expect(single.stderr.contains("warning: --platform android: the project follows Superwall-iOS (app.json's options) and has one catalog"), "\(single.stderr)")
+  }
+
+  /// A paywall file given alone beside a cross-platform app.json is validated as its project:
+  /// each store's warnings, and a store its app.json names no catalog for is refused as the
+  /// project's session would be.
+  @Test func aPaywallFileAloneIsCheckedForEachStore() throws {
+    let dir = try Self.project(paywalls: #"["p.json"]"#, options: "{}")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try #"""
+      {"id": "p", "name": "P", "products": {"primary": {"ios": "com.acme.pro.annual", "android": "acme_pro:annual:sw-auto"}, "weekly": {"ios": "com.acme.pro.weekly"}},
+       "components": [{"type": "products"}, {"type": "button", "label": "Weekly", "action": "purchase", "slot": "weekly"},
+                      {"type": "button", "label": "Restore", "action": "restore"}, {"type": "button", "label": "Close", "action": "close"}]}
+      """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+    let result = try PaywallBinary.run(["validate", dir + "/p.json"])
+    #expect(result.stdout.contains("warning: on android (Superwall-Android): slot 'weekly' has no product on Google Play"), "\(result.stdout)")
+    #expect(result.stderr.contains("1 paywall, 2 products on ios, 1 product on android"), "\(result.stderr)")
+    let root = Fixtures.repositoryRoot.path
+    try #"{"name": "x", "catalog": {"ios": "\#(root)/paywalls/acme.storekit"}, "paywalls": ["p.json"]}"#
+      .write(toFile: dir + "/app.json", atomically: true, encoding: .utf8)
+    let refused = try PaywallBinary.run(["render", dir + "/p.json", "--platform", "android"])
+    #expect(refused.status == 1 && refused.stderr.contains("app.json's 'catalog' names a catalog for ios only, and this session follows android"), "\(refused.stderr)")
   }
 
   /// A release app.json pins is its own store's: a session of the other store says it gives way.

@@ -60,7 +60,6 @@ package struct ExplainCommand: CLICommand {
 
   package func run() async throws {
     var project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform, given: sdk))
-    let ownStore = project.options.sdk.platform
     switch SDKVersion.resolve(project: project.options.sdk, platform: platform, given: sdk) {
     case .success(let resolved): project.options.sdk = resolved
     case .failure(let error): throw CLIFailure.usage(error.message)
@@ -81,7 +80,7 @@ package struct ExplainCommand: CLICommand {
     }
     let directory = try CLIFailure.reporting { () throws(SessionError) in
       try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path,
-                                       store: project.stores.count > 1 && project.options.sdk.platform != ownStore ? project.options.sdk.platform : nil)
+                                       store: project.stores.count > 1 ? project.options.sdk.platform : nil)
     }
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)

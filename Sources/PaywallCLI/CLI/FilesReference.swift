@@ -64,7 +64,7 @@ package enum FilesReference {
     lines += [
       "",
       "The state directory (`--state-dir`, else `$XDG_STATE_HOME/paywall-tui/PROJECT`, else",
-      "`~/.local/state/paywall-tui/PROJECT`; a cross-platform project's other store has one of its own, as",
+      "`~/.local/state/paywall-tui/PROJECT`; each store of a cross-platform project has one of its own, as",
       "two phones have two accounts) holds these, each written whole, with the last good copy",
       "as `NAME.bak`; a damaged one is set aside as `NAME.corrupt-TIMESTAMP` with a warning:",
       "",

@@ -108,6 +108,10 @@ package struct RenderCommand: CLICommand {
     let overrides = try project.parsedOverrides()
     guard watch else {
       let loaded = try project.load(path, sdk: SDKChoice(platform: platform))
+      if let platform, loaded.stores.count < 2, platform != loaded.options.sdk.platform {
+        // As run and store say it: the project's one catalog is drawn under the other SDK.
+        Console.warn("warning: --platform \(platform.rawValue): the project follows \(loaded.options.sdk.platform.sdkName) (app.json's options) and has one catalog; it is drawn with that catalog")
+      }
       if states { return try await drawStates(loaded, size: size, overrides: overrides) }
       return try write(try document(of: loaded, size: size, overrides: overrides))
     }

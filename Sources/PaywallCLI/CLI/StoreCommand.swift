@@ -53,7 +53,8 @@ package struct StoreCommand: CLICommand {
     let moment = try at.map(Self.parseDate)
     let project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform))
     // The project's own store keeps the directory a project of one store has; another its own.
-    let store = project.stores.count > 1 && platform != nil && platform != project.options.sdk.platform ? platform : nil
+    // Each store of a cross-platform project keeps its own ledger.
+    let store = project.stores.count > 1 ? platform ?? project.options.sdk.platform : nil
     if let platform, project.stores.count < 2, platform != project.options.sdk.platform {
       try Console.error("warning: --platform \(platform.rawValue): the project follows \(project.options.sdk.platform.sdkName) (app.json's options) and has one catalog; the ledger is read with it")
     }
@@ -75,6 +76,9 @@ package struct StoreCommand: CLICommand {
         return
       }
       let side = store.map { " --platform \($0.rawValue)" } ?? ""
+      if stateDir == nil, let store, let earlier = StateDirectoryOption.earlierState(projectName: project.name, projectPath: path, store: store) {
+        try Console.error("note: \(earlier)")
+      }
       throw CLIFailure.invalid("error: \(file.path): no ledger yet; the simulated store writes it on the first purchase (paywall-tui play \(path)\(side) --state-dir \(directory.path) …)")
     }
     if let size = file.oversize {

@@ -171,8 +171,7 @@ public enum ProjectLoader {
 
   // MARK: - Kinds of path
 
-  /// A project whose catalog is written per store is checked for each store it names, so a slot
-  /// of the other store is not found wrong only when someone runs it there (`checkingEveryStore`).
+  /// A project whose catalog is written per store is checked for each store (`checkingEveryStore`).
   static func loadProjectFile(_ file: String, catalogPath: String?, sdk choice: SDKChoice = SDKChoice(),
                               checkingEveryStore: Bool = true) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
@@ -195,8 +194,7 @@ public enum ProjectLoader {
     let resolution = SDKVersion.resolve(project: options.sdk, platform: choice.platform, given: choice.given)
     let sdk = (try? resolution.get()) ?? options.sdk
     if catalogPath == nil, let catalogReference, catalogReference.file(for: sdk.platform) == nil {
-      let named = catalogReference.stores.map(\.rawValue).joined(separator: ", ")
-      diagnostics.error("'catalog' names a catalog for \(named) only, and this session follows \(sdk.platform.rawValue): add \"\(sdk.platform.rawValue)\": FILE to it, or follow \(named) (--platform \(named), or \"platform\": \"\(named)\" in 'options')",
+      diagnostics.error("'catalog' " + StoreChoice.noCatalog(for: sdk.platform, named: catalogReference.stores),
                         at: root["catalog"]?.location ?? root.location, path: .root.appending("catalog"))
     }
     let overrides = StoreChoice.overrides(writtenOverrides, for: sdk.platform, perStore: catalogReference?.stores.isEmpty == false, diagnostics)
@@ -306,8 +304,7 @@ public enum ProjectLoader {
     return finish(name: (directory).lastPathComponent, catalog: catalog, paywalls: paywalls, diagnostics: all)
   }
 
-  /// A paywall file beside a cross-platform app.json is checked for each store it names, as the
-  /// project is (`checkingEveryStore`).
+  /// A paywall file beside a cross-platform app.json is checked for each store, as its project is.
   static func loadSinglePaywall(_ file: String, root: JSONNode, diagnostics: DiagnosticCollector,
                                 catalogPath: String?, sdk choice: SDKChoice, checkingEveryStore: Bool = true) -> ProjectLoadResult {
     let directory = (file).deletingLastPathComponent
@@ -319,6 +316,9 @@ public enum ProjectLoader {
       let appFile = resolve(projectFileName, in: directory)
       let app = try? SourceFile.parse(path: appFile).0
       stores = SDKPlatform.allCases.filter { app?["catalog"]?[$0.rawValue]?.stringValue != nil }
+      if !stores.isEmpty, !stores.contains(sdk.platform) {
+        return failed(file, "\(appFile)'s 'catalog' " + StoreChoice.noCatalog(for: sdk.platform, named: stores))
+      }
       if let app, let name = app["catalog"]?.stringValue ?? app["catalog"]?[sdk.platform.rawValue]?.stringValue {
         catalogFile = resolve(name, in: directory)
       } else if FileManager.default.fileExists(atPath: resolve(catalogFileName, in: directory)) {
@@ -339,7 +339,9 @@ public enum ProjectLoader {
         return loadSinglePaywall(file, root: again, diagnostics: collector, catalogPath: nil, sdk: other, checkingEveryStore: false)
       }
     }
-    return finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
+    var result = finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
+    result.project?.stores = stores.count > 1 ? stores : []
+    return result
   }
 
   static func loadCatalogOnly(_ file: String) -> ProjectLoadResult {

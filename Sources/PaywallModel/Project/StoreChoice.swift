@@ -24,6 +24,12 @@ package enum StoreChoice {
     }
   }
 
+  /// What is wrong when a catalog written per store names none for the session's `platform`.
+  static func noCatalog(for platform: SDKPlatform, named stores: [SDKPlatform]) -> String {
+    let named = stores.map(\.rawValue).joined(separator: ", ")
+    return "names a catalog for \(named) only, and this session follows \(platform.rawValue): add \"\(platform.rawValue)\": FILE to it, or follow \(named) (--platform \(named), or \"platform\": \"\(named)\" in 'options')"
+  }
+
   /// Whether `node` is written per store: an object with an `ios` or `android` key.
   static func isPerStore(_ node: JSONNode) -> Bool {
     node.members?.contains { SDKPlatform(rawValue: $0.key) != nil } == true
@@ -56,10 +62,11 @@ package enum StoreChoice {
   /// it is written per store (`(nil, path)` when that names no product for `platform`). Nil after
   /// reporting a slot written per store wrongly.
   static func slot(_ member: JSONMember, at path: JSONPath, for platform: SDKPlatform,
-                   _ diagnostics: DiagnosticCollector) -> (JSONNode?, JSONPath)? {
+                   _ diagnostics: DiagnosticCollector, offers: Bool = true) -> (JSONNode?, JSONPath)? {
     guard isPerStore(member.value) else { return (member.value, path) }
     if let mixed = member.value.members?.first(where: { $0.key == "product" || $0.key == "offer" }) {
-      diagnostics.error("slot \(quoting: member.key) is written both ways: give either {\"product\": ID, \"offer\": OFFER_ID} or one product per store, {\"ios\": ID, \"android\": ID}",
+      let one = offers ? "either {\"product\": ID, \"offer\": OFFER_ID}" : "either one product id"
+      diagnostics.error("slot \(quoting: member.key) is written both ways: give \(one) or one product per store, {\"ios\": ID, \"android\": ID}",
                         at: mixed.keyLocation, path: path.appending(mixed.key))
       return nil
     }
@@ -94,9 +101,10 @@ extension ProjectLoader {
         result.append(error)
       }
     }
-    // The session's own errors that no other store has are its store's alone: named too.
-    let elsewhere = Set(others.map(\.description))
-    for index in own.indices where own[index].severity == .error && !elsewhere.contains(own[index].description) {
+    // The session's own errors that no other store has, at that place, are its store's alone:
+    // named too. (One both find may read differently on each: a did-you-mean only one catalog gives.)
+    let elsewhere = Set(others.filter { $0.severity == .error }.map(StoreChoice.place))
+    for index in own.indices where own[index].severity == .error && !elsewhere.contains(StoreChoice.place(own[index])) {
       result[index].message = StoreChoice.labelled(own[index].message, platform, path: own[index].path)
     }
     return result
@@ -139,7 +147,7 @@ extension StoreChoice {
                         _ diagnostics: DiagnosticCollector) -> [(SlotOverride, SourceLocation, JSONPath)] {
     var overrides: [(SlotOverride, SourceLocation, JSONPath)] = []
     for (member, path) in written {
-      guard let (chosen, chosenPath) = slot(member, at: path, for: platform, diagnostics) else { continue }
+      guard let (chosen, chosenPath) = slot(member, at: path, for: platform, diagnostics, offers: false) else { continue }
       guard let chosen else { continue }
       guard let id = chosen.stringValue else {
         let form = perStore ? " (or one per store: {\"ios\": ID, \"android\": ID})" : ""

@@ -122,10 +122,13 @@ package struct AppSession {
     let timeout = options.controllerTimeout
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
-    // A cross-platform project's other store keeps a default directory of its own (two phones,
-    // two accounts); its own store the one a project of one store has.
-    let sessionStore = (try? options.resolvedSDK(given.options.sdk).get())?.platform
-    let ownStore = project.stores.count > 1 && sessionStore != given.options.sdk.platform ? sessionStore : nil
+    // Each store of a cross-platform project keeps a default directory of its own (two phones,
+    // two accounts): no store ever reads the other's ledger, whichever app.json follows.
+    let ownStore = project.stores.count > 1 ? (try? options.resolvedSDK(given.options.sdk).get())?.platform : nil
+    if options.stateDir == nil, case .commandLine = place, let ownStore,
+       let earlier = StateDirectoryOption.earlierState(projectName: project.name, projectPath: path, store: ownStore) {
+      warnings.append(earlier)
+    }
     let directory: StateDirectory?
     let access: StateAccess?
     switch place {

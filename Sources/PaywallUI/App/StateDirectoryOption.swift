@@ -34,6 +34,16 @@ package enum StateDirectoryOption {
     return (directory, access)
   }
 
+  /// What to say when a cross-platform project's store has no default directory yet and the one
+  /// the project kept while it had one catalog is there: its state is not read for either store
+  /// (it may be either's), and `--state-dir` goes on from it.
+  package static func earlierState(projectName: String, projectPath: String, store: SDKPlatform) -> String? {
+    guard let own = StateDirectory.resolve(explicit: nil, projectName: projectName, projectPath: projectPath, store: store),
+          let earlier = StateDirectory.resolve(explicit: nil, projectName: projectName, projectPath: projectPath),
+          !FileSystem.entryExists(own.path), FileSystem.entryExists(earlier.path) else { return nil }
+    return "each store of this cross-platform project keeps its own state (\(store.rawValue): \(own.path)); what it kept with one catalog is in \(earlier.path): --state-dir \(earlier.path) goes on from it"
+  }
+
   /// Where the state directory is, unchecked.
   private static func locate(_ explicit: String?, projectName: String, projectPath: String, store: SDKPlatform?) throws(SessionError) -> StateDirectory {
     if explicit?.isEmpty == true {
