@@ -176,7 +176,10 @@ import PaywallModel
 
   @Test(.timeLimit(.minutes(3)))
   func aControllerThatExitsMidPurchaseFailsItAndTheNextOneAtOnce() async throws {
-    let rig = try Rig(Self.exitsMidPurchase)
+    // A timeout far past the bound below: the next purchase failing "at once" is told from one
+    // that waited for the timeout without a bound that a loaded machine can miss (2 s was missed
+    // by 22 ms in a CI run whose test pool was busy).
+    let rig = try Rig(Self.exitsMidPurchase, timeout: 120)
     defer { rig.stop() }
     let message = Self.failureMessage(await rig.purchase(TestCatalog.annual))
     #expect(message?.contains("exited with status 3") == true, "\(message ?? "nil")")
@@ -186,7 +189,7 @@ import PaywallModel
     let second = Self.failureMessage(await rig.purchase(TestCatalog.annual))
     #expect(second?.contains("not running") == true, "\(second ?? "nil")")
     #expect(second?.contains("exited with status 3") == true, "says why: \(second ?? "nil")")
-    #expect(ContinuousClock.now - started < .seconds(2), "fails at once, without waiting for a timeout")
+    #expect(ContinuousClock.now - started < .seconds(60), "fails at once, without waiting for the 120 s timeout")
 
     let restore = await rig.restore()
     guard case .failed(let error?)? = restore else {
