@@ -80,7 +80,7 @@ package struct ExplainCommand: CLICommand {
     }
     let directory = try CLIFailure.reporting { () throws(SessionError) in
       try StateDirectoryOption.resolve(stateDir, projectName: project.name, projectPath: path,
-                                       store: project.stores.count > 1 ? project.options.sdk.platform : nil)
+                                       store: project.stateStore(following: project.options.sdk.platform))
     }
     // Read only: without a saved user (or --user-id) the answer is for an anonymous one.
     let file = AssignmentFile(directory: directory)

@@ -53,8 +53,7 @@ package struct StoreCommand: CLICommand {
     let moment = try at.map(Self.parseDate)
     let project = try ProjectOptions.load(path, catalog: catalog, sdk: SDKChoice(platform: platform))
     // The project's own store keeps the directory a project of one store has; another its own.
-    // Each store of a cross-platform project keeps its own ledger.
-    let store = project.stores.count > 1 ? platform ?? project.options.sdk.platform : nil
+    let store = project.stateStore(following: platform ?? project.options.sdk.platform)
     if let platform, project.stores.count < 2, platform != project.options.sdk.platform {
       try Console.error("warning: --platform \(platform.rawValue): the project follows \(project.options.sdk.platform.sdkName) (app.json's options) and has one catalog; the ledger is read with it")
     }

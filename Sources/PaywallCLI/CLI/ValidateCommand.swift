@@ -129,7 +129,7 @@ package struct ValidateCommand: CLICommand {
         // The products the paywalls show, not the whole catalog's; a catalog alone, all of its.
         checked.products = Self.productCount(project)
         silenced.formUnion(project.ignoredWarnings)
-        if project.stores.count > 1 { try checkOtherStores(of: project, path: path, into: &checked) }
+        if project.stores.count > 1 { try checkOtherStores(of: project, as: result.otherStores, into: &checked) }
       }
       checked.diagnostics.removeAll { $0.kind.map(silenced.contains) == true }
       results.append(checked)
@@ -171,12 +171,13 @@ package struct ValidateCommand: CLICommand {
   /// A cross-platform project is checked as each store's session reads it: a warning only one
   /// store's session gives names that store (its errors the loader already joined), and one both
   /// give is said once. `--catalog` stands for the project's own store's catalog.
-  func checkOtherStores(of project: Project, path: String, into checked: inout Checked) throws {
+  /// `loaded`: the other stores' loads, as the loader made them to check their errors.
+  func checkOtherStores(of project: Project, as loaded: [(store: SDKPlatform, result: ProjectLoadResult)],
+                        into checked: inout Checked) throws {
     let own = project.options.sdk.platform
     checked.storeProducts = [(own, checked.products ?? 0)]
     var sides: [(SDKPlatform, [Diagnostic])] = []
-    for other in project.stores where other != own {
-      let side = ProjectLoader.load(path: path, catalogPath: nil, sdk: SDKChoice(platform: other))
+    for (other, side) in loaded {
       var found = side.warnings
       if let sideProject = side.project {
         found += PaywallReader.validationAdvice(for: sideProject)

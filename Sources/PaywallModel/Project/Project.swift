@@ -111,6 +111,8 @@ public struct ProjectLoadResult: Sendable {
   /// Why the command line's `--platform` or `--sdk` does not fit the project (which was then
   /// loaded for its own release): the mistake to report before any the load found.
   package var sdkRefusal: SDKVersionError?
+  /// A cross-platform project's other stores as their sessions load it (`checkingOtherStores`).
+  package var otherStores: [(store: SDKPlatform, result: ProjectLoadResult)] = []
 
   /// The diagnostics that stop the project from loading.
   public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
@@ -258,10 +260,8 @@ public enum ProjectLoader {
       }
     }
     all.removeAll { $0.kind.map(ignored.contains) == true }
-    if checkingEveryStore, let catalogReference, catalogReference.stores.count > 1 {
-      all = checkingOtherStores(all, catalogReference.stores, following: sdk.platform) {
-        loadProjectFile(file, catalogPath: nil, sdk: $0, checkingEveryStore: false)
-      }
+    let sides = !checkingEveryStore ? [] : checkingOtherStores(&all, catalogReference?.stores ?? [], following: sdk.platform) {
+      loadProjectFile(file, catalogPath: nil, sdk: $0, checkingEveryStore: false)
     }
     var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
                         campaigns: campaigns.campaigns, overrides: checkedOverrides)
@@ -269,6 +269,7 @@ public enum ProjectLoader {
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
     result.project?.stores = catalogReference?.stores ?? []
+    result.otherStores = sides
     return result
   }
 
@@ -333,14 +334,13 @@ public enum ProjectLoader {
     }
     let catalog = loadCatalog(catalogFile, into: &all)?.following(sdk)
     let paywall = readPaywall(root, file: file, catalog: catalog, diagnostics: diagnostics, platform: sdk.platform, into: &all)
-    if checkingEveryStore, stores.count > 1 {
-      all = checkingOtherStores(all, stores, following: sdk.platform) { other in
-        guard let (again, collector) = try? SourceFile.parse(path: file) else { return ProjectLoadResult(project: nil, diagnostics: []) }
-        return loadSinglePaywall(file, root: again, diagnostics: collector, catalogPath: nil, sdk: other, checkingEveryStore: false)
-      }
+    let sides = !checkingEveryStore ? [] : checkingOtherStores(&all, stores, following: sdk.platform) { other in
+      guard let (again, collector) = try? SourceFile.parse(path: file) else { return ProjectLoadResult(project: nil, diagnostics: []) }
+      return loadSinglePaywall(file, root: again, diagnostics: collector, catalogPath: nil, sdk: other, checkingEveryStore: false)
     }
     var result = finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
     result.project?.stores = stores.count > 1 ? stores : []
+    result.otherStores = sides
     return result
   }
 

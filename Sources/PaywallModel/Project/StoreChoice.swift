@@ -84,30 +84,45 @@ package enum StoreChoice {
   }
 }
 
+extension Project {
+  /// The store whose own default state directory a session following `platform` keeps: each
+  /// store of a cross-platform project has one (two phones, two accounts), so no store ever reads
+  /// the other's ledger whichever app.json follows; nil for a project of one catalog.
+  package func stateStore(following platform: SDKPlatform) -> SDKPlatform? {
+    stores.count > 1 ? platform : nil
+  }
+}
+
 extension ProjectLoader {
-  /// `own`, the session's diagnostics of a project whose catalog is written per store, with the
-  /// errors the other stores' sessions find: each said once, for the place it is at, and one only
-  /// a store finds names that store (`on android (Superwall-Android): …`). The session's
-  /// `--catalog` replaces its own store's catalog only; the others are read as app.json names them.
-  static func checkingOtherStores(_ own: [Diagnostic], _ stores: [SDKPlatform], following platform: SDKPlatform,
-                                  load: (SDKChoice) -> ProjectLoadResult) -> [Diagnostic] {
-    var result = own
-    var others: [Diagnostic] = []
+  /// For a project whose catalog is written per store (`stores`, two or more), loads it as each
+  /// other store's session does (`load`) and joins the errors found there to `diagnostics`, the
+  /// session's: each said once, for the place it is at, and one only a store finds names that
+  /// store (`on android (Superwall-Android): …`). The session's `--catalog` replaces its own
+  /// store's catalog only; the others are read as app.json names them. Returns those loads, which
+  /// `validate` reads each store's warnings from.
+  static func checkingOtherStores(_ diagnostics: inout [Diagnostic], _ stores: [SDKPlatform], following platform: SDKPlatform,
+                                  load: (SDKChoice) -> ProjectLoadResult) -> [(store: SDKPlatform, result: ProjectLoadResult)] {
+    guard stores.count > 1 else { return [] }
+    let own = diagnostics
+    var sides: [(store: SDKPlatform, result: ProjectLoadResult)] = []
+    var elsewhere: Set<String> = []
     for other in stores where other != platform {
-      others += load(SDKChoice(platform: other)).diagnostics
-      let places = Set(result.filter { $0.severity == .error }.map(StoreChoice.place))
-      for var error in others where error.severity == .error && !places.contains(StoreChoice.place(error)) {
+      let side = load(SDKChoice(platform: other))
+      sides.append((other, side))
+      let places = Set(diagnostics.filter { $0.severity == .error }.map(StoreChoice.place))
+      for var error in side.errors {
+        elsewhere.insert(StoreChoice.place(error))
+        guard !places.contains(StoreChoice.place(error)) else { continue }
         error.message = StoreChoice.labelled(error.message, other, path: error.path)
-        result.append(error)
+        diagnostics.append(error)
       }
     }
     // The session's own errors that no other store has, at that place, are its store's alone:
     // named too. (One both find may read differently on each: a did-you-mean only one catalog gives.)
-    let elsewhere = Set(others.filter { $0.severity == .error }.map(StoreChoice.place))
     for index in own.indices where own[index].severity == .error && !elsewhere.contains(StoreChoice.place(own[index])) {
-      result[index].message = StoreChoice.labelled(own[index].message, platform, path: own[index].path)
+      diagnostics[index].message = StoreChoice.labelled(own[index].message, platform, path: own[index].path)
     }
-    return result
+    return sides
   }
 }
 
@@ -120,11 +135,25 @@ extension StoreChoice {
   /// `message` as one store's: `on android (Superwall-Android): …`; at a place written for every
   /// store (a slot's plain id), with how to write each store's.
   static func labelled(_ message: String, _ platform: SDKPlatform, path: JSONPath?) -> String {
-    let written = path?.description ?? ""
-    let perStore = SDKPlatform.allCases.contains { written.hasSuffix(".\($0.rawValue)") || written.contains(".\($0.rawValue).") }
-    let inSlot = written.hasPrefix("$.products.") || written.contains("overrideProductsByName.")
-    let hint = inSlot && !perStore ? " (a cross-platform project names each store's product: {\"ios\": ID, \"android\": ID})" : ""
+    let hint = path.map(isWrittenForEveryStore) == true ? " (a cross-platform project names each store's product: {\"ios\": ID, \"android\": ID})" : ""
     return "on \(platform.rawValue) (\(platform.sdkName)): \(message)\(hint)"
+  }
+
+  /// Whether `path` is in a slot of a paywall's `products` or of app.json's
+  /// `overrideProductsByName` written once for every store (not `{"ios": …, "android": …}`).
+  static func isWrittenForEveryStore(_ path: JSONPath) -> Bool {
+    let keys = path.components
+    let slotAt: Int
+    if keys.first == .key("products") {
+      slotAt = 1
+    } else if keys.starts(with: [.key("options"), .key("overrideProductsByName")]) {
+      slotAt = 2
+    } else {
+      return false
+    }
+    guard slotAt < keys.count, case .key = keys[slotAt] else { return false }
+    guard slotAt + 1 < keys.count, case .key(let next) = keys[slotAt + 1] else { return true }
+    return SDKPlatform(rawValue: next) == nil
   }
 
   /// Why `catalog`, read for `platform` from a catalog written per store, is not that store's: a

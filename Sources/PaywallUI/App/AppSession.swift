@@ -95,9 +95,11 @@ package struct AppSession {
         throw SessionError.usage("--placement \(quoting: name): no campaign has this placement\(known)")
       }
     }
+    let sessionPlatform: SDKPlatform
     switch options.resolvedSDK(given.options.sdk) {
     case .failure(let error): throw SessionError.usage(error.message)
     case .success(let sdk):
+      sessionPlatform = sdk.platform
       // A release that reads Play ids otherwise than app.json's may sell nothing under a slot's id.
       let problems = given.following(sdk).problems
       if !problems.isEmpty { throw SessionError.usage(problems.joined(separator: "\n")) }
@@ -122,9 +124,7 @@ package struct AppSession {
     let timeout = options.controllerTimeout
 
     // One writer per state directory; a second session (or an unwritable directory) reads only.
-    // Each store of a cross-platform project keeps a default directory of its own (two phones,
-    // two accounts): no store ever reads the other's ledger, whichever app.json follows.
-    let ownStore = project.stores.count > 1 ? (try? options.resolvedSDK(given.options.sdk).get())?.platform : nil
+    let ownStore = project.stateStore(following: sessionPlatform)
     if options.stateDir == nil, case .commandLine = place, let ownStore,
        let earlier = StateDirectoryOption.earlierState(projectName: project.name, projectPath: path, store: ownStore) {
       warnings.append(earlier)
