@@ -159,6 +159,35 @@ struct JSONParserTests {
     #expect(elements[1].location == Position(line: 1, column: 21))
   }
 
+  /// Strings are scanned, and columns counted, eight bytes at a time: each byte that ends a run
+  /// (a quote, an escape, a control character, DEL and any non-ASCII byte on the fast path) must be
+  /// found at every place in and across those words, and every multi-byte character count once.
+  @Test(arguments: ["\\n", "\\\"", "\\u00e9", "\u{7F}", "\u{E9}", "\u{20AC}", "😀", "\u{202E}", "\u{01}"])
+  func stringsEndAndColumnsCountWhereverAByteFallsInAWord(_ probe: String) throws {
+    for before in 0..<20 {
+      let content = String(repeating: "a", count: before) + probe + String(repeating: "b", count: 19 - before)
+      let json = "{\"k\": \"" + content + "\", \"z\": 1}"
+      if probe == "\u{01}" {
+        // A raw control character is refused where it is: `{"k": "` is 7 columns.
+        let error = try #require(Fixture.syntaxError(json))
+        #expect(error.location == Position(line: 1, column: 8 + before), "at \(before)")
+        continue
+      }
+      let root = try #require(Fixture.parse(json))
+      let decoded = switch probe {
+      case "\\n": "\n"
+      case "\\\"": "\""
+      case "\\u00e9": "\u{E9}"
+      default: probe
+      }
+      let expected = UntrustedText.sanitize(String(repeating: "a", count: before) + decoded + String(repeating: "b", count: 19 - before))
+      #expect(root["k"]?.stringValue == expected, "at \(before)")
+      // The next key's column counts the literal's scalars as written: `{"k": "`, the text, `", "`.
+      let written = content.unicodeScalars.count
+      #expect(root.members?[1].keyLocation == Position(line: 1, column: 8 + written + 3), "at \(before)")
+    }
+  }
+
   @Test func errorColumnsCountUnicodeScalars() throws {
     let error = try #require(Fixture.syntaxError("{\"caf\u{E9}\": x}"))
     #expect(error.location == Position(line: 1, column: 10))

@@ -54,28 +54,10 @@ package enum UntrustedText {
 
   /// `sanitize`, and the sanitised text before the length cap when the cap cut it.
   package static func sanitizeKeepingWhole(_ text: String) -> (text: String, uncut: String?) {
-    // Printable ASCII (a long base64 value in a Superwall config): nothing to remove, and the cut
-    // is made on the first scalars alone instead of rebuilding the whole string scalar by scalar.
+    // Printable ASCII (a long base64 value in a Superwall config): see `capping(printableASCII:)`.
     let printableASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
       ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-    if printableASCII {
-      guard text.utf8.count > maximumScalars else { return (text, nil) }
-      // One byte a scalar: the same cut as below, made on the bytes.
-      // Copied in one piece (the generic prefix of a UTF-8 view copied a byte at a time: most of
-      // a large Superwall import's sanitising), and scanned for a `{{` only when it has a brace.
-      let count = maximumScalars - 1
-      var kept = text.utf8.withContiguousStorageIfAvailable { Array($0[..<count]) } ?? Array(text.utf8.prefix(count))
-      var index = kept.contains(UInt8(ascii: "{")) ? kept.count - 1 : 0
-      while index > 0 {
-        if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
-        if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
-          kept.removeSubrange((index - 1)...)
-          break
-        }
-        index -= 1
-      }
-      return (String(decoding: kept, as: UTF8.self) + "…", text)
-    }
+    if printableASCII { return capping(printableASCII: text) }
     let needsWork = text.unicodeScalars.contains { isRemoved($0) } || text.unicodeScalars.count > maximumScalars
     guard needsWork else { return (text, nil) }
     var out = String.UnicodeScalarView()
@@ -92,6 +74,28 @@ package enum UntrustedText {
     var cut = String.UnicodeScalarView(kept)
     cut.append("…")
     return (String(cut), String(out))
+  }
+
+  /// `sanitizeKeepingWhole` of text known to be printable ASCII (the JSON parser's fast path has
+  /// just looked at every byte): nothing to remove, and the cut is made on the first scalars alone
+  /// instead of rebuilding the whole string scalar by scalar.
+  package static func capping(printableASCII text: String) -> (text: String, uncut: String?) {
+    guard text.utf8.count > maximumScalars else { return (text, nil) }
+    // One byte a scalar: the cut `sanitizeKeepingWhole` makes on scalars, made on the bytes.
+    // Copied in one piece (the generic prefix of a UTF-8 view copied a byte at a time: most of
+    // a large Superwall import's sanitising), and scanned for a `{{` only when it has a brace.
+    let count = maximumScalars - 1
+    var kept = text.utf8.withContiguousStorageIfAvailable { Array($0[..<count]) } ?? Array(text.utf8.prefix(count))
+    var index = kept.contains(UInt8(ascii: "{")) ? kept.count - 1 : 0
+    while index > 0 {
+      if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
+      if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
+        kept.removeSubrange((index - 1)...)
+        break
+      }
+      index -= 1
+    }
+    return (String(decoding: kept, as: UTF8.self) + "…", text)
   }
 
   /// Where the last `{{` without a `}}` after it starts, if any.
