@@ -17,6 +17,25 @@ struct TemplateAndOverrideTests {
 
   // MARK: - Parsing
 
+  /// A paywall's texts share one memo of variable verdicts: what it answers, each problem's place
+  /// included, is what parsing each text alone gives, whatever was parsed before.
+  @Test func aMemoOfVariablesChangesNoVerdict() {
+    let texts = ["{{ primary.price }} then {{ primary.nope }}", "é {{ primary.nope }} and {{ primary.price }}",
+                 "{{ device.locale }} {{ quaternary.price }}", "no variables", "", "{{ primary.price", "😀{{ selected.period }}😀",
+                 "{{ primary.price }}{{ primary.price }}", "{{ primary.nope }}"]
+    let memo = TemplateText.VariableMemo()
+    for round in 0..<2 {
+      for text in texts {
+        let alone = TemplateText.parseAll(text, slots: Self.slots)
+        let remembered = TemplateText.parseAll(text, slots: Self.slots, memo: memo)
+        #expect(remembered.0 == alone.0, "\(text), round \(round)")
+        #expect(remembered.1 == alone.1, "\(text), round \(round)")
+      }
+    }
+    // The problem's offset is each text's own: the same unknown variable after "é " is at 2.
+    #expect(TemplateText.parseAll(texts[1], slots: Self.slots, memo: memo).1.map(\.offset) == [2])
+  }
+
   @Test(arguments: [
     ("{{ products.primary.price }}", SlotReference.named("primary"), ProductAttribute.price),
     ("{{ secondary.monthlyPrice }}", .named("secondary"), .monthlyPrice),

@@ -11,6 +11,8 @@ struct ComponentContext {
   /// Slots only another store fills (a cross-platform paywall's), and the session's store.
   var elsewhere: [String] = []
   var platform: SDKPlatform = .ios
+  /// The verdicts on the template variables read so far, for these slots.
+  let variables = TemplateText.VariableMemo()
 
   func read(_ node: JSONNode, path: JSONPath) -> PaywallComponent? {
     guard let reader = ObjectReader(node, path: path, diagnostics: diagnostics, what: "a component") else { return nil }
@@ -67,11 +69,11 @@ struct ComponentContext {
   /// the cut, or in the variable the cut dropped, is reported where it is; the cut text, which
   /// never splits a variable, is what is kept.
   private func template(_ text: String, uncut: String?, at location: SourceLocation, path: JSONPath) -> TemplateText? {
-    let (whole, problems) = TemplateText.parseAll(uncut ?? text, slots: slots)
+    let (whole, problems) = TemplateText.parseAll(uncut ?? text, slots: slots, memo: variables)
     report(problems, at: location, path: path)
     guard whole != nil else { return nil }
     guard uncut != nil else { return whole }
-    let (cut, cutProblems) = TemplateText.parseAll(text, slots: slots)
+    let (cut, cutProblems) = TemplateText.parseAll(text, slots: slots, memo: variables)
     report(cutProblems.filter { !$0.isWarning }, at: location, path: path)
     return cut
   }

@@ -75,60 +75,78 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
   }
 
   /// Parses `text` and reports every problem of it: every unknown variable, not only the first,
-  /// and the warnings. The template is nil when there is an error.
-  package static func parseAll(_ text: String, slots: [String]) -> (TemplateText?, [Problem]) {
-    var segments: [Segment] = []
-    var problems: [Problem] = []
-    var rest = Substring(text)
-    var offset = 0
-    while let open = pair(UInt8(ascii: "{"), in: rest) {
-      let literal = rest[..<open.lowerBound]
-      if !literal.isEmpty { segments.append(.literal(String(literal))) }
-      offset += literal.unicodeScalars.count
-      let afterOpen = rest[open.upperBound...]
-      guard let close = pair(UInt8(ascii: "}"), in: afterOpen) else {
-        problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
-        rest = rest[rest.endIndex...]
-        break
+  /// and the warnings. The template is nil when there is an error. `memo` keeps each variable's
+  /// verdict for `slots` (a paywall's texts repeat the same few variables).
+  package static func parseAll(_ text: String, slots: [String], memo: VariableMemo? = nil) -> (TemplateText?, [Problem]) {
+    var source = text
+    return source.withUTF8 { bytes -> (TemplateText?, [Problem]) in
+      // Found on the UTF-8 bytes: `{` and `}` are ASCII, so every cut falls between scalars.
+      guard var open = pair(UInt8(ascii: "{"), in: bytes, from: 0) else {
+        return (TemplateText(segments: bytes.isEmpty ? [] : [.literal(text)]), [])
       }
-      let inner = afterOpen[..<close.lowerBound]
-      let (segment, found) = variable(String(inner), slots: slots)
-      if let segment { segments.append(segment) }
-      problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
-      offset += 2 + inner.unicodeScalars.count + 2
-      rest = afterOpen[close.upperBound...]
+      var segments: [Segment] = []
+      var problems: [Problem] = []
+      var start = 0
+      var offset = 0
+      while true {
+        if open > start { segments.append(.literal(string(bytes, start..<open))) }
+        offset += scalarCount(bytes, start..<open)
+        guard let close = pair(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
+          problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
+          start = bytes.count
+          break
+        }
+        let inner = string(bytes, (open + 2)..<close)
+        let (segment, found): (Segment?, [Problem])
+        if let memo {
+          if let known = memo.verdicts[inner] {
+            (segment, found) = known
+          } else {
+            (segment, found) = variable(inner, slots: slots)
+            memo.verdicts[inner] = (segment, found)
+          }
+        } else {
+          (segment, found) = variable(inner, slots: slots)
+        }
+        if let segment { segments.append(segment) }
+        problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
+        offset += 2 + scalarCount(bytes, (open + 2)..<close) + 2
+        start = close + 2
+        guard let next = pair(UInt8(ascii: "{"), in: bytes, from: start) else { break }
+        open = next
+      }
+      if start < bytes.count { segments.append(.literal(string(bytes, start..<bytes.count))) }
+      let failed = problems.contains { !$0.isWarning }
+      return (failed ? nil : TemplateText(segments: segments), problems)
     }
-    if !rest.isEmpty { segments.append(.literal(String(rest))) }
-    let failed = problems.contains { !$0.isWarning }
-    return (failed ? nil : TemplateText(segments: segments), problems)
   }
 
-  /// Where `{{` (or `}}`) first is in `text`, found on its UTF-8 bytes: `firstRange(of:)` went
-  /// through the generic string searcher, most of the time to read a config's thousands of texts.
-  private static func pair(_ byte: UInt8, in text: Substring) -> Range<String.Index>? {
-    let utf8 = text.utf8
-    let found: Int?? = utf8.withContiguousStorageIfAvailable { buffer -> Int? in
-      var i = 0
-      while i + 1 < buffer.count {
-        if buffer[i] == byte && buffer[i + 1] == byte { return i }
-        i += 1
-      }
-      return nil
-    }
-    if let found {
-      guard let offset = found else { return nil }
-      let start = utf8.index(utf8.startIndex, offsetBy: offset)
-      return start..<utf8.index(start, offsetBy: 2)
-    }
-    var i = utf8.startIndex
-    while i != utf8.endIndex {
-      let next = utf8.index(after: i)
-      if utf8[i] == byte, next != utf8.endIndex, utf8[next] == byte { return i..<utf8.index(after: next) }
-      i = next
+  /// Each variable's verdict, kept while one paywall's texts are read (for its slots only).
+  package final class VariableMemo {
+    fileprivate var verdicts: [String: (Segment?, [Problem])] = [:]
+    package init() {}
+  }
+
+  /// Where `{{` (or `}}`) first is in `bytes` from `start`.
+  private static func pair(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var i = start
+    while i + 1 < bytes.count {
+      if bytes[i] == byte && bytes[i + 1] == byte { return i }
+      i += 1
     }
     return nil
   }
 
+  private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
+
+  /// Unicode scalars are the bytes that do not continue one.
+  private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    var count = 0
+    for i in range where bytes[i] & 0xC0 != 0x80 { count += 1 }
+    return count
+  }
 
   private static func variable(_ inner: String, slots: [String]) -> (Segment?, [Problem]) {
     let expression = inner.trimmingSpaces()
