@@ -293,6 +293,9 @@ struct SuperwallImportTests {
     // Spaces at a line's ends go, a no-break or ideographic one too; inside a line they stay.
     #expect(SubstitutionText.plain(" \u{A0}Save  50%\u{3000}<br>\t<br>\u{2003}é ü\u{A0}") == "Save  50%\né ü")
     #expect(SubstitutionText.plain("   ") == "" && SubstitutionText.plain("") == "")
+    // A tag never closed and an entity cut short stay as written.
+    #expect(SubstitutionText.plain("Save &am") == "Save &am" && SubstitutionText.plain("One <p") == "One <p")
+    #expect(SubstitutionText.plain("&amp;&lt;b&gt;&#39;&quot;") == "&<b>'\"")
   }
 
   @Test func unknownVariablesAreLeftOut() {
