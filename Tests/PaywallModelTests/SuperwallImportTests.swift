@@ -298,6 +298,20 @@ struct SuperwallImportTests {
     #expect(SubstitutionText.plain("&amp;&lt;b&gt;&#39;&quot;") == "&<b>'\"")
   }
 
+  /// A paywall's substitutions share the verdicts on their variables: a variable spelled another
+  /// way (a combining accent for é) is another variable, and its warning quotes it as written.
+  @Test func eachSpellingOfAVariableIsQuotedAsWritten() {
+    var checked: [[UInt8]: String?] = [:]
+    var warnings: [String] = []
+    for text in ["{{ products.caf\u{E9}.price }}", "{{ products.cafe\u{301}.price }}"] {
+      _ = SubstitutionText.template(text, slots: ["primary"], checked: &checked) { warnings.append($0) }
+    }
+    var alone: [String] = []
+    _ = SubstitutionText.template("{{ products.cafe\u{301}.price }}", slots: ["primary"]) { alone.append($0) }
+    // String's == takes both spellings for one; their bytes tell them apart.
+    #expect(warnings.count == 2 && alone.count == 1 && Array(warnings[1].utf8) == Array(alone[0].utf8), "\(warnings)")
+  }
+
   @Test func unknownVariablesAreLeftOut() {
     var warnings: [String] = []
     let text = SubstitutionText.template("{{ primary.price }} then {{ primary.nope }} {{ user.firstName }} {{ oops", slots: ["primary"]) {

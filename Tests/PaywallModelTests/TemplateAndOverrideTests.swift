@@ -34,6 +34,17 @@ struct TemplateAndOverrideTests {
     }
     // The problem's offset is each text's own: the same unknown variable after "é " is at 2.
     #expect(TemplateText.parseAll(texts[1], slots: Self.slots, memo: memo).1.map(\.offset) == [2])
+    // Two spellings Swift's String == takes for one (a Kelvin sign and K, a combining accent and
+    // é) are two variables: each message quotes its own, byte for byte.
+    for (first, second) in [("{{ products.K.price }}", "{{ products.\u{212A}.price }}"),
+                            ("{{ products.caf\u{E9}.price }}", "{{ products.cafe\u{301}.price }}"),
+                            ("{{ device.caf\u{E9} }}", "{{ device.cafe\u{301} }}")] {
+      let shared = TemplateText.VariableMemo()
+      _ = TemplateText.parseAll(first, slots: Self.slots, memo: shared)
+      let remembered = TemplateText.parseAll(second, slots: Self.slots, memo: shared).1.map { Array($0.message.utf8) }
+      #expect(remembered == TemplateText.parseAll(second, slots: Self.slots).1.map { Array($0.message.utf8) }, "\(second)")
+      #expect(!remembered.isEmpty)
+    }
   }
 
   @Test(arguments: [

@@ -96,17 +96,20 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
           start = bytes.count
           break
         }
-        let inner = string(bytes, (open + 2)..<close)
+        let inner = UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close])
         let (segment, found): (Segment?, [Problem])
         if let memo {
-          if let known = memo.verdicts[inner] {
+          // Kept by its bytes: a String key would take `café` with a combining accent for the
+          // precomposed one, and quote the first spelling in the second one's message.
+          let spelling = Array(inner)
+          if let known = memo.verdicts[spelling] {
             (segment, found) = known
           } else {
-            (segment, found) = variable(inner, slots: slots)
-            memo.verdicts[inner] = (segment, found)
+            (segment, found) = variable(String(decoding: inner, as: UTF8.self), slots: slots)
+            memo.verdicts[spelling] = (segment, found)
           }
         } else {
-          (segment, found) = variable(inner, slots: slots)
+          (segment, found) = variable(String(decoding: inner, as: UTF8.self), slots: slots)
         }
         if let segment { segments.append(segment) }
         problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
@@ -123,7 +126,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
 
   /// Each variable's verdict, kept while one paywall's texts are read (for its slots only).
   package final class VariableMemo {
-    fileprivate var verdicts: [String: (Segment?, [Problem])] = [:]
+    fileprivate var verdicts: [[UInt8]: (Segment?, [Problem])] = [:]
     package init() {}
   }
 
