@@ -301,7 +301,7 @@ struct SuperwallImportTests {
   /// A paywall's substitutions share the verdicts on their variables: a variable spelled another
   /// way (a combining accent for é) is another variable, and its warning quotes it as written.
   @Test func eachSpellingOfAVariableIsQuotedAsWritten() {
-    var checked: [[UInt8]: String?] = [:]
+    var checked: [String: String?] = [:]
     var warnings: [String] = []
     for text in ["{{ products.caf\u{E9}.price }}", "{{ products.cafe\u{301}.price }}"] {
       _ = SubstitutionText.template(text, slots: ["primary"], checked: &checked) { warnings.append($0) }

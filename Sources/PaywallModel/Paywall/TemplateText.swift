@@ -96,20 +96,18 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
           start = bytes.count
           break
         }
-        let inner = UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close])
+        let innerBytes = UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close])
+        let inner = String(decoding: innerBytes, as: UTF8.self)
+        // Only ASCII spellings are remembered: two ASCII strings are equal only when their bytes
+        // are, where String's == takes `café` with a combining accent for the precomposed one (or
+        // K for a Kelvin sign), and the message remembered would quote the other spelling.
+        let kept = innerBytes.allSatisfy { $0 < 0x80 } ? memo : nil
         let (segment, found): (Segment?, [Problem])
-        if let memo {
-          // Kept by its bytes: a String key would take `café` with a combining accent for the
-          // precomposed one, and quote the first spelling in the second one's message.
-          let spelling = Array(inner)
-          if let known = memo.verdicts[spelling] {
-            (segment, found) = known
-          } else {
-            (segment, found) = variable(String(decoding: inner, as: UTF8.self), slots: slots)
-            memo.verdicts[spelling] = (segment, found)
-          }
+        if let known = kept?.verdicts[inner] {
+          (segment, found) = known
         } else {
-          (segment, found) = variable(String(decoding: inner, as: UTF8.self), slots: slots)
+          (segment, found) = variable(inner, slots: slots)
+          kept?.verdicts[inner] = (segment, found)
         }
         if let segment { segments.append(segment) }
         problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
@@ -126,7 +124,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
 
   /// Each variable's verdict, kept while one paywall's texts are read (for its slots only).
   package final class VariableMemo {
-    fileprivate var verdicts: [[UInt8]: (Segment?, [Problem])] = [:]
+    fileprivate var verdicts: [String: (Segment?, [Problem])] = [:]
     package init() {}
   }
 

@@ -24,7 +24,7 @@ package enum PaywallBuilder {
     let slotNames = slots.map(\.0)
     // Only the substitutions a component uses are converted (and warned about).
     var parts: [Int: TextPart] = [:]
-    var checked: [[UInt8]: String?] = [:]
+    var checked: [String: String?] = [:]
     func part(_ index: Int) -> TextPart {
       if let done = parts[index] { return done }
       let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, checked: &checked, d)
@@ -139,7 +139,7 @@ package enum PaywallBuilder {
     var freeTrial: String?
 
     init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall,
-         checked: inout [[UInt8]: String?], _ d: DiagnosticCollector) {
+         checked: inout [String: String?], _ d: DiagnosticCollector) {
       let warn = { (message: String) in
         d.warning(.superwallImport, "substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
@@ -295,13 +295,13 @@ package enum SubstitutionText {
   /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
   /// closed) removed, and `warn` told which: the SDK renders such a variable empty too.
   package static func template(_ text: String, slots: [String], warn: (String) -> Void) -> String {
-    var checked: [[UInt8]: String?] = [:]
+    var checked: [String: String?] = [:]
     return template(text, slots: slots, checked: &checked, warn: warn)
   }
 
   /// `template`, with each variable's verdict (nil: fine, else the problem) kept in `checked`:
   /// a paywall's texts repeat the same few variables.
-  package static func template(_ text: String, slots: [String], checked: inout [[UInt8]: String?], warn: (String) -> Void) -> String {
+  package static func template(_ text: String, slots: [String], checked: inout [String: String?], warn: (String) -> Void) -> String {
     var source = text
     // Read in place, and copied only once a variable is left out: most texts keep every one.
     return source.withUTF8 { bytes -> String in
@@ -321,16 +321,17 @@ package enum SubstitutionText {
           open = next
           continue
         }
-        let spelling = Array(UnsafeBufferPointer(rebasing: bytes[open..<(close + 2)]))
+        let spelling = UnsafeBufferPointer(rebasing: bytes[open..<(close + 2)])
         let variable = String(decoding: spelling, as: UTF8.self)
         let verdict: String?
-        // Kept by its bytes, not as a String that equals another spelling of the same text (a
-        // combining accent, a Kelvin sign): each message quotes the variable as written.
-        if let known = checked[spelling] {
+        // Only ASCII spellings are kept (see `TemplateText.parseAll`): String's == takes another
+        // spelling of a non-ASCII variable for this one, and its warning would quote the other.
+        let ascii = spelling.allSatisfy { $0 < 0x80 }
+        if ascii, let known = checked[variable] {
           verdict = known
         } else {
           if case .failure(let problem) = TemplateText.parse(variable, slots: slots) { verdict = problem.message } else { verdict = nil }
-          checked[spelling] = .some(verdict)
+          if ascii { checked[variable] = .some(verdict) }
         }
         if let verdict {
           warn("\(excerpt: variable) left out: \(verdict)")
