@@ -301,10 +301,10 @@ struct SuperwallImportTests {
   /// A paywall's substitutions share the verdicts on their variables: a variable spelled another
   /// way (a combining accent for é) is another variable, and its warning quotes it as written.
   @Test func eachSpellingOfAVariableIsQuotedAsWritten() {
-    var checked: [String: String?] = [:]
+    let variables = TemplateText.VariableMemo()
     var warnings: [String] = []
     for text in ["{{ products.caf\u{E9}.price }}", "{{ products.cafe\u{301}.price }}"] {
-      _ = SubstitutionText.template(text, slots: ["primary"], checked: &checked) { warnings.append($0) }
+      _ = SubstitutionText.template(text, slots: ["primary"], variables: variables) { warnings.append($0) }
     }
     var alone: [String] = []
     _ = SubstitutionText.template("{{ products.cafe\u{301}.price }}", slots: ["primary"]) { alone.append($0) }

@@ -81,7 +81,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var source = text
     return source.withUTF8 { bytes -> (TemplateText?, [Problem]) in
       // Found on the UTF-8 bytes: `{` and `}` are ASCII, so every cut falls between scalars.
-      guard var open = pair(UInt8(ascii: "{"), in: bytes, from: 0) else {
+      guard var open = doubled(UInt8(ascii: "{"), in: bytes, from: 0) else {
         return (TemplateText(segments: bytes.isEmpty ? [] : [.literal(text)]), [])
       }
       var segments: [Segment] = []
@@ -91,29 +91,17 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
       while true {
         if open > start { segments.append(.literal(string(bytes, start..<open))) }
         offset += scalarCount(bytes, start..<open)
-        guard let close = pair(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
+        guard let close = doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
           problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
           start = bytes.count
           break
         }
-        let innerBytes = UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close])
-        let inner = String(decoding: innerBytes, as: UTF8.self)
-        // Only ASCII spellings are remembered: two ASCII strings are equal only when their bytes
-        // are, where String's == takes `café` with a combining accent for the precomposed one (or
-        // K for a Kelvin sign), and the message remembered would quote the other spelling.
-        let kept = innerBytes.allSatisfy { $0 < 0x80 } ? memo : nil
-        let (segment, found): (Segment?, [Problem])
-        if let known = kept?.verdicts[inner] {
-          (segment, found) = known
-        } else {
-          (segment, found) = variable(inner, slots: slots)
-          kept?.verdicts[inner] = (segment, found)
-        }
+        let (segment, found) = verdict(on: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close]), slots: slots, memo: memo)
         if let segment { segments.append(segment) }
         problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
         offset += 2 + scalarCount(bytes, (open + 2)..<close) + 2
         start = close + 2
-        guard let next = pair(UInt8(ascii: "{"), in: bytes, from: start) else { break }
+        guard let next = doubled(UInt8(ascii: "{"), in: bytes, from: start) else { break }
         open = next
       }
       if start < bytes.count { segments.append(.literal(string(bytes, start..<bytes.count))) }
@@ -122,14 +110,27 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     }
   }
 
+  /// The variable written `inner` between `{{` and `}}`: its segment (nil on an error) and its
+  /// problems, at offset 0. `memo` keeps the verdict when `inner` is ASCII: two ASCII strings are
+  /// equal only when their bytes are, where String's == takes `café` with a combining accent for
+  /// the precomposed one (or K for a Kelvin sign), and a remembered message would quote the other.
+  package static func verdict(on inner: UnsafeBufferPointer<UInt8>, slots: [String], memo: VariableMemo?) -> (Segment?, [Problem]) {
+    let text = String(decoding: inner, as: UTF8.self)
+    let kept = inner.allSatisfy { $0 < 0x80 } ? memo : nil
+    if let known = kept?.verdicts[text] { return known }
+    let found = variable(text, slots: slots)
+    kept?.verdicts[text] = found
+    return found
+  }
+
   /// Each variable's verdict, kept while one paywall's texts are read (for its slots only).
   package final class VariableMemo {
     fileprivate var verdicts: [String: (Segment?, [Problem])] = [:]
     package init() {}
   }
 
-  /// Where `{{` (or `}}`) first is in `bytes` from `start`.
-  private static func pair(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  /// Where `{{` (or `}}`) next is in `bytes`, from `start`.
+  package static func doubled(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var i = start
     while i + 1 < bytes.count {
       if bytes[i] == byte && bytes[i + 1] == byte { return i }

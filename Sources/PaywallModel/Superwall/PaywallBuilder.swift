@@ -24,10 +24,10 @@ package enum PaywallBuilder {
     let slotNames = slots.map(\.0)
     // Only the substitutions a component uses are converted (and warned about).
     var parts: [Int: TextPart] = [:]
-    var checked: [String: String?] = [:]
+    let variables = TemplateText.VariableMemo()
     func part(_ index: Int) -> TextPart {
       if let done = parts[index] { return done }
-      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, checked: &checked, d)
+      let made = TextPart(paywall.substitutions[index], slots: slotNames, paywall: paywall, variables: variables, d)
       parts[index] = made
       return made
     }
@@ -139,14 +139,14 @@ package enum PaywallBuilder {
     var freeTrial: String?
 
     init(_ substitution: SuperwallConfig.Substitution, slots: [String], paywall: SuperwallConfig.Paywall,
-         checked: inout [String: String?], _ d: DiagnosticCollector) {
+         variables: TemplateText.VariableMemo, _ d: DiagnosticCollector) {
       let warn = { (message: String) in
         d.warning(.superwallImport, "substitution \(quoting: substitution.key): \(message)", at: paywall.substitutionsLocation, path: paywall.path.appending("paywalljs_event"))
       }
       // Tidied again after a variable was left out, so no line starts or ends with its space.
       func text(_ html: String) -> String {
         let plain = SubstitutionText.plain(html)
-        let kept = SubstitutionText.template(plain, slots: slots, checked: &checked, warn: warn)
+        let kept = SubstitutionText.template(plain, slots: slots, variables: variables, warn: warn)
         guard kept != plain else { return plain }
         return kept.split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
       }
@@ -217,7 +217,7 @@ package enum SubstitutionText {
         var i = 0
         while i < bytes.count {
           let b = bytes[i]
-          if b == UInt8(ascii: "<"), let close = index(of: UInt8(ascii: ">"), in: bytes, from: i + 1) {
+          if b == UInt8(ascii: "<"), let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) {
             var j = i + 1
             let closing = j < close && bytes[j] == UInt8(ascii: "/")
             if closing { j += 1 }
@@ -251,7 +251,7 @@ package enum SubstitutionText {
     out.withUnsafeBufferPointer { out in
       var lineStart = 0
       while lineStart < out.count {
-        let lineEnd = index(of: UInt8(ascii: "\n"), in: out, from: lineStart) ?? out.count
+        let lineEnd = out[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? out.count
         var low = lineStart
         var high = lineEnd
         lineStart = lineEnd + 1
@@ -272,16 +272,6 @@ package enum SubstitutionText {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// Where `byte` next is in `bytes`, from `start`.
-  private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    var i = start
-    while i < bytes.count {
-      if bytes[i] == byte { return i }
-      i += 1
-    }
-    return nil
-  }
-
   /// Whether a tag's name is `tag` (lowercase), whatever the case of its letters.
   private static func isTag(_ name: UnsafeBufferPointer<UInt8>, _ tag: [UInt8]) -> Bool {
     guard name.count == tag.count else { return false }
@@ -294,18 +284,13 @@ package enum SubstitutionText {
 
   /// `text` with each `{{ … }}` our templates cannot read (an unknown slot or attribute, one never
   /// closed) removed, and `warn` told which: the SDK renders such a variable empty too.
-  package static func template(_ text: String, slots: [String], warn: (String) -> Void) -> String {
-    var checked: [String: String?] = [:]
-    return template(text, slots: slots, checked: &checked, warn: warn)
-  }
-
-  /// `template`, with each variable's verdict (nil: fine, else the problem) kept in `checked`:
-  /// a paywall's texts repeat the same few variables.
-  package static func template(_ text: String, slots: [String], checked: inout [String: String?], warn: (String) -> Void) -> String {
+  /// `variables` keeps each verdict for `slots`: a paywall's texts repeat the same few variables.
+  package static func template(_ text: String, slots: [String], variables: TemplateText.VariableMemo = .init(),
+                               warn: (String) -> Void) -> String {
     var source = text
     // Read in place, and copied only once a variable is left out: most texts keep every one.
     return source.withUTF8 { bytes -> String in
-      guard var open = brace(UInt8(ascii: "{"), in: bytes, from: 0) else { return text }
+      guard var open = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: 0) else { return text }
       var out: [UInt8]?
       var kept = 0  // bytes before this are in `out`, once there is one
       func leaveOut(_ range: Range<Int>) {
@@ -314,30 +299,20 @@ package enum SubstitutionText {
         kept = range.upperBound
       }
       while true {
-        guard let close = brace(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
+        guard let close = TemplateText.doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
           warn("'{{' is never closed; dropped")
           leaveOut(open..<(open + 2))
-          guard let next = brace(UInt8(ascii: "{"), in: bytes, from: open + 2) else { break }
+          guard let next = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: open + 2) else { break }
           open = next
           continue
         }
-        let spelling = UnsafeBufferPointer(rebasing: bytes[open..<(close + 2)])
-        let variable = String(decoding: spelling, as: UTF8.self)
-        let verdict: String?
-        // Only ASCII spellings are kept (see `TemplateText.parseAll`): String's == takes another
-        // spelling of a non-ASCII variable for this one, and its warning would quote the other.
-        let ascii = spelling.allSatisfy { $0 < 0x80 }
-        if ascii, let known = checked[variable] {
-          verdict = known
-        } else {
-          if case .failure(let problem) = TemplateText.parse(variable, slots: slots) { verdict = problem.message } else { verdict = nil }
-          if ascii { checked[variable] = .some(verdict) }
-        }
-        if let verdict {
-          warn("\(excerpt: variable) left out: \(verdict)")
+        let (_, problems) = TemplateText.verdict(on: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close]), slots: slots, memo: variables)
+        if let problem = problems.first(where: { !$0.isWarning }) {
+          let variable = String(decoding: UnsafeBufferPointer(rebasing: bytes[open..<(close + 2)]), as: UTF8.self)
+          warn("\(excerpt: variable) left out: \(problem.message)")
           leaveOut(open..<(close + 2))
         }
-        guard let next = brace(UInt8(ascii: "{"), in: bytes, from: close + 2) else { break }
+        guard let next = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: close + 2) else { break }
         open = next
       }
       guard var out else { return text }
@@ -345,15 +320,4 @@ package enum SubstitutionText {
       return String(decoding: out, as: UTF8.self)
     }
   }
-
-  /// Where `{{` (or `}}`) next is in `bytes`, from `start`.
-  private static func brace(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    var i = start
-    while i + 1 < bytes.count {
-      if bytes[i] == byte && bytes[i + 1] == byte { return i }
-      i += 1
-    }
-    return nil
-  }
-
 }
