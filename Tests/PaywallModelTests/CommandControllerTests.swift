@@ -209,7 +209,10 @@ import PaywallModel
     #expect(message?.contains("did not answer") == true, "\(message ?? "nil")")
     #expect(message?.contains("0.5 s") == true, "\(message ?? "nil")")
     #expect(elapsed >= .milliseconds(450), "waited the timeout: \(elapsed)")
-    #expect(elapsed < .seconds(30), "gave up after the timeout, not never: \(elapsed)")
+    // The timeout fires on a thread of its own, but this task then waits for one of the test
+    // pool's threads, which blocking tests beside it can hold for a minute on 2 cores (68.9 s in a
+    // fresh-clone CI run): the bound tells giving up from never doing so, under the 3-minute limit.
+    #expect(elapsed < .seconds(120), "gave up after the timeout, not never: \(elapsed)")
     #expect(rig.problems.value.contains { $0.contains("did not answer") }, "\(rig.problems.value)")
 
     // The process is still running: the next request times out the same way.
