@@ -30,32 +30,52 @@ package enum SuperwallConfigReader {
     _ = top.array("toggles", required: true)  // FeatureFlags.swift
     _ = top.object("disable_preload", required: true)  // PreloadingDisabled.swift
     _ = top.object("localization", required: true)  // LocalizationConfig.swift
-    var triggers: [SuperwallConfig.Trigger] = []
-    for (i, node) in (top.array("trigger_options", required: true) ?? []).enumerated() {
-      if let trigger = readTrigger(node, path: top.path.appending("trigger_options").appending(i), diagnostics) {
-        triggers.append(trigger)
+    // Each trigger and each paywall is decoded on its own, on every core (a paywall's
+    // substitutions' base64 and JSON are most of the config's work, and its triggers were a tenth
+    // of the load read one after another); their diagnostics join the config's in file order.
+    let triggerNodes = top.array("trigger_options", required: true) ?? []
+    let paywallNodes = top.array("paywall_responses", required: true) ?? []
+    let triggerPath = top.path.appending("trigger_options")
+    let listPath = top.path.appending("paywall_responses")
+    let items = triggerNodes.indices.map { Item.trigger($0) } + paywallNodes.indices.map { Item.paywall($0) }
+    let decoded = items.parallelMap { item -> (Decoded, DiagnosticCollector) in
+      let own = DiagnosticCollector(file: diagnostics.file, source: diagnostics.source)
+      switch item {
+      case .trigger(let i): return (.trigger(readTrigger(triggerNodes[i], path: triggerPath.appending(i), own)), own)
+      case .paywall(let i):
+        guard let paywall = readPaywall(paywallNodes[i], path: listPath.appending(i), own, sdk: sdk, bothStores: bothStores) else {
+          return (.brokenPaywall(id: paywallNodes[i]["identifier"]?.stringValue), own)
+        }
+        return (.paywall(paywall), own)
       }
     }
+    var triggers: [SuperwallConfig.Trigger] = []
     var paywalls: [SuperwallConfig.Paywall] = []
     var broken: Set<String> = []
-    // Each paywall is decoded on its own (its substitutions' base64 and JSON are most of the
-    // config's work), on every core; its diagnostics join the config's in order.
-    let nodes = Array((top.array("paywall_responses", required: true) ?? []).enumerated())
-    let listPath = top.path.appending("paywall_responses")
-    let decoded = nodes.parallelMap { i, node in
-      let own = DiagnosticCollector(file: diagnostics.file, source: diagnostics.source)
-      return (readPaywall(node, path: listPath.appending(i), own, sdk: sdk, bothStores: bothStores), own)
-    }
-    for ((_, node), (paywall, own)) in zip(nodes, decoded) {
+    for (result, own) in decoded {
       diagnostics.append(own.diagnostics)
-      if let paywall {
-        paywalls.append(paywall)
-      } else if let id = node["identifier"]?.stringValue {
-        broken.insert(id)
+      switch result {
+      case .trigger(let trigger): if let trigger { triggers.append(trigger) }
+      case .paywall(let paywall): paywalls.append(paywall)
+      case .brokenPaywall(let id): if let id { broken.insert(id) }
       }
     }
     return SuperwallConfig(buildID: buildID ?? "", triggers: triggers, paywalls: paywalls, brokenPaywallIDs: broken,
                            appSessionTimeoutMs: sessionTimeout)
+  }
+
+  /// One element of `trigger_options` or of `paywall_responses`, by its index there.
+  private enum Item {
+    case trigger(Int)
+    case paywall(Int)
+  }
+
+  /// What an `Item` decoded to; a trigger or paywall with an error (reported) decodes to nil, or
+  /// to its identifier when it has one, so that a variant naming it is not also "no paywall".
+  private enum Decoded {
+    case trigger(SuperwallConfig.Trigger?)
+    case paywall(SuperwallConfig.Paywall)
+    case brokenPaywall(id: String?)
   }
 
   // MARK: - Triggers
