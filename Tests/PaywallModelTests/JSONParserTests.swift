@@ -188,6 +188,21 @@ struct JSONParserTests {
     }
   }
 
+  /// Columns are counted over long runs in blocks of 255 words (2,040 bytes); a run of two-byte
+  /// scalars ending on either side of a block's end, or many blocks long, still counts each once.
+  @Test(arguments: [1, 1019, 1020, 1021, 1024, 2040, 2041, 5000])
+  func columnsCountScalarsAcrossLongRuns(_ count: Int) throws {
+    // `{"k": "` is 7 columns; then `count` two-byte scalars and a three-byte one, `", "`: key z.
+    let json = "{\"k\": \"" + String(repeating: "\u{E9}", count: count) + "\u{20AC}\", \"z\": 1, \"y\": [true]}"
+    let root = try #require(Fixture.parse(json))
+    let members = try #require(root.members)
+    let z = 8 + count + 1 + 3
+    #expect(members[1].keyLocation == Position(line: 1, column: z))
+    #expect(members[1].value.location == Position(line: 1, column: z + 5))
+    #expect(members[2].keyLocation == Position(line: 1, column: z + 8))
+    #expect(members[2].value.elements?.first?.location == Position(line: 1, column: z + 14))
+  }
+
   @Test func errorColumnsCountUnicodeScalars() throws {
     let error = try #require(Fixture.syntaxError("{\"caf\u{E9}\": x}"))
     #expect(error.location == Position(line: 1, column: 10))

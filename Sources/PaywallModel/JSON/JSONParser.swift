@@ -55,24 +55,8 @@ package struct JSONParser {
     let (start, column) = columnMark
     let end = min(index, bytes.count)
     guard start < end else { return SourceLocation(line: line, column: column) }
-    // Scalars are the bytes that do not continue one: counted over the buffer (indexing the array,
-    // it was 6% of a large import).
-    var scalars = 0
-    bytes.withUnsafeBufferPointer { buffer in
-      var i = start
-      // Eight bytes at a time: a continuation byte has its high bit set and the next one clear.
-      if let base = UnsafeRawPointer(buffer.baseAddress) {
-        while i + 8 <= end {
-          let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          scalars += 8 - (word & ~(word << 1) & Self.highs).nonzeroBitCount
-          i += 8
-        }
-      }
-      while i < end {
-        if buffer[i] & 0xC0 != 0x80 { scalars += 1 }
-        i += 1
-      }
-    }
+    // Counted over the buffer, a word at a time (indexing the array, it was 6% of a large import).
+    let scalars = bytes.withUnsafeBufferPointer { ByteSearch.scalarCount($0, start..<end) }
     columnMark = (end, column + scalars)
     return SourceLocation(line: line, column: column + scalars)
   }
@@ -257,15 +241,22 @@ package struct JSONParser {
       index += 1
       return UntrustedText.capping(printableASCII: s)
     }
-    // Built as a String: appending another string's scalars to a scalar view ran unspecialized
-    // generic code (runtime type lookups on the way to the first paint).
-    var text = String(decoding: bytes[start..<index], as: UTF8.self)
+    // The rest is decoded into bytes and made a String once: appending each run and escape to a
+    // String cost an allocation and a UTF-8 check apiece (a config's substitutions are full of
+    // `\"`). A run ends on an ASCII byte and an escape adds whole scalars, so invalid UTF-8 in a
+    // run is repaired as it was run by run.
+    var text: [UInt8] = []
+    text.reserveCapacity(index - start + 64)
+    text += bytes[start..<index]
+    func append(_ scalar: Unicode.Scalar) {
+      UTF8.encode(scalar) { text.append($0) }
+    }
     while true {
       // A run of bytes that are neither a quote, a backslash nor a control character is copied
       // whole (it ends on an ASCII byte, so never inside a character).
       let end = run(from: index, asciiOnly: false)
       if end > index {
-        text += String(decoding: bytes[index..<end], as: UTF8.self)
+        text += bytes[index..<end]
         index = end
       }
       guard index < bytes.count else {
@@ -275,21 +266,19 @@ package struct JSONParser {
       switch b {
       case UInt8(ascii: "\""):
         index += 1
-        return UntrustedText.sanitizeKeepingWhole(text)
+        return UntrustedText.sanitizeKeepingWhole(String(decoding: text, as: UTF8.self))
       case UInt8(ascii: "\\"):
         index += 1
         guard index < bytes.count else { throw error("unterminated escape sequence") }
         let e = bytes[index]
         index += 1
         switch e {
-        case UInt8(ascii: "\""): text.unicodeScalars.append("\"")
-        case UInt8(ascii: "\\"): text.unicodeScalars.append("\\")
-        case UInt8(ascii: "/"): text.unicodeScalars.append("/")
-        case UInt8(ascii: "b"): text.unicodeScalars.append("\u{08}")
-        case UInt8(ascii: "f"): text.unicodeScalars.append("\u{0C}")
-        case UInt8(ascii: "n"): text.unicodeScalars.append("\n")
-        case UInt8(ascii: "r"): text.unicodeScalars.append("\r")
-        case UInt8(ascii: "t"): text.unicodeScalars.append("\t")
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(e)
+        case UInt8(ascii: "b"): text.append(0x08)
+        case UInt8(ascii: "f"): text.append(0x0C)
+        case UInt8(ascii: "n"): text.append(0x0A)
+        case UInt8(ascii: "r"): text.append(0x0D)
+        case UInt8(ascii: "t"): text.append(0x09)
         case UInt8(ascii: "u"):
           var code = try parseHex4()
           if (0xD800...0xDBFF).contains(code) {
@@ -300,14 +289,14 @@ package struct JSONParser {
               if (0xDC00...0xDFFF).contains(low) {
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
               } else {
-                text.unicodeScalars.append("\u{FFFD}")
+                append("\u{FFFD}")
                 code = low
               }
             } else {
               code = 0xFFFD
             }
           }
-          text.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+          append(Unicode.Scalar(code) ?? "\u{FFFD}")
         default:
           index -= 1
           // The offending byte is described, never echoed: it may be a control character.
@@ -346,18 +335,13 @@ package struct JSONParser {
     }
   }
 
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
-
-  /// Whether any of the eight bytes in `word` ends a run of string bytes (see `run`). Some byte of
-  /// `v` is zero exactly when `(v - ones) & ~v & highs` is not (the lowest zero byte borrows, and
-  /// no byte sets its high bit without one below it); subtracting 0x20 from each byte instead of 1
-  /// finds a byte under 0x20 the same way.
+  /// Whether any of the eight bytes in `word` ends a run of string bytes (see `run`): a byte under
+  /// 0x20 is found as a zero byte is (`ByteSearch.zeroBytes`), subtracting 0x20 from each byte instead of 1.
   private static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
-    func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
-    if asciiOnly && (word & highs != 0 || hasZero(word ^ (ones &* 0x7F))) { return true }
+    let (ones, highs) = (ByteSearch.ones, ByteSearch.highs)
+    if asciiOnly && (word & highs != 0 || ByteSearch.marks(word, 0x7F) != 0) { return true }
     let control = (word &- ones &* 0x20) & ~word & highs != 0
-    return control || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+    return control || ByteSearch.marks(word, 0x22) != 0 || ByteSearch.marks(word, 0x5C) != 0
   }
 
   private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
