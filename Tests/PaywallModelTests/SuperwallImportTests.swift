@@ -296,6 +296,20 @@ struct SuperwallImportTests {
     // A tag never closed and an entity cut short stay as written.
     #expect(SubstitutionText.plain("Save &am") == "Save &am" && SubstitutionText.plain("One <p") == "One <p")
     #expect(SubstitutionText.plain("&amp;&lt;b&gt;&#39;&quot;") == "&<b>'\"")
+    // A tag runs to the first `>` after its `<`, however many `<` come before that.
+    #expect(SubstitutionText.plain("a<b<c>d") == "ad")
+    #expect(SubstitutionText.plain(String(repeating: "<", count: 3000) + "&lt;") == String(repeating: "<", count: 3001))
+  }
+
+  /// Text is copied a word (eight bytes) at a time up to the next `<` or `&`: each must be found
+  /// wherever it falls in and across those words.
+  @Test func tagsAndEntitiesAreFoundWhereverTheyFallInAWord() {
+    for before in 0..<17 {
+      let x = String(repeating: "x", count: before)
+      // A blank first line is dropped.
+      #expect(SubstitutionText.plain(x + "<br>y&amp;z</p>w") == (before == 0 ? "" : x + "\n") + "y&z\nw", "at \(before)")
+      #expect(SubstitutionText.plain(x + "&lt;" + x + "<b>" + x) == x + "<" + x + x, "at \(before)")
+    }
   }
 
   /// A paywall's substitutions share the verdicts on their variables: a variable spelled another

@@ -32,6 +32,13 @@ struct TemplateAndOverrideTests {
         #expect(remembered.1 == alone.1, "\(text), round \(round)")
       }
     }
+    // More spellings than the memo keeps: those after the first `capacity` are worked out each time.
+    let spaced = (0..<(TemplateText.VariableMemo.capacity + 8)).map { "{{ primary.\($0 % 2 == 0 ? "price" : "nope")" + String(repeating: " ", count: $0) + "}}" }
+    for text in spaced + spaced {
+      let alone = TemplateText.parseAll(text, slots: Self.slots)
+      let remembered = TemplateText.parseAll(text, slots: Self.slots, memo: memo)
+      #expect(remembered.0 == alone.0 && remembered.1 == alone.1, "\(text)")
+    }
     // The problem's offset is each text's own: the same unknown variable after "é " is at 2.
     #expect(TemplateText.parseAll(texts[1], slots: Self.slots, memo: memo).1.map(\.offset) == [2])
     // Two spellings Swift's String == takes for one (a Kelvin sign and K, a combining accent and

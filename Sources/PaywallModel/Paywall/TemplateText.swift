@@ -81,7 +81,7 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
     var source = text
     return source.withUTF8 { bytes -> (TemplateText?, [Problem]) in
       // Found on the UTF-8 bytes: `{` and `}` are ASCII, so every cut falls between scalars.
-      guard var open = doubled(UInt8(ascii: "{"), in: bytes, from: 0) else {
+      guard var open = ByteSearch.doubled(UInt8(ascii: "{"), in: bytes, from: 0) else {
         return (TemplateText(segments: bytes.isEmpty ? [] : [.literal(text)]), [])
       }
       var segments: [Segment] = []
@@ -90,8 +90,8 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
       var offset = 0
       while true {
         if open > start { segments.append(.literal(string(bytes, start..<open))) }
-        offset += scalarCount(bytes, start..<open)
-        guard let close = doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
+        offset += ByteSearch.scalarCount(bytes, start..<open)
+        guard let close = ByteSearch.doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
           problems.append(Problem(message: "'{{' is never closed with '}}'", offset: offset))
           start = bytes.count
           break
@@ -99,9 +99,9 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
         let (segment, found) = verdict(on: UnsafeBufferPointer(rebasing: bytes[(open + 2)..<close]), slots: slots, memo: memo)
         if let segment { segments.append(segment) }
         problems += found.map { Problem(message: $0.message, offset: offset, isWarning: $0.isWarning) }
-        offset += 2 + scalarCount(bytes, (open + 2)..<close) + 2
+        offset += 2 + ByteSearch.scalarCount(bytes, (open + 2)..<close) + 2
         start = close + 2
-        guard let next = doubled(UInt8(ascii: "{"), in: bytes, from: start) else { break }
+        guard let next = ByteSearch.doubled(UInt8(ascii: "{"), in: bytes, from: start) else { break }
         open = next
       }
       if start < bytes.count { segments.append(.literal(string(bytes, start..<bytes.count))) }
@@ -115,39 +115,38 @@ public struct TemplateText: Sendable, Hashable, ExpressibleByStringLiteral {
   /// equal only when their bytes are, where String's == takes `café` with a combining accent for
   /// the precomposed one (or K for a Kelvin sign), and a remembered message would quote the other.
   package static func verdict(on inner: UnsafeBufferPointer<UInt8>, slots: [String], memo: VariableMemo?) -> (Segment?, [Problem]) {
-    let text = String(decoding: inner, as: UTF8.self)
     let kept = inner.allSatisfy { $0 < 0x80 } ? memo : nil
-    if let known = kept?.verdicts[text] { return known }
-    let found = variable(text, slots: slots)
-    kept?.verdicts[text] = found
+    if let known = kept?.verdict(on: inner) { return known }
+    let found = variable(String(decoding: inner, as: UTF8.self), slots: slots)
+    kept?.remember(inner, found)
     return found
   }
 
-  /// Each variable's verdict, kept while one paywall's texts are read (for its slots only).
+  /// Each variable's verdict, kept while one paywall's texts are read (for its slots only). A
+  /// paywall spells a few variables many times: they are kept in a list compared byte for byte
+  /// (a String made and hashed for each lookup was most of a lookup), the first `capacity` of them.
   package final class VariableMemo {
-    fileprivate var verdicts: [String: (Segment?, [Problem])] = [:]
+    private var spellings: [[UInt8]] = []
+    private var verdicts: [(Segment?, [Problem])] = []
+    package static let capacity = 32
     package init() {}
-  }
 
-  /// Where `{{` (or `}}`) next is in `bytes`, from `start`.
-  package static func doubled(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    var i = start
-    while i + 1 < bytes.count {
-      if bytes[i] == byte && bytes[i + 1] == byte { return i }
-      i += 1
+    fileprivate func verdict(on inner: UnsafeBufferPointer<UInt8>) -> (Segment?, [Problem])? {
+      for (index, spelling) in spellings.enumerated() where spelling.count == inner.count {
+        if spelling.withUnsafeBufferPointer({ ByteSearch.equal($0, inner) }) { return verdicts[index] }
+      }
+      return nil
     }
-    return nil
+
+    fileprivate func remember(_ inner: UnsafeBufferPointer<UInt8>, _ verdict: (Segment?, [Problem])) {
+      guard spellings.count < Self.capacity else { return }
+      spellings.append(Array(inner))
+      verdicts.append(verdict)
+    }
   }
 
   private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
     String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-  }
-
-  /// Unicode scalars are the bytes that do not continue one.
-  private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-    var count = 0
-    for i in range where bytes[i] & 0xC0 != 0x80 { count += 1 }
-    return count
   }
 
   private static func variable(_ inner: String, slots: [String]) -> (Segment?, [Problem]) {

@@ -39,10 +39,11 @@ package enum PaywallBuilder {
       return nil
     }
     let keys = paywall.substitutions.map { KeyText($0.key) }
+    // By index: a substitution is copied (its strings retained) only once its key matches.
     func keyed(_ matches: (KeyText) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
-      for (index, substitution) in paywall.substitutions.enumerated() where matches(keys[index]) {
+      for index in keys.indices where matches(keys[index]) {
         let made = part(index)
-        if !made.value.isEmpty { return (substitution, made) }
+        if !made.value.isEmpty { return (paywall.substitutions[index], made) }
       }
       return nil
     }
@@ -119,13 +120,12 @@ package enum PaywallBuilder {
       bytes = Array(lowered.utf8)
     }
 
-    func contains(_ needle: String) -> Bool {
-      let n = Array(needle.utf8)
+    func contains(_ needle: StaticString) -> Bool {
+      let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
       guard !n.isEmpty, n.count <= bytes.count else { return n.isEmpty }
-      for start in 0...(bytes.count - n.count) where bytes[start] == n[0] && Array(bytes[start..<(start + n.count)]) == n {
-        return true
+      return bytes.withUnsafeBufferPointer { bytes in
+        (0...(bytes.count - n.count)).contains { ByteSearch.equal(UnsafeBufferPointer(rebasing: bytes[$0..<($0 + n.count)]), n) }
       }
-      return false
     }
   }
 
@@ -215,9 +215,21 @@ package enum SubstitutionText {
       [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
         var n = 0
         var i = 0
+        var close = -1
         while i < bytes.count {
+          // The text up to the next tag or entity, copied whole.
+          let next = ByteSearch.first(UInt8(ascii: "<"), or: UInt8(ascii: "&"), in: bytes, from: i)
+          if next > i {
+            _ = UnsafeMutableBufferPointer(rebasing: out[n..<(n + next - i)]).initialize(fromContentsOf: bytes[i..<next])
+            n += next - i
+            i = next
+            continue
+          }
           let b = bytes[i]
-          if b == UInt8(ascii: "<"), let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+          // The first `>` after `i`: found again only once passed, so text full of `<` and no `>`
+          // is read once, not once per `<`.
+          if b == UInt8(ascii: "<") && close <= i { close = ByteSearch.first(UInt8(ascii: ">"), or: UInt8(ascii: ">"), in: bytes, from: i + 1) }
+          if b == UInt8(ascii: "<"), close < bytes.count {
             var j = i + 1
             let closing = j < close && bytes[j] == UInt8(ascii: "/")
             if closing { j += 1 }
@@ -251,7 +263,7 @@ package enum SubstitutionText {
     out.withUnsafeBufferPointer { out in
       var lineStart = 0
       while lineStart < out.count {
-        let lineEnd = out[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? out.count
+        let lineEnd = ByteSearch.first(UInt8(ascii: "\n"), or: UInt8(ascii: "\n"), in: out, from: lineStart)
         var low = lineStart
         var high = lineEnd
         lineStart = lineEnd + 1
@@ -290,7 +302,7 @@ package enum SubstitutionText {
     var source = text
     // Read in place, and copied only once a variable is left out: most texts keep every one.
     return source.withUTF8 { bytes -> String in
-      guard var open = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: 0) else { return text }
+      guard var open = ByteSearch.doubled(UInt8(ascii: "{"), in: bytes, from: 0) else { return text }
       var out: [UInt8]?
       var kept = 0  // bytes before this are in `out`, once there is one
       func leaveOut(_ range: Range<Int>) {
@@ -299,10 +311,10 @@ package enum SubstitutionText {
         kept = range.upperBound
       }
       while true {
-        guard let close = TemplateText.doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
+        guard let close = ByteSearch.doubled(UInt8(ascii: "}"), in: bytes, from: open + 2) else {
           warn("'{{' is never closed; dropped")
           leaveOut(open..<(open + 2))
-          guard let next = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: open + 2) else { break }
+          guard let next = ByteSearch.doubled(UInt8(ascii: "{"), in: bytes, from: open + 2) else { break }
           open = next
           continue
         }
@@ -312,7 +324,7 @@ package enum SubstitutionText {
           warn("\(excerpt: variable) left out: \(problem.message)")
           leaveOut(open..<(close + 2))
         }
-        guard let next = TemplateText.doubled(UInt8(ascii: "{"), in: bytes, from: close + 2) else { break }
+        guard let next = ByteSearch.doubled(UInt8(ascii: "{"), in: bytes, from: close + 2) else { break }
         open = next
       }
       guard var out else { return text }
