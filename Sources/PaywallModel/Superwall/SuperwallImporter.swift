@@ -50,10 +50,12 @@ package enum SuperwallImporter {
   /// is what `app.json` writes as `catalog` (a path relative to where the project will be).
   /// Returns the import (nil on any error), the catalog, and every diagnostic.
   /// `play`: a Google Play catalog beside `catalogPath`'s App Store one, for a cross-platform
-  /// project (`bothStores`); its path and what app.json writes for it.
+  /// project (`bothStores`); its path and what app.json writes for it. `readBack`: filled with
+  /// what the project's readers make of the documents, read as they are built.
   package static func importConfig(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath: String?,
                                     catalogReference: String?, name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil,
-                                    play: (path: String, reference: String)? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
+                                    play: (path: String, reference: String)? = nil,
+                                    readBack: ReadBack? = nil) -> (SuperwallImport?, Catalog?, [Diagnostic]) {
     var all: [Diagnostic] = []
     func read(_ file: String) -> Catalog? {
       do {
@@ -68,9 +70,11 @@ package enum SuperwallImporter {
     var catalog = catalogPath.flatMap(read)
     let playCatalog = play.flatMap { read($0.path) }
     if play != nil && playCatalog == nil { catalog = nil }
+    // Read back with the catalog the project gets: with none given, the empty one made below.
+    if let catalog { readBack?.catalog = catalog }
     let (mapped, _) = importConfig(root: root, collector: collector, catalog: catalog,
                                    catalogReference: catalogReference ?? catalogPath ?? ProjectLoader.catalogFileName,
-                                   name: name, layout: layout, sdk: sdk, play: playCatalog.map { ($0, play!.reference) })
+                                   name: name, layout: layout, sdk: sdk, play: playCatalog.map { ($0, play!.reference) }, readBack: readBack)
     var imported = mapped
     if catalogPath == nil, var project = mapped {
       // Prices come from a catalog only when some paywall sells something: a config of holdouts
@@ -94,13 +98,13 @@ package enum SuperwallImporter {
   /// elsewhere); nil when the config has an error.
   package static func importConfig(root: JSONNode, collector: DiagnosticCollector, catalog: Catalog?, catalogReference: String,
                                     name: String, layout: SubstitutionLayout? = nil, sdk: SDKVersion? = nil,
-                                    play: (catalog: Catalog, reference: String)? = nil) -> (SuperwallImport?, [Diagnostic]) {
+                                    play: (catalog: Catalog, reference: String)? = nil, readBack: ReadBack? = nil) -> (SuperwallImport?, [Diagnostic]) {
     guard let config = SuperwallConfigReader.read(root, diagnostics: collector, sdk: sdk ?? .latest, bothStores: play != nil) else {
       return (nil, collector.diagnostics)
     }
     let stores = Stores(appStore: catalog, play: play?.catalog)
     let mapped = map(config, stores: stores, catalogReference: catalogReference, playReference: play?.reference, name: name,
-                     layout: layout, sdk: sdk, collector)
+                     layout: layout, sdk: sdk, readBack: readBack, collector)
     return (collector.hasErrors ? nil : mapped, collector.diagnostics)
   }
 
@@ -119,23 +123,20 @@ package enum SuperwallImporter {
   }
 
   private static func map(_ config: SuperwallConfig, stores: Stores, catalogReference: String, playReference: String?, name: String,
-                          layout: SubstitutionLayout?, sdk: SDKVersion?, _ d: DiagnosticCollector) -> SuperwallImport {
+                          layout: SubstitutionLayout?, sdk: SDKVersion?, readBack: ReadBack?, _ d: DiagnosticCollector) -> SuperwallImport {
     // In order for the did-you-mean, and as a set to look up: a search of the array per paywall
     // and per variant made a large config load in quadratic time.
     var paywallIDs: [String] = []
     var knownIDs: Set<String> = []
-    var documents: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
     // File names taken, lowercased: macOS's file system ignores case by default, so `Pro` and
     // `pro` must not both be `paywalls/Pro.json`. Per base name, the next suffix to try: ids that
     // shorten to one name (its first 80 characters) each take the next, not a count from 2 again.
     var usedFiles: Set<String> = []
     var nextSuffix: [String: Int] = [:]
-    var missing: [(id: String, catalog: Catalog)] = []
     // Each paywall's diagnostics in a collector of its own, so its document can be built on any
     // core; they join the config's in the paywalls' order, as one pass would give them.
     // A repeated paywall's warning follows what the paywall before it gave, its document's included.
-    var kept: [(paywall: SuperwallConfig.Paywall, slots: [(String, JSONOutput)], file: String, diagnostics: DiagnosticCollector,
-                following: [Diagnostic])] = []
+    var kept: [(paywall: SuperwallConfig.Paywall, file: String, diagnostics: DiagnosticCollector, following: [Diagnostic])] = []
     for paywall in config.paywalls {
       let own = DiagnosticCollector(file: d.file, source: d.source)
       if !knownIDs.insert(paywall.identifier).inserted {
@@ -146,7 +147,6 @@ package enum SuperwallImporter {
         continue
       }
       paywallIDs.append(paywall.identifier)
-      let slots = checkedSlots(paywall, stores: stores, missing: &missing, own)
       let base = "paywalls/" + safeFileName(paywall.identifier)
       let key = base.lowercased()
       var file = base + ".json"
@@ -160,12 +160,61 @@ package enum SuperwallImporter {
         } while !usedFiles.insert(file.lowercased()).inserted
         nextSuffix[key] = n
       }
-      kept.append((paywall, slots, file, own, []))
+      kept.append((paywall, file, own, []))
     }
-    let built = kept.parallelMap { PaywallBuilder.document(for: $0.paywall, slots: $0.slots, layout: layout, $0.diagnostics) }
-    for (index, paywall) in kept.enumerated() {
-      d.append(paywall.diagnostics.diagnostics + paywall.following)
-      documents.append((paywall.file, paywall.paywall.identifier, built[index], paywall.paywall))
+    var members: [(String, JSONOutput)] = [
+      ("name", .string(name)),
+      // A cross-platform project names each store's catalog; `--platform` picks one (`StoreChoice`).
+      ("catalog", playReference.map { .object([("ios", .string(catalogReference)), ("android", .string($0))]) } ?? .string(catalogReference)),
+      ("paywalls", .array(kept.map { .string($0.file) })),
+    ]
+    // One pass on every core: the campaigns (the first job, the longest) and each paywall's slots
+    // and document. With `readBack`, each job also reads what it built as the project's readers
+    // do, and the core that built a document frees it (freed afterwards, one by one, documents
+    // were a tenth of a large load; freed by another core, slower still, both waiting on malloc).
+    let jobs: [Int?] = [nil] + kept.indices.map { $0 }
+    let done = jobs.parallelMap { index -> Mapped in
+      guard let index else {
+        let own = DiagnosticCollector(file: d.file, source: d.source)
+        let (campaigns, filters) = Self.campaigns(config, paywallIDs: paywallIDs, known: knownIDs, own)
+        var app = members + [("campaigns", JSONOutput.array(campaigns))]
+        if let timeout = config.appSessionTimeoutMs, timeout >= 0 {
+          app.append(("appSessionTimeoutMs", .number(String(timeout))))
+        }
+        // The project follows the SDK it was imported for (`--sdk`), so what it kept holds when run.
+        if let sdk {
+          let platform: [(String, JSONOutput)] = sdk.platform == .android ? [("platform", "android")] : []
+          app.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
+        }
+        return .campaigns(.object(app), count: campaigns.count, filters: filters, own, read: readBack?.campaigns(.object(app), filters: filters))
+      }
+      let paywall = kept[index]
+      var missing: [(id: String, catalog: Catalog)] = []
+      let slots = checkedSlots(paywall.paywall, stores: stores, missing: &missing, paywall.diagnostics)
+      let document = PaywallBuilder.document(for: paywall.paywall, slots: slots, layout: layout, paywall.diagnostics)
+      guard let readBack else { return .paywall(document, missing: missing, read: nil) }
+      return .paywall(.null, missing: missing, read: readBack.paywall(document, from: paywall.paywall))
+    }
+    var imported = SuperwallImport(app: .null, paywalls: [], placementCount: 0)
+    var missing: [(id: String, catalog: Catalog)] = []
+    var triggerDiagnostics: [Diagnostic] = []
+    var readPaywalls: [ReadBack.Paywall] = []
+    var readCampaigns: ReadBack.Campaigns?
+    for (index, result) in zip(jobs, done) {
+      switch result {
+      case .paywall(let document, let absent, let read):
+        let paywall = kept[index!]
+        d.append(paywall.diagnostics.diagnostics + paywall.following)
+        imported.paywalls.append((paywall.file, paywall.paywall.identifier, document, paywall.paywall))
+        missing += absent
+        if let read { readPaywalls.append(read) }
+      case .campaigns(let app, let count, let filters, let own, let read):
+        imported.app = app
+        imported.placementCount = count
+        imported.filters = filters
+        triggerDiagnostics = own.diagnostics
+        readCampaigns = read
+      }
     }
     for catalog in [stores.appStore, stores.play].compactMap({ $0 }) {
       var seen: Set<String> = []
@@ -183,55 +232,16 @@ package enum SuperwallImporter {
       d.error("\(unique.count) product id\(unique.count == 1 ? " is" : "s are") not in the catalog \(catalog.file): \(unique.joined(separator: ", ")); \(fix)",
               at: .start, path: .root.appending("paywall_responses"))
     }
-    var campaigns: [JSONOutput] = []
-    var placements: Set<String> = []
-    var filters: [String: AudienceFilter] = [:]
-    for trigger in config.triggers {
-      if PlacementNames.neverPresents(trigger.placement) {
-        d.warning(.superwallImport, "placement \(quoting: trigger.placement) is one the SDK fires itself; paywall-tui does not emulate it, so its campaign is left out",
-                  at: trigger.location, path: trigger.path.appending("event_name"))
-        continue
-      }
-      // The name becomes a campaign's placement: the same warning its app.json would give, here
-      // at the config's own key.
-      if let problem = PlacementNames.untypable(trigger.placement) {
-        d.warning(.placementName, problem, at: trigger.location, path: trigger.path.appending("event_name"))
-      }
-      guard placements.insert(trigger.placement).inserted else {
-        d.warning(.superwallImport, "placement \(quoting: trigger.placement) has a second trigger; the first is kept", at: trigger.location, path: trigger.path)
-        continue
-      }
-      // A trigger whose rules could not be read has its errors already: "no rules" would name a
-      // consequence as the cause.
-      if trigger.rules.isEmpty && !trigger.hadUnreadableRules {
-        d.warning(.superwallImport, "placement \(quoting: trigger.placement) has no rules; left out (registering it skips, as a placement with no audience matching)",
-                  at: trigger.location, path: trigger.path.appending("rules"))
-        continue
-      }
-      if trigger.rules.isEmpty { continue }
-      let audiences = trigger.rules.compactMap { audience($0, paywallIDs: paywallIDs, known: knownIDs, broken: config.brokenPaywallIDs,
-                                                         filters: &filters, d) }
-      if audiences.count == trigger.rules.count {
-        campaigns.append(.object([("placement", .string(trigger.placement)), ("audiences", .array(audiences))]))
-      }
-    }
-    var members: [(String, JSONOutput)] = [
-      ("name", .string(name)),
-      // A cross-platform project names each store's catalog; `--platform` picks one (`StoreChoice`).
-      ("catalog", playReference.map { .object([("ios", .string(catalogReference)), ("android", .string($0))]) } ?? .string(catalogReference)),
-      ("paywalls", .array(documents.map { .string($0.file) })),
-      ("campaigns", .array(campaigns)),
-    ]
-    if let timeout = config.appSessionTimeoutMs, timeout >= 0 {
-      members.append(("appSessionTimeoutMs", .number(String(timeout))))
-    }
-    // The project follows the SDK it was imported for (`--sdk`), so what it kept holds when run.
-    if let sdk {
-      let platform: [(String, JSONOutput)] = sdk.platform == .android ? [("platform", "android")] : []
-      members.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
-    }
-    let app: JSONOutput = .object(members)
-    return SuperwallImport(app: app, paywalls: documents, placementCount: campaigns.count, filters: filters)
+    d.append(triggerDiagnostics)
+    readBack?.paywalls = readPaywalls
+    readBack?.campaigns = readCampaigns
+    return imported
+  }
+
+  /// What one job of `map` made: the project file, or a paywall's document.
+  private enum Mapped {
+    case campaigns(JSONOutput, count: Int, filters: [String: AudienceFilter], DiagnosticCollector, read: ReadBack.Campaigns?)
+    case paywall(JSONOutput, missing: [(id: String, catalog: Catalog)], read: ReadBack.Paywall?)
   }
 
   /// The paywall's slots (reference name → product id, or for a cross-platform import each
@@ -275,111 +285,6 @@ package enum SuperwallImporter {
         slot.ids.first { $0.0 == platform }.map { (platform.rawValue, .string($0.1)) }
       }))
     }
-  }
-
-  /// One rule as an audience of our format, or nil after reporting why it cannot be one.
-  /// `ConfigLogic.chooseVariant`: one variant is chosen whatever its percentage; with several,
-  /// each gets its share of their sum (all at 0: an equal chance). Our format gives the holdout as
-  /// a percent of everyone and the paywalls' percents of the rest, adding up to 100.
-  private static func audience(_ rule: SuperwallConfig.Rule, paywallIDs: [String], known: Set<String>, broken: Set<String>,
-                               filters: inout [String: AudienceFilter], _ d: DiagnosticCollector) -> JSONOutput? {
-    var members: [(String, JSONOutput)] = [("experimentId", .string(rule.experimentID))]
-    var valid = true
-    if let cel = rule.expressionCEL, !cel.text.trimmingSpaces().isEmpty {
-      do {
-        if filters[cel.text] == nil { filters[cel.text] = try AudienceFilter(parsing: cel.text) }
-        members.append(("filter", .string(cel.text)))
-      } catch {
-        d.error("expression_cel: \(error.message); paywall-tui cannot evaluate this rule", at: d.location(inStringAt: cel.location, offset: error.offset),
-                path: cel.path)
-        valid = false
-      }
-    } else if let other = rule.expression ?? rule.expressionJS, !other.text.trimmingSpaces().isEmpty {
-      // TriggerRule.swift (4.x) reads only `expression_cel`: a rule with only a 3.x expression matches everyone on a 4.x device.
-      d.warning(.superwallImport, "this rule has no expression_cel; the SDK 4.x reads no other expression, so it matches every user, here as on a device",
-                at: other.location, path: other.path)
-    }
-    if let occurrence = rule.occurrence {
-      // The limits our format holds (`OccurrenceLimit`): an import never writes what cannot load.
-      let limits = OccurrenceLimit.self
-      if !limits.maxCountRange.contains(occurrence.maxCount) {
-        d.error("occurrence max_count must be from \(limits.maxCountRange.lowerBound) to \(limits.maxCountRange.upperBound), found \(occurrence.maxCount)",
-                at: occurrence.location, path: rule.path.appending("occurrence").appending("max_count"))
-        valid = false
-      } else if let minutes = occurrence.minutes, !limits.minutesRange.contains(minutes) {
-        d.error("occurrence interval minutes must be from \(limits.minutesRange.lowerBound) to \(limits.minutesRange.upperBound), found \(minutes)",
-                at: occurrence.location, path: rule.path.appending("occurrence").appending("interval").appending("minutes"))
-        valid = false
-      } else {
-        // `TriggerAudienceOccurrence`: MINUTES n counts the occurrences of the last n minutes.
-        var limit: [(String, JSONOutput)] = [("maxCount", .number(String(occurrence.maxCount)))]
-        if let minutes = occurrence.minutes { limit.append(("interval", .object([("minutes", .number(String(minutes)))]))) }
-        members.append(("occurrence", .object(limit)))
-      }
-    }
-    if rule.variants.isEmpty {
-      d.error("a rule needs at least one variant (the SDK fails it with noVariantsFound)", at: rule.location, path: rule.path.appending("variants"))
-      return nil
-    }
-    for variant in rule.variants where variant.kind == .treatment {
-      guard let paywall = variant.paywallID else {
-        d.error("a TREATMENT variant needs 'paywall_identifier'", at: variant.location, path: variant.path)
-        valid = false
-        continue
-      }
-      if broken.contains(paywall.text) {
-        valid = false
-      } else if !known.contains(paywall.text) {
-        d.error("no paywall \(quoting: paywall.text) in paywall_responses\(Suggestions.hint(for: paywall.text, in: paywallIDs))",
-                at: paywall.location, path: paywall.path)
-        valid = false
-      }
-    }
-    guard valid else { return nil }
-    let shares = shares(rule.variants.map(\.percentage))
-    let holdouts = rule.variants.indices.filter { rule.variants[$0].kind == .holdout }
-    let holdout = holdouts.reduce(0) { $0 + shares[$1] }
-    let treatments = rule.variants.indices.filter { rule.variants[$0].kind == .treatment }
-    let treatmentTotal = treatments.reduce(0) { $0 + shares[$1] }
-    var holdoutPercent = holdout
-    if treatmentTotal == 0 { holdoutPercent = 100 }
-    if holdoutPercent < 100 {
-      let percents = largestRemainder(treatments.map { shares[$0] }, total: 100)
-      members.append(("variants", .array(zip(treatments, percents).map { index, percent in
-        .object([("paywall", .string(rule.variants[index].paywallID!.text)), ("percent", .number(String(percent))),
-                 ("id", .string(rule.variants[index].id))])
-      })))
-    }
-    if holdoutPercent > 0 { members.append(("holdout", .number(String(holdoutPercent)))) }
-    if let first = holdouts.first { members.append(("holdoutId", .string(rule.variants[first].id))) }
-    return .object(members)
-  }
-
-  /// Each variant's share of 100 as the SDK draws it: one variant alone takes everything, all at
-  /// 0 share equally, else in proportion to their percentages.
-  package static func shares(_ percentages: [Int]) -> [Int] {
-    if percentages.count == 1 { return [100] }
-    // The reader keeps each percentage within 0...100; clamped again here so that no caller can
-    // make the sums and products below overflow (a trap, not an error).
-    let percentages = percentages.map { min(max($0, 0), 100) }
-    let sum = percentages.reduce(0, +)
-    if sum == 0 { return largestRemainder(Array(repeating: 1, count: percentages.count), total: 100) }
-    return largestRemainder(percentages, total: 100)
-  }
-
-  /// `weights` scaled to add up to `total` exactly (the largest remainders round up).
-  static func largestRemainder(_ weights: [Int], total: Int) -> [Int] {
-    let sum = weights.reduce(0, +)
-    guard sum > 0 else { return weights.map { _ in 0 } }
-    var result = weights.map { $0 * total / sum }
-    var remainders = weights.enumerated().map { ($0.offset, $0.element * total % sum) }
-    remainders.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-    var left = total - result.reduce(0, +)
-    for (index, _) in remainders where left > 0 {
-      result[index] += 1
-      left -= 1
-    }
-    return result
   }
 
   /// A file name from a paywall identifier: letters, digits, `.`, `_` and `-` kept, the rest `_`.

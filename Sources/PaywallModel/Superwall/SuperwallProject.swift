@@ -15,56 +15,33 @@ extension SuperwallImporter {
   package static func load(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath given: String?) -> ProjectLoadResult {
     let catalogPath = catalogPath(for: path, given: given)
     let name = ((path).lastPathComponent).deletingPathExtension
+    let readBack = ReadBack(file: path)
     let (imported, catalog, diagnostics) = importConfig(path: path, root: root, collector: collector, catalogPath: catalogPath,
-                                                        catalogReference: catalogPath, name: name)
-    guard let imported, let catalog else { return result(nil, diagnostics) }
-    return project(imported, catalog: catalog, file: path, name: name, diagnostics: diagnostics)
+                                                        catalogReference: catalogPath, name: name, readBack: readBack)
+    guard imported != nil, let catalog, let campaigns = readBack.campaigns else { return result(nil, diagnostics) }
+    return project(readBack.paywalls, campaigns: campaigns, catalog: catalog, file: path, name: name, diagnostics: diagnostics)
   }
 
-  /// The project of an import, read from its documents with the readers `app.json` and paywall
-  /// files go through; a problem they find (none is expected) is placed where its document came from.
-  package static func project(_ imported: SuperwallImport, catalog: Catalog, file path: String, name: String,
-                              diagnostics: [Diagnostic]) -> ProjectLoadResult {
+  /// The project of an import, from what the readers `app.json` and paywall files go through
+  /// made of its documents; a problem they find (none is expected) is placed where its document
+  /// came from.
+  private static func project(_ read: [ReadBack.Paywall], campaigns app: ReadBack.Campaigns, catalog: Catalog, file path: String,
+                              name: String, diagnostics: [Diagnostic]) -> ProjectLoadResult {
     var all = diagnostics
-    // Each paywall is read on its own (its own document and diagnostics), and the campaigns beside
-    // them, on every core: read after the paywalls, the campaigns were a tenth of a large load.
-    // (Freeing each document in the job that read it was slower: the cores then wait on each
-    // other's malloc arenas.)
-    let jobs: [Int?] = [nil] + imported.paywalls.indices.map { $0 }
-    let read = jobs.parallelMap { index -> Read in
-      guard let index else {
-        let (appNode, appCollector) = parseGenerated(imported.app, file: path)
-        let reader = ObjectReader(appNode, path: .root, diagnostics: appCollector, what: "a project")
-        return .campaigns(reader.map { CampaignReader.read($0, checkingNames: false, parsed: imported.filters) }, appCollector)
-      }
-      let entry = imported.paywalls[index]
-      let (node, generated) = parseGenerated(entry.document, file: path)
-      var paywall = PaywallReader.read(node, file: path, catalog: catalog, diagnostics: generated)
-      paywall?.origin = SourcePlace(location: entry.origin.location, path: entry.origin.path)
-      return .paywall(paywall, rebased(generated.diagnostics, at: entry.origin.location, path: entry.origin.path, what: "the paywall built from it"))
-    }
     var paywalls: [PaywallDefinition] = []
-    var app: (pending: CampaignReader.Pending?, collector: DiagnosticCollector)?
-    for result in read {
-      switch result {
-      case .paywall(let paywall, let diagnostics):
-        if let paywall { paywalls.append(paywall) }
-        all += diagnostics
-      case .campaigns(let pending, let collector):
-        app = (pending, collector)
-      }
+    for (paywall, diagnostics) in read {
+      if let paywall { paywalls.append(paywall) }
+      all += diagnostics
     }
     var campaigns: [Campaign] = []
-    if let (pending, appCollector) = app {
-      if let pending {
-        // Checked once every paywall is read: a variant names one of them.
-        var checks: [Diagnostic] = []
-        CampaignReader.check(pending, paywallIDs: paywalls.map(\.id), file: path, into: &checks)
-        appCollector.append(checks)
-        campaigns = pending.campaigns
-      }
-      all += rebased(appCollector.diagnostics, at: .start, path: .root.appending("trigger_options"), what: "the campaigns built from it")
+    if let pending = app.pending {
+      // Checked once every paywall is read: a variant names one of them.
+      var checks: [Diagnostic] = []
+      CampaignReader.check(pending, paywallIDs: paywalls.map(\.id), file: path, into: &checks)
+      app.diagnostics.append(checks)
+      campaigns = pending.campaigns
     }
+    all += rebased(app.diagnostics.diagnostics, at: .start, path: .root.appending("trigger_options"), what: "the campaigns built from it")
     let sorted = all.sorted { ($0.file, $0.location) < ($1.file, $1.location) }
     guard !sorted.contains(where: { $0.severity == .error }) else { return result(nil, sorted) }
     let project = Project(name: name, catalog: catalog, paywalls: paywalls, warnings: sorted.filter { $0.severity == .warning },
@@ -72,10 +49,37 @@ extension SuperwallImporter {
     return ProjectLoadResult(project: project, diagnostics: sorted)
   }
 
-  /// One job of `project`: the campaigns, or one paywall.
-  private enum Read {
-    case campaigns(CampaignReader.Pending?, DiagnosticCollector)
-    case paywall(PaywallDefinition?, [Diagnostic])
+  /// What a config loaded as a project reads from the documents its import builds, read as
+  /// `app.json` and paywall files are, by the core that built each (`map`), which then frees it.
+  package final class ReadBack {
+    /// A paywall as `PaywallReader` read its document, and what it found, placed in the config.
+    typealias Paywall = (definition: PaywallDefinition?, diagnostics: [Diagnostic])
+    /// The campaigns as `CampaignReader` read the project file (nil: not an object), and its collector.
+    typealias Campaigns = (pending: CampaignReader.Pending?, diagnostics: DiagnosticCollector)
+
+    let file: String
+    /// The catalog the project gets; set before the documents are built.
+    var catalog = Catalog(products: [], file: ProjectLoader.catalogFileName)
+    /// Each kept paywall's, in the config's order; set once all are built.
+    var paywalls: [Paywall] = []
+    var campaigns: Campaigns?
+
+    init(file: String) {
+      self.file = file
+    }
+
+    func paywall(_ document: JSONOutput, from origin: SuperwallConfig.Paywall) -> Paywall {
+      let (node, generated) = parseGenerated(document, file: file)
+      var paywall = PaywallReader.read(node, file: file, catalog: catalog, diagnostics: generated)
+      paywall?.origin = SourcePlace(location: origin.location, path: origin.path)
+      return (paywall, rebased(generated.diagnostics, at: origin.location, path: origin.path, what: "the paywall built from it"))
+    }
+
+    func campaigns(_ app: JSONOutput, filters: [String: AudienceFilter]) -> Campaigns {
+      let (node, collector) = parseGenerated(app, file: file)
+      let reader = ObjectReader(node, path: .root, diagnostics: collector, what: "a project")
+      return (reader.map { CampaignReader.read($0, checkingNames: false, parsed: filters) }, collector)
+    }
   }
 
   private static func result(_ project: Project?, _ diagnostics: [Diagnostic]) -> ProjectLoadResult {
@@ -83,7 +87,7 @@ extension SuperwallImporter {
   }
 
   /// Our own document as the tree the readers take, without writing and re-reading its text.
-  private static func parseGenerated(_ document: JSONOutput, file: String) -> (JSONNode, DiagnosticCollector) {
+  fileprivate static func parseGenerated(_ document: JSONOutput, file: String) -> (JSONNode, DiagnosticCollector) {
     (node(document), DiagnosticCollector(file: file, source: []))
   }
 
@@ -99,7 +103,7 @@ extension SuperwallImporter {
   }
 
   /// Diagnostics about a document built from the config, placed where that document came from.
-  private static func rebased(_ diagnostics: [Diagnostic], at location: SourceLocation, path: JSONPath, what: String) -> [Diagnostic] {
+  fileprivate static func rebased(_ diagnostics: [Diagnostic], at location: SourceLocation, path: JSONPath, what: String) -> [Diagnostic] {
     diagnostics.map {
       Diagnostic(file: $0.file, location: location, severity: $0.severity,
                  message: "\(what): \($0.message)\($0.path.map { " at \($0)" } ?? "")", path: path, kind: $0.kind)
