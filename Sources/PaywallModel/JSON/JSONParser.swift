@@ -239,6 +239,8 @@ package struct JSONParser {
     if index < bytes.count && bytes[index] == UInt8(ascii: "\"") {
       let s = String(decoding: bytes[start..<index], as: UTF8.self)
       index += 1
+      // Every byte of it is a column: the next position is counted on from its end.
+      columnMark = (index, openQuote.column + index - (start - 1))
       return UntrustedText.capping(printableASCII: s)
     }
     // The rest is decoded into bytes and made a String once: appending each run and escape to a

@@ -81,21 +81,26 @@ package enum UntrustedText {
   /// instead of rebuilding the whole string scalar by scalar.
   package static func capping(printableASCII text: String) -> (text: String, uncut: String?) {
     guard text.utf8.count > maximumScalars else { return (text, nil) }
-    // One byte a scalar: the cut `sanitizeKeepingWhole` makes on scalars, made on the bytes.
-    // Copied in one piece (the generic prefix of a UTF-8 view copied a byte at a time: most of
-    // a large Superwall import's sanitising), and scanned for a `{{` only when it has a brace.
-    let count = maximumScalars - 1
-    var kept = text.utf8.withContiguousStorageIfAvailable { Array($0[..<count]) } ?? Array(text.utf8.prefix(count))
-    var index = kept.contains(UInt8(ascii: "{")) ? kept.count - 1 : 0
-    while index > 0 {
-      if kept[index - 1] == UInt8(ascii: "}") && kept[index] == UInt8(ascii: "}") { break }
-      if kept[index - 1] == UInt8(ascii: "{") && kept[index] == UInt8(ascii: "{") {
-        kept.removeSubrange((index - 1)...)
-        break
+    // One byte a scalar: the cut `sanitizeKeepingWhole` makes on scalars, made on the bytes in
+    // place (the generic prefix of a UTF-8 view copied a byte at a time: most of a large Superwall
+    // import's sanitising), and scanned for a `{{` only when it has a brace.
+    var whole = text
+    let cut = whole.withUTF8 { bytes -> String in
+      var count = maximumScalars - 1
+      if ByteSearch.first(UInt8(ascii: "{"), or: UInt8(ascii: "{"), in: bytes, from: 0) < count {
+        var index = count - 1
+        while index > 0 {
+          if bytes[index - 1] == UInt8(ascii: "}") && bytes[index] == UInt8(ascii: "}") { break }
+          if bytes[index - 1] == UInt8(ascii: "{") && bytes[index] == UInt8(ascii: "{") {
+            count = index - 1
+            break
+          }
+          index -= 1
+        }
       }
-      index -= 1
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self) + "\u{2026}"
     }
-    return (String(decoding: kept, as: UTF8.self) + "…", text)
+    return (cut, text)
   }
 
   /// Where the last `{{` without a `}}` after it starts, if any.
