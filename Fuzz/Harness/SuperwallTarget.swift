@@ -10,12 +10,16 @@ import Foundation
 let superwallTarget = FuzzTarget(name: "superwall", setUp: loadBundledCatalog) { bytes in
   let file = "fuzz/config.json"
   guard let (root, diagnostics) = parseJSON(bytes, file: file) else { return }
+  let readBack = SuperwallImporter.ReadBack(file: file)
   let (imported, found) = SuperwallImporter.importConfig(root: root, collector: diagnostics, catalog: bundledCatalog,
-                                                        catalogReference: "catalog.json", name: "fuzz")
+                                                        catalogReference: "catalog.json", name: "fuzz", readBack: readBack)
   checkDiagnostics(found, bytes: bytes, file: file)
   require((imported == nil) == found.contains { $0.severity == .error }, "import \(imported == nil ? "nil" : "made") but errors: \(found.filter { $0.severity == .error }.count)")
   guard let imported else { return }
-  let result = SuperwallImporter.project(imported, catalog: bundledCatalog, file: file, name: "fuzz", diagnostics: [])
+  require(readBack.campaigns != nil && readBack.paywalls.count == imported.paywalls.count, "an import was made but not read back")
+  guard let campaigns = readBack.campaigns else { return }
+  let result = SuperwallImporter.project(readBack.paywalls, campaigns: campaigns, catalog: bundledCatalog, file: file, name: "fuzz",
+                                         diagnostics: [])
   let errors = result.errors.map(\.description)
   require(errors.isEmpty, "an import that succeeded does not load: \(errors.prefix(3))")
   guard let project = result.project else { return }

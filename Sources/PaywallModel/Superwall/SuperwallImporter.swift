@@ -70,8 +70,6 @@ package enum SuperwallImporter {
     var catalog = catalogPath.flatMap(read)
     let playCatalog = play.flatMap { read($0.path) }
     if play != nil && playCatalog == nil { catalog = nil }
-    // Read back with the catalog the project gets: with none given, the empty one made below.
-    if let catalog { readBack?.catalog = catalog }
     let (mapped, _) = importConfig(root: root, collector: collector, catalog: catalog,
                                    catalogReference: catalogReference ?? catalogPath ?? ProjectLoader.catalogFileName,
                                    name: name, layout: layout, sdk: sdk, play: playCatalog.map { ($0, play!.reference) }, readBack: readBack)
@@ -103,6 +101,8 @@ package enum SuperwallImporter {
       return (nil, collector.diagnostics)
     }
     let stores = Stores(appStore: catalog, play: play?.catalog)
+    // Read back with the catalog the project gets: with none, the empty one `importConfig(path:)` gives it.
+    if let catalog { readBack?.catalog = catalog }
     let mapped = map(config, stores: stores, catalogReference: catalogReference, playReference: play?.reference, name: name,
                      layout: layout, sdk: sdk, readBack: readBack, collector)
     return (collector.hasErrors ? nil : mapped, collector.diagnostics)

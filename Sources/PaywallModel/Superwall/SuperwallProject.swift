@@ -25,7 +25,7 @@ extension SuperwallImporter {
   /// The project of an import, from what the readers `app.json` and paywall files go through
   /// made of its documents; a problem they find (none is expected) is placed where its document
   /// came from.
-  private static func project(_ read: [ReadBack.Paywall], campaigns app: ReadBack.Campaigns, catalog: Catalog, file path: String,
+  static func project(_ read: [ReadBack.Paywall], campaigns app: ReadBack.Campaigns, catalog: Catalog, file path: String,
                               name: String, diagnostics: [Diagnostic]) -> ProjectLoadResult {
     var all = diagnostics
     var paywalls: [PaywallDefinition] = []
