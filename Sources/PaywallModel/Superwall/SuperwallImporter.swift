@@ -15,7 +15,8 @@ import Darwin
 package struct SuperwallImport: Sendable {
   /// The project file.
   package var app: JSONOutput
-  /// Each paywall's file name under the project directory (`paywalls/ID.json`) and its document.
+  /// Each paywall's file name under the project directory (`paywalls/ID.json`) and its document
+  /// (`.null` when the import was read back as it was built: `ReadBack` holds what it became).
   package var paywalls: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)]
   /// How many placements the project has.
   package var placementCount: Int

@@ -26,7 +26,7 @@ extension SuperwallImporter {
   /// made of its documents; a problem they find (none is expected) is placed where its document
   /// came from.
   static func project(_ read: [ReadBack.Paywall], campaigns app: ReadBack.Campaigns, catalog: Catalog, file path: String,
-                              name: String, diagnostics: [Diagnostic]) -> ProjectLoadResult {
+                      name: String, diagnostics: [Diagnostic]) -> ProjectLoadResult {
     var all = diagnostics
     var paywalls: [PaywallDefinition] = []
     for (paywall, diagnostics) in read {
