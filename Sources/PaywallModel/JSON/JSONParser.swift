@@ -324,7 +324,7 @@ package struct JSONParser {
       // Eight bytes at a time while none of them ends the run (most of a large config is long
       // base64 strings), then byte by byte.
       if let base = UnsafeRawPointer(buffer.baseAddress) {
-        while i + 8 <= buffer.count && !Self.endsRun(base.loadUnaligned(fromByteOffset: i, as: UInt64.self), asciiOnly: asciiOnly) {
+        while i + 8 <= buffer.count && !Self.endsRun(ByteSearch.word(base, i), asciiOnly: asciiOnly) {
           i += 8
         }
       }

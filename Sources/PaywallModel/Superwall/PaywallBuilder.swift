@@ -228,7 +228,7 @@ package enum SubstitutionText {
           let b = bytes[i]
           // The first `>` after `i`: found again only once passed, so text full of `<` and no `>`
           // is read once, not once per `<`.
-          if b == UInt8(ascii: "<") && close <= i { close = ByteSearch.first(UInt8(ascii: ">"), or: UInt8(ascii: ">"), in: bytes, from: i + 1) }
+          if b == UInt8(ascii: "<") && close <= i { close = ByteSearch.first(UInt8(ascii: ">"), in: bytes, from: i + 1) }
           if b == UInt8(ascii: "<"), close < bytes.count {
             var j = i + 1
             let closing = j < close && bytes[j] == UInt8(ascii: "/")
@@ -263,7 +263,7 @@ package enum SubstitutionText {
     out.withUnsafeBufferPointer { out in
       var lineStart = 0
       while lineStart < out.count {
-        let lineEnd = ByteSearch.first(UInt8(ascii: "\n"), or: UInt8(ascii: "\n"), in: out, from: lineStart)
+        let lineEnd = ByteSearch.first(UInt8(ascii: "\n"), in: out, from: lineStart)
         var low = lineStart
         var high = lineEnd
         lineStart = lineEnd + 1

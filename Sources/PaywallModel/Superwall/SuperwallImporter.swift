@@ -187,7 +187,8 @@ package enum SuperwallImporter {
           let platform: [(String, JSONOutput)] = sdk.platform == .android ? [("platform", "android")] : []
           app.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
         }
-        return .campaigns(.object(app), count: campaigns.count, filters: filters, own, read: readBack?.campaigns(.object(app), filters: filters))
+        let document = JSONOutput.object(app)
+        return .campaigns(document, count: campaigns.count, filters: filters, own, read: readBack?.campaigns(document, filters: filters))
       }
       let paywall = kept[index]
       var missing: [(id: String, catalog: Catalog)] = []

@@ -36,11 +36,16 @@ package enum ByteSearch {
     return i
   }
 
+  /// Where the first `byte` is in `bytes`, from `start`; `bytes.count` when there is none.
+  package static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    first(byte, or: byte, in: bytes, from: start)
+  }
+
   /// Where `byte` twice in a row (`{{`, `}}`) first is in `bytes`, from `start`.
   package static func doubled(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var i = start
     while true {
-      i = first(byte, or: byte, in: bytes, from: i)
+      i = first(byte, in: bytes, from: i)
       guard i + 1 < bytes.count else { return nil }
       if bytes[i + 1] == byte { return i }
       i += 1

@@ -70,7 +70,7 @@ package enum UntrustedText {
     }
     guard out.count > maximumScalars else { return (String(out), nil) }
     var kept = Array(out.prefix(maximumScalars - 1))
-    if let open = unclosedVariable(in: kept) { kept.removeSubrange(open...) }
+    if let open = unclosedVariable(in: kept, open: "{", close: "}") { kept.removeSubrange(open...) }
     var cut = String.UnicodeScalarView(kept)
     cut.append("…")
     return (String(cut), String(out))
@@ -87,28 +87,23 @@ package enum UntrustedText {
     var whole = text
     let cut = whole.withUTF8 { bytes -> String in
       var count = maximumScalars - 1
-      if ByteSearch.first(UInt8(ascii: "{"), or: UInt8(ascii: "{"), in: bytes, from: 0) < count {
-        var index = count - 1
-        while index > 0 {
-          if bytes[index - 1] == UInt8(ascii: "}") && bytes[index] == UInt8(ascii: "}") { break }
-          if bytes[index - 1] == UInt8(ascii: "{") && bytes[index] == UInt8(ascii: "{") {
-            count = index - 1
-            break
-          }
-          index -= 1
-        }
+      if ByteSearch.first(UInt8(ascii: "{"), in: bytes, from: 0) < count,
+         let open = unclosedVariable(in: UnsafeBufferPointer(rebasing: bytes[..<count]), open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) {
+        count = open
       }
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self) + "\u{2026}"
     }
     return (cut, text)
   }
 
-  /// Where the last `{{` without a `}}` after it starts, if any.
-  private static func unclosedVariable(in scalars: [Unicode.Scalar]) -> Int? {
-    var index = scalars.count - 1
+  /// Where the last `{{` without a `}}` after it starts, if any: in scalars, or in bytes where
+  /// each is one scalar.
+  private static func unclosedVariable<Items: RandomAccessCollection<Element>, Element: Equatable>(
+    in items: Items, open: Element, close: Element) -> Int? where Items.Index == Int {
+    var index = items.count - 1
     while index > 0 {
-      if scalars[index - 1] == "}" && scalars[index] == "}" { return nil }
-      if scalars[index - 1] == "{" && scalars[index] == "{" { return index - 1 }
+      if items[index - 1] == close && items[index] == close { return nil }
+      if items[index - 1] == open && items[index] == open { return index - 1 }
       index -= 1
     }
     return nil
