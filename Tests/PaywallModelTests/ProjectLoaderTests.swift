@@ -360,6 +360,13 @@ struct ProjectLoaderTests {
     #if os(Linux)
     let bytes = try SourceFile.read(path: "/proc/self/status")
     #expect(String(decoding: bytes, as: UTF8.self).contains("VmRSS"))
+    // Longer than the first chunks (1 byte, then 4 KiB, then doubling): read to its last line,
+    // the kernel's vsyscall page, which x86-64 lists after every other mapping.
+    let maps = String(decoding: try SourceFile.read(path: "/proc/self/maps"), as: UTF8.self)
+    #expect(maps.utf8.count > 8192)
+    #if arch(x86_64)
+    #expect(maps.hasSuffix("[vsyscall]\n"))
+    #endif
     #endif
     try withTemporaryDirectory { dir in
       let text = String(repeating: "0123456789abcdef", count: 5000)  // 80,000 bytes, several reads
