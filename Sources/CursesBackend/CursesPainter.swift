@@ -159,15 +159,18 @@ package struct ColorScheme {
     // Pairs on the terminal's own background (-1) unless the palette gives one, in the 8 basic
     // colours every colour terminal has: one pair for each pair of colours the palette uses.
     var scheme = ColorScheme.monochrome
-    var pairs: [[Int16]: Int16] = [[-1, -1]: 0]
+    // Pair n is the n-th pair of colours met, pair 0 the terminal's own. A list searched in order,
+    // not a dictionary keyed by the pair: a handful of entries, and a dictionary of a type met
+    // nowhere else costs the first paint the runtime's making of that type.
+    var pairs: [(foreground: Int16, background: Int16)] = [(-1, -1)]
     for style in CellStyle.allCases {
       let look = Palette.look(style)
-      let colors = [look.foreground?.rawValue ?? -1, look.background?.rawValue ?? -1]
-      let pair = pairs[colors] ?? {
+      let colors = (foreground: look.foreground?.rawValue ?? -1, background: look.background?.rawValue ?? -1)
+      let pair = pairs.firstIndex { $0 == colors }.map(Int16.init) ?? {
         let number = Int16(pairs.count)
-        init_pair(number, colors[0], colors[1])
-        pairs[colors] = number
-        if colors[1] != -1 { scheme.backgroundPairs.insert(number) }
+        init_pair(number, colors.foreground, colors.background)
+        pairs.append(colors)
+        if colors.background != -1 { scheme.backgroundPairs.insert(number) }
         return number
       }()
       scheme.table[style] = (attributes(look), pair)
