@@ -105,8 +105,9 @@ package struct ColorScheme {
     table[style] ?? (0, 0)
   }
 
-  /// Colour pairs with a background of their own: a blank in them is visible.
-  package private(set) var backgroundPairs: Set<Int16> = []
+  /// Colour pairs with a background of their own: a blank in them is visible. A few numbers in a
+  /// list (a set of Int16, met nowhere else, cost the first paint the runtime's making of its type).
+  package private(set) var backgroundPairs: [Int16] = []
 
   /// Whether a blank drawn this way looks like any other such blank (no reverse, underline or
   /// background colour): bold, dim and foreground colours do not show on a space.
@@ -170,7 +171,7 @@ package struct ColorScheme {
         let number = Int16(pairs.count)
         init_pair(number, colors.foreground, colors.background)
         pairs.append(colors)
-        if colors.background != -1 { scheme.backgroundPairs.insert(number) }
+        if colors.background != -1 { scheme.backgroundPairs.append(number) }
         return number
       }()
       scheme.table[style] = (attributes(look), pair)

@@ -68,4 +68,23 @@ struct CurrencyFormatTests {
     }
     #expect(CurrencyFormat.find(currencyCode: "XTS", locale: "en_US") == nil)
   }
+
+  /// A price in whole minor units is told fine from its exponent alone; whatever the price, the
+  /// verdict is the one rounding gives (which reads the decimal's text).
+  @Test func minorUnitsJudgedFromTheExponentAsRoundingJudgesThem() {
+    var random = SplitMix64(seed: 4217)
+    var flagged = 0
+    for _ in 0..<2_000 {
+      let mantissa = Int.random(in: -200_000...200_000, using: &random)
+      let exponent = Int.random(in: -6...3, using: &random)
+      let price = Decimal(string: "\(mantissa)e\(exponent)")!
+      for currency in ["JPY", "USD", "BHD"] {
+        let scaled = price * pow(10, CurrencyMinorUnits.digits(currency))
+        let problem = CurrencyMinorUnits.problem(price, currency: currency, key: "'price'")
+        #expect((problem != nil) == (scaled.rounded(0, .plain) != scaled), "\(price) \(currency)")
+        if problem != nil { flagged += 1 }
+      }
+    }
+    #expect(flagged > 1_000 && flagged < 5_000, "\(flagged)")
+  }
 }

@@ -24,6 +24,10 @@ enum CurrencyMinorUnits {
   static func problem(_ price: Decimal, currency: String, key: String) -> String? {
     let digits = digits(currency)
     let scaled = price * pow(10, digits)
+    // A whole number of minor units (no negative exponent) is fine, told without rounding: that
+    // goes through the decimal's text, whose generic code in Foundation cost the first paint the
+    // runtime's lookup of a conformance.
+    if scaled.isFinite, scaled.exponent >= 0 { return nil }
     guard scaled.rounded(0, .plain) != scaled else { return nil }
     let rounded = price.rounded(digits, .plain)
     let has = digits == 0 ? "has no decimals" : "has \(digits) decimal\(digits == 1 ? "" : "s")"

@@ -29,9 +29,11 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `P7D`, `P1W`, `P1M`, `P6M`, `P1Y`; nil for anything else (zero, mixed units, time parts).
   public init?(iso8601 text: String) {
-    let chars = Array(text.uppercased())
-    guard chars.count >= 3, chars.first == "P", let last = chars.last,
-          let value = Int(String(chars[1..<(chars.count - 1)])), value > 0, value <= 1000
+    // Read as a Substring, not as an array of characters made into a String again: that generic
+    // conversion cost the first paint the runtime's lookup of a conformance, made once per process.
+    let upper = text.uppercased()
+    guard upper.count >= 3, upper.first == "P", let last = upper.last,
+          let value = Int(upper.dropFirst().dropLast()), value > 0, value <= 1000
     else { return nil }
     switch last {
     case "D": self.init(value: value, unit: .day)

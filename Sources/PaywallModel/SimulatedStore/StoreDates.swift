@@ -46,7 +46,9 @@ package enum StoreDates {
     let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
     let whole = iso8601(Date(timeIntervalSince1970: Double(seconds)))
-    return whole.dropLast() + "." + String(String(fraction + 1000).dropFirst()) + "Z"
+    // Strings joined, no Substring among them: `Substring + String` is generic code that cost the
+    // first paint the runtime's lookup of a conformance.
+    return String(whole.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
   }
 
   /// Reads `2026-03-01`, `2026-03-01T12:00:00Z` or `2026-03-01T12:00:00.250Z` (UTC; what

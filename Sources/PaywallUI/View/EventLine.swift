@@ -20,7 +20,10 @@ package enum EventLine {
     }
     // A stable sort: parameters of equal rank keep the SDK's order.
     let ordered = event.params.enumerated().sorted { (rank($0.element.0), $0.offset) < (rank($1.element.0), $1.offset) }
-    let parts = ordered.map { "\($0.element.0)=\($0.element.1.stringValue ?? $0.element.1.text)" }
-    return ([event.name.rawValue] + parts).joined(separator: " ")
+    // Appended in a loop: `joined(separator:)` is generic code whose first use in the process (an
+    // event line is made before the first paint) cost the runtime's lookup of a conformance.
+    var line = event.name.rawValue
+    for (key, value) in ordered.map(\.element) { line += " \(key)=\(value.stringValue ?? value.text)" }
+    return line
   }
 }
