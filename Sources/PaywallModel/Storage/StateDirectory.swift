@@ -27,13 +27,19 @@ public struct StateDirectory: Sendable, Hashable {
   /// current directory is).
   /// `store`: the store a session of a cross-platform project follows; each store keeps its own
   /// (an iPhone's App Store account and an Android phone's Play account are two ledgers).
+  /// `environment`: the variables to read instead of the process's (nil), which are read one by
+  /// one: ProcessInfo's `environment` makes a dictionary of all of them, before the first paint.
   public static func resolve(explicit: String?, projectName: String, projectPath: String, store: SDKPlatform? = nil,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory? {
+                             environment: [String: String]? = nil) -> StateDirectory? {
     if let explicit { return StateDirectory(path: explicit) }
+    func variable(_ name: String) -> String? {
+      if let environment { return environment[name] }
+      return getenv(name).map { String(cString: $0) }
+    }
     let base: String
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+    if let xdg = variable("XDG_STATE_HOME"), xdg.hasPrefix("/") {
       base = xdg
-    } else if let home = environment["HOME"] ?? Optional(FileManager.default.homeDirectoryForCurrentUser.path), home.hasPrefix("/") {
+    } else if let home = variable("HOME") ?? Optional(FileManager.default.homeDirectoryForCurrentUser.path), home.hasPrefix("/") {
       base = (home).appendingPathComponent(".local/state")
     } else {
       return nil
