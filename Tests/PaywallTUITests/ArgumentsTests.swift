@@ -23,7 +23,7 @@ struct ArgumentsTests {
     name: "demo",
     abstract: "A test command.",
     positionals: [PositionalSpec(name: "path", help: "A path.", count: .optional)],
-    options: [DemoFlags.stateDir, DemoFlags.override, DemoFlags.fresh, DemoFlags.controller]
+    options: [DemoFlags.stateDir.option, DemoFlags.override.option, DemoFlags.fresh.option, DemoFlags.controller.option]
   )
 
   private func failure(_ arguments: [String], spec: CommandSpec = spec) -> String? {
@@ -111,7 +111,7 @@ struct ArgumentsTests {
     #expect(message { try choice[DemoFlags.controller] }
       == "error: --controller \(quoted) must be one of simulated, scripted, ask, command")
     var user = Self.spec
-    user.options.append(DemoFlags.user)
+    user.options.append(DemoFlags.user.option)
     let pairs = try Arguments(["--user", long], spec: user)
     #expect(message { try pairs[DemoFlags.user] } == "error: --user \(quoted) must be KEY=VALUE, e.g. --user age=13")
   }

@@ -50,7 +50,7 @@ package struct CommandSpec: Sendable {
   package var abstract: String
   package var discussion: String = ""
   package var positionals: [PositionalSpec] = []
-  package var options: [any CommandOption] = []
+  package var options: [OptionInfo] = []
   /// Command lines shown under EXAMPLES, each with a `# comment` saying what it does.
   package var examples: [String] = []
 

@@ -249,5 +249,8 @@ package enum ExplainFlags {
   package static let catalog = Flag.text("catalog", "file", "Catalog for a Superwall config (.storekit or .json).")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [status, user, param, userID, stateDir, platform, sdk, assumeRule, json, catalog]
+  package static let all: [OptionInfo] = [
+    status.option, user.option, param.option, userID.option, stateDir.option, platform.option, sdk.option, assumeRule.option,
+    json.option, catalog.option,
+  ]
 }

@@ -31,7 +31,7 @@ package struct Flag<Value, Failure: Error>: CommandOption {
   package let repeatable: Bool
   /// Made when a completion script, the man page or help asks: a list such as `--locale`'s is
   /// worked out from a table of hundreds of entries, which `run`'s first paint should not wait on.
-  private let completing: @Sendable () -> ValueCompletion
+  fileprivate let completing: @Sendable () -> ValueCompletion
   package var completion: ValueCompletion { completing() }
   /// The words given for the option, in order (a switch: one empty word each time it is given),
   /// as its value.
@@ -47,6 +47,26 @@ package struct Flag<Value, Failure: Error>: CommandOption {
     // By default what the placeholder says (`file`, `dir`, `a|b|c`, else free text).
     self.completing = { completion() ?? placeholder.map(ValueCompletion.init(placeholder:)) ?? .text }
     self.read = read
+  }
+}
+
+/// A flag as a command's list of options holds it: everything but how its value is read. Not
+/// generic: a list of `Flag`s boxed as `any CommandOption` made the runtime build a type for each
+/// kind of value (and look up its conformances) on every start, a tenth of the work before `run`'s
+/// first paint.
+package struct OptionInfo: CommandOption {
+  package let name: String
+  package let placeholder: String?
+  package let help: String
+  package let repeatable: Bool
+  fileprivate let completing: @Sendable () -> ValueCompletion
+  package var completion: ValueCompletion { completing() }
+}
+
+extension Flag {
+  /// This flag in a command's list of options (`CommandSpec.options`).
+  package var option: OptionInfo {
+    OptionInfo(name: name, placeholder: placeholder, help: help, repeatable: repeatable, completing: completing)
   }
 }
 

@@ -165,5 +165,5 @@ package enum ImportFlags {
     "Decode the config as this platform's SDK does and write it as the project's options.platform: ios (the default; APP_STORE products) or android (PLAY_STORE products as sku:basePlan:offer).")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [out, catalog, layout, force, platform, sdk]
+  package static let all: [OptionInfo] = [out.option, catalog.option, layout.option, force.option, platform.option, sdk.option]
 }

@@ -30,7 +30,7 @@ package struct InitCommand: CLICommand {
       """,
     positionals: [PositionalSpec(name: "dir", help: "Where to create the project (default: the current directory).", count: .optional,
                                  values: .directory)],
-    options: [InitFlags.demo],
+    options: [InitFlags.demo.option],
     examples: [
       "paywall-tui init my-paywalls             # then: cd my-paywalls && paywall-tui run .",
       "paywall-tui init                         # in the current directory",

@@ -210,7 +210,7 @@ package enum ProjectFlags {
   package static let override = Flag.list("override", "name=id", "Replace a slot's product before display.")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [catalog, override]
+  package static let all: [OptionInfo] = [catalog.option, override.option]
 }
 
 /// What the options of `ProjectFlags` say.

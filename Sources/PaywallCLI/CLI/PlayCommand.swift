@@ -320,5 +320,8 @@ package enum PlayFlags {
   package static let allowCommands = Flag.bool("allow-commands", "Let a recording's '# args:' line start the --controller-command it gives (only for a file you trust); without it such a recording is refused.")
 
   /// In the order help lists them.
-  package static let own: [any CommandOption] = [keys, script, screen, size, record, pace, screenshotEvery, clock, allowCommands]
+  package static let own: [OptionInfo] = [
+    keys.option, script.option, screen.option, size.option, record.option, pace.option, screenshotEvery.option, clock.option,
+    allowCommands.option,
+  ]
 }

@@ -288,5 +288,8 @@ package enum RenderFlags {
   /// In the order help lists them.
   package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
     "The store a cross-platform project is drawn for (its catalog and each slot's product): ios or android (default: the project's platform).")
-  package static let own: [any CommandOption] = [paywall, size, select, color, watch, format, out, states, locale, storefront, platform]
+  package static let own: [OptionInfo] = [
+    paywall.option, size.option, select.option, color.option, watch.option, format.option, out.option, states.option,
+    locale.option, storefront.option, platform.option,
+  ]
 }

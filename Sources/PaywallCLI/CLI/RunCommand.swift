@@ -20,7 +20,7 @@ package struct RunCommand: CLICommand {
     abstract: "Open a project or paywall in the terminal (default: the demo project).",
     discussion: "Needs a terminal: without one it exits with code 3 and points at render and play.",
     positionals: [PositionalSpec(name: "path", help: "A project directory, its app.json, or a paywall file.", count: .optional)],
-    options: ProjectFlags.all + SessionFlags.all + [RunFlags.watch, RunFlags.record],
+    options: ProjectFlags.all + SessionFlags.all + [RunFlags.watch.option, RunFlags.record.option],
     examples: [
       "paywall-tui                                                  # the demo: paywalls/ of the source tree, else the copy built in",
       "paywall-tui run paywalls --controller ask                    # you pick each purchase's result",
@@ -169,9 +169,9 @@ package struct RunCommand: CLICommand {
 
   /// Options a recording leaves out: where this session kept its state and events, and the ones
   /// it writes itself from what the session started with.
-  package static let notReplayed: Set<String> = Set(([RunFlags.record, SessionFlags.stateDir, SessionFlags.fresh, SessionFlags.reinstall,
-                                                      SessionFlags.events, SessionFlags.status, SessionFlags.userID, SessionFlags.controllerCommand,
-                                                      SessionFlags.controllerTimeout] as [any CommandOption]).map(\.name))
+  package static let notReplayed: Set<String> = [RunFlags.record.name, SessionFlags.stateDir.name, SessionFlags.fresh.name,
+                                                  SessionFlags.reinstall.name, SessionFlags.events.name, SessionFlags.status.name,
+                                                  SessionFlags.userID.name, SessionFlags.controllerCommand.name, SessionFlags.controllerTimeout.name]
 
   /// Starts `--record`: the `# args:` line is this command line's options for `play` (paths made
   /// relative to the recording's folder, as `play` and `test` read that line, so the recording

@@ -80,9 +80,11 @@ package enum SessionFlags {
                                             completion: .words(Catalog.storefrontCodes))
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [
-    controller, outcome, controllerCommand, controllerTimeout, status, stateDir, fresh, reinstall, events, paywall, placement,
-    timeRate, askToBuy, start, gracePeriod, renewalBillingIssues, notifications, home, userID, user, assumeRule, platform, sdk, locale, storefront,
+  package static let all: [OptionInfo] = [
+    controller.option, outcome.option, controllerCommand.option, controllerTimeout.option, status.option, stateDir.option,
+    fresh.option, reinstall.option, events.option, paywall.option, placement.option, timeRate.option, askToBuy.option,
+    start.option, gracePeriod.option, renewalBillingIssues.option, notifications.option, home.option, userID.option, user.option,
+    assumeRule.option, platform.option, sdk.option, locale.option, storefront.option,
   ]
 }
 
@@ -114,7 +116,7 @@ extension SessionConfiguration {
     controllerTimeout = try arguments[SessionFlags.controllerTimeout]
     // Given to another controller, both would be dropped without a word.
     if controller != .command {
-      for flag in [SessionFlags.controllerCommand, SessionFlags.controllerTimeout] as [any CommandOption] where arguments.isGiven(flag) {
+      for flag in [SessionFlags.controllerCommand.option, SessionFlags.controllerTimeout.option] where arguments.isGiven(flag) {
         throw .usage("--\(flag.name) applies to --controller command")
       }
     }

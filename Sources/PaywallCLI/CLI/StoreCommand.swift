@@ -350,5 +350,5 @@ package enum StoreFlags {
   /// In the order help lists them; --catalog is the one `run` and `play` take.
   package static let platform: Flag<SDKPlatform?, CLIFailure> = Flag.choice("platform", "os",
     "A cross-platform project's store: ios or android (default: the project's platform); its catalog, and its ledger when --state-dir is not given.")
-  package static let all: [any CommandOption] = [stateDir, ProjectFlags.catalog, json, at, platform]
+  package static let all: [OptionInfo] = [stateDir.option, ProjectFlags.catalog.option, json.option, at.option, platform.option]
 }

@@ -179,5 +179,8 @@ package enum TestFlags {
   package static let allowCommands = Flag.bool("allow-commands", "Let scenarios whose '# args:' line gives --controller-command start that command (only for scenarios you trust); without it each such scenario fails, saying so.")
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [filter, shard, jobs, timeout, junit, list, processPerScenario, allowCommands]
+  package static let all: [OptionInfo] = [
+    filter.option, shard.option, jobs.option, timeout.option, junit.option, list.option, processPerScenario.option,
+    allowCommands.option,
+  ]
 }

@@ -295,5 +295,5 @@ package enum ValidateFlags {
                                        completion: .words(WarningKind.names))
 
   /// In the order help lists them.
-  package static let all: [any CommandOption] = [catalog, format, json, strict, start, allow]
+  package static let all: [OptionInfo] = [catalog.option, format.option, json.option, strict.option, start.option, allow.option]
 }
