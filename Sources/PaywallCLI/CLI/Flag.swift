@@ -25,48 +25,45 @@ package protocol CommandOption: Sendable {
 /// read needs no `try`. A value is read when the command asks for it, in the order its `init`
 /// asks, so of two bad options the first one read is the one reported.
 package struct Flag<Value, Failure: Error>: CommandOption {
+  /// Everything but how the value is read: what the command's list of options holds.
+  package let option: OptionInfo
+  /// The words given for the option, in order (a switch: one empty word each time it is given),
+  /// as its value.
+  let read: @Sendable (_ given: [String]) throws(Failure) -> Value
+
+  package var name: String { option.name }
+  package var placeholder: String? { option.placeholder }
+  package var help: String { option.help }
+  package var repeatable: Bool { option.repeatable }
+  package var completion: ValueCompletion { option.completion }
+
+  init(name: String, placeholder: String?, help: String, repeatable: Bool = false,
+       completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil,
+       read: @escaping @Sendable (_ given: [String]) throws(Failure) -> Value) {
+    // By default what the placeholder says (`file`, `dir`, `a|b|c`, else free text).
+    option = OptionInfo(name: name, placeholder: placeholder, help: help, repeatable: repeatable) {
+      completion() ?? placeholder.map(ValueCompletion.init(placeholder:)) ?? .text
+    }
+    self.read = read
+  }
+}
+
+/// A flag as a command's list of options (`CommandSpec.options`) holds it: everything but how its
+/// value is read. Not generic: a list of `Flag`s boxed as `any CommandOption` made the runtime
+/// build a type for each kind of value (and look up its conformances) on every start, a tenth of
+/// the work before `run`'s first paint.
+package struct OptionInfo: CommandOption {
   package let name: String
   package let placeholder: String?
   package let help: String
   package let repeatable: Bool
   /// Made when a completion script, the man page or help asks: a list such as `--locale`'s is
   /// worked out from a table of hundreds of entries, which `run`'s first paint should not wait on.
-  fileprivate let completing: @Sendable () -> ValueCompletion
+  private let completing: @Sendable () -> ValueCompletion
   package var completion: ValueCompletion { completing() }
-  /// The words given for the option, in order (a switch: one empty word each time it is given),
-  /// as its value.
-  let read: @Sendable (_ given: [String]) throws(Failure) -> Value
 
-  init(name: String, placeholder: String?, help: String, repeatable: Bool = false,
-       completion: @autoclosure @escaping @Sendable () -> ValueCompletion? = nil,
-       read: @escaping @Sendable (_ given: [String]) throws(Failure) -> Value) {
-    self.name = name
-    self.placeholder = placeholder
-    self.help = help
-    self.repeatable = repeatable
-    // By default what the placeholder says (`file`, `dir`, `a|b|c`, else free text).
-    self.completing = { completion() ?? placeholder.map(ValueCompletion.init(placeholder:)) ?? .text }
-    self.read = read
-  }
-}
-
-/// A flag as a command's list of options holds it: everything but how its value is read. Not
-/// generic: a list of `Flag`s boxed as `any CommandOption` made the runtime build a type for each
-/// kind of value (and look up its conformances) on every start, a tenth of the work before `run`'s
-/// first paint.
-package struct OptionInfo: CommandOption {
-  package let name: String
-  package let placeholder: String?
-  package let help: String
-  package let repeatable: Bool
-  fileprivate let completing: @Sendable () -> ValueCompletion
-  package var completion: ValueCompletion { completing() }
-}
-
-extension Flag {
-  /// This flag in a command's list of options (`CommandSpec.options`).
-  package var option: OptionInfo {
-    OptionInfo(name: name, placeholder: placeholder, help: help, repeatable: repeatable, completing: completing)
+  init(name: String, placeholder: String?, help: String, repeatable: Bool, completing: @escaping @Sendable () -> ValueCompletion) {
+    (self.name, self.placeholder, self.help, self.repeatable, self.completing) = (name, placeholder, help, repeatable, completing)
   }
 }
 
