@@ -276,8 +276,8 @@ package enum SourceFile {
   ///
   /// Each chunk is read into memory left uninitialised, and a file of the size hinted is one
   /// chunk (its size and a byte more, to see its end) returned as it is: zeroing the buffer first
-  /// and copying it after `start` touched every page of a large file twice before `read` wrote it,
-  /// a fifth of the time to parse a 5 MB config.
+  /// and copying it after `start` touched every page of a large file twice before `read` wrote it
+  /// (parsing a 5 MB config alone: 1,300 of its 5,500 page faults).
   private static func readToEnd(_ fd: Int32, path: String, sizeHint: Int, start: [UInt8] = []) throws(ValidationFailure) -> [UInt8] {
     var bytes = start
     var room = max(sizeHint, 0) + 1
