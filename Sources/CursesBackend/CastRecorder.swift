@@ -198,7 +198,7 @@ package final class CursesRecording: @unchecked Sendable {
     // and sends that size's scrolling region first: set them for newterm, so the setup is the
     // one a terminal of the recording's size gets (resizeterm after would be too late for it).
     let names: [String] = ["LINES", "COLUMNS"]
-    let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+    let saved = names.map(ProcessEnvironment.value)
     setenv("LINES", String(size.height), 1)
     setenv("COLUMNS", String(size.width), 1)
     let made = Self.terminalType.withCString { newterm(UnsafeMutablePointer(mutating: $0), output, input) }

@@ -171,7 +171,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     }
     _ = tg_save_terminal(STDIN_FILENO)
     // newterm, unlike initscr, returns NULL on an unknown TERM instead of exiting.
-    let term = Self.environment("TERM") ?? "(unset)"
+    let term = ProcessEnvironment.value("TERM") ?? "(unset)"
     let remedy = "set TERM=xterm-256color, or use 'paywall-tui render' / 'paywall-tui play'"
     guard let screen = newterm(nil, fdopen(STDOUT_FILENO, "w"), fdopen(STDIN_FILENO, "r")) else {
       return refuse("unknown terminal type \(quoting: term) (TERM); \(remedy)")
@@ -190,7 +190,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // From here on ncurses only writes to stdout (the mode calls above set the terminal through
     // it): what it writes goes out in one piece with the first frame, and each frame after in one.
     output = tg_batch_open(STDOUT_FILENO)
-    batch { colors = CursesPainter.configure(window, input: true, noColor: Self.environment("NO_COLOR") != nil) }
+    batch { colors = CursesPainter.configure(window, input: true, noColor: ProcessEnvironment.value("NO_COLOR") != nil) }
     nodelay(window, true)
     set_escdelay(25)  // Esc answers at once, not after ncurses' default second
     mouseinterval(0)
@@ -232,12 +232,6 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     tg_restore_terminal()
     tg_forget_terminal()
     finished.signal()
-  }
-
-  /// One variable of the environment. Read with getenv, not ProcessInfo's `environment`, which
-  /// makes a dictionary of the whole environment at each call, on the way to the first paint.
-  private static func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
   }
 
   /// Ends the terminal thread before the terminal was taken: `start` throws `description`.

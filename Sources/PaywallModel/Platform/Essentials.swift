@@ -111,7 +111,7 @@ extension String {
   /// trailing slash.
   package var standardizingPath: String {
     var path = self
-    if path == "~" || path.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }) {
+    if path == "~" || path.hasPrefix("~/"), let home = ProcessEnvironment.value("HOME") {
       path = home + path.dropFirst()
     }
     let absolute = path.hasPrefix("/")
@@ -200,6 +200,16 @@ extension Decimal {
     guard var result = Decimal(string: String(literal)) else { return self }
     if negative && result != 0 { result = -result }
     return result
+  }
+}
+
+/// The process's environment, read a variable at a time with getenv(3): ProcessInfo's
+/// `environment` builds a dictionary of every variable at each call, which the way to the first
+/// paint cannot afford.
+package enum ProcessEnvironment {
+  /// The variable `name`, nil when it is not set.
+  package static func value(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
   }
 }
 

@@ -34,7 +34,7 @@ public struct StateDirectory: Sendable, Hashable {
     if let explicit { return StateDirectory(path: explicit) }
     func variable(_ name: String) -> String? {
       if let environment { return environment[name] }
-      return getenv(name).map { String(cString: $0) }
+      return ProcessEnvironment.value(name)
     }
     let base: String
     if let xdg = variable("XDG_STATE_HOME"), xdg.hasPrefix("/") {
