@@ -63,13 +63,9 @@ package struct JSONParser {
 
   /// Columns count Unicode scalars, so a multi-byte character before the error counts once.
   private func column(of offset: Int) -> Int {
-    var column = 1
-    var i = lineStart
-    while i < offset && i < bytes.count {
-      if bytes[i] & 0xC0 != 0x80 { column += 1 }
-      i += 1
-    }
-    return column
+    let end = min(offset, bytes.count)
+    guard lineStart < end else { return 1 }
+    return 1 + bytes.withUnsafeBufferPointer { ByteSearch.scalarCount($0, lineStart..<end) }
   }
 
   private func error(_ message: String) -> JSONSyntaxError {

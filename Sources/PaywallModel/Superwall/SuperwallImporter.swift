@@ -163,7 +163,7 @@ package enum SuperwallImporter {
       }
       kept.append((paywall, file, own, []))
     }
-    var members: [(String, JSONOutput)] = [
+    let members: [(String, JSONOutput)] = [
       ("name", .string(name)),
       // A cross-platform project names each store's catalog; `--platform` picks one (`StoreChoice`).
       ("catalog", playReference.map { .object([("ios", .string(catalogReference)), ("android", .string($0))]) } ?? .string(catalogReference)),
