@@ -325,13 +325,14 @@ package enum PaywallJSEvent {
   package static func substitutions(fromBase64 text: String, at location: SourceLocation, path: JSONPath,
                                     _ d: DiagnosticCollector) -> [SuperwallConfig.Substitution] {
     if text.isEmpty { return [] }
-    guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
+    guard let bytes = CanonicalBase64.decode(text) ?? Data(base64Encoded: text, options: .ignoreUnknownCharacters).map({ [UInt8]($0) }),
+          !bytes.isEmpty else {
       d.warning(.superwallImport, "'paywalljs_event' is not base64; the paywall gets no text from the editor's substitutions", at: location, path: path)
       return []
     }
     let root: JSONNode
     do {
-      root = try JSONParser.parse(bytes: [UInt8](data))
+      root = try JSONParser.parse(bytes: bytes)
     } catch {
       d.warning(.superwallImport, "'paywalljs_event' decodes to invalid JSON (\(error.message) at \(error.location) of the decoded text); the paywall gets no text from it",
                 at: location, path: path)
