@@ -31,10 +31,11 @@ package enum PaywallBuilder {
       parts[index] = made
       return made
     }
+    // By index, like `keyed`: iterating `enumerated()` copied every substitution it looked at.
     func first(_ matches: (SuperwallConfig.Substitution) -> Bool) -> (SuperwallConfig.Substitution, TextPart)? {
-      for (index, substitution) in paywall.substitutions.enumerated() where matches(substitution) {
+      for index in paywall.substitutions.indices where matches(paywall.substitutions[index]) {
         let made = part(index)
-        if !made.value.isEmpty { return (substitution, made) }
+        if !made.value.isEmpty { return (paywall.substitutions[index], made) }
       }
       return nil
     }
@@ -72,9 +73,10 @@ package enum PaywallBuilder {
     }
     var bullets = (layout?.features ?? []).compactMap { named($0)?.1.value }
     if bullets.isEmpty {
-      for (index, substitution) in paywall.substitutions.enumerated() where !used.contains(substitution.key) && substitution.clickBehavior == nil {
+      for index in keys.indices {
         let key = keys[index]
-        guard key.contains("bullet") || key.contains("checklist") || key.lowered.hasPrefix("feature ") else { continue }
+        guard key.contains("bullet") || key.contains("checklist") || key.lowered.hasPrefix("feature "),
+              paywall.substitutions[index].clickBehavior == nil, !used.contains(paywall.substitutions[index].key) else { continue }
         let value = part(index).value
         if !value.isEmpty { bullets.append(value) }
       }
