@@ -15,6 +15,8 @@ package struct JSONParser {
   /// The last column worked out on this line, to count on from (see `here()`).
   private var columnMark = (offset: 0, column: 1)
   private var depth = 0
+  /// Whether values and keys are placed (see `parse(bytes:positions:)`).
+  private var positions = true
   /// Nesting deeper than this is refused instead of risking the stack.
   package static let maximumDepth = 512
 
@@ -26,18 +28,36 @@ package struct JSONParser {
     try parse(bytes: Array(text.utf8))
   }
 
+  /// `positions: false` leaves every value at 1:1, for a tree whose places nobody reads (the
+  /// decoded `paywalljs_event` of a Superwall paywall, where counting columns was a tenth of the
+  /// parse); an error is still placed exactly, by parsing again with positions.
+  package static func parse(bytes: [UInt8], positions: Bool) throws(JSONSyntaxError) -> JSONNode {
+    guard !positions else { return try parse(bytes: bytes) }
+    var parser = JSONParser(bytes: bytes)
+    parser.positions = false
+    do {
+      return try parser.parseDocument()
+    } catch {
+      return try parse(bytes: bytes)
+    }
+  }
+
   package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
     var parser = JSONParser(bytes: bytes)
+    return try parser.parseDocument()
+  }
+
+  private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
     // A UTF-8 byte order mark is legal at the very start.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-      parser.index = 3
-      parser.lineStart = 3
+      index = 3
+      lineStart = 3
     }
-    parser.skipWhitespace()
-    let root = try parser.parseValue()
-    parser.skipWhitespace()
-    if parser.index < bytes.count {
-      throw parser.error("unexpected \(parser.describeCurrent()) after the top-level value")
+    skipWhitespace()
+    let root = try parseValue()
+    skipWhitespace()
+    if index < bytes.count {
+      throw error("unexpected \(describeCurrent()) after the top-level value")
     }
     return root
   }
@@ -51,6 +71,7 @@ package struct JSONParser {
   /// Where `index` is, counting the column on from the last one asked for on this line: a long
   /// line (a minified file) then costs one pass, not one pass per value.
   private mutating func here() -> SourceLocation {
+    guard positions else { return .start }
     if columnMark.offset < lineStart || columnMark.offset > index { columnMark = (lineStart, 1) }
     let (start, column) = columnMark
     let end = min(index, bytes.count)

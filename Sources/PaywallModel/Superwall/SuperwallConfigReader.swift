@@ -332,7 +332,7 @@ package enum PaywallJSEvent {
     }
     let root: JSONNode
     do {
-      root = try JSONParser.parse(bytes: bytes)
+      root = try JSONParser.parse(bytes: bytes, positions: false)
     } catch {
       d.warning(.superwallImport, "'paywalljs_event' decodes to invalid JSON (\(error.message) at \(error.location) of the decoded text); the paywall gets no text from it",
                 at: location, path: path)
