@@ -356,7 +356,7 @@ package struct JSONParser {
 
   /// Whether any of the eight bytes in `word` ends a run of string bytes (see `run`): a byte under
   /// 0x20 is found as a zero byte is (`ByteSearch.zeroBytes`), subtracting 0x20 from each byte instead of 1.
-  private static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
+  static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
     let (ones, highs) = (ByteSearch.ones, ByteSearch.highs)
     if asciiOnly && (word & highs != 0 || ByteSearch.marks(word, 0x7F) != 0) { return true }
     let control = (word &- ones &* 0x20) & ~word & highs != 0

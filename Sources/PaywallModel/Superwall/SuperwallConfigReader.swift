@@ -330,6 +330,7 @@ package enum PaywallJSEvent {
       d.warning(.superwallImport, "'paywalljs_event' is not base64; the paywall gets no text from the editor's substitutions", at: location, path: path)
       return []
     }
+    if let read = SubstitutionScanner.substitutions(in: bytes) { return read }
     let root: JSONNode
     do {
       root = try JSONParser.parse(bytes: bytes, positions: false)
@@ -338,6 +339,12 @@ package enum PaywallJSEvent {
                 at: location, path: path)
       return []
     }
+    return substitutions(in: root)
+  }
+
+  /// The substitutions of the decoded event's tree (`SubstitutionScanner` reads the same from
+  /// the bytes of plain JSON).
+  package static func substitutions(in root: JSONNode) -> [SuperwallConfig.Substitution] {
     let events = root.elements ?? [root]
     var out: [SuperwallConfig.Substitution] = []
     for event in events {
