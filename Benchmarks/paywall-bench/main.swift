@@ -18,7 +18,7 @@
 // (Figure.swift) that scripts/perf-table.py turns into README.md's performance table. A figure that
 // misses its bar prints FAIL and the run ends with status 1.
 // 8. the import of a generated 5 MB Superwall config, 400 placements and 400 paywalls (target
-//    <= 2.25× JSONSerialization's parse, goal 1.5×), beside JSONSerialization parsing it (`--superwall-only` runs just that one), and
+//    <= 2.0× JSONSerialization's parse, goal 1.5×), beside JSONSerialization parsing it (`--superwall-only` runs just that one), and
 //    its linearity: N and 4N placements and paywalls, the time ratio bound to 6 (linear: 4), and
 //    again with paywall ids that all give one file name.
 import Foundation
