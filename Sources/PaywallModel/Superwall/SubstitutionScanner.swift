@@ -184,7 +184,7 @@ package struct SubstitutionScanner {
     guard current == Self.quote else { throw Unsure() }
     let key: Key
     let open = index
-    if let plain = try plainString() {
+    if let plain = plainString() {
       key = .plain(UnsafeBufferPointer(rebasing: bytes[plain]))
     } else {
       index = open
@@ -197,9 +197,9 @@ package struct SubstitutionScanner {
     return key
   }
 
-  /// A key as the tree compares it: printable ASCII with no escape is its own sanitised text,
-  /// and equals an ASCII name exactly when its bytes do; any other is made the String the parser
-  /// makes, and compared as Strings compare.
+  /// A key as the tree compares it: printable ASCII with no escape sanitises to itself (past the
+  /// cap, to a cut text no short name equals), so it equals an ASCII name exactly when its bytes
+  /// do; any other is made the String the parser makes, and compared as Strings compare.
   private enum Key {
     case plain(UnsafeBufferPointer<UInt8>)
     case text(String)
@@ -245,7 +245,7 @@ package struct SubstitutionScanner {
 
   /// The bytes of the string here when it is printable ASCII without an escape, and past it; nil
   /// (somewhere inside it) otherwise.
-  private mutating func plainString() throws(Unsure) -> Range<Int>? {
+  private mutating func plainString() -> Range<Int>? {
     index += 1
     let start = index
     guard run(), current == Self.quote else { return nil }
