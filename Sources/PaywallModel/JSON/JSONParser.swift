@@ -292,32 +292,11 @@ package struct JSONParser {
         guard index < bytes.count else { throw error("unterminated escape sequence") }
         let e = bytes[index]
         index += 1
-        switch e {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(e)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
-        case UInt8(ascii: "u"):
-          var code = try parseHex4()
-          if (0xD800...0xDBFF).contains(code) {
-            // A high surrogate must be followed by \uDC00-\uDFFF; a lone one becomes U+FFFD.
-            if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u") {
-              index += 2
-              let low = try parseHex4()
-              if (0xDC00...0xDFFF).contains(low) {
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-              } else {
-                append("\u{FFFD}")
-                code = low
-              }
-            } else {
-              code = 0xFFFD
-            }
-          }
-          append(Unicode.Scalar(code) ?? "\u{FFFD}")
-        default:
+        if let byte = Self.escaped(e) {
+          text.append(byte)
+          continue
+        }
+        guard e == UInt8(ascii: "u") else {
           index -= 1
           // The offending byte is described, never echoed: it may be a control character.
           guard e >= 0x21 && e < 0x7F else {
@@ -325,6 +304,23 @@ package struct JSONParser {
           }
           throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string")
         }
+        var code = try parseHex4()
+        if (0xD800...0xDBFF).contains(code) {
+          // A high surrogate must be followed by \uDC00-\uDFFF; a lone one becomes U+FFFD.
+          if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u") {
+            index += 2
+            let low = try parseHex4()
+            if (0xDC00...0xDFFF).contains(low) {
+              code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            } else {
+              append("\u{FFFD}")
+              code = low
+            }
+          } else {
+            code = 0xFFFD
+          }
+        }
+        append(Unicode.Scalar(code) ?? "\u{FFFD}")
       case 0x0A:
         throw error("unescaped line break inside a string (write \\n)")
       default:
@@ -334,34 +330,51 @@ package struct JSONParser {
   }
 
   /// Where the run of string bytes from `start` ends: at a quote, a backslash, a control character
-  /// or the end, and with `asciiOnly` at a byte past printable ASCII too. Read through the buffer:
-  /// indexing the array a byte at a time cost a fifth of a large import.
+  /// or the end, and with `asciiOnly` at a byte past printable ASCII too.
   private func run(from start: Int, asciiOnly: Bool) -> Int {
-    bytes.withUnsafeBufferPointer { buffer in
-      var i = start
-      // Eight bytes at a time while none of them ends the run (most of a large config is long
-      // base64 strings), then byte by byte.
-      if let base = UnsafeRawPointer(buffer.baseAddress) {
-        while i + 8 <= buffer.count && !Self.endsRun(ByteSearch.word(base, i), asciiOnly: asciiOnly) {
-          i += 8
-        }
+    bytes.withUnsafeBufferPointer { Self.runEnd($0, from: start, asciiOnly: asciiOnly) }
+  }
+
+  /// `run` over a buffer (`SubstitutionScanner` reads strings by the same rule). Read through the
+  /// buffer: indexing the array a byte at a time cost a fifth of a large import.
+  static func runEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, asciiOnly: Bool) -> Int {
+    var i = start
+    // Eight bytes at a time while none of them ends the run (most of a large config is long
+    // base64 strings), then byte by byte.
+    if let base = UnsafeRawPointer(buffer.baseAddress) {
+      while i + 8 <= buffer.count && !endsRun(ByteSearch.word(base, i), asciiOnly: asciiOnly) {
+        i += 8
       }
-      while i < buffer.count {
-        let b = buffer[i]
-        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || (asciiOnly && b >= 0x7F) { break }
-        i += 1
-      }
-      return i
     }
+    while i < buffer.count {
+      let b = buffer[i]
+      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || (asciiOnly && b >= 0x7F) { break }
+      i += 1
+    }
+    return i
   }
 
   /// Whether any of the eight bytes in `word` ends a run of string bytes (see `run`): a byte under
   /// 0x20 is found as a zero byte is (`ByteSearch.zeroBytes`), subtracting 0x20 from each byte instead of 1.
-  static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
+  private static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
     let (ones, highs) = (ByteSearch.ones, ByteSearch.highs)
     if asciiOnly && (word & highs != 0 || ByteSearch.marks(word, 0x7F) != 0) { return true }
     let control = (word &- ones &* 0x20) & ~word & highs != 0
     return control || ByteSearch.marks(word, 0x22) != 0 || ByteSearch.marks(word, 0x5C) != 0
+  }
+
+  /// The byte a one-character escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`),
+  /// nil for `\u` and any other.
+  static func escaped(_ e: UInt8) -> UInt8? {
+    switch e {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): e
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
   }
 
   private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

@@ -222,25 +222,12 @@ package struct SubstitutionScanner {
     return try string()
   }
 
-  /// The run of string bytes from `index`: to a quote, a backslash or a control character (or
-  /// the end), eight bytes at a time as the parser runs; and whether all of it is printable ASCII.
+  /// Steps past the run of string bytes here, by the parser's rule (to a quote, a backslash, a
+  /// control character or the end); whether all of it is printable ASCII.
   private mutating func run() -> Bool {
-    var printable = true
-    if let base = UnsafeRawPointer(bytes.baseAddress) {
-      while index + 8 <= bytes.count {
-        let word = ByteSearch.word(base, index)
-        if JSONParser.endsRun(word, asciiOnly: false) { break }
-        if word & ByteSearch.highs != 0 || ByteSearch.marks(word, 0x7F) != 0 { printable = false }
-        index += 8
-      }
-    }
-    while index < bytes.count {
-      let b = bytes[index]
-      if b == Self.quote || b == Self.backslash || b < 0x20 { break }
-      if b >= 0x7F { printable = false }
-      index += 1
-    }
-    return printable
+    let ascii = JSONParser.runEnd(bytes, from: index, asciiOnly: true)
+    index = JSONParser.runEnd(bytes, from: ascii, asciiOnly: false)
+    return index == ascii
   }
 
   /// The bytes of the string here when it is printable ASCII without an escape, and past it; nil
@@ -261,8 +248,7 @@ package struct SubstitutionScanner {
     if current == Self.quote {
       // No escape: made from the bytes in place.
       index += 1
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
-      return printable ? UntrustedText.capping(printableASCII: text).text : UntrustedText.sanitizeKeepingWhole(text).text
+      return Self.sanitised(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self), printable: printable)
     }
     scratch.removeAll(keepingCapacity: true)
     while true {
@@ -270,24 +256,20 @@ package struct SubstitutionScanner {
       guard let b = current else { throw Unsure() }
       index += 1
       if b == Self.quote { break }
-      guard b == Self.backslash, let e = current else { throw Unsure() }
+      guard b == Self.backslash, let e = current, let byte = JSONParser.escaped(e) else { throw Unsure() }
       index += 1
-      switch e {
-      case Self.quote, Self.backslash, UInt8(ascii: "/"): scratch.append(e)
-      case UInt8(ascii: "b"): scratch.append(0x08)
-      case UInt8(ascii: "f"): scratch.append(0x0C)
-      case UInt8(ascii: "n"): scratch.append(0x0A)
-      case UInt8(ascii: "r"): scratch.append(0x0D)
-      case UInt8(ascii: "t"): scratch.append(0x09)
-      default: throw Unsure()
-      }
+      scratch.append(byte)
       // A control character: sanitising removes or replaces it.
-      if scratch.last! < 0x20 { printable = false }
+      if byte < 0x20 { printable = false }
       start = index
       if !run() { printable = false }
     }
-    let text = String(decoding: scratch, as: UTF8.self)
-    return printable ? UntrustedText.capping(printableASCII: text).text : UntrustedText.sanitizeKeepingWhole(text).text
+    return Self.sanitised(String(decoding: scratch, as: UTF8.self), printable: printable)
+  }
+
+  /// The text as the parser keeps it: sanitised, cut at the cap (printable ASCII needs the cut only).
+  private static func sanitised(_ text: String, printable: Bool) -> String {
+    printable ? UntrustedText.capping(printableASCII: text).text : UntrustedText.sanitizeKeepingWhole(text).text
   }
 
   private mutating func skipValue() throws(Unsure) {
