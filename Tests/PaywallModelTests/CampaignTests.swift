@@ -225,6 +225,24 @@ struct CampaignTests {
     #expect(project.gating(of: "p") == "mixed")
   }
 
+  /// A placement's gating, as the home screen shows it: the kinds of the paywalls its audiences
+  /// may show, "mixed" when both, nil when it presents none.
+  @Test func gatingNamesTheKindsAPlacementCanShow() throws {
+    let result = try Self.project(#"""
+      [{"placement": "gated", "audiences": [{"paywall": "b"}, {"variants": [{"paywall": "b", "percent": 100}]}]},
+       {"placement": "open", "audiences": [{"paywall": "a"}, {"holdout": 100}]},
+       {"placement": "both", "audiences": [{"paywall": "a"}, {"paywall": "b"}]},
+       {"placement": "none", "audiences": [{"holdout": 100}]}]
+      """#)
+    #expect(result.errors.isEmpty, "\(Self.messages(result))")
+    let project = try #require(result.project)
+    #expect(project.gating(of: "gated") == "gated")
+    #expect(project.gating(of: "open") == "non-gated")
+    #expect(project.gating(of: "both") == "mixed")
+    #expect(project.gating(of: "none") == nil)
+    #expect(project.gating(of: "unknown") == nil)
+  }
+
   /// app.json lines: 1 "{", 2 catalog, 3 paywalls, 4 options, 5 "campaigns": <first line of the argument>.
   @Test func filterMistakesPointAtTheirColumn() throws {
     let result = try Self.project(#"[{"placement": "p", "audiences": [{"filter": "user.age > 12 && devise.x", "paywall": "a"}]}]"#)

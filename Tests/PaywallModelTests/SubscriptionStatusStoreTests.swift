@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PaywallModel
+import Synchronization
 
 @Suite struct SubscriptionStatusTests {
   @Test func activeWithNoEntitlementsIsInactive() {
@@ -371,5 +372,26 @@ final class ObserverLog: @unchecked Sendable {
     #expect(done == true)
     #expect(await eventually(within: 2) { store.observerCount == 0 },
             "the stream was dropped but \(store.observerCount) observer(s) are still attached")
+  }
+
+  /// Subscribers hear each change before `set` returns, in the order they subscribed (not in a
+  /// dictionary's order, which changes from run to run), and one whose token is dropped hears
+  /// nothing more while the others go on.
+  @Test func subscribersHearEachChangeInTheOrderTheySubscribed() {
+    let store = SubscriptionStatusStore(.inactive)
+    let heard = Mutex<[String]>([])
+    var tokens = (0..<12).map { index in
+      store.subscribe { status in heard.withLock { $0.append("\(index):\(status)") } }
+    }
+    store.set(Self.pro)
+    #expect(heard.withLock { $0 } == (0..<12).map { "\($0):\(Self.pro)" })
+    heard.withLock { $0 = [] }
+    tokens.remove(at: 5)
+    store.set(.inactive)
+    #expect(heard.withLock { $0 } == (0..<12).filter { $0 != 5 }.map { "\($0):\(SubscriptionStatus.inactive)" })
+    heard.withLock { $0 = [] }
+    tokens.removeAll()
+    store.set(Self.both)
+    #expect(heard.withLock { $0 }.isEmpty)
   }
 }

@@ -69,13 +69,13 @@ public struct Project: Sendable, Equatable {
   /// presents none (holdout only).
   public func gating(of placement: String) -> String? {
     guard let campaign = campaigns.first(where: { $0.placement == placement }) else { return nil }
-    var kinds: Set<FeatureGating> = []
+    // Two flags, not a Set: a type's first Set costs the runtime a scan of every conformance record.
+    var (gated, nonGated) = (false, false)
     for audience in campaign.audiences {
       guard case .paywalls(let variants, _) = audience.outcome else { continue }
-      for variant in variants { kinds.insert(paywall(id: variant.paywallID)?.featureGating ?? .nonGated) }
+      for variant in variants { if paywall(id: variant.paywallID)?.featureGating == .gated { gated = true } else { nonGated = true } }
     }
-    if kinds.count > 1 { return "mixed" }
-    return kinds.first.map { $0 == .gated ? "gated" : "non-gated" }
+    return gated && nonGated ? "mixed" : gated ? "gated" : nonGated ? "non-gated" : nil
   }
 
   /// The paywall with identifier `id`, or nil when the project has none.

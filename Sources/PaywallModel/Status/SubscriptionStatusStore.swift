@@ -11,7 +11,10 @@ public final class SubscriptionStatusStore: Sendable {
   private struct State {
     var status: SubscriptionStatus
     var mailboxes: [Int: StatusMailbox] = [:]
-    var subscribers: [Int: @Sendable (SubscriptionStatus) -> Void] = [:]
+    /// In the order they subscribed, so they hear a change in that order. A list, not a
+    /// dictionary: the first subscriber comes before the first frame, and a dictionary keyed by
+    /// a type the process has not hashed yet costs the runtime a scan of every conformance record.
+    var subscribers: [(id: Int, handler: @Sendable (SubscriptionStatus) -> Void)] = []
     var nextID = 0
   }
 
@@ -38,7 +41,7 @@ public final class SubscriptionStatusStore: Sendable {
       let old = state.status
       state.status = value
       // Subscribers hear it here, under the lock: in the store's order, before `set` returns.
-      for subscriber in state.subscribers.values { subscriber(value) }
+      for subscriber in state.subscribers { subscriber.handler(value) }
       return (old, state.mailboxes.values.compactMap { $0.offer(value) })
     }
     guard let (old, wake) = change else { return nil }
@@ -77,10 +80,10 @@ public final class SubscriptionStatusStore: Sendable {
   public func subscribe(_ handler: @escaping @Sendable (SubscriptionStatus) -> Void) -> Subscription {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
-      state.subscribers[state.nextID] = handler
+      state.subscribers.append((state.nextID, handler))
       return state.nextID
     }
-    return Subscription(ObserverToken { [weak self] in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } })
+    return Subscription(ObserverToken { [weak self] in self?.state.withLock { $0.subscribers.removeAll { $0.id == id } } })
   }
 
   /// Keeps a `subscribe` handler attached; dropping it detaches the handler.
