@@ -29,4 +29,30 @@ import Testing
     #endif
     #expect(thread.map { pthread_equal($0, caller) == 0 } == true)
   }
+
+  /// A detached thread starts with the signals that end the program blocked, whatever its
+  /// creator's mask (the main thread, which takes them, makes the terminal's thread), so they
+  /// reach the main thread and interrupt no read or write of the thread; the faults stay open.
+  @Test func startsWithTheEndingSignalsBlocked() throws {
+    let seen = Mutex<[Int32: Bool]>([:])
+    let done = DispatchSemaphore(value: 0)
+    var open = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&open)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGWINCH] { sigaddset(&open, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &open, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    #expect(DetachedThread.start("pwt-test-mask") {
+      var mask = sigset_t()
+      pthread_sigmask(SIG_BLOCK, nil, &mask)
+      seen.withLock { seen in
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGWINCH, SIGSEGV, SIGBUS, SIGPIPE] { seen[signal] = sigismember(&mask, signal) == 1 }
+      }
+      done.signal()
+    })
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    let blocked = seen.withLock { $0 }
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGWINCH] { #expect(blocked[signal] == true, "signal \(signal) reaches the thread") }
+    for signal in [SIGSEGV, SIGBUS, SIGPIPE] { #expect(blocked[signal] == false, "signal \(signal) is blocked in the thread") }
+  }
 }

@@ -218,4 +218,23 @@ package protocol CLICommand {
   static var spec: CommandSpec { get }
   init(_ arguments: Arguments) throws(CLIFailure)
   func run() async throws
+  /// Does on the calling thread what needs no task, and returns the rest; by default all of
+  /// `run` is the rest. `run` starts the interactive session here: the project loads and the
+  /// first frame is drawn before the concurrency pool has a thread.
+  func start() throws -> CommandRest
+}
+
+/// What a command leaves to run as a task once `start` has done its part. Handed to one task
+/// once, so it may hold what is not `Sendable`.
+package struct CommandRest: @unchecked Sendable {
+  let body: () async throws -> Void
+
+  package init(_ body: @escaping () async throws -> Void) { self.body = body }
+
+  /// Nothing left: the command finished in `start`.
+  package static let done = CommandRest {}
+}
+
+extension CLICommand {
+  package func start() throws -> CommandRest { CommandRest { try await run() } }
 }

@@ -57,10 +57,26 @@ package enum PaywallCommand {
   /// Runs the command line and ends with its `ExitStatus` (128 + N after signal N). Errors are
   /// one line on stderr, never a stack trace. A write that fails ends the program too (see `Console.finish`).
   package static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    await finish(start(arguments: arguments))
+  }
+
+  /// The part of the command line that needs no task, run on the calling thread (`main`, before
+  /// the concurrency pool starts a thread): the arguments are read, and `run` loads its project
+  /// and draws the first frame. A failure here is reported by `finish`, as any other.
+  package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> CommandRest {
     // First, for every command: our own handlers for every signal that ends a program, in place
     // of the Swift runtime's crash reporter (which at a terminal waits 30 s on "Press space").
     tg_install_process_handlers()
-    Console.finish(await exitCode(arguments))
+    do {
+      return try prepare(arguments)
+    } catch {
+      return CommandRest { throw error }
+    }
+  }
+
+  /// Runs what `start` left and ends with its `ExitStatus`.
+  package static func finish(_ rest: CommandRest) async -> Never {
+    Console.finish(await ending { try await rest.body() })
   }
 
   /// Runs the command line and says how it ended (its error said on stderr), without ending the
@@ -94,32 +110,40 @@ package enum PaywallCommand {
   }
 
   private static func dispatch(_ arguments: [String]) async throws {
+    try await prepare(arguments).body()
+  }
+
+  /// Reads the command line and runs the command's `start`; what it returns is the rest.
+  private static func prepare(_ arguments: [String]) throws -> CommandRest {
     var rest = arguments
     // `test`'s worker: hidden (no help, no completion), started by `test` only.
     if rest.first == PlayWorkerProtocol.command {
       guard rest.count == 1 else { throw CLIFailure.usage("\(PlayWorkerProtocol.command) takes no arguments; it is started by 'paywall-tui test'") }
-      await PlayWorker.serve()
+      return CommandRest { await PlayWorker.serve() }
     }
     let named = rest.first.flatMap { name in subcommands.first { $0.spec.name == name } }
     if named != nil { rest.removeFirst() }
     if named == nil, rest.first == "help" {
-      guard let topic = rest.dropFirst().first else { return try Console.out(help) }
+      guard let topic = rest.dropFirst().first else { try Console.out(help); return .done }
       if let extra = rest.dropFirst(2).first {
         throw CLIFailure.usage("unexpected argument \(quoting: extra) for 'help'; see 'paywall-tui help'")
       }
-      if let text = topics.first(where: { $0.name == topic })?.text { return try Console.out(text()) }
+      if let text = topics.first(where: { $0.name == topic })?.text { try Console.out(text()); return .done }
       guard let command = subcommands.first(where: { $0.spec.name == topic }) else {
         let names = subcommands.map { $0.spec.name } + topics.map(\.name)
         throw CLIFailure.usage("no subcommand or help topic \(quoting: topic)\(Suggestions.hint(for: topic, in: names)); see 'paywall-tui --help'")
       }
-      return try Console.out(command.spec.help)
+      try Console.out(command.spec.help)
+      return .done
     }
     if named == nil, rest.first == "-h" || rest.first == "--help" {
-      return try Console.out(help)
+      try Console.out(help)
+      return .done
     }
     if named == nil, rest.first == "--version" {
       guard rest.count == 1 else { throw CLIFailure.usage("--version takes no arguments; see 'paywall-tui --help'") }
-      return try Console.out("paywall-tui \(version)")
+      try Console.out("paywall-tui \(version)")
+      return .done
     }
     // A first word that is neither a subcommand nor an existing path: a mistyped subcommand is
     // told so (with a did-you-mean), not handed to `run` as a project path (which, in a pipe,
@@ -136,9 +160,10 @@ package enum PaywallCommand {
     let type = named ?? RunCommand.self
     let parsed = try Arguments(rest, spec: type.spec)
     if parsed.wantsHelp {
-      return try Console.out(type.spec.help)
+      try Console.out(type.spec.help)
+      return .done
     }
-    try await type.init(parsed).run()
+    return try type.init(parsed).start()
   }
 }
 

@@ -51,6 +51,12 @@ package struct RunCommand: CLICommand {
   }
 
   package func run() async throws {
+    try await start().body()
+  }
+
+  /// Everything up to the first frame, on the calling thread: the project loaded, the session
+  /// built, the terminal opened and the first frame drawn. The rest is the loop and the ending.
+  package func start() throws -> CommandRest {
     // With no path: the source tree's paywalls/ (`swift run`), else the demo built into the
     // binary (an installed one), which is written out only once a terminal is there to show it.
     let located = path ?? (builtInDemo ? nil : DemoProject.locate())
@@ -114,8 +120,6 @@ package struct RunCommand: CLICommand {
     // Ctrl-C while it opens reaches the loop; nothing between here and the loop throws.
     tg_hold_ending_signals()
     terminal.open()
-    defer { app.command?.stop() }
-    defer { watching?.stop() }
     watching?.start { [session] result in
       if let project = result.project {
         let (prepared, warnings) = AppSession.prepared(session.localized(project), options: session, overrides: overrides, warningsFor: nil)
@@ -124,22 +128,38 @@ package struct RunCommand: CLICommand {
         inbox.send(.projectInvalid(result.errors.map(\.description)))
       }
     }
-    // Every way out waits for the state files being written (the new user's id, kept after the
-    // first frame): a process that ends during a write leaves its temporary file behind.
-    defer { app.runtime.flushState() }
     // The project's warnings were printed on stderr before the screen opened; the screen hides
     // them, so they are in the status bar and the log too.
     for warning in loaded.warnings.map(\.description) + app.warnings { app.runtime.send(.notice(warning)) }
     app.runtime.send(.presentation(.launch(firstInstall: app.isFirstLaunch)))
     let start: AppMessage? = session.placement.map { .presentation(.register(placement: $0, params: [:])) }
       ?? app.firstPaywall.map { .presentation(.open(paywallID: $0, selected: nil)) }
-    let ending: InteractiveLoop.Ending
+    let started: InteractiveLoop.Started
     do {
-      ending = try await InteractiveLoop.run(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
+      started = try InteractiveLoop.start(app.runtime, terminal: terminal, start: start, afterFirstFrame: app.keepNewUser)
     } catch {
+      Self.stop(app, watching)
       tg_release_ending_signals()
       throw CLIFailure(message: "error: \(error.description)", code: ExitStatus.noTerminal.rawValue)
     }
+    return CommandRest { [recorder] in
+      defer { Self.stop(app, watching) }
+      try await Self.finish(started, app: app, recorder: recorder)
+    }
+  }
+
+  /// Every way out, in this order: the state files being written are waited for (the new user's
+  /// id, kept after the first frame: a process that ends during a write leaves its temporary file
+  /// behind), then the watch and the controller's process end.
+  private static func stop(_ app: AppSession, _ watching: ProjectWatch?) {
+    app.runtime.flushState()
+    watching?.stop()
+    app.command?.stop()
+  }
+
+  /// The loop, then the session's ending: its state and recording written, its summary printed.
+  private static func finish(_ started: InteractiveLoop.Started, app: AppSession, recorder: SessionRecorder?) async throws {
+    let ending = await started.finish()
     // The next session on this state directory continues from this moment of the store's clock.
     app.store?.checkpoint()
     app.runtime.flushState()

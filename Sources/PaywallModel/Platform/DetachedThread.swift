@@ -27,6 +27,16 @@ package enum DetachedThread {
     #else
     var thread: pthread_t?
     #endif
+    // The thread starts with the signals that end the program blocked, as the pool's threads do:
+    // they reach the main thread, waiting in `pause` (or, before the pool starts, drawing the first
+    // frame), and never interrupt a terminal's write or a controller's read. A new thread inherits
+    // its creator's mask, and the first frame's threads are made on the main thread.
+    var blocked = sigset_t()
+    var previous = sigset_t()
+    sigfillset(&blocked)
+    for synchronous in [SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGPIPE, SIGSYS] { sigdelset(&blocked, synchronous) }
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     let created = pthread_create(&thread, nil, { context in
       #if canImport(Glibc)
       let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()

@@ -29,7 +29,37 @@ package enum InteractiveLoop {
   /// first paint for the CPU. The terminal is given back on every way out.
   package static func run(_ runtime: AppRuntime, terminal: any TerminalBackend, start: AppMessage?,
                   afterFirstFrame: () -> Void = {}) async throws(TerminalUnavailable) -> Ending {
-    defer { terminal.stop() }
+    try await self.start(runtime, terminal: terminal, start: start, afterFirstFrame: afterFirstFrame).finish()
+  }
+
+  /// A session whose first frame is drawn: `finish` runs its loop.
+  package struct Started {
+    let runtime: AppRuntime
+    let terminal: any TerminalBackend
+
+    /// Runs the loop until the `.quit` effect and gives the terminal back.
+    package func finish() async -> Ending {
+      defer { terminal.stop() }
+      let state = await InteractiveLoop.loop(runtime, terminal)
+      return InteractiveLoop.ending(state)
+    }
+  }
+
+  /// The session up to its first frame, on the calling thread and with no task: `run` without
+  /// its loop. The terminal is given back when it throws.
+  package static func start(_ runtime: AppRuntime, terminal: any TerminalBackend, start: AppMessage?,
+                            afterFirstFrame: () -> Void = {}) throws(TerminalUnavailable) -> Started {
+    do {
+      try firstFrame(runtime, terminal: terminal, start: start)
+    } catch {
+      terminal.stop()
+      throw error
+    }
+    afterFirstFrame()
+    return Started(runtime: runtime, terminal: terminal)
+  }
+
+  private static func firstFrame(_ runtime: AppRuntime, terminal: any TerminalBackend, start: AppMessage?) throws(TerminalUnavailable) {
     // The first frame is worked out while the terminal thread opens the terminal (newterm reads
     // terminfo and sends its first sequences), on the size the kernel gives: first paint is that
     // work's time shorter. Drawn only once the terminal is open, after any other size it opened at.
@@ -56,9 +86,6 @@ package enum InteractiveLoop {
       runtime.drain(budget: .milliseconds(30))
       if !runtime.isFinished { terminal.presentAndWait(AppView.render(runtime.state, size: runtime.state.size)) }
     }
-    afterFirstFrame()
-    let state = await loop(runtime, terminal)
-    return ending(state)
   }
 
   private static func loop(_ runtime: AppRuntime, _ terminal: any TerminalBackend) async -> AppState {
