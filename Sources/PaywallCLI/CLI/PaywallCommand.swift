@@ -82,7 +82,7 @@ package enum PaywallCommand {
   /// Runs the command line and says how it ended (its error said on stderr), without ending the
   /// process: `run` and the test worker (`PlayWorker`) share it, so both end a command alike.
   package static func exitCode(_ arguments: [String]) async -> Int32 {
-    await ending { try await dispatch(arguments) }
+    await ending { try await prepare(arguments).body() }
   }
 
   /// Runs `body` as a command and says how it ended, its error said on stderr.
@@ -107,10 +107,6 @@ package enum PaywallCommand {
       Console.warn("error: \(error)")
       return ExitStatus.failed.rawValue
     }
-  }
-
-  private static func dispatch(_ arguments: [String]) async throws {
-    try await prepare(arguments).body()
   }
 
   /// Reads the command line and runs the command's `start`; what it returns is the rest.
