@@ -308,6 +308,28 @@ import PaywallModel
     #expect(rig.problems.value.contains { $0.contains("handling request 1") }, "its end quotes its last lines: \(rig.problems.value)")
   }
 
+  /// What a controller's processes write on stderr as the session ends reaches the log before
+  /// `stop` returns (within `drainTime`): `play` prints it, then exits at once. Here a process the
+  /// controller left running (in a session of its own, so the group's end does not reach it)
+  /// writes its line 0.3 s after the answer; `stop` used to return as soon as the controller had
+  /// ended, and the line was lost.
+  @Test func stopWaitsForTheLastLogLines() async throws {
+    let script = """
+      import json, subprocess, sys
+      for line in iter(sys.stdin.readline, ""):
+          request = json.loads(line)
+          subprocess.Popen(["sh", "-c", "sleep 0.3; echo granted late >&2"], start_new_session=True)
+          sys.stdout.write(json.dumps({"id": request["id"], "result": "purchased"}) + "\\n")
+          sys.stdout.flush()
+      """
+    let rig = try Rig(script, logsApart: true)
+    #expect(await rig.purchase(TestCatalog.annual)?.name == "purchased", "\(rig.problems.value)")
+    let began = ContinuousClock.now
+    rig.stop()
+    #expect(rig.log.value == ["granted late"], "\(rig.log.value)")
+    #expect(ContinuousClock.now - began < .seconds(2), "stop waits at most its drain time")
+  }
+
   /// A controller says when something is wrong (its stderr is only its log): an `error` line is a
   /// problem, reported as the controller's own; one without a message says what it lacks.
   @Test func aControllerReportsItsOwnErrorsWithAnErrorLine() async throws {

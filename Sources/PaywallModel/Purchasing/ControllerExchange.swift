@@ -138,12 +138,15 @@ final class ControllerExchange: @unchecked Sendable {
   /// The most bytes held of one unfinished line so far.
   var peakPendingBytes: Int { state.withLock { $0.peakPending } }
 
+  /// Ends the process, then waits (at most `drainTime`) for the last of what it wrote: a log
+  /// line it wrote just before its answer reaches the log even when the session ends at once.
   func stop() {
     changed.lock()
     state.withLock { $0.outbox = nil }
     changed.broadcast()
     changed.unlock()
     endpoints.terminate()
+    waitForReaders()
   }
 
   // MARK: - Requests

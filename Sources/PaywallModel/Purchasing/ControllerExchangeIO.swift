@@ -176,13 +176,19 @@ extension ControllerExchange {
   /// answer it wrote just before exiting is never lost; then fails whatever still waits.
   func waitForExit() {
     let how = endpoints.waitForExit()
+    waitForReaders()
+    budget.summarize()
+    if logsApart { logBudget.summarize() }
+    exited(how)
+  }
+
+  /// Waits until stdout and stderr are read to their end, or `drainTime` has passed (a child the
+  /// process left behind may hold the pipes open).
+  func waitForReaders() {
     let deadline = Date().addingTimeInterval(Double(Self.drainTime.components.seconds))
     changed.lock()
     while !state.withLock({ $0.outputDone && $0.errorsDone }) && changed.wait(until: deadline) {}
     changed.unlock()
-    budget.summarize()
-    if logsApart { logBudget.summarize() }
-    exited(how)
   }
 
   func exited(_ how: ControllerTermination) {
