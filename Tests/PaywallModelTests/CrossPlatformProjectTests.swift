@@ -199,4 +199,23 @@ struct CrossPlatformProjectTests {
               "\(errors.map(\.message))")
     }
   }
+
+  /// A product only the other store sells is no unknown id to this store's session: its catalog
+  /// says which store sells it and how to follow that store. Each store's own products, and an id
+  /// no store sells, are as they were; a project of one store has no other to name.
+  @Test func theOtherStoresProductsSayWhichStoreSellsThem() throws {
+    let ios = try #require(Self.load(Self.example, .ios).project)
+    let play = try #require(ios.catalog.notSoldReason("acme_pro:annual:sw-auto"))
+    #expect(play.hasPrefix("only Google Play sells it (") && play.contains("play-catalog.json, this project's android catalog)")
+            && play.hasSuffix("and this session follows ios (Superwall-iOS); --platform android plays that store"), "\(play)")
+    #expect(ios.catalog.product(id: "com.acme.pro.annual") != nil && ios.catalog.notSoldReason("com.acme.pro.annual") == nil)
+    #expect(ios.catalog.notSoldReason("acme_pro:annual:sw-nope") == nil)
+    let android = try #require(Self.load(Self.example, .android).project)
+    let appStore = try #require(android.catalog.notSoldReason("com.acme.pro.annual"))
+    #expect(appStore.hasPrefix("only the App Store sells it (") && appStore.contains("acme.storekit, this project's ios catalog)")
+            && appStore.hasSuffix("and this session follows android (Superwall-Android); --platform ios plays that store"), "\(appStore)")
+    #expect(android.catalog.product(id: "acme_pro:annual:sw-auto") != nil && android.catalog.notSoldReason("acme_pro:annual:sw-auto") == nil)
+    let one = try #require(Self.load(Self.root.appendingPathComponent("paywalls").path).project)
+    #expect(one.catalog.notSoldReasons.isEmpty && one.catalog.notSoldReason("acme_pro:annual:sw-auto") == nil)
+  }
 }

@@ -67,6 +67,22 @@ import Testing
     #expect(store.entries == before)
   }
 
+  /// A `buy` of a product the Play catalog defines but does not sell in its region is told why, as
+  /// a paywall slot and `call purchase` naming it are, not that the catalog has no such product.
+  @Test func aBuyActionOfWhatTheRegionIsNotSoldSaysWhy() throws {
+    let german = try PlayCatalog.load(path: PlayCatalogReaderTests.examplePath).catalog(region: "DE")
+    let rig = try SimulatedStoreRig(catalog: german)
+    defer { rig.remove() }
+    let store = rig.makeStore()
+    let refused = store.perform(.buy(productID: "acme_pro:season-pass"))
+    guard case .failure(let error) = refused else {
+      Issue.record("a product not sold in DE was bought: \(refused)")
+      return
+    }
+    #expect(error.message.hasPrefix("'acme_pro:season-pass': ") && error.message.contains("sells nothing under it to a buyer in DE"), "\(error.message)")
+    #expect(store.entries.isEmpty)
+  }
+
   /// An interrupted buy is not refused: it waits for `resolve-interrupted`, which buys it.
   @Test func anInterruptedBuyActionWaitsAndIsNotAFailure() throws {
     let (catalog, rig, store) = try Self.fresh()

@@ -181,6 +181,27 @@ struct CrossPlatformCommandTests {
     let json = try PaywallBinary.run(["validate", Self.example, "--json"])
     #expect(json.stdout.contains(#""productsByStore":{"ios":4,"android":3}"#), "\(json.stdout)")
   }
+
+  /// A script buying, or having the app buy, a product only the other store sells fails there
+  /// naming the store that sells it and the option that follows it, not "no product".
+  @Test func buyingTheOtherStoresProductSaysWhichStoreSellsIt() throws {
+    let dir = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    for (platform, step, product, store) in [("ios", "buy", "acme_pro:annual:sw-auto", "Google Play"),
+                                             ("ios", "call purchase", "acme_pro:annual:sw-auto", "Google Play"),
+                                             ("android", "buy", "com.acme.pro.annual", "the App Store"),
+                                             ("android", "call purchase", "com.acme.pro.annual", "the App Store")] {
+      let script = dir + "/\(platform)-\(step.count).play"
+      try "\(step) \(product)\n".write(toFile: script, atomically: true, encoding: .utf8)
+      let play = try PaywallBinary.run(["play", Self.example, "--platform", platform, "--script", script])
+      let other: String = platform == "ios" ? "android" : "ios"
+      let said: String = play.stderr
+      let named = said.contains("'\(product)': only \(store) sells it (") && said.contains("--platform \(other) plays that store")
+      #expect(play.status == 1, "\(platform) \(step): \(said)")
+      #expect(named && !said.contains("no product"), "\(platform) \(step): \(said)")
+    }
+  }
 }
 
 /// `scenarios/projects/superwall-config/cross-platform.json`: a config selling one plan on both

@@ -325,6 +325,25 @@ import PaywallModel
     #expect(runtime.state.store?.faults == ["next response dropped"])
     #expect(AppView.render(runtime.state, size: Size(width: 80, height: 24)).text.contains("armed       next response dropped"))
   }
+
+  /// `P` naming a product only the project's other store sells says which store sells it and how
+  /// to follow that store, where it said the catalog had no such product.
+  @Test func typingAnotherStoresProductSaysWhichStoreSellsIt() throws {
+    let example = Fixtures.repositoryRoot.appendingPathComponent("Examples/cross-platform").path
+    let ios = try #require(ProjectLoader.load(path: example, catalogPath: nil, sdk: SDKChoice(platform: .ios)).project)
+    var typing: DebugPanel.Typing? = .productID("acme_pro:annual:sw-auto")
+    let told = DebugPanel.typeProductID(.enter, "acme_pro:annual:sw-auto", &typing, catalog: ios.catalog)
+    guard case .notice(let line)? = told.first, told.count == 1 else {
+      Issue.record("one notice expected: \(told)")
+      return
+    }
+    #expect(line.hasPrefix("'acme_pro:annual:sw-auto': only Google Play sells it (")
+            && line.hasSuffix("--platform android plays that store; press P to try again"), "\(line)")
+    #expect(typing == nil)
+    // An id no store sells still gets the did-you-mean.
+    let typo = DebugPanel.typeProductID(.enter, "com.acme.pro.anual", &typing, catalog: ios.catalog)
+    #expect(typo == [OverlayRequest.notice("no product 'com.acme.pro.anual' in the catalog; did you mean 'com.acme.pro.annual'?; press P to try again")])
+  }
 }
 
 extension AppEffect {

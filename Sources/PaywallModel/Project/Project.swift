@@ -263,8 +263,8 @@ public enum ProjectLoader {
     let sides = !checkingEveryStore ? [] : checkingOtherStores(&all, catalogReference?.stores ?? [], following: sdk.platform) {
       loadProjectFile(file, catalogPath: nil, sdk: $0, checkingEveryStore: false)
     }
-    var result = finish(name: name, catalog: catalog, paywalls: paywalls, options: options, diagnostics: all,
-                        campaigns: campaigns.campaigns, overrides: checkedOverrides)
+    var result = finish(name: name, catalog: notingOtherStores(sides, in: catalog, following: sdk.platform), paywalls: paywalls,
+                        options: options, diagnostics: all, campaigns: campaigns.campaigns, overrides: checkedOverrides)
     if case .failure(let refusal) = resolution { result.sdkRefusal = refusal }
     result.project?.ignoredWarnings = ignored
     result.project?.appSessionTimeoutMs = sessionTimeout ?? Project.defaultAppSessionTimeoutMs
@@ -338,7 +338,8 @@ public enum ProjectLoader {
       guard let (again, collector) = try? SourceFile.parse(path: file) else { return ProjectLoadResult(project: nil, diagnostics: []) }
       return loadSinglePaywall(file, root: again, diagnostics: collector, catalogPath: nil, sdk: other, checkingEveryStore: false)
     }
-    var result = finish(name: paywall?.name ?? file, catalog: catalog, paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
+    var result = finish(name: paywall?.name ?? file, catalog: notingOtherStores(sides, in: catalog, following: sdk.platform),
+                        paywalls: paywall.map { [$0] } ?? [], diagnostics: all)
     result.project?.stores = stores.count > 1 ? stores : []
     result.otherStores = sides
     return result

@@ -124,9 +124,31 @@ extension ProjectLoader {
     }
     return sides
   }
+
+  /// `catalog`, the session's, with a reason for each product only another store of the project
+  /// sells (`Catalog.notSoldReason`): a script's `buy` or `call purchase`, the debug panel's `P` or
+  /// an override naming one is told which store sells it and how to follow that store, not that
+  /// no product has that id.
+  static func notingOtherStores(_ sides: [(store: SDKPlatform, result: ProjectLoadResult)], in catalog: Catalog?,
+                                following platform: SDKPlatform) -> Catalog? {
+    guard var catalog else { return nil }
+    for (store, side) in sides {
+      guard let other = side.project?.catalog else { continue }
+      for id in other.productIDs where catalog.product(id: id) == nil && catalog.notSoldReason(id) == nil {
+        catalog.notSoldReasons[id] = "only \(StoreChoice.storeName(store)) sells it (\(other.file), this project's \(store.rawValue) catalog), "
+          + "and this session follows \(platform.rawValue) (\(platform.sdkName)); --platform \(store.rawValue) plays that store"
+      }
+    }
+    return catalog
+  }
 }
 
 extension StoreChoice {
+  /// The store a platform's SDK sells through, for messages.
+  static func storeName(_ platform: SDKPlatform) -> String {
+    platform == .android ? "Google Play" : "the App Store"
+  }
+
   /// Where a diagnostic is: one mistake both stores find is said once.
   static func place(_ diagnostic: Diagnostic) -> String {
     "\(diagnostic.file):\(diagnostic.location):\(diagnostic.path?.description ?? "")"

@@ -51,6 +51,7 @@ extension SimulatedStore {
                               catalog: Catalog) -> Result<String, StoreActionError> {
     func product(_ id: String) -> Result<StoreProduct, StoreActionError> {
       guard let product = catalog.product(id: id) else {
+        if let reason = catalog.notSoldReason(id) { return .failure(StoreActionError("\(quoting: id): \(reason)")) }
         return .failure(StoreActionError("no product \(quoting: id) in the catalog\(Suggestions.hint(for: id, in: catalog.productIDs))"))
       }
       return .success(product)
