@@ -202,6 +202,30 @@ struct CrossPlatformCommandTests {
       #expect(named && !said.contains("no product"), "\(platform) \(step): \(said)")
     }
   }
+
+  /// One --state-dir given to both stores' sessions: the second store's refuses the first's
+  /// ledger, says how to go on, and leaves it as it was; --fresh starts it over as its own.
+  @Test func aStateDirectoryKeepsOneStoresLedger() throws {
+    let dir = ImportCommandTests.temporary()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let state = dir + "/state", ledger = dir + "/state/ledger.json"
+    try "buy com.acme.pro.annual\n".write(toFile: dir + "/ios.play", atomically: true, encoding: .utf8)
+    try "buy acme_pro:monthly:sw-none\n".write(toFile: dir + "/android.play", atomically: true, encoding: .utf8)
+    let ios = try PaywallBinary.run(["play", Self.example, "--platform", "ios", "--state-dir", state, "--script", dir + "/ios.play"])
+    #expect(ios.status == 0, "\(ios.stderr)")
+    let before = try String(contentsOfFile: ledger, encoding: .utf8)
+    let android = try PaywallBinary.run(["play", Self.example, "--platform", "android", "--state-dir", state, "--script", dir + "/android.play"])
+    let said: String = android.stderr
+    #expect(android.status == 2, "\(said)")
+    #expect(said.contains("\(ledger) is the App Store's ledger, and this session buys from Google Play; give this store a state directory of its own")
+            && said.contains("--fresh to start this one over as Google Play's (--platform ios goes on with it)"), "\(said)")
+    #expect(try String(contentsOfFile: ledger, encoding: .utf8) == before, "the App Store's ledger is left as it was")
+    let fresh = try PaywallBinary.run(["play", Self.example, "--platform", "android", "--state-dir", state, "--fresh", "--script", dir + "/android.play"])
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    let after = try String(contentsOfFile: ledger, encoding: .utf8)
+    #expect(after.contains(#""store":"playStore""#) && after.contains("acme_pro:monthly:sw-none") && !after.contains("com.acme.pro.annual"), "\(after)")
+  }
 }
 
 /// `scenarios/projects/superwall-config/cross-platform.json`: a config selling one plan on both

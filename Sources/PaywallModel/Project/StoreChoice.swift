@@ -144,6 +144,15 @@ extension ProjectLoader {
 }
 
 extension StoreChoice {
+  /// Why a session does not start on a state directory whose ledger another store wrote.
+  package static func foreignLedger(_ written: Store, in ledger: String, following own: Store, crossPlatform: Bool) -> String {
+    func name(_ store: Store) -> String { store == .playStore ? "Google Play" : store == .appStore ? "the App Store" : store.rawValue }
+    let other = crossPlatform && written == .playStore ? " (--platform android goes on with it)"
+      : crossPlatform && written == .appStore ? " (--platform ios goes on with it)" : ""
+    return "\(ledger) is \(name(written))'s ledger, and this session buys from \(name(own)); "
+      + "give this store a state directory of its own (another --state-dir), or --fresh to start this one over as \(name(own))'s\(other)"
+  }
+
   /// The store a platform's SDK sells through, for messages.
   static func storeName(_ platform: SDKPlatform) -> String {
     platform == .android ? "Google Play" : "the App Store"

@@ -21,12 +21,17 @@ package struct LedgerFile: Sendable {
     package var clock: Date?
     /// The rules the last session ran with (for `paywall-tui store`).
     package var rules: StoreRules?
+    /// The store whose sessions wrote it (its catalog's): a session of another store refuses it.
+    /// nil in a ledger written before paywall-tui said so.
+    package var store: Store?
 
-    package init(entries: [LedgerEntry] = [], pending: [PendingPurchase] = [], clock: Date? = nil, rules: StoreRules? = nil) {
+    package init(entries: [LedgerEntry] = [], pending: [PendingPurchase] = [], clock: Date? = nil, rules: StoreRules? = nil,
+                 store: Store? = nil) {
       self.entries = entries
       self.pending = pending
       self.clock = clock
       self.rules = rules
+      self.store = store
     }
   }
 
@@ -203,6 +208,7 @@ package struct LedgerFile: Sendable {
     var text = "{\"format\":\"\(format)\",\"version\":\(version)"
     if let clock = contents.clock { text += ",\"clock\":\(date(clock).text)" }
     if let rules = contents.rules { text += ",\"rules\":\(json(rules).text)" }
+    if let store = contents.store { text += ",\"store\":\"\(store.rawValue)\"" }
     text += ",\n\"transactions\":["
     text += contents.entries.map { "\n" + json($0).text }.joined(separator: ",")
     text += "],\n\"pending\":["
@@ -221,6 +227,10 @@ package struct LedgerFile: Sendable {
     }
     var contents = Contents()
     contents.clock = try date(root["clock"])
+    if let store = root["store"] {
+      guard let name = store.stringValue, let known = Store(rawValue: name) else { throw PurchaseError("'store' at \(store.location) has an unknown value") }
+      contents.store = known
+    }
     if let rules = root["rules"] {
       var interval: Double?
       // Finite only: `inf` (from 1e999) would be saved as text JSON cannot read back.

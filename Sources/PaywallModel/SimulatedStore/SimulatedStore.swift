@@ -96,6 +96,10 @@ public final class SimulatedStore: PurchaseController {
   let file: LedgerFile?
   /// Whether this session saves the ledger (it owns the state directory).
   let saves: Bool
+  /// The store that wrote the state directory's ledger, when it is not this catalog's: that
+  /// ledger was neither read nor will be written, and the session refuses to start on it
+  /// (`AppSession`). Each store keeps its own purchases, as two phones keep two accounts.
+  package let foreignLedger: Store?
   let book: Mutex<Book>
   /// One change at a time, from deriving to saving to setting the status, so they land in order.
   let serial = Mutex(())
@@ -127,14 +131,19 @@ public final class SimulatedStore: PurchaseController {
     var contents = LedgerFile.Contents()
     var warnings: [String] = []
     var saves = writable
+    var foreign: Store?
     if let file, !fresh {
       // A ledger too large to read stays as it is: this session runs in memory.
       if file.oversize != nil { saves = false }
       let (loaded, warning) = file.load(repair: writable)
       contents = loaded
       if let warning { warnings.append(warning) }
+      if let written = loaded.store, written != catalog.store {
+        (foreign, contents, saves, warnings) = (written, LedgerFile.Contents(), false, [])
+      }
     }
     self.saves = saves
+    foreignLedger = foreign
     // A new session continues on the store's clock where the last one stopped (the clock of a
     // `play` run starts at a fixed date; an accelerated session ran ahead of the wall clock).
     let resume = [contents.clock, contents.entries.last?.date].compactMap { $0 }.max()

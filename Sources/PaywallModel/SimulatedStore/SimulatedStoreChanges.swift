@@ -103,7 +103,8 @@ extension SimulatedStore {
           if book.held > 0 {
             book.unsaved = true
           } else {
-            save = LedgerFile.Contents(entries: book.ledger.entries, pending: book.pending, clock: now, rules: book.settings.rules)
+            save = LedgerFile.Contents(entries: book.ledger.entries, pending: book.pending, clock: now, rules: book.settings.rules,
+                                       store: catalog.store)
             book.unsaved = false
             book.writes += 1
           }

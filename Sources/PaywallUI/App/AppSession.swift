@@ -194,6 +194,10 @@ package struct AppSession {
       let simulated = SimulatedStore(catalog: project.catalog, status: statusStore, clock: storeClock,
                                      directory: directory,
                                      fresh: options.fresh || !starts.isEmpty, writable: canWrite, settings: settings)
+      if let foreign = simulated.foreignLedger, let directory {
+        throw SessionError.usage(StoreChoice.foreignLedger(foreign, in: directory.file(LedgerFile.fileName), following: project.catalog.store,
+                                                           crossPlatform: project.stores.count > 1))
+      }
       if !starts.isEmpty {
         do {
           try simulated.start(starts)
