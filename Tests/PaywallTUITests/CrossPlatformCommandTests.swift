@@ -221,6 +221,12 @@ struct CrossPlatformCommandTests {
     #expect(said.contains("\(ledger) is the App Store's ledger, and this session buys from Google Play; give this store a state directory of its own")
             && said.contains("--fresh to start this one over as Google Play's (--platform ios goes on with it)"), "\(said)")
     #expect(try String(contentsOfFile: ledger, encoding: .utf8) == before, "the App Store's ledger is left as it was")
+    // `store` shows it for its own store only.
+    let shown = try PaywallBinary.run(["store", Self.example, "--platform", "ios", "--state-dir", state])
+    #expect(shown.status == 0 && shown.stdout.contains("com.acme.pro.annual"), "\(shown.stderr)")
+    let refused = try PaywallBinary.run(["store", Self.example, "--platform", "android", "--state-dir", state])
+    #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused.stdout)")
+    #expect(refused.stderr.contains("\(ledger) is the App Store's ledger, and this project's catalog is Google Play's; --platform ios reads it"), "\(refused.stderr)")
     let fresh = try PaywallBinary.run(["play", Self.example, "--platform", "android", "--state-dir", state, "--fresh", "--script", dir + "/android.play"])
     #expect(fresh.status == 0, "\(fresh.stderr)")
     let after = try String(contentsOfFile: ledger, encoding: .utf8)

@@ -96,6 +96,11 @@ package struct StoreCommand: CLICommand {
     case .missing:
       throw CLIFailure.invalid("error: \(file.path): the ledger went away while being read")
     }
+    // Another store's ledger read with this catalog would be a table of lines it cannot place.
+    if let written = contents.store, written != project.catalog.store {
+      throw CLIFailure.invalid("error: " + StoreChoice.foreignLedger(written, in: file.path, following: project.catalog.store,
+                                                                    crossPlatform: project.stores.count > 1, reading: true))
+    }
     let rules = contents.rules ?? SimulatedStore.Settings(catalog: project.catalog.settings).rules
     let when = moment ?? contents.clock ?? contents.entries.last?.date ?? Date()
     var derived = LedgerDerivation.derive(contents.entries, catalog: project.catalog, rules: rules, at: when)

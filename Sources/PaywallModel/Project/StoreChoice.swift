@@ -144,11 +144,18 @@ extension ProjectLoader {
 }
 
 extension StoreChoice {
-  /// Why a session does not start on a state directory whose ledger another store wrote.
-  package static func foreignLedger(_ written: Store, in ledger: String, following own: Store, crossPlatform: Bool) -> String {
+  /// Why a session does not start on a state directory whose ledger another store wrote, or
+  /// (`reading`, `paywall-tui store`) why it is not shown with this catalog.
+  package static func foreignLedger(_ written: Store, in ledger: String, following own: Store, crossPlatform: Bool,
+                                    reading: Bool = false) -> String {
     func name(_ store: Store) -> String { store == .playStore ? "Google Play" : store == .appStore ? "the App Store" : store.rawValue }
-    let other = crossPlatform && written == .playStore ? " (--platform android goes on with it)"
-      : crossPlatform && written == .appStore ? " (--platform ios goes on with it)" : ""
+    let platform = written == .playStore ? "android" : written == .appStore ? "ios" : nil
+    if reading {
+      let how = crossPlatform ? platform.map { "--platform \($0) reads it" } : nil
+      return "\(ledger) is \(name(written))'s ledger, and this project's catalog is \(name(own))'s; "
+        + (how ?? "read it with the project whose catalog wrote it")
+    }
+    let other = crossPlatform ? platform.map { " (--platform \($0) goes on with it)" } ?? "" : ""
     return "\(ledger) is \(name(written))'s ledger, and this session buys from \(name(own)); "
       + "give this store a state directory of its own (another --state-dir), or --fresh to start this one over as \(name(own))'s\(other)"
   }
