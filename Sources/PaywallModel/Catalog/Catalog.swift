@@ -101,11 +101,19 @@ public struct Catalog: Sendable, Equatable {
     return play?.unlisted(id, locale: settings.locale)
   }
 
-  /// Why an id the file defines sells nothing, for a reference to it; nil when it sells, or the
-  /// file does not define it.
+  /// Why an id the file defines sells nothing, or only another store of the project sells it
+  /// (`ProjectLoader.notingOtherStores`), for a reference to it; nil when it sells, or nothing
+  /// defines it.
   package func notSoldReason(_ id: String) -> String? {
     guard product(id: id) == nil, !failedToLoad(id) else { return nil }
     return notSoldReasons[id] ?? play?.unsoldReason(id)
+  }
+
+  /// The line a reference to `id` that names no product here gets: the id with its
+  /// `notSoldReason`, else that the catalog has none, with a did-you-mean.
+  package func missingProductLine(_ id: String) -> String {
+    if let reason = notSoldReason(id) { return "\(quoting: id): \(reason)" }
+    return "no product \(quoting: id) in the catalog\(Suggestions.hint(for: id, in: productIDs))"
   }
 
   /// Whether `id` is missing because its definition had an error (reported where it is).

@@ -116,7 +116,7 @@ struct ComponentContext {
   /// same on every device, but it buys or shows nothing on this store.
   private func warnIfElsewhere(_ name: String, at location: SourceLocation, path: JSONPath, _ consequence: String) {
     guard elsewhere.contains(name) else { return }
-    let store = platform == .android ? "Google Play" : "the App Store"
+    let store = StoreChoice.storeName(platform)
     diagnostics.warning(.otherStoreSlot, "slot \(quoting: name) has no product on \(store) (only another store's), so \(consequence); give it \"\(platform.rawValue)\": ID in 'products'",
                         at: location, path: path)
   }

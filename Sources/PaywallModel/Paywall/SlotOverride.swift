@@ -68,10 +68,7 @@ extension PaywallDefinition {
       return .noSlot("override \(excerpt: override.description): paywall \(quoting: id) has no slot \(quoting: override.slot)\(Suggestions.hint(for: override.slot, in: slotNames))")
     }
     guard catalog.product(id: override.productID) != nil else {
-      if let reason = catalog.notSoldReason(override.productID) {
-        return .noProduct("override \(excerpt: override.description): \(quoting: override.productID): \(reason)", slot: index)
-      }
-      return .noProduct("override \(excerpt: override.description): no product \(quoting: override.productID) in the catalog\(Suggestions.hint(for: override.productID, in: catalog.productIDs))", slot: index)
+      return .noProduct("override \(excerpt: override.description): \(catalog.missingProductLine(override.productID))", slot: index)
     }
     return .slot(index)
   }

@@ -148,21 +148,25 @@ extension StoreChoice {
   /// (`reading`, `paywall-tui store`) why it is not shown with this catalog.
   package static func foreignLedger(_ written: Store, in ledger: String, following own: Store, crossPlatform: Bool,
                                     reading: Bool = false) -> String {
-    func name(_ store: Store) -> String { store == .playStore ? "Google Play" : store == .appStore ? "the App Store" : store.rawValue }
     let platform = written == .playStore ? "android" : written == .appStore ? "ios" : nil
     if reading {
       let how = crossPlatform ? platform.map { "--platform \($0) reads it" } : nil
-      return "\(ledger) is \(name(written))'s ledger, and this project's catalog is \(name(own))'s; "
+      return "\(ledger) is \(storeName(written))'s ledger, and this project's catalog is \(storeName(own))'s; "
         + (how ?? "read it with the project whose catalog wrote it")
     }
     let other = crossPlatform ? platform.map { " (--platform \($0) goes on with it)" } ?? "" : ""
-    return "\(ledger) is \(name(written))'s ledger, and this session buys from \(name(own)); "
-      + "give this store a state directory of its own (another --state-dir), or --fresh to start this one over as \(name(own))'s\(other)"
+    return "\(ledger) is \(storeName(written))'s ledger, and this session buys from \(storeName(own)); "
+      + "give this store a state directory of its own (another --state-dir), or --fresh to start this one over as \(storeName(own))'s\(other)"
+  }
+
+  /// A store's name, for messages.
+  static func storeName(_ store: Store) -> String {
+    store == .playStore ? "Google Play" : store == .appStore ? "the App Store" : store.rawValue
   }
 
   /// The store a platform's SDK sells through, for messages.
   static func storeName(_ platform: SDKPlatform) -> String {
-    platform == .android ? "Google Play" : "the App Store"
+    storeName(platform == .android ? Store.playStore : .appStore)
   }
 
   /// Where a diagnostic is: one mistake both stores find is said once.

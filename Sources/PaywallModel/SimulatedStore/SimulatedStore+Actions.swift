@@ -50,10 +50,7 @@ extension SimulatedStore {
   private static func perform(_ action: StoreAction, _ book: inout Book, at now: Date,
                               catalog: Catalog) -> Result<String, StoreActionError> {
     func product(_ id: String) -> Result<StoreProduct, StoreActionError> {
-      guard let product = catalog.product(id: id) else {
-        if let reason = catalog.notSoldReason(id) { return .failure(StoreActionError("\(quoting: id): \(reason)")) }
-        return .failure(StoreActionError("no product \(quoting: id) in the catalog\(Suggestions.hint(for: id, in: catalog.productIDs))"))
-      }
+      guard let product = catalog.product(id: id) else { return .failure(StoreActionError(catalog.missingProductLine(id))) }
       return .success(product)
     }
     func live(_ id: String?, _ what: String, ownership: LedgerEntry.Ownership = .purchased,

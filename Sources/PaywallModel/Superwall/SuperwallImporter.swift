@@ -270,7 +270,7 @@ package enum SuperwallImporter {
       }
       let index = slots.firstIndex { $0.name == slot }
       if slot == "selected" || index.map({ slots[$0].ids.contains { $0.0 == product.platform } }) == true {
-        let store = stores.both ? " for \(product.platform == .android ? "Google Play" : "the App Store")" : ""
+        let store = stores.both ? " for \(StoreChoice.storeName(product.platform))" : ""
         d.warning(.superwallImport, "slot \(quoting: slot) is used twice\(store) (or is 'selected'); product \(quoting: product.productID) is left out",
                   at: product.location, path: product.path)
         continue

@@ -173,8 +173,7 @@ package struct Player: Sendable {
       case .override(let overrides):
         let catalog = runtime.state.project.catalog
         if let unknown = overrides.first(where: { catalog.product(id: $0.productID) == nil }) {
-          if let reason = catalog.notSoldReason(unknown.productID) { return fail("\(here): \(quoting: unknown.productID): \(reason)") }
-          return fail("\(here): no product \(quoting: unknown.productID) in the catalog\(Suggestions.hint(for: unknown.productID, in: catalog.productIDs))")
+          return fail("\(here): \(catalog.missingProductLine(unknown.productID))")
         }
         runtime.send(.presentation(.setOverrides(overrides)))
         await runtime.settle()
@@ -187,8 +186,7 @@ package struct Player: Sendable {
       case .call(.purchase(let productID)):
         let catalog = runtime.state.project.catalog
         guard let product = catalog.product(id: productID) else {
-          if let reason = catalog.notSoldReason(productID) { return fail("\(here): \(quoting: productID): \(reason)") }
-          return fail("\(here): no product \(quoting: productID) in the catalog\(Suggestions.hint(for: productID, in: catalog.productIDs))")
+          return fail("\(here): \(catalog.missingProductLine(productID))")
         }
         runtime.send(.presentation(.callPurchase(product)))
         await runtime.settle()

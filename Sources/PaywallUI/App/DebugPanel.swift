@@ -171,8 +171,7 @@ package struct DebugPanel: Sendable, Equatable {
     case .enter:
       typing = nil
       guard let product = catalog.product(id: input) else {
-        if let reason = catalog.notSoldReason(input) { return [.notice("\(quoting: input): \(reason); press P to try again")] }
-        return [.notice("no product \(quoting: input) in the catalog\(Suggestions.hint(for: input, in: catalog.productIDs)); press P to try again")]
+        return [.notice("\(catalog.missingProductLine(input)); press P to try again")]
       }
       return [.notice("the app called purchase(\(product.id))"), .present(.callPurchase(product))]
     case .escape:
