@@ -327,14 +327,15 @@ import PaywallModel
   }
 
   /// `P` naming a product only the project's other store sells says which store sells it and how
-  /// to follow that store, where it said the catalog had no such product.
+  /// to follow that store, where it said the catalog had no such product; the line, longer than
+  /// the status bar, goes to the log too.
   @Test func typingAnotherStoresProductSaysWhichStoreSellsIt() throws {
     let example = Fixtures.repositoryRoot.appendingPathComponent("Examples/cross-platform").path
     let ios = try #require(ProjectLoader.load(path: example, catalogPath: nil, sdk: SDKChoice(platform: .ios)).project)
     var typing: DebugPanel.Typing? = .productID("acme_pro:annual:sw-auto")
     let told = DebugPanel.typeProductID(.enter, "acme_pro:annual:sw-auto", &typing, catalog: ios.catalog)
-    guard case .notice(let line)? = told.first, told.count == 1 else {
-      Issue.record("one notice expected: \(told)")
+    guard case .tell(let line)? = told.first, told.count == 1 else {
+      Issue.record("one line for the status bar and the log expected: \(told)")
       return
     }
     #expect(line.hasPrefix("'acme_pro:annual:sw-auto': only Google Play sells it (")

@@ -171,7 +171,10 @@ package struct DebugPanel: Sendable, Equatable {
     case .enter:
       typing = nil
       guard let product = catalog.product(id: input) else {
-        return [.notice("\(catalog.missingProductLine(input)); press P to try again")]
+        // A product the catalog defines but does not sell, or another store sells, is told in the
+        // log too: its reason (the store, the option that follows it) is longer than the status bar.
+        let line = "\(catalog.missingProductLine(input)); press P to try again"
+        return [catalog.notSoldReason(input) == nil ? .notice(line) : .tell(line)]
       }
       return [.notice("the app called purchase(\(product.id))"), .present(.callPurchase(product))]
     case .escape:
