@@ -335,7 +335,7 @@ package enum SourceFile {
   package static func parse(path: String, followingLinks: Bool = true) throws(ValidationFailure) -> (JSONNode, DiagnosticCollector) {
     let bytes = try read(path: path, followingLinks: followingLinks)
     do {
-      let root = try JSONParser.parse(bytes: bytes)
+      let root = try JSONParser.parseSplitting(bytes: bytes)
       return (root, DiagnosticCollector(file: path, source: bytes))
     } catch {
       throw ValidationFailure([Diagnostic(file: path, location: error.location, severity: .error,

@@ -8,20 +8,33 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
 /// value and object key. Every string it produces has been through `UntrustedText.sanitize`,
 /// so no control or escape sequence from a file survives decoding.
 package struct JSONParser {
-  private let bytes: [UInt8]
-  private var index = 0
-  private var line = 1
-  private var lineStart = 0
+  /// The document, read in place: an array's buffer retained and released at every string was
+  /// a good part of parsing, and more on several cores at once (one count, shared between them).
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  var line = 1
+  var lineStart = 0
   /// The last column worked out on this line, to count on from (see `here()`).
   private var columnMark = (offset: 0, column: 1)
-  private var depth = 0
+  var depth = 0
   /// Whether values and keys are placed (see `parse(bytes:positions:)`).
   private var positions = true
+  /// Arrays already parsed on other cores, by the offset of their `[` (see `parseSplitting`).
+  var parsedArrays: [Int: ParsedArray]?
   /// Nesting deeper than this is refused instead of risking the stack.
   package static let maximumDepth = 512
 
-  package init(bytes: [UInt8]) {
-    self.bytes = bytes
+  init(buffer: UnsafeBufferPointer<UInt8>) {
+    self.bytes = buffer
+  }
+
+  /// `body` with a parser of `bytes`, valid only within it.
+  static func reading<T>(_ bytes: [UInt8], _ body: (inout JSONParser) throws(JSONSyntaxError) -> T) throws(JSONSyntaxError) -> T {
+    let result = bytes.withUnsafeBufferPointer { buffer -> Result<T, JSONSyntaxError> in
+      var parser = JSONParser(buffer: buffer)
+      do throws(JSONSyntaxError) { return .success(try body(&parser)) } catch { return .failure(error) }
+    }
+    return try result.get()
   }
 
   package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
@@ -34,21 +47,21 @@ package struct JSONParser {
   /// parsing again with positions.
   package static func parse(bytes: [UInt8], positions: Bool) throws(JSONSyntaxError) -> JSONNode {
     guard !positions else { return try parse(bytes: bytes) }
-    var parser = JSONParser(bytes: bytes)
-    parser.positions = false
     do {
-      return try parser.parseDocument()
+      return try reading(bytes) { (parser) throws(JSONSyntaxError) in
+        parser.positions = false
+        return try parser.parseDocument()
+      }
     } catch {
       return try parse(bytes: bytes)
     }
   }
 
   package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-    var parser = JSONParser(bytes: bytes)
-    return try parser.parseDocument()
+    try reading(bytes) { (parser) throws(JSONSyntaxError) in try parser.parseDocument() }
   }
 
-  private mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
+  mutating func parseDocument() throws(JSONSyntaxError) -> JSONNode {
     // A UTF-8 byte order mark is legal at the very start.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       index = 3
@@ -78,7 +91,7 @@ package struct JSONParser {
     let end = min(index, bytes.count)
     guard start < end else { return SourceLocation(line: line, column: column) }
     // Counted over the buffer, a word at a time (indexing the array, it was 6% of a large import).
-    let scalars = bytes.withUnsafeBufferPointer { ByteSearch.scalarCount($0, start..<end) }
+    let scalars = ByteSearch.scalarCount(bytes, start..<end)
     columnMark = (end, column + scalars)
     return SourceLocation(line: line, column: column + scalars)
   }
@@ -87,7 +100,7 @@ package struct JSONParser {
   private func column(of offset: Int) -> Int {
     let end = min(offset, bytes.count)
     guard lineStart < end else { return 1 }
-    return 1 + bytes.withUnsafeBufferPointer { ByteSearch.scalarCount($0, lineStart..<end) }
+    return 1 + ByteSearch.scalarCount(bytes, lineStart..<end)
   }
 
   private func error(_ message: String) -> JSONSyntaxError {
@@ -105,7 +118,7 @@ package struct JSONParser {
 
   // MARK: - Grammar
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0D:
@@ -120,7 +133,7 @@ package struct JSONParser {
     }
   }
 
-  private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+  mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
     guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
     let start = here()
     switch bytes[index] {
@@ -195,6 +208,10 @@ package struct JSONParser {
   }
 
   private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    if let parsed = parsedArrays?[index] {
+      (index, line, lineStart) = (parsed.end, parsed.endLine, parsed.endLineStart)
+      return .array(parsed.elements)
+    }
     try enter()
     defer { depth -= 1 }
     index += 1  // [
@@ -240,7 +257,7 @@ package struct JSONParser {
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
       while index < bytes.count && isDigit(bytes[index]) { index += 1 }
     }
-    return String(decoding: bytes[start..<index], as: UTF8.self)
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
   }
 
   private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -255,7 +272,7 @@ package struct JSONParser {
     // Fast path: printable ASCII with no escapes needs no decoding and no sanitising.
     index = run(from: start, asciiOnly: true)
     if index < bytes.count && bytes[index] == UInt8(ascii: "\"") {
-      let s = String(decoding: bytes[start..<index], as: UTF8.self)
+      let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       index += 1
       // Every byte of it is a column: the next position is counted on from its end.
       columnMark = (index, openQuote.column + index - (start - 1))
@@ -267,7 +284,7 @@ package struct JSONParser {
     // run is repaired as it was run by run.
     var text: [UInt8] = []
     text.reserveCapacity(index - start + 64)
-    text += bytes[start..<index]
+    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
     func append(_ scalar: Unicode.Scalar) {
       UTF8.encode(scalar) { text.append($0) }
     }
@@ -276,7 +293,7 @@ package struct JSONParser {
       // whole (it ends on an ASCII byte, so never inside a character).
       let end = run(from: index, asciiOnly: false)
       if end > index {
-        text += bytes[index..<end]
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
         index = end
       }
       guard index < bytes.count else {
@@ -332,35 +349,7 @@ package struct JSONParser {
   /// Where the run of string bytes from `start` ends: at a quote, a backslash, a control character
   /// or the end, and with `asciiOnly` at a byte past printable ASCII too.
   private func run(from start: Int, asciiOnly: Bool) -> Int {
-    bytes.withUnsafeBufferPointer { Self.runEnd($0, from: start, asciiOnly: asciiOnly) }
-  }
-
-  /// `run` over a buffer (`SubstitutionScanner` reads strings by the same rule). Read through the
-  /// buffer: indexing the array a byte at a time cost a fifth of a large import.
-  static func runEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, asciiOnly: Bool) -> Int {
-    var i = start
-    // Eight bytes at a time while none of them ends the run (most of a large config is long
-    // base64 strings), then byte by byte.
-    if let base = UnsafeRawPointer(buffer.baseAddress) {
-      while i + 8 <= buffer.count && !endsRun(ByteSearch.word(base, i), asciiOnly: asciiOnly) {
-        i += 8
-      }
-    }
-    while i < buffer.count {
-      let b = buffer[i]
-      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || (asciiOnly && b >= 0x7F) { break }
-      i += 1
-    }
-    return i
-  }
-
-  /// Whether any of the eight bytes in `word` ends a run of string bytes (see `run`): a byte under
-  /// 0x20 is found as a zero byte is (`ByteSearch.zeroBytes`), subtracting 0x20 from each byte instead of 1.
-  private static func endsRun(_ word: UInt64, asciiOnly: Bool) -> Bool {
-    let (ones, highs) = (ByteSearch.ones, ByteSearch.highs)
-    if asciiOnly && (word & highs != 0 || ByteSearch.marks(word, 0x7F) != 0) { return true }
-    let control = (word &- ones &* 0x20) & ~word & highs != 0
-    return control || ByteSearch.marks(word, 0x22) != 0 || ByteSearch.marks(word, 0x5C) != 0
+    Self.runEnd(bytes, from: start, asciiOnly: asciiOnly)
   }
 
   /// The byte a one-character escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`),

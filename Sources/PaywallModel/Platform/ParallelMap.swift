@@ -34,12 +34,14 @@ extension Array {
   }
 }
 
+/// The cores online, at least one.
+package var onlineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
 /// One `parallelMap`: each index is taken once (`next`), and only the thread that took it reads
 /// that element and writes that result, so no two threads touch one place; the promise
 /// `parallelMap` asks of its caller covers what `transform` reaches.
 private final class ParallelWork<Element, Result>: @unchecked Sendable {
-  /// The cores online, at least one.
-  static var cores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  static var cores: Int { onlineCores }
 
   let items: [Element]
   let transform: (Element) -> Result
