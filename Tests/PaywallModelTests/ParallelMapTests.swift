@@ -38,4 +38,26 @@ import Testing
     #expect(counts == (0..<200).map { $0 % 5 })
     #expect(collectors[9].diagnostics.map(\.message) == (0..<4).map { "warning \($0) of 9" })
   }
+
+  /// `dropOnEveryCore`: every element is freed once, the array keeping none of them alive, and
+  /// what an element alone holds goes with it, on whichever core took it.
+  @Test(arguments: [0, 1, 2, 3, 400])
+  func droppingFreesEachElementOnce(count: Int) {
+    final class Counter: Sendable { let freed = Atomic<Int>(0) }
+    final class Tracked: Sendable {
+      let counter: Counter
+      let inner: [String]
+      init(_ counter: Counter, _ n: Int) {
+        self.counter = counter
+        self.inner = (0..<3).map { "held by \(n), \($0), a string too long to be small" }
+      }
+      deinit { counter.freed.add(1, ordering: .relaxed) }
+    }
+    let counter = Counter()
+    let items = (0..<count).map { [Tracked(counter, $0)] }
+    weak var first = items.first?.first
+    dropOnEveryCore(consume items)
+    #expect(counter.freed.load(ordering: .relaxed) == count, "each element freed once, before the call returns")
+    #expect(first == nil)
+  }
 }

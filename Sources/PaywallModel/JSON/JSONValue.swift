@@ -87,3 +87,19 @@ extension JSONNode {
     members?.first(where: { $0.key == key })?.value
   }
 }
+
+extension JSONNode {
+  /// Lets go of a large tree on every core: the elements of its root object's arrays (a config's
+  /// paywalls and triggers) are freed beside one another.
+  package static func dropTree(_ root: consuming JSONNode) {
+    var elements: [JSONNode] = []
+    if case .object(let members) = root.value {
+      for member in members {
+        if case .array(let items) = member.value.value { elements += items }
+      }
+    }
+    // The tree lets go of them first, so the elements are held here only.
+    _ = consume root
+    dropOnEveryCore(consume elements)
+  }
+}

@@ -157,7 +157,7 @@ public enum ProjectLoader {
       return ProjectLoadResult(project: nil, diagnostics: error.diagnostics)
     }
     if SuperwallImporter.isConfig(root) {
-      return SuperwallImporter.load(path: path, root: root, collector: collector, catalogPath: catalogPath)
+      return SuperwallImporter.load(path: path, root: consume root, collector: collector, catalogPath: catalogPath)
     }
     if root["components"] != nil {
       return loadSinglePaywall(path, root: root, diagnostics: collector, catalogPath: catalogPath, sdk: sdk)

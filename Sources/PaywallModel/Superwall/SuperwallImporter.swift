@@ -13,7 +13,7 @@ import Darwin
 /// per `paywall_responses` item, as `paywall-tui import superwall` writes them and as
 /// `ProjectLoader` reads a config given as a project path (same documents, never written).
 package struct SuperwallImport: Sendable {
-  /// The project file.
+  /// The project file (`.null` when the import was read back as it was built).
   package var app: JSONOutput
   /// Each paywall's file name under the project directory (`paywalls/ID.json`) and its document
   /// (`.null` when the import was read back as it was built: `ReadBack` holds what it became).
@@ -188,7 +188,8 @@ package enum SuperwallImporter {
           app.append(("options", .object(platform + [("sdk", .string(sdk.description))])))
         }
         let document = JSONOutput.object(app)
-        return .campaigns(document, count: campaigns.count, filters: filters, own, read: readBack?.campaigns(document, filters: filters))
+        guard let readBack else { return .campaigns(document, count: campaigns.count, filters: filters, own, read: nil) }
+        return .campaigns(.null, count: campaigns.count, filters: filters, own, read: readBack.campaigns(document, filters: filters))
       }
       let paywall = kept[index]
       var missing: [(id: String, catalog: Catalog)] = []

@@ -12,14 +12,29 @@ import Darwin
 extension SuperwallImporter {
   /// A config given where a project is expected (`paywall-tui run config.json --catalog X.storekit`):
   /// the project `import superwall` would write, built in memory with the same readers.
-  package static func load(path: String, root: JSONNode, collector: DiagnosticCollector, catalogPath given: String?) -> ProjectLoadResult {
+  /// The parsed config (`root`) and the config's paywalls are freed on every core once read.
+  package static func load(path: String, root: consuming JSONNode, collector: DiagnosticCollector, catalogPath given: String?) -> ProjectLoadResult {
     let catalogPath = catalogPath(for: path, given: given)
     let name = ((path).lastPathComponent).deletingPathExtension
     let readBack = ReadBack(file: path)
-    let (imported, catalog, diagnostics) = importConfig(path: path, root: root, collector: collector, catalogPath: catalogPath,
-                                                        catalogReference: catalogPath, name: name, readBack: readBack)
-    guard imported != nil, let catalog, let campaigns = readBack.campaigns else { return result(nil, diagnostics) }
+    var imported: SuperwallImport?
+    let catalog: Catalog?, diagnostics: [Diagnostic]
+    (imported, catalog, diagnostics) = importConfig(path: path, root: root, collector: collector, catalogPath: catalogPath,
+                                                    catalogReference: catalogPath, name: name, readBack: readBack)
+    JSONNode.dropTree(consume root)
+    guard letGo(&imported), let catalog, let campaigns = readBack.campaigns else { return result(nil, diagnostics) }
     return project(readBack.paywalls, campaigns: campaigns, catalog: catalog, file: path, name: name, diagnostics: diagnostics)
+  }
+
+  /// Whether there is an import; the config's paywalls it holds are freed on every core.
+  private static func letGo(_ imported: inout SuperwallImport?) -> Bool {
+    guard imported != nil else { return false }
+    var paywalls: [(file: String, id: String, document: JSONOutput, origin: SuperwallConfig.Paywall)] = []
+    swap(&paywalls, &imported!.paywalls)
+    // The import lets go of them first, so each paywall is held by `paywalls` only.
+    imported = nil
+    dropOnEveryCore(consume paywalls)
+    return true
   }
 
   /// The project of an import, from what the readers `app.json` and paywall files go through
