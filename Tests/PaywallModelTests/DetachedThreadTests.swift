@@ -30,6 +30,28 @@ import Testing
     #expect(thread.map { pthread_equal($0, caller) == 0 } == true)
   }
 
+  /// A helper asked for a stack gets it: `parallelMap`'s helpers parse a large document's
+  /// elements, as deep as `JSONParser.maximumDepth`, where macOS gives a new thread 512 KiB.
+  @Test func aThreadGetsTheStackItAsksFor() throws {
+    let size = Mutex<Int>(0)
+    let done = DispatchSemaphore(value: 0)
+    #expect(DetachedThread.start("pwt-test-stack", stackBytes: 24 << 20) {
+      #if os(Linux)
+      var attributes = pthread_attr_t()
+      _ = threadAttributes(pthread_self(), &attributes)
+      var bytes = 0
+      pthread_attr_getstacksize(&attributes, &bytes)
+      pthread_attr_destroy(&attributes)
+      #else
+      let bytes = pthread_get_stacksize_np(pthread_self())
+      #endif
+      size.withLock { $0 = bytes }
+      done.signal()
+    })
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(size.withLock { $0 } >= 24 << 20)
+  }
+
   /// A detached thread starts with the signals that end the program blocked, whatever its
   /// creator's mask (the main thread, which takes them, makes the terminal's thread), so they
   /// reach the main thread and interrupt no read or write of the thread; the faults stay open.
@@ -56,3 +78,10 @@ import Testing
     for signal in [SIGSEGV, SIGBUS, SIGPIPE] { #expect(blocked[signal] == false, "signal \(signal) is blocked in the thread") }
   }
 }
+
+#if os(Linux)
+/// glibc's `pthread_getattr_np`, which its Swift module leaves out (a GNU extension): a running
+/// thread's attributes, its stack among them.
+@_silgen_name("pthread_getattr_np")
+private func threadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
+#endif

@@ -22,7 +22,7 @@ extension Array {
       let work = ParallelWork(items: self, transform: transform, out: out)
       let finished = Semaphore()
       var started = 0
-      for _ in 0..<helpers where DetachedThread.start("parallel-map", { work.drain(); finished.signal() }) {
+      for _ in 0..<helpers where DetachedThread.start("parallel-map", stackBytes: helperStackBytes, { work.drain(); finished.signal() }) {
         started += 1
       }
       work.drain()
@@ -33,6 +33,11 @@ extension Array {
     return results.map { $0! }
   }
 }
+
+/// A helper's stack: what Linux gives every thread (8 MiB), where macOS gives a new thread 512
+/// KiB. A JSON document nested `JSONParser.maximumDepth` deep is parsed on a helper when it is
+/// large, and freed on one; on 512 KiB its recursion could overflow where the main thread's does not.
+let helperStackBytes = 8 << 20
 
 /// The cores online, at least one.
 package var onlineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -79,7 +84,7 @@ package func dropOnEveryCore<Element>(_ items: consuming [Element]) {
   let work = ParallelDrop(buffer)
   let finished = Semaphore()
   var started = 0
-  for _ in 0..<(Swift.min(count, onlineCores) - 1) where DetachedThread.start("parallel-drop", { work.drain(); finished.signal() }) {
+  for _ in 0..<(Swift.min(count, onlineCores) - 1) where DetachedThread.start("parallel-drop", stackBytes: helperStackBytes, { work.drain(); finished.signal() }) {
     started += 1
   }
   work.drain()
