@@ -55,7 +55,7 @@ import Testing
     }
     let counter = Counter()
     let items = (0..<count).map { [Tracked(counter, $0)] }
-    weak var first = items.first?.first
+    weak let first = items.first?.first
     dropOnEveryCore(consume items)
     #expect(counter.freed.load(ordering: .relaxed) == count, "each element freed once, before the call returns")
     #expect(first == nil)

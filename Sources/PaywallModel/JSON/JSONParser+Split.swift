@@ -8,8 +8,8 @@ import Darwin
 /// root object (a Superwall config's `paywall_responses` and `trigger_options`, a `.storekit`
 /// file's products) are parsed in groups beside one another, and the rest of the document around
 /// them as before. The tree, every place in it and every error are what `parse(bytes:)` gives:
-/// a first pass over the bytes finds where each element starts (skipping strings eight bytes at
-/// a time, counting lines), each group checks that its elements end exactly where the next one
+/// a first pass over the bytes finds where each element starts (`memchr` to each string's end,
+/// counting lines), each group checks that its elements end exactly where the next one
 /// starts, and anything that does not hold (a syntax error, a document of another shape) is
 /// parsed again the ordinary way, so its error is the one a one-core parse reports.
 extension JSONParser {
@@ -202,5 +202,4 @@ extension JSONParser {
     let control = (word &- ones &* 0x20) & ~word & highs != 0
     return control || ByteSearch.marks(word, 0x22) != 0 || ByteSearch.marks(word, 0x5C) != 0
   }
-
 }

@@ -10,62 +10,15 @@ extension Array {
   /// many items (an import's hundreds of paywalls). The caller promises what the compiler cannot
   /// check here: `transform` changes nothing it shares with another call (each element, and
   /// whatever it holds, such as its own diagnostics, is touched by its own call only).
-  ///
-  /// The calling thread works too, beside one `DetachedThread` per other core; each takes the
-  /// next element not yet taken. A thread the system refuses leaves its share to the others.
   /// `transform` escapes: a helper thread may let go of it just after its last element.
   package func parallelMap<Result>(_ transform: @escaping (Element) -> Result) -> [Result] {
-    let helpers = Swift.min(count, ParallelWork<Element, Result>.cores) - 1
-    guard helpers > 0 else { return map(transform) }
+    guard Swift.min(count, onlineCores) > 1 else { return map(transform) }
     var results = [Result?](repeating: nil, count: count)
-    results.withUnsafeMutableBufferPointer { out in
-      let work = ParallelWork(items: self, transform: transform, out: out)
-      let finished = Semaphore()
-      var started = 0
-      for _ in 0..<helpers where DetachedThread.start("parallel-map", stackBytes: helperStackBytes, { work.drain(); finished.signal() }) {
-        started += 1
-      }
-      work.drain()
-      // Every element is taken once `drain` returns here; the helpers finish what they took, and
-      // none writes a result after it signals.
-      for _ in 0..<started { finished.wait() }
+    results.withUnsafeMutableBufferPointer { buffer in
+      let out = buffer
+      onEveryCore(count, "parallel-map") { index in out[index] = transform(self[index]) }
     }
     return results.map { $0! }
-  }
-}
-
-/// A helper's stack: what Linux gives every thread (8 MiB), where macOS gives a new thread 512
-/// KiB. A JSON document nested `JSONParser.maximumDepth` deep is parsed on a helper when it is
-/// large, and freed on one; on 512 KiB its recursion could overflow where the main thread's does not.
-let helperStackBytes = 8 << 20
-
-/// The cores online, at least one.
-package var onlineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-
-/// One `parallelMap`: each index is taken once (`next`), and only the thread that took it reads
-/// that element and writes that result, so no two threads touch one place; the promise
-/// `parallelMap` asks of its caller covers what `transform` reaches.
-private final class ParallelWork<Element, Result>: @unchecked Sendable {
-  static var cores: Int { onlineCores }
-
-  let items: [Element]
-  let transform: (Element) -> Result
-  let out: UnsafeMutableBufferPointer<Result?>
-  let next = Atomic<Int>(0)
-
-  init(items: [Element], transform: @escaping (Element) -> Result, out: UnsafeMutableBufferPointer<Result?>) {
-    self.items = items
-    self.transform = transform
-    self.out = out
-  }
-
-  /// Takes and transforms elements until none is left.
-  func drain() {
-    while true {
-      let index = next.add(1, ordering: .relaxed).oldValue
-      guard index < items.count else { return }
-      out[index] = transform(items[index])
-    }
   }
 }
 
@@ -81,31 +34,56 @@ package func dropOnEveryCore<Element>(_ items: consuming [Element]) {
   let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: count)
   _ = buffer.initialize(fromContentsOf: items)
   items = []
-  let work = ParallelDrop(buffer)
-  let finished = Semaphore()
-  var started = 0
-  for _ in 0..<(Swift.min(count, onlineCores) - 1) where DetachedThread.start("parallel-drop", stackBytes: helperStackBytes, { work.drain(); finished.signal() }) {
-    started += 1
-  }
-  work.drain()
-  for _ in 0..<started { finished.wait() }
+  onEveryCore(count, "parallel-drop") { index in (buffer.baseAddress! + index).deinitialize(count: 1) }
   buffer.deallocate()
 }
 
-/// One `dropOnEveryCore`: each index is taken once, and only its taker deinitialises it.
-private final class ParallelDrop<Element>: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<Element>
+/// A helper's stack: what Linux gives every thread (8 MiB), where macOS gives a new thread 512
+/// KiB. A JSON document nested `JSONParser.maximumDepth` deep is parsed on a helper when it is
+/// large, and freed on one; on 512 KiB its recursion could overflow where the main thread's does not.
+let helperStackBytes = 8 << 20
+
+/// The cores online, at least one.
+package var onlineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+/// `body` of each index below `count`, on every core. The calling thread works too, beside one
+/// `DetachedThread` per other core; each takes the next index not yet taken. A thread the system
+/// refuses leaves its share to the others. Returns once every index is done.
+private func onEveryCore(_ count: Int, _ name: String, _ body: @escaping (Int) -> Void) {
+  let work = IndexedWork(count: count, body: body)
+  let finished = Semaphore()
+  var started = 0
+  for _ in 0..<(Swift.min(count, onlineCores) - 1) where DetachedThread.start(name, stackBytes: helperStackBytes, {
+    work.drain()
+    finished.signal()
+  }) {
+    started += 1
+  }
+  work.drain()
+  // Every index is taken once `drain` returns here; the helpers finish what they took, and none
+  // touches an index after it signals.
+  for _ in 0..<started { finished.wait() }
+}
+
+/// One `onEveryCore`: each index is taken once (`next`), and only the thread that took it runs
+/// `body` on it, so no two threads touch one place; the promise `parallelMap` asks of its caller
+/// covers what `body` reaches.
+private final class IndexedWork: @unchecked Sendable {
+  let count: Int
+  let body: (Int) -> Void
   let next = Atomic<Int>(0)
 
-  init(_ buffer: UnsafeMutableBufferPointer<Element>) {
-    self.buffer = buffer
+  init(count: Int, body: @escaping (Int) -> Void) {
+    self.count = count
+    self.body = body
   }
 
+  /// Takes indices and runs `body` on them until none is left.
   func drain() {
     while true {
       let index = next.add(1, ordering: .relaxed).oldValue
-      guard index < buffer.count else { return }
-      (buffer.baseAddress! + index).deinitialize(count: 1)
+      guard index < count else { return }
+      body(index)
     }
   }
 }
