@@ -9,38 +9,54 @@ package enum JSONText {
 
   /// `quote`, appended to `out`.
   package static func quote(_ text: String, into out: inout String) {
-    out += "\""
-    // Nearly every string needs no escape: it goes in whole.
-    if !needsEscaping(text) {
-      out += text
-      out += "\""
-      return
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 2)
+    quote(text, into: &bytes)
+    out += String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `quote`, appended to `out` as UTF-8. Text is built in bytes: an append to a `[UInt8]` is a
+  /// copy, where each `+=` on a `String` pays for its capacity, ASCII flag and count.
+  package static func quote(_ text: String, into out: inout [UInt8]) {
+    out.append(0x22)
+    var text = text
+    text.withUTF8 { utf8 in
+      // Nearly every string needs no escape: it goes in whole.
+      if !needsEscaping(utf8) {
+        out.append(contentsOf: utf8)
+      } else {
+        escape(utf8, into: &out)
+      }
     }
-    for scalar in text.unicodeScalars {
+    out.append(0x22)
+  }
+
+  /// `utf8` with each scalar `needsEscaping` finds escaped: `\"`, `\\`, `\n`, `\r`, `\t`, else `\u00XX`.
+  private static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
       switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
+      case "\"": out += [0x5C, 0x22]
+      case "\\": out += [0x5C, 0x5C]
+      case "\n": out += [0x5C, 0x6E]
+      case "\r": out += [0x5C, 0x72]
+      case "\t": out += [0x5C, 0x74]
       default:
         if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
           let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+          out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
         } else {
-          out.unicodeScalars.append(scalar)
+          out += Array(String(scalar).utf8)
         }
       }
     }
-    out += "\""
   }
 
-  /// True when `text` holds a scalar `quote` escapes: a quote, a backslash, a C0 or C1 control,
+  /// True when `utf8` holds a scalar `quote` escapes: a quote, a backslash, a C0 or C1 control,
   /// DEL, or U+2028/U+2029 (read in UTF-8: C2 80–9F is U+0080–U+009F, E2 80 A8–A9 the two separators).
-  private static func needsEscaping(_ text: String) -> Bool {
+  private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     var previous: UInt8 = 0
     var beforePrevious: UInt8 = 0
-    for byte in text.utf8 {
+    for byte in utf8 {
       if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
       if previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
       if beforePrevious == 0xE2 && previous == 0x80 && (byte == 0xA8 || byte == 0xA9) { return true }
@@ -71,34 +87,35 @@ public indirect enum JSONOutput: Sendable, Hashable, ExpressibleByStringLiteral,
 
   /// The value as compact JSON text (no spaces), strings escaped.
   public var text: String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
     write(into: &out)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
-  /// `text`, appended to `out` (one string for the whole value, not one per member).
-  package func write(into out: inout String) {
+  /// `text`, appended to `out` as UTF-8 (one buffer for the whole value, not one per member).
+  package func write(into out: inout [UInt8]) {
     switch self {
     case .string(let s): JSONText.quote(s, into: &out)
-    case .number(let n): out += n
-    case .bool(let b): out += b ? "true" : "false"
-    case .null: out += "null"
+    case .number(let n): out.append(contentsOf: n.utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .null: out.append(contentsOf: "null".utf8)
     case .array(let items):
-      out += "["
+      out.append(0x5B)
       for (index, item) in items.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(0x2C) }
         item.write(into: &out)
       }
-      out += "]"
+      out.append(0x5D)
     case .object(let members):
-      out += "{"
+      out.append(0x7B)
       for (index, member) in members.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(0x2C) }
         JSONText.quote(member.0, into: &out)
-        out += ":"
+        out.append(0x3A)
         member.1.write(into: &out)
       }
-      out += "}"
+      out.append(0x7D)
     }
   }
 
