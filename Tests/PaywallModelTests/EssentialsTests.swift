@@ -81,6 +81,27 @@ struct EssentialsTests {
     }
   }
 
+  /// `plainText` keeps each text it writes; whether written or kept, it must be `description`'s,
+  /// for every sign, size and exponent, and after more values than it keeps. `integerDigits`,
+  /// read from it, must be the significand's digits.
+  @Test func decimal_plain_text_is_description() {
+    var generator = SystemRandomNumberGenerator()
+    var decimals = ["0", "0.00", "1", "59.99", "4.90", "0.005", "-0.5", "1e3", "-12.5e-7", "18446744073709551616", "-0.00001",
+                    "99999999999999999999999.9", "9223372036854775807", "9223372036854775808"].map { Decimal(string: $0)! }
+    decimals += [Decimal.nan, Decimal(59.99), Decimal(12) / Decimal(52), Decimal(sign: .minus, exponent: 3, significand: 12)]
+    for _ in 0..<5_000 {
+      let significand = Decimal(UInt64.random(in: 0...(Bool.random(using: &generator) ? 99_999 : UInt64.max), using: &generator))
+      decimals.append(Decimal(sign: Bool.random(using: &generator) ? .plus : .minus, exponent: Int.random(in: -30...30, using: &generator),
+                              significand: significand))
+    }
+    for decimal in decimals + decimals.prefix(200) + decimals.suffix(200) {
+      #expect(decimal.plainText == decimal.description, "\(decimal.description)")
+      guard decimal >= 0, !decimal.isNaN else { continue }
+      let expected = decimal.isZero ? (0, 0) : Int(decimal.significand.description).map { ($0, decimal.exponent) }
+      #expect(decimal.integerDigits?.digits == expected?.0 && decimal.integerDigits?.exponent == expected?.1, "\(decimal.description)")
+    }
+  }
+
   @Test func cFormat_prints_as_String_format_did() {
     for value in [0.0, 1.5, 2.675, 1e15, 123.456, -0.0005, 1234567.891] {
       for format in ["%.3f", "%.1f s", "%gs", "%g s", "%.2f"] {

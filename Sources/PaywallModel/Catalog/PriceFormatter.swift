@@ -150,12 +150,14 @@ struct CurrencyFormat: Sendable {
   /// that double's shortest decimal form half to even: an amount with more decimals than the
   /// currency has goes the same way. A negative amount keeps its sign even when it rounds to zero.
   func format(_ amount: Decimal) -> String {
-    var text = amount.description
+    var text = amount.plainText
     let negative = text.hasPrefix("-")
     if negative { text.removeFirst() }
     var parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
     if parts.count == 1 { parts.append("") }
-    if parts[1].count > fractionDigits || parts[0].count + parts[1].count > 15 || !text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
+    // Counted in bytes: only ASCII digits and a point are taken as they are.
+    if parts[1].utf8.count > fractionDigits || parts[0].utf8.count + parts[1].utf8.count > 15
+      || !text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) {
       var value = Double(parts[0] + parts[1]) ?? 0
       for _ in 0..<parts[1].count { value /= 10 }
       parts = Self.roundedDouble(value, fractionDigits)

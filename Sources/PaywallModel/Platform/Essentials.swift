@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 // What the app used from Foundation beyond FoundationEssentials, written out so the shipped
 // binary links neither Foundation nor ICU (a small static binary). Each does what the
@@ -152,6 +153,16 @@ package enum DecimalRounding: Sendable {
   case plain, down, up, bankers
 }
 
+/// A decimal's text is fixed by its value and its exponent together: the exponent fixes the
+/// mantissa (4.90 and 4.9 are one value, written from two mantissas).
+private struct DecimalText: Hashable {
+  var value: Decimal
+  var exponent: Int
+}
+
+/// `Decimal.plainText`'s texts, emptied when full.
+private let decimalTexts = Mutex<[DecimalText: String]>([:])
+
 extension Decimal {
   /// A non-negative decimal as an integer and a power of ten (59.99 is 5999 and -2), nil when its
   /// digits pass what an Int holds. Read from the significand's few digits, not the whole value's.
@@ -159,8 +170,23 @@ extension Decimal {
     guard isFinite, !isNaN, self >= 0 else { return nil }
     if isZero { return (0, 0) }
     // Int's parse refuses digits past Int.max.
-    guard let digits = Int(significand.description) else { return nil }
+    guard let digits = Int(significand.plainText) else { return nil }
     return (digits, exponent)
+  }
+
+  /// The text `description` gives (59.99 is "59.99", 5E3 "5000", 5E-3 "0.005"), written once for
+  /// each value and exponent: `description` takes about 10,000 instructions (2 µs) for a price,
+  /// and a paywall's prices are written again at each presentation.
+  package var plainText: String {
+    guard !isNaN else { return description }
+    let key = DecimalText(value: self, exponent: exponent)
+    if let text = decimalTexts.withLock({ $0[key] }) { return text }
+    let text = description
+    decimalTexts.withLock { texts in
+      if texts.count >= 4_096 { texts.removeAll(keepingCapacity: true) }
+      texts[key] = text
+    }
+    return text
   }
 
   /// Rounded to `scale` digits after the point, as `NSDecimalRound` rounds.
@@ -168,7 +194,7 @@ extension Decimal {
     guard isFinite, !isNaN else { return self }
     let negative = self < 0
     let magnitude = negative ? -self : self
-    let text = magnitude.description  // plain digits: "123.4567"
+    let text = magnitude.plainText  // plain digits: "123.4567"
     let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return self }
     let integer = String(parts[0])
