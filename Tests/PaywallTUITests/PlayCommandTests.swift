@@ -194,6 +194,37 @@ struct PlayCommandTests {
     }
   }
 
+  /// An ASCII line is read in bytes and any other in characters; both must cut lines, comments
+  /// and words where Swift's characters do. Each case is tried as it is and with a non-ASCII
+  /// word in front, which takes the other path.
+  @Test func bytesAndCharactersReadALineAlike() {
+    let texts = ["a\nb\r\nc\r\r\nd\re\n\n", "\r\n\n", "", "\n", "no end", "x\r", "\u{301}\nq\r\n\u{301}\r\n"]
+    for text in texts + texts.map({ "é " + $0 }) {
+      let expected = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+      #expect(PlayScript.lines(text) == expected, "\(text.debugDescription)")
+      #expect(PlayScript.lines(text).map { $0.utf8.count } == expected.map { $0.utf8.count }, "\(text.debugDescription)")
+    }
+    let comments: [(String, String)] = [
+      ("# all", ""), ("press enter # why", "press enter "), ("press\t# tab", "press\t"), ("id p#0=X", "id p#0=X"),
+      ("say \"a # b\" # c", "say \"a # b\" "), ("say \"a \\\" # b\" # c", "say \"a \\\" # b\" "), ("open \"unclosed # x", "open \"unclosed # x"),
+      ("x \\ # y", "x \\ "), ("a\u{301} # b", "a\u{301} "),
+    ]
+    for (line, kept) in comments {
+      for prefix in ["", "é "] {
+        #expect(PlayScript.stripComment(Substring(prefix + line)) == prefix + kept, "\((prefix + line).debugDescription)")
+      }
+    }
+    // A space with a combining mark after it is one character, not a space: the character path's.
+    #expect(PlayScript.stripComment(" \u{301}# b") == " \u{301}# b")
+    #expect(PlayScript.words("e\u{301} \u{301}x") == ["e\u{301} \u{301}x"])
+    #expect(PlayScript.wordStarts("é  \u{301}x y") == [0, 2, 5])
+    for line in ["press enter", "  expect   screen  x ", "a", "é b  c", "x\ty z"] {
+      #expect(PlayScript.words(line) == line.split(separator: " ").map(String.init), "\(line)")
+    }
+    #expect(PlayScript.wordStarts("  expect   screen  x ") == [2, 11, 19])
+    #expect(PlayScript.wordStarts("é  expect   screen  x ") == [0, 3, 12, 20])
+  }
+
   @Test func scriptErrorsAreUsageErrorsWithPositions() throws {
     let dir = try Fixtures.directory(["bad.play": "# comment\npres enter\npress enter dwn\nadvance soon\nexpect event transaction_compete\n"])
     let result = try Self.run(["play", "paywalls", "--script", dir + "/bad.play"])

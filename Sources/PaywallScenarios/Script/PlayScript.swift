@@ -193,21 +193,86 @@ package struct PlayScript: Sendable {
   /// backslash escapes the next character, so `\"` does not end them (an `answer` message is a
   /// JSON string).
   package static func stripComment(_ line: Substring) -> Substring {
-    var previous: Character = " "
+    if isASCII(line) { return line[..<commentStart(line.utf8, ascii: { $0 })] }
+    // `asciiValue` is nil past ASCII; 0x80 matches none of the bytes looked for.
+    return line[..<commentStart(line, ascii: { $0.asciiValue ?? 0x80 })]
+  }
+
+  /// Where `stripComment` cuts `units`, each read as its ASCII byte: the line's end when no
+  /// comment starts.
+  private static func commentStart<Units: Collection>(_ units: Units, ascii: (Units.Element) -> UInt8) -> String.Index
+  where Units.Index == String.Index {
+    var previous: UInt8 = 0x20
     var quoted = false
     var escaped = false
-    for index in line.indices {
+    for index in units.indices {
+      let unit = ascii(units[index])
       if escaped {
         escaped = false
-        previous = line[index]
+        previous = unit
         continue
       }
-      if quoted && line[index] == "\\" { escaped = true }
-      if line[index] == "\"" { quoted.toggle() }
-      if line[index] == "#", !quoted, previous == " " || previous == "\t" { return line[..<index] }
-      previous = line[index]
+      if quoted && unit == 0x5C { escaped = true }
+      if unit == 0x22 { quoted.toggle() }
+      if unit == 0x23, !quoted, previous == 0x20 || previous == 0x09 { return index }
+      previous = unit
     }
-    return line
+    return units.endIndex
+  }
+
+  /// `text`'s lines, split where Swift's characters split at "\n" and "\r\n": every "\n" byte is
+  /// a "\n" character or the end of a "\r\n" one. Read in bytes, not in characters.
+  package static func lines(_ text: String) -> [Substring] {
+    var lines: [Substring] = []
+    let utf8 = text.utf8
+    var start = utf8.startIndex
+    var index = start
+    while index != utf8.endIndex {
+      let next = utf8.index(after: index)
+      if utf8[index] == 0x0A {
+        var end = index
+        if end != start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
+        lines.append(text[start..<end])
+        start = next
+      }
+      index = next
+    }
+    lines.append(text[start...])
+    return lines
+  }
+
+  /// `line` split at spaces, empty words dropped.
+  package static func words(_ line: String) -> [String] {
+    if isASCII(line) { return line.utf8.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) } }
+    return line.split(separator: " ").map(String.init)
+  }
+
+  /// Where each word of `line` starts (0-based, in characters), for error columns and for
+  /// `expect screen TEXT`.
+  package static func wordStarts(_ line: String) -> [Int] {
+    isASCII(line) ? wordStarts(line.utf8, isSpace: { $0 == 0x20 }) : wordStarts(line, isSpace: { $0 == " " })
+  }
+
+  private static func wordStarts<Units: Sequence>(_ units: Units, isSpace: (Units.Element) -> Bool) -> [Int] {
+    var starts: [Int] = []
+    var inWord = false
+    for (i, unit) in units.enumerated() {
+      if !isSpace(unit) && !inWord { starts.append(i) }
+      inWord = !isSpace(unit)
+    }
+    return starts
+  }
+
+  /// True when `text` is ASCII. A script's line is then read in bytes, several times faster than in
+  /// characters and the same: each ASCII byte is a character (but "\r\n", and a line holds no "\n").
+  package static func isASCII(_ text: some StringProtocol) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  /// Where the first argument of `line` starts (0-based).
+  package static func column(ofArgumentIn line: String) -> Int {
+    let starts = wordStarts(line)
+    return starts.count > 1 ? starts[1] : line.count
   }
 
   /// Parses a script, reporting every bad line as `FILE:LINE:COL: error: …`. The `advance`
@@ -217,8 +282,8 @@ package struct PlayScript: Sendable {
     var steps: [Step] = []
     var problems: [Diagnostic] = []
     var clock = SimulatedTimeSource.defaultStart
-    // "\r\n" is one Character in Swift, so a script saved with CRLF line ends is split on it too.
-    for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+    // A script saved with CRLF line ends is split on them too.
+    for (index, rawLine) in lines(text).enumerated() {
       let lineNumber = index + 1
       // A comment starts with `#` at the line's start or after a space, so a value such as an
       // experiment id (`unmatched_audience_daily_offer#0=OCCURRENCE`) keeps its `#`.

@@ -14,7 +14,7 @@ import PaywallUI
 
 extension PlayScript {
   package static func command(_ line: String) throws(LineError) -> Command {
-    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let words = words(line)
     let name = words[0]
     let args = Array(words.dropFirst())
     let starts = wordStarts(line)
@@ -269,23 +269,6 @@ extension PlayScript {
       throw LineError(message: "unknown command \(quoting: name)\(hint.isEmpty ? "; every command: 'paywall-tui help script'" : hint)",
                       column: 0)
     }
-  }
-
-  /// Where each word of `line` starts (0-based), for error columns and for `expect screen TEXT`.
-  package static func wordStarts(_ line: String) -> [Int] {
-    var starts: [Int] = []
-    var inWord = false
-    for (i, character) in line.enumerated() {
-      if character != " " && !inWord { starts.append(i) }
-      inWord = character != " "
-    }
-    return starts
-  }
-
-  /// Where the first argument of `line` starts (0-based).
-  package static func column(ofArgumentIn line: String) -> Int {
-    let starts = wordStarts(line)
-    return starts.count > 1 ? starts[1] : line.count
   }
 
   /// A duration argument, or why it is none: not a duration, or longer than any clock can go.
