@@ -251,6 +251,17 @@ struct OverlayScrollTests {
     #expect(text.contains("transaction_start product_id=com.acme.pro.annual"), "\(text)")
   }
 
+  /// The whole order of a log line: the telling parameters in their order, then the rest in the
+  /// SDK's order (equal ranks keep it), then the context in its order.
+  @Test func theLogLineOrdersEveryParameter() {
+    let event = PaywallEvent(.transactionRestore, [("paywall_id", "p"), ("restore_via_purchase_attempt", false), ("product_id", "a"),
+                                                   ("slot", "primary"), ("store", "PLAY_STORE"), ("paywall_name", "n")])
+    #expect(EventLine.text(event) == "transaction_restore product_id=a restore_via_purchase_attempt=false store=PLAY_STORE slot=primary paywall_id=p paywall_name=n")
+    let failed = PaywallEvent(.transactionFail, [("slot", "primary"), ("message", "m"), ("product_id", "a"), ("paywall_id", "p")])
+    #expect(EventLine.text(failed) == "transaction_fail product_id=a message=m slot=primary paywall_id=p")
+    #expect(EventLine.text(PaywallEvent(.paywallOpen)) == "paywall_open")
+  }
+
   @Test func theLogPaneScrollsWithPageKeys() throws {
     var state = try AppModelTests.opened()
     for i in 1...20 { _ = AppModel.update(&state, .notice("note \(i)")) }

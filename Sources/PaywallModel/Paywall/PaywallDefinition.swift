@@ -162,18 +162,26 @@ public struct PaywallDefinition: Sendable, Hashable {
     }
   }
 
-  /// Every product attribute a text of this paywall uses.
+  /// Every product attribute a text of this paywall uses. Each presentation asks: gathered into
+  /// the set as found, with no array built on the way.
   package var templateAttributes: Set<ProductAttribute> {
-    var texts: [TextContent] = []
+    var attributes: Set<ProductAttribute> = []
+    func add(_ content: TextContent) {
+      for template in [content.freeTrialText, content.text] {
+        for case .variable(let variable) in template?.segments ?? [] { attributes.insert(variable.attribute) }
+      }
+    }
     for component in components {
       switch component {
-      case .title(let t), .text(let t, _): texts.append(t)
-      case .features(let title, let items): texts += (title.map { [$0] } ?? []) + items
-      case .button(let button): texts.append(button.label)
+      case .title(let t), .text(let t, _): add(t)
+      case .features(let title, let items):
+        if let title { add(title) }
+        items.forEach(add)
+      case .button(let button): add(button.label)
       case .products, .divider, .spacer, .art: break
       }
     }
-    return Set(texts.flatMap { ($0.freeTrialText.map { [$0] } ?? []) + [$0.text] }.flatMap(\.variables).map(\.attribute))
+    return attributes
   }
 
   /// The product identifier bound to slot `name`, or nil when the paywall has no such slot.

@@ -18,12 +18,16 @@ package enum EventLine {
       if let i = context.firstIndex(of: key) { return 1 + i }
       return 0
     }
-    // A stable sort: parameters of equal rank keep the SDK's order.
-    let ordered = event.params.enumerated().sorted { (rank($0.element.0), $0.offset) < (rank($1.element.0), $1.offset) }
+    // A stable sort: parameters of equal rank keep the SDK's order. Each key is ranked once, not
+    // at each comparison.
+    let ordered = event.params.enumerated().map { (rank: rank($0.element.0), offset: $0.offset) }.sorted { ($0.rank, $0.offset) < ($1.rank, $1.offset) }
     // Appended in a loop: `joined(separator:)` is generic code whose first use in the process (an
     // event line is made before the first paint) cost the runtime's lookup of a conformance.
     var line = event.name.rawValue
-    for (key, value) in ordered.map(\.element) { line += " \(key)=\(value.stringValue ?? value.text)" }
+    for (_, offset) in ordered {
+      let (key, value) = event.params[offset]
+      line += " \(key)=\(value.stringValue ?? value.text)"
+    }
     return line
   }
 }
