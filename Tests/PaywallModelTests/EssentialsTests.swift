@@ -94,6 +94,8 @@ struct EssentialsTests {
       decimals.append(Decimal(sign: Bool.random(using: &generator) ? .plus : .minus, exponent: Int.random(in: -30...30, using: &generator),
                               significand: significand))
     }
+    // Each value and its negation: a text kept for one must not answer for the other.
+    decimals += decimals.map { -$0 }
     for decimal in decimals + decimals.prefix(200) + decimals.suffix(200) {
       #expect(decimal.plainText == decimal.description, "\(decimal.description)")
       guard decimal >= 0, !decimal.isNaN else { continue }
