@@ -153,15 +153,20 @@ package enum DecimalRounding: Sendable {
   case plain, down, up, bankers
 }
 
-/// A decimal's text is fixed by its value and its exponent together: the exponent fixes the
-/// mantissa (4.90 and 4.9 are one value, written from two mantissas).
-private struct DecimalText: Hashable {
+/// A decimal's text, kept with what fixes it: its value and its exponent together (the exponent
+/// fixes the mantissa: 4.90 and 4.9 are one value, written from two mantissas).
+private struct DecimalText {
   var value: Decimal
   var exponent: Int
+  var text: String
 }
 
-/// `Decimal.plainText`'s texts, emptied when full.
-private let decimalTexts = Mutex<[DecimalText: String]>([:])
+/// `Decimal.plainText`'s texts, one in each slot of a table indexed by a hash of value and
+/// exponent (a text of another value in the slot is written again). A table, not a Dictionary:
+/// a Dictionary's types cost the first paint 265,000 instructions, the runtime's search for the
+/// key's Hashable conformance among every conformance of the binary.
+private let decimalTexts = Mutex<[DecimalText?]>([])
+private let decimalTextSlots = 512
 
 extension Decimal {
   /// A non-negative decimal as an integer and a power of ten (59.99 is 5999 and -2), nil when its
@@ -179,12 +184,15 @@ extension Decimal {
   /// and a paywall's prices are written again at each presentation.
   package var plainText: String {
     guard !isNaN else { return description }
-    let key = DecimalText(value: self, exponent: exponent)
-    if let text = decimalTexts.withLock({ $0[key] }) { return text }
+    var hasher = Hasher()
+    hasher.combine(self)
+    hasher.combine(exponent)
+    let slot = Int(UInt(bitPattern: hasher.finalize()) % UInt(decimalTextSlots))
+    if let kept = decimalTexts.withLock({ $0.isEmpty ? nil : $0[slot] }), kept.value == self, kept.exponent == exponent { return kept.text }
     let text = description
-    decimalTexts.withLock { texts in
-      if texts.count >= 4_096 { texts.removeAll(keepingCapacity: true) }
-      texts[key] = text
+    decimalTexts.withLock { table in
+      if table.isEmpty { table = Array(repeating: nil, count: decimalTextSlots) }
+      table[slot] = DecimalText(value: self, exponent: exponent, text: text)
     }
     return text
   }
