@@ -114,6 +114,26 @@ struct EssentialsTests {
     #expect(cFormat("%.3f", 1e300).count > 300, "a long result is not cut at the first buffer")
   }
 
+  /// `fixedPoint` prints what `printf("%.Nf")` prints: for dates, for values exactly halfway
+  /// between two results (k/16, k/1024: rounded half to even), for negatives and negative zero,
+  /// for the smallest and the largest it writes itself, and past those (through `cFormat`).
+  @Test func fixedPoint_prints_as_printf() {
+    var generator = SystemRandomNumberGenerator()
+    var values: [Double] = [0, -0.0, 1, 0.5, 1.5, 2.5, 0.0625, 0.1875, -0.0625, 0.0005, 0.0015, 1_767_225_600.123, 9.9995, 999.9995,
+                            .leastNonzeroMagnitude, .leastNormalMagnitude, 1e15, 1.7e16, 1e17, 2e32, 1e300, .infinity, -.infinity, .nan,
+                            Double(1 << 53), Double(1 << 53) + 2]
+    for _ in 0..<3_000 {
+      values.append(Double.random(in: 0..<2_000_000_000, using: &generator).rounded(.down) + Double(Int.random(in: 0..<1000, using: &generator)) / 1000)
+      values.append(Double(Int.random(in: -100_000...100_000, using: &generator)) / [16, 1024, 65_536, 2][Int.random(in: 0..<4, using: &generator)])
+      values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+    }
+    for value in values {
+      for places in 0...6 {
+        #expect(fixedPoint(value, places: places) == cFormat("%.\(places)f", value), "\(value) to \(places) places")
+      }
+    }
+  }
+
   @Test func conditions_wake_and_time_out() {
     let condition = Condition()
     condition.lock()

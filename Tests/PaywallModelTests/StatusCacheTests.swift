@@ -176,6 +176,14 @@ import PaywallModel
 }
 
 @Suite struct AtomicFileTests {
+  /// A state file's text goes to disk as its UTF-8, whatever it holds.
+  @Test func bytesAreTheTextsUTF8() {
+    for text in ["", "{\"status\": \"active\"}\n", "é 漢字 🎉\u{0}\r\n", String(repeating: "x", count: 100_000)] {
+      #expect(AtomicFile.bytes(text) == Data(text.utf8))
+      #expect(AtomicFile.bytes(String(text.dropFirst(0))) == Data(text.utf8))
+    }
+  }
+
   @Test func writesAndReplacesWithoutLeavingATemporaryFile() throws {
     try withTemporaryDirectory { directory in
       let path = directory.file("data.json")

@@ -109,7 +109,7 @@ public struct ReminderFile: Sendable {
       ]
       if let subtitle = reminder.notification.subtitle { members.append(("subtitle", .string(subtitle))) }
       members += [
-        ("body", .string(reminder.notification.body)), ("delayMs", .number(cFormat("%.3f", reminder.notification.delayMs))),
+        ("body", .string(reminder.notification.body)), ("delayMs", .number(fixedPoint(reminder.notification.delayMs, places: 3))),
         ("fireAt", LedgerFile.date(reminder.fireAt)),
       ]
       return JSONOutput.object(members)
@@ -118,6 +118,6 @@ public struct ReminderFile: Sendable {
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("nextNumber", .number("\(pending.nextNumber)")),
       ("pending", .array(items)),
     ]).text + "\n"
-    try AtomicFile.write(Data(json.utf8), to: path, keepingPrevious: true)
+    try AtomicFile.write(AtomicFile.bytes(json), to: path, keepingPrevious: true)
   }
 }

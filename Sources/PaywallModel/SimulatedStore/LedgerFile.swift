@@ -129,7 +129,7 @@ package struct LedgerFile: Sendable {
     guard text.utf8.count <= limit else {
       throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.utf8.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
     }
-    try AtomicFile.write(Data(text.utf8), to: path, keepingPrevious: true)
+    try AtomicFile.write(AtomicFile.bytes(text), to: path, keepingPrevious: true)
   }
 
   /// The first date in `contents` a reader would refuse, spelled out.
@@ -156,7 +156,7 @@ package struct LedgerFile: Sendable {
 
   // MARK: - Encoding
 
-  static func date(_ date: Date) -> JSONOutput { .number(cFormat("%.3f", date.timeIntervalSince1970)) }
+  static func date(_ date: Date) -> JSONOutput { .number(fixedPoint(date.timeIntervalSince1970, places: 3)) }
 
   static func decimal(_ value: Decimal) -> JSONOutput { .string("\(value)") }
 

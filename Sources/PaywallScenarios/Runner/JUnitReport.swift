@@ -56,7 +56,7 @@ package enum JUnitReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  package static func format(_ seconds: Double) -> String { cFormat("%.3f", seconds) }
+  package static func format(_ seconds: Double) -> String { fixedPoint(seconds, places: 3) }
 
   /// XML text or attribute value (`XMLText.escape`).
   package static func escape(_ text: String, attribute: Bool = true) -> String { XMLText.escape(text, attribute: attribute) }
