@@ -131,6 +131,17 @@ struct TemplateAndOverrideTests {
     text: try! TemplateText.parse("{{ products.selected.price }}/{{ products.selected.period }}", slots: slots).get(),
     freeTrialText: try! TemplateText.parse("{{ primary.trialPeriodText }} free, then {{ primary.price }}", slots: slots).get())
 
+  /// Every attribute the texts use, once each, in the order they come: titles, texts, a feature
+  /// list's title and items, buttons, and the free-trial variants.
+  @Test func templateAttributesAreEachAttributeOnce() throws {
+    func text(_ template: String) throws -> TextContent { TextContent(text: try TemplateText.parse(template, slots: Self.slots).get()) }
+    var definition = Self.definition(slots: [("primary", TestCatalog.annual.id)])
+    definition.components = [.title(Self.content), .text(try text("{{ primary.price }} {{ primary.weeklyPrice }}"), style: .body),
+                             .features(title: try text("{{ primary.locale }}"), items: [try text("{{ primary.currencyCode }}")]),
+                             .button(PaywallButton(label: try text("{{ primary.yearlyPrice }} {{ primary.price }}"), action: .close))]
+    #expect(definition.templateAttributes == [.trialPeriodText, .price, .period, .weeklyPrice, .locale, .currencyCode, .yearlyPrice])
+  }
+
   @Test func freeTrialTextIsUsedWhenAProductHasAnEligibleTrial() {
     let paywall = ResolvedPaywall(Self.definition(slots: [("primary", TestCatalog.annual.id), ("secondary", TestCatalog.monthly.id)]),
                                   catalog: TestCatalog.catalog)

