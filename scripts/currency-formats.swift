@@ -114,9 +114,10 @@ print("""
 extension CurrencyFormat {
   static let table = makeTable()
 
-  /// One assignment a pair: as one dictionary literal the table took seconds to type-check.
+  /// One assignment a pair: as one dictionary literal the table took seconds to type-check. Its
+  /// room made at once: grown pair by pair, it was copied at each doubling, before the first paint.
   private static func makeTable() -> [String: CurrencyFormat] {
-    var table: [String: CurrencyFormat] = [:]
+    var table = [String: CurrencyFormat](minimumCapacity: 512)
 \(lines.joined(separator: "\n"))
     return table
   }

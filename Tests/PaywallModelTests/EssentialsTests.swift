@@ -41,7 +41,9 @@ struct EssentialsTests {
     for (path, expected) in deleting { #expect(path.deletingLastPathComponent == expected, "deletingLastPathComponent of \(path)") }
     let appending: [(String, String, String)] = [("/tmp", "scratch.tiff", "/tmp/scratch.tiff"), ("/tmp/", "scratch.tiff", "/tmp/scratch.tiff"),
                                                  ("/", "scratch.tiff", "/scratch.tiff"), ("", "scratch.tiff", "scratch.tiff"),
-                                                 ("a", "b/c", "a/b/c"), ("state", ".local/state", "state/.local/state"), ("a/", "", "a")]
+                                                 ("a", "b/c", "a/b/c"), ("state", ".local/state", "state/.local/state"), ("a/", "", "a"),
+                                                 ("//net", "x", "//net/x"), ("///a", "b", "/a/b"), ("a//b", "c//", "a/b/c"), ("/", "", "/"),
+                                                 ("", "", ""), ("é//dir", "f/", "é/dir/f"), ("//é", "x", "//é/x")]
     for (path, component, expected) in appending {
       #expect(path.appendingPathComponent(component) == expected, "\(path) + \(component)")
     }

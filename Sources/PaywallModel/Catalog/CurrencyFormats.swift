@@ -4,9 +4,10 @@
 extension CurrencyFormat {
   static let table = makeTable()
 
-  /// One assignment a pair: as one dictionary literal the table took seconds to type-check.
+  /// One assignment a pair: as one dictionary literal the table took seconds to type-check. Its
+  /// room made at once: grown pair by pair, it was copied at each doubling, before the first paint.
   private static func makeTable() -> [String: CurrencyFormat] {
-    var table: [String: CurrencyFormat] = [:]
+    var table = [String: CurrencyFormat](minimumCapacity: 512)
     table["en_US|USD"] = CurrencyFormat(prefix: "$", suffix: "", decimal: ".", group: ",", primaryGroup: 3, secondaryGroup: 3, minimumGrouping: 1, fractionDigits: 2, symbol: "$", negativePrefix: "-$", negativeSuffix: "")
     table["en_US|EUR"] = CurrencyFormat(prefix: "\u{20AC}", suffix: "", decimal: ".", group: ",", primaryGroup: 3, secondaryGroup: 3, minimumGrouping: 1, fractionDigits: 2, symbol: "\u{20AC}", negativePrefix: "-\u{20AC}", negativeSuffix: "")
     table["en_US|GBP"] = CurrencyFormat(prefix: "\u{A3}", suffix: "", decimal: ".", group: ",", primaryGroup: 3, secondaryGroup: 3, minimumGrouping: 1, fractionDigits: 2, symbol: "\u{A3}", negativePrefix: "-\u{A3}", negativeSuffix: "")
