@@ -30,6 +30,32 @@ struct StoreDatesTests {
     }
   }
 
+  /// A moment between two whole seconds is written as the earlier one, before 1970 too: half a
+  /// second before 1970 is 23:59:59 the day before.
+  @Test func aFractionOfASecondIsFloored() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    var generator = SystemRandomNumberGenerator()
+    var moments: [Double] = [-5e-324, -0.5, -0.001, 0.999, -86_400.25, 86_399.999, -1e-6]
+    for _ in 0..<2_000 { moments.append(Double.random(in: -3e9...3e9, using: &generator)) }
+    for moment in moments {
+      // The moment as a Date holds it (from 2001: a hair from 1970 is lost).
+      let date = Date(timeIntervalSince1970: moment)
+      let floored = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+      #expect(StoreDates.format(date) == formatter.string(from: floored), "\(moment)")
+    }
+    #expect(StoreDates.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31 23:59:59")
+    // Far moments (where a day times 86,400 in floating point passed the moment) and NaN are
+    // written with a time of day, not a negative second and not a crash.
+    for moment in [4e18, -4e18, 1e30, -1e30, .nan] {
+      let time = StoreDates.format(Date(timeIntervalSince1970: moment)).suffix(8)
+      #expect(time.allSatisfy { $0.isNumber || $0 == ":" } && time.count == 8 && time < "24", "\(moment): \(time)")
+    }
+    #expect(StoreDates.iso8601(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+  }
+
   /// Years outside four digits are written as they are, unpadded.
   @Test func yearsOfOtherLengthsAreUnpadded() {
     #expect(StoreDates.format(Date(timeIntervalSince1970: -62_135_596_800)) == "1-01-01 00:00:00")

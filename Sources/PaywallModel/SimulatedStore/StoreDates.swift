@@ -18,10 +18,14 @@ package enum StoreDates {
   /// `format`'s text, the date and the time joined by `separator`, written in bytes: `play` writes
   /// a date on every event line, and string interpolation cost 5,000 instructions a date.
   private static func text(_ date: Date, between separator: UInt8) -> [UInt8] {
-    let seconds = date.timeIntervalSince1970
-    let day = (seconds / 86_400).rounded(.down)
-    let (y, m, d) = CivilDate.from(days: Int(day))
-    let time = Int((seconds - day * 86_400).rounded(.down))
+    // Whole seconds, floored, split into a day and a second of it in integers: in floating point
+    // a moment a hair before a midnight could make the day after and second -1. NaN and moments
+    // past ±1e17 s (3 billion years; no file holds one) are held to those bounds.
+    let whole = date.timeIntervalSince1970.rounded(.down)
+    let total = whole.isNaN ? 0 : Int(max(-1e17, min(1e17, whole)))
+    let day = total >= 0 ? total / 86_400 : -((86_399 - total) / 86_400)
+    let (y, m, d) = CivilDate.from(days: day)
+    let time = total - day * 86_400
     var bytes = Array(String(y).utf8)
     bytes.reserveCapacity(bytes.count + 20)
     // Every field but the year is under 100: two digits.
