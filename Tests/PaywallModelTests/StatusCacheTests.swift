@@ -180,7 +180,6 @@ import PaywallModel
   @Test func bytesAreTheTextsUTF8() {
     for text in ["", "{\"status\": \"active\"}\n", "é 漢字 🎉\u{0}\r\n", String(repeating: "x", count: 100_000)] {
       #expect(AtomicFile.bytes(text) == Data(text.utf8))
-      #expect(AtomicFile.bytes(String(text.dropFirst(0))) == Data(text.utf8))
     }
   }
 

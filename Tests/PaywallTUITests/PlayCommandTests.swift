@@ -194,9 +194,10 @@ struct PlayCommandTests {
     }
   }
 
-  /// An ASCII line is read in bytes and any other in characters; both must cut lines, comments
-  /// and words where Swift's characters do. Each case is tried as it is and with a non-ASCII
-  /// word in front, which takes the other path.
+  /// A script is split into lines in bytes, and an ASCII line is read in bytes where any other is
+  /// read in characters: each must cut lines, comments and words where Swift's characters do.
+  /// Each comment case is tried as it is and with a non-ASCII word in front, which takes the
+  /// characters' path.
   @Test func bytesAndCharactersReadALineAlike() {
     let texts = ["a\nb\r\nc\r\r\nd\re\n\n", "\r\n\n", "", "\n", "no end", "x\r", "\u{301}\nq\r\n\u{301}\r\n"]
     for text in texts + texts.map({ "é " + $0 }) {
