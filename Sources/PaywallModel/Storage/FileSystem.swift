@@ -19,7 +19,9 @@ package enum FileSystem {
     if isDirectory(target) { return nil }
     var prefix = target.hasPrefix("/") ? "/" : ""
     for component in target.split(separator: "/") {
-      prefix += component
+      // A String, not the Substring: appending a Substring is generic code, whose first use
+      // searched every conformance of the binary (180,000 instructions at launch).
+      prefix += String(component)
       if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
         return String(cString: strerror(errno))
       }
