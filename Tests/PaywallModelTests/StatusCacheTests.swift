@@ -176,10 +176,14 @@ import PaywallModel
 }
 
 @Suite struct AtomicFileTests {
-  /// A state file's text goes to disk as its UTF-8, whatever it holds.
-  @Test func bytesAreTheTextsUTF8() {
-    for text in ["", "{\"status\": \"active\"}\n", "é 漢字 🎉\u{0}\r\n", String(repeating: "x", count: 100_000)] {
-      #expect(AtomicFile.bytes(text) == Data(text.utf8))
+  /// A text goes to disk as its UTF-8, whatever it holds.
+  @Test func aTextIsWrittenAsItsUTF8() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.file("text.json")
+      for text in ["", "{\"status\": \"active\"}\n", "é 漢字 🎉\u{0}\r\n", String(repeating: "x", count: 100_000)] {
+        try AtomicFile.write(text, to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data(text.utf8))
+      }
     }
   }
 

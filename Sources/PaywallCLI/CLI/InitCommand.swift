@@ -93,7 +93,7 @@ package struct InitCommand: CLICommand {
           createdDirectories.append(parent)
         }
         // Never over anything put there since the check above.
-        try AtomicFile.write(Data(file.text.utf8), to: path, replacing: false)
+        try AtomicFile.write(file.text, to: path, replacing: false)
         written.append(path)
       }
     } catch {

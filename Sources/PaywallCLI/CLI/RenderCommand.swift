@@ -237,7 +237,7 @@ package struct RenderCommand: CLICommand {
   private func write(_ document: String) throws {
     guard let out else { return try Console.out(document.hasSuffix("\n") ? String(document.dropLast()) : document) }
     do {
-      try AtomicFile.write(Data(document.utf8), to: out, replacingOnlyRegularFile: true)
+      try AtomicFile.write(document, to: out, replacingOnlyRegularFile: true)
     } catch {
       throw CLIFailure.invalid("error: --out: \(error)")
     }

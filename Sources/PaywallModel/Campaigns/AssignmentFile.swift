@@ -112,6 +112,6 @@ public struct AssignmentFile: Sendable {
     if let key = book.surveyAssignmentKey { members.append(("surveyAssignmentKey", .string(key))) }
     if let installed = book.installedAt { members.append(("installedAt", LedgerFile.date(installed))) }
     let json = JSONOutput.object(members).text + "\n"
-    try AtomicFile.write(AtomicFile.bytes(json), to: path, keepingPrevious: true)
+    try AtomicFile.write(json, to: path, keepingPrevious: true)
   }
 }

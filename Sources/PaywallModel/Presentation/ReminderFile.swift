@@ -118,6 +118,6 @@ public struct ReminderFile: Sendable {
       ("format", .string(Self.format)), ("version", .number("\(Self.version)")), ("nextNumber", .number("\(pending.nextNumber)")),
       ("pending", .array(items)),
     ]).text + "\n"
-    try AtomicFile.write(AtomicFile.bytes(json), to: path, keepingPrevious: true)
+    try AtomicFile.write(json, to: path, keepingPrevious: true)
   }
 }

@@ -129,7 +129,7 @@ package struct LedgerFile: Sendable {
     guard text.utf8.count <= limit else {
       throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.utf8.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
     }
-    try AtomicFile.write(AtomicFile.bytes(text), to: path, keepingPrevious: true)
+    try AtomicFile.write(text, to: path, keepingPrevious: true)
   }
 
   /// The first date in `contents` a reader would refuse, spelled out.

@@ -54,6 +54,6 @@ public struct StatusCache: Sendable {
   /// Saves `status` atomically, keeping the previous file as the last good copy.
   public func save(_ status: SubscriptionStatus) throws(AtomicFile.WriteError) {
     let json = "{\"format\": \"\(Self.format)\", \"version\": \(Self.version), \"status\": \(JSONText.quote(status.description))}\n"
-    try AtomicFile.write(AtomicFile.bytes(json), to: path, keepingPrevious: true)
+    try AtomicFile.write(json, to: path, keepingPrevious: true)
   }
 }

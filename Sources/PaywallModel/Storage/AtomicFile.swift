@@ -45,12 +45,15 @@ public enum AtomicFile {
     open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
   }
 
-  /// `text`'s UTF-8 as `Data`, copied at once. `Data(text.utf8)`, generic over any sequence,
-  /// first asks the runtime whether the view is contiguous bytes: at its first use, a search of
-  /// every conformance of the binary (167,000 instructions at launch, when state files are saved).
-  package static func bytes(_ text: String) -> Data {
+  /// `write` of `text`'s UTF-8, copied into `Data` at once. `Data(text.utf8)`, generic over any
+  /// sequence, first asks the runtime whether the view is contiguous bytes: at its first use, a
+  /// search of every conformance of the binary (167,000 instructions at launch, when state files
+  /// are saved).
+  package static func write(_ text: String, to path: String, keepingPrevious: Bool = false,
+                            replacingOnlyRegularFile: Bool = false, replacing: Bool = true) throws(WriteError) {
     var text = text
-    return text.withUTF8 { Data(buffer: $0) }
+    let data = text.withUTF8 { Data(buffer: $0) }
+    try write(data, to: path, keepingPrevious: keepingPrevious, replacingOnlyRegularFile: replacingOnlyRegularFile, replacing: replacing)
   }
 
   /// Writes `data` to `path` whole or not at all. With `replacingOnlyRegularFile`, a path that is

@@ -85,7 +85,7 @@ package enum JUnitReport {
   /// sees half of it, and a run that dies leaves the last report whole.
   package static func write(_ xml: String, to path: String) throws(PlayFailure) {
     do {
-      try AtomicFile.write(Data(xml.utf8), to: path)
+      try AtomicFile.write(xml, to: path)
     } catch {
       throw PlayFailure(message: "error: --junit: \(error.description)", status: .usage)
     }

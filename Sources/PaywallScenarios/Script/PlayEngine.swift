@@ -156,7 +156,7 @@ package enum PlayEngine {
       let cast = Asciicast(size: request.size, timestamp: Int(started.timeIntervalSince1970), title: recording.title,
                            shell: ProcessInfo.processInfo.environment["SHELL"])
       do {
-        try AtomicFile.write(Data(try cast.text(timeline).utf8), to: recording.path, replacingOnlyRegularFile: true)
+        try AtomicFile.write(try cast.text(timeline), to: recording.path, replacingOnlyRegularFile: true)
       } catch let failure as CastFailure {
         throw PlayFailure.invalid(failure.description)
       } catch {

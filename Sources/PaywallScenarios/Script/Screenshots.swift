@@ -37,7 +37,7 @@ package struct Screenshots: Sendable {
   /// Writes `frame` to `path` in the format its extension names (svg, html, txt).
   package func write(_ frame: Frame, to path: String, title: String) throws(AtomicFile.WriteError) {
     let format = PictureFormat(extensionOf: path) ?? .svg
-    try AtomicFile.write(Data(format.document(frame, title: title).utf8), to: path, replacingOnlyRegularFile: true)
+    try AtomicFile.write(format.document(frame, title: title), to: path, replacingOnlyRegularFile: true)
   }
 
   /// `--screenshot-every`'s file for step `number` (0: the screen before the first step):
