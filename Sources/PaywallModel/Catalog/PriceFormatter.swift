@@ -157,7 +157,7 @@ struct CurrencyFormat: Sendable {
     if parts.count == 1 { parts.append("") }
     // Counted in bytes: only ASCII digits and a point are taken as they are.
     if parts[1].utf8.count > fractionDigits || parts[0].utf8.count + parts[1].utf8.count > 15
-      || !text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) {
+      || !text.utf8.allSatisfy({ $0.isASCIIDigit || $0 == 0x2E }) {
       var value = Double(parts[0] + parts[1]) ?? 0
       for _ in 0..<parts[1].count { value /= 10 }
       parts = Self.roundedDouble(value, fractionDigits)

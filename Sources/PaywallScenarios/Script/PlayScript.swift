@@ -265,7 +265,7 @@ package struct PlayScript: Sendable {
 
   /// True when `text` is ASCII. A script's line is then read in bytes, several times faster than in
   /// characters and the same: each ASCII byte is a character (but "\r\n", and a line holds no "\n").
-  package static func isASCII(_ text: some StringProtocol) -> Bool {
+  private static func isASCII(_ text: some StringProtocol) -> Bool {
     text.utf8.allSatisfy { $0 < 0x80 }
   }
 
