@@ -52,6 +52,8 @@ struct StoreDatesTests {
     for moment in [4e18, -4e18, 1e30, -1e30, .nan] {
       let time = StoreDates.format(Date(timeIntervalSince1970: moment)).suffix(8)
       #expect(time.allSatisfy { $0.isNumber || $0 == ":" } && time.count == 8 && time < "24", "\(moment): \(time)")
+      let iso = StoreDates.iso8601(Date(timeIntervalSince1970: moment))
+      #expect(iso.wholeMatch(of: /-?[0-9]+-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z/) != nil, "\(moment): \(iso)")
     }
     #expect(StoreDates.iso8601(Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
   }

@@ -49,7 +49,8 @@ package enum StoreDates {
   package static func iso8601(_ date: Date) -> String {
     let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
     let whole = (milliseconds / 1000).rounded(.down)
-    let fraction = Int(milliseconds - whole * 1000)
+    // 0 to 999, but where a far moment's milliseconds pass a double's precision (and for NaN).
+    let fraction = Int(max(0, min(999, milliseconds - whole * 1000)))
     var bytes = text(Date(timeIntervalSince1970: whole), between: 0x54)
     if fraction > 0 { bytes += [0x2E, 0x30 + UInt8(fraction / 100), 0x30 + UInt8(fraction / 10 % 10), 0x30 + UInt8(fraction % 10)] }
     bytes.append(0x5A)
