@@ -25,9 +25,9 @@ struct JSONTextTests {
     ]
     for (text, expected) in cases {
       #expect(JSONText.quote(text) == expected, "\(text.debugDescription)")
-      var appended = "["
+      var appended = Array("[".utf8)
       JSONText.quote(text, into: &appended)
-      #expect(appended == "[" + expected)
+      #expect(appended == Array(("[" + expected).utf8))
     }
   }
 

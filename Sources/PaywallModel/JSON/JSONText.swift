@@ -2,17 +2,10 @@
 /// state files) has a stable key order that tests and diffs can rely on.
 package enum JSONText {
   package static func quote(_ text: String) -> String {
-    var out = ""
-    quote(text, into: &out)
-    return out
-  }
-
-  /// `quote`, appended to `out`.
-  package static func quote(_ text: String, into out: inout String) {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count + 2)
     quote(text, into: &bytes)
-    out += String(decoding: bytes, as: UTF8.self)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// `quote`, appended to `out` as UTF-8. Text is built in bytes: an append to a `[UInt8]` is a
