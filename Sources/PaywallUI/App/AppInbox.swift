@@ -20,7 +20,10 @@ package final class AppInbox: Sendable {
     package var messages: [AppMessage] = []
     /// Effect tasks started and not yet finished.
     package var running = 0
-    package var wake: CheckedContinuation<Void, Never>?
+    /// The waiting loop. Unsafe, not checked: a `CheckedContinuation`'s layout is not fixed, so
+    /// every send paid a generic metadata lookup to read this optional, and the first one a
+    /// scan before the first frame. It is resumed once: only who takes it out, under the lock.
+    package var wake: UnsafeContinuation<Void, Never>?
     /// While the loop's thread dispatches a message, what that thread sends goes here, to be
     /// taken before the messages queued earlier.
     package var first: [AppMessage] = []
@@ -109,7 +112,7 @@ package final class AppInbox: Sendable {
   /// `wakeWaiter` is called). `stillWaiting` is checked once the waiter is registered: false
   /// resumes at once.
   package func waitForMessages(evenWhenFinished: Bool = true, stillWaiting: () -> Bool = { true }) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = shared.withLock { shared -> Bool in
         if !shared.messages.isEmpty || (evenWhenFinished && shared.finished) { return true }
         shared.wake = continuation
@@ -127,7 +130,7 @@ package final class AppInbox: Sendable {
   package func wakeWaiter() { wake { _ in } }
 
   private func wake(_ change: (inout Shared) -> Void) {
-    let waiter = shared.withLock { shared -> CheckedContinuation<Void, Never>? in
+    let waiter = shared.withLock { shared -> UnsafeContinuation<Void, Never>? in
       change(&shared)
       defer { shared.wake = nil }
       return shared.wake
