@@ -9,7 +9,7 @@ runs=${RUNS:-20}
 if [ -z "${BIN:-}" ]; then
   # The release build CONTRIBUTING.md gives; the linker's warnings about glibc's name-service calls are
   # expected and not shown.
-  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
+  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
   BIN=.build/release/paywall-tui
 fi
 work=$(mktemp -d)

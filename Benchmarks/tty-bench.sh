@@ -13,7 +13,7 @@ runs=${RUNS:-7}
 if [ -n "${BIN:-}" ]; then
   bin=$(realpath "$BIN")
 else
-  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
+  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
   bin=.build/release/paywall-tui
 fi
 state=$(mktemp -d)

@@ -20,6 +20,7 @@ class PaywallTui < Formula
 
   def install
     system "swift", "build", "--disable-sandbox", "-c", "release", "-Xswiftc", "-Osize",
+           "-Xswiftc", "-Xfrontend", "-Xswiftc", "-disable-concrete-type-metadata-mangled-name-accessors",
            "--product", "paywall-tui"
     bin.install ".build/release/paywall-tui"
     generate_completions_from_executable(bin/"paywall-tui", "completions")

@@ -111,8 +111,10 @@ if [ -z "$installed" ]; then
   fi
   say "building paywall-tui $source_version from $here (swift build -c release, scratch $scratch); a first build takes a few minutes…"
   start=$SECONDS
-  log=$(cd "$here" && swift build -c release --product paywall-tui --scratch-path "$scratch" 2>&1) || { echo "$log" >&2; fail "the build failed (its output is above)"; }
-  built=$(cd "$here" && swift build -c release --product paywall-tui --scratch-path "$scratch" --show-bin-path)/paywall-tui
+  # The metadata accessors scripts/release.sh asks for (its comment says why).
+  accessors=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+  log=$(cd "$here" && swift build -c release "${accessors[@]}" --product paywall-tui --scratch-path "$scratch" 2>&1) || { echo "$log" >&2; fail "the build failed (its output is above)"; }
+  built=$(cd "$here" && swift build -c release "${accessors[@]}" --product paywall-tui --scratch-path "$scratch" --show-bin-path)/paywall-tui
   cp "$built" "$tmp/paywall-tui" && chmod 755 "$tmp/paywall-tui" && mkdir -p "$dir" && mv -f "$tmp/paywall-tui" "$dir/paywall-tui"
   installed="built from source in $((SECONDS - start)) s"
 fi
