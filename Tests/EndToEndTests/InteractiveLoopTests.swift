@@ -164,4 +164,17 @@ struct RuntimeInboxTests {
     _ = await waiter.value
     #expect(woke.withLock { $0 })
   }
+
+  /// One loop waits on an inbox at a time: a second waiter would take the first one's place and
+  /// leave it waiting for ever, without a word, so the program stops instead. The body waits a
+  /// little for that, then ends: with nothing to stop it, it exits 0.
+  @Test func twoWaitersOnOneInboxStopTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      let inbox = AppInbox()
+      for _ in 0..<2 {
+        Task.detached { await inbox.waitForMessages() }
+      }
+      try? await Task.sleep(for: .seconds(3))
+    }
+  }
 }

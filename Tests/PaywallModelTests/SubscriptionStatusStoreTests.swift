@@ -258,9 +258,9 @@ final class ObserverLog: @unchecked Sendable {
   }
 
   /// The same, but with no serial last set: when the concurrent writers stop, each observer must
-  /// still end on the store's status. `set` updates the status under the lock but offers it to the
-  /// mailboxes after unlocking, so two racing sets can reach a mailbox in the opposite order to
-  /// the one in which they changed the status.
+  /// still end on the store's status. `set` updates the status and the mailboxes under its lock but
+  /// resumes a waiting observer after unlocking, so an observer can be handed a value older than
+  /// the one its mailbox already holds by then.
   @Test(.timeLimit(.minutes(3)))
   func observersEndOnTheStatusWhenConcurrentSetsRace() async {
     let rounds = 20_000
@@ -393,5 +393,21 @@ final class ObserverLog: @unchecked Sendable {
     tokens.removeAll()
     store.set(Self.both)
     #expect(heard.withLock { $0 }.isEmpty)
+  }
+
+  /// One task reads a stream at a time. A second task waiting on the same stream would take the
+  /// first one's place and leave it waiting for ever, without a word; the program stops instead.
+  /// The body waits a little for that, then ends: with nothing to stop it, it exits 0.
+  @Test func twoTasksWaitingOnOneStreamStopTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      let store = SubscriptionStatusStore(.inactive)
+      let stream = store.updates()
+      for _ in 0..<2 {
+        Task.detached {
+          for await _ in stream {}
+        }
+      }
+      try? await Task.sleep(for: .seconds(3))
+    }
   }
 }

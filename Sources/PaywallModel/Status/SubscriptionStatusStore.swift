@@ -49,7 +49,8 @@ public final class SubscriptionStatusStore: Sendable {
     return (old, value)
   }
 
-  /// A stream of the status: the current value first, then each change, de-duplicated.
+  /// A stream of the status: the current value first, then each change, de-duplicated. One task
+  /// iterates a stream at a time; each observer calls `updates()` for a stream of its own.
   public func updates() -> AsyncStream<SubscriptionStatus> {
     let (id, mailbox) = state.withLock { state -> (Int, StatusMailbox) in
       let mailbox = StatusMailbox(state.status)
@@ -113,11 +114,14 @@ final class ObserverToken: Sendable {
 
 /// The newest status for one observer, and the one it was last given.
 ///
-/// The waiting observer is held as an `UnsafeContinuation`, not a checked one: its layout is fixed
-/// (a pointer), where a `CheckedContinuation`'s is not, and reading or copying that optional cost
-/// a generic metadata lookup and value-witness calls on every change offered (two thirds of a
-/// `set`'s instructions). It is resumed exactly once: it leaves the slot under the lock, and only
-/// the one who took it out resumes it.
+/// The waiting observer is held as an `UnsafeContinuation`, not a checked one: that type is frozen
+/// (a pointer), where `CheckedContinuation`'s layout is hidden in the resilient concurrency
+/// library, so reading or copying that optional cost a generic metadata lookup and value-witness
+/// calls on every change offered (more than half of a `set`'s instructions). It is resumed exactly
+/// once: a continuation is either resumed at once by `next`, never stored, or stored and later
+/// taken out under the lock, and only whoever took it out resumes it. One task reads a stream at
+/// a time (as `AsyncStream` asks of its users): a second waiter would overwrite the first and
+/// leave it waiting for ever, so it stops the program instead.
 final class StatusMailbox: Sendable {
   private struct Slot {
     var latest: SubscriptionStatus
@@ -169,6 +173,7 @@ final class StatusMailbox: Sendable {
             slot.delivered = slot.latest
             return .some(slot.latest)
           }
+          precondition(slot.waiter == nil, "two tasks iterate one SubscriptionStatusStore.updates() stream at once")
           slot.waiter = continuation
           return nil
         }

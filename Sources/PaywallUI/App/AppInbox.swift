@@ -20,9 +20,10 @@ package final class AppInbox: Sendable {
     package var messages: [AppMessage] = []
     /// Effect tasks started and not yet finished.
     package var running = 0
-    /// The waiting loop. Unsafe, not checked: a `CheckedContinuation`'s layout is not fixed, so
-    /// every send paid a generic metadata lookup to read this optional, and the first one a
-    /// scan before the first frame. It is resumed once: only who takes it out, under the lock.
+    /// The waiting loop. Unsafe, not checked: `CheckedContinuation`'s layout is hidden in the
+    /// resilient concurrency library, so every send paid a generic metadata lookup to read this
+    /// optional, and the first one a conformance scan before the first frame. It is resumed once:
+    /// only whoever takes it out under the lock resumes it. One loop waits at a time.
     package var wake: UnsafeContinuation<Void, Never>?
     /// While the loop's thread dispatches a message, what that thread sends goes here, to be
     /// taken before the messages queued earlier.
@@ -115,6 +116,7 @@ package final class AppInbox: Sendable {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = shared.withLock { shared -> Bool in
         if !shared.messages.isEmpty || (evenWhenFinished && shared.finished) { return true }
+        precondition(shared.wake == nil, "two tasks wait on one AppInbox at once")
         shared.wake = continuation
         return false
       }
