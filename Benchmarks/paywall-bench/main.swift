@@ -1,5 +1,6 @@
 // paywall-bench: the project's performance figures, measured in one run.
-//   swift build -c release && .build/release/paywall-bench [--quick] [--render-only | --ledger-only | --test-only]
+//   .build/release/paywall-bench [--quick] [--render-only | --ledger-only | --test-only | --status-only | --superwall-only]
+//   (built as CONTRIBUTING.md's Benchmarks section gives, with paywall-tui beside it)
 // 1. parse + validate a generated 5,000-product .storekit file (target < 120 ms), with Foundation's
 //    JSONSerialization parsing the same bytes as the peer (it keeps no positions and validates nothing);
 // 2. render of the onboarding paywall at 80x24 and 200x60 (target >= 25,000 frames/s at 80x24), and
@@ -115,6 +116,12 @@ func generateStoreKit(count: Int) -> String {
     """
 }
 
+if statusOnly {
+  benchmarkStatusChanges(changes: quick ? 200_000 : 1_000_000)
+  finishFigures()
+  exit(0)
+}
+
 // MARK: 1. parse + validate
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-bench-\(getpid())")
@@ -123,13 +130,6 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let storekitURL = directory.appendingPathComponent("Bench.storekit")
 let storekit = generateStoreKit(count: 5_000)
 try storekit.write(to: storekitURL, atomically: true, encoding: .utf8)
-
-if statusOnly {
-  benchmarkStatusChanges(changes: quick ? 200_000 : 1_000_000)
-  try? FileManager.default.removeItem(at: directory)
-  finishFigures()
-  exit(0)
-}
 
 if superwallOnly {
   try benchmarkSuperwallImport(directory: directory, runs: quick ? 5 : 15)
@@ -269,7 +269,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
     figure("play-cycles", "play of \(cycles) purchase-restore cycles, the whole process", ours: elapsed * 1000, peer: median(floors) * 1000,
            unit: "ms", peerName: "the same play of an empty script (start, load)", target: "<= 300 ms", bar: .atMost(300))
   } else {
-    print("play benchmark skipped: build paywall-tui in release first (swift build -c release)")
+    print("play benchmark skipped: build paywall-tui in release first, as CONTRIBUTING.md's Benchmarks section gives")
   }
 }
 
@@ -470,7 +470,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
     figure("advance-1000y", "play: advance 1000y on a monthly subscription, the whole process", ours: millennium * 1000, peer: floor * 1000,
            unit: "ms", peerName: "the same play advancing 1d (start-up and the purchase)", target: "< 80 ms", bar: .atMost(80))
   } else {
-    print("advance benchmark skipped: build paywall-tui in release first (swift build -c release)")
+    print("advance benchmark skipped: build paywall-tui in release first, as CONTRIBUTING.md's Benchmarks section gives")
   }
 }
 
@@ -541,7 +541,7 @@ if !renderOnly && !ledgerOnly || testOnly {
     figure("test-scenarios", "test of \(count) scenarios on \(cores) cores, a worker per job", ours: elapsed, peer: perProcess, unit: "s",
            peerName: "the same, a play process per scenario", target: "< 3.5 s (1,000 on 2 cores)", bar: .atMost(3.5), decimals: 2)
   } else {
-    print("test benchmark skipped: build paywall-tui in release first (swift build -c release)")
+    print("test benchmark skipped: build paywall-tui in release first, as CONTRIBUTING.md's Benchmarks section gives")
   }
 }
 
