@@ -109,10 +109,10 @@ if [ -z "$installed" ]; then
   if [ "$(uname -s)" = Darwin ] && ! brew list ncurses >/dev/null 2>&1; then
     say "installing Homebrew's ncurses and pkgconf, which the build needs"; brew install ncurses pkgconf >&2
   fi
-  say "building paywall-tui $source_version from $here (swift build -c release, scratch $scratch); a first build takes a few minutes…"
-  start=$SECONDS
   # The metadata accessors scripts/release.sh asks for (its comment says why).
   accessors=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+  say "building paywall-tui $source_version from $here (swift build -c release ${accessors[*]}, scratch $scratch); a first build takes a few minutes…"
+  start=$SECONDS
   log=$(cd "$here" && swift build -c release "${accessors[@]}" --product paywall-tui --scratch-path "$scratch" 2>&1) || { echo "$log" >&2; fail "the build failed (its output is above)"; }
   built=$(cd "$here" && swift build -c release "${accessors[@]}" --product paywall-tui --scratch-path "$scratch" --show-bin-path)/paywall-tui
   cp "$built" "$tmp/paywall-tui" && chmod 755 "$tmp/paywall-tui" && mkdir -p "$dir" && mv -f "$tmp/paywall-tui" "$dir/paywall-tui"
