@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the paywall-tui we ship, stripped, and prints its size.
 # On Linux: a fully static executable (Swift runtime, C library, ncurses and FoundationEssentials
-# inside; no Foundation, no ICU). Our code is optimised for size (-Osize: 0.4 MB smaller than -O,
-# first paint no slower; the benchmarks build with -O). The linker folds identical functions
+# inside; no Foundation, no ICU). Our code is optimised for size (-Osize: 0.9 MB smaller than -O;
+# its start does 12% more instructions, 10.24 M against 9.12 M from launch to quit, and its first
+# byte in a pty came 0.3 ms later in 41 alternated runs; the benchmarks build with -O). The linker folds identical functions
 # (--icf=safe: only those whose address is never taken), and the unwind tables (.eh_frame, 2 MB)
 # are left out: Swift neither throws nor unwinds through them, and the only cost is that a crash
 # prints its message without a stack trace.
