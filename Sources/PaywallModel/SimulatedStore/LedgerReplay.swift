@@ -117,9 +117,17 @@ package struct LedgerReplay: Sendable {
 
   /// The subscription status at the replay's time: what every active subscription grants.
   package var status: SubscriptionStatus {
-    var entitlements: Set<Entitlement> = []
-    for subscription in subscriptions where subscription.isActive { entitlements.formUnion(subscription.entitlements) }
-    return .active(entitlements)
+    // The first active subscription's set is taken as it is (a union into an empty set hashed
+    // every entitlement again, for each status a replay asks: 13% of `advance 1000y`).
+    var entitlements: Set<Entitlement>?
+    for subscription in subscriptions where subscription.isActive {
+      if entitlements == nil {
+        entitlements = subscription.entitlements
+      } else {
+        entitlements?.formUnion(subscription.entitlements)
+      }
+    }
+    return .active(entitlements ?? [])
   }
 
   /// The earliest moment a subscription changes by itself.
@@ -260,12 +268,14 @@ extension LedgerReplay {
   /// catalog reads it, then as the other release does. A paywall's id is never read this way:
   /// what a release cannot sell is refused at load.
   func owned(_ id: String) -> StoreProduct? {
+    // Only a Play catalog reads ids more than one way: an App Store replay looks the id up once.
+    guard let play = catalog.play else { return catalog.product(id: id) }
     let bought = readings[id]
-    if let play = catalog.play, let bought, bought != play.reading {
+    if let bought, bought != play.reading {
       return play.unlisted(id, locale: catalog.settings.locale, reading: bought)
     }
     if let product = catalog.product(id: id) { return product }
-    guard let play = catalog.play, bought == nil else { return nil }
+    guard bought == nil else { return nil }
     return play.unlisted(id, locale: catalog.settings.locale, reading: play.reading == .typed ? .literal : .typed)
   }
 }
