@@ -24,9 +24,10 @@ struct CurrencyFormatTests {
   /// Every entry, for every amount (those that need rounding too), against NumberFormatter. The
   /// "*" entries stand for a currency without a symbol of its own: ICU's test currency XTS.
   @Test func everyEntryPrintsWhatICUPrints() {
-    #expect(CurrencyFormat.table.count > 300)
+    #expect(CurrencyFormat.keys.count > 300)
     var differences: [String] = []
-    for (key, format) in CurrencyFormat.table.sorted(by: { $0.key < $1.key }) {
+    for (index, key) in CurrencyFormat.keys.enumerated() {
+      let format = CurrencyFormat.entry(at: index)
       let parts = key.split(separator: "|").map(String.init)
       let (locale, currency) = (parts[0], parts[1] == "*" ? "XTS" : parts[1])
       let formatter = NumberFormatter()
@@ -86,5 +87,28 @@ struct CurrencyFormatTests {
       }
     }
     #expect(flagged > 1_000 && flagged < 5_000, "\(flagged)")
+  }
+
+  /// `find` is a binary search over the sorted keys: each key finds its own entry, and a key
+  /// between two keys, before the first or after the last finds none.
+  @Test func findSearchesTheSortedKeys() {
+    let keys = CurrencyFormat.keys
+    #expect(keys == keys.sorted() && Set(keys).count == keys.count)
+    var misses: [String] = []
+    for (index, key) in keys.enumerated() {
+      let parts = key.split(separator: "|").map(String.init)
+      let found = CurrencyFormat.find(currencyCode: parts[1], locale: parts[0])
+      let entry = CurrencyFormat.entry(at: index)
+      if found?.prefix != entry.prefix || found?.suffix != entry.suffix || found?.symbol != entry.symbol
+        || found?.decimal != entry.decimal || found?.negativePrefix != entry.negativePrefix {
+        misses.append(key)
+      }
+      // Just after this key and before the next in the keys' order.
+      if CurrencyFormat.find(currencyCode: parts[1] + "A", locale: parts[0]) != nil { misses.append(key + "A") }
+    }
+    #expect(misses.isEmpty, "\(misses.prefix(10))")
+    #expect(CurrencyFormat.find(currencyCode: "USD", locale: "aa") == nil)
+    #expect(CurrencyFormat.find(currencyCode: "USD", locale: "zz_ZZ") == nil)
+    #expect(CurrencyFormat.find(currencyCode: "", locale: "") == nil)
   }
 }

@@ -14,7 +14,7 @@ struct LocaleFormatsTests {
 
   /// Every locale of the price table, plus locales the tests, goldens and fuzz dictionaries use.
   static let locales: [String] = {
-    var list = CurrencyFormat.table.keys.map { String($0.split(separator: "|")[0]) }
+    var list = CurrencyFormat.keys.map { String($0.split(separator: "|")[0]) }
     list += ["ar_SA"]
     return Array(Set(list)).sorted()
   }()
@@ -32,7 +32,7 @@ struct LocaleFormatsTests {
 
   static func currencies(for locale: String) -> [String] {
     var list = ["USD", "EUR", "GBP", "JPY", "CHF", "SAR"]
-    for key in CurrencyFormat.table.keys where key.hasPrefix(locale + "|") && !key.hasSuffix("|*") {
+    for key in CurrencyFormat.keys where key.hasPrefix(locale + "|") && !key.hasSuffix("|*") {
       let currency = String(key.split(separator: "|")[1])
       if !list.contains(currency) { list.append(currency) }
     }

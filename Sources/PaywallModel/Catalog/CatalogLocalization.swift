@@ -14,7 +14,7 @@ extension Catalog {
 
   /// The locales whose price formats are known (`CurrencyFormats.swift`), sorted.
   package static var formatLocales: [String] {
-    Set(CurrencyFormat.table.keys.map { String($0.split(separator: "|")[0]) }).sorted()
+    Set(CurrencyFormat.keys.map { String($0.split(separator: "|")[0]) }).sorted()
   }
 
   /// Why a storefront or locale cannot be switched to, for `--storefront`/`--locale`; nil when it can.

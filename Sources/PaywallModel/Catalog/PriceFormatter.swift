@@ -121,7 +121,14 @@ struct CurrencyFormat: Sendable {
   var zero: UInt32 = 0x30
 
   static func find(currencyCode: String, locale: String) -> CurrencyFormat? {
-    table["\(locale)|\(currencyCode)"]
+    let key = "\(locale)|\(currencyCode)"
+    var low = 0
+    var high = keys.count
+    while low < high {
+      let middle = (low + high) / 2
+      if keys[middle] < key { low = middle + 1 } else { high = middle }
+    }
+    return low < keys.count && keys[low] == key ? entry(at: low) : nil
   }
 
   /// The entry for the pair; else the locale's (or its language's, or en_US's) entry for a
@@ -130,7 +137,7 @@ struct CurrencyFormat: Sendable {
     if let format = find(currencyCode: currencyCode, locale: locale) { return format }
     let language = String(locale.prefix { $0 != "_" })
     if let format = find(currencyCode: currencyCode, locale: language) { return format }
-    var format = find(currencyCode: "*", locale: locale) ?? find(currencyCode: "*", locale: language) ?? table["en_US|*"]!
+    var format = find(currencyCode: "*", locale: locale) ?? find(currencyCode: "*", locale: language) ?? find(currencyCode: "*", locale: "en_US")!
     let code = currencyCode.isEmpty ? "XXX" : currencyCode
     format.prefix = format.prefix.replacingOccurrences(of: "XTS", with: code)
     format.suffix = format.suffix.replacingOccurrences(of: "XTS", with: code)
