@@ -43,8 +43,10 @@ package func dropOnEveryCore<Element>(_ items: consuming [Element]) {
 /// large, and freed on one; on 512 KiB its recursion could overflow where the main thread's does not.
 let helperStackBytes = 8 << 20
 
-/// The cores online, at least one.
-package var onlineCores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+/// The cores online, at least one, read once: glibc reads /sys/devices/system/cpu/online at each
+/// `sysconf`, and the parse of every project file asked (an open, a read and a close each, before
+/// the first paint), small ones included.
+package let onlineCores: Int = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
 /// `body` of each index below `count`, on every core. The calling thread works too, beside one
 /// `DetachedThread` per other core; each takes the next index not yet taken. A thread the system
