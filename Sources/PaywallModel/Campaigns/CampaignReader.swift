@@ -283,29 +283,42 @@ package enum PlacementNames {
   /// A built-in name no campaign can present on: `register` ignores it and the SDK never fires it
   /// as a trigger (not in `Campaign.sdkPlacements`).
   package static func neverPresents(_ placement: String) -> Bool {
-    builtIn.contains(placement) && !Campaign.sdkPlacements.contains(placement)
+    isBuiltIn(placement) && !Campaign.sdkPlacements.contains(placement)
   }
 
-  /// Every name of the SDK's own events (`SuperwallEventObjc`'s descriptions, 4.16.3):
-  /// `register` ignores each (`TrackingLogic.checkNotSuperwallEvent`), trackable or not.
-  package static let builtIn: Set<String> = Set(EventName.allCases.filter { !$0.isOwn }.map(\.rawValue)).union([
-    "first_seen", "app_open", "app_launch", "identity_alias", "app_install", "session_start", "device_attributes",
-    "subscriptionStatus_didChange", "app_close", "deepLink_open", "trigger_fire", "paywall_open", "paywall_decline",
-    "paywall_close", "transaction_start", "transaction_fail", "transaction_abandon", "transaction_timeout",
-    "transaction_complete", "subscription_start", "freeTrial_start", "transaction_restore", "user_attributes",
-    "attribution_match", "nonRecurringProduct_purchase", "paywallResponseLoad_start", "paywallResponseLoad_notFound",
-    "paywallResponseLoad_fail", "paywallResponseLoad_complete", "paywallWebviewLoad_start", "paywallWebviewLoad_fail",
-    "paywallWebviewLoad_complete", "paywallWebviewLoad_timeout", "paywallWebviewLoad_fallback",
-    "paywallWebviewLoad_processTerminated", "paywallProductsLoad_start", "paywallProductsLoad_fail",
-    "paywallProductsLoad_retry", "paywallProductsLoad_missingProducts", "paywallProductsLoad_complete",
-    "paywallPresentationRequest", "survey_response", "touches_began", "survey_close", "reset", "restore_start",
-    "restore_fail", "restore_complete", "config_refresh", "custom_placement", "config_attributes",
-    "confirm_all_assignments", "config_fail", "adServicesTokenRequest_start", "adServicesTokenRequest_fail",
-    "adServicesTokenRequest_complete", "shimmerView_start", "shimmerView_complete", "redemption_start",
-    "redemption_complete", "redemption_fail", "enrichment_start", "enrichment_fail", "enrichment_complete",
-    "networkDecoding_fail", "customerInfo_didChange", "integration_attributes", "review_requested",
-    "permission_requested", "permission_granted", "permission_denied", "paywallPreload_start",
-    "paywallPreload_complete", "stripeCheckout_start", "stripeCheckout_submit", "stripeCheckout_complete",
-    "stripeCheckout_fail", "testModeModal_open", "testModeModal_close", "paywall_page_view",
-  ])
+  /// Whether `name` is one of the SDK's own events (`SuperwallEventObjc`'s descriptions, 4.16.3):
+  /// `register` ignores each (`TrackingLogic.checkNotSuperwallEvent`), trackable or not. A lookup,
+  /// not a Set: built before the first paint, a Set of these names cost 95,000 instructions.
+  package static func isBuiltIn(_ name: String) -> Bool {
+    if let event = EventName(rawValue: name), !event.isOwn { return true }
+    var low = 0
+    var high = otherBuiltIns.count
+    while low < high {
+      let middle = (low + high) / 2
+      if otherBuiltIns[middle] < name { low = middle + 1 } else { high = middle }
+    }
+    return low < otherBuiltIns.count && otherBuiltIns[low] == name
+  }
+
+  /// The SDK's event names besides those `EventName` has, sorted for `isBuiltIn`'s binary search.
+  static let otherBuiltIns: [String] = [
+    "adServicesTokenRequest_complete", "adServicesTokenRequest_fail", "adServicesTokenRequest_start", "app_close",
+    "app_install", "app_launch", "app_open", "attribution_match", "config_attributes", "config_fail",
+    "config_refresh", "confirm_all_assignments", "custom_placement", "customerInfo_didChange", "deepLink_open",
+    "device_attributes", "enrichment_complete", "enrichment_fail", "enrichment_start", "first_seen",
+    "freeTrial_start", "identity_alias", "integration_attributes", "networkDecoding_fail",
+    "nonRecurringProduct_purchase", "paywallPreload_complete", "paywallPreload_start", "paywallPresentationRequest",
+    "paywallProductsLoad_complete", "paywallProductsLoad_fail", "paywallProductsLoad_missingProducts",
+    "paywallProductsLoad_retry", "paywallProductsLoad_start", "paywallResponseLoad_complete",
+    "paywallResponseLoad_fail", "paywallResponseLoad_notFound", "paywallResponseLoad_start",
+    "paywallWebviewLoad_complete", "paywallWebviewLoad_fail", "paywallWebviewLoad_fallback",
+    "paywallWebviewLoad_processTerminated", "paywallWebviewLoad_start", "paywallWebviewLoad_timeout", "paywall_close",
+    "paywall_decline", "paywall_open", "paywall_page_view", "permission_denied", "permission_granted",
+    "permission_requested", "redemption_complete", "redemption_fail", "redemption_start", "reset", "restore_complete",
+    "restore_fail", "restore_start", "review_requested", "session_start", "shimmerView_complete", "shimmerView_start",
+    "stripeCheckout_complete", "stripeCheckout_fail", "stripeCheckout_start", "stripeCheckout_submit",
+    "subscriptionStatus_didChange", "subscription_start", "survey_close", "survey_response", "testModeModal_close",
+    "testModeModal_open", "touches_began", "transaction_abandon", "transaction_complete", "transaction_fail",
+    "transaction_restore", "transaction_start", "transaction_timeout", "trigger_fire", "user_attributes",
+  ]
 }

@@ -170,7 +170,7 @@ public enum Presenter {
 
   static func register(_ placement: String, params: [String: String], _ state: inout PresentationState, now: Date) -> [PresentationEffect] {
     let registration = Registration(id: state.newRegistrationID(), placement: placement, params: params)
-    if PlacementNames.builtIn.contains(placement) {
+    if PlacementNames.isBuiltIn(placement) {
       // The SDK returns before tracking anything: no handler callback, no feature; only its log
       // says why (`PublicPresentation.swift` `trackAndPresentPaywall`). The outcome tells the tester.
       state.outcome = RegistrationOutcome(registrationID: registration.id, placement: placement, kind: .ignoredBuiltInName)

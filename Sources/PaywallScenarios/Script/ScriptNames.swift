@@ -27,7 +27,7 @@ package enum ScriptNames {
         let known = placements.contains(name)
         if unknown && known {
           report(name, "\(quoting: step.text): the project has a campaign on \(quoting: name); write '\(verb) \(name)'")
-        } else if !unknown && !known && !PlacementNames.builtIn.contains(name) {
+        } else if !unknown && !known && !PlacementNames.isBuiltIn(name) {
           let list = placements.isEmpty ? "the project has no campaigns" : "placements: \(placements.joined(separator: ", "))"
           report(name, "\(quoting: step.text): no campaign has the placement \(quoting: name)\(Suggestions.hint(for: name, in: placements)) (\(list)); to name it on purpose (the SDK's placementNotFound), write '\(verb) unknown \(name)'")
         }

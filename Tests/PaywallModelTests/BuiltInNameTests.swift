@@ -1,0 +1,37 @@
+@testable import PaywallModel
+import Testing
+
+/// The SDK's own event names (`register` ignores each) are found by a lookup instead of a Set
+/// built at start: the same names, and only those.
+@Suite("built-in names")
+struct BuiltInNameTests {
+  @Test func theListIsSortedForItsBinarySearch() {
+    let names = PlacementNames.otherBuiltIns
+    #expect(names == names.sorted())
+    #expect(Set(names).count == names.count)
+  }
+
+  @Test func everyNameOfTheSDKIsBuiltInAndNoOtherIs() {
+    var wrong: [String] = []
+    for event in EventName.allCases where !event.isOwn && !PlacementNames.isBuiltIn(event.rawValue) {
+      wrong.append(event.rawValue)
+    }
+    for name in PlacementNames.otherBuiltIns where !PlacementNames.isBuiltIn(name) { wrong.append(name) }
+    #expect(wrong.isEmpty, "not found: \(wrong)")
+    // Names between, before and after the listed ones, and our own events' names, are placements.
+    let listed = Set(PlacementNames.otherBuiltIns)
+    var near: [String] = ["", "a", "zzz", "App_open", "app_open ", " app_open", "paywall_open_", "campaign_trigger"]
+    near += PlacementNames.otherBuiltIns.flatMap { [$0 + "x", String($0.dropLast()), $0.uppercased()] }
+    near += EventName.allCases.filter(\.isOwn).map(\.rawValue)
+    let builtIn = near.filter { name in
+      !listed.contains(name) && !EventName.allCases.contains { !$0.isOwn && $0.rawValue == name } && PlacementNames.isBuiltIn(name)
+    }
+    #expect(builtIn.isEmpty, "built in by mistake: \(builtIn)")
+  }
+
+  @Test func aBuiltInNameTheSDKFiresAsATriggerStillPresents() {
+    #expect(PlacementNames.isBuiltIn("app_launch") && !PlacementNames.neverPresents("app_launch"))
+    #expect(PlacementNames.neverPresents("paywall_open"))
+    #expect(!PlacementNames.neverPresents("campaign_trigger"))
+  }
+}
