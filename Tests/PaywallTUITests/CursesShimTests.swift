@@ -43,7 +43,7 @@ struct CursesShimTests {
 @Suite("blank gaps")
 struct BlankGapTests {
   private func looks(_ cells: [Cell], _ scheme: ColorScheme = .monochrome) -> [String] {
-    scheme.rowAttributes(cells.count) { cells[$0] }.map { look in
+    cells.withUnsafeBufferPointer { scheme.rowAttributes($0) }.map { look in
       guard let look else { return "-" }
       return look == ColorScheme.monochrome.style(.muted) ? "dim" : look == ColorScheme.monochrome.style(.title) ? "bold"
         : look == ColorScheme.monochrome.style(.focusedButton) ? "rev" : look == (0, 0) ? "plain" : "\(look)"
