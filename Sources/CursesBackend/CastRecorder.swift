@@ -220,7 +220,7 @@ package final class CursesRecording: @unchecked Sendable {
     noecho()
     nonl()
     // Always in colour: NO_COLOR is the recorder's own terminal's setting, not the viewers'.
-    let colors = CursesPainter.configure(window, input: false, noColor: false)
+    let colors = CursesPainter.configure(window, noColor: false)
     let alternate = [Self.capability("smcup"), Self.capability("rmcup")].compactMap { $0 }
     try body(window, colors, output, alternate)
   }

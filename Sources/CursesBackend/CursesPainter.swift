@@ -18,25 +18,28 @@ import TerminalCore
 /// the same modes, colours and drawing, so a `.cast` holds the bytes `run` sends. Call on the
 /// thread that owns the screen.
 package enum CursesPainter {
-  /// Sets up a screen after newterm and returns its colours. `input` adds what only reading keys
-  /// needs (keypad, extra Home/End sequences, the mouse), which a recording leaves out: those
-  /// modes would change nothing on screen and stay on in the terminal of whoever plays it.
-  /// `noColor` (the user's NO_COLOR) draws with attributes alone.
-  package static func configure(_ window: UnsafeMutablePointer<WINDOW>?, input: Bool, noColor: Bool) -> ColorScheme {
-    if input {
-      keypad(window, true)
-      // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
-      // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
-      for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
-                               ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
-      where key_defined(sequence) == 0 {
-        define_key(sequence, code)
-      }
-    }
+  /// Sets up a screen after newterm and returns its colours: what drawing needs. `noColor` (the
+  /// user's NO_COLOR) draws with attributes alone. Reading keys needs `enableInput` too.
+  package static func configure(_ window: UnsafeMutablePointer<WINDOW>?, noColor: Bool) -> ColorScheme {
     curs_set(0)
-    let colors = ColorScheme.make(noColor: noColor)
-    if input { mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil) }
-    return colors
+    return ColorScheme.make(noColor: noColor)
+  }
+
+  /// What only reading keys needs (keypad, extra Home/End sequences, the mouse), which a
+  /// recording leaves out: those modes would change nothing on screen and stay on in the terminal
+  /// of whoever plays it. The interactive terminal calls it after its first frame is out (or
+  /// before it reads a key, if one comes first): ncurses' table of key sequences cost that frame
+  /// 104,000 instructions.
+  package static func enableInput(_ window: UnsafeMutablePointer<WINDOW>?) {
+    keypad(window, true)
+    // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and
+    // ESC [4~, xterm ESC [H / ESC OH): a TERM that names another pair would see Esc and letters.
+    for (sequence, code) in [("\u{1B}[1~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME), ("\u{1B}[7~", KEY_HOME),
+                             ("\u{1B}[4~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END), ("\u{1B}[8~", KEY_END)]
+    where key_defined(sequence) == 0 {
+      define_key(sequence, code)
+    }
+    mousemask(pw_button1_clicked() | pw_button1_pressed() | pw_button1_released(), nil)
   }
 
   /// Full redraw of `frame` into the window's buffer, then `wnoutrefresh`; the caller's

@@ -190,7 +190,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // From here on ncurses only writes to stdout (the mode calls above set the terminal through
     // it): what it writes goes out in one piece with the first frame, and each frame after in one.
     output = tg_batch_open(STDOUT_FILENO)
-    batch { colors = CursesPainter.configure(window, input: true, noColor: ProcessEnvironment.value("NO_COLOR") != nil) }
+    batch { colors = CursesPainter.configure(window, noColor: ProcessEnvironment.value("NO_COLOR") != nil) }
     nodelay(window, true)
     set_escdelay(25)  // Esc answers at once, not after ncurses' default second
     mouseinterval(0)
@@ -203,6 +203,14 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // Once the terminal has gone (a hangup), stdin stays readable at end of file forever: stop
     // polling it, or this loop spins and reports the hangup over and over.
     var inputOpen = true
+    // Keys are set up after the first frame is out, in a write of their own, or before the first
+    // key is read if one comes sooner (`CursesPainter.enableInput`).
+    var inputEnabled = false
+    func enableInput() {
+      guard !inputEnabled else { return }
+      inputEnabled = true
+      batch(send: true) { CursesPainter.enableInput(window) }
+    }
     while running {
       var fds = [pollfd(fd: inputOpen ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
                  pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -210,6 +218,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
       if ready < 0 && errno != EINTR { break }
       if fds[1].revents & Int16(POLLIN) != 0 { running = handleWake(window) }
       if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        enableInput()
         if !readKeys(window) {
           inputOpen = false
           onEvent(.terminate(Termination(signal: nil)))
@@ -221,6 +230,7 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
       }) {
         draw(frame, window)
         if awaited { shown.signal() }
+        enableInput()
       }
     }
     if mailbox.withLock({ $0.awaited }) { shown.signal() }
