@@ -34,4 +34,16 @@ struct BuiltInNameTests {
     #expect(PlacementNames.neverPresents("paywall_open"))
     #expect(!PlacementNames.neverPresents("campaign_trigger"))
   }
+
+  /// The binary search both lookups share: each element at its index, nothing else, at the edges too.
+  @Test func aSortedSearchFindsEachElementAndNothingElse() {
+    #expect([String]().sortedIndex(of: "a") == nil)
+    #expect(["b"].sortedIndex(of: "b") == 0 && ["b"].sortedIndex(of: "a") == nil && ["b"].sortedIndex(of: "c") == nil)
+    let words = ["apple", "banana", "cherry", "date", "fig", "grape", "kiwi"]
+    for (index, word) in words.enumerated() {
+      #expect(words.sortedIndex(of: word) == index)
+      #expect(words.sortedIndex(of: word + "s") == nil)
+    }
+    #expect(words.sortedIndex(of: "") == nil && words.sortedIndex(of: "zucchini") == nil)
+  }
 }

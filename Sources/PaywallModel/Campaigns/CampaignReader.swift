@@ -291,13 +291,7 @@ package enum PlacementNames {
   /// not a Set: built before the first paint, a Set of these names cost 95,000 instructions.
   package static func isBuiltIn(_ name: String) -> Bool {
     if let event = EventName(rawValue: name), !event.isOwn { return true }
-    var low = 0
-    var high = otherBuiltIns.count
-    while low < high {
-      let middle = (low + high) / 2
-      if otherBuiltIns[middle] < name { low = middle + 1 } else { high = middle }
-    }
-    return low < otherBuiltIns.count && otherBuiltIns[low] == name
+    return otherBuiltIns.sortedIndex(of: name) != nil
   }
 
   /// The SDK's event names besides those `EventName` has, sorted for `isBuiltIn`'s binary search.

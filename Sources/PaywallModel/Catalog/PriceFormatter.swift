@@ -121,14 +121,7 @@ struct CurrencyFormat: Sendable {
   var zero: UInt32 = 0x30
 
   static func find(currencyCode: String, locale: String) -> CurrencyFormat? {
-    let key = "\(locale)|\(currencyCode)"
-    var low = 0
-    var high = keys.count
-    while low < high {
-      let middle = (low + high) / 2
-      if keys[middle] < key { low = middle + 1 } else { high = middle }
-    }
-    return low < keys.count && keys[low] == key ? entry(at: low) : nil
+    keys.sortedIndex(of: "\(locale)|\(currencyCode)").map(entry(at:))
   }
 
   /// The entry for the pair; else the locale's (or its language's, or en_US's) entry for a
