@@ -27,9 +27,8 @@ package enum CursesPainter {
 
   /// What only reading keys needs (keypad, extra Home/End sequences, the mouse), which a
   /// recording leaves out: those modes would change nothing on screen and stay on in the terminal
-  /// of whoever plays it. The interactive terminal calls it after its first frame is out (or
-  /// before it reads a key, if one comes first): ncurses' table of key sequences cost that frame
-  /// 104,000 instructions.
+  /// of whoever plays it. The interactive terminal calls it after its first frame is out, before
+  /// it reads any key: ncurses' table of key sequences cost that frame 104,000 instructions.
   package static func enableInput(_ window: UnsafeMutablePointer<WINDOW>?) {
     keypad(window, true)
     // Home and End as terminals send them whatever TERM says (tmux and screen send ESC [1~ and

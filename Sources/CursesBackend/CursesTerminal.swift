@@ -203,22 +203,19 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
     // Once the terminal has gone (a hangup), stdin stays readable at end of file forever: stop
     // polling it, or this loop spins and reports the hangup over and over.
     var inputOpen = true
-    // Keys are set up after the first frame is out, in a write of their own, or before the first
-    // key is read if one comes sooner (`CursesPainter.enableInput`).
+    // Keys are read once the first frame is out: one typed while the app starts waits in the
+    // terminal until then, and applies to the screen the user sees. Read sooner, it could reach
+    // the app before the paywall was opened and be spent on the screen behind it (a Right typed
+    // at launch was lost about one time in ten). Key reading is set up at that point too, in a
+    // write of its own (`CursesPainter.enableInput`).
     var inputEnabled = false
-    func enableInput() {
-      guard !inputEnabled else { return }
-      inputEnabled = true
-      batch(send: true) { CursesPainter.enableInput(window) }
-    }
     while running {
-      var fds = [pollfd(fd: inputOpen ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
+      var fds = [pollfd(fd: inputOpen && inputEnabled ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
                  pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
       let ready = poll(&fds, 2, -1)
       if ready < 0 && errno != EINTR { break }
       if fds[1].revents & Int16(POLLIN) != 0 { running = handleWake(window) }
       if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-        enableInput()
         if !readKeys(window) {
           inputOpen = false
           onEvent(.terminate(Termination(signal: nil)))
@@ -230,7 +227,10 @@ package final class CursesTerminal: TerminalBackend, @unchecked Sendable {
       }) {
         draw(frame, window)
         if awaited { shown.signal() }
-        enableInput()
+        if !inputEnabled {
+          inputEnabled = true
+          batch(send: true) { CursesPainter.enableInput(window) }
+        }
       }
     }
     if mailbox.withLock({ $0.awaited }) { shown.signal() }

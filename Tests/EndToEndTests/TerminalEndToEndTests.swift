@@ -44,6 +44,18 @@ struct TerminalEndToEndTests {
     pane.wait(forText: "● Monthly")
   }
 
+  /// A key typed while the app starts applies to the paywall it shows. The terminal thread reads
+  /// keys only once the first frame is out: read as soon as the terminal opened, a key could
+  /// reach the app before the paywall was opened and be spent on the screen behind it. The
+  /// arrow goes in as a terminal in keypad mode sends it (ESC O C), five launches in a row.
+  @Test func aKeyTypedWhileTheAppStartsMovesTheSelection() throws {
+    for _ in 1...5 {
+      let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted"))
+      try pane.tmux(["send-keys", "-t", "main", "-l", "\u{1B}OC"])
+      pane.wait(forText: "● Monthly", within: 5)
+    }
+  }
+
   @Test func enterWithTheScriptedControllerTurnsTheStatusActive() throws {
     let pane = try TmuxPane(Self.wrapped("paywalls --controller scripted --status inactive"))
     pane.wait(forText: "status: inactive")
