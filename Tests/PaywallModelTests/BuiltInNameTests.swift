@@ -29,6 +29,17 @@ struct BuiltInNameTests {
     #expect(builtIn.isEmpty, "built in by mistake: \(builtIn)")
   }
 
+  /// The names are the 80 of `SuperwallEventObjc` (4.16.3), held here by count and by a few from
+  /// each source (`EventName`'s and the list's), so a name dropped from either fails.
+  @Test func theEightyNamesOfTheSDKAreBuiltIn() {
+    let candidates = Set(EventName.allCases.map(\.rawValue) + PlacementNames.otherBuiltIns)
+    #expect(candidates.filter(PlacementNames.isBuiltIn).count == 80)
+    for name in ["paywall_open", "app_launch", "deepLink_open", "survey_response", "subscriptionStatus_didChange",
+                 "reset", "paywall_page_view", "testModeModal_close", "adServicesTokenRequest_start", "transaction_timeout"] {
+      #expect(PlacementNames.isBuiltIn(name), "\(name)")
+    }
+  }
+
   @Test func aBuiltInNameTheSDKFiresAsATriggerStillPresents() {
     #expect(PlacementNames.isBuiltIn("app_launch") && !PlacementNames.neverPresents("app_launch"))
     #expect(PlacementNames.neverPresents("paywall_open"))

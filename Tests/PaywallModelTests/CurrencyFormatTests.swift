@@ -96,6 +96,7 @@ struct CurrencyFormatTests {
     #expect(keys == keys.sorted() && Set(keys).count == keys.count)
     var misses: [String] = []
     for (index, key) in keys.enumerated() {
+      if keys.sortedIndex(of: key) != index { misses.append("index of " + key) }
       let parts = key.split(separator: "|").map(String.init)
       let found = CurrencyFormat.find(currencyCode: parts[1], locale: parts[0])
       let entry = CurrencyFormat.entry(at: index)

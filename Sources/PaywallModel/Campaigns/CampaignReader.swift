@@ -294,25 +294,22 @@ package enum PlacementNames {
     return otherBuiltIns.sortedIndex(of: name) != nil
   }
 
-  /// The SDK's event names besides those `EventName` has, sorted for `isBuiltIn`'s binary search.
+  /// The SDK's event names that `EventName` does not have (those it has and that are not our own
+  /// are asked of it first), sorted for `isBuiltIn`'s binary search.
   static let otherBuiltIns: [String] = [
-    "adServicesTokenRequest_complete", "adServicesTokenRequest_fail", "adServicesTokenRequest_start", "app_close",
-    "app_install", "app_launch", "app_open", "attribution_match", "config_attributes", "config_fail",
-    "config_refresh", "confirm_all_assignments", "custom_placement", "customerInfo_didChange", "deepLink_open",
-    "device_attributes", "enrichment_complete", "enrichment_fail", "enrichment_start", "first_seen",
-    "freeTrial_start", "identity_alias", "integration_attributes", "networkDecoding_fail",
-    "nonRecurringProduct_purchase", "paywallPreload_complete", "paywallPreload_start", "paywallPresentationRequest",
-    "paywallProductsLoad_complete", "paywallProductsLoad_fail", "paywallProductsLoad_missingProducts",
-    "paywallProductsLoad_retry", "paywallProductsLoad_start", "paywallResponseLoad_complete",
-    "paywallResponseLoad_fail", "paywallResponseLoad_notFound", "paywallResponseLoad_start",
-    "paywallWebviewLoad_complete", "paywallWebviewLoad_fail", "paywallWebviewLoad_fallback",
-    "paywallWebviewLoad_processTerminated", "paywallWebviewLoad_start", "paywallWebviewLoad_timeout", "paywall_close",
-    "paywall_decline", "paywall_open", "paywall_page_view", "permission_denied", "permission_granted",
-    "permission_requested", "redemption_complete", "redemption_fail", "redemption_start", "reset", "restore_complete",
-    "restore_fail", "restore_start", "review_requested", "session_start", "shimmerView_complete", "shimmerView_start",
-    "stripeCheckout_complete", "stripeCheckout_fail", "stripeCheckout_start", "stripeCheckout_submit",
-    "subscriptionStatus_didChange", "subscription_start", "survey_close", "survey_response", "testModeModal_close",
-    "testModeModal_open", "touches_began", "transaction_abandon", "transaction_complete", "transaction_fail",
-    "transaction_restore", "transaction_start", "transaction_timeout", "trigger_fire", "user_attributes",
+    "adServicesTokenRequest_complete", "adServicesTokenRequest_fail", "adServicesTokenRequest_start",
+    "attribution_match", "config_attributes", "config_fail", "config_refresh", "confirm_all_assignments",
+    "customerInfo_didChange", "device_attributes", "enrichment_complete", "enrichment_fail", "enrichment_start",
+    "identity_alias", "integration_attributes", "networkDecoding_fail", "paywallPreload_complete",
+    "paywallPreload_start", "paywallProductsLoad_complete", "paywallProductsLoad_fail",
+    "paywallProductsLoad_missingProducts", "paywallProductsLoad_retry", "paywallProductsLoad_start",
+    "paywallResponseLoad_complete", "paywallResponseLoad_fail", "paywallResponseLoad_notFound",
+    "paywallResponseLoad_start", "paywallWebviewLoad_complete", "paywallWebviewLoad_fail",
+    "paywallWebviewLoad_fallback", "paywallWebviewLoad_processTerminated", "paywallWebviewLoad_start",
+    "paywallWebviewLoad_timeout", "paywall_page_view", "permission_denied", "permission_granted",
+    "permission_requested", "redemption_complete", "redemption_fail", "redemption_start", "reset", "review_requested",
+    "shimmerView_complete", "shimmerView_start", "stripeCheckout_complete", "stripeCheckout_fail",
+    "stripeCheckout_start", "stripeCheckout_submit", "testModeModal_close", "testModeModal_open", "touches_began",
+    "transaction_timeout",
   ]
 }

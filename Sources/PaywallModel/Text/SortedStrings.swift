@@ -1,7 +1,7 @@
 extension Array where Element == String {
   /// Where `value` is in this array, sorted as Swift orders strings, by binary search; nil when
-  /// it is not there. For the generated tables (price formats, the SDK's event names) that are
-  /// looked up before the first paint: a Set or Dictionary of them would be built, every key
+  /// it is not there. For the tables looked up before the first paint (the generated price
+  /// formats, the SDK's event names): a Set or Dictionary of them would be built, every key
   /// hashed, to answer a handful of questions.
   func sortedIndex(of value: String) -> Int? {
     var low = 0
