@@ -83,6 +83,11 @@ package enum CursesPainter {
 package struct ColorScheme {
   private var table: StyleTable
 
+  private init(table: StyleTable) {
+    self.table = table
+    notePlainBlanks()
+  }
+
   /// Looks by style in an array: a dictionary lookup for every cell (hashing the style) was
   /// about half the time `CursesPainter.paint` took.
   private struct StyleTable: ExpressibleByDictionaryLiteral {
@@ -101,9 +106,7 @@ package struct ColorScheme {
   package static let monochrome: ColorScheme = {
     var table: StyleTable = [:]
     for style in CellStyle.allCases { table[style] = (attributes(Palette.monochrome(style)), 0) }
-    var scheme = ColorScheme(table: table)
-    scheme.notePlainBlanks()
-    return scheme
+    return ColorScheme(table: table)
   }()
 
   /// A look's ncurses attributes (its colours are a pair's).
@@ -126,7 +129,7 @@ package struct ColorScheme {
   }
 
   /// `blankLooksPlain` of each style's look, by the style's raw value: asked for every cell of
-  /// every row, it is worked out once the looks are set.
+  /// every row, it is worked out once the looks are set (at `init`, and again at the end of `make`).
   private var plainBlanks: [Bool] = []
 
   private mutating func notePlainBlanks() {
@@ -136,8 +139,7 @@ package struct ColorScheme {
   }
 
   private func blankIsPlain(_ style: CellStyle) -> Bool {
-    let index = Int(style.rawValue)
-    return index < plainBlanks.count ? plainBlanks[index] : blankLooksPlain(self.style(style))
+    plainBlanks[Int(style.rawValue)]
   }
 
   /// How to draw each cell of `row`, nil for a cell to leave as `werase` left it
