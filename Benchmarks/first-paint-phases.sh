@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-21}
-for tool in perf tmux python3 nm; do
+for tool in perf tmux python3 nm swift; do
   command -v "$tool" >/dev/null 2>&1 || { echo "first-paint-phases.sh: needs $tool" >&2; exit 1; }
 done
 if [ "$(id -u)" -ne 0 ]; then echo "first-paint-phases.sh: uprobes need root: sudo bash $0" >&2; exit 1; fi
@@ -25,7 +25,7 @@ work=$(mktemp -d)
 cleanup() {
   tmux -L first-paint-phases kill-server 2>/dev/null || true
   perf probe -q -d "$group:*" >/dev/null 2>&1 || true
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
+  rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -58,7 +58,9 @@ for i in $(seq "$runs"); do
   perf record -q -a -o "$work/run-$i.data" -e "$group:*" -e sched:sched_process_exec -- sleep 1.5 >/dev/null 2>&1 &
   recorder=$!
   sleep 0.4
-  tmux -L first-paint-phases -f /dev/null new-session -d -x 80 -y 24 "exec $bin run paywalls --controller scripted --state-dir $state --fresh"
+  # The paths are quoted for the shell tmux runs the command with: they stay data.
+  tmux -L first-paint-phases -f /dev/null new-session -d -x 80 -y 24 \
+    "exec $(printf '%q' "$bin") run paywalls --controller scripted --state-dir $(printf '%q' "$state") --fresh"
   sleep 0.8
   tmux -L first-paint-phases kill-server 2>/dev/null || true
   wait "$recorder" || true
