@@ -81,11 +81,17 @@ package enum CursesPainter {
 /// How semantic styles look on this terminal: colour pairs when it has colours (and NO_COLOR is
 /// unset), attributes alone on monochrome terminals (TERM=vt100), readable either way.
 package struct ColorScheme {
-  private var table: StyleTable
+  private let table: StyleTable
 
-  private init(table: StyleTable) {
+  /// The looks are set once, here, with what is worked out from them.
+  private init(table: StyleTable, backgroundPairs: [Int16] = []) {
     self.table = table
-    notePlainBlanks()
+    self.backgroundPairs = backgroundPairs
+    var flags = [Bool](repeating: false, count: CellStyle.allCases.count)
+    for style in CellStyle.allCases {
+      flags[Int(style.rawValue)] = Self.blankLooksPlain(table[style] ?? (0, 0), backgroundPairs: backgroundPairs)
+    }
+    plainBlanks = flags
   }
 
   /// Looks by style in an array: a dictionary lookup for every cell (hashing the style) was
@@ -120,23 +126,17 @@ package struct ColorScheme {
 
   /// Colour pairs with a background of their own: a blank in them is visible. A few numbers in a
   /// list (a set of Int16, met nowhere else, cost the first paint the runtime's making of its type).
-  package private(set) var backgroundPairs: [Int16] = []
+  package let backgroundPairs: [Int16]
 
   /// Whether a blank drawn this way looks like any other such blank (no reverse, underline or
   /// background colour): bold, dim and foreground colours do not show on a space.
-  private func blankLooksPlain(_ look: (attr_t, Int16)) -> Bool {
+  private static func blankLooksPlain(_ look: (attr_t, Int16), backgroundPairs: [Int16]) -> Bool {
     look.0 & (pw_a_reverse() | pw_a_underline() | pw_a_standout()) == 0 && !backgroundPairs.contains(look.1)
   }
 
   /// `blankLooksPlain` of each style's look, by the style's raw value: asked for every cell of
-  /// every row, it is worked out once the looks are set (at `init`, and again at the end of `make`).
-  private var plainBlanks: [Bool] = []
-
-  private mutating func notePlainBlanks() {
-    var flags = [Bool](repeating: false, count: CellStyle.allCases.count)
-    for style in CellStyle.allCases { flags[Int(style.rawValue)] = blankLooksPlain(self.style(style)) }
-    plainBlanks = flags
-  }
+  /// every row, it is worked out once, where the looks are set (`init`).
+  private let plainBlanks: [Bool]
 
   private func blankIsPlain(_ style: CellStyle) -> Bool {
     plainBlanks[Int(style.rawValue)]
@@ -158,12 +158,12 @@ package struct ColorScheme {
     }
     for x in 0..<width {
       let current = row[x]
-      let look = style(current.style)
       let plain = blankIsPlain(current.style)
       if current.scalar == " " && !current.isContinuation && plain {
         gap = gap.isEmpty ? x..<x + 1 : gap.lowerBound..<x + 1
         continue
       }
+      let look = style(current.style)
       if let previous, gap.count <= Self.longestFilledGap {
         for g in gap { looks[g] = previous }
       } else {
@@ -188,7 +188,9 @@ package struct ColorScheme {
     use_default_colors()
     // Pairs on the terminal's own background (-1) unless the palette gives one, in the 8 basic
     // colours every colour terminal has: one pair for each pair of colours the palette uses.
-    var scheme = ColorScheme.monochrome
+    // Every style's look is set below.
+    var table: StyleTable = [:]
+    var backgroundPairs: [Int16] = []
     // Pair n is the n-th pair of colours met, pair 0 the terminal's own. A list searched in order,
     // not a dictionary keyed by the pair: a handful of entries, and a dictionary of a type met
     // nowhere else costs the first paint the runtime's making of that type.
@@ -200,12 +202,11 @@ package struct ColorScheme {
         let number = Int16(pairs.count)
         init_pair(number, colors.foreground, colors.background)
         pairs.append(colors)
-        if colors.background != -1 { scheme.backgroundPairs.append(number) }
+        if colors.background != -1 { backgroundPairs.append(number) }
         return number
       }()
-      scheme.table[style] = (attributes(look), pair)
+      table[style] = (attributes(look), pair)
     }
-    scheme.notePlainBlanks()
-    return scheme
+    return ColorScheme(table: table, backgroundPairs: backgroundPairs)
   }
 }
