@@ -6,12 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-20}
-if [ -z "${BIN:-}" ]; then
-  # The release build CONTRIBUTING.md gives; the linker's warnings about glibc's name-service calls are
-  # expected and not shown.
-  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
-  BIN=.build/release/paywall-tui
-fi
+# The release build CONTRIBUTING.md gives, or BIN=path (an executable built elsewhere).
+BIN=$(bash Benchmarks/release-binary.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # 48 selection changes, a purchase and a month on the clock: 50 screens after the first.

@@ -13,12 +13,7 @@ for tool in perf tmux python3 nm swift; do
   command -v "$tool" >/dev/null 2>&1 || { echo "first-paint-phases.sh: needs $tool" >&2; exit 1; }
 done
 if [ "$(id -u)" -ne 0 ]; then echo "first-paint-phases.sh: uprobes need root: sudo bash $0" >&2; exit 1; fi
-if [ -n "${BIN:-}" ]; then
-  bin=$(realpath "$BIN")
-else
-  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
-  bin=$(realpath .build/release/paywall-tui)
-fi
+bin=$(bash Benchmarks/release-binary.sh)
 
 group="pwtphase$$"
 work=$(mktemp -d)

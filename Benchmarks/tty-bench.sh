@@ -6,16 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=../shared/tools/ttyprobe.py
 runs=${RUNS:-7}
-# The release build CONTRIBUTING.md gives (a static executable); the linker's warnings about glibc's
-# name-service calls are expected and not shown.
-# BIN=path measures an executable built elsewhere instead (e.g. with --scratch-path, or the
-# stripped one scripts/release.sh writes).
-if [ -n "${BIN:-}" ]; then
-  bin=$(realpath "$BIN")
-else
-  log=$(swift build -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product paywall-tui 2>&1) || { echo "$log" >&2; exit 1; }
-  bin=.build/release/paywall-tui
-fi
+# The release build CONTRIBUTING.md gives, or BIN=path (an executable built elsewhere).
+bin=$(bash Benchmarks/release-binary.sh)
 state=$(mktemp -d)
 trap 'rm -rf "$state"; tmux -L tty-bench kill-server 2>/dev/null || true' EXIT
 
