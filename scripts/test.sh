@@ -13,6 +13,8 @@
 # XCTest's "Test Case '…' failed"), so nobody searches thousands of lines for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Every python3 the tests and checks start is the interpreter itself, not a version manager's shim.
+. scripts/direct-python.sh
 
 fuzz_log=$(mktemp)
 test_log=$(mktemp)
