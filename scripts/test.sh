@@ -13,8 +13,6 @@
 # XCTest's "Test Case '…' failed"), so nobody searches thousands of lines for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-# Every python3 the tests and checks start is the interpreter itself, not a version manager's shim.
-. scripts/direct-python.sh
 
 fuzz_log=$(mktemp)
 test_log=$(mktemp)
@@ -36,10 +34,14 @@ cleanup() {
   kill -- -"$fuzz" 2>/dev/null || kill "$fuzz" 2>/dev/null
   wait "$fuzz" 2>/dev/null
   rm -f "$fuzz_log" "$test_log"
+  [ -z "$direct_python_dir" ] || rm -rf "$direct_python_dir"
 }
+direct_python_dir=""
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# Every python3 the tests and checks start is the interpreter itself, not a version manager's shim.
+. scripts/direct-python.sh
 
 swift build -debug-info-format none --build-tests || exit $?
 
