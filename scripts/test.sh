@@ -40,7 +40,8 @@ direct_python_dir=""
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-# Every python3 the tests and checks start is the interpreter itself, not a version manager's shim.
+# Every python3 the tests and checks start runs the interpreter directly, not through a version
+# manager's shim (scripts/direct-python.sh says what that saves).
 . scripts/direct-python.sh
 
 swift build -debug-info-format none --build-tests || exit $?
