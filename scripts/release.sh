@@ -5,8 +5,9 @@
 # its start does 12% more instructions, 10.24 M against 9.12 M from launch to quit, and its first
 # byte in a pty came 0.3 ms later in 41 alternated runs; the benchmarks build with -O). The linker folds identical functions
 # (--icf=safe: only those whose address is never taken), and the unwind tables (.eh_frame, 2 MB)
-# are left out: Swift neither throws nor unwinds through them, and the only cost is that a crash
-# prints its message without a stack trace.
+# are left out at link time (scripts/no-unwind-tables.ld): Swift neither throws nor unwinds through
+# them, and the only cost is that a crash prints its message without a stack trace. The linker is
+# lld, and the code a start runs is laid out side by side (scripts/link-order.sh).
 # On both systems the compiler calls a type's metadata accessor where it would leave a mangled name
 # for the Swift runtime to demangle at the type's first use (-disable-concrete-type-metadata-
 # mangled-name-accessors): types built from mangled names were a quarter of the instructions from
@@ -27,9 +28,10 @@ out=${1:-dist/paywall-tui}
 scratch=${SCRATCH:-.build}
 os=$(uname -s)
 accessors=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+. scripts/link-order.sh
 case $os in
   Linux)
-    flags=(--static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Osize -Xlinker --icf=safe "${accessors[@]}")
+    flags=(--static-swift-stdlib -Xswiftc -static-executable -Xswiftc -Osize -Xlinker --icf=safe "${accessors[@]}" "${link_order[@]}")
     what="a static executable for Linux $(uname -m)" ;;
   Darwin)
     flags=(-Xswiftc -Osize "${accessors[@]}")
@@ -60,7 +62,7 @@ mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
 trap 'rm -f "$tmp" "$log"' EXIT
 if [ "$os" = Linux ]; then
-  strip -R .eh_frame -R .eh_frame_hdr -R .comment -o "$tmp" "$built"
+  strip -R .comment -o "$tmp" "$built"
 else
   cp "$built" "$tmp"
   strip -x "$tmp"
