@@ -2,8 +2,8 @@
 # Prints the path of the executable the benchmarks measure: BIN's, when set (one built elsewhere,
 # e.g. with --scratch-path, or the stripped one scripts/release.sh writes), else the release build
 # CONTRIBUTING.md gives (a static executable, its start's code laid out as scripts/link-order.sh
-# says), built here. The linker's warnings about glibc's
-# name-service calls are expected and shown only when the build fails.
+# says), built here. The linker's warnings about glibc's name-service calls are expected and shown
+# only when the build fails.
 #   bin=$(bash Benchmarks/release-binary.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."

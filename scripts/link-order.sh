@@ -13,9 +13,9 @@
 # format (-order_file), and it has not been measured there.
 link_order=()
 if [ "$(uname -s)" = Linux ]; then
+  link_order_scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   link_order=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
-    -Xlinker "--symbol-ordering-file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/start-order.txt"
-    -Xlinker --no-warn-symbol-ordering
-    -Xlinker -T -Xlinker "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/no-unwind-tables.ld"
-    -Xlinker --no-eh-frame-hdr)
+    -Xlinker "--symbol-ordering-file=$link_order_scripts/start-order.txt" -Xlinker --no-warn-symbol-ordering
+    -Xlinker -T -Xlinker "$link_order_scripts/no-unwind-tables.ld" -Xlinker --no-eh-frame-hdr)
+  unset link_order_scripts
 fi
