@@ -209,7 +209,7 @@ struct WatchEndToEndTests {
   @Test func renderWatchIntoAPipeSeparatesTheDrawings() throws {
     let copy = try Fixtures.demoCopy()
     let output = copy + "/out.txt"
-    FileManager.default.createFile(atPath: output, contents: nil)
+    try #require(FileManager.default.createFile(atPath: output, contents: nil), "could not create \(output)")
     let process = Process()
     process.executableURL = PaywallBinary.binary
     process.arguments = ["render", copy, "--watch", "--paywall", "plans"]

@@ -38,7 +38,7 @@ struct StoreDatesTests {
     formatter.timeZone = TimeZone(identifier: "UTC")
     formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
     var generator = SystemRandomNumberGenerator()
-    var moments: [Double] = [-5e-324, -0.5, -0.001, 0.999, -86_400.25, 86_399.999, -1e-6]
+    var moments: [Double] = [-Double.leastNonzeroMagnitude, -0.5, -0.001, 0.999, -86_400.25, 86_399.999, -1e-6]
     for _ in 0..<2_000 { moments.append(Double.random(in: -3e9...3e9, using: &generator)) }
     for moment in moments {
       // The moment as a Date holds it (from 2001: a hair from 1970 is lost).

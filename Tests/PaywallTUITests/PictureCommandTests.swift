@@ -168,12 +168,13 @@ struct PictureCommandTests {
                                            "--screenshot=\(png)", "--window-size=\(80 * cw),\(24 * ch)", "file://\(svg)"])
     #expect(FileManager.default.fileExists(atPath: png), "chromium wrote no screenshot: \(shot.stderr)")
     // Where things are, from the text render of the same frame.
-    func cell(_ needle: String) throws -> (x: Int, y: Int) {
-      let row = try #require(text.firstIndex { $0.contains(needle) }, "no \(needle)")
-      let line = text[row]
-      return (line.distance(from: line.startIndex, to: line.range(of: needle)!.lowerBound), row)
+    func cell(_ needle: String) -> (x: Int, y: Int)? {
+      guard let row = text.firstIndex(where: { $0.contains(needle) }), let range = text[row].range(of: needle) else { return nil }
+      return (text[row].distance(from: text[row].startIndex, to: range.lowerBound), row)
     }
-    let title = try cell("Unlock Acme Pro"), annual = try cell("Annual"), border = try cell("│ ● Annual")
+    let title = try #require(cell("Unlock Acme Pro"), "no title in the text render")
+    let annual = try #require(cell("Annual"), "no Annual in the text render")
+    let border = try #require(cell("│ ● Annual"), "no selected Annual in the text render")
     func box(_ x: Int, _ y: Int, cells: Int = 1) -> String { "\(x * cw),\(y * ch),\((x + cells) * cw),\((y + 1) * ch)" }
     let boxes = ["0,0,4,4", box(title.x, title.y, cells: 15), box(annual.x, annual.y, cells: 6),
                  "\(border.x * cw + cw / 2),\(border.y * ch),\(border.x * cw + cw / 2 + 1),\((border.y + 1) * ch)", box(0, 23)]
