@@ -41,6 +41,14 @@ import PaywallModel
         Issue.record("step \(step) (\(operation)): the store differs from its ledger replayed: \(Self.difference(replayed, rig.store.derived))")
         return
       }
+      // The next event comes from the replay's event queue: it must be the earliest of what every
+      // subscription says of itself (every seventh step: the scan is what the queue saves, and a
+      // queue gone wrong stays wrong for many steps).
+      let earliest = step % 7 == 0 ? rig.store.derived.subscriptions.compactMap(\.nextEvent).min() : rig.store.derived.nextEvent
+      if rig.store.derived.nextEvent != earliest {
+        Issue.record("step \(step) (\(operation)): next event \(String(describing: rig.store.derived.nextEvent)), the subscriptions' earliest \(String(describing: earliest))")
+        return
+      }
       // The status the app sees is always the derived one (nothing else sets it here).
       if rig.status.status != rig.store.derived.status {
         Issue.record("step \(step) (\(operation)): the status store has \(rig.status.status), the store derived \(rig.store.derived.status)")
@@ -111,6 +119,28 @@ import PaywallModel
     let contents = LedgerFile.Contents(entries: compact.store.entries, clock: compact.clock.now, rules: settings.rules)
     try file.save(contents)
     #expect(try file.read() == contents)
+  }
+
+  /// A replay's next event is kept by its event queue, not found by a scan: when the subscription
+  /// due first ends, the next event is at once the one due after it, with no move of the clock
+  /// in between (a line applied, then asked).
+  @Test func whenTheFirstDueSubscriptionEndsTheNextEventIsTheOneAfterIt() {
+    let rig = LifecycleRig()
+    rig.buy(C.music)
+    rig.advance(days: 1)
+    rig.buy(C.monthlyAnnualLevel)  // another group's monthly, due a day after music
+    rig.advance(days: 1)
+    #expect(rig.store.perform(.refund(productID: C.music.id)).failureMessage == nil)
+    let plusRenews = rig.store.derived.subscription(productID: C.monthlyAnnualLevel.id)?.expirationDate
+    #expect(plusRenews != nil && rig.store.nextEvent == plusRenews)
+    var replay = LedgerReplay(catalog: rig.catalog, rules: rig.store.settings.rules)
+    var nextEvents: [Date?] = []
+    for entry in rig.store.entries {
+      replay.apply(entry)
+      nextEvents.append(replay.nextEvent)
+    }
+    let musicRenews = rig.store.entries.first?.expirationDate
+    #expect(nextEvents == [musicRenews, musicRenews, plusRenews], "\(rig.store.entries.map(\.kind))")
   }
 
   /// Carries out one operation, with the random numbers drawn for it.

@@ -130,9 +130,11 @@ package struct LedgerReplay: Sendable {
     return .active(entitlements ?? [])
   }
 
-  /// The earliest moment a subscription changes by itself.
+  /// The earliest moment a subscription changes by itself: the subscription first in the event
+  /// queue, whose first entry `schedule` and `advance` keep current. A scan of every subscription
+  /// here made each store change cost O(n) in the subscriptions the ledger ever started.
   package var nextEvent: Date? {
-    subscriptions.lazy.compactMap(\.nextEvent).min()
+    events.first.flatMap { subscriptions[$0.index].nextEvent }
   }
 
   /// Which introductory offers a purchase now gets: the rule the paywall shows too.
@@ -167,6 +169,7 @@ package struct LedgerReplay: Sendable {
       if let record = fire(top.index, at: Date(timeIntervalSince1970: top.time)) { due.append(record) }
       schedule(top.index)
     }
+    dropSupersededFirst()
     return due
   }
 

@@ -109,6 +109,13 @@ extension LedgerReplay {
     versions[index] += 1
     queued[index] = next
     if let next { events.insert(EventQueue.Event(time: next, index: index, version: versions[index])) }
+    dropSupersededFirst()
+  }
+
+  /// Drops the entries a later `schedule` superseded from the front of the queue, so that its
+  /// first entry is the next event (`nextEvent`); superseded entries further back wait.
+  mutating func dropSupersededFirst() {
+    while let first = events.first, first.version != versions[first.index] { events.removeFirst() }
   }
 
   // MARK: - Applying lines
