@@ -11,9 +11,9 @@ struct LifecycleRig {
 
   /// `runThreshold`: the store keeps runs of renewals this long as one line (`Int.max`: never).
   init(catalog: Catalog = LifecycleCatalog.catalog, settings: SimulatedStore.Settings = SimulatedStore.Settings(),
-       runThreshold: Int = LedgerCompactor.defaultThreshold) {
+       runThreshold: Int = LedgerCompactor.defaultThreshold, file: LedgerFile? = nil) {
     self.catalog = catalog
-    store = SimulatedStore(catalog: catalog, status: status, clock: clock, file: nil, settings: settings, runThreshold: runThreshold)
+    store = SimulatedStore(catalog: catalog, status: status, clock: clock, file: file, settings: settings, runThreshold: runThreshold)
   }
 
   var start: Date { SimulatedTimeSource.defaultStart }

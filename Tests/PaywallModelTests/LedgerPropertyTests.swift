@@ -143,6 +143,32 @@ import PaywallModel
     #expect(nextEvents == [musicRenews, musicRenews, plusRenews], "\(rig.store.entries.map(\.kind))")
   }
 
+  /// The store saves after every change, encoding again only the lines that changed since its
+  /// last save: what it writes is still the whole ledger as it is, runs of renewals that grew in
+  /// place and lines that compaction moved included.
+  @Test func everySaveWritesTheLedgerAsItIs() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = LedgerFile(directory: StateDirectory(path: directory.path))
+    let rig = LifecycleRig(runThreshold: 3, file: file)
+    rig.buy(C.monthly)
+    var rng = SplitMix64(seed: 7)
+    var grownRuns = 0
+    // A month at a time first (a run forms, then grows by a renewal each step), then at random.
+    for step in 0..<420 {
+      let operation = step < 20 ? .advance : Self.pick(&rng)
+      let runs = rig.store.entries.compactMap(\.run?.count).reduce(0, +)
+      if step < 20 { rig.advance(days: 31) } else { Self.perform(operation, (rng.next(), rng.next()), on: rig) }
+      if rig.store.entries.compactMap(\.run?.count).reduce(0, +) > runs { grownRuns += 1 }
+      let saved = try file.read()
+      if saved.entries != rig.store.entries || saved.pending != rig.store.pendingPurchases {
+        Issue.record("step \(step) (\(operation)): the file holds \(saved.entries.count) lines, the store \(rig.store.entries.count)")
+        return
+      }
+    }
+    #expect(grownRuns > 10, "runs grew in place \(grownRuns) times")
+  }
+
   /// Carries out one operation, with the random numbers drawn for it.
   static func perform(_ operation: Operation, _ draw: (UInt64, UInt64), on rig: LifecycleRig) {
     switch operation {

@@ -122,10 +122,17 @@ package struct LedgerFile: Sendable {
   /// date outside `dateRange` (a clock run past 9999). Then nothing is written and the error says
   /// why; the file on disk keeps its last good contents.
   package func save(_ contents: Contents) throws(AtomicFile.WriteError) {
+    var lines = EncodedLines()
+    try save(contents, lines: &lines)
+  }
+
+  /// `save`, encoding again only the lines `lines` does not hold already: for the one writer of
+  /// a ledger, which saves after every change.
+  package func save(_ contents: Contents, lines: inout EncodedLines) throws(AtomicFile.WriteError) {
     if let date = Self.datesOutOfRange(contents) {
       throw AtomicFile.WriteError(path: path, reason: "it would hold the date \(date), and a ledger holds dates from 1970 to 9999 only")
     }
-    let text = Self.encode(contents)
+    let text = Self.encode(contents, lines: &lines)
     guard text.utf8.count <= limit else {
       throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.utf8.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
     }
@@ -197,7 +204,35 @@ package struct LedgerFile: Sendable {
              ("gracePeriod", .bool(rules.gracePeriodEnabled)), ("renewalBillingIssues", .bool(rules.renewalBillingIssues))])
   }
 
+  /// Each ledger line as last encoded. A save after a change encodes the lines that differ from
+  /// the last save's (new ones, a run of renewals that grew, what compaction moved) and takes the
+  /// rest as they were: encoding every line again on every change made a session's saves
+  /// quadratic in its ledger (2,000 purchases and refunds in one `play`: 24 s, 74% of it here).
+  package struct EncodedLines: Sendable {
+    private var entries: [LedgerEntry] = []
+    private(set) var lines: [String] = []
+
+    package init() {}
+
+    mutating func update(to current: [LedgerEntry]) {
+      if lines.count > current.count {
+        lines.removeLast(lines.count - current.count)
+        entries.removeLast(entries.count - current.count)
+      }
+      for index in current.indices where index >= entries.count || entries[index] != current[index] {
+        let line = "\n" + LedgerFile.json(current[index]).text
+        if index < lines.count { lines[index] = line } else { lines.append(line) }
+      }
+      entries = current
+    }
+  }
+
   static func encode(_ contents: Contents) -> String {
+    var lines = EncodedLines()
+    return encode(contents, lines: &lines)
+  }
+
+  static func encode(_ contents: Contents, lines: inout EncodedLines) -> String {
     let pending = contents.pending.map { p -> String in
       var fields: [(String, JSONOutput)] = [("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
                                             ("requestDate", date(p.requestDate))]
@@ -210,7 +245,8 @@ package struct LedgerFile: Sendable {
     if let rules = contents.rules { text += ",\"rules\":\(json(rules).text)" }
     if let store = contents.store { text += ",\"store\":\"\(store.rawValue)\"" }
     text += ",\n\"transactions\":["
-    text += contents.entries.map { "\n" + json($0).text }.joined(separator: ",")
+    lines.update(to: contents.entries)
+    text += lines.lines.joined(separator: ",")
     text += "],\n\"pending\":["
     text += pending.map { "\n" + $0 }.joined(separator: ",")
     text += "]}\n"

@@ -101,8 +101,9 @@ public final class SimulatedStore: PurchaseController {
   /// (`AppSession`). Each store keeps its own purchases, as two phones keep two accounts.
   package let foreignLedger: Store?
   let book: Mutex<Book>
-  /// One change at a time, from deriving to saving to setting the status, so they land in order.
-  let serial = Mutex(())
+  /// One change at a time, from deriving to saving to setting the status, so they land in order;
+  /// it holds the ledger's lines as last encoded, for the next save.
+  let serial = Mutex(LedgerFile.EncodedLines())
 
   /// - Parameters:
   ///   - directory: where the ledger lives; nil keeps it in memory only.

@@ -87,7 +87,7 @@ extension SimulatedStore {
   @discardableResult
   func change<T>(publish: Publish = .onChange, advanceFirst: Bool = true,
                          _ body: (inout Book, Date) -> T) -> T {
-    serial.withLock { _ in
+    serial.withLock { encodedLines in
       let now = StoreDates.wholeMilliseconds(clock.now)
       let (result, save, newStatus, next, changed) = book.withLock { book -> (T, LedgerFile.Contents?, SubscriptionStatus?, Date?, (@Sendable () -> Void)?) in
         let before = ((book.generation, book.ledger.appended), book.pending, book.interruptNext, book.derived)
@@ -123,7 +123,7 @@ extension SimulatedStore {
       if let save, let file {
         var failure: AtomicFile.WriteError?
         do throws(AtomicFile.WriteError) {
-          try file.save(save)
+          try file.save(save, lines: &encodedLines)
         } catch {
           failure = error
         }
