@@ -133,10 +133,10 @@ package struct LedgerFile: Sendable {
       throw AtomicFile.WriteError(path: path, reason: "it would hold the date \(date), and a ledger holds dates from 1970 to 9999 only")
     }
     let text = Self.encode(contents, lines: &lines)
-    guard text.utf8.count <= limit else {
-      throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.utf8.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
+    guard text.count <= limit else {
+      throw AtomicFile.WriteError(path: path, reason: "it would be \(Self.mebibytes(text.count)), more than the \(Self.mebibytes(limit)) a ledger may hold")
     }
-    try AtomicFile.write(text, to: path, keepingPrevious: true)
+    try AtomicFile.write(Data(text), to: path, keepingPrevious: true)
   }
 
   /// The first date in `contents` a reader would refuse, spelled out.
@@ -204,35 +204,46 @@ package struct LedgerFile: Sendable {
              ("gracePeriod", .bool(rules.gracePeriodEnabled)), ("renewalBillingIssues", .bool(rules.renewalBillingIssues))])
   }
 
-  /// Each ledger line as last encoded. A save after a change encodes the lines that differ from
-  /// the last save's (new ones, a run of renewals that grew, what compaction moved) and takes the
-  /// rest as they were: encoding every line again on every change made a session's saves
-  /// quadratic in its ledger (2,000 purchases and refunds in one `play`: 24 s, 74% of it here).
+  /// The ledger's lines as last encoded, joined. A save after a change keeps the lines up to the
+  /// first that differs from the last save's and encodes the rest (the new lines; a run of
+  /// renewals that grew at the end). Encoding every line on every change made a session's saves
+  /// quadratic in its ledger: 2,000 purchase-and-revoke pairs in one `play` took 24 s, three
+  /// quarters of it in encoding.
   package struct EncodedLines: Sendable {
+    /// The lines encoded, in a buffer of its own (sharing the store's would make its next
+    /// append copy the whole ledger).
     private var entries: [LedgerEntry] = []
-    private(set) var lines: [String] = []
+    /// The transactions array's contents: each line as `\n{…}`, separated by commas.
+    private(set) var bytes: [UInt8] = []
+    /// Where each line ends in `bytes`.
+    private var ends: [Int] = []
 
     package init() {}
 
     mutating func update(to current: [LedgerEntry]) {
-      if lines.count > current.count {
-        lines.removeLast(lines.count - current.count)
-        entries.removeLast(entries.count - current.count)
+      var same = 0
+      while same < min(entries.count, current.count) && entries[same] == current[same] { same += 1 }
+      if same < entries.count {
+        bytes.removeSubrange((same == 0 ? 0 : ends[same - 1])...)
+        entries.removeSubrange(same...)
+        ends.removeSubrange(same...)
       }
-      for index in current.indices where index >= entries.count || entries[index] != current[index] {
-        let line = "\n" + LedgerFile.json(current[index]).text
-        if index < lines.count { lines[index] = line } else { lines.append(line) }
+      for entry in current[same...] {
+        if !entries.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\n"))
+        LedgerFile.json(entry).write(into: &bytes)
+        entries.append(entry)
+        ends.append(bytes.count)
       }
-      entries = current
     }
   }
 
   static func encode(_ contents: Contents) -> String {
     var lines = EncodedLines()
-    return encode(contents, lines: &lines)
+    return String(decoding: encode(contents, lines: &lines), as: UTF8.self)
   }
 
-  static func encode(_ contents: Contents, lines: inout EncodedLines) -> String {
+  static func encode(_ contents: Contents, lines: inout EncodedLines) -> [UInt8] {
     let pending = contents.pending.map { p -> String in
       var fields: [(String, JSONOutput)] = [("kind", .string(p.kind.rawValue)), ("productID", .string(p.productID)),
                                             ("requestDate", date(p.requestDate))]
@@ -240,16 +251,18 @@ package struct LedgerFile: Sendable {
       return JSONOutput.object(fields).text
     }
     let version = contents.entries.contains { $0.run != nil } ? version : versionWithoutRuns
-    var text = "{\"format\":\"\(format)\",\"version\":\(version)"
-    if let clock = contents.clock { text += ",\"clock\":\(date(clock).text)" }
-    if let rules = contents.rules { text += ",\"rules\":\(json(rules).text)" }
-    if let store = contents.store { text += ",\"store\":\"\(store.rawValue)\"" }
-    text += ",\n\"transactions\":["
+    var head = "{\"format\":\"\(format)\",\"version\":\(version)"
+    if let clock = contents.clock { head += ",\"clock\":\(date(clock).text)" }
+    if let rules = contents.rules { head += ",\"rules\":\(json(rules).text)" }
+    if let store = contents.store { head += ",\"store\":\"\(store.rawValue)\"" }
+    head += ",\n\"transactions\":["
+    let tail = "],\n\"pending\":[" + pending.map { "\n" + $0 }.joined(separator: ",") + "]}\n"
     lines.update(to: contents.entries)
-    text += lines.lines.joined(separator: ",")
-    text += "],\n\"pending\":["
-    text += pending.map { "\n" + $0 }.joined(separator: ",")
-    text += "]}\n"
+    var text: [UInt8] = []
+    text.reserveCapacity(head.utf8.count + lines.bytes.count + tail.utf8.count)
+    text.append(contentsOf: head.utf8)
+    text.append(contentsOf: lines.bytes)
+    text.append(contentsOf: tail.utf8)
     return text
   }
 
