@@ -8,6 +8,8 @@
 // 3. subscription status changes delivered to 3 observers (target >= 1,200,000 changes/s; `--status-only`
 //    runs just that);
 // 4. `paywall-tui play` of 1,000 scripted purchase-restore cycles (target <= 300 ms, the release binary, its stdout a pipe read to the end, the median of 5 after one run not counted);
+// 4b. `paywall-tui play` of 1,000 purchases each revoked at once, the ledger saved after every line
+//    (target <= 3 s: LedgerSavesBench.swift);
 // 5. the subscription status derived from a ledger of 100,000 transactions (target < 15 ms);
 // 6. `paywall-tui play` of `advance 100y` and `advance 1000y` on a monthly subscription (target
 //    < 80 ms for 1000y, linear in the years), beside the same run's `advance 1d` (start-up and the
@@ -268,6 +270,7 @@ if !renderOnly && !ledgerOnly && !testOnly {
     }
     figure("play-cycles", "play of \(cycles) purchase-restore cycles, the whole process", ours: elapsed * 1000, peer: median(floors) * 1000,
            unit: "ms", peerName: "the same play of an empty script (start, load)", target: "<= 300 ms", bar: .atMost(300))
+    benchmarkLedgerSaves(binary: binary, demo: demo, directory: directory, pairs: quick ? 200 : 1_000)
   } else {
     print("play benchmark skipped: build paywall-tui in release first, as CONTRIBUTING.md's Benchmarks section gives")
   }
