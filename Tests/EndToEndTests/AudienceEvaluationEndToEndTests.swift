@@ -12,7 +12,7 @@ struct AudienceEvaluationEndToEndTests {
   /// program of 20,000 instructions: over a 200-letter name, far more work than a registration
   /// may do.
   static func heavyProject() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-heavy-\(UUID().uuidString)").path
+    let directory = Scratch.root.appendingPathComponent("paywall-tui-heavy-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let demo = Fixtures.demoDirectory
     for file in ["catalog.json", "onboarding.json"] {

@@ -12,7 +12,7 @@ import Testing
 @Suite("CI ergonomics")
 struct CIErgonomicsTests {
   static func temporaryDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-ci-\(UUID().uuidString)").path
+    let path = Scratch.root.appendingPathComponent("paywall-tui-ci-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }

@@ -17,7 +17,7 @@ struct SessionRecordingTests {
 
   /// A temporary directory of this test's own.
   static func scratch() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-rec-\(UUID().uuidString)").path
+    let dir = Scratch.root.appendingPathComponent("paywall-tui-rec-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
   }
@@ -131,7 +131,7 @@ struct SessionRecordingTests {
                                     shows: Self.purchaseAdvanceRefundShows, pause: 0.25)
     let lines = run.script.split(separator: "\n").map(String.init)
     // The project relative to the recording's folder (a scratch folder in the temporary directory).
-    let project = ScenarioPaths.relative(Fixtures.demoDirectory, from: FileManager.default.temporaryDirectory.path + "/recording")
+    let project = ScenarioPaths.relative(Fixtures.demoDirectory, from: Scratch.root.path + "/recording")
     #expect(lines[0].hasPrefix("# args: \(project) --user-id anonymous --status inactive --clock "), "\(lines[0])")
     #expect(lines[1].hasPrefix(SessionRecorder.marker))
     #expect(lines.contains("press 2") && lines.contains("press enter") && lines.contains("press a") && lines.contains("resize 80x24"))

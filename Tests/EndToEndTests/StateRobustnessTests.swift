@@ -36,7 +36,7 @@ struct StateRobustnessTests {
 
   /// A scratch directory, removed by `remove()`.
   struct TemporaryDirectory {
-    let path = NSTemporaryDirectory() + "paywall-tui-state-\(UUID().uuidString)"
+    let path = Scratch.root.path + "/paywall-tui-state-\(UUID().uuidString)"
     init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     func remove() { try? FileManager.default.removeItem(atPath: path) }
   }
@@ -355,7 +355,9 @@ struct StateRobustnessTests {
       echo $? > "$DIR/exit"
       """)
     let disk = pane.directory + "/disk"
-    defer { _ = try? Self.shell("umount '\(disk)'") }
+    // Lazily: the app in the pane may still hold it when this runs, and a plain umount then
+    // fails ("target is busy"), leaving a mount behind each run.
+    defer { _ = try? Self.shell("umount -l '\(disk)'") }
     #expect(pane.wait(forFile: "mounted") == "mounted")
     pane.wait(forText: "status: inactive")
     // Fill the disk to the last block.

@@ -5,7 +5,7 @@ import Testing
 
 /// `FileWatcher` against the ways editors save: each gives one change, a burst gives one, a file
 /// outside the set gives none. Waits are bounded; a change normally arrives in tens of ms.
-@Suite struct FileWatcherTests {
+@Suite final class FileWatcherTests: Sendable {
   let directory: String
   let file: String
 
@@ -16,12 +16,17 @@ import Testing
     try #"{"id": "a"}"#.write(toFile: file, atomically: false, encoding: .utf8)
   }
 
+  /// Each test's folders go when it ends (`-shared`, `-moved` and `.old` are folders a test makes beside it).
+  deinit {
+    for folder in [directory, directory + "-shared", directory + "-moved", directory + ".old"] { try? FileManager.default.removeItem(atPath: folder) }
+  }
+
   func watcher(_ targets: [FileWatcher.Target]? = nil) throws -> FileWatcher {
     try FileWatcher(targets ?? [.file(file)], debounce: .milliseconds(40))
   }
 
   /// Writes `text` over `path` in place: opened, truncated, written, closed.
-  func writeInPlace(_ text: String, to path: String) {
+  static func writeInPlace(_ text: String, to path: String) {
     let fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0o644)
     _ = text.withCString { write(fd, $0, strlen($0)) }
     close(fd)
@@ -29,17 +34,17 @@ import Testing
 
   @Test func aWriteInPlaceIsAChange() throws {
     let watcher = try watcher()
-    writeInPlace(#"{"id": "b"}"#, to: file)
+    Self.writeInPlace(#"{"id": "b"}"#, to: file)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
   }
 
   @Test func aTemporaryFileRenamedOverIsAChange() throws {
     let watcher = try watcher()
-    writeInPlace(#"{"id": "b"}"#, to: directory + "/.paywall.json.swp")
+    Self.writeInPlace(#"{"id": "b"}"#, to: directory + "/.paywall.json.swp")
     #expect(rename(directory + "/.paywall.json.swp", file) == 0)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
     // The file renamed in is watched as the old one was: the next save is seen too.
-    writeInPlace(#"{"id": "c"}"#, to: file)
+    Self.writeInPlace(#"{"id": "c"}"#, to: file)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
   }
 
@@ -57,14 +62,14 @@ import Testing
     let watcher = try watcher()
     #expect(unlink(file) == 0)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
-    writeInPlace(#"{"id": "b"}"#, to: file)
+    Self.writeInPlace(#"{"id": "b"}"#, to: file)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
   }
 
   @Test func aBurstOfWritesIsOneChange() throws {
     let watcher = try watcher()
     for n in 0..<10 {
-      writeInPlace(#"{"id": "\#(n)"}"#, to: file)
+      Self.writeInPlace(#"{"id": "\#(n)"}"#, to: file)
       usleep(5_000)
     }
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
@@ -73,31 +78,31 @@ import Testing
 
   @Test func filesOutsideTheSetAreNotAChange() throws {
     let watcher = try watcher()
-    writeInPlace("{}", to: directory + "/other.json")
-    writeInPlace("x", to: directory + "/paywall.json~")
-    writeInPlace("x", to: directory + "/4913")
+    Self.writeInPlace("{}", to: directory + "/other.json")
+    Self.writeInPlace("x", to: directory + "/paywall.json~")
+    Self.writeInPlace("x", to: directory + "/4913")
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
   }
 
   @Test func aDirectoryCountsItsProjectFilesOnly() throws {
     let watcher = try watcher([.directory(directory)])
-    writeInPlace("x", to: directory + "/.notes.swp")
-    writeInPlace("x", to: directory + "/README")
+    Self.writeInPlace("x", to: directory + "/.notes.swp")
+    Self.writeInPlace("x", to: directory + "/README")
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
-    writeInPlace("{}", to: directory + "/new.json")
+    Self.writeInPlace("{}", to: directory + "/new.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/new.json"])
-    writeInPlace("{}", to: directory + "/acme.storekit")
+    Self.writeInPlace("{}", to: directory + "/acme.storekit")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/acme.storekit"])
   }
 
   @Test func watchingAnotherSetTakesEffect() throws {
     let watcher = try watcher()
-    let other = FileManager.default.temporaryDirectory.appendingPathComponent("file-watcher-\(UUID().uuidString)").path
+    let other = directory + "-shared"
     try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
     try watcher.watch([.file(other + "/catalog.json")])
-    writeInPlace("{}", to: file)
+    Self.writeInPlace("{}", to: file)
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil, "no longer in the set")
-    writeInPlace("{}", to: other + "/catalog.json")
+    Self.writeInPlace("{}", to: other + "/catalog.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [other + "/catalog.json"])
   }
 
@@ -105,15 +110,15 @@ import Testing
   /// through either is seen, both in one change, each reported as it was given.
   @Test func oneDirectoryNamedTwoWaysLosesNoFile() throws {
     let catalog = directory + "/./catalog.json"
-    writeInPlace("{}", to: catalog)
+    Self.writeInPlace("{}", to: catalog)
     let watcher = try watcher([.file(file), .file(catalog)])
-    writeInPlace(#"{"id": "b"}"#, to: file)
-    writeInPlace(#"{"products": []}"#, to: catalog)
+    Self.writeInPlace(#"{"id": "b"}"#, to: file)
+    Self.writeInPlace(#"{"products": []}"#, to: catalog)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file, catalog])
     // A directory watched whole under one name, a file in it under another.
     try watcher.watch([.directory(directory + "/"), .file(catalog)])
-    writeInPlace("{}", to: catalog)
-    writeInPlace("{}", to: directory + "/new.json")
+    Self.writeInPlace("{}", to: catalog)
+    Self.writeInPlace("{}", to: directory + "/new.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [catalog, directory + "/catalog.json", directory + "/new.json"])
   }
 
@@ -122,12 +127,12 @@ import Testing
   @Test func aLinkedFileIsWatchedWhereItsTargetIs() throws {
     let shared = directory + "-shared", moved = directory + "-moved"
     for folder in [shared, moved] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    writeInPlace("{}", to: shared + "/catalog.json")
-    writeInPlace("{}", to: moved + "/catalog.json")
+    Self.writeInPlace("{}", to: shared + "/catalog.json")
+    Self.writeInPlace("{}", to: moved + "/catalog.json")
     let link = directory + "/catalog.json"
     #expect(symlink("../" + (shared as NSString).lastPathComponent + "/catalog.json", link) == 0)
     let watcher = try watcher([.file(link)])
-    writeInPlace(#"{"products": []}"#, to: shared + "/catalog.json")
+    Self.writeInPlace(#"{"products": []}"#, to: shared + "/catalog.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "an edit of the target in place")
     try #"{"products": [1]}"#.write(toFile: shared + "/catalog.json", atomically: true, encoding: .utf8)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "a save of the target by a rename")
@@ -137,9 +142,9 @@ import Testing
     #expect(rename(directory + "/.catalog.json.new", link) == 0)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [link])
     try watcher.watch([.file(link)])
-    writeInPlace(#"{"products": []}"#, to: moved + "/catalog.json")
+    Self.writeInPlace(#"{"products": []}"#, to: moved + "/catalog.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [link], "the new target")
-    writeInPlace("{}", to: shared + "/catalog.json")
+    Self.writeInPlace("{}", to: shared + "/catalog.json")
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil, "the old target no longer counts")
   }
 
@@ -165,6 +170,7 @@ import Testing
     let watcher = try watcher([.directory(directory)])
     let running = Atomic<Bool>(true)
     let finished = DispatchSemaphore(value: 0)
+    let directory = self.directory
     Thread.detachNewThread {
       let log = open(directory + "/app.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
       while running.load(ordering: .relaxed) {
@@ -177,15 +183,16 @@ import Testing
     defer { running.store(false, ordering: .relaxed); finished.wait() }
     usleep(100_000)
     let saved = ContinuousClock.now
-    writeInPlace(#"{"id": "b"}"#, to: file)
+    Self.writeInPlace(#"{"id": "b"}"#, to: file)
     #expect(watcher.waitForChange(timeout: .seconds(3)) == [directory + "/paywall.json"])
     #expect(ContinuousClock.now - saved < .milliseconds(500), "reported \(ContinuousClock.now - saved) after the save")
 
     // A watched name that never rests (a generated file saved every few ms) is reported too.
     let busy = Atomic<Bool>(true)
     let busyDone = DispatchSemaphore(value: 0)
+    let generated = directory + "/generated.json"
     Thread.detachNewThread {
-      while busy.load(ordering: .relaxed) { writeInPlace("{}", to: directory + "/generated.json"); usleep(5_000) }
+      while busy.load(ordering: .relaxed) { Self.writeInPlace("{}", to: generated); usleep(5_000) }
       busyDone.signal()
     }
     defer { busy.store(false, ordering: .relaxed); busyDone.wait() }
@@ -198,10 +205,10 @@ import Testing
   /// watched directory are never a change, even under a watched name.
   @Test func ignoredFilesAreNeverAChange() throws {
     let watcher = try FileWatcher([.directory(directory), .file(file)], ignoring: [directory + "/status.json", directory + "/./out.json"])
-    writeInPlace("{}", to: directory + "/status.json")
+    Self.writeInPlace("{}", to: directory + "/status.json")
     try #"{"a": 1}"#.write(toFile: directory + "/out.json", atomically: true, encoding: .utf8)
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
-    writeInPlace("{}", to: directory + "/other.json")
+    Self.writeInPlace("{}", to: directory + "/other.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/other.json"])
   }
 
@@ -217,13 +224,13 @@ import Testing
     for n in 0..<20 {
       _ = #"{"event": "\#(n)"}\#n"#.withCString { write(log, $0, strlen($0)) }
       if n % 5 == 0 {
-        writeInPlace("x", to: directory + "/.tmp-\(n)")
+        Self.writeInPlace("x", to: directory + "/.tmp-\(n)")
         #expect(unlink(directory + "/.tmp-\(n)") == 0)
       }
       usleep(5_000)
     }
     #expect(watcher.waitForChange(timeout: .milliseconds(300)) == nil)
-    writeInPlace(#"{"id": "b"}"#, to: file)
+    Self.writeInPlace(#"{"id": "b"}"#, to: file)
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [file])
     #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil)
   }
@@ -240,7 +247,7 @@ import Testing
     #expect(watcher.waitForChange(timeout: .seconds(5))?.contains(file) == true, "the files are gone from the path")
     #expect(watcher.waitForChange(timeout: .milliseconds(200)) == nil)
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    writeInPlace(#"{"id": "new"}"#, to: file)
+    Self.writeInPlace(#"{"id": "new"}"#, to: file)
     // The directory coming back, then the file in it: one change or two, the file is in it.
     var seen: Set<String> = []
     let deadline = ContinuousClock.now + .seconds(5)
@@ -249,7 +256,7 @@ import Testing
     }
     #expect(seen.contains(file))
     // Saves in the new directory are seen as before.
-    writeInPlace(#"{"id": "again"}"#, to: directory + "/more.json")
+    Self.writeInPlace(#"{"id": "again"}"#, to: directory + "/more.json")
     #expect(watcher.waitForChange(timeout: .seconds(5)) == [directory + "/more.json"])
     try? FileManager.default.removeItem(atPath: directory + ".old")
   }

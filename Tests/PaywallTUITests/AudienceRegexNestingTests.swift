@@ -10,7 +10,7 @@ import Testing
 /// the test process.
 struct AudienceRegexNestingTests {
   static func project(filter: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-nest-\(UUID().uuidString)").path
+    let directory = Scratch.root.appendingPathComponent("paywall-tui-nest-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for file in ["catalog.json", "onboarding.json"] {
       try FileManager.default.copyItem(atPath: Fixtures.demoDirectory + "/" + file, toPath: directory + "/" + file)
@@ -45,7 +45,7 @@ struct AudienceRegexNestingTests {
   @Test func deeplyNestedBracketsFromAValueAreAnEvaluationError() throws {
     let directory = try Self.project(filter: "user.name.matches(user.pattern)")
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("nest-state-\(UUID().uuidString)").path
+    let state = Scratch.root.appendingPathComponent("nest-state-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: state) }
     // An argument may be at most 128 KiB on Linux: 60,000 deep is far past the limit and any stack.
     let output = try PaywallBinary.run(["explain", directory, "nest", "--user", "name=a", "--user", "pattern=" + Self.nested(60_000),

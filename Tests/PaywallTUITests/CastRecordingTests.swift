@@ -71,7 +71,7 @@ struct CastRecordingTests {
   }
 
   static func temporaryDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-cast-\(UUID().uuidString)").path
+    let path = Scratch.root.appendingPathComponent("paywall-tui-cast-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }

@@ -181,7 +181,7 @@ struct CommandLineTests {
     ["help", "LONG"],
   ])
   func aLongTokenIsQuotedAsAnExcerpt(arguments: [String]) throws {
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString)").path
+    let state = Scratch.root.appendingPathComponent("long-\(UUID().uuidString)").path
     var given = arguments.map { $0.replacingOccurrences(of: "LONG", with: Self.longToken) }
     if ["store", "explain"].contains(arguments[0]) { given += ["--state-dir", state] }
     let result = try PaywallBinary.run(given)
@@ -205,7 +205,7 @@ struct CommandLineTests {
   // MARK: - explain and the option parser
 
   @Test func explainSaysWhichAudienceMatchedAndWhy() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
+    let dir = Scratch.root.appendingPathComponent("explain-\(UUID().uuidString)").path
     let at12 = try PaywallBinary.run(["explain", "paywalls", "power_user_offer", "--user", "should_display=true", "--user", "some_value=12",
                              "--state-dir", dir])
     #expect(at12.status == 0, "\(at12.stderr)")
@@ -248,7 +248,7 @@ struct CommandLineTests {
     let typo = try PaywallBinary.run(["play", project, "--script", script, "--assume-rule", "js_rule#1=match"])
     #expect(typo.status == 2)
     #expect(typo.stderr.contains("error: --assume-rule 'js_rule#1' names no audience with an unsupported rule (rules to decide: js_rule#0; did you mean 'js_rule#0'?)"), "\(typo.stderr)")
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)").path
+    let dir = Scratch.root.appendingPathComponent("explain-\(UUID().uuidString)").path
     let explained = try PaywallBinary.run(["explain", project, "js_rule", "--state-dir", dir])
     #expect(explained.status == 1)
     #expect(explained.stdout.contains("  with --assume-rule js_rule#0=match: → presents paywall 'onboarding'\n  with --assume-rule js_rule#0=nomatch: → presents paywall 'plans'"), "\(explained.stdout)")
@@ -261,7 +261,7 @@ struct CommandLineTests {
   /// `getPresentationResult(forPlacement:params:)` returns (Paywall/Presentation/Get Presentation
   /// Result/), read with JSONSerialization, and writes no assignment.
   @Test func explainJSONIsTheSDKsPresentationResult() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("explain-json-\(UUID().uuidString)").path
+    let dir = Scratch.root.appendingPathComponent("explain-json-\(UUID().uuidString)").path
     func result(_ arguments: [String]) throws -> [String: Any] {
       let output = try PaywallBinary.run(["explain", "paywalls"] + arguments + ["--json", "--state-dir", dir])
       #expect(output.status == 0, "\(output.stderr)")

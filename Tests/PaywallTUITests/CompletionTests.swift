@@ -17,7 +17,7 @@ struct CompletionTests {
   /// A private directory for the scripts, with `work/` holding a file `notes.txt` and a directory
   /// `state/`: the shells run there, so file and directory completion have exactly those to offer.
   static func sandbox() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-completions-\(UUID().uuidString)")
+    let directory = Scratch.root.appendingPathComponent("paywall-tui-completions-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory.appendingPathComponent("work/state"), withIntermediateDirectories: true)
     try Data("x".utf8).write(to: directory.appendingPathComponent("work/notes.txt"))
     return directory

@@ -9,7 +9,7 @@ struct ImportCommandTests {
   static let storekit = "scenarios/projects/superwall-config/acme.storekit"
 
   static func temporary() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-import-\(UUID().uuidString)").path
+    Scratch.root.appendingPathComponent("paywall-tui-import-\(UUID().uuidString)").path
   }
 
   @Test func importWritesAProjectThatValidatesAndExplains() throws {

@@ -15,7 +15,7 @@ struct InitCommandTests {
   }
 
   static func newDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-init-\(UUID().uuidString)").path
+    Scratch.root.appendingPathComponent("paywall-tui-init-\(UUID().uuidString)").path
   }
 
   @Test func aNewProjectValidatesPlaysAndTests() throws {

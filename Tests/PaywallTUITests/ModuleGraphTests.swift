@@ -40,7 +40,7 @@ import Testing
 
   /// The check itself: a tree that breaks each rule once is reported once per break.
   @Test func aDependencyAgainstTheGraphIsReported() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("graph-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     let files = [
       "Package.swift": """
@@ -250,7 +250,7 @@ enum ModuleGraph {
 
   /// The count itself: a file of 401 lines is reported with its path, one of 400 is not.
   @Test func aLongFileIsReportedWithItsPath() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("layout-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/A"), withIntermediateDirectories: true)
     try String(repeating: "let x = 1\n", count: 401).write(to: root.appendingPathComponent("Sources/A/Long.swift"), atomically: true, encoding: .utf8)
@@ -291,7 +291,7 @@ enum ModuleGraph {
 
   /// The scan itself: a queue in a file is reported at its line; a comment that names one is not.
   @Test func aDispatchQueueIsReportedAtItsLine() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("waits-\(UUID().uuidString)")
+    let root = Scratch.root.appendingPathComponent("waits-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources/A"), withIntermediateDirectories: true)
     try "// DispatchQueue is not used here\nlet q = DispatchQueue(label: \"x\")\n".write(

@@ -67,7 +67,7 @@ struct OutputFailureTests {
     // Paths into the repository made absolute: the child runs where the tests run. Commands that
     // keep state get a directory of their own (tests run in parallel).
     var absolute = arguments.map { $0.hasPrefix("paywalls") ? Fixtures.repositoryRoot.path + "/" + $0 : $0 }
-    let stateDirectory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("output-failure-\(UUID().uuidString)").path
+    let stateDirectory = given ?? Scratch.root.appendingPathComponent("output-failure-\(UUID().uuidString)").path
     defer { if given == nil { try? FileManager.default.removeItem(atPath: stateDirectory) } }
     if ["play", "explain"].contains(arguments.first) { absolute += ["--state-dir", stateDirectory] }
     var cArguments = ([PaywallBinary.binary.path] + absolute).map { strdup($0) } + [nil]

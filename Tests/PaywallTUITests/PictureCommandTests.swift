@@ -9,7 +9,7 @@ import Testing
 @Suite("Picture commands")
 struct PictureCommandTests {
   static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-pictures-\(UUID().uuidString)")
+    let url = Scratch.root.appendingPathComponent("paywall-tui-pictures-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -22,7 +22,7 @@ struct PlayCommandTests {
   }
 
   static func stateDir() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-play-\(UUID().uuidString)").path
+    Scratch.root.appendingPathComponent("paywall-tui-play-\(UUID().uuidString)").path
   }
 
   /// Issue 16, item 9c: a cached `active:pro` that the simulated store's ledger does not back
@@ -465,7 +465,7 @@ extension PlayCommandTests {
   /// starts on 2026-01-01 and moves only with `advance`. It used to follow the wall clock, so the
   /// same script showed a different date every day.
   @Test func theTrialEndDateFollowsTheSimulatedClock() throws {
-    let project = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-trial-\(UUID().uuidString)")
+    let project = Scratch.root.appendingPathComponent("paywall-tui-trial-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: project) }
     try FileManager.default.copyItem(atPath: Fixtures.demoDirectory, toPath: project.path)
     let onboarding = project.appendingPathComponent("onboarding.json")

@@ -13,7 +13,7 @@ struct ReminderFileTests {
   static let reminderID = "com.superwall.ios-trial-TRIAL_STARTED"
 
   static func play(_ dir: String, _ script: String, _ extra: [String] = []) throws -> PaywallBinary.Output {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-\(UUID().uuidString).play")
+    let file = Scratch.root.appendingPathComponent("reminders-\(UUID().uuidString).play")
     try script.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let result = try PaywallBinary.run(["play", project, "--state-dir", dir, "--script", file.path] + extra)
@@ -188,7 +188,7 @@ struct PlayOfferKeptTests {
     let fm = FileManager.default
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scenarios/projects/play-offer-three-months")
-    let project = fm.temporaryDirectory.appendingPathComponent("play-offer-\(UUID().uuidString)")
+    let project = Scratch.root.appendingPathComponent("play-offer-\(UUID().uuidString)")
     try fm.createDirectory(at: project, withIntermediateDirectories: true)
     for name in ["app.json", "plans.json", "play-catalog.json"] {
       var text = try String(contentsOf: source.appendingPathComponent(name), encoding: .utf8)
@@ -198,7 +198,7 @@ struct PlayOfferKeptTests {
       try text.write(to: project.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
     let dir = PlayCommandTests.stateDir()
-    let script = fm.temporaryDirectory.appendingPathComponent("offer-\(UUID().uuidString).play")
+    let script = Scratch.root.appendingPathComponent("offer-\(UUID().uuidString).play")
     try "placement plans\npress enter\ncancel acme_pro:monthly:sw-auto\nadvance 40d\nplacement plans\npress enter\n"
       .write(to: script, atomically: true, encoding: .utf8)
     let first = try PaywallBinary.run(["play", project.path, "--controller", "simulated", "--status", "inactive", "--state-dir", dir, "--fresh", "--script", script.path])
@@ -233,7 +233,7 @@ struct ReinstallStepAndFlagTests {
   /// A command controller's process is the app's: the step is refused as a usage error before
   /// anything runs (it used to run every step before it, and the controller's start, first).
   @Test func theStepIsRefusedBeforeAnythingRunsWithACommandController() throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("reinstall-\(UUID().uuidString).play")
+    let file = Scratch.root.appendingPathComponent("reinstall-\(UUID().uuidString).play")
     try "press enter\nreinstall\n".write(to: file, atomically: true, encoding: .utf8)
     let result = try PaywallBinary.run(["play", "paywalls", "--controller", "command", "--controller-command", "sleep 30", "--script", file.path])
     #expect(result.status == 2, "\(result.stderr)")

@@ -63,7 +63,7 @@ struct SignalRaceTests {
   enum Ending: Equatable { case signal(Int32), exit(Int32) }
 
   static func build() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signal-race-\(UUID().uuidString)").path
+    let directory = Scratch.root.appendingPathComponent("signal-race-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let source = directory + "/driver.c"
     try driver.write(toFile: source, atomically: true, encoding: .utf8)

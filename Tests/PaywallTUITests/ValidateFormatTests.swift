@@ -9,7 +9,7 @@ import Testing
 struct ValidateFormatTests {
   /// A copy of the demo project with a product id misspelt in onboarding.json.
   static func brokenProject() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-validate-\(UUID().uuidString)")
+    let dir = Scratch.root.appendingPathComponent("paywall-tui-validate-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("paywalls"), to: dir)
     let file = dir.appendingPathComponent("onboarding.json")
     let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"com.acme.pro.monthly\"", with: "\"com.acme.pro.montly\"")
@@ -117,7 +117,7 @@ struct ValidateLintTests {
 @Suite("validate filter lints")
 struct ValidateFilterLintTests {
   @Test func anImpossibleComparisonIsAWarningWithDidYouMean() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-lint-\(UUID().uuidString)")
+    let dir = Scratch.root.appendingPathComponent("paywall-tui-lint-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("paywalls"), to: dir)
     let app = dir.appendingPathComponent("app.json")
     let text = try String(contentsOf: app, encoding: .utf8)

@@ -31,7 +31,7 @@ package enum Fixtures {
 
   /// Writes `files` (name → contents) into a new temporary directory.
   package static func directory(_ files: [String: String]) throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-tests-\(UUID().uuidString)")
+    let dir = Scratch.root.appendingPathComponent("paywall-tui-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     for (name, text) in files {
       try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)

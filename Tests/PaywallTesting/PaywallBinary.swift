@@ -22,7 +22,7 @@ package enum PaywallBinary {
 
   /// The `XDG_STATE_HOME` every spawned binary gets by default: one private directory per test run.
   package static let stateHome: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-tests-state-\(UUID().uuidString)").path
+    let path = Scratch.root.appendingPathComponent("paywall-tui-tests-state-\(UUID().uuidString)").path
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return path
   }()

@@ -24,7 +24,7 @@ extension Fixtures {
 
   /// A copy of the demo project in a new temporary directory, to edit.
   package static func demoCopy() throws -> String {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-reload-\(UUID().uuidString)").path
+    let copy = Scratch.root.appendingPathComponent("paywall-tui-reload-\(UUID().uuidString)").path
     try FileManager.default.copyItem(atPath: Fixtures.demoDirectory, toPath: copy)
     return copy
   }

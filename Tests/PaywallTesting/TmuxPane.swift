@@ -14,7 +14,7 @@ package final class TmuxPane {
 
   /// `shell` runs inside the pane; it can refer to $BIN (the binary) and $DIR (a scratch directory).
   package init(_ shell: String, width: Int = 80, height: Int = 24, term: String = "xterm-256color") throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-e2e-\(UUID().uuidString)").path
+    directory = Scratch.root.appendingPathComponent("paywall-tui-e2e-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let script = """
       export BIN='\(PaywallBinary.binary.path)' DIR='\(directory)' TERM='\(term)' SWIFT_BACKTRACE=enable=no LANG=C.UTF-8 XDG_STATE_HOME='\(PaywallBinary.stateHome)'
