@@ -204,16 +204,18 @@ package struct LedgerFile: Sendable {
              ("gracePeriod", .bool(rules.gracePeriodEnabled)), ("renewalBillingIssues", .bool(rules.renewalBillingIssues))])
   }
 
-  /// The ledger's lines as last encoded, joined. A save after a change keeps the lines up to the
-  /// first that differs from the last save's and encodes the rest (the new lines; a run of
-  /// renewals that grew at the end). Encoding every line on every change made a session's saves
-  /// quadratic in its ledger: 2,000 purchase-and-revoke pairs in one `play` took 24 s, three
+  /// The ledger's lines as last encoded. A save after a change encodes again only the lines
+  /// that differ from the last save's (new ones; a run of renewals that grew, wherever its first
+  /// line is) and copies the others. Encoding every line on every change made a session's saves
+  /// quadratic in its ledger: 2,000 purchase-and-revoke pairs in one `play` took 27 s, three
   /// quarters of it in encoding.
   package struct EncodedLines: Sendable {
-    /// The lines encoded, in a buffer of its own (sharing the store's would make its next
+    /// The entries encoded, in an array of its own (sharing the store's would make its next
     /// append copy the whole ledger).
     private var entries: [LedgerEntry] = []
-    /// The transactions array's contents: each line as `\n{…}`, separated by commas.
+    /// Each entry's line, `\n{…}`.
+    private var lines: [[UInt8]] = []
+    /// The transactions array's contents: the lines separated by commas.
     private(set) var bytes: [UInt8] = []
     /// Where each line ends in `bytes`.
     private var ends: [Int] = []
@@ -221,18 +223,31 @@ package struct LedgerFile: Sendable {
     package init() {}
 
     mutating func update(to current: [LedgerEntry]) {
-      var same = 0
-      while same < min(entries.count, current.count) && entries[same] == current[same] { same += 1 }
-      if same < entries.count {
-        bytes.removeSubrange((same == 0 ? 0 : ends[same - 1])...)
-        entries.removeSubrange(same...)
-        ends.removeSubrange(same...)
+      var first: Int?
+      if entries.count > current.count {
+        entries.removeLast(entries.count - current.count)
+        lines.removeLast(lines.count - current.count)
+        first = current.count
       }
-      for entry in current[same...] {
-        if !entries.isEmpty { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\n"))
-        LedgerFile.json(entry).write(into: &bytes)
-        entries.append(entry)
+      for index in current.indices where index >= entries.count || entries[index] != current[index] {
+        var line = [UInt8(ascii: "\n")]
+        LedgerFile.json(current[index]).write(into: &line)
+        if index < entries.count {
+          entries[index] = current[index]
+          lines[index] = line
+        } else {
+          entries.append(current[index])
+          lines.append(line)
+        }
+        first = min(first ?? index, index)
+      }
+      // The bytes up to the first line that changed stay; the rest are copied again.
+      guard let first else { return }
+      bytes.removeSubrange((first == 0 ? 0 : ends[first - 1])...)
+      ends.removeSubrange(first...)
+      for index in first..<lines.count {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: lines[index])
         ends.append(bytes.count)
       }
     }
