@@ -1,4 +1,5 @@
 import Foundation
+import PaywallModel
 import PaywallTesting
 import Testing
 
@@ -337,13 +338,13 @@ struct ScenarioTests {
   }
 
   @Test func aJUnitPathThatCannotBeWrittenStopsBeforeRunning() throws {
-    // A short path, which the message quotes whole (a long one is cut to an excerpt).
-    let dir = Scratch.root.path + "/junit-folder"
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let dir = try Fixtures.directory([:])
     let result = try PaywallBinary.run(["test", "scenarios", "--junit", dir])
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty, "nothing ran")
-    #expect(result.stderr == "error: --junit '\(dir)' is a directory; give a file path, e.g. --junit \(dir)/junit.xml\n")
+    // Quoted as every path in a message is: whole up to 60 characters, cut to an excerpt past them
+    // (a scratch folder's path is longer than that on macOS).
+    #expect(result.stderr == "error: --junit \(quoting: dir) is a directory; give a file path, e.g. --junit \(dir)/junit.xml\n")
   }
 
   @Test func theJUnitReplacesAnEarlierReport() throws {

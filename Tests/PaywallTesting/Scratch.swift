@@ -14,12 +14,14 @@ package enum Scratch {
   package static let root: URL = {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("paywall-tui-tests-\(getpid())-XXXXXX").path
     var template = Array(base.utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      fatalError("cannot make the tests' scratch folder \(base): \(String(cString: strerror(errno)))")
+    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+      guard let path = mkdtemp(buffer.baseAddress!) else { return nil }
+      // Others may pass through (tests run a command as another user on a folder inside), not write.
+      chmod(path, 0o755)
+      return String(cString: path)
     }
-    // Others may pass through (tests run a command as another user on a folder inside), not write.
-    chmod(made, 0o755)
-    let root = URL(fileURLWithPath: String(cString: made))
+    guard let made else { fatalError("cannot make the tests' scratch folder \(base): \(String(cString: strerror(errno)))") }
+    let root = URL(fileURLWithPath: made)
     atexit { Scratch.removeRoot() }
     return root
   }()
