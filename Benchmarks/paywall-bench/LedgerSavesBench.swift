@@ -1,11 +1,13 @@
 import Foundation
+import PaywallScenarios
 
 /// 4b. `paywall-tui play` of `pairs` purchases each revoked at once, on the simulated store with
 /// a state directory: the store saves its ledger after every line, so the ledger grows by a line
 /// a step and each save writes it whole. Before the saves kept the lines already encoded, 1,000
 /// pairs took 6.3 s and 2,000 took 27 s on this machine, three quarters of it encoding the same
-/// lines again. The state directories are on /dev/shm where there is one, so the figure is the
-/// program's and not the disk's (each save fsyncs). The peer: the same play of an empty script.
+/// lines again. The state directories are where `test` puts its own (/dev/shm where there is
+/// one), so the figure is the program's and not the disk's (each save fsyncs). The peer: the same
+/// play of an empty script.
 func benchmarkLedgerSaves(binary: URL, demo: String, directory: URL, pairs: Int) {
   let script = directory.appendingPathComponent("saves.play")
   var text = ""
@@ -19,10 +21,8 @@ func benchmarkLedgerSaves(binary: URL, demo: String, directory: URL, pairs: Int)
     print("ledger saves benchmark skipped: \(error)")
     return
   }
-  let memory = "/dev/shm/paywall-bench-saves-\(getpid())"
-  let states = (try? FileManager.default.createDirectory(atPath: memory, withIntermediateDirectories: false)) != nil
-    ? URL(fileURLWithPath: memory) : directory
-  defer { if states.path == memory { try? FileManager.default.removeItem(atPath: memory) } }
+  let states = URL(fileURLWithPath: PlayProcessExecutor.scratchDirectory()).appendingPathComponent("paywall-bench-saves-\(getpid())")
+  defer { try? FileManager.default.removeItem(at: states) }
   func play(_ script: URL, _ run: Int) -> Double {
     let state = states.appendingPathComponent("saves-state-\(run)").path
     var status: Int32 = -1

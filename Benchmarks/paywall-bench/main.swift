@@ -27,6 +27,7 @@
 //    again with paywall ids that all give one file name.
 import Foundation
 import PaywallModel
+import PaywallScenarios
 import TerminalCore
 import PaywallUI
 
@@ -523,7 +524,7 @@ if !renderOnly && !ledgerOnly || testOnly {
     precondition(status == 0, "test --process-per-scenario of \(count) scenarios failed with wait status \(status)")
     // The floor: one play of an empty script on the demo (start, load, open the first paywall),
     // its state where `test` puts it ($TMPDIR if set, else /dev/shm: memory, so no fsync waits).
-    let scratch = ProcessInfo.processInfo.environment["TMPDIR"] ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : directory.path)
+    let scratch = PlayProcessExecutor.scratchDirectory()
     let empty = directory.appendingPathComponent("empty.play")
     try "".write(to: empty, atomically: true, encoding: .utf8)
     var floors: [Double] = []
