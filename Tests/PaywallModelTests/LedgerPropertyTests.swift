@@ -44,10 +44,12 @@ import PaywallModel
       // The next event comes from the replay's event queue: it must be the earliest of what every
       // subscription says of itself (every seventh step: the scan is what the queue saves, and a
       // queue gone wrong stays wrong for many steps).
-      let earliest = step % 7 == 0 ? rig.store.derived.subscriptions.compactMap(\.nextEvent).min() : rig.store.derived.nextEvent
-      if rig.store.derived.nextEvent != earliest {
-        Issue.record("step \(step) (\(operation)): next event \(String(describing: rig.store.derived.nextEvent)), the subscriptions' earliest \(String(describing: earliest))")
-        return
+      if step % 7 == 0 {
+        let earliest = rig.store.derived.subscriptions.compactMap(\.nextEvent).min()
+        if rig.store.derived.nextEvent != earliest {
+          Issue.record("step \(step) (\(operation)): next event \(String(describing: rig.store.derived.nextEvent)), the subscriptions' earliest \(String(describing: earliest))")
+          return
+        }
       }
       // The status the app sees is always the derived one (nothing else sets it here).
       if rig.status.status != rig.store.derived.status {
